@@ -1,0 +1,34 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+/** Domain code in lib/ stays pure: no React, Prisma, three or Next (lib/server is the exception). */
+const PURE_LIB_BANS = {
+  paths: [
+    { name: "react", message: "lib/ is pure domain code; React belongs in components/ or app/." },
+    { name: "three", message: "lib/ is pure domain code; three belongs in components/molecule/." },
+    { name: "server-only", message: "only lib/server/ is server-only." },
+  ],
+  patterns: [
+    { group: ["@prisma/*", "@/prisma/*", "next", "next/*", "@/lib/server/*"], message: "lib/ is pure; data access lives in lib/server/." },
+  ],
+};
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  {
+    ignores: [".next/**", "node_modules/**", "prisma/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/server/**"],
+    rules: { "no-restricted-imports": ["error", PURE_LIB_BANS] },
+  },
+];
+
+export default config;
