@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import localFont from "next/font/local";
+import "./globals.css";
+
+// next/font/google needs the network at build time; the variable Inter font comes from npm instead.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  variable: "--font-inter",
+  display: "swap",
+});
+
+export const metadata: Metadata = {
+  title: { default: "MiSI human baseline", template: "%s · MiSI human baseline" },
+  description: "Human-baseline studies for MiSI-Bench, a benchmark of microscopic spatial intelligence.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,27 @@
+import "server-only";
+import { z } from "zod";
+
+/** Server environment, validated once. Every variable is documented in README.md#configuration. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** PostgreSQL connection string; unset → embedded PGlite in PGLITE_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  /** Signs next-auth JWTs and participant session tokens. Required in production. */
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  NEXTAUTH_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+function loadEnv(): Env {
+  const raw = Object.fromEntries(Object.entries(process.env).map(([k, v]) => [k, v === "" ? undefined : v]));
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  return parsed.data;
+}
+
+export const env = loadEnv();

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native/wasm database drivers stay outside the server bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "@resvg/resvg-js"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;
