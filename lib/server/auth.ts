@@ -1,0 +1,95 @@
+import "server-only";
+import { cache } from "react";
+import bcrypt from "bcryptjs";
+import type { AuthOptions } from "next-auth";
+import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
+import { db } from "@/lib/server/db";
+import { getAuthSecret } from "@/lib/server/secrets";
+import { AppError } from "@/lib/server/errors";
+
+export type StaffRole = "admin" | "researcher";
+
+/** Failed sign-ins allowed per email and per client address within the window. */
+export const MAX_FAILED_SIGNINS = 5;
+export const SIGNIN_WINDOW_MS = 15 * 60_000;
+
+const CredentialsSchema = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(200) });
+
+async function isRateLimited(keys: string[]): Promise<boolean> {
+  const since = new Date(Date.now() - SIGNIN_WINDOW_MS);
+  for (const key of keys) {
+    if ((await db.signInAttempt.count({ where: { key, at: { gte: since } } })) >= MAX_FAILED_SIGNINS) return true;
+  }
+  return false;
+}
+
+function clientAddress(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.["x-forwarded-for"];
+  return typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]!.trim() : "local";
+}
+
+/** Built per request so a missing production secret fails the request, not the build. */
+export function getAuthOptions(): AuthOptions {
+  return {
+    secret: getAuthSecret(),
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    pages: { signIn: "/signin" },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, req) {
+          const parsed = CredentialsSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const keys = [`email:${parsed.data.email}`, `ip:${clientAddress(req?.headers)}`];
+          if (await isRateLimited(keys)) throw new Error("Too many failed sign-ins. Wait 15 minutes and try again.");
+          const user = await db.user.findUnique({ where: { email: parsed.data.email } });
+          const ok = user && !user.disabled && (await bcrypt.compare(parsed.data.password, user.passwordHash));
+          if (!ok || !user) {
+            await db.signInAttempt.createMany({ data: keys.map((key) => ({ key })) });
+            return null;
+          }
+          return { id: user.id, email: user.email, name: user.name, role: user.role };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user && "role" in user) token.role = user.role as StaffRole;
+        return token;
+      },
+      session({ session, token }) {
+        if (session.user) {
+          session.user.id = token.sub ?? "";
+          session.user.role = token.role as StaffRole;
+        }
+        return session;
+      },
+    },
+  };
+}
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  role: StaffRole;
+}
+
+/** The signed-in researcher/admin for this request, or null. Re-checks the account in the database. */
+export const getStaffUser = cache(async (): Promise<StaffUser | null> => {
+  const session = await getServerSession(getAuthOptions());
+  const id = session?.user?.id;
+  if (!id) return null;
+  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, role: true, disabled: true } });
+  return user && !user.disabled ? { id: user.id, email: user.email, role: user.role } : null;
+});
+
+/** Returns the signed-in user if their role is allowed (admins may do anything researchers may), else throws 401/403. */
+export async function requireRole(role: StaffRole): Promise<StaffUser> {
+  const user = await getStaffUser();
+  if (!user) throw new AppError("UNAUTHENTICATED", "Sign in as a researcher or admin.");
+  if (role === "admin" && user.role !== "admin") throw new AppError("FORBIDDEN", "This needs the admin role.");
+  return user;
+}

@@ -1,0 +1,36 @@
+import "server-only";
+
+export type AppErrorCode = "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "UNPROCESSABLE";
+
+const STATUS: Record<AppErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  GONE: 410,
+  UNPROCESSABLE: 422,
+};
+
+/** An error whose message is safe to show to the caller. Everything else becomes a generic 500. */
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+/** Maps an error to a JSON response body and status; unknown errors are logged and hidden. */
+export function toErrorResponse(err: unknown): { status: number; body: { error: { code: string; message: string; details?: unknown } } } {
+  if (err instanceof AppError) return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
+  console.error(err);
+  return { status: 500, body: { error: { code: "INTERNAL", message: "Something went wrong on the server." } } };
+}

@@ -1,0 +1,50 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+// scripts/test-all.mts passes a fresh PostgreSQL database; run directly, the suite uses a PGlite folder.
+const databaseEnv: Record<string, string> = process.env.E2E_DATABASE_URL
+  ? { DATABASE_URL: process.env.E2E_DATABASE_URL }
+  : { PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? ".data/e2e" };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  workers: 1,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      // Debian's Chromium: browser downloads are impossible here.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        "--use-gl=angle",
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+      ],
+    },
+  },
+  webServer: {
+    command: `npm run db:migrate && npm run db:seed && npx next start -p ${PORT}`,
+    url: `http://localhost:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXTAUTH_URL: `http://localhost:${PORT}`,
+      NEXTAUTH_SECRET: process.env.E2E_SECRET ?? "e2e-secret-not-for-production-0123456789",
+      ADMIN_EMAIL: "admin@e2e.test",
+      ADMIN_PASSWORD: "e2e-admin-password",
+      ...databaseEnv,
+    },
+  },
+});

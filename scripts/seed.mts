@@ -1,0 +1,29 @@
+// Seeds what a fresh installation needs, once: the first admin account and the demo study.
+// Safe to run on every start (predev): it only creates what is missing.
+import fs from "node:fs";
+import { disconnectDb } from "@/lib/server/db";
+import { ensureDevSecret } from "@/lib/server/secrets";
+import { ensureAdmin } from "@/lib/server/seed";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+
+try {
+  if (!process.env.NEXTAUTH_SECRET && process.env.NODE_ENV !== "production") ensureDevSecret();
+  const admin = await ensureAdmin({ email: process.env.ADMIN_EMAIL ?? "admin@localhost", password: process.env.ADMIN_PASSWORD || undefined });
+  console.log("\nMiSI human baseline");
+  if (admin.created && admin.generatedPassword) {
+    console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email}  password ${admin.generatedPassword}`);
+    console.log("                    (generated now and shown only once; set ADMIN_PASSWORD to choose your own)");
+  } else if (admin.created) {
+    console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email}  password from ADMIN_PASSWORD`);
+  } else {
+    console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email} (existing account)`);
+  }
+  console.log("");
+} catch (err) {
+  console.error(`Seeding failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+} finally {
+  await disconnectDb();
+}

@@ -1,0 +1,89 @@
+// `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL), production build, Playwright e2e (Debian Chromium).
+// Ends with one plain "N passed, N failed" line (CI's log reader does not parse Vitest's or Playwright's summaries).
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const started = Date.now();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "misi-test-"));
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+function run(label: string, cmd: string, args: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n━━ ${label}: ${cmd} ${args.join(" ")}`);
+  const t = Date.now();
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  console.log(`━━ ${label}: ${r.status === 0 ? "ok" : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return r.status === 0;
+}
+
+/** A check that is not a test runner (typecheck, lint, build) counts as one passed or failed item. */
+function check(label: string, cmd: string, args: string[], env?: Record<string, string>): boolean {
+  const ok = run(label, cmd, args, env);
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(label);
+  }
+  return ok;
+}
+
+function countJson(label: string, file: string, kind: "vitest" | "playwright", ok: boolean) {
+  if (!fs.existsSync(file)) {
+    failed++;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  let p = 0;
+  let f = 0;
+  if (kind === "vitest") {
+    p = report.numPassedTests;
+    f = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+  } else {
+    p = report.stats.expected + report.stats.flaky;
+    f = report.stats.unexpected;
+  }
+  if (!ok && f === 0) f = 1; // the runner failed outside any test (setup, collection)
+  passed += p;
+  failed += f;
+  if (f) failures.push(`${label}: ${f} failed`);
+}
+
+const bin = (name: string) => path.join("node_modules", ".bin", name);
+
+check("typecheck", bin("tsc"), ["--noEmit"]);
+check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+
+for (const project of ["unit", "integration"] as const) {
+  const out = path.join(tmp, `${project}.json`);
+  const ok = run(project, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  countJson(project, out, "vitest", ok);
+}
+
+if (process.env.SKIP_E2E !== "1" && check("build", bin("next"), ["build"])) {
+  const server = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `misi_e2e_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const out = path.join(tmp, "e2e.json");
+  try {
+    const ok = run("e2e", bin("playwright"), ["test"], { CI: "1", E2E_DATABASE_URL: url.toString(), PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    countJson("e2e", out, "playwright", ok);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s.${failures.length ? ` Failed: ${failures.join("; ")}` : ""}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

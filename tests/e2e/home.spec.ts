@@ -1,0 +1,13 @@
+import { expect, test } from "@playwright/test";
+
+test("home page loads and the health endpoint reports ok", async ({ page, request }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "MiSI human baseline" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "sign in" })).toBeVisible();
+
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  const body = await health.json();
+  expect(body).toMatchObject({ status: "ok", database: { reachable: true }, migrations: { pending: [] } });
+  expect(body.migrations.applied).toBeGreaterThan(0);
+});

@@ -1,0 +1,2 @@
+// Vitest runs server modules outside React Server Components; `server-only` would throw there.
+export {};
