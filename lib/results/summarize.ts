@@ -1,0 +1,196 @@
+import { bootstrapClusterMean, DEFAULT_BOOTSTRAP_REPLICATES, type BootstrapInterval } from "@/lib/stats/bootstrap";
+import { summarizeSpread, type Spread } from "@/lib/stats/descriptive";
+import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
+import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
+import {
+  CHANCE_LEVELS,
+  computeAllTaskAverage,
+  computePaperAverage,
+  RESULT_COLUMN_KEYS,
+  RESULT_COLUMNS,
+  toResultColumnKey,
+  type ChanceLevel,
+  type ResultColumnKey,
+  type ResultTaskId,
+  type T4Polarity,
+} from "./task-columns";
+
+export interface SummarizeOptions {
+  /** Base seed for every bootstrap; each interval records the derived seed it used. */
+  seed: string | number;
+  replicates?: number;
+  confidence?: number;
+}
+
+export interface MetricSummary {
+  /** Pooled mean over responses (Σ scores / n responses), a fraction in [0, 1]. */
+  mean: number;
+  /** Participant-cluster bootstrap interval of the pooled mean. */
+  bootstrap: BootstrapInterval;
+  /** Min / median / max of the participants' own means in this column. */
+  participantSpread: Spread;
+}
+
+export interface ColumnSummary {
+  column: ResultColumnKey;
+  taskId: ResultTaskId;
+  t4Polarity?: T4Polarity;
+  label: string;
+  nItems: number;
+  nParticipants: number;
+  nResponses: number;
+  /** Exact score, with a Wilson interval on responses (treats responses as independent; the bootstrap does not). */
+  exact: MetricSummary & { wilson: WilsonInterval };
+  partial: MetricSummary;
+  chance: ChanceLevel;
+}
+
+export interface AverageSummary {
+  exact: number | null;
+  partial: number | null;
+  /** Columns without data; an average is null when any of its columns is missing. */
+  missing: ResultColumnKey[];
+}
+
+export interface GroupSummary {
+  nParticipants: number;
+  nResponses: number;
+  /** Columns with at least one response, in the paper's order. */
+  columns: ColumnSummary[];
+  /** The paper's Avg: 8 columns, T4 Pos./Neg. counted as two, TransRot and RotRot excluded. */
+  paperAverage: AverageSummary;
+  /** All 10 columns (T4 as two). */
+  allTaskAverage: AverageSummary;
+}
+
+export interface HumanResultsSummary {
+  seed: string | number;
+  replicates: number;
+  confidence: number;
+  overall: GroupSummary;
+  byCondition: Record<string, GroupSummary>;
+  byCohort: Record<string, GroupSummary>;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+function columnOf(r: ResponseRecord): ResultColumnKey {
+  // Records are validated before this point, so T4 always has a polarity.
+  return toResultColumnKey(r.taskId, r.t4Polarity) as ResultColumnKey;
+}
+
+function summarizeMetric(
+  byParticipant: Map<string, ResponseRecord[]>,
+  score: (r: ResponseRecord) => number,
+  seed: string,
+  replicates: number,
+  confidence: number,
+): MetricSummary {
+  const clusters = [...byParticipant.values()].map((list) => list.map(score));
+  const bootstrap = bootstrapClusterMean(clusters, { seed, replicates, confidence });
+  return {
+    mean: bootstrap.estimate as number,
+    bootstrap,
+    participantSpread: summarizeSpread(clusters.map((c) => c.reduce((s, v) => s + v, 0) / c.length)) as Spread,
+  };
+}
+
+function summarizeColumn(
+  column: ResultColumnKey,
+  records: readonly ResponseRecord[],
+  seedPrefix: string,
+  replicates: number,
+  confidence: number,
+): ColumnSummary {
+  const def = RESULT_COLUMNS[column];
+  // Sorted so the cluster order, and with it the seeded resampling, does not depend on input order.
+  const byParticipant = new Map([...groupBy(records, (r) => r.participantId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const nCorrect = records.reduce((s, r) => s + r.exact, 0);
+  return {
+    column,
+    taskId: def.taskId,
+    ...(def.t4Polarity ? { t4Polarity: def.t4Polarity } : {}),
+    label: def.label,
+    nItems: new Set(records.map((r) => r.itemId)).size,
+    nParticipants: byParticipant.size,
+    nResponses: records.length,
+    exact: {
+      ...summarizeMetric(byParticipant, (r) => r.exact, `${seedPrefix}|${column}|exact`, replicates, confidence),
+      wilson: wilsonInterval(nCorrect, records.length, confidence),
+    },
+    partial: summarizeMetric(byParticipant, (r) => r.partial, `${seedPrefix}|${column}|partial`, replicates, confidence),
+    chance: CHANCE_LEVELS[column],
+  };
+}
+
+function summarizeGroup(records: readonly ResponseRecord[], seedPrefix: string, replicates: number, confidence: number): GroupSummary {
+  const byColumn = groupBy(records, columnOf);
+  const columns = RESULT_COLUMN_KEYS.filter((k) => byColumn.has(k)).map((k) =>
+    summarizeColumn(k, byColumn.get(k) as ResponseRecord[], seedPrefix, replicates, confidence),
+  );
+  const exactCells: Partial<Record<ResultColumnKey, number>> = {};
+  const partialCells: Partial<Record<ResultColumnKey, number>> = {};
+  for (const c of columns) {
+    exactCells[c.column] = c.exact.mean;
+    partialCells[c.column] = c.partial.mean;
+  }
+  const paperExact = computePaperAverage(exactCells);
+  const allExact = computeAllTaskAverage(exactCells);
+  return {
+    nParticipants: new Set(records.map((r) => r.participantId)).size,
+    nResponses: records.length,
+    columns,
+    paperAverage: { exact: paperExact.value, partial: computePaperAverage(partialCells).value, missing: paperExact.missing },
+    allTaskAverage: { exact: allExact.value, partial: computeAllTaskAverage(partialCells).value, missing: allExact.missing },
+  };
+}
+
+function summarizeGroups(
+  records: readonly ResponseRecord[],
+  keyOf: (r: ResponseRecord) => string,
+  label: string,
+  seed: string | number,
+  replicates: number,
+  confidence: number,
+): Record<string, GroupSummary> {
+  const out: Record<string, GroupSummary> = {};
+  const groups = [...groupBy(records, keyOf).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, list] of groups) out[key] = summarizeGroup(list, `${seed}|${label}=${key}`, replicates, confidence);
+  return out;
+}
+
+/**
+ * Per-task human results from plain response records (spec §4–§5): for each result column (T4
+ * split into Pos./Neg.) n items / participants / responses, mean exact and partial score, a Wilson
+ * interval for exact on responses, participant-cluster bootstrap intervals for both, and the spread
+ * of participant means; then the paper's Avg and the all-task average; overall, by condition and by
+ * cohort. All scores are fractions in [0, 1]. Bad records give issues, never a partial summary.
+ */
+export function summarizeHumanResults(input: unknown, options: SummarizeOptions): RecordsOutcome<HumanResultsSummary> {
+  const parsed = parseResponseRecords(input);
+  if (!parsed.ok) return parsed;
+  const records = parsed.value;
+  const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
+  const confidence = options.confidence ?? 0.95;
+  const { seed } = options;
+  return {
+    ok: true,
+    value: {
+      seed,
+      replicates,
+      confidence,
+      overall: summarizeGroup(records, `${seed}|all`, replicates, confidence),
+      byCondition: summarizeGroups(records, (r) => r.condition, "condition", seed, replicates, confidence),
+      byCohort: summarizeGroups(records, (r) => r.cohort, "cohort", seed, replicates, confidence),
+    },
+  };
+}
