@@ -1,0 +1,221 @@
+/**
+ * Greedy label placement: labels are placed one by one in the caller's priority order; each tries a
+ * ring of candidate positions around its anchor (then wider rings) and takes the candidate that stays
+ * inside the image, overlaps no label placed before it and covers the fewest atom balls. A label that
+ * finds no such place is skipped and reported, never drawn on top of another label.
+ */
+import { LABEL_CAP_HEIGHT_EM, LABEL_DESCENT_EM, hasDescender, measureTextEm } from "./text-metrics";
+
+export interface LabelRequest {
+  text: string;
+  anchorXPx: number;
+  anchorYPx: number;
+  /** Radius of the anchor's ball in px: candidates start just outside it. */
+  anchorRadiusPx: number;
+  fontSizePx: number;
+  /** Residue labels may also sit centred on their anchor; atom labels always sit beside it. */
+  kind: "atom" | "residue";
+}
+
+/** Axis-aligned box in pixel coordinates (x right, y down). */
+export interface LabelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface PlacedLabel {
+  /** Index into the request list. */
+  requestIndex: number;
+  text: string;
+  kind: "atom" | "residue";
+  fontSizePx: number;
+  /** Box that the label (glyphs plus halo) is guaranteed to stay within. */
+  box: LabelBox;
+  /** Text anchor point: horizontal centre and baseline. */
+  xPx: number;
+  baselineYPx: number;
+}
+
+/** A drawn ball the placer prefers not to cover. */
+export interface LabelObstacle {
+  xPx: number;
+  yPx: number;
+  radiusPx: number;
+}
+
+export interface PlaceLabelsOptions {
+  widthPx: number;
+  heightPx: number;
+  /** Halo (outline) stroke width in px; half of it extends beyond the glyphs. */
+  haloWidthPx: number;
+  obstacles: readonly LabelObstacle[];
+}
+
+export interface PlaceLabelsResult {
+  placed: PlacedLabel[];
+  /** Request indices that found no free place. */
+  skipped: number[];
+}
+
+/** Gap between the anchor ball and the label, and between the label and the image edge, in px. */
+const LABEL_GAP_PX = 2;
+/** Minimum clear space between two labels in px (also absorbs the SVG's two-decimal rounding). */
+const LABEL_SEPARATION_PX = 1;
+/** Candidate rings: each further ring moves the label out by this many label heights. */
+const RING_COUNT = 3;
+/** A label one ring further out must save this many covered balls to be preferred. */
+const RING_PENALTY_BALLS = 2;
+const OBSTACLE_GRID_CELL_PX = 64;
+const DIAGONAL = Math.SQRT1_2;
+
+export interface LabelSize {
+  widthPx: number;
+  heightPx: number;
+  /** Distance from the box top to the text baseline. */
+  baselineFromTopPx: number;
+}
+
+/**
+ * Box of `text` at `fontSizePx` with a halo stroke of `haloWidthPx`: the glyphs' advance width and
+ * cap height (plus descent when needed), grown by half the halo and 1 px on every side.
+ */
+export function measureLabelPx(text: string, fontSizePx: number, haloWidthPx: number): LabelSize {
+  const pad = haloWidthPx / 2 + 1;
+  const descent = hasDescender(text) ? LABEL_DESCENT_EM * fontSizePx : 0;
+  return {
+    widthPx: measureTextEm(text) * fontSizePx + 2 * pad,
+    heightPx: LABEL_CAP_HEIGHT_EM * fontSizePx + descent + 2 * pad,
+    baselineFromTopPx: pad + LABEL_CAP_HEIGHT_EM * fontSizePx,
+  };
+}
+
+export function boxesOverlap(a: LabelBox, b: LabelBox): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/** Candidate centre offsets (dx, dy) in px around the anchor, in order of preference, with their ring. */
+function candidateOffsets(request: LabelRequest, w: number, h: number): { dx: number; dy: number; ring: number }[] {
+  const out: { dx: number; dy: number; ring: number }[] = [];
+  if (request.kind === "residue") out.push({ dx: 0, dy: 0, ring: 0 });
+  for (let ring = 0; ring < RING_COUNT; ring++) {
+    const r = request.anchorRadiusPx + LABEL_GAP_PX + ring * h;
+    const c = request.anchorRadiusPx * DIAGONAL + LABEL_GAP_PX + ring * h;
+    out.push(
+      { dx: c + w / 2, dy: -(c + h / 2), ring }, // upper right, ChimeraX's habit
+      { dx: r + w / 2, dy: 0, ring },
+      { dx: c + w / 2, dy: c + h / 2, ring },
+      { dx: -(c + w / 2), dy: -(c + h / 2), ring },
+      { dx: -(r + w / 2), dy: 0, ring },
+      { dx: -(c + w / 2), dy: c + h / 2, ring },
+      { dx: 0, dy: -(r + h / 2), ring },
+      { dx: 0, dy: r + h / 2, ring },
+    );
+  }
+  return out;
+}
+
+/** Uniform grid over the obstacles so a candidate only looks at nearby balls. */
+class ObstacleGrid {
+  private readonly cells = new Map<number, number[]>();
+  private readonly cols: number;
+  private readonly maxRadiusPx: number;
+
+  constructor(
+    private readonly obstacles: readonly LabelObstacle[],
+    widthPx: number,
+  ) {
+    this.cols = Math.ceil(widthPx / OBSTACLE_GRID_CELL_PX) + 2;
+    let maxR = 0;
+    obstacles.forEach((o, i) => {
+      maxR = Math.max(maxR, o.radiusPx);
+      const key = this.keyOf(o.xPx, o.yPx);
+      const list = this.cells.get(key);
+      if (list) list.push(i);
+      else this.cells.set(key, [i]);
+    });
+    this.maxRadiusPx = maxR;
+  }
+
+  private cellOf(v: number): number {
+    return Math.floor(v / OBSTACLE_GRID_CELL_PX);
+  }
+
+  private keyOf(x: number, y: number): number {
+    return this.cellOf(y) * this.cols + this.cellOf(x);
+  }
+
+  /** Number of balls that intersect the box. */
+  countCovered(box: LabelBox): number {
+    const m = this.maxRadiusPx;
+    let count = 0;
+    for (let cy = this.cellOf(box.y0 - m); cy <= this.cellOf(box.y1 + m); cy++) {
+      for (let cx = this.cellOf(box.x0 - m); cx <= this.cellOf(box.x1 + m); cx++) {
+        const list = this.cells.get(cy * this.cols + cx);
+        if (!list) continue;
+        for (const i of list) {
+          const o = this.obstacles[i]!;
+          const nx = Math.min(Math.max(o.xPx, box.x0), box.x1);
+          const ny = Math.min(Math.max(o.yPx, box.y0), box.y1);
+          if ((nx - o.xPx) ** 2 + (ny - o.yPx) ** 2 < o.radiusPx * o.radiusPx) count++;
+        }
+      }
+    }
+    return count;
+  }
+}
+
+/** Places labels greedily in request order (the caller sorts by priority). Deterministic. */
+export function placeLabels(requests: readonly LabelRequest[], options: PlaceLabelsOptions): PlaceLabelsResult {
+  const grid = new ObstacleGrid(options.obstacles, options.widthPx);
+  const placed: PlacedLabel[] = [];
+  const skipped: number[] = [];
+  const minX = LABEL_GAP_PX;
+  const minY = LABEL_GAP_PX;
+  const maxX = options.widthPx - LABEL_GAP_PX;
+  const maxY = options.heightPx - LABEL_GAP_PX;
+
+  const isFree = (box: LabelBox) => {
+    if (box.x0 < minX || box.y0 < minY || box.x1 > maxX || box.y1 > maxY) return false;
+    const s = LABEL_SEPARATION_PX;
+    const grown = { x0: box.x0 - s, y0: box.y0 - s, x1: box.x1 + s, y1: box.y1 + s };
+    return !placed.some((p) => boxesOverlap(p.box, grown));
+  };
+
+  requests.forEach((request, requestIndex) => {
+    const { widthPx: w, heightPx: h, baselineFromTopPx } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
+    const boxAt = (cx: number, cy: number): LabelBox => ({ x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 });
+    let best: { box: LabelBox; cost: number } | null = null;
+    for (const c of candidateOffsets(request, w, h)) {
+      const box = boxAt(request.anchorXPx + c.dx, request.anchorYPx + c.dy);
+      if (!isFree(box)) continue;
+      const cost = grid.countCovered(box) + c.ring * RING_PENALTY_BALLS;
+      if (best === null || cost < best.cost) best = { box, cost };
+      if (cost === 0) break;
+    }
+    if (best === null) {
+      // Near the image edge every ring may stick out: shift the first candidate inside as a last try.
+      const first = candidateOffsets(request, w, h)[0]!;
+      const cx = Math.min(Math.max(request.anchorXPx + first.dx, minX + w / 2), maxX - w / 2);
+      const cy = Math.min(Math.max(request.anchorYPx + first.dy, minY + h / 2), maxY - h / 2);
+      const box = boxAt(cx, cy);
+      if (isFree(box)) best = { box, cost: 0 };
+    }
+    if (best === null) {
+      skipped.push(requestIndex);
+      return;
+    }
+    const { box } = best;
+    placed.push({
+      requestIndex,
+      text: request.text,
+      kind: request.kind,
+      fontSizePx: request.fontSizePx,
+      box,
+      xPx: (box.x0 + box.x1) / 2,
+      baselineYPx: box.y0 + baselineFromTopPx,
+    });
+  });
+  return { placed, skipped };
+}

@@ -1,0 +1,90 @@
+/**
+ * A fully resolved, renderer-ready scene: everything the static renderer needs and nothing it must
+ * look up. Positions are in the screen frame of the view being drawn (Å; X right, Y up, Z toward the
+ * viewer, spec §2), i.e. after the view's model transform. Build one with `buildScene` or by hand.
+ */
+import type { BondOrder } from "@/lib/molecule/types";
+import type { PerspectiveCamera } from "@/lib/molecule/geometry/camera";
+import type { Vec3 } from "@/lib/molecule/geometry/vec3";
+
+export type AtomRole = "pocket" | "ligand" | "other";
+
+export interface SceneAtom {
+  /** Screen-frame position in Å. */
+  position: Vec3;
+  /** Element symbol as in lib/molecule ("C", "Fe"). */
+  element: string;
+  role: AtomRole;
+  /** Order of the atom's residue among the shown residues; pocket carbons alternate colour on it. */
+  residueIndex: number;
+  /** Text drawn next to the atom (ligand atoms carry their atom name). */
+  label?: string;
+}
+
+export interface SceneBond {
+  /** Atom indices into `Scene.atoms`. */
+  a: number;
+  b: number;
+  order?: BondOrder;
+}
+
+export interface SceneResidueLabel {
+  /** "ARG 45" (with the chain when the view spans chains). */
+  text: string;
+  /** Index into `Scene.atoms` of the atom the label sits next to. */
+  anchorAtomIndex: number;
+}
+
+export interface Scene {
+  atoms: SceneAtom[];
+  bonds: SceneBond[];
+  residueLabels: SceneResidueLabel[];
+  /**
+   * Field of view, distance and near plane of the view. The image size comes from the render
+   * settings (the camera's widthPx/heightPx are replaced by them), so one scene renders at any size.
+   */
+  camera: PerspectiveCamera;
+}
+
+const ROLES: ReadonlySet<string> = new Set<AtomRole>(["pocket", "ligand", "other"]);
+
+/**
+ * Problems that make a scene unrenderable, each naming the field ("atoms[3].position: not finite").
+ * Empty when the scene is fine.
+ */
+export function validateScene(scene: Scene): string[] {
+  const problems: string[] = [];
+  const n = scene.atoms.length;
+  scene.atoms.forEach((atom, i) => {
+    if (atom.position.length !== 3 || !atom.position.every(Number.isFinite)) {
+      problems.push(`atoms[${i}].position: expected 3 finite numbers, got [${atom.position.join(", ")}]`);
+    }
+    if (typeof atom.element !== "string" || atom.element.length === 0) {
+      problems.push(`atoms[${i}].element: empty element symbol`);
+    }
+    if (!ROLES.has(atom.role)) problems.push(`atoms[${i}].role: "${String(atom.role)}" is not pocket, ligand or other`);
+    if (!Number.isInteger(atom.residueIndex) || atom.residueIndex < 0) {
+      problems.push(`atoms[${i}].residueIndex: expected a non-negative integer, got ${atom.residueIndex}`);
+    }
+  });
+  const isAtomIndex = (k: number) => Number.isInteger(k) && k >= 0 && k < n;
+  scene.bonds.forEach((bond, i) => {
+    if (!isAtomIndex(bond.a) || !isAtomIndex(bond.b)) {
+      problems.push(`bonds[${i}]: atom index ${bond.a}–${bond.b} outside 0..${n - 1}`);
+    } else if (bond.a === bond.b) {
+      problems.push(`bonds[${i}]: bonds atom ${bond.a} to itself`);
+    }
+  });
+  scene.residueLabels.forEach((label, i) => {
+    if (!isAtomIndex(label.anchorAtomIndex)) {
+      problems.push(`residueLabels[${i}].anchorAtomIndex: ${label.anchorAtomIndex} outside 0..${n - 1}`);
+    }
+  });
+  const cam = scene.camera;
+  if (!(cam.fieldOfViewDeg > 0 && cam.fieldOfViewDeg < 180)) {
+    problems.push(`camera.fieldOfViewDeg: ${cam.fieldOfViewDeg} is not in (0, 180)`);
+  }
+  if (!(Number.isFinite(cam.distanceA) && cam.distanceA > 0)) problems.push(`camera.distanceA: ${cam.distanceA} is not a positive number`);
+  if (!(Number.isFinite(cam.nearA) && cam.nearA > 0)) problems.push(`camera.nearA: ${cam.nearA} is not a positive number`);
+  return problems;
+}

@@ -1,0 +1,72 @@
+/**
+ * Render settings for the static renderer (spec §2 "Rendering style"; spec §6: the paper gives no
+ * image size, radii or fonts, so these are this project's decisions and every generated item stores
+ * the settings object it was rendered with, `version` included).
+ */
+import { z } from "zod";
+
+/** Bump when a default or the drawing itself changes in a way that alters pictures. */
+export const RENDER_SETTINGS_VERSION = 1;
+
+/** Reference image size for font sizes: label sizes are "px at 1024" and scale with the image. */
+export const LABEL_REFERENCE_SIZE_PX = 1024;
+
+const HexColorSchema = z
+  .string()
+  .regex(/^#[0-9A-Fa-f]{6}$/, "expected a colour as #RRGGBB")
+  .transform((s) => s.toUpperCase());
+
+export const RenderColorsSchema = z.object({
+  /** Pocket residue carbons alternate between these from one residue to the next (spec §2). */
+  pocketCarbons: z.tuple([HexColorSchema, HexColorSchema]).default(["#BF99F2", "#F2B366"]),
+  /** Ligand carbons are grey (spec §2): CSS "darkgray", lighter than CPK #909090 so the ligand stands out on black. */
+  ligandCarbon: HexColorSchema.default("#A9A9A9"),
+  /** Carbons of atoms that are neither pocket nor ligand (full-complex views); ChimeraX's tan. */
+  otherCarbon: HexColorSchema.default("#D2B48C"),
+  oxygen: HexColorSchema.default("#FF0D0D"),
+  nitrogen: HexColorSchema.default("#3050F8"),
+});
+
+export const RenderSettingsSchema = z.object({
+  version: z.literal(RENDER_SETTINGS_VERSION).default(RENDER_SETTINGS_VERSION),
+  widthPx: z.number().int().min(16).max(8192).default(1024),
+  heightPx: z.number().int().min(16).max(8192).default(1024),
+  backgroundColor: HexColorSchema.default("#000000"),
+  /** Ball radius as a fraction of the van der Waals radius (ChimeraX's default ball scale is 0.25). */
+  ballRadiusScale: z.number().positive().max(1).default(0.25),
+  /** Stick (bond) radius in Å (ChimeraX's default bond radius is 0.2 Å). */
+  stickRadiusA: z.number().positive().max(1).default(0.2),
+  showLigandLabels: z.boolean().default(true),
+  showResidueLabels: z.boolean().default(true),
+  /** Ligand atom-name label size in px at a 1024-px image (scaled with the smaller image side). */
+  labelFontSizePx: z.number().positive().max(200).default(17),
+  /** Residue label size in px at a 1024-px image. */
+  residueLabelFontSizePx: z.number().positive().max(200).default(20),
+  labelColor: HexColorSchema.default("#FFFFFF"),
+  residueLabelColor: HexColorSchema.default("#FFFFFF"),
+  /** Outline drawn under the text so labels stay readable over bright balls. */
+  labelHaloColor: HexColorSchema.default("#000000"),
+  /** Halo stroke width as a fraction of the font size. */
+  labelHaloFraction: z.number().min(0).max(0.5).default(0.22),
+  /** Bold DejaVu Sans: the PNG rasteriser is given exactly this font (see png.ts); widths in text-metrics.ts. */
+  labelFontFamily: z.string().min(1).max(100).default("DejaVu Sans"),
+  colors: RenderColorsSchema.prefault({}),
+});
+
+export type RenderSettings = z.infer<typeof RenderSettingsSchema>;
+export type RenderSettingsInput = z.input<typeof RenderSettingsSchema>;
+export type RenderColors = z.infer<typeof RenderColorsSchema>;
+
+export const DEFAULT_RENDER_SETTINGS: RenderSettings = RenderSettingsSchema.parse({});
+
+export type ParseRenderSettingsResult = { ok: true; settings: RenderSettings } | { ok: false; reason: string };
+
+/** Validates stored or user-supplied settings; missing fields take the defaults. */
+export function parseRenderSettings(raw: unknown): ParseRenderSettingsResult {
+  const parsed = RenderSettingsSchema.safeParse(raw ?? {});
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const reason = parsed.error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
+    .join("; ");
+  return { ok: false, reason: `invalid render settings: ${reason}` };
+}

@@ -1,0 +1,292 @@
+/**
+ * Static renderer: resolved scene → SVG, ball-and-stick in the MiSI-Bench (ChimeraX-like) style.
+ *
+ * Pure and deterministic: the same scene and settings give byte-identical output (numbers printed
+ * with two decimals, gradient ids numbered by sorted colour, no dates, no random or content ids).
+ * The SVG carries nothing beyond the picture: no metadata, no title, no transform, no atom ids, so an
+ * image file can't leak the answer of the item it illustrates.
+ *
+ * Drawing: painter's algorithm over balls and half-bond sticks (each half in its atom's colour, as
+ * ChimeraX draws bonds), farthest first, under a perspective camera (lib/molecule camera). Balls are
+ * shaded by one radial gradient per colour; sticks get a darker body and a light highlight line.
+ * Labels come last, on top, placed by the greedy label placer.
+ */
+import {
+  type PerspectiveCamera,
+  apparentRadiusPx,
+  projectToPixels,
+  toCameraSpace,
+} from "@/lib/molecule/geometry/camera";
+import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
+import type { Vec3 } from "@/lib/molecule/geometry/vec3";
+import { atomColorOf, darkenHex, lightenHex } from "./colors";
+import { type LabelObstacle, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
+import { type Scene, validateScene } from "./scene";
+import { LABEL_REFERENCE_SIZE_PX, type RenderSettings } from "./settings";
+
+export interface RenderSvgStats {
+  atomsDrawn: number;
+  /** Atoms not drawn: behind the near plane or entirely outside the image. */
+  atomsCulled: number;
+  halfBondsDrawn: number;
+  labelsPlaced: PlacedLabel[];
+  /** Texts of labels that found no free place (their anchors were drawn). */
+  labelsSkipped: string[];
+}
+
+export interface RenderSvgResult {
+  svg: string;
+  stats: RenderSvgStats;
+}
+
+/** Stick body tint (toward black) and highlight tint (toward white); the highlight is this fraction of the stick width. */
+const STICK_BODY_DARKEN = 0.12;
+const STICK_HIGHLIGHT_LIGHTEN = 0.45;
+const STICK_HIGHLIGHT_WIDTH_FRACTION = 0.35;
+/** Highlight line offset toward the light (upper left), as a fraction of the stick width. */
+const STICK_HIGHLIGHT_OFFSET_FRACTION = 0.18;
+/** Light comes from the upper left: the gradient's focal point in the ball's bounding box. */
+const BALL_HIGHLIGHT_FOCUS = { fx: 0.36, fy: 0.32 } as const;
+const BALL_HIGHLIGHT_LIGHTEN = 0.6;
+const BALL_EDGE_DARKEN = 0.6;
+
+/** Fixed two-decimal numbers; "-0.00" would make equal pictures differ byte-wise. */
+function fmt(n: number): string {
+  const s = n.toFixed(2);
+  return s === "-0.00" ? "0.00" : s;
+}
+
+/** Escapes text for XML element content and attribute values. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;",
+  );
+}
+
+interface ProjectedBall {
+  xPx: number;
+  yPx: number;
+  radiusPx: number;
+  depthA: number;
+  color: string;
+  /** Behind the near plane or the camera: nothing attached to it is drawn. */
+  clipped: boolean;
+  /** Drawn: not clipped and touching the image. */
+  visible: boolean;
+}
+
+type DrawItem =
+  | { kind: "ball"; depthA: number; atom: number }
+  | { kind: "stick"; depthA: number; x1: number; y1: number; x2: number; y2: number; widthPx: number; color: string };
+
+function midpoint(a: Vec3, b: Vec3): Vec3 {
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+}
+
+function projectBalls(scene: Scene, camera: PerspectiveCamera, settings: RenderSettings): ProjectedBall[] {
+  const { widthPx: w, heightPx: h } = camera;
+  return scene.atoms.map((atom) => {
+    const p = projectToPixels(camera, atom.position);
+    const radiusA = vdwRadiusOf(atom.element) * settings.ballRadiusScale;
+    const radiusPx = p.clipped ? Number.NaN : apparentRadiusPx(camera, toCameraSpace(camera, atom.position), radiusA);
+    const clipped = p.clipped || !Number.isFinite(radiusPx);
+    const visible =
+      !clipped && p.xPx + radiusPx >= 0 && p.xPx - radiusPx <= w && p.yPx + radiusPx >= 0 && p.yPx - radiusPx <= h;
+    return { xPx: p.xPx, yPx: p.yPx, radiusPx, depthA: p.depthA, color: atomColorOf(atom, settings.colors), clipped, visible };
+  });
+}
+
+/** Half-bond sticks: from each atom's centre to the bond midpoint, in that atom's colour. */
+function collectSticks(scene: Scene, camera: PerspectiveCamera, balls: readonly ProjectedBall[], settings: RenderSettings): DrawItem[] {
+  const items: DrawItem[] = [];
+  const { widthPx: w, heightPx: h } = camera;
+  for (const bond of scene.bonds) {
+    const ends = [bond.a, bond.b] as const;
+    const pa = scene.atoms[bond.a]!.position;
+    const pb = scene.atoms[bond.b]!.position;
+    const mid = midpoint(pa, pb);
+    const m = projectToPixels(camera, mid);
+    if (m.clipped) continue;
+    for (const end of ends) {
+      const ball = balls[end]!;
+      if (ball.clipped) continue;
+      const own = end === bond.a ? pa : pb;
+      // The half's depth and width are taken half-way along it: a half that leaves its ball toward the
+      // viewer sorts after the ball, one that leaves away from the viewer sorts before it.
+      const quarter = midpoint(own, mid);
+      const q = projectToPixels(camera, quarter);
+      const widthPx = 2 * apparentRadiusPx(camera, toCameraSpace(camera, quarter), settings.stickRadiusA);
+      if (q.clipped || !Number.isFinite(widthPx)) continue;
+      const half = widthPx / 2;
+      if (Math.max(ball.xPx, m.xPx) + half < 0 || Math.min(ball.xPx, m.xPx) - half > w) continue;
+      if (Math.max(ball.yPx, m.yPx) + half < 0 || Math.min(ball.yPx, m.yPx) - half > h) continue;
+      items.push({ kind: "stick", depthA: q.depthA, x1: ball.xPx, y1: ball.yPx, x2: m.xPx, y2: m.yPx, widthPx, color: ball.color });
+    }
+  }
+  return items;
+}
+
+function gradientDefs(colors: readonly string[]): string {
+  return colors
+    .map(
+      (c, i) =>
+        `<radialGradient id="b${i}" cx="0.5" cy="0.5" r="0.5" fx="${BALL_HIGHLIGHT_FOCUS.fx}" fy="${BALL_HIGHLIGHT_FOCUS.fy}">` +
+        `<stop offset="0" stop-color="${lightenHex(c, BALL_HIGHLIGHT_LIGHTEN)}"/>` +
+        `<stop offset="0.45" stop-color="${c}"/>` +
+        `<stop offset="1" stop-color="${darkenHex(c, BALL_EDGE_DARKEN)}"/>` +
+        `</radialGradient>`,
+    )
+    .join("");
+}
+
+interface StickTints {
+  body: string;
+  highlight: string;
+}
+
+function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints): string {
+  const dx = item.x2 - item.x1;
+  const dy = item.y2 - item.y1;
+  const len = Math.hypot(dx, dy);
+  const body =
+    `<line x1="${fmt(item.x1)}" y1="${fmt(item.y1)}" x2="${fmt(item.x2)}" y2="${fmt(item.y2)}" ` +
+    `stroke="${tints.body}" stroke-width="${fmt(item.widthPx)}"/>`;
+  if (len < 1e-6) return body;
+  // Unit normal on the side facing the upper-left light.
+  let nx = -dy / len;
+  let ny = dx / len;
+  if (nx + ny > 0) {
+    nx = -nx;
+    ny = -ny;
+  }
+  const off = item.widthPx * STICK_HIGHLIGHT_OFFSET_FRACTION;
+  return (
+    body +
+    `<line x1="${fmt(item.x1 + nx * off)}" y1="${fmt(item.y1 + ny * off)}" x2="${fmt(item.x2 + nx * off)}" y2="${fmt(item.y2 + ny * off)}" ` +
+    `stroke="${tints.highlight}" stroke-width="${fmt(item.widthPx * STICK_HIGHLIGHT_WIDTH_FRACTION)}"/>`
+  );
+}
+
+function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings): LabelRequest[] {
+  const scale = Math.min(settings.widthPx, settings.heightPx) / LABEL_REFERENCE_SIZE_PX;
+  const byNearest = (a: { depthA: number; index: number }, b: { depthA: number; index: number }) =>
+    a.depthA - b.depthA || a.index - b.index;
+
+  const atomLabels = settings.showLigandLabels
+    ? scene.atoms
+        .map((atom, index) => ({ atom, index, depthA: balls[index]!.depthA }))
+        .filter(({ atom, index }) => atom.label !== undefined && atom.label.length > 0 && balls[index]!.visible)
+        .sort((a, b) => (a.atom.role === "ligand" ? 0 : 1) - (b.atom.role === "ligand" ? 0 : 1) || byNearest(a, b))
+    : [];
+  const residueLabels = settings.showResidueLabels
+    ? scene.residueLabels
+        .map((label, index) => ({ label, index, depthA: balls[label.anchorAtomIndex]!.depthA }))
+        .filter(({ label }) => label.text.length > 0 && balls[label.anchorAtomIndex]!.visible)
+        .sort(byNearest)
+    : [];
+
+  const request = (atomIndex: number, text: string, kind: LabelRequest["kind"], fontSizePx: number): LabelRequest => {
+    const ball = balls[atomIndex]!;
+    return { text, anchorXPx: ball.xPx, anchorYPx: ball.yPx, anchorRadiusPx: ball.radiusPx, fontSizePx, kind };
+  };
+  return [
+    ...atomLabels.map(({ atom, index }) => request(index, atom.label!, "atom", settings.labelFontSizePx * scale)),
+    ...residueLabels.map(({ label }) => request(label.anchorAtomIndex, label.text, "residue", settings.residueLabelFontSizePx * scale)),
+  ];
+}
+
+function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color: string, settings: RenderSettings): string {
+  if (labels.length === 0) return "";
+  const halo = fontSizePx * settings.labelHaloFraction;
+  const texts = labels.map((l) => `<text x="${fmt(l.xPx)}" y="${fmt(l.baselineYPx)}">${escapeXml(l.text)}</text>`).join("");
+  return (
+    `<g font-family="${escapeXml(settings.labelFontFamily)}, sans-serif" font-weight="bold" font-size="${fmt(fontSizePx)}" ` +
+    `text-anchor="middle" fill="${color}" stroke="${settings.labelHaloColor}" stroke-width="${fmt(halo)}" ` +
+    `stroke-linejoin="round" paint-order="stroke">${texts}</g>`
+  );
+}
+
+/**
+ * Renders a scene to SVG and reports what was drawn (culled atoms, placed and skipped labels).
+ * Throws an Error naming the bad fields if the scene is malformed (see `validateScene`).
+ */
+export function renderSvgWithStats(scene: Scene, settings: RenderSettings): RenderSvgResult {
+  const problems = validateScene(scene);
+  if (problems.length > 0) throw new Error(`renderSvg: invalid scene: ${problems.join("; ")}`);
+  const { widthPx: w, heightPx: h } = settings;
+  const camera: PerspectiveCamera = { ...scene.camera, widthPx: w, heightPx: h };
+
+  const balls = projectBalls(scene, camera, settings);
+  const items: DrawItem[] = [];
+  balls.forEach((ball, atom) => {
+    if (ball.visible) items.push({ kind: "ball", depthA: ball.depthA, atom });
+  });
+  const sticks = collectSticks(scene, camera, balls, settings);
+  items.push(...sticks);
+  // Far first; Array.prototype.sort is stable, so ties keep the deterministic insertion order.
+  items.sort((a, b) => b.depthA - a.depthA);
+
+  const usedColors = [...new Set(balls.filter((b) => b.visible).map((b) => b.color))].sort();
+  const gradientIndex = new Map(usedColors.map((c, i) => [c, i]));
+
+  const tintCache = new Map<string, StickTints>();
+  const tintsOf = (color: string): StickTints => {
+    let tints = tintCache.get(color);
+    if (!tints) {
+      tints = { body: darkenHex(color, STICK_BODY_DARKEN), highlight: lightenHex(color, STICK_HIGHLIGHT_LIGHTEN) };
+      tintCache.set(color, tints);
+    }
+    return tints;
+  };
+  const body = items
+    .map((item) => {
+      if (item.kind === "stick") return stickSvg(item, tintsOf(item.color));
+      const ball = balls[item.atom]!;
+      return `<circle cx="${fmt(ball.xPx)}" cy="${fmt(ball.yPx)}" r="${fmt(ball.radiusPx)}" fill="url(#b${gradientIndex.get(ball.color)})"/>`;
+    })
+    .join("");
+
+  const requests = labelRequests(scene, balls, settings);
+  const haloWidthPx = Math.max(...requests.map((r) => r.fontSizePx), 0) * settings.labelHaloFraction;
+  const obstacles: LabelObstacle[] = balls.filter((b) => b.visible).map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
+  const { placed, skipped } = placeLabels(requests, { widthPx: w, heightPx: h, haloWidthPx, obstacles });
+  const scale = Math.min(w, h) / LABEL_REFERENCE_SIZE_PX;
+  const labels =
+    labelGroupSvg(
+      placed.filter((l) => l.kind === "residue"),
+      settings.residueLabelFontSizePx * scale,
+      settings.residueLabelColor,
+      settings,
+    ) +
+    labelGroupSvg(
+      placed.filter((l) => l.kind === "atom"),
+      settings.labelFontSizePx * scale,
+      settings.labelColor,
+      settings,
+    );
+
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+    `<defs>${gradientDefs(usedColors)}</defs>` +
+    `<rect width="${w}" height="${h}" fill="${settings.backgroundColor}"/>` +
+    `<g stroke-linecap="butt">${body}</g>` +
+    labels +
+    `</svg>\n`;
+
+  const atomsDrawn = balls.filter((b) => b.visible).length;
+  return {
+    svg,
+    stats: {
+      atomsDrawn,
+      atomsCulled: balls.length - atomsDrawn,
+      halfBondsDrawn: sticks.length,
+      labelsPlaced: placed,
+      labelsSkipped: skipped.map((i) => requests[i]!.text),
+    },
+  };
+}
+
+/** Renders a scene to a standalone SVG document (see `renderSvgWithStats`). */
+export function renderSvg(scene: Scene, settings: RenderSettings): string {
+  return renderSvgWithStats(scene, settings).svg;
+}
