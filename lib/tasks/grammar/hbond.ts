@@ -1,0 +1,321 @@
+import { z } from "zod";
+import type { ParseResult, TaskScore } from "../types";
+import { normalizeAnswerText, quote, splitTokens } from "./text";
+
+/**
+ * H-bond lists (T4 residue–ligand, T9 pocket–ligand). A bond is written protein side first, then a
+ * comma, then the ligand atom name; bonds are separated by semicolons:
+ *   T4: `Yes: ARG NH2, O1B; ARG NE, O2G`      (or `No`)
+ *   T9: `TYR 228 OH A, O5; ASP 60B OD1 A, N2` (or `No`)
+ * Names are case-insensitive and canonicalised to upper case; this includes chain ids, so a
+ * structure whose pocket has two chains differing only in case ('A' and 'a') cannot be scored
+ * (generators must refuse such a pocket). An insertion code is written directly after the residue
+ * number (`60B`), as in ChimeraX (`:60B`) and PDB columns 23–27; the chain is always the 4th part,
+ * so `TYR 228 OH A` (chain A) and `TYR 228A OH A` (insertion code A, chain A) cannot be confused.
+ */
+
+/** PDB residue names are at most 3 characters (columns 18–20). */
+const RESIDUE_NAME_PATTERN = /^[A-Z0-9]{1,3}$/i;
+/**
+ * PDB atom names are at most 4 characters; MOL2 names can be a little longer. Primes, double primes
+ * and asterisks occur in nucleotide-like ligands (O5', C1*).
+ */
+const ATOM_NAME_PATTERN = /^[A-Z0-9'"*_]{1,6}$/i;
+/** PDB residue numbers fit in 4 columns (-999..9999); one letter of insertion code may follow. */
+const RESIDUE_NUMBER_PATTERN = /^(-?\d{1,5})([A-Z]?)$/i;
+/** PDB format has one-character chain ids (column 22). */
+const CHAIN_ID_PATTERN = /^[A-Z0-9]$/i;
+const HAS_LETTER = /[A-Z]/i;
+
+/**
+ * An answer that lists every true bond plus extra ones scores at most this (spec §4).
+ */
+const SUPERSET_PARTIAL_CAP = 0.5;
+/** An answer with more than this many bonds per true bond scores 0 (spec §4). */
+const MAX_ANSWERED_PER_TRUE_BOND = 2;
+
+export interface ResidueBond {
+  /** 3-letter residue code, e.g. ARG. */
+  residueName: string;
+  /** Protein atom name, e.g. NH2. */
+  atomName: string;
+  /** Ligand atom name as labelled in the images, e.g. O1B. */
+  ligandAtomName: string;
+}
+
+export interface PocketBond extends ResidueBond {
+  residueNumber: number;
+  /** PDB insertion code, "" when none. */
+  insertionCode: string;
+  chainId: string;
+}
+
+export type HbondAnswer<B> = { kind: "none" } | { kind: "bonds"; bonds: B[] };
+
+// Residue names may be all digits: chemical component ids such as 032 exist (3og7's ligand).
+const residueNameSchema = z.string().regex(RESIDUE_NAME_PATTERN, "residue name: 1–3 letters/digits");
+const atomNameSchema = z
+  .string()
+  .regex(ATOM_NAME_PATTERN, "atom name: 1–6 of letters, digits, ' \" * _")
+  .regex(HAS_LETTER, "atom name needs a letter");
+
+export const ResidueBondSchema = z.object({
+  residueName: residueNameSchema,
+  atomName: atomNameSchema,
+  ligandAtomName: atomNameSchema,
+});
+
+export const PocketBondSchema = ResidueBondSchema.extend({
+  residueNumber: z.number().int().min(-9999).max(99999),
+  insertionCode: z.string().regex(/^[A-Z]?$/i, "insertion code: one letter or empty"),
+  chainId: z.string().regex(CHAIN_ID_PATTERN, "chain id: one letter or digit"),
+});
+
+export function hbondAnswerSchema<B>(bond: z.ZodType<B>): z.ZodType<HbondAnswer<B>> {
+  return z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("none") }),
+    z.object({ kind: z.literal("bonds"), bonds: z.array(bond).min(1) }),
+  ]) as unknown as z.ZodType<HbondAnswer<B>>;
+}
+
+type Result<V> = { ok: true; value: V } | { ok: false; error: string };
+
+/** Per-task shape of a bond list: how the protein side is written. */
+export interface BondListGrammar<B extends ResidueBond> {
+  /** "<RES> <atom>" or "<RES> <resnum> <atom> <chain>". */
+  proteinPattern: string;
+  /** One protein side, e.g. "ARG NH2". */
+  proteinExample: string;
+  /** A whole correct answer. */
+  example: string;
+  /** T4 lists start with `Yes:`. */
+  yesPrefix: boolean;
+  /** Whether `No` (no bonds) is a valid answer. */
+  allowNo: boolean;
+  parseProteinSide(tokens: readonly string[], where: string): Result<Omit<B, "ligandAtomName">>;
+  formatProteinSide(bond: B): string;
+  /** Canonical order of bonds in a list. */
+  compare(a: B, b: B): number;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function checkName(token: string, pattern: RegExp, what: string, where: string, eg: string, needsLetter = true): string | undefined {
+  if (pattern.test(token) && (!needsLetter || HAS_LETTER.test(token))) return undefined;
+  return `${where}${quote(token)} is not ${what} — e.g. ${quote(eg)}`;
+}
+
+/** T4: `<RES> <atom>`; the residue is fixed by the question, so no number or chain. */
+const RESIDUE_PROTEIN_PATTERN = "<RES> <atom>";
+const RESIDUE_PROTEIN_EXAMPLE = "ARG NH2";
+const RESIDUE_EXAMPLE = "Yes: ARG NH2, O1B; ARG NE, O2G";
+
+export const RESIDUE_BOND_GRAMMAR: BondListGrammar<ResidueBond> = {
+  proteinPattern: RESIDUE_PROTEIN_PATTERN,
+  proteinExample: RESIDUE_PROTEIN_EXAMPLE,
+  example: RESIDUE_EXAMPLE,
+  yesPrefix: true,
+  allowNo: true,
+  parseProteinSide(tokens, where) {
+    const eg = RESIDUE_EXAMPLE;
+    if (tokens.length === 3 && /^-?\d+[A-Z]?$/i.test(tokens[1] ?? "")) {
+      return {
+        ok: false,
+        error: `${where}name the residue by its 3-letter code only, without a number: write ${quote(`${tokens[0]} ${tokens[2]}`)} — e.g. ${quote(eg)}`,
+      };
+    }
+    const [residue, atom] = tokens;
+    if (tokens.length !== 2 || residue === undefined || atom === undefined) {
+      return {
+        ok: false,
+        error: `${where}expected ${quote(RESIDUE_PROTEIN_PATTERN)} before the comma (e.g. ${quote(RESIDUE_PROTEIN_EXAMPLE)}), got ${quote(tokens.join(" "))} — e.g. ${quote(eg)}`,
+      };
+    }
+    const problem =
+      checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false) ?? checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
+    if (problem !== undefined) return { ok: false, error: problem };
+    return { ok: true, value: { residueName: residue.toUpperCase(), atomName: atom.toUpperCase() } };
+  },
+  formatProteinSide(bond) {
+    return `${bond.residueName.toUpperCase()} ${bond.atomName.toUpperCase()}`;
+  },
+  compare(a, b) {
+    return (
+      compareText(a.residueName.toUpperCase(), b.residueName.toUpperCase()) ||
+      compareText(a.atomName.toUpperCase(), b.atomName.toUpperCase()) ||
+      compareText(a.ligandAtomName.toUpperCase(), b.ligandAtomName.toUpperCase())
+    );
+  },
+};
+
+/** T9: `<RES> <resnum> <atom> <chain>`, resnum with an optional insertion code (`60B`). */
+const POCKET_PROTEIN_PATTERN = "<RES> <resnum> <atom> <chain>";
+const POCKET_PROTEIN_EXAMPLE = "TYR 228 OH A";
+const POCKET_EXAMPLE = "TYR 228 OH A, O5; ASP 104 OD1 A, N2";
+
+export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
+  proteinPattern: POCKET_PROTEIN_PATTERN,
+  proteinExample: POCKET_PROTEIN_EXAMPLE,
+  example: POCKET_EXAMPLE,
+  yesPrefix: false,
+  allowNo: true,
+  parseProteinSide(tokens, where) {
+    const eg = POCKET_EXAMPLE;
+    const [residue, number, atom, chain] = tokens;
+    if (tokens.length !== 4 || residue === undefined || number === undefined || atom === undefined || chain === undefined) {
+      const hint = tokens.length === 3 && RESIDUE_NUMBER_PATTERN.test(tokens[1] ?? "") ? " (is the chain missing?)" : "";
+      return {
+        ok: false,
+        error: `${where}expected 4 parts ${quote(POCKET_PROTEIN_PATTERN)} before the comma (e.g. ${quote(POCKET_PROTEIN_EXAMPLE)}), got ${tokens.length}: ${quote(tokens.join(" "))}${hint} — e.g. ${quote(eg)}`,
+      };
+    }
+    const residueProblem = checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false);
+    if (residueProblem !== undefined) return { ok: false, error: residueProblem };
+    const numberMatch = RESIDUE_NUMBER_PATTERN.exec(number);
+    if (!numberMatch) {
+      return {
+        ok: false,
+        error: `${where}expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got ${quote(number)} — e.g. ${quote(eg)}`,
+      };
+    }
+    const atomProblem = checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
+    if (atomProblem !== undefined) return { ok: false, error: atomProblem };
+    if (!CHAIN_ID_PATTERN.test(chain)) {
+      return { ok: false, error: `${where}expected a one-character chain id as the 4th part, got ${quote(chain)} — e.g. ${quote(eg)}` };
+    }
+    const residueNumber = Number(numberMatch[1]);
+    return {
+      ok: true,
+      value: {
+        residueName: residue.toUpperCase(),
+        residueNumber: residueNumber === 0 ? 0 : residueNumber,
+        insertionCode: (numberMatch[2] ?? "").toUpperCase(),
+        atomName: atom.toUpperCase(),
+        chainId: chain.toUpperCase(),
+      },
+    };
+  },
+  formatProteinSide(bond) {
+    return `${bond.residueName} ${bond.residueNumber}${bond.insertionCode} ${bond.atomName} ${bond.chainId}`.toUpperCase();
+  },
+  compare(a, b) {
+    return (
+      compareText(a.chainId.toUpperCase(), b.chainId.toUpperCase()) ||
+      a.residueNumber - b.residueNumber ||
+      compareText(a.insertionCode.toUpperCase(), b.insertionCode.toUpperCase()) ||
+      compareText(a.residueName.toUpperCase(), b.residueName.toUpperCase()) ||
+      compareText(a.atomName.toUpperCase(), b.atomName.toUpperCase()) ||
+      compareText(a.ligandAtomName.toUpperCase(), b.ligandAtomName.toUpperCase())
+    );
+  },
+};
+
+/** Canonical text of one bond; also its identity (names are case-insensitive). */
+export function formatBond<B extends ResidueBond>(bond: B, grammar: BondListGrammar<B>): string {
+  return `${grammar.formatProteinSide(bond)}, ${bond.ligandAtomName.toUpperCase()}`;
+}
+
+/** Canonical bond list: upper case, duplicates removed, sorted (so equal sets give equal text). */
+export function normalizeBonds<B extends ResidueBond>(bonds: readonly B[], grammar: BondListGrammar<B>): B[] {
+  const byKey = new Map<string, B>();
+  for (const bond of bonds) {
+    const key = formatBond(bond, grammar);
+    if (!byKey.has(key)) byKey.set(key, bond);
+  }
+  return [...byKey.values()].sort((a, b) => grammar.compare(a, b));
+}
+
+export function formatHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>, grammar: BondListGrammar<B>): string {
+  if (answer.kind === "none") return "No";
+  const list = normalizeBonds(answer.bonds, grammar)
+    .map((bond) => formatBond(bond, grammar))
+    .join("; ");
+  return grammar.yesPrefix ? `Yes: ${list}` : list;
+}
+
+export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: BondListGrammar<B>): ParseResult<HbondAnswer<B>> {
+  const listPattern = `${grammar.yesPrefix ? "Yes: " : ""}${grammar.proteinPattern}, <ligand atom>; ...`;
+  const expected = `${grammar.allowNo ? "'No' or " : ""}${quote(listPattern)}`;
+  const eg = ` — e.g. ${quote(grammar.example)}`;
+  const normalized = normalizeAnswerText(text);
+  if (normalized === "") return { ok: false, error: `the answer is empty: expected ${expected}${eg}` };
+
+  const noMatch = /^no\b\s*(.*)$/i.exec(normalized);
+  // A T9 list may start with a residue named NO; only a comma-free text is read as the word "No".
+  if (noMatch && (grammar.yesPrefix || !(noMatch[1] ?? "").includes(","))) {
+    if (!grammar.allowNo) return { ok: false, error: `this task needs a list of bonds, not 'No'${eg}` };
+    const rest = noMatch[1] ?? "";
+    if (rest !== "") return { ok: false, error: `unexpected ${quote(rest)} after 'No': answer just 'No' when there are no hydrogen bonds${eg}` };
+    return { ok: true, value: { kind: "none" }, canonical: "No" };
+  }
+
+  let body = normalized;
+  const yesMatch = /^yes\b\s*(:?)\s*(.*)$/i.exec(normalized);
+  if (grammar.yesPrefix) {
+    if (!yesMatch) {
+      const hint = normalized.includes(",") ? ": start the list with 'Yes:'" : "";
+      return { ok: false, error: `expected ${expected}, got ${quote(normalized)}${hint}${eg}` };
+    }
+    if (yesMatch[1] !== ":") return { ok: false, error: `expected ':' after 'Yes'${eg}` };
+    body = yesMatch[2] ?? "";
+    if (body === "") return { ok: false, error: `list at least one bond after 'Yes:'${eg}` };
+  } else if (yesMatch) {
+    return { ok: false, error: `list the bonds directly, without 'Yes'${eg}` };
+  }
+
+  const bonds: B[] = [];
+  const chunks = body.split(";").map((chunk) => chunk.trim());
+  for (const [i, chunk] of chunks.entries()) {
+    if (chunk === "") return { ok: false, error: `bond ${i + 1} is empty (two ';' in a row?)${eg}` };
+    const where = `bond ${i + 1} (${quote(chunk)}): `;
+    const sides = chunk.split(",").map((side) => side.trim());
+    if (sides.length === 1) {
+      return { ok: false, error: `${where}expected a comma between the protein atom and the ligand atom, as in ${quote(`${grammar.proteinExample}, O1`)}${eg}` };
+    }
+    if (sides.length > 2) {
+      return { ok: false, error: `${where}expected one comma per bond (${quote(`${grammar.proteinPattern}, <ligand atom>`)}); separate bonds with ';'${eg}` };
+    }
+    const protein = grammar.parseProteinSide(splitTokens(sides[0] ?? ""), where);
+    if (!protein.ok) return protein;
+    const ligandTokens = splitTokens(sides[1] ?? "");
+    const [ligandAtom] = ligandTokens;
+    if (ligandAtom === undefined) return { ok: false, error: `${where}expected a ligand atom name after the comma${eg}` };
+    if (ligandTokens.length > 1) {
+      return { ok: false, error: `${where}expected one ligand atom name after the comma, got ${quote(ligandTokens.join(" "))}${eg}` };
+    }
+    const ligandProblem = checkName(ligandAtom, ATOM_NAME_PATTERN, "a ligand atom name", where, grammar.example);
+    if (ligandProblem !== undefined) return { ok: false, error: ligandProblem };
+    bonds.push({ ...protein.value, ligandAtomName: ligandAtom.toUpperCase() } as B);
+  }
+  const value: HbondAnswer<B> = { kind: "bonds", bonds: normalizeBonds(bonds, grammar) };
+  return { ok: true, value, canonical: formatHbondAnswer(value, grammar) };
+}
+
+/**
+ * Scores an H-bond answer against the true bonds (spec §4, T4 and T9). Both sides are compared as
+ * sets (order, duplicates and letter case are irrelevant).
+ * - No true bonds: `No` scores 1, any listed bond 0.
+ * - True bonds exist: `No` scores 0. Otherwise partial = precision (true listed / listed), except
+ *   that listing every true bond plus extras scores at most 0.5, and listing more than twice as many
+ *   bonds as there are true ones scores 0.
+ * Note: precision alone means a correct strict subset (1 of 2 true bonds, nothing false) scores
+ * partial 1 but exact 0; that is the spec's definition.
+ */
+export function scoreHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>): TaskScore {
+  const truth = new Set(gold.kind === "none" ? [] : gold.bonds.map((b) => formatBond(b, grammar)));
+  if (truth.size === 0) {
+    const right = answer.kind === "none" ? 1 : 0;
+    return { exact: right, partial: right };
+  }
+  if (answer.kind === "none") return { exact: 0, partial: 0 };
+  const answered = new Set(answer.bonds.map((b) => formatBond(b, grammar)));
+  let hits = 0;
+  for (const key of answered) if (truth.has(key)) hits++;
+  const exact = hits === truth.size && answered.size === truth.size ? 1 : 0;
+  if (answered.size > MAX_ANSWERED_PER_TRUE_BOND * truth.size) return { exact, partial: 0 };
+  const precision = hits / answered.size;
+  const partial = hits === truth.size && answered.size > truth.size ? Math.min(precision, SUPERSET_PARTIAL_CAP) : precision;
+  return { exact, partial };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { formatCommandValue } from "@/lib/tasks/grammar/command";
+import { joinAlternatives, normalizeAnswerText, quote } from "@/lib/tasks/grammar/text";
+import { fillTemplate, listTemplatePlaceholders } from "@/lib/tasks/template";
+
+describe("answer text normalisation", () => {
+  it.each([
+    ["  move\t x \n 4  ", "move x 4"],
+    ["move x 4.", "move x 4"],
+    ["move x 4;", "move x 4"],
+    ["move x 4 . ;", "move x 4"],
+    ["move x 4.5", "move x 4.5"],
+    ["roll y \u221260", "roll y -60"], // U+2212 minus sign
+    ["roll y \u201360", "roll y -60"], // U+2013 en dash
+    ["move\u00a0x\u00a04", "move x 4"], // no-break spaces
+    ["", ""],
+  ])("%j → %j", (input, output) => {
+    expect(normalizeAnswerText(input)).toBe(output);
+  });
+
+  it("quotes and shortens long fragments", () => {
+    expect(quote("abc")).toBe("'abc'");
+    expect(quote("x".repeat(100))).toBe(`'${"x".repeat(59)}…'`);
+  });
+
+  it("joins alternatives", () => {
+    expect(joinAlternatives(["x"])).toBe("x");
+    expect(joinAlternatives(["x", "y"])).toBe("x or y");
+    expect(joinAlternatives(["A", "B", "C"], "and")).toBe("A, B and C");
+  });
+
+  it("formats values on a grid without -0 or float noise", () => {
+    expect(formatCommandValue(-0, 1)).toBe("0");
+    expect(formatCommandValue(0.1 + 0.2, 0.1)).toBe("0.3");
+    expect(formatCommandValue(2.5, 0.1)).toBe("2.5");
+    expect(formatCommandValue(3, 0.1)).toBe("3");
+  });
+});
+
+describe("question templates", () => {
+  it("fills placeholders and refuses missing ones", () => {
+    expect(fillTemplate("complex {pdbId}, residue {residue}", { pdbId: "5ey0", residue: "ARG 45" })).toBe("complex 5ey0, residue ARG 45");
+    expect(() => fillTemplate("complex {pdbId}", {})).toThrow("question template placeholder {pdbId} has no value");
+    expect(listTemplatePlaceholders("{a} {b} {a}")).toEqual(["a", "b"]);
+  });
+});
