@@ -1,6 +1,6 @@
 /**
- * Molecule core: parsers, geometry (vectors, rigid transforms, view commands, camera), chemistry
- * and H-bonds. Pure TypeScript: no React, three, Prisma or Next.
+ * Molecule core: parsers, geometry (vectors, rigid transforms, view commands, camera), chemistry,
+ * complex preparation and H-bonds. Pure TypeScript: no React, three, Prisma or Next.
  */
 export * from "./types";
 export * from "./parse";
@@ -8,4 +8,10 @@ export * from "./geometry/vec3";
 export * from "./geometry/transform";
 export * from "./geometry/commands";
 export * from "./geometry/camera";
+export * from "./geometry/spatial-grid";
 export * from "./chemistry/elements";
+export * from "./chemistry/residues";
+export * from "./chemistry/bonds";
+export * from "./chemistry/hbond-typing";
+export * from "./prepare";
+export * from "./hbonds";

@@ -1,0 +1,193 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatParseError, parseStructure } from "@/lib/molecule/parse";
+import { chooseLigand, prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
+import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
+import type { Structure } from "@/lib/molecule/types";
+import { SHARED_STRUCTURES_DIR, sharedStructurePath } from "@/tests/helpers/shared-data";
+
+function load(...parts: string[]): Structure {
+  const file = sharedStructurePath(...parts);
+  const r = parseStructure(fs.readFileSync(file, "utf8"), path.basename(file));
+  if (!r.ok) throw new Error(formatParseError(r.error));
+  return r.structure;
+}
+
+function prepare(structure: Structure, options: Parameters<typeof prepareComplex>[1]): PreparedComplex {
+  const r = prepareComplex(structure, options);
+  if (!r.ok) throw new Error(r.reason);
+  return r.complex;
+}
+
+const PLIP_DIR = path.join(SHARED_STRUCTURES_DIR, "plip-test-pdb");
+const PLIP_FILES = fs.readdirSync(PLIP_DIR).filter((f) => f.endsWith(".pdb")).sort();
+
+describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut, H-bonds", () => {
+  it("has the 26 entries of the data README", () => {
+    expect(PLIP_FILES).toHaveLength(26);
+  });
+  it.each(PLIP_FILES)("%s", (file) => {
+    const s = load("plip-test-pdb", file);
+    // 4rdl's only hetero groups are sugars (Lewis Y): they compete only when asked for.
+    const includeSugars = file === "4rdl.pdb";
+    if (includeSugars) expect(chooseLigand(s).ok).toBe(false);
+    const c = prepare(s, { includeSugars });
+    expect(c.ligand.atoms.length).toBeGreaterThan(5);
+    expect(c.ligand.atoms.every((a) => a.element !== "H")).toBe(true);
+    expect(c.pocketAtoms.length).toBeGreaterThan(100);
+    expect(c.pocketAtoms.every((a) => a.element !== "H" && a.resName !== "HOH")).toBe(true);
+    // whole residues: each pocket residue brings every heavy atom it has in the file
+    const key = (a: { chain: string; resSeq: number; iCode: string; resName: string }) => `${a.chain}|${a.resSeq}|${a.iCode}|${a.resName}`;
+    const inPocket = new Map<string, number>();
+    for (const a of c.pocketAtoms) inPocket.set(key(a), (inPocket.get(key(a)) ?? 0) + 1);
+    for (const [k, n] of inPocket) expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && key(a) === k).length);
+    expect(inPocket.size).toBe(c.pocketResidues.length);
+    const bonds = findComplexHBonds(c);
+    for (const b of bonds) expect(b.distanceA).toBeLessThanOrEqual(3.7);
+  });
+});
+
+describe("automatic ligand choice", () => {
+  it.each([
+    ["1n7g.pdb", "NDP:A:701"], // largest (48) beats GDR (38); ties across chains go to the first in the file
+    ["1eve.pdb", "E20:A:2001"], // NAG glycans skipped
+    ["1p5e.pdb", "TBS:A:301"], // TPO is a phosphothreonine inside the chain, not a ligand
+    ["4dst.pdb", "GCP:A:202"],
+  ])("%s → %s", (file, id) => {
+    const r = chooseLigand(load("plip-test-pdb", file));
+    expect(r.ok && r.id).toBe(id);
+  });
+  it("a named residue pulls in the hetero residues covalently linked to it (4rdl Lewis Y)", () => {
+    const r = chooseLigand(load("plip-test-pdb", "4rdl.pdb"), { ligandId: "FUC:A:601" });
+    expect(r.ok && r.residues.map((g) => g.id)).toEqual(["FUC:A:601", "GAL:A:602", "NDG:A:603", "FUC:A:604"]);
+  });
+  it("an unknown residue id is an error naming the candidates", () => {
+    const r = chooseLigand(load("plip-test-pdb", "1aku.pdb"), { ligandId: "XYZ:A:1" });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(/no residue XYZ:A:1; non-polymer residues: .*FMN:A:150/);
+  });
+  it("a malformed residue id is an error", () => {
+    const r = chooseLigand(load("plip-test-pdb", "1aku.pdb"), { ligandId: "FMN-A-150" });
+    expect(r.ok).toBe(false);
+  });
+});
+
+describe("pocket cut", () => {
+  it("keeps whole residues within the cutoff and nothing farther (1aku FMN)", () => {
+    const s = load("plip-test-pdb", "1aku.pdb");
+    const near = prepare(s, { ligandId: "FMN:A:150", pocketCutoffA: 4 });
+    const far = prepare(s, { ligandId: "FMN:A:150" });
+    expect(far.cutoffA).toBe(10);
+    expect(near.pocketResidues.length).toBeLessThan(far.pocketResidues.length);
+    const lig = near.ligand.atoms;
+    for (const g of near.pocketResidues) {
+      const min = Math.min(
+        ...g.atomIndices.filter((i) => s.atoms[i]!.element !== "H").flatMap((i) => lig.map((l) => Math.hypot(s.atoms[i]!.x - l.x, s.atoms[i]!.y - l.y, s.atoms[i]!.z - l.z))),
+      );
+      expect(min).toBeLessThanOrEqual(4);
+    }
+  });
+  it("drops explicit hydrogens but remembers how many each ligand atom had (4qnb has H)", () => {
+    const c = prepare(load("plip-test-pdb", "4qnb.pdb"), { ligandId: "1B0:A:301" });
+    expect(c.ligand.hydrogenCounts.every((n) => n !== null)).toBe(true);
+    expect(c.ligand.hydrogenCounts.reduce((a, b) => a! + b!, 0)).toBe(59 - 32); // 59 atoms in the file, 32 heavy
+  });
+});
+
+/**
+ * Literature-validated residues from PLIP's test suite (data README): the H-bond finder must find a
+ * bond to each residue. Two are missed on purpose; see KNOWN_MISSES.
+ */
+const LITERATURE: readonly [string, string, string[]][] = [
+  ["1osn", "BVP:A:500", ["90"]],
+  ["1vsn", "NFT:A:283", ["66"]],
+  ["1bma", "0QH:A:256", ["200", "224"]],
+  ["4qnb", "1B0:A:301", ["57", "70"]],
+  ["1n7g", "NDP:A:701", ["37", "38", "39", "40", "63", "92", "115", "117", "185", "189", "215", "220"]],
+  ["4alw", "HY7:A:1308", ["186"]],
+  ["3r0t", "FU9:A:338", ["116"]],
+  ["1aku", "FMN:A:150", ["59"]],
+  ["4pjt", "2YQ:D:1104", ["863"]],
+  ["2efj", "37T:A:502", ["237"]],
+  ["2iuz", "D1H:A:1440", ["137", "138"]],
+  ["3shy", "5FO:A:1", ["817"]],
+  ["4rdl", "FUC:A:601", ["347", "348", "395"]],
+  ["1bju", "GP6:A:910", ["189A", "195A"]],
+  ["1hii", "C20:B:101", ["27A", "27B", "29A", "48A", "48B"]],
+  ["1hpx", "KNI:B:900", ["25A", "27B", "29B", "48B"]],
+  ["3og7", "032:A:1", ["594A"]],
+];
+
+/**
+ * PLIP accepts donor–acceptor distances up to 4.1 Å; the relaxed ChimeraX-style bound is 3.6 Å
+ * (N/O···O). Both misses are such long contacts: GLN 200 NE2···O 4.00 Å (1bma) and THR B 347
+ * OG1···O4 of FUC A 604 4.03 Å (4rdl).
+ */
+const KNOWN_MISSES: Readonly<Record<string, readonly string[]>> = { "1bma": ["200"], "4rdl": ["347"] };
+
+function residueLabel(b: HBond, withChain: boolean): string {
+  return `${b.proteinAtom.resSeq}${withChain ? b.proteinAtom.chain : ""}`;
+}
+
+describe("literature residues (PLIP test suite) are recovered", () => {
+  it.each(LITERATURE)("%s %s", (pdb, ligand, expected) => {
+    const bonds = findComplexHBonds(prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand }));
+    const withChain = expected.some((e) => /[A-Z]$/.test(e));
+    const found = new Set(bonds.map((b) => residueLabel(b, withChain)));
+    const missing = expected.filter((e) => !found.has(e));
+    expect(missing).toEqual(KNOWN_MISSES[pdb] ?? []);
+  });
+  it("the known misses are contacts beyond 3.6 Å", () => {
+    const dist = (s: Structure, a: [string, number, string, string], b: [string, number, string, string]) => {
+      const find = ([res, num, chain, name]: [string, number, string, string]) =>
+        s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
+      const p = find(a);
+      const q = find(b);
+      return Math.hypot(p.x - q.x, p.y - q.y, p.z - q.z);
+    };
+    expect(dist(load("plip-test-pdb", "1bma.pdb"), ["GLN", 200, "A", "NE2"], ["0QH", 256, "A", "O"])).toBeCloseTo(4.0, 1);
+    expect(dist(load("plip-test-pdb", "4rdl.pdb"), ["THR", 347, "B", "OG1"], ["FUC", 604, "A", "O4"])).toBeCloseTo(4.03, 2);
+  });
+});
+
+describe("protein PDB + separate ligand file (PDBbind-style split)", () => {
+  const CASES: readonly [string, string, string][] = [
+    ["1G9V_RQ3", "1G9V_RQ3_protein.pdb", "1G9V_RQ3_ligand.sdf"],
+    ["1IA1_TQ3", "1IA1_TQ3_no_ligand_no_solvent.pdb", "1IA1_TQ3_ligand.sdf"],
+    ["1W1P_GIO", "1W1P_GIO_protein.pdb", "1W1P_GIO_ligand.sdf"],
+    ["1s3v", "1s3v_protein_one_lig_removed.pdb", "1s3v_ligand.sdf"],
+    ["1uou", "1uou_protein_one_lig_removed.pdb", "1uou_ligand.sdf"],
+    ["5ze6", "5ze6_cond.pdb", "5ze6_true.mol2"],
+    ["7ECR_SIN", "7ECR_SIN_protein.pdb", "7ECR_SIN_ligand.sdf"],
+    ["7ZTL_BCN", "7ZTL_BCN_protein.pdb", "7ZTL_BCN_ligand.sdf"],
+    ["misc", "mol_2bm2_protein_one_ligand_removed.pdb", "mol_2bm2_ligand.sdf"],
+  ];
+  it.each(CASES)("%s", (dir, protein, ligandFile) => {
+    const ligand = load("posebusters-conftest", dir, ligandFile);
+    const c = prepare(load("posebusters-conftest", dir, protein), { ligandStructure: ligand });
+    expect(c.ligand.source).toBe("file");
+    expect(c.ligand.atoms.length).toBe(ligand.atoms.filter((a) => a.element !== "H").length);
+    expect(c.pocketResidues.length).toBeGreaterThan(10);
+    const bonds = findComplexHBonds(c);
+    expect(bonds.every((b) => ligand.atoms.some((a) => a.name === b.ligandAtom.name))).toBe(true);
+  });
+  it("MOL2 ligands keep their atom names in H-bonds (5ze6)", () => {
+    const ligand = load("posebusters-conftest", "5ze6", "5ze6_true.mol2");
+    const bonds = findComplexHBonds(prepare(load("posebusters-conftest", "5ze6", "5ze6_cond.pdb"), { ligandStructure: ligand }));
+    expect(bonds.length).toBeGreaterThan(0);
+    for (const b of bonds) expect(b.ligandAtom.name).toMatch(/^[A-Z]{2,3}[A-Z0-9]*$/);
+  });
+  it("lone ligand files parse", () => {
+    for (const [dir, file] of [
+      ["1MMV_3AR", "1MMV_3AR_crystal.sdf"],
+      ["1OF6_DTY", "1OF6_DTY_crystal.sdf"],
+      ["1Q1G_MTI", "1Q1G_MTI_crystal.sdf"],
+      ["6YR2_T1C", "6YR2_T1C_crystal.sdf"],
+      ["misc", "mol_1a30_ligand.mol2"],
+      ["misc", "mol_cholesterol.sdf"],
+    ] as const) {
+      expect(load("posebusters-conftest", dir, file).atoms.length).toBeGreaterThan(5);
+    }
+  });
+});
