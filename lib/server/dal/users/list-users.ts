@@ -1,0 +1,19 @@
+import "server-only";
+import { db } from "@/lib/server/db";
+
+export interface UserRowDto {
+  id: string;
+  email: string;
+  name: string | null;
+  role: "admin" | "researcher";
+  disabled: boolean;
+  createdAt: Date;
+}
+
+/** Staff accounts, without password hashes. */
+export async function listUsers(): Promise<UserRowDto[]> {
+  return db.user.findMany({
+    orderBy: [{ role: "asc" }, { email: "asc" }],
+    select: { id: true, email: true, name: true, role: true, disabled: true, createdAt: true },
+  });
+}

@@ -1,0 +1,174 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { ZodError } from "zod";
+import { db, disconnectDb } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+import { createPool } from "@/lib/server/dal/pools/create-pool";
+import { freezePoolVersion } from "@/lib/server/dal/pools/freeze-pool-version";
+import { createStudy, updateStudy } from "@/lib/server/dal/studies/save-study";
+import { closeStudy, openStudy } from "@/lib/server/dal/studies/set-study-status";
+import { getStudy } from "@/lib/server/dal/studies/get-study";
+import { getStudyMonitor } from "@/lib/server/dal/studies/get-study-monitor";
+import { listStudies } from "@/lib/server/dal/studies/list-studies";
+import { createStaffUser, createTaggedItems, uniqueSuffix } from "./admin-fixtures";
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+async function setUpPool(counts: Record<string, number>) {
+  const admin = await createStaffUser();
+  const tag = `study-${uniqueSuffix()}`;
+  const items = await createTaggedItems(tag, counts);
+  const pool = await createPool({ input: { mode: "filter", name: `pool ${tag}`, filter: { tag } }, actorId: admin.id });
+  return { admin, tag, items, poolVersionId: pool.poolVersionId };
+}
+
+async function issuesOf(promise: Promise<unknown>): Promise<Array<{ path: string; message: string }>> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ZodError) return err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    if (err instanceof AppError) return err.details as Array<{ path: string; message: string }>;
+    throw err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("study configuration validation", () => {
+  it("reports each invalid field with its path", async () => {
+    const { admin, poolVersionId } = await setUpPool({ translation: 3 });
+    const base = { name: "Validation", slug: `val-${uniqueSuffix()}`, poolVersionId };
+
+    const zodIssues = await issuesOf(createStudy({ input: { ...base, config: { itemsPerTask: 0, conditions: ["static", "static"], tasks: ["T1"] } }, actorId: admin.id }));
+    const paths = zodIssues.map((i) => i.path);
+    expect(paths).toContain("config.itemsPerTask");
+    expect(paths).toContain("config.tasks.0");
+    const badSlug = await issuesOf(createStudy({ input: { ...base, slug: "No Spaces!", config: {} }, actorId: admin.id }));
+    expect(badSlug.map((i) => i.path)).toEqual(["slug"]);
+    const badUrl = await issuesOf(createStudy({ input: { ...base, config: { prolific: { completionUrl: "not a url" } } }, actorId: admin.id }));
+    expect(badUrl.map((i) => i.path)).toEqual(["config.prolific.completionUrl"]);
+
+    // Cross-table checks: unknown practice item, missing pool version.
+    const refIssues = await issuesOf(createStudy({ input: { ...base, poolVersionId: "missing-version", config: { practiceItemIds: ["ghost-item"] } }, actorId: admin.id }));
+    expect(refIssues).toEqual([
+      { path: "poolVersionId", message: "no such pool version" },
+      { path: "config.practiceItemIds", message: "unknown item id(s): ghost-item" },
+    ]);
+
+    // Duplicate slug.
+    const ok = await createStudy({ input: { ...base, config: {} }, actorId: admin.id });
+    const dup = await issuesOf(createStudy({ input: { ...base, config: {} }, actorId: admin.id }));
+    expect(dup).toEqual([{ path: "slug", message: `the slug "${base.slug}" is already used by another study` }]);
+
+    // Nothing invalid was stored; the valid study has its defaults filled in and the cohort tag mirrored.
+    expect(await db.study.count({ where: { slug: base.slug } })).toBe(1);
+    const stored = await getStudy(ok.id);
+    expect(stored.config).toMatchObject({ itemsPerTask: 5, answersPerItem: 3, conditions: ["static"] });
+    expect(stored.status).toBe("draft");
+  });
+});
+
+describe("opening and closing", () => {
+  it("opens only a frozen pool version with enough items per task, then locks the configuration", async () => {
+    const { admin, items, poolVersionId } = await setUpPool({ translation: 6, rotation: 4 });
+    const practice = items.translation![0]!;
+    const config = { tasks: ["translation", "rotation"], itemsPerTask: 5, answersPerItem: 2, maxParticipants: 10, practiceItemIds: [practice], cohortTag: "expert" };
+    const study = await createStudy({ input: { name: "Open me", slug: `open-${uniqueSuffix()}`, poolVersionId, config }, actorId: admin.id });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).cohortTag).toBe("expert");
+
+    await expect(openStudy({ studyId: study.id, actorId: admin.id })).rejects.toThrow(/not frozen/);
+    await freezePoolVersion({ poolVersionId, actorId: admin.id });
+    // rotation has 4 < 5; translation has 6 − 1 practice item = 5, just enough.
+    const notEnough = openStudy({ studyId: study.id, actorId: admin.id });
+    await expect(notEnough).rejects.toThrow(/Task rotation: the pool has 4 active item\(s\), but each participant needs 5/);
+    await expect(notEnough).rejects.not.toThrow(/Task translation/);
+
+    await updateStudy({ studyId: study.id, input: { name: "Open me", slug: study.slug, poolVersionId, config: { ...config, itemsPerTask: 4 } }, actorId: admin.id });
+    const opened = await openStudy({ studyId: study.id, actorId: admin.id });
+    expect(opened.status).toBe("open");
+    // Supply: rotation 4 × k 2 = 8 < demand 10 × 4 = 40, translation 5 × 2 = 10 < 40 → two warnings, not errors.
+    expect(opened.warnings).toHaveLength(2);
+    expect(opened.warnings[0]).toMatch(/translation: 5 items × k 2 = 10 answers, less than the expected demand of 10 participants × 4 = 40/);
+
+    // Counters for main-block items only (the practice item is not counted).
+    const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
+    expect(counters).toHaveLength(9);
+    expect(counters.map((c) => c.itemId)).not.toContain(practice);
+
+    const editWhileOpen = updateStudy({ studyId: study.id, input: { name: "x", slug: study.slug, poolVersionId, config }, actorId: admin.id });
+    await expect(editWhileOpen).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(openStudy({ studyId: study.id, actorId: admin.id })).rejects.toMatchObject({ code: "CONFLICT" });
+
+    const closed = await closeStudy({ studyId: study.id, actorId: admin.id });
+    expect(closed.status).toBe("closed");
+    const row = await db.study.findUniqueOrThrow({ where: { id: study.id } });
+    expect(row.openedAt).not.toBeNull();
+    expect(row.closedAt).not.toBeNull();
+    const actions = (await db.auditLog.findMany({ where: { entityType: "study", entityId: study.id }, orderBy: { id: "asc" } })).map((a) => a.action);
+    expect(actions).toEqual(["study.create", "study.update", "study.open", "study.close"]);
+  });
+
+  it("refuses to edit a study someone has joined, even when closed", async () => {
+    const { admin, poolVersionId } = await setUpPool({ docking: 5 });
+    const input = { name: "Joined", slug: `joined-${uniqueSuffix()}`, poolVersionId, config: { tasks: ["docking"] } };
+    const study = await createStudy({ input, actorId: admin.id });
+    await db.participant.create({ data: { studyId: study.id, externalId: "P-1", condition: "static", orderSeed: "1" } });
+    await expect(updateStudy({ studyId: study.id, input, actorId: admin.id })).rejects.toThrow(/1 participant\(s\) already joined/);
+    expect((await getStudy(study.id)).editable).toBe(false);
+  });
+});
+
+describe("live monitor", () => {
+  it("counts participants by status and answers per task against quota, with median response times", async () => {
+    const { admin, items, poolVersionId } = await setUpPool({ translation: 5, zooming: 5 });
+    const config = { tasks: ["translation", "zooming"], itemsPerTask: 3, answersPerItem: 2, conditions: ["static", "interactive"] };
+    const study = await createStudy({ input: { name: "Monitor", slug: `mon-${uniqueSuffix()}`, poolVersionId, config }, actorId: admin.id });
+    await freezePoolVersion({ poolVersionId, actorId: admin.id });
+    await openStudy({ studyId: study.id, actorId: admin.id });
+
+    const people = await Promise.all(
+      (["completed", "active", "screened_out"] as const).map((status, i) =>
+        db.participant.create({ data: { studyId: study.id, externalId: `M-${i}`, condition: i === 1 ? "interactive" : "static", orderSeed: String(i), status } }),
+      ),
+    );
+    // Three translation answers: server RT 1000, 3000, none; client RT 900, 2000, 5000.
+    const rts: Array<[number | null, number]> = [
+      [1000, 900],
+      [3000, 2000],
+      [null, 5000],
+    ];
+    for (const [i, [server, client]] of rts.entries()) {
+      const participant = people[i]!;
+      const itemId = items.translation![i]!;
+      const assignment = await db.assignment.create({ data: { participantId: participant.id, itemId, position: 0, status: "answered" } });
+      await db.response.create({
+        data: {
+          assignmentId: assignment.id, participantId: participant.id, studyId: study.id, itemId, taskId: "translation", taskVersion: 1,
+          condition: participant.condition, rawAnswer: "move x 3", canonicalAnswer: "move x 3", exact: 1, partial: 1,
+          rtServerMs: server, rtClientMs: client, idempotencyKey: `mon-${study.id}-${i}`,
+        },
+      });
+      await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId } }, data: { answered: { increment: 1 }, reserved: { increment: 1 } } });
+    }
+    // The first item reaches k = 2 answers.
+    await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId: items.translation![0]! } }, data: { answered: 2, reserved: 3 } });
+
+    const m = await getStudyMonitor(study.id);
+    expect(m.participants.started).toBe(3);
+    expect(m.participants.byStatus).toEqual({ consenting: 0, active: 1, completed: 1, screened_out: 1, declined: 0 });
+    expect(m.participants.byCondition).toEqual({ static: 2, interactive: 1 });
+    const translation = m.tasks.find((t) => t.taskId === "translation")!;
+    // Median of COALESCE(server, client) = median(1000, 3000, 5000) = 3000; server only (1000, 3000) → 2000;
+    // client (900, 2000, 5000) → 2000.
+    expect(translation).toEqual({
+      taskId: "translation", items: 5, quota: 10, answers: 3, reservedOpen: 1, itemsAtQuota: 1,
+      medianRtMs: 3000, medianRtServerMs: 2000, medianRtClientMs: 2000,
+    });
+    expect(m.tasks.find((t) => t.taskId === "zooming")).toMatchObject({ items: 5, quota: 10, answers: 0, medianRtMs: null });
+    expect(m.totals).toMatchObject({ answers: 3, quota: 20, medianRtMs: 3000 });
+    expect(m.lastResponseAt).not.toBeNull();
+
+    const listed = (await listStudies()).find((s) => s.id === study.id);
+    expect(listed).toMatchObject({ participants: 3, completed: 1, status: "open" });
+  });
+});
