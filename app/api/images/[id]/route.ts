@@ -1,0 +1,23 @@
+import { getStaffUser } from "@/lib/server/auth";
+import { findImageForParticipant, findImageForStaff } from "@/lib/server/dal/participant/get-image";
+import { readParticipantSession } from "@/lib/server/participant/token";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /api/images/:id – an item image by opaque id (participants: only their own items; staff: any)
+export async function GET(_request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  if (!/^[a-z0-9]{10,40}$/i.test(id)) return new Response("Not found", { status: 404 });
+  const participant = await readParticipantSession();
+  let image = participant ? await findImageForParticipant(id, participant.participantId) : null;
+  if (!image) {
+    const staff = await getStaffUser();
+    if (staff) image = await findImageForStaff(id);
+    else if (!participant) return new Response("Unauthorized", { status: 401 });
+  }
+  if (!image) return new Response("Not found", { status: 404 });
+  return new Response(new Uint8Array(image.data), {
+    headers: { "Content-Type": image.mimeType, "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, "X-Content-Type-Options": "nosniff" },
+  });
+}

@@ -1,0 +1,48 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { requireParticipant } from "@/lib/server/participant/require-participant";
+import { errorResponse } from "@/lib/server/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Interaction log: camera path samples and widget events, bounded in size. */
+const InteractionLogSchema = z
+  .object({
+    camera: z.array(z.object({ t: z.number(), q: z.tuple([z.number(), z.number(), z.number(), z.number()]), d: z.number() })).max(5000).optional(),
+    events: z.array(z.object({ t: z.number(), type: z.string().max(40), detail: z.string().max(200).optional() })).max(2000).optional(),
+    imageZooms: z.number().int().min(0).max(10_000).optional(),
+  })
+  .strict();
+
+const AnswerBodySchema = z.object({
+  assignmentId: z.string().min(1).max(64),
+  answer: z.string().max(4000),
+  idempotencyKey: z.string().min(8).max(100),
+  rtClientMs: z.number().int().min(0).max(24 * 3600 * 1000).nullable().optional(),
+  timedOut: z.boolean().optional(),
+  interactionLog: InteractionLogSchema.optional(),
+});
+
+// POST /api/participant/answer – score on the server and store before the participant advances (idempotent)
+export async function POST(request: Request) {
+  try {
+    const { participantId } = await requireParticipant();
+    const body = AnswerBodySchema.parse(await request.json().catch(() => null));
+    const result = await recordResponse({
+      participantId,
+      assignmentId: body.assignmentId,
+      rawAnswer: body.answer,
+      idempotencyKey: body.idempotencyKey,
+      rtClientMs: body.rtClientMs ?? null,
+      interactionLog: body.interactionLog,
+      timedOut: body.timedOut,
+    });
+    const session = await getParticipantSession(participantId);
+    return NextResponse.json({ result, session }, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

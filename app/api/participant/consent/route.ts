@@ -1,0 +1,23 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { requireParticipant } from "@/lib/server/participant/require-participant";
+import { errorResponse } from "@/lib/server/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const ConsentBodySchema = z.object({ accept: z.boolean(), device: DeviceInfoSchema.nullable().default(null) });
+
+// POST /api/participant/consent – accept (assigns the items) or decline
+export async function POST(request: Request) {
+  try {
+    const { participantId } = await requireParticipant();
+    const body = ConsentBodySchema.parse(await request.json().catch(() => ({})));
+    await recordConsent(participantId, body.accept, body.device);
+    return NextResponse.json(await getParticipantSession(participantId), { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

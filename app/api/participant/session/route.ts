@@ -1,0 +1,22 @@
+import { NextResponse } from "next/server";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { AppError } from "@/lib/server/errors";
+import { requireParticipant } from "@/lib/server/participant/require-participant";
+import { errorResponse } from "@/lib/server/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /api/participant/session – the participant's current screen (public data only)
+export async function GET() {
+  try {
+    const { participantId } = await requireParticipant();
+    await touchAssignments(participantId);
+    const session = await getParticipantSession(participantId);
+    if (!session) throw new AppError("NOT_FOUND", "Session not found.");
+    return NextResponse.json(session, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

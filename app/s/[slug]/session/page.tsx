@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SessionApp } from "@/components/study/session-app";
+import type { SessionState } from "@/components/study/types";
+import { touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { readParticipantSession } from "@/lib/server/participant/token";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Study", robots: { index: false } };
+
+export default async function StudySessionPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const token = await readParticipantSession();
+  if (!token) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
+  await touchAssignments(token.participantId);
+  const session = await getParticipantSession(token.participantId);
+  if (!session || session.study.slug !== slug) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
+  // Reloading lands here and resumes at the first unanswered question.
+  return (
+    <main>
+      <SessionApp initial={session as SessionState} />
+    </main>
+  );
+}

@@ -1,0 +1,411 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { findTask } from "@/lib/tasks/registry";
+import { CommandWidget, DockingWidget, HbondListWidget, McWidget } from "./answer-widgets";
+import { AxesFigure } from "./axes-figure";
+import { ImageGallery } from "./image-gallery";
+import type { CurrentQuestion, SessionState, SubmitResult } from "./types";
+
+const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
+  ssr: false,
+  loading: () => <p className="text-sm text-slate-600">Loading the 3D view…</p>,
+});
+
+/** Camera samples pushed by the 3D view (throttled there): time, orientation quaternion, distance. */
+export interface CameraSample {
+  t: number;
+  q: [number, number, number, number];
+  d: number;
+}
+
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** POST JSON; retries network failures and 5xx with backoff (the idempotency key makes retries safe). */
+async function postWithRetry<T>(url: string, body: unknown, onRetry: (attempt: number) => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const json = await res.json().catch(() => null);
+      if (res.ok) return json as T;
+      const message = json?.error?.message ?? `Request failed (${res.status}).`;
+      if (res.status < 500) throw new HttpError(res.status, message);
+      throw new Error(message);
+    } catch (err) {
+      if (err instanceof HttpError || attempt >= RETRY_DELAYS_MS.length) throw err;
+      onRetry(attempt + 1);
+      await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt]));
+    }
+  }
+}
+
+function deviceInfo() {
+  const pointer = window.matchMedia("(pointer: fine)").matches ? "fine" : window.matchMedia("(pointer: coarse)").matches ? "coarse" : "none";
+  let webgl = false;
+  try {
+    webgl = !!document.createElement("canvas").getContext("webgl2");
+  } catch {
+    webgl = false;
+  }
+  return {
+    viewportWidth: window.innerWidth,
+    viewportHeight: window.innerHeight,
+    screenWidth: window.screen.width,
+    screenHeight: window.screen.height,
+    devicePixelRatio: window.devicePixelRatio,
+    userAgent: navigator.userAgent.slice(0, 1000),
+    pointer,
+    webgl,
+  };
+}
+
+export function SessionApp({ initial }: { initial: SessionState }) {
+  const [session, setSession] = useState(initial);
+  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]> } | null>(null);
+  const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set());
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const consent = async (accept: boolean) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      setSession(await postWithRetry<SessionState>("/api/participant/consent", { accept, device: accept ? deviceInfo() : null }, (n) => setProblem(`Connection problem; retrying (attempt ${n})…`)));
+      setProblem(null);
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : "Something went wrong.");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const { participant, study, progress, current } = session;
+  const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
+
+  let body: React.ReactNode;
+  if (session.screenedOut) {
+    body = <EndScreen title="Thank you" text={session.screenedOut.message} url={session.screenedOut.returnUrl} />;
+  } else if (participant.status === "declined") {
+    body = <EndScreen title="You declined" text={study.declineMessage} url={null} />;
+  } else if (session.completion) {
+    body = <CompletionScreen completion={session.completion} />;
+  } else if (!participant.consented) {
+    body = <ConsentScreen text={study.consentText} busy={busy} onAnswer={consent} />;
+  } else if (feedback) {
+    body = <PracticeFeedback result={feedback.result} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
+  } else if (!current) {
+    body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
+  } else if (!instructionsSeen.has(current.task.id)) {
+    body = <InstructionsScreen question={current} onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))} />;
+  } else {
+    body = (
+      <QuestionScreen
+        key={current.assignmentId}
+        question={current}
+        condition={participant.condition}
+        timeLimitSec={study.timeLimitSec}
+        onShowInstructions={() => setInstructionsSeen(new Set([...instructionsSeen].filter((t) => t !== current.task.id)))}
+        onStored={(result, next) => {
+          if (result.practiceFeedback) setFeedback({ state: next, result: result.practiceFeedback });
+          else setSession(next);
+        }}
+      />
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6">
+      <header className="mb-6">
+        <div className="flex items-center justify-between gap-4">
+          <h1 className="text-lg font-semibold">{study.name}</h1>
+          {participant.consented && progress.total > 0 ? (
+            <span className="text-sm text-slate-600">
+              {Math.min(progress.answered + (session.completion ? 0 : 1), progress.total)} of {progress.total}
+            </span>
+          ) : null}
+        </div>
+        {participant.consented && progress.total > 0 ? (
+          <div className="mt-2 h-2 w-full rounded bg-slate-200" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.answered}>
+            <div className="h-2 rounded bg-blue-700 transition-all" style={{ width: `${percent}%` }} />
+          </div>
+        ) : null}
+      </header>
+      {problem ? (
+        <p role="alert" className="mb-4 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm">
+          {problem}
+        </p>
+      ) : null}
+      {body}
+    </div>
+  );
+}
+
+function ConsentScreen({ text, busy, onAnswer }: { text: string; busy: boolean; onAnswer: (accept: boolean) => void }) {
+  return (
+    <section aria-labelledby="consent-title" className="max-w-3xl">
+      <h2 id="consent-title" className="text-2xl font-semibold">
+        Consent
+      </h2>
+      <div className="mt-4 whitespace-pre-line rounded border border-slate-300 bg-white p-4 leading-relaxed">{text}</div>
+      <div className="mt-6 flex gap-3">
+        <button type="button" disabled={busy} onClick={() => onAnswer(true)} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+          I agree, start the study
+        </button>
+        <button type="button" disabled={busy} onClick={() => onAnswer(false)} className="rounded border border-slate-400 px-5 py-2 hover:bg-slate-100">
+          I do not agree
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function InstructionsScreen({ question, onStart }: { question: CurrentQuestion; onStart: () => void }) {
+  return (
+    <section aria-labelledby="instr-title" className="grid gap-6 md:grid-cols-[1fr_auto]">
+      <div>
+        <h2 id="instr-title" className="text-2xl font-semibold">
+          Instructions: {question.task.label}
+        </h2>
+        <div className="mt-4 whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
+        <button type="button" autoFocus onClick={onStart} className="mt-6 rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800">
+          {question.phase === "practice" ? "Start the practice question" : "Start"}
+        </button>
+      </div>
+      <AxesFigure />
+    </section>
+  );
+}
+
+function PracticeFeedback({ result, onContinue }: { result: { correct: boolean; correctAnswer: string }; onContinue: () => void }) {
+  return (
+    <section aria-live="polite" className="max-w-2xl rounded border border-slate-300 bg-white p-5">
+      <h2 className="text-xl font-semibold">{result.correct ? "Correct." : "Not quite."}</h2>
+      <p className="mt-2">
+        The correct answer was <code className="rounded bg-slate-100 px-1.5 py-0.5">{result.correctAnswer}</code>. Practice answers do not count.
+      </p>
+      <button type="button" autoFocus onClick={onContinue} className="mt-4 rounded bg-blue-700 px-5 py-2 font-medium text-white">
+        Continue
+      </button>
+    </section>
+  );
+}
+
+function CompletionScreen({ completion }: { completion: { code: string | null; url: string | null } }) {
+  useEffect(() => {
+    if (!completion.url) return;
+    const timer = setTimeout(() => window.location.assign(completion.url!), 5000);
+    return () => clearTimeout(timer);
+  }, [completion.url]);
+  return (
+    <section aria-live="polite" className="max-w-2xl">
+      <h2 className="text-2xl font-semibold">Thank you, you have finished the study</h2>
+      <p className="mt-3">All your answers have been saved.</p>
+      {completion.code ? (
+        <p className="mt-3">
+          Your completion code: <strong className="rounded bg-slate-100 px-2 py-1 font-mono text-lg" data-testid="completion-code">{completion.code}</strong>
+        </p>
+      ) : null}
+      {completion.url ? (
+        <p className="mt-3">
+          You will be redirected in a few seconds. If not, <a className="text-blue-700 underline" href={completion.url}>click here to return</a>.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function EndScreen({ title, text, url }: { title: string; text: string; url: string | null }) {
+  return (
+    <section className="max-w-2xl">
+      <h2 className="text-2xl font-semibold">{title}</h2>
+      <p className="mt-3 whitespace-pre-line">{text}</p>
+      {url ? (
+        <a className="mt-4 inline-block text-blue-700 underline" href={url}>
+          Return
+        </a>
+      ) : null}
+    </section>
+  );
+}
+
+function QuestionScreen({
+  question,
+  condition,
+  timeLimitSec,
+  onStored,
+  onShowInstructions,
+}: {
+  question: CurrentQuestion;
+  condition: string;
+  timeLimitSec: number | null;
+  onStored: (result: SubmitResult, next: SessionState) => void;
+  onShowInstructions: () => void;
+}) {
+  const task = useMemo(() => findTask(question.task.id), [question.task.id]);
+  const [text, setText] = useState("");
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const shownAt = useRef(0);
+  const idempotencyKey = useRef("");
+  const camera = useRef<CameraSample[]>([]);
+  const events = useRef<Array<{ t: number; type: string; detail?: string }>>([]);
+  const zooms = useRef(0);
+  const [remaining, setRemaining] = useState(timeLimitSec);
+
+  useEffect(() => {
+    shownAt.current = performance.now();
+    // One key per question: a retried or double-clicked submit stores one response.
+    idempotencyKey.current = crypto.randomUUID();
+  }, []);
+
+  const parsed = text.trim() && task ? task.parseAnswer(text) : null;
+  const widget = question.task.widget;
+
+  const submit = useCallback(
+    async (timedOut = false) => {
+      if (submitting) return;
+      if (!timedOut && (!parsed || !parsed.ok)) return;
+      setSubmitting(true);
+      setServerError(null);
+      try {
+        const out = await postWithRetry<{ result: SubmitResult; session: SessionState }>(
+          "/api/participant/answer",
+          {
+            assignmentId: question.assignmentId,
+            answer: timedOut ? "" : text,
+            idempotencyKey: idempotencyKey.current,
+            rtClientMs: Math.round(performance.now() - shownAt.current),
+            timedOut,
+            interactionLog: { camera: camera.current.slice(0, 5000), events: events.current.slice(0, 2000), imageZooms: zooms.current },
+          },
+          (n) => setStatus(`Saving failed (connection problem). Retrying, attempt ${n}… Your answer is kept.`),
+        );
+        setStatus(null);
+        onStored(out.result, out.session);
+      } catch (err) {
+        setStatus(null);
+        setServerError(err instanceof Error ? err.message : "Could not save your answer.");
+        setSubmitting(false);
+      }
+    },
+    [submitting, parsed, question.assignmentId, text, onStored],
+  );
+
+  useEffect(() => {
+    if (timeLimitSec === null) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const left = Math.max(0, timeLimitSec - Math.floor((Date.now() - started) / 1000));
+      setRemaining(left);
+      if (left === 0) {
+        clearInterval(timer);
+        void submit(true);
+      }
+    }, 250);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the timer starts once per question
+  }, []);
+
+  useEffect(() => {
+    if (widget.type !== "mc") return;
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === "INPUT" && (target as HTMLInputElement).type === "text")) return;
+      if (target?.tagName === "TEXTAREA") return;
+      const key = e.key.toUpperCase();
+      const letter = ["1", "2", "3", "4"].includes(key) ? "ABCD"[Number(key) - 1] : ["A", "B", "C", "D"].includes(key) ? key : null;
+      if (letter) {
+        setText(letter);
+        events.current.push({ t: Math.round(performance.now() - shownAt.current), type: "key", detail: letter });
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [widget.type]);
+
+  const onWidget = (value: string) => {
+    setText(value);
+    events.current.push({ t: Math.round(performance.now() - shownAt.current), type: "widget", detail: value.slice(0, 200) });
+  };
+
+  return (
+    <section aria-labelledby="q-title">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="q-title" className="text-xl font-semibold">
+          {question.task.label}
+          {question.phase === "practice" ? <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-sm font-medium text-amber-900">Practice</span> : null}
+        </h2>
+        <div className="flex items-center gap-4 text-sm">
+          {remaining !== null ? <span aria-live="polite" className={remaining < 15 ? "font-semibold text-red-700" : ""}>Time left: {remaining} s</span> : null}
+          <button type="button" className="text-blue-700 underline" onClick={onShowInstructions}>
+            Show instructions
+          </button>
+        </div>
+      </div>
+      <p className="mt-3 max-w-4xl leading-relaxed">{question.item.question}</p>
+      {condition === "interactive" && question.interactive ? (
+        <div className="mt-4">
+          <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+        </div>
+      ) : null}
+      <div className="mt-4">
+        <ImageGallery images={question.item.images} onZoom={() => (zooms.current += 1)} />
+      </div>
+      <form
+        className="mt-6 max-w-4xl space-y-4 rounded border border-slate-300 bg-white p-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
+        {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
+        {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
+        {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
+        <div>
+          <label htmlFor="answer-text" className="block text-sm font-medium">
+            Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
+          </label>
+          <input
+            id="answer-text"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby="answer-feedback"
+            aria-invalid={parsed !== null && !parsed.ok}
+            className="mt-1 w-full rounded border border-slate-400 px-3 py-2 font-mono"
+          />
+          <p id="answer-feedback" aria-live="polite" className={`mt-1 min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
+            {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
+          </p>
+        </div>
+        {serverError ? (
+          <p role="alert" className="text-sm text-red-700">
+            {serverError}
+          </p>
+        ) : null}
+        {status ? (
+          <p role="status" className="text-sm text-amber-800">
+            {status}
+          </p>
+        ) : null}
+        <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
+          {submitting ? "Saving…" : "Submit answer"}
+        </button>
+      </form>
+    </section>
+  );
+}

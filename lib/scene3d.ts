@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/**
+ * The interactive 3D scene of an item (Item.payload.scene3d): the atoms of the item's FIRST view only, in the
+ * front-view screen frame (Å; X right, Y up, Z toward the viewer; centred on the view centre), so the initial
+ * camera equals the static front view. Never contains the after-state of a transformation task.
+ */
+export const Scene3dSchema = z.object({
+  /** Element symbols, one per atom. */
+  elements: z.array(z.string().max(3)),
+  /** Flat xyz triples, Å. */
+  positions: z.array(z.number()),
+  /** Atom roles: "p" pocket/protein, "l" ligand. */
+  roles: z.array(z.enum(["p", "l"])),
+  /** Residue index per atom (pocket carbons alternate colours by residue). */
+  residueIndex: z.array(z.number().int()),
+  /** Flat pairs of atom indices. */
+  bonds: z.array(z.number().int().nonnegative()),
+  /** Camera distance from the view centre (Å) and field of view (degrees), as in the static render. */
+  camera: z.object({ distanceA: z.number().positive(), fovDeg: z.number().positive() }),
+}).refine((s) => s.positions.length === 3 * s.elements.length && s.roles.length === s.elements.length && s.residueIndex.length === s.elements.length, {
+  message: "positions, roles and residueIndex must match the number of atoms",
+});
+export type Scene3d = z.infer<typeof Scene3dSchema>;
+
+/** The public payload without the 3D scene (sent to the static condition and to every question screen). */
+export function withoutScene(payload: unknown): unknown {
+  if (!payload || typeof payload !== "object" || !("scene3d" in payload)) return payload;
+  const { scene3d: _omit, ...rest } = payload as Record<string, unknown>;
+  return rest;
+}

@@ -1,0 +1,96 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { Prisma } from "@/prisma/generated/client";
+import { db } from "@/lib/server/db";
+import { StudyConfigSchema, type Condition, type StudyConfig } from "@/lib/study-config";
+
+export type EnterStudyResult =
+  | { kind: "ok"; participantId: string; studyId: string; resumed: boolean }
+  | { kind: "not_found" }
+  | { kind: "closed"; studyName: string }
+  | { kind: "full"; studyName: string }
+  | { kind: "invalid"; message: string };
+
+/** External ids from recruitment platforms: printable, no separators we use elsewhere. */
+const ExternalIdSchema = z.string().trim().min(1).max(128).regex(/^[A-Za-z0-9_\-:@]+$/, "letters, digits, _ - : @ only");
+
+export async function loadStudyBySlug(slug: string) {
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true, name: true, status: true, config: true } });
+  if (!study) return null;
+  return { ...study, config: StudyConfigSchema.parse(study.config) };
+}
+
+/** The condition with the fewest participants so far (counterbalancing between participants), ties in config order. */
+async function pickCondition(tx: Prisma.TransactionClient, studyId: string, config: StudyConfig): Promise<Condition> {
+  if (config.conditions.length === 1) return config.conditions[0]!;
+  const counts = await tx.participant.groupBy({ by: ["condition"], where: { studyId }, _count: { _all: true } });
+  const countOf = (c: string) => counts.find((r) => r.condition === c)?._count._all ?? 0;
+  return [...config.conditions].sort((a, b) => countOf(a) - countOf(b) || config.conditions.indexOf(a) - config.conditions.indexOf(b))[0]!;
+}
+
+/**
+ * Finds or creates the participant for a study link. The same external id always resumes its own session
+ * (unique on study × external id, so two simultaneous first visits still make one participant). Without an
+ * external id (lab use), `existingParticipantId` from the cookie resumes; otherwise an anonymous id is made.
+ */
+export async function enterStudy(options: {
+  slug: string;
+  query: Record<string, string | undefined>;
+  existingParticipantId?: string;
+}): Promise<EnterStudyResult> {
+  const study = await loadStudyBySlug(options.slug);
+  if (!study) return { kind: "not_found" };
+  const { config } = study;
+  const rawExternal = options.query[config.prolific.participantParam];
+  let externalId: string | undefined;
+  if (rawExternal !== undefined) {
+    const parsed = ExternalIdSchema.safeParse(rawExternal);
+    if (!parsed.success) return { kind: "invalid", message: `The link's ${config.prolific.participantParam} is not valid (${parsed.error.issues[0]?.message}).` };
+    externalId = parsed.data;
+  }
+
+  const existing = externalId
+    ? await db.participant.findUnique({ where: { studyId_externalId: { studyId: study.id, externalId } }, select: { id: true } })
+    : options.existingParticipantId
+      ? await db.participant.findFirst({ where: { id: options.existingParticipantId, studyId: study.id }, select: { id: true } })
+      : null;
+  if (existing) return { kind: "ok", participantId: existing.id, studyId: study.id, resumed: true };
+
+  if (study.status !== "open") return { kind: "closed", studyName: study.name };
+  if (config.maxParticipants !== null) {
+    const started = await db.participant.count({ where: { studyId: study.id, status: { notIn: ["declined"] } } });
+    if (started >= config.maxParticipants) return { kind: "full", studyName: study.name };
+  }
+
+  const optional = (name: string) => {
+    const v = options.query[name];
+    return v && v.length <= 128 ? v : null;
+  };
+  try {
+    const participant = await db.$transaction(async (tx) => {
+      const condition = await pickCondition(tx, study.id, config);
+      return tx.participant.create({
+        data: {
+          studyId: study.id,
+          externalId: externalId ?? `anon-${randomBytes(8).toString("hex")}`,
+          anonymous: !externalId,
+          externalStudyId: optional(config.prolific.studyParam),
+          externalSessionId: optional(config.prolific.sessionParam),
+          condition,
+          cohort: config.cohortTag,
+          orderSeed: randomBytes(8).toString("hex"),
+        },
+        select: { id: true },
+      });
+    });
+    return { kind: "ok", participantId: participant.id, studyId: study.id, resumed: false };
+  } catch (err) {
+    // A simultaneous first visit with the same external id won the race: resume that participant.
+    if (externalId && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      const winner = await db.participant.findUniqueOrThrow({ where: { studyId_externalId: { studyId: study.id, externalId } }, select: { id: true } });
+      return { kind: "ok", participantId: winner.id, studyId: study.id, resumed: true };
+    }
+    throw err;
+  }
+}

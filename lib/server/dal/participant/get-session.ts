@@ -1,0 +1,92 @@
+import "server-only";
+import { db } from "@/lib/server/db";
+import { findTask } from "@/lib/tasks/registry";
+import { interactiveFor, StudyConfigSchema } from "@/lib/study-config";
+import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
+import { withoutScene } from "@/lib/scene3d";
+
+export interface CurrentQuestionDto {
+  assignmentId: string;
+  position: number;
+  phase: "practice" | "main" | "attention";
+  item: PublicItemDto;
+  task: { id: string; label: string; instructions: string; widget: unknown; format: string };
+  /** Set when the participant is in the interactive condition and the item has a 3D scene. */
+  interactive: { allowRotate: boolean; allowZoom: boolean } | null;
+}
+
+/** Everything the participant's browser needs for its current screen. Public data only. */
+export interface ParticipantSessionDto {
+  participant: { id: string; status: string; condition: string; consented: boolean };
+  study: {
+    name: string;
+    slug: string;
+    consentText: string;
+    declineMessage: string;
+    timeLimitSec: number | null;
+    tasks: Array<{ id: string; label: string; instructions: string }>;
+  };
+  progress: { answered: number; total: number; practiceTotal: number };
+  current: CurrentQuestionDto | null;
+  completion: { code: string | null; url: string | null } | null;
+  screenedOut: { message: string; returnUrl: string | null } | null;
+}
+
+function hasScene(payload: unknown): boolean {
+  return !!payload && typeof payload === "object" && "scene3d" in payload;
+}
+
+/** The participant's current state; marks the current question as first shown (server-side response time). */
+export async function getParticipantSession(participantId: string): Promise<ParticipantSessionDto | null> {
+  const participant = await db.participant.findUnique({
+    where: { id: participantId },
+    select: { id: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
+  });
+  if (!participant) return null;
+  const config = StudyConfigSchema.parse(participant.study.config);
+  const assignments = await db.assignment.findMany({
+    where: { participantId, status: { not: "abandoned" } },
+    orderBy: { position: "asc" },
+    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true },
+  });
+  const next = participant.status === "active" ? assignments.find((a) => a.status === "assigned") : undefined;
+  let current: CurrentQuestionDto | null = null;
+  if (next) {
+    const item = await findPublicItem(next.itemId);
+    const task = item ? findTask(item.taskId) : undefined;
+    if (item && task) {
+      if (!next.firstShownAt) await db.assignment.update({ where: { id: next.id }, data: { firstShownAt: new Date() } });
+      current = {
+        assignmentId: next.id,
+        position: next.position,
+        phase: next.phase,
+        item: { ...item, payload: withoutScene(item.payload) },
+        task: { id: task.id, label: task.label, instructions: task.instructions, widget: task.answerWidget, format: task.format },
+        interactive: participant.condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
+      };
+    }
+  }
+  const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
+  return {
+    participant: { id: participant.id, status: participant.status, condition: participant.condition, consented: participant.consentAt !== null },
+    study: {
+      name: participant.study.name,
+      slug: participant.study.slug,
+      consentText: config.consentText,
+      declineMessage: config.declineMessage,
+      timeLimitSec: config.timeLimitSec,
+      tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
+    },
+    progress: {
+      answered: assignments.filter((a) => a.status === "answered").length,
+      total: assignments.length,
+      practiceTotal: assignments.filter((a) => a.phase === "practice").length,
+    },
+    current,
+    completion: participant.status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
+    screenedOut:
+      participant.status === "screened_out"
+        ? { message: "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.", returnUrl: config.prolific.returnUrl ?? null }
+        : null,
+  };
+}

@@ -1,0 +1,30 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/server/db";
+import { assignItems, type AssignResult } from "@/lib/server/dal/participant/assign-items";
+
+/** Device metadata recorded at consent (viewport, pixel ratio, user agent, pointer type). */
+export const DeviceInfoSchema = z.object({
+  viewportWidth: z.number().int().min(0).max(100_000),
+  viewportHeight: z.number().int().min(0).max(100_000),
+  screenWidth: z.number().int().min(0).max(100_000).optional(),
+  screenHeight: z.number().int().min(0).max(100_000).optional(),
+  devicePixelRatio: z.number().min(0).max(20),
+  userAgent: z.string().max(1000),
+  pointer: z.enum(["fine", "coarse", "none"]),
+  webgl: z.boolean().optional(),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+
+/** Accepting consent starts the session and assigns the items (once); declining ends it politely. */
+export async function recordConsent(participantId: string, accept: boolean, device: DeviceInfo | null): Promise<AssignResult | null> {
+  const participant = await db.participant.findUniqueOrThrow({ where: { id: participantId }, select: { status: true } });
+  if (!accept) {
+    if (participant.status === "consenting") await db.participant.update({ where: { id: participantId }, data: { status: "declined" } });
+    return null;
+  }
+  if (participant.status === "consenting") {
+    await db.participant.update({ where: { id: participantId }, data: { status: "active", consentAt: new Date(), deviceInfo: device ?? undefined } });
+  }
+  return assignItems(participantId);
+}

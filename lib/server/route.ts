@@ -1,0 +1,35 @@
+import "server-only";
+import { NextResponse } from "next/server";
+import { ZodError } from "zod";
+import { requireRole, type StaffRole, type StaffUser } from "@/lib/server/auth";
+import { toErrorResponse } from "@/lib/server/errors";
+
+type RouteContext<P> = { params: Promise<P> };
+
+/** Turns thrown errors into JSON responses: AppError → its status, ZodError → 422 with the issues, else 500. */
+export function errorResponse(err: unknown): NextResponse {
+  if (err instanceof ZodError) {
+    const details = err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    return NextResponse.json({ error: { code: "UNPROCESSABLE", message: "Invalid request.", details } }, { status: 422 });
+  }
+  const { status, body } = toErrorResponse(err);
+  return NextResponse.json(body, { status });
+}
+
+/**
+ * Wraps a staff API route: checks the role on the server (401 anonymous, 403 wrong role) before the handler runs,
+ * and maps errors to JSON. Admins may call every researcher route.
+ */
+export function withRole<P = Record<string, never>>(
+  role: StaffRole,
+  handler: (args: { request: Request; params: P; user: StaffUser }) => Promise<Response>,
+) {
+  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    try {
+      const user = await requireRole(role);
+      return await handler({ request, params: await context.params, user });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}

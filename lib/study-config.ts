@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { TASK_IDS, TaskIdSchema } from "@/lib/tasks/types";
+
+/** Study conditions: the paper's static images, or an interactive 3D view (static images stay available where useful). */
+export const CONDITIONS = ["static", "interactive"] as const;
+export const ConditionSchema = z.enum(CONDITIONS);
+export type Condition = z.infer<typeof ConditionSchema>;
+
+export const DEFAULT_CONSENT_TEXT = `You are invited to take part in a research study on how people reason about the 3D structure of molecules.
+You will answer questions about pictures of protein–ligand complexes. It takes about 30–45 minutes.
+Taking part is voluntary; you may stop at any time. We record your answers, response times, how you interact
+with the views and basic device information (screen size, browser). No name or contact details are collected.
+Anonymised data may be published for research.`;
+
+const ProlificSchema = z.object({
+  /** Query parameter names of the external participant, study and session ids. */
+  participantParam: z.string().min(1).max(64).default("PROLIFIC_PID"),
+  studyParam: z.string().min(1).max(64).default("STUDY_ID"),
+  sessionParam: z.string().min(1).max(64).default("SESSION_ID"),
+  /** Shown on completion; the participant is redirected to completionUrl after the last answer is stored. */
+  completionCode: z.string().max(64).optional(),
+  completionUrl: z.string().url().optional(),
+  /** Where a participant who declines consent or is screened out is sent back to. */
+  returnUrl: z.string().url().optional(),
+});
+
+const InteractiveSchema = z.object({
+  allowRotate: z.boolean().default(true),
+  allowZoom: z.boolean().default(true),
+});
+
+/** A study's configuration (Study.config), validated on every write and read. */
+export const StudyConfigSchema = z
+  .object({
+    tasks: z.array(TaskIdSchema).min(1).default([...TASK_IDS]),
+    /** Main-block items per task per participant. */
+    itemsPerTask: z.number().int().min(1).max(200).default(5),
+    /** Target answers per item across participants (k); no item is assigned beyond it. */
+    answersPerItem: z.number().int().min(1).max(1000).default(3),
+    /** Conditions counterbalanced between participants (one entry: everyone gets it). */
+    conditions: z.array(ConditionSchema).min(1).default(["static"]),
+    /** Per-task interactive-view permissions (interactive condition only). */
+    interactive: z.partialRecord(TaskIdSchema, InteractiveSchema).default({}),
+    /** Practice items (with feedback, never scored into results). */
+    practiceItemIds: z.array(z.string().min(1)).default([]),
+    /** Attention-check items with unambiguous answers, mixed into the main block. */
+    attentionItemIds: z.array(z.string().min(1)).default([]),
+    attentionPolicy: z.enum(["flag", "screen_out"]).default("flag"),
+    /** Failed checks tolerated before the policy applies. */
+    attentionMaxFailures: z.number().int().min(0).default(0),
+    /** Optional per-item time limit; the answer is still stored (as timed out) when it runs out. */
+    timeLimitSec: z.number().int().min(5).max(3600).nullable().default(null),
+    /** An unanswered assignment older than this is reclaimed for other participants. */
+    assignmentTimeoutMin: z.number().int().min(1).max(24 * 60).default(60),
+    maxParticipants: z.number().int().min(1).nullable().default(null),
+    consentText: z.string().min(1).max(20_000).default(DEFAULT_CONSENT_TEXT),
+    declineMessage: z.string().min(1).max(2_000).default("Thank you. You have declined to take part; please return the study on Prolific (or close this page)."),
+    prolific: ProlificSchema.default(ProlificSchema.parse({})),
+    cohortTag: z.string().max(64).nullable().default(null),
+  })
+  .superRefine((cfg, ctx) => {
+    const overlap = cfg.practiceItemIds.filter((id) => cfg.attentionItemIds.includes(id));
+    if (overlap.length) ctx.addIssue({ code: "custom", path: ["attentionItemIds"], message: `items used both as practice and attention checks: ${overlap.join(", ")}` });
+    if (new Set(cfg.conditions).size !== cfg.conditions.length) ctx.addIssue({ code: "custom", path: ["conditions"], message: "a condition is listed twice" });
+  });
+
+export type StudyConfig = z.output<typeof StudyConfigSchema>;
+export type StudyConfigInput = z.input<typeof StudyConfigSchema>;
+
+/** Interactive permissions for one task, with defaults. */
+export function interactiveFor(config: StudyConfig, taskId: z.infer<typeof TaskIdSchema>) {
+  return config.interactive[taskId] ?? InteractiveSchema.parse({});
+}
