@@ -1,0 +1,102 @@
+import { expect, test, type Page } from "@playwright/test";
+import { countResponses, createSentinelStudy, GOLD_SENTINEL } from "./helpers/participant-fixtures";
+
+async function answerCurrent(page: Page, text: string) {
+  await page.getByLabel(/Your answer/).fill(text);
+  await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
+  await page.getByRole("button", { name: "Submit answer" }).click();
+}
+
+test("a participant goes from the study link to the completion code; a reload resumes; nothing leaks", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 3 });
+  const bodies: string[] = [];
+  page.on("response", async (response) => {
+    const type = response.request().resourceType();
+    if (["document", "fetch", "xhr", "script", "image"].includes(type)) {
+      const body = await response.body().catch(() => Buffer.alloc(0));
+      bodies.push(`${response.url()}\n${body.toString("utf8")}`);
+    }
+  });
+
+  await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p1&STUDY_ID=s1&SESSION_ID=x1`);
+  await expect(page.getByRole("heading", { name: "Consent" })).toBeVisible();
+  await expect(page.getByText("E2E consent text.")).toBeVisible();
+  await page.getByRole("button", { name: /I agree/ }).click();
+
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Screen axes" })).toBeVisible();
+  await page.getByRole("button", { name: "Start" }).click();
+
+  await expect(page.getByText("1 of 3")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Images" }).getByRole("listitem")).toHaveCount(4);
+  // Live grammar feedback: an invalid answer is explained and cannot be submitted.
+  await page.getByLabel(/Your answer/).fill("move w 3");
+  await expect(page.locator("#answer-feedback")).toContainText(/axis/);
+  await expect(page.getByRole("button", { name: "Submit answer" })).toBeDisabled();
+  // The widget writes the canonical text.
+  await page.getByText("x", { exact: true }).click();
+  await page.getByRole("button", { name: "increase distance" }).click();
+  await expect(page.getByLabel(/Your answer/)).toHaveValue("move x 1");
+  await page.getByRole("button", { name: "Submit answer" }).click();
+  await expect(page.getByText("2 of 3")).toBeVisible();
+
+  // A reload resumes at the first unanswered question, in the same session.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText("2 of 3")).toBeVisible();
+  await answerCurrent(page, "move y -2");
+  await expect(page.getByText("3 of 3")).toBeVisible();
+  await answerCurrent(page, "MOVE X +4");
+
+  await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
+  await expect(page.getByTestId("completion-code")).toHaveText("C0DE42");
+  expect(await countResponses(slug, "e2e-p1")).toBe(3);
+
+  // Re-entering with the same external id resumes the completed session instead of starting a new one.
+  await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p1&STUDY_ID=s1&SESSION_ID=x1`);
+  await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
+
+  // The answer key never reached the browser: not in HTML, RSC payloads, JSON, JS or images; no scores either.
+  expect(bodies.length).toBeGreaterThan(10);
+  const all = bodies.join("\n");
+  expect(all).not.toContain(GOLD_SENTINEL);
+  expect(all).not.toMatch(/"(gold|answerKey|distractors|exact|partial)"\s*:/);
+  // Image URLs are opaque ids, and alt texts/captions carry no answers.
+  const imageUrls = bodies.map((b) => b.split("\n")[0]!).filter((u) => u.includes("/api/images/"));
+  expect(imageUrls.length).toBeGreaterThan(0);
+  for (const u of imageUrls) expect(u).toMatch(/\/api\/images\/[A-Za-z0-9]+$/);
+});
+
+test("a submit whose response is lost is retried with the same key and stored once", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 2 });
+  await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p2`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await page.getByRole("button", { name: "Start" }).click();
+  let dropped = 0;
+  await page.route("**/api/participant/answer", async (route) => {
+    if (dropped === 0) {
+      dropped++;
+      await route.fetch(); // the server stores the answer…
+      await route.abort("connectionreset"); // …but the browser never hears back
+      return;
+    }
+    await route.continue();
+  });
+  await answerCurrent(page, "move x 2");
+  await expect(page.getByText("2 of 2")).toBeVisible();
+  expect(dropped).toBe(1);
+  expect(await countResponses(slug, "e2e-p2")).toBe(1);
+  // Double-click: one stored response.
+  await page.getByLabel(/Your answer/).fill("move y 1");
+  await page.getByRole("button", { name: "Submit answer" }).dblclick();
+  await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
+  expect(await countResponses(slug, "e2e-p2")).toBe(2);
+});
+
+test("closed and unknown study links say so", async ({ page }) => {
+  await page.goto("/s/no-such-study");
+  await expect(page.getByRole("heading", { name: "Study not found" })).toBeVisible();
+  await page.goto("/s/no-such-study/session");
+  await expect(page.getByRole("heading", { name: "Session not found" })).toBeVisible();
+});
