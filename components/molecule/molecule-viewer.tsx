@@ -1,7 +1,7 @@
 "use client";
 
 import { Canvas, useThree } from "@react-three/fiber";
-import { TrackballControls } from "@react-three/drei";
+import { OrbitControls } from "@react-three/drei";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import * as THREE from "three";
 import type { Scene3d } from "@/lib/scene3d";
@@ -161,7 +161,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           <directionalLight position={[5, 8, 10]} intensity={1.6} />
           <Atoms scene={scene} />
           <Bonds scene={scene} />
-          <TrackballControls noRotate={!allowRotate} noZoom={!allowZoom} noPan rotateSpeed={2.5} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
+          <OrbitControls enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
           <CameraRecorder onSample={onCameraSample} />
         </Canvas>
       </div>
