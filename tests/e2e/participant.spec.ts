@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { countResponses, createSentinelStudy, GOLD_SENTINEL } from "./helpers/participant-fixtures";
+import { countResponses, createSentinelStudy, GOLD_SENTINEL, interactionLogs, tinyScene3d } from "./helpers/participant-fixtures";
 
 async function answerCurrent(page: Page, text: string) {
   await page.getByLabel(/Your answer/).fill(text);
@@ -99,4 +99,49 @@ test("closed and unknown study links say so", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Study not found" })).toBeVisible();
   await page.goto("/s/no-such-study/session");
   await expect(page.getByRole("heading", { name: "Session not found" })).toBeVisible();
+});
+
+test("interactive condition: the 3D view draws, rotates, and the camera path is saved with the answer", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 1, config: { conditions: ["interactive"] }, scene3d: tinyScene3d() });
+  const sceneJson: string[] = [];
+  page.on("response", async (r) => {
+    if (r.url().includes("/api/participant/session") || r.url().includes("/api/participant/consent")) sceneJson.push(await r.text().catch(() => ""));
+  });
+  await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-3d`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await page.getByRole("button", { name: "Start" }).click();
+  const viewer = page.getByTestId("molecule-viewer");
+  await expect(viewer).toHaveAttribute("data-ready", "true");
+  // Static images stay available next to the 3D view.
+  await expect(page.getByRole("list", { name: "Images" }).getByRole("listitem")).toHaveCount(4);
+  const countPixels = () =>
+    page.evaluate(() => {
+      const c = document.querySelector("[data-testid=molecule-viewer] canvas") as HTMLCanvasElement;
+      const gl = (c.getContext("webgl2") || c.getContext("webgl")) as WebGLRenderingContext;
+      const px = new Uint8Array(4 * c.width * c.height);
+      gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      let lit = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i]! + px[i + 1]! + px[i + 2]! > 60) lit++;
+      return { lit, total: c.width * c.height };
+    });
+  await expect.poll(async () => (await countPixels()).lit, { timeout: 10_000 }).toBeGreaterThan(500);
+  const box = (await viewer.locator("canvas").boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) {
+    await page.mouse.move(box.x + box.width / 2 + i * 15, box.y + box.height / 2 + i * 4);
+    await page.waitForTimeout(40);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(600);
+  await answerCurrent(page, "move x 1");
+  await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
+  const [log] = (await interactionLogs(slug, "e2e-3d")) as Array<{ camera: Array<{ t: number; q: number[]; d: number }> }>;
+  expect(log!.camera.length).toBeGreaterThan(1);
+  const first = log!.camera[0]!;
+  const last = log!.camera.at(-1)!;
+  expect(first.q).toEqual([0, 0, 0, 1]); // starts at the static front view
+  expect(last.q).not.toEqual([0, 0, 0, 1]); // the drag rotated the camera
+  // The 3D scene is served on its own route, not inside the question payload.
+  expect(sceneJson.join("")).not.toContain("residueIndex");
 });

@@ -27,7 +27,7 @@ const TINY_SVG = (label: string) =>
  * An open study of `count` translation items whose answer keys carry GOLD_SENTINEL (extra gold key and distractor
  * note; task grammars ignore both). Returns the slug and the canonical gold per item id.
  */
-export async function createSentinelStudy(options: { count: number; config?: Record<string, unknown> }): Promise<{ slug: string; golds: Map<string, string> }> {
+export async function createSentinelStudy(options: { count: number; config?: Record<string, unknown>; scene3d?: unknown }): Promise<{ slug: string; golds: Map<string, string> }> {
   const tag = randomBytes(4).toString("hex");
   return withClient(async (c) => {
     await c.query("BEGIN");
@@ -45,7 +45,7 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
       await c.query(
         `INSERT INTO "Item"(id, source, "taskId", "taskVersion", question, payload, "contentHash", "updatedAt")
          VALUES ($1, 'generated', 'translation', 1, $2, $3, $4, now())`,
-        [itemId, `The images show the complex 1abc (item ${i + 1}). Which translation turns image 1 into image 4?`, JSON.stringify({ pdbId: "1abc" }), `e2e-${tag}-${i}`],
+        [itemId, `The images show the complex 1abc (item ${i + 1}). Which translation turns image 1 into image 4?`, JSON.stringify({ pdbId: "1abc", ...(options.scene3d ? { scene3d: options.scene3d } : {}) }), `e2e-${tag}-${i}`],
       );
       await c.query(`INSERT INTO "AnswerKey"("itemId", gold, canonical, distractors) VALUES ($1, $2, $3, $4)`, [
         itemId,
@@ -99,4 +99,40 @@ export async function countResponses(slug: string, externalId: string): Promise<
     );
     return r.rows[0].n as number;
   });
+}
+
+/** The stored interaction log of a participant's responses (camera path etc.). */
+export async function interactionLogs(slug: string, externalId: string): Promise<unknown[]> {
+  return withClient(async (c) => {
+    const r = await c.query(
+      `SELECT r."interactionLog" AS log FROM "Response" r JOIN "Participant" p ON p.id = r."participantId" JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1 AND p."externalId" = $2 ORDER BY r."submittedAt"`,
+      [slug, externalId],
+    );
+    return r.rows.map((row) => row.log);
+  });
+}
+
+/** A small benzene-like ring plus a few "pocket" atoms, in the front-view frame (Å). */
+export function tinyScene3d() {
+  const elements: string[] = [];
+  const positions: number[] = [];
+  const roles: Array<"p" | "l"> = [];
+  const residueIndex: number[] = [];
+  const bonds: number[] = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (k * Math.PI) / 3;
+    elements.push(k === 0 ? "O" : "C");
+    positions.push(1.4 * Math.cos(a), 1.4 * Math.sin(a), 0);
+    roles.push("l");
+    residueIndex.push(0);
+    bonds.push(k, (k + 1) % 6);
+  }
+  for (let k = 0; k < 8; k++) {
+    elements.push(k % 3 === 0 ? "N" : "C");
+    positions.push(-6 + 1.5 * k, 4 + (k % 2), -2);
+    roles.push("p");
+    residueIndex.push(Math.floor(k / 3));
+    if (k > 0) bonds.push(5 + k, 6 + k);
+  }
+  return { elements, positions, roles, residueIndex, bonds, camera: { distanceA: 40, fovDeg: 30 } };
 }
