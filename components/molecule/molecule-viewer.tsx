@@ -144,7 +144,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   if (error) return <p className="text-sm text-red-700">{error}. Use the images below.</p>;
   if (!scene || !cameraProps) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
   return (
-    <div className="rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
+    <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
       <div className="aspect-square w-full max-w-[640px]">
         <Canvas
           key={resetKey}

@@ -353,22 +353,22 @@ function QuestionScreen({
           </button>
         </div>
       </div>
-      <p className="mt-3 max-w-4xl leading-relaxed">{question.item.question}</p>
-      {condition === "interactive" && question.interactive ? (
-        <div className="mt-4">
-          <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
+        <div className="space-y-4">
+          {condition === "interactive" && question.interactive ? (
+            <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+          ) : null}
+          <ImageGallery images={question.item.images} onZoom={() => (zooms.current += 1)} />
         </div>
-      ) : null}
-      <div className="mt-4">
-        <ImageGallery images={question.item.images} onZoom={() => (zooms.current += 1)} />
-      </div>
-      <form
-        className="mt-6 max-w-4xl space-y-4 rounded border border-slate-300 bg-white p-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+        <div className="lg:sticky lg:top-4 lg:self-start">
+          <p className="leading-relaxed">{question.item.question}</p>
+          <form
+            className="mt-4 space-y-4 rounded border border-slate-300 bg-white p-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+          >
         {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
         {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
         {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
@@ -405,7 +405,9 @@ function QuestionScreen({
         <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
           {submitting ? "Saving…" : "Submit answer"}
         </button>
-      </form>
+          </form>
+        </div>
+      </div>
     </section>
   );
 }

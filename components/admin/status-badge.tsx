@@ -1,0 +1,14 @@
+const STYLES: Record<string, string> = {
+  open: "bg-green-100 text-green-900",
+  draft: "bg-slate-200 text-slate-800",
+  closed: "bg-amber-100 text-amber-900",
+  active: "bg-green-100 text-green-900",
+  flagged: "bg-amber-100 text-amber-900",
+  excluded: "bg-red-100 text-red-900",
+  frozen: "bg-blue-100 text-blue-900",
+};
+
+/** A small coloured label for a status word; the word itself carries the meaning (not only the colour). */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STYLES[status] ?? "bg-slate-200 text-slate-800"}`}>{status}</span>;
+}
