@@ -1,0 +1,253 @@
+import type { ItemStats } from "@/lib/results/item-analysis";
+import type { ColumnSummary, GroupSummary, HumanResultsSummary } from "@/lib/results/summarize";
+import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
+import { TASK_IDS } from "@/lib/tasks/types";
+import { defineExportTable } from "./columns";
+
+/** Scores are fractions in [0, 1] everywhere in exports (the page shows percent). */
+const FRACTION = "fraction in [0, 1]";
+
+export type SummaryGroupType = "overall" | "condition" | "cohort";
+
+/** One line of the per-task summary: a result column (or an average) within a group of responses. */
+export interface TaskSummaryRow {
+  groupType: SummaryGroupType;
+  group: string;
+  /** A result column key, or "paper_average" / "all_task_average". */
+  column: string;
+  taskId: string | null;
+  label: string;
+  summary: ColumnSummary | null;
+  exactMean: number | null;
+  partialMean: number | null;
+  /** Averages only: columns without data, which make the average undefined. */
+  missingColumns: string[] | null;
+  seed: string | number;
+  replicates: number;
+  confidence: number;
+}
+
+function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary, s: HumanResultsSummary): TaskSummaryRow[] {
+  const meta = { groupType, group, seed: s.seed, replicates: s.replicates, confidence: s.confidence };
+  const rows: TaskSummaryRow[] = g.columns.map((c) => ({
+    ...meta,
+    column: c.column,
+    taskId: c.taskId,
+    label: c.label,
+    summary: c,
+    exactMean: c.exact.mean,
+    partialMean: c.partial.mean,
+    missingColumns: null,
+  }));
+  rows.push({
+    ...meta,
+    column: "paper_average",
+    taskId: null,
+    label: "Avg (paper: without TransRot and RotRot)",
+    summary: null,
+    exactMean: g.paperAverage.exact,
+    partialMean: g.paperAverage.partial,
+    missingColumns: g.paperAverage.missing,
+  });
+  rows.push({
+    ...meta,
+    column: "all_task_average",
+    taskId: null,
+    label: "Avg (all 10 columns)",
+    summary: null,
+    exactMean: g.allTaskAverage.exact,
+    partialMean: g.allTaskAverage.partial,
+    missingColumns: g.allTaskAverage.missing,
+  });
+  return rows;
+}
+
+/** Flattens a human results summary into task-summary rows: overall, then by condition, then by cohort. */
+export function toTaskSummaryRows(s: HumanResultsSummary): TaskSummaryRow[] {
+  return [
+    ...rowsOfGroup("overall", "all", s.overall, s),
+    ...Object.entries(s.byCondition).flatMap(([k, g]) => rowsOfGroup("condition", k, g, s)),
+    ...Object.entries(s.byCohort).flatMap(([k, g]) => rowsOfGroup("cohort", k, g, s)),
+  ];
+}
+
+export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
+  id: "task_summary",
+  title: "Per-task summary",
+  description:
+    "Human results per result column (T4 split into Pos./Neg.) for all main-phase responses, then by condition and by cohort; each group ends with the paper's average and the all-task average.",
+  columns: [
+    { key: "group_type", type: "string", values: ["overall", "condition", "cohort"], description: "How the responses were grouped.", get: (r) => r.groupType },
+    { key: "group", type: "string", description: "The group's value: 'all', a condition (static, interactive) or a cohort.", get: (r) => r.group },
+    {
+      key: "result_column",
+      type: "string",
+      values: [...RESULT_COLUMN_KEYS, "paper_average", "all_task_average"],
+      description: "Result column of the paper's tables, or one of the two averages.",
+      get: (r) => r.column,
+    },
+    { key: "task_id", type: "string", values: TASK_IDS, description: "Task of the column; empty on average rows.", get: (r) => r.taskId },
+    { key: "label", type: "string", description: "Column header as printed in the paper (Trans, Rot, …, ResLig+, ResLig−).", get: (r) => r.label },
+    { key: "n_items", type: "integer", description: "Distinct items answered.", get: (r) => r.summary?.nItems },
+    { key: "n_participants", type: "integer", description: "Distinct participants who answered.", get: (r) => r.summary?.nParticipants },
+    { key: "n_responses", type: "integer", description: "Responses (main phase).", get: (r) => r.summary?.nResponses },
+    {
+      key: "exact_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Exact score pooled over responses (Σ exact / n responses). On average rows: the mean of the columns' exact means; empty when a column is missing.",
+      get: (r) => r.exactMean,
+    },
+    { key: "exact_wilson_low", type: "number", unit: FRACTION, description: "Wilson score interval (lower limit) of the exact proportion, responses treated as independent.", get: (r) => r.summary?.exact.wilson.low },
+    { key: "exact_wilson_high", type: "number", unit: FRACTION, description: "Wilson score interval, upper limit.", get: (r) => r.summary?.exact.wilson.high },
+    {
+      key: "exact_bootstrap_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Participant-cluster bootstrap percentile interval of the exact mean (participants resampled with replacement), lower limit.",
+      get: (r) => r.summary?.exact.bootstrap.low,
+    },
+    { key: "exact_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the exact mean, upper limit.", get: (r) => r.summary?.exact.bootstrap.high },
+    {
+      key: "partial_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Partial credit pooled over responses. On average rows: the mean of the columns' partial means.",
+      get: (r) => r.partialMean,
+    },
+    { key: "partial_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the partial mean, lower limit.", get: (r) => r.summary?.partial.bootstrap.low },
+    { key: "partial_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the partial mean, upper limit.", get: (r) => r.summary?.partial.bootstrap.high },
+    { key: "exact_participant_min", type: "number", unit: FRACTION, description: "Lowest participant's own exact mean in this column.", get: (r) => r.summary?.exact.participantSpread.min },
+    { key: "exact_participant_median", type: "number", unit: FRACTION, description: "Median of the participants' exact means.", get: (r) => r.summary?.exact.participantSpread.median },
+    { key: "exact_participant_max", type: "number", unit: FRACTION, description: "Highest participant's exact mean.", get: (r) => r.summary?.exact.participantSpread.max },
+    { key: "partial_participant_min", type: "number", unit: FRACTION, description: "Lowest participant's partial mean.", get: (r) => r.summary?.partial.participantSpread.min },
+    { key: "partial_participant_median", type: "number", unit: FRACTION, description: "Median of the participants' partial means.", get: (r) => r.summary?.partial.participantSpread.median },
+    { key: "partial_participant_max", type: "number", unit: FRACTION, description: "Highest participant's partial mean.", get: (r) => r.summary?.partial.participantSpread.max },
+    {
+      key: "chance_exact",
+      type: "number",
+      unit: FRACTION,
+      description: "Chance level of an exact answer (spec §4); empty for open-ended answers.",
+      get: (r) => r.summary?.chance.exact,
+    },
+    { key: "chance_basis", type: "string", description: "How the chance level was derived.", get: (r) => r.summary?.chance.basis },
+    {
+      key: "missing_columns",
+      type: "string",
+      description: "Average rows only: result columns without data, separated by spaces (the average is empty when any is missing).",
+      get: (r) => r.missingColumns?.join(" "),
+    },
+    { key: "confidence", type: "number", unit: FRACTION, description: "Confidence level of every interval in the row (0.95).", get: (r) => r.confidence },
+    {
+      key: "bootstrap_seed",
+      type: "string",
+      description: "Base seed of the bootstrap; each interval derives its own seed from it, the group and the column, so every interval is reproducible.",
+      get: (r) => String(r.seed),
+    },
+    { key: "bootstrap_replicates", type: "integer", description: "Bootstrap replicates per interval.", get: (r) => r.replicates },
+  ],
+});
+
+/** Per-item statistics plus what the item table shows beside them. */
+export interface ItemSummaryRow {
+  stats: ItemStats;
+  externalId: string | null;
+  status: string;
+  goldAnswer: string | null;
+}
+
+export const ITEM_SUMMARY_TABLE = defineExportTable<ItemSummaryRow>({
+  id: "item_summary",
+  title: "Per-item summary",
+  description: "One row per item with at least one main-phase response: human accuracy and the answer distribution.",
+  columns: [
+    { key: "item_id", type: "string", description: "Item id in this app.", get: (r) => r.stats.itemId },
+    { key: "item_external_id", type: "string", description: "Item's external id (VLMEvalKit index, release id); empty when none.", get: (r) => r.externalId },
+    {
+      key: "item_status",
+      type: "string",
+      values: ["active", "excluded", "flagged"],
+      description: "Curation status now (an item flagged after the study still has its responses here).",
+      get: (r) => r.status,
+    },
+    { key: "task_id", type: "string", values: TASK_IDS, description: "MiSI-Bench task.", get: (r) => r.stats.taskId },
+    { key: "result_column", type: "string", values: RESULT_COLUMN_KEYS, description: "Result column (T4 split into pos/neg by its gold).", get: (r) => r.stats.column },
+    { key: "n_responses", type: "integer", description: "Main-phase responses to this item.", get: (r) => r.stats.nResponses },
+    { key: "n_correct", type: "integer", description: "Responses with exact = 1.", get: (r) => r.stats.nCorrect },
+    { key: "exact_accuracy", type: "number", unit: FRACTION, description: "n_correct / n_responses.", get: (r) => r.stats.exactAccuracy },
+    { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit of the item's responses.", get: (r) => r.stats.partialMean },
+    { key: "gold_answer", type: "string", description: "Canonical correct answer.", get: (r) => r.goldAnswer },
+    { key: "modal_answer", type: "string", description: "Most frequent canonical answer; empty when none or when the top count is tied.", get: (r) => r.stats.modalAnswer },
+    {
+      key: "answer_distribution",
+      type: "json",
+      description: "Canonical answers and their counts, most frequent first, as a JSON object {answer: count}.",
+      get: (r) => Object.fromEntries(r.stats.answers.map((a) => [a.answer, a.count])),
+    },
+    { key: "n_without_answer", type: "integer", description: "Responses without a canonical answer (timed out).", get: (r) => r.stats.nWithoutAnswer },
+  ],
+});
+
+/** One participant with counts and scores over their responses. */
+export interface ParticipantExportRow {
+  participantId: string;
+  studyId: string;
+  studySlug: string;
+  externalId: string;
+  anonymous: boolean;
+  cohort: string;
+  condition: string;
+  status: string;
+  consentAt: Date | null;
+  startedAt: Date;
+  completedAt: Date | null;
+  deviceInfo: unknown;
+  attentionFailures: number | null;
+  flagged: boolean | null;
+  nMainResponses: number;
+  nPracticeResponses: number;
+  nAttentionResponses: number;
+  exactMean: number | null;
+  partialMean: number | null;
+  medianRtMs: number | null;
+}
+
+export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
+  id: "participants",
+  title: "Participants",
+  description: "One row per participant who entered the study (any status), with counts of their responses and their main-phase scores.",
+  columns: [
+    { key: "participant_id", type: "string", description: "Participant id assigned by the app (pseudonymous).", get: (r) => r.participantId },
+    { key: "study_id", type: "string", description: "Study id.", get: (r) => r.studyId },
+    { key: "study_slug", type: "string", description: "Study slug.", get: (r) => r.studySlug },
+    { key: "participant_external_id", type: "string", description: "Recruitment platform id (e.g. PROLIFIC_PID) or generated anonymous id.", get: (r) => r.externalId },
+    { key: "anonymous", type: "boolean", values: ["0", "1"], description: "1 when the id was generated by the app (no platform id given).", get: (r) => r.anonymous },
+    { key: "cohort", type: "string", description: "Cohort tag at entry; 'unspecified' when none.", get: (r) => r.cohort },
+    { key: "condition", type: "string", values: ["static", "interactive"], description: "Assigned condition.", get: (r) => r.condition },
+    {
+      key: "status",
+      type: "string",
+      values: ["consenting", "active", "completed", "screened_out", "declined"],
+      description: "Where the participant is (or ended) in the study flow.",
+      get: (r) => r.status,
+    },
+    { key: "consent_at", type: "datetime", unit: "ISO 8601 UTC", description: "When consent was given; empty when not (yet) given.", get: (r) => r.consentAt },
+    { key: "started_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the participant first opened the study link.", get: (r) => r.startedAt },
+    { key: "completed_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the session ended (completed or screened out).", get: (r) => r.completedAt },
+    { key: "device", type: "json", description: "Device information reported at entry, as JSON.", get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)) },
+    { key: "attention_failures", type: "integer", description: "Failed attention checks; empty when none were recorded.", get: (r) => r.attentionFailures },
+    { key: "flagged", type: "boolean", values: ["0", "1"], description: "1 when failed attention checks exceed the study's tolerance.", get: (r) => r.flagged },
+    { key: "n_main_responses", type: "integer", description: "Main-phase responses.", get: (r) => r.nMainResponses },
+    { key: "n_practice_responses", type: "integer", description: "Practice responses (never scored into results).", get: (r) => r.nPracticeResponses },
+    { key: "n_attention_responses", type: "integer", description: "Attention-check responses.", get: (r) => r.nAttentionResponses },
+    { key: "exact_mean", type: "number", unit: FRACTION, description: "Mean exact score over the participant's main-phase responses.", get: (r) => r.exactMean },
+    { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit over main-phase responses.", get: (r) => r.partialMean },
+    {
+      key: "median_rt_ms",
+      type: "number",
+      unit: "ms",
+      description: "Median response time over main-phase responses (client-measured where present, else server-measured).",
+      get: (r) => r.medianRtMs,
+    },
+  ],
+});
