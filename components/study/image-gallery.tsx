@@ -13,7 +13,7 @@ export function ImageGallery({ images, onZoom }: { images: PublicImage[]; onZoom
   }, [open]);
   return (
     <>
-      <ol className="grid grid-cols-2 gap-3 xl:grid-cols-3" aria-label="Images">
+      <ol className={`grid gap-3 ${images.length <= 4 ? "grid-cols-2" : "grid-cols-2 xl:grid-cols-3"}`} aria-label="Images">
         {images.map((img, i) => (
           <li key={img.id}>
             <button
