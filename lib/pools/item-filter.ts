@@ -64,6 +64,6 @@ export function toFilterQueryString(filter: Partial<ItemListQuery>): string {
 /** Item status changes need a reason so the audit log says why an item left (or re-entered) the pool. */
 export const ItemStatusChangeSchema = z.object({
   status: ItemStatusSchema,
-  reason: z.string().trim().min(3, "give a reason (at least 3 characters)").max(1_000),
+  reason: z.string({ error: "give a reason (at least 3 characters)" }).trim().min(3, "give a reason (at least 3 characters)").max(1_000),
 });
 export type ItemStatusChange = z.infer<typeof ItemStatusChangeSchema>;

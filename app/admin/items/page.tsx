@@ -1,0 +1,127 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requirePageRole } from "@/lib/server/guards";
+import { listItems } from "@/lib/server/dal/items/list-items";
+import { listItemFacets } from "@/lib/server/dal/items/list-item-facets";
+import { ITEM_SOURCES, ITEM_STATUSES, ItemListQuerySchema, toFilterQueryString, toQueryRecord, type ItemListQuery } from "@/lib/pools/item-filter";
+import { listTasks } from "@/lib/tasks/registry";
+import { StatusBadge } from "@/components/admin/status-badge";
+
+export const metadata: Metadata = { title: "Items" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function ItemsPage({ searchParams }: { searchParams: SearchParams }) {
+  await requirePageRole("researcher", "/admin/items");
+  const raw = toQueryRecord(await searchParams);
+  const parsed = ItemListQuerySchema.safeParse(raw);
+  const query: ItemListQuery = parsed.success ? parsed.data : ItemListQuerySchema.parse({});
+  const [page, facets] = await Promise.all([listItems(query), listItemFacets()]);
+  const tasks = listTasks();
+  const taskLabel = new Map(tasks.map((t) => [t.id as string, `${t.code} ${t.label}`]));
+  const link = (p: number) => `/admin/items${toFilterQueryString({ ...query, page: p })}`;
+
+  return (
+    <main className="mx-auto max-w-6xl px-6 py-8">
+      <h1 className="text-2xl font-semibold">Items</h1>
+      {!parsed.success ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          Some filters were invalid and were ignored: {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+        </p>
+      ) : null}
+
+      <form method="get" action="/admin/items" className="mt-4 grid gap-3 rounded border border-slate-300 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6" aria-label="Filter items">
+        <Select name="task" label="Task" value={query.task} options={tasks.map((t) => [t.id, `${t.code} ${t.label}`])} />
+        <Select name="split" label="Split" value={query.split} options={facets.splits.map((s) => [s, s])} />
+        <Select name="source" label="Source" value={query.source} options={ITEM_SOURCES.map((s) => [s, s])} />
+        <Select name="status" label="Status" value={query.status} options={ITEM_STATUSES.map((s) => [s, s])} />
+        <Select name="tag" label="Tag" value={query.tag} options={facets.tags.map((t) => [t, t])} />
+        <div>
+          <label htmlFor="q" className="block text-sm font-medium">
+            Search
+          </label>
+          <input id="q" name="q" type="search" defaultValue={query.q ?? ""} placeholder="question text, id, PDB id" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+        </div>
+        <div className="flex items-end gap-3 sm:col-span-3 lg:col-span-6">
+          <button type="submit" className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800">
+            Apply filters
+          </button>
+          <Link href="/admin/items" className="text-sm underline">
+            Clear
+          </Link>
+        </div>
+      </form>
+
+      <p className="mt-4 text-sm text-slate-700" aria-live="polite">
+        {page.total} item(s) match · page {page.page} of {page.pageCount}
+      </p>
+      <div className="mt-2 overflow-x-auto rounded border border-slate-300 bg-white">
+        <table className="w-full text-sm">
+          <caption className="sr-only">Items matching the filters</caption>
+          <thead className="bg-slate-100 text-left">
+            <tr>
+              <th scope="col" className="px-3 py-2">Task</th>
+              <th scope="col" className="px-3 py-2">Question</th>
+              <th scope="col" className="px-3 py-2">PDB</th>
+              <th scope="col" className="px-3 py-2">Split / source</th>
+              <th scope="col" className="px-3 py-2">Tags</th>
+              <th scope="col" className="px-3 py-2">Status</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {page.rows.map((r) => (
+              <tr key={r.id}>
+                <td className="whitespace-nowrap px-3 py-2">{taskLabel.get(r.taskId) ?? r.taskId}</td>
+                <td className="px-3 py-2">
+                  <Link href={`/admin/items/${r.id}`} className="text-blue-700 underline">
+                    {r.questionExcerpt}
+                  </Link>
+                  <div className="font-mono text-xs text-slate-500">{r.externalId ?? r.id} · {r.imageCount} image(s)</div>
+                </td>
+                <td className="px-3 py-2 font-mono">{r.pdbId ?? "–"}</td>
+                <td className="px-3 py-2">
+                  {r.split} / {r.source}
+                </td>
+                <td className="px-3 py-2">{r.tags.join(", ")}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={r.status} />
+                  {r.statusReason ? <div className="text-xs text-slate-600">{r.statusReason}</div> : null}
+                </td>
+              </tr>
+            ))}
+            {page.rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="px-3 py-6 text-center text-slate-600">
+                  No item matches. {facets.total === 0 ? "Import a bundle first." : "Loosen the filters."}
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <nav aria-label="Pages" className="mt-3 flex items-center gap-4 text-sm">
+        {page.page > 1 ? <Link href={link(page.page - 1)} className="underline">← Previous</Link> : <span className="text-slate-400">← Previous</span>}
+        {page.page < page.pageCount ? <Link href={link(page.page + 1)} className="underline">Next →</Link> : <span className="text-slate-400">Next →</span>}
+      </nav>
+    </main>
+  );
+}
+
+function Select({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: Array<[string, string]> }) {
+  return (
+    <div>
+      <label htmlFor={`f-${name}`} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select id={`f-${name}`} name={name} defaultValue={value ?? ""} className="mt-1 w-full rounded border border-slate-400 bg-white px-2 py-1">
+        <option value="">any</option>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { NextResponse } from "next/server";
+import { withRole } from "@/lib/server/route";
+import { listStudies } from "@/lib/server/dal/studies/list-studies";
+import { createStudy } from "@/lib/server/dal/studies/save-study";
+import { readJsonBody } from "../_lib/read-json-body";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// GET /api/admin/studies – every study with participant counts (researcher)
+export const GET = withRole("researcher", async () => NextResponse.json({ studies: await listStudies() }));
+
+// POST /api/admin/studies {name, slug, poolVersionId, config} – create a draft study; 422 lists field errors (researcher)
+export const POST = withRole("researcher", async ({ request, user }) => {
+  return NextResponse.json(await createStudy({ input: await readJsonBody(request), actorId: user.id }), { status: 201 });
+});

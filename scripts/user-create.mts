@@ -1,0 +1,54 @@
+// npm run user:create -- --email a@b.org --role researcher|admin [--password …] [--name …] [--update] [--reset-password]
+// Creates a staff account, printing a generated password once when none is given. An existing email is refused
+// unless --update is passed; --update changes the role (and the password when --password or --reset-password is given).
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { ZodError } from "zod";
+import { disconnectDb } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+import { saveUser } from "@/lib/server/dal/users/save-user";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+
+const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]";
+
+let exitCode = 0;
+try {
+  const { values } = parseArgs({
+    options: {
+      email: { type: "string" },
+      role: { type: "string" },
+      password: { type: "string" },
+      name: { type: "string" },
+      update: { type: "boolean", default: false },
+      "reset-password": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+  } else {
+    if (!values.email || !values.role) throw new AppError("BAD_REQUEST", `--email and --role are required.\n${USAGE}`);
+    if (values.password && values["reset-password"]) throw new AppError("BAD_REQUEST", "Give either --password or --reset-password, not both.");
+    const result = await saveUser({
+      input: { email: values.email, role: values.role, name: values.name, password: values.password },
+      update: values.update,
+      resetPassword: values["reset-password"],
+      actorId: null,
+    });
+    console.log(`${result.created ? "Created" : "Updated"} ${result.role} account ${result.email}.`);
+    if (result.generatedPassword) console.log(`Password (generated now, shown only once): ${result.generatedPassword}`);
+    else if (result.passwordChanged) console.log("Password set from --password.");
+    else console.log("Password unchanged.");
+  }
+} catch (err) {
+  exitCode = 1;
+  if (err instanceof ZodError) console.error(`Invalid input:\n${err.issues.map((i) => `  --${i.path.join(".") || "input"}: ${i.message}`).join("\n")}`);
+  else if (err instanceof AppError) console.error(err.message);
+  else if (err instanceof Error && "code" in err && String((err as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")) console.error(`${err.message}\n${USAGE}`);
+  else console.error(`user:create failed: ${err instanceof Error ? err.message : String(err)}`);
+} finally {
+  await disconnectDb();
+}
+process.exitCode = exitCode;
