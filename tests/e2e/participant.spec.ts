@@ -40,6 +40,14 @@ test("a participant goes from the study link to the completion code; a reload re
   await page.getByRole("button", { name: "Submit answer" }).click();
   await expect(page.getByText("2 of 3")).toBeVisible();
 
+  // A second browser with the same PROLIFIC_PID resumes the same session at the same question.
+  const other = await page.context().browser()!.newContext();
+  const page2 = await other.newPage();
+  await page2.goto(`/s/${slug}?PROLIFIC_PID=e2e-p1&STUDY_ID=s1&SESSION_ID=x1`);
+  await page2.getByRole("button", { name: "Start" }).click();
+  await expect(page2.getByText("2 of 3")).toBeVisible();
+  await other.close();
+
   // A reload resumes at the first unanswered question, in the same session.
   await page.reload();
   await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();

@@ -54,7 +54,25 @@ describe("entering a study", () => {
 });
 
 describe("assignment", () => {
-  it("many participants joining at once: no item exceeds k, no duplicates within a participant, least-answered first", async () => {
+  it("50 concurrent joins against one pool with k=3: no item exceeds k, no participant sees an item twice", async () => {
+    const k = 3;
+    const { study, items } = await createTranslationStudy({ itemCount: 40, config: { itemsPerTask: 3, answersPerItem: k } });
+    const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => join(study.slug, `fifty-${i}`)));
+    expect(new Set(ids).size).toBe(50);
+    await Promise.all(ids.map((id) => recordConsent(id, true, DEVICE)));
+    const assignments = await db.assignment.findMany({ where: { participant: { studyId: study.id } }, select: { participantId: true, itemId: true } });
+    const perItem = new Map<string, number>();
+    for (const a of assignments) perItem.set(a.itemId, (perItem.get(a.itemId) ?? 0) + 1);
+    // 50 × 3 = 150 requests for 40 × 3 = 120 slots: all slots used, none beyond k.
+    expect(assignments.length).toBe(120);
+    expect(Math.max(...perItem.values())).toBe(k);
+    expect(perItem.size).toBe(items.length);
+    const byParticipant = new Map<string, string[]>();
+    for (const a of assignments) byParticipant.set(a.participantId, [...(byParticipant.get(a.participantId) ?? []), a.itemId]);
+    for (const list of byParticipant.values()) expect(new Set(list).size).toBe(list.length);
+  });
+
+  it("8 joiners for 20 slots: every slot used once, none beyond k, no duplicates within a participant", async () => {
     const k = 2;
     const { study, items } = await createTranslationStudy({ itemCount: 10, config: { itemsPerTask: 3, answersPerItem: k } });
     const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => join(study.slug, `conc-${i}`)));
@@ -73,6 +91,19 @@ describe("assignment", () => {
     expect(results.filter((r) => r && r.shortTasks.length > 0).length).toBeGreaterThan(0);
     const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
     expect(counters.every((c) => c.reserved === perItem.get(c.itemId))).toBe(true);
+  });
+
+  it("hands out the least-answered items first", async () => {
+    const { study, items } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 1, answersPerItem: 5 } });
+    const first = await join(study.slug, "least-1");
+    await recordConsent(first, true, DEVICE); // creates the counters and reserves one item
+    const taken = (await db.assignment.findFirstOrThrow({ where: { participantId: first } })).itemId;
+    const others = items.map((i) => i.id).filter((id) => id !== taken);
+    await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId: others[0]! } }, data: { reserved: 3 } });
+    const second = await join(study.slug, "least-2");
+    await recordConsent(second, true, DEVICE);
+    // Counts are now taken=1, others[0]=3, others[1]=0: the newcomer must get others[1].
+    await expect(db.assignment.findFirstOrThrow({ where: { participantId: second } })).resolves.toMatchObject({ itemId: others[1] });
   });
 
   it("a participant with quotas full sees the no-work-left state", async () => {
