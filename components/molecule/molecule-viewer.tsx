@@ -151,8 +151,10 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           frameloop="demand"
           camera={cameraProps}
           gl={{ preserveDrawingBuffer: true, antialias: true }}
-          onCreated={({ gl }) => {
+          onCreated={({ gl, scene: threeScene, camera }) => {
             gl.setClearColor("#000000");
+            // Diagnostics hook for benchmarks (draw calls, frame time); holds no item data beyond what is drawn.
+            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera };
             setReady(true);
           }}
           aria-label="Interactive 3D view of the complex"
