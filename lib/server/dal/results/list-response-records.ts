@@ -1,0 +1,100 @@
+import "server-only";
+import { UNSPECIFIED_COHORT } from "@/lib/export/response-table";
+import type { ResponseRecord } from "@/lib/results/response-records";
+import { RESULT_TASK_IDS, type ResultTaskId } from "@/lib/results/task-columns";
+import { db } from "@/lib/server/db";
+import { classifyResidueLigandItems } from "./classify-items";
+
+/** Rows per round trip: big enough to be fast, small enough that one page never dominates memory. */
+const RECORD_PAGE_SIZE = 10_000;
+
+interface RawRecordRow {
+  id: string;
+  submittedAt: Date;
+  participantId: string;
+  itemId: string;
+  taskId: string;
+  exact: number;
+  partial: number;
+  condition: string;
+  canonicalAnswer: string;
+  cohort: string | null;
+}
+
+/** A stored response left out of the results, with the reason (never dropped silently). */
+export interface SkippedResponse {
+  responseId: string;
+  itemId: string;
+  reason: string;
+}
+
+export interface ResponseRecordsDto {
+  records: ResponseRecord[];
+  skipped: SkippedResponse[];
+}
+
+const RESULT_TASKS: ReadonlySet<string> = new Set(RESULT_TASK_IDS);
+
+/**
+ * The main-phase responses of the given studies as plain records for lib/results: cohort resolved
+ * (UNSPECIFIED_COHORT when none), T4 polarity from the gold, canonical answer when there is one.
+ * Read in keyset pages over (submittedAt, id), the order of the Response index.
+ */
+export async function listResponseRecords(studyIds: readonly string[], pageSize = RECORD_PAGE_SIZE): Promise<ResponseRecordsDto> {
+  const rows: RawRecordRow[] = [];
+  for (const studyId of studyIds) {
+    let after: { at: Date; id: string } | null = null;
+    for (;;) {
+      const page: RawRecordRow[] = after
+        ? await db.$queryRaw<RawRecordRow[]>`
+            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", p.cohort
+            FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
+            WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
+            ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`
+        : await db.$queryRaw<RawRecordRow[]>`
+            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", p.cohort
+            FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
+            WHERE r."studyId" = ${studyId} AND r.phase = 'main'
+            ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`;
+      rows.push(...page);
+      const last = page[page.length - 1];
+      if (!last || page.length < pageSize) break;
+      after = { at: last.submittedAt, id: last.id };
+    }
+  }
+
+  const t4Items = rows.filter((r) => r.taskId === "residue_ligand").map((r) => r.itemId);
+  const { polarity, unreadable } = await classifyResidueLigandItems(t4Items);
+  const records: ResponseRecord[] = [];
+  const skipped: SkippedResponse[] = [];
+  for (const r of rows) {
+    if (!RESULT_TASKS.has(r.taskId)) {
+      skipped.push({ responseId: r.id, itemId: r.itemId, reason: `unknown task '${r.taskId}'` });
+      continue;
+    }
+    const record: ResponseRecord = {
+      participantId: r.participantId,
+      itemId: r.itemId,
+      taskId: r.taskId as ResultTaskId,
+      exact: r.exact === 1 ? 1 : 0,
+      partial: Number(r.partial),
+      condition: r.condition,
+      cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
+    };
+    if (r.exact !== 0 && r.exact !== 1) {
+      skipped.push({ responseId: r.id, itemId: r.itemId, reason: `exact score ${r.exact} is neither 0 nor 1` });
+      continue;
+    }
+    if (r.taskId === "residue_ligand") {
+      const p = polarity.get(r.itemId);
+      if (!p) {
+        skipped.push({ responseId: r.id, itemId: r.itemId, reason: `cannot tell Pos./Neg.: ${unreadable.get(r.itemId) ?? "no gold"}` });
+        continue;
+      }
+      record.t4Polarity = p;
+    }
+    if (r.canonicalAnswer !== "") record.answer = r.canonicalAnswer;
+    records.push(record);
+  }
+  return { records, skipped };
+}

@@ -1,0 +1,47 @@
+import "server-only";
+import { db } from "@/lib/server/db";
+
+export interface ResultStudyDto {
+  id: string;
+  slug: string;
+  name: string;
+  status: string;
+  poolName: string;
+  poolVersion: number;
+  poolVersionId: string;
+  participants: number;
+  mainResponses: number;
+  lastResponseAt: Date | null;
+}
+
+/** Studies with their response counts, newest first, for the results index. */
+export async function listResultStudies(): Promise<ResultStudyDto[]> {
+  const [studies, responseCounts] = await Promise.all([
+    db.study.findMany({
+      orderBy: { createdAt: "desc" },
+      select: {
+        id: true,
+        slug: true,
+        name: true,
+        status: true,
+        poolVersionId: true,
+        poolVersion: { select: { version: true, pool: { select: { name: true } } } },
+        _count: { select: { participants: true } },
+      },
+    }),
+    db.response.groupBy({ by: ["studyId"], where: { phase: "main" }, _count: { _all: true }, _max: { submittedAt: true } }),
+  ]);
+  const byStudy = new Map(responseCounts.map((r) => [r.studyId, r]));
+  return studies.map((s) => ({
+    id: s.id,
+    slug: s.slug,
+    name: s.name,
+    status: s.status,
+    poolName: s.poolVersion.pool.name,
+    poolVersion: s.poolVersion.version,
+    poolVersionId: s.poolVersionId,
+    participants: s._count.participants,
+    mainResponses: byStudy.get(s.id)?._count._all ?? 0,
+    lastResponseAt: byStudy.get(s.id)?._max.submittedAt ?? null,
+  }));
+}

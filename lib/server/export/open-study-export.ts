@@ -1,0 +1,72 @@
+import "server-only";
+import { Readable } from "node:stream";
+import { buildCodebook, CODEBOOK_TABLE, formatCodebookMarkdown } from "@/lib/export/codebook";
+import { RESPONSES_TABLE } from "@/lib/export/response-table";
+import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE, toTaskSummaryRows } from "@/lib/export/summary-tables";
+import { VLMEVALKIT_TSV_TABLE } from "@/lib/export/vlmevalkit-table";
+import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
+import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
+import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
+import { AppError } from "@/lib/server/errors";
+import { iterateParticipantRows } from "./iterate-participant-rows";
+import { iterateResponseRows } from "./iterate-response-rows";
+import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
+import { createTableStream } from "./table-stream";
+
+/** What can be exported for a study; the URL segment and the CLI's --what use these names. */
+export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "vlmevalkit-tsv"] as const;
+export type StudyExportKind = (typeof STUDY_EXPORT_KINDS)[number];
+
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
+export const TSV_CONTENT_TYPE = "text/tab-separated-values; charset=utf-8";
+
+export interface OpenedExport {
+  fileName: string;
+  contentType: string;
+  stream: Readable;
+}
+
+/**
+ * Opens a streamed export of a study (or of every study on its pool version, scope "pool"). The
+ * study is looked up first, so an unknown id fails before any byte is sent. Contains gold answers:
+ * callers must be researchers.
+ */
+export async function openStudyExport(options: { studyId: string; kind: StudyExportKind; scope?: ResultsScope }): Promise<OpenedExport> {
+  const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
+  const stem = `${scope.study.slug}${scope.scope === "pool" ? "-pool" : ""}`;
+  const csv = (name: string, stream: Readable): OpenedExport => ({ fileName: `${stem}-${name}.csv`, contentType: CSV_CONTENT_TYPE, stream });
+  switch (options.kind) {
+    case "responses":
+      return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
+    case "participants":
+      return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
+    case "task-summary": {
+      const { records, skipped } = await listResponseRecords(scope.studyIds);
+      const results = summarizeScopeRecords(scope, records, skipped);
+      if (results.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: results.problems });
+      return csv("task-summary", createTableStream(TASK_SUMMARY_TABLE, results.summary ? toTaskSummaryRows(results.summary) : []));
+    }
+    case "item-summary": {
+      const { records } = await listResponseRecords(scope.studyIds);
+      const analysis = await analyzeScopeRecords(records);
+      if (analysis.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: analysis.problems });
+      const rows = analysis.items.map((i) => ({ stats: i, externalId: i.externalId, status: i.status, goldAnswer: i.goldAnswer }));
+      return csv("item-summary", createTableStream(ITEM_SUMMARY_TABLE, rows));
+    }
+    case "vlmevalkit-tsv":
+      return {
+        fileName: `${scope.study.slug}-items-vlmevalkit.tsv`,
+        contentType: TSV_CONTENT_TYPE,
+        stream: createTableStream(VLMEVALKIT_TSV_TABLE, iterateVlmevalkitRows(scope.poolVersion.id), { delimiter: "\t", neutralizeFormulas: false }),
+      };
+  }
+}
+
+/** The codebook of every exported file, as CSV (default) or Markdown. */
+export function openCodebookExport(format: "csv" | "md" = "csv"): OpenedExport {
+  if (format === "md") {
+    return { fileName: "codebook.md", contentType: "text/markdown; charset=utf-8", stream: Readable.from([formatCodebookMarkdown()]) };
+  }
+  return { fileName: "codebook.csv", contentType: CSV_CONTENT_TYPE, stream: createTableStream(CODEBOOK_TABLE, buildCodebook()) };
+}

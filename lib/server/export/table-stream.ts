@@ -1,0 +1,41 @@
+import "server-only";
+import { pipeline, Readable } from "node:stream";
+import { stringify } from "csv-stringify";
+import { listHeader, toCsvRecord, type ExportTable } from "@/lib/export/columns";
+
+export interface TableStreamOptions {
+  delimiter?: "," | "\t";
+  /** Off only for the VLMEvalKit TSV (read by programs, and a leading apostrophe would corrupt it). */
+  neutralizeFormulas?: boolean;
+}
+
+/**
+ * Streams a table as CSV/TSV: the header, then one record per row pulled from `rows` only as fast
+ * as the consumer reads (Readable.from honours backpressure), so memory stays constant however many
+ * rows there are. If the consumer goes away, pipeline destroys the source, which ends the row
+ * iterator (and with it any database paging).
+ */
+export function createTableStream<Row>(table: ExportTable<Row>, rows: AsyncIterable<Row> | Iterable<Row>, options: TableStreamOptions = {}): Readable {
+  const format = { neutralizeFormulas: options.neutralizeFormulas ?? true };
+  async function* records(): AsyncGenerator<string[]> {
+    yield listHeader(table);
+    for await (const row of rows) yield toCsvRecord(table, row, format);
+  }
+  const source = Readable.from(records(), { objectMode: true, highWaterMark: 64 });
+  const stringifier = stringify({ delimiter: options.delimiter ?? ",", record_delimiter: "unix" });
+  return pipeline(source, stringifier, (err) => {
+    // Headers are already sent when a page query fails mid-stream; the client sees a truncated file.
+    if (err && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(`export ${table.id} failed:`, err);
+  });
+}
+
+/** A Node stream as the web ReadableStream a route handler returns. */
+export function toWebStream(stream: Readable): ReadableStream<Uint8Array> {
+  return Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+}
+
+/** `attachment` with an ASCII file name and its UTF-8 form (RFC 6266 / 5987). */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^A-Za-z0-9._-]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
