@@ -32,7 +32,7 @@
 import type { Atom, AtomRef, Bond } from "./types";
 import { toAtomRef } from "./types";
 import type { PreparedComplex } from "./prepare";
-import { perceiveBonds, buildAdjacency } from "./chemistry/bonds";
+import { buildAdjacency, isMetal, perceiveBonds } from "./chemistry/bonds";
 import { type AcceptorGeometry, type DonorGeometry, type PolarType, typePolarAtoms } from "./chemistry/hbond-typing";
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
 import {
@@ -81,6 +81,9 @@ export const DEFAULT_HBOND_CRITERIA: HBondCriteria = {
   maxLonePairDeviationDeg: 45,
   minDonorAcceptorA: 2.2,
 };
+
+/** Metal–N/O coordination bonds are 1.9–2.4 Å (Harding, Acta Cryst. D 2006); 2.8 Å allows for error. */
+export const METAL_COORDINATION_MAX_A = 2.8;
 
 /** Neutron-diffraction X–H lengths (Allen et al. 1987): where inferred hydrogens are placed. */
 const N_H_BOND_A = 1.01;
@@ -302,18 +305,45 @@ export function compareHBonds(a: HBond, b: HBond): number {
   return compareRefs(a.proteinAtom, b.proteinAtom) || compareRefs(a.ligandAtom, b.ligandAtom);
 }
 
-/** All pocket–ligand H-bonds, one per (protein atom, ligand atom) pair, sorted (see compareHBonds). */
-export function findHBonds(input: FindHBondsInput): HBond[] {
+export interface PolarSites {
+  /** Parallel to the input pocket atoms; null for atoms that neither donate nor accept. */
+  pocket: (PolarSite | null)[];
+  /** Parallel to the input ligand atoms. */
+  ligand: (PolarSite | null)[];
+  criteria: HBondCriteria;
+}
+
+/** Bonds, donor/acceptor types and neighbour geometry of both sides (what findHBonds evaluates). */
+export function preparePolarSites(input: FindHBondsInput): PolarSites {
   const criteria: HBondCriteria = { ...DEFAULT_HBOND_CRITERIA, ...input.criteria };
   const pocketBonds = perceiveBonds(input.pocketAtoms);
   const ligandBonds = input.ligandBonds && input.ligandBonds.length > 0 ? input.ligandBonds : perceiveBonds(input.ligandAtoms);
   const hasOrders = (input.ligandHasBondOrders ?? false) && input.ligandBonds !== undefined && input.ligandBonds.length > 0;
-  const pocketSites = buildSites(input.pocketAtoms, pocketBonds, typePolarAtoms(input.pocketAtoms, pocketBonds, { hasBondOrders: false }));
-  const ligandSites = buildSites(
+  // Metals on either side (a haem iron in the ligand binds a pocket His; a pocket zinc binds the ligand).
+  const metals = [...input.pocketAtoms, ...input.ligandAtoms].filter((a) => isMetal(a.element) && a.element !== "H");
+  const metalGrid = createSpatialGrid(metals, METAL_COORDINATION_MAX_A);
+  const metalBound = (atoms: readonly Atom[]) => atoms.map((a) => metals.length > 0 && !isMetal(a.element) && findNeighbours(metalGrid, a, METAL_COORDINATION_MAX_A).length > 0);
+  const pocket = buildSites(
+    input.pocketAtoms,
+    pocketBonds,
+    typePolarAtoms(input.pocketAtoms, pocketBonds, { hasBondOrders: false, metalBound: metalBound(input.pocketAtoms) }),
+  );
+  const ligand = buildSites(
     input.ligandAtoms,
     ligandBonds,
-    typePolarAtoms(input.ligandAtoms, ligandBonds, { hasBondOrders: hasOrders, hydrogenCounts: input.ligandHydrogenCounts, useResidueTemplates: false }),
+    typePolarAtoms(input.ligandAtoms, ligandBonds, {
+      hasBondOrders: hasOrders,
+      hydrogenCounts: input.ligandHydrogenCounts,
+      useResidueTemplates: false,
+      metalBound: metalBound(input.ligandAtoms),
+    }),
   );
+  return { pocket, ligand, criteria };
+}
+
+/** All pocket–ligand H-bonds, one per (protein atom, ligand atom) pair, sorted (see compareHBonds). */
+export function findHBonds(input: FindHBondsInput): HBond[] {
+  const { pocket: pocketSites, ligand: ligandSites, criteria } = preparePolarSites(input);
 
   let maxReach = 0;
   for (const row of Object.values(criteria.maxDonorAcceptorA)) for (const v of Object.values(row)) maxReach = Math.max(maxReach, v);

@@ -109,6 +109,7 @@ const TRIPLE_BOND_MAX_A = 1.2; // C≡N 1.14 Å
 const C_N_CONJUGATED_MAX_A = 1.38; // amide/aniline/amidine C–N 1.33-1.37 Å vs amine C–N 1.47 Å
 const C_N_DOUBLE_MAX_A = 1.3; // imine C=N 1.28 Å
 const C_O_DOUBLE_MAX_A = 1.3; // C=O 1.21 Å, carboxylate 1.25 Å vs C–OH 1.36-1.43 Å
+const C_O_STRETCHED_DOUBLE_MAX_A = 1.42; // see isCarbonylOxygen
 const C_C_DOUBLE_MAX_A = 1.42; // C=C 1.34, aromatic 1.39 vs C–C 1.50-1.54 Å
 
 type Hybrid = "sp" | "sp2" | "sp3";
@@ -173,6 +174,21 @@ function hybridOf(ctx: Context, i: number): Hybrid {
   return "sp3";
 }
 
+/**
+ * Terminal O double-bonded to carbon `c`. Without bond orders: a short C–O, or a slightly long one
+ * (≤ 1.42 Å, poorly refined ligands such as the flavin of 1aku have 1.35-1.39 Å C=O) on a planar
+ * carbon that also carries N or O, i.e. an amide, urea, imide, ester or carboxylate carbon, never a
+ * phenol or alcohol carbon.
+ */
+function isCarbonylOxygen(ctx: Context, o: number, c: number): boolean {
+  if (ctx.adj[o]!.length !== 1 || ctx.atoms[c]!.element !== "C") return false;
+  if (ctx.hasBondOrders) return bondOrder(ctx, o, c) === 2;
+  const d = dist(ctx.atoms[o]!, ctx.atoms[c]!);
+  if (d <= C_O_DOUBLE_MAX_A) return true;
+  if (d > C_O_STRETCHED_DOUBLE_MAX_A || ctx.adj[c]!.length !== 3 || hybridOf(ctx, c) !== "sp2") return false;
+  return ctx.adj[c]!.some((j) => j !== o && (ctx.atoms[j]!.element === "N" || ctx.atoms[j]!.element === "O"));
+}
+
 /** Carbon (or S/P) carrying a terminal double-bonded O: the acyl/sulfonyl partner of amides. */
 function isCarbonylLike(ctx: Context, i: number): boolean {
   const atom = ctx.atoms[i]!;
@@ -180,7 +196,7 @@ function isCarbonylLike(ctx: Context, i: number): boolean {
   for (const j of ctx.adj[i]!) {
     const o = ctx.atoms[j]!;
     if (o.element !== "O" || ctx.adj[j]!.length !== 1) continue;
-    if (ctx.hasBondOrders ? bondOrder(ctx, i, j) === 2 : atom.element !== "C" || dist(atom, o) <= C_O_DOUBLE_MAX_A) return true;
+    if (atom.element === "C" ? isCarbonylOxygen(ctx, j, i) : !ctx.hasBondOrders || bondOrder(ctx, i, j) === 2) return true;
   }
   return false;
 }
@@ -284,8 +300,16 @@ function typeNitrogen(ctx: Context, i: number): PolarType | null {
     }
     // Heavy atoms only and no bond orders: decide from the surroundings.
     if (!planar) return { donor: { geometry: "sp3", hydrogenCount: 1 }, acceptor: { geometry: "sp3-N" }, label: "secondary amine" };
-    if (amideLike) return { donor: { geometry: "sp2", hydrogenCount: 1 }, acceptor: null, label: "amide/sulfonamide N-H" };
     const ring = smallestRing(ctx, i);
+    if (amideLike) {
+      // A six-ring N with one C=O neighbour is N–H in uracil N1 but bare in cytosine N3 or oxidised
+      // flavin N1; between two C=O (imide, uracil N3) it is always N–H.
+      const carbonyls = nb.filter((j) => isCarbonylLike(ctx, j)).length;
+      if (ring === 6 && carbonyls === 1) {
+        return { donor: { geometry: "sp2", hydrogenCount: 1 }, acceptor: { geometry: "sp2-N" }, label: "ring N next to C=O (tautomer unknown)" };
+      }
+      return { donor: { geometry: "sp2", hydrogenCount: 1 }, acceptor: null, label: "amide/imide N-H" };
+    }
     if (ring === 6) return { donor: null, acceptor: { geometry: "sp2-N" }, label: "pyridine-like N" };
     if (ring === 5) return { donor: { geometry: "sp2", hydrogenCount: 1 }, acceptor: { geometry: "sp2-N" }, label: "azole N (tautomer unknown)" };
     const shortest = Math.min(...nb.map((j) => dist(atom, ctx.atoms[j]!)));
@@ -316,6 +340,7 @@ function typeOxygen(ctx: Context, i: number): PolarType | null {
   let hydroxyl: boolean;
   if (h !== null) hydroxyl = h > 0;
   else if (partner.element === "P" || partner.element === "S") hydroxyl = false; // phosphate/sulfate: deprotonated at pH 7
+  else if (partner.element === "C") hydroxyl = !isCarbonylOxygen(ctx, i, j);
   else hydroxyl = hybridOf(ctx, i) === "sp3";
   if (hydroxyl) return { donor: { geometry: "rotor", hydrogenCount: h ?? 1 }, acceptor: { geometry: "sp3-O" }, label: "hydroxyl" };
   return atom.formalCharge > 0 ? null : { donor: null, acceptor: { geometry: "sp2-O" }, label: "carbonyl/carboxylate/phosphate O" };
@@ -328,6 +353,12 @@ export interface TypePolarAtomsOptions {
   hydrogenCounts?: readonly (number | null)[];
   /** Type standard amino acids by residue and atom name (protein side). Default true. */
   useResidueTemplates?: boolean;
+  /**
+   * Atoms coordinating a metal. A metal-bound N has given its lone pair to the metal (His NE2 on a
+   * zinc, the four pyrrole N of a haem) and, for azoles, the metal takes the place of the N–H, so it
+   * is neither donor nor acceptor. Metal-bound O keep their roles (a second lone pair remains).
+   */
+  metalBound?: readonly boolean[];
 }
 
 /** Donor/acceptor type of every atom (null: neither). `bonds` must index into `atoms`. */
@@ -345,6 +376,7 @@ export function typePolarAtoms(atoms: readonly Atom[], bonds: readonly Bond[], o
   const useTemplates = options.useResidueTemplates ?? true;
   return atoms.map((atom, i) => {
     if (atom.element !== "N" && atom.element !== "O") return null;
+    if (atom.element === "N" && options.metalBound?.[i]) return null;
     if (useTemplates) {
       const byName = typeByName(atom, ctx.adj[i]!.length);
       if (byName !== undefined) return byName;

@@ -136,6 +136,19 @@ describe("donor/acceptor typing", () => {
     expect(label("N9A")).toBeNull(); // glycosidic N: three heavy neighbours, planar
   });
 
+  it("a poorly refined flavin keeps its imide N–H and C=O (1aku FMN: C2–O2 1.35 Å, C4–O4 1.39 Å)", () => {
+    const r = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "1aku.pdb"), "utf8"), "1aku.pdb");
+    if (!r.ok) throw new Error("parse");
+    const fmn = r.structure.atoms.filter((a) => a.resName === "FMN");
+    const types = typePolarAtoms(fmn, perceiveBonds(fmn), { hasBondOrders: false, useResidueTemplates: false });
+    const type = (name: string) => types[fmn.findIndex((a) => a.name === name)];
+    expect(type("N3")).toMatchObject({ donor: { geometry: "sp2", hydrogenCount: 1 }, acceptor: null });
+    expect(type("O2")).toMatchObject({ donor: null, acceptor: { geometry: "sp2-O" } });
+    expect(type("O4")).toMatchObject({ donor: null, acceptor: { geometry: "sp2-O" } });
+    // N1 sits between C2=O and C10A: N-H in reduced, bare in oxidised flavin; heavy atoms cannot tell
+    expect(type("N1")).toMatchObject({ donor: { geometry: "sp2" }, acceptor: { geometry: "sp2-N" } });
+  });
+
   it("ligand atoms from SDF bond orders (7ECR succinate, drawn as the neutral acid)", () => {
     const r = parseSdf(fs.readFileSync(sharedStructurePath("posebusters-conftest", "7ECR_SIN", "7ECR_SIN_ligand.sdf"), "utf8"), "s.sdf");
     if (!r.ok) throw new Error("parse");
