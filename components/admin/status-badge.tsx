@@ -6,6 +6,11 @@ const STYLES: Record<string, string> = {
   flagged: "bg-amber-100 text-amber-900",
   excluded: "bg-red-100 text-red-900",
   frozen: "bg-blue-100 text-blue-900",
+  // import batches (app/admin/import uses this badge too)
+  succeeded: "bg-green-100 text-green-900",
+  failed: "bg-red-100 text-red-900",
+  running: "bg-blue-100 text-blue-900",
+  dry_run: "bg-slate-200 text-slate-800",
 };
 
 /** A small coloured label for a status word; the word itself carries the meaning (not only the colour). */
