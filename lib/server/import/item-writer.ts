@@ -1,0 +1,152 @@
+import "server-only";
+import type { Prisma, PrismaClient } from "@/prisma/generated/client";
+import { computeItemContentHash } from "@/lib/import/content-hash";
+import type { ItemPlan } from "@/lib/import/item-plan";
+import type { ImportReportBuilder } from "@/lib/import/report";
+import type { LoadedImage } from "./load-images";
+
+/** A database handle: the import's transaction, or the plain client for read-only dry runs. */
+export type ImportDbClient = Prisma.TransactionClient | PrismaClient;
+
+export interface PreparedItem {
+  plan: ItemPlan;
+  images: LoadedImage[];
+  contentHash: string;
+}
+
+export function prepareItem(plan: ItemPlan, images: LoadedImage[]): PreparedItem {
+  const contentHash = computeItemContentHash({
+    taskId: plan.taskId,
+    taskVersion: plan.taskVersion,
+    question: plan.question,
+    payload: plan.payload,
+    gold: plan.gold,
+    images,
+  });
+  return { plan, images, contentHash };
+}
+
+/** Items buffered before one round of duplicate look-ups; bounded by bytes too (images are in memory until written). */
+const FLUSH_ITEMS = 100;
+const FLUSH_BYTES = 32 * 1024 * 1024;
+
+const where = (p: ItemPlan) => `${p.file}:${p.line}`;
+
+/**
+ * Writes prepared items, skipping duplicates: the same content hash (already stored, or earlier in
+ * this import) is a duplicate; the same (source, external id) with other content is a conflict and
+ * is skipped with the reason: an import never overwrites a stored item (responses may point at it).
+ * In a dry run nothing is written and the counts say what would be.
+ */
+export class ItemWriter {
+  private pending: PreparedItem[] = [];
+  private pendingBytes = 0;
+  private readonly seenHashes = new Map<string, string>();
+  private readonly seenIds = new Map<string, { hash: string; where: string }>();
+
+  constructor(
+    private readonly client: ImportDbClient,
+    private readonly options: { dryRun: boolean; batchId: string; report: ImportReportBuilder },
+  ) {}
+
+  async add(item: PreparedItem): Promise<void> {
+    const { plan } = item;
+    const report = this.options.report;
+    const earlier = this.seenHashes.get(item.contentHash);
+    if (earlier) {
+      report.duplicate({ file: plan.file, line: plan.line, field: "item", problem: `same content as ${earlier} in this import` });
+      return;
+    }
+    if (plan.externalId !== null) {
+      const key = `${plan.source}\u0000${plan.externalId}`;
+      const twin = this.seenIds.get(key);
+      if (twin) {
+        report.skip({ file: plan.file, line: plan.line, field: "id", problem: `id '${plan.externalId}' was already used by ${twin.where} with different content` });
+        return;
+      }
+      this.seenIds.set(key, { hash: item.contentHash, where: where(plan) });
+    }
+    this.seenHashes.set(item.contentHash, where(plan));
+    this.pending.push(item);
+    this.pendingBytes += item.images.reduce((n, i) => n + i.data.length, 0);
+    if (this.pending.length >= FLUSH_ITEMS || this.pendingBytes >= FLUSH_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (batch.length === 0) return;
+    const report = this.options.report;
+    const byHash = new Map(
+      (
+        await this.client.item.findMany({ where: { contentHash: { in: batch.map((b) => b.contentHash) } }, select: { id: true, contentHash: true } })
+      ).map((r) => [r.contentHash, r.id]),
+    );
+    const withIds = batch.filter((b) => b.plan.externalId !== null);
+    const byExternal = new Map(
+      withIds.length === 0
+        ? []
+        : (
+            await this.client.item.findMany({
+              where: { OR: withIds.map((b) => ({ source: b.plan.source, externalId: b.plan.externalId })) },
+              select: { id: true, source: true, externalId: true },
+            })
+          ).map((r) => [`${r.source}\u0000${r.externalId}`, r.id]),
+    );
+    for (const item of batch) {
+      const { plan } = item;
+      const stored = byHash.get(item.contentHash);
+      if (stored) {
+        report.duplicate({ file: plan.file, line: plan.line, field: "item", problem: `already in the database (item ${stored})` });
+        continue;
+      }
+      const clash = plan.externalId === null ? undefined : byExternal.get(`${plan.source}\u0000${plan.externalId}`);
+      if (clash) {
+        report.skip({
+          file: plan.file,
+          line: plan.line,
+          field: "id",
+          problem: `an item with id '${plan.externalId}' from ${plan.source} is already stored with different content (item ${clash}); not replaced`,
+        });
+        continue;
+      }
+      if (!this.options.dryRun) await this.create(item);
+      report.imported(plan.taskId);
+    }
+  }
+
+  private async create({ plan, images, contentHash }: PreparedItem): Promise<void> {
+    await this.client.item.create({
+      data: {
+        externalId: plan.externalId,
+        source: plan.source,
+        taskId: plan.taskId,
+        taskVersion: plan.taskVersion,
+        split: plan.split,
+        question: plan.question,
+        payload: plan.payload as Prisma.InputJsonValue,
+        pdbId: plan.pdbId,
+        generatorVersion: plan.generatorVersion,
+        seed: plan.seed,
+        renderSettings: (plan.renderSettings ?? undefined) as Prisma.InputJsonValue | undefined,
+        provenance: plan.provenance as Prisma.InputJsonValue,
+        contentHash,
+        status: plan.status,
+        statusReason: plan.statusReason,
+        importBatchId: this.options.batchId,
+        answerKey: {
+          create: {
+            gold: plan.gold as Prisma.InputJsonValue,
+            canonical: plan.canonical,
+            distractors: (plan.distractors ?? undefined) as Prisma.InputJsonValue | undefined,
+          },
+        },
+        images: {
+          create: images.map((img, position) => ({ position, caption: img.caption, mimeType: img.mimeType, sha256: img.sha256, data: img.data as Uint8Array<ArrayBuffer> })),
+        },
+      },
+      select: { id: true },
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import { sha256Hex } from "@/lib/import/content-hash";
+import { MAX_IMAGE_BYTES, checkImageBytes, decodeBase64, resolveImagePath, type FileIndex } from "@/lib/import/image-refs";
+import type { PlannedImage } from "@/lib/import/item-plan";
+import type { SourceTree } from "./source-tree";
+
+/** An image ready to store. */
+export interface LoadedImage {
+  caption: string;
+  mimeType: string;
+  sha256: string;
+  data: Buffer;
+}
+
+export interface ImageLoaderContext {
+  tree: SourceTree;
+  index: FileIndex;
+  /**
+   * "exact": paths are relative to the import root and must exist as written (bundles).
+   * "resolve": paths are looked for around the record (MiSI release, VLMEvalKit image_path).
+   */
+  pathMode: "exact" | "resolve";
+  /** The record's file, for relative paths. */
+  recordFile: string;
+  /** VLMEvalKit: images of earlier rows that later rows point to, by row index. */
+  rowImages?: ReadonlyMap<string, readonly LoadedImage[]>;
+}
+
+export type LoadImagesResult = { ok: true; images: LoadedImage[] } | { ok: false; problem: string };
+
+async function readCapped(tree: SourceTree, filePath: string): Promise<Buffer | string> {
+  const stream = await tree.open(filePath);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > MAX_IMAGE_BYTES) {
+      stream.destroy();
+      return `image '${filePath}' is larger than the limit of ${MAX_IMAGE_BYTES} bytes`;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Reads, checks and hashes a record's images, one at a time. The first problem skips the record. */
+export async function loadPlannedImages(images: readonly PlannedImage[], ctx: ImageLoaderContext): Promise<LoadImagesResult> {
+  const out: LoadedImage[] = [];
+  let expanded = false;
+  for (const [i, img] of images.entries()) {
+    const which = images.length > 1 ? `image ${i + 1}: ` : "";
+    const ref = img.ref;
+    if (ref.kind === "row") {
+      const earlier = ctx.rowImages?.get(ref.index);
+      if (!earlier) return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row has that index and an image` };
+      // A pointer to a row with several images stands for all of them (VLMEvalKit copies the whole cell).
+      for (const e of earlier) out.push({ ...e, caption: img.caption });
+      expanded ||= earlier.length !== 1;
+      continue;
+    }
+    let bytes: Buffer;
+    if (ref.kind === "base64") {
+      const decoded = decodeBase64(ref.data);
+      if (!decoded) return { ok: false, problem: `${which}not valid base64` };
+      bytes = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength);
+    } else {
+      let filePath = ref.path;
+      if (ctx.pathMode === "resolve") {
+        const resolved = resolveImagePath(ref.path, ctx.recordFile, ctx.index);
+        if (!resolved.ok) return { ok: false, problem: `${which}${resolved.problem}` };
+        filePath = resolved.path;
+      } else if (!ctx.index.has(filePath)) {
+        return { ok: false, problem: `${which}image file '${filePath}' is missing` };
+      }
+      const read = await readCapped(ctx.tree, filePath);
+      if (typeof read === "string") return { ok: false, problem: `${which}${read}` };
+      bytes = read;
+    }
+    const checked = checkImageBytes(bytes);
+    if (!checked.ok) return { ok: false, problem: `${which}${checked.problem}` };
+    out.push({ caption: img.caption, mimeType: checked.mimeType, sha256: sha256Hex(bytes), data: bytes });
+  }
+  // Row pointers only occur in VLMEvalKit rows, whose captions are plain "Image N": renumber after expanding.
+  return { ok: true, images: expanded ? out.map((img, i) => ({ ...img, caption: `Image ${i + 1}` })) : out };
+}
