@@ -45,13 +45,7 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
           <h2 id="preview-h" className="mb-3 font-semibold">
             Participant view (static condition)
           </h2>
-          <ItemPreview
-            question={item.question}
-            images={item.images}
-            payload={item.payload}
-            task={task ? { code: task.code, label: task.label, instructions: task.instructions, widget: task.answerWidget } : null}
-          />
-          {!task ? <p className="mt-3 text-sm text-red-700">Unknown task id {item.taskId}: participants cannot be served this item.</p> : null}
+          <ItemPreview taskId={item.taskId} question={item.question} images={item.images.map(({ id, position, caption }) => ({ id, position, caption }))} payload={item.payload} />
           {rendered && !rendered.ok ? <p className="mt-3 text-sm text-red-700">Stored fields do not validate: {rendered.error}</p> : null}
           {templateMismatch ? <p className="mt-3 text-sm text-amber-800">The stored question differs from the task template filled with these fields (imported text is shown).</p> : null}
         </section>
