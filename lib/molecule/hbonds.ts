@@ -289,13 +289,18 @@ function buildSites(atoms: readonly Atom[], bonds: readonly Bond[], types: reado
   });
 }
 
+/** Code-point order (not localeCompare, whose order depends on the ICU build). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function compareRefs(a: AtomRef, b: AtomRef): number {
   return (
-    a.chain.localeCompare(b.chain) ||
+    compareText(a.chain, b.chain) ||
     a.resSeq - b.resSeq ||
-    a.iCode.localeCompare(b.iCode) ||
-    a.resName.localeCompare(b.resName) ||
-    a.name.localeCompare(b.name) ||
+    compareText(a.iCode, b.iCode) ||
+    compareText(a.resName, b.resName) ||
+    compareText(a.name, b.name) ||
     a.serial - b.serial
   );
 }

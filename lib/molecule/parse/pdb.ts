@@ -13,6 +13,20 @@ import {
   splitLines,
 } from "./parse-result";
 
+/**
+ * Record names of wwPDB format v3.3 plus a few long-standing extras (USER, SIGATM, old HYDBND...).
+ * Any other non-blank line is an error: a coordinate line with a damaged record name ("AT0M")
+ * would otherwise be skipped silently.
+ */
+const KNOWN_RECORDS: ReadonlySet<string> = new Set([
+  "HEADER", "OBSLTE", "TITLE", "SPLIT", "CAVEAT", "COMPND", "SOURCE", "KEYWDS", "EXPDTA", "NUMMDL", "MDLTYP",
+  "AUTHOR", "REVDAT", "SPRSDE", "JRNL", "REMARK", "DBREF", "DBREF1", "DBREF2", "SEQADV", "SEQRES", "MODRES",
+  "HET", "HETNAM", "HETSYN", "FORMUL", "HELIX", "SHEET", "TURN", "SSBOND", "LINK", "LINKR", "CISPEP", "SITE",
+  "CRYST1", "ORIGX1", "ORIGX2", "ORIGX3", "SCALE1", "SCALE2", "SCALE3", "MTRIX1", "MTRIX2", "MTRIX3", "TVECT",
+  "MODEL", "ATOM", "ANISOU", "SIGATM", "SIGUIJ", "TER", "HETATM", "ENDMDL", "CONECT", "MASTER", "END",
+  "USER", "HYDBND", "SLTBRG", "FTNOTE",
+]);
+
 /** A coordinate record must reach the end of the z field (column 54). */
 const MIN_COORDINATE_RECORD_LENGTH = 54;
 
@@ -171,7 +185,13 @@ export function parsePdb(text: string, fileName: string): ParseResult {
         title = line.slice(62, 66).trim() || line.slice(10, 50).trim();
         continue;
       }
-      if (record !== "ATOM  " && record !== "HETATM") continue;
+      if (record !== "ATOM  " && record !== "HETATM") {
+        const name = record.trim();
+        if (name !== "" && !KNOWN_RECORDS.has(name)) {
+          fail(lineNo, null, `unknown record type "${name}" (columns 1-6)`, 1);
+        }
+        continue;
+      }
       if (!inFirstModel || sawEndOfFirstModel) continue;
 
       if (line.length < MIN_COORDINATE_RECORD_LENGTH) {

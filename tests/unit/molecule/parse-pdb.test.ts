@@ -120,6 +120,10 @@ describe("parsePdb: errors name the line, column and field", () => {
     const bad = good.slice(0, 17) + "   " + good.slice(20);
     expect(err(parsePdb(bad, "n.pdb"))).toMatchObject({ line: 1, column: 18 });
   });
+  it("a damaged record name (would otherwise drop the atom silently)", () => {
+    const e = err(parsePdb(`${good}\nAT0M${good.slice(4)}\n`, "r.pdb"));
+    expect(e).toMatchObject({ line: 2, column: 1, reason: 'unknown record type "AT0M" (columns 1-6)' });
+  });
   it("a file without coordinates", () => {
     const e = err(parsePdb("HEADER    NOTHING\nEND\n", "empty.pdb"));
     expect(e.line).toBe(0);
