@@ -254,7 +254,7 @@ function extractLigand(
 }
 
 /** Attaches each hydrogen to its nearest heavy atom (PDB files state no bonds) and counts them. */
-function countNearestHydrogens(atoms: readonly Atom[], indices: readonly number[]): Bond[] {
+function attachHydrogensToNearest(atoms: readonly Atom[], indices: readonly number[]): Bond[] {
   const heavy = indices.filter((i) => atoms[i]!.element !== "H");
   const bonds: Bond[] = [];
   for (const h of indices) {
@@ -288,7 +288,7 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
   if (options.ligandStructure) {
     const ls = options.ligandStructure;
     const all = ls.atoms.map((_, i) => i);
-    const bonds = ls.format === "pdb" ? countNearestHydrogens(ls.atoms, all) : ls.bonds;
+    const bonds = ls.format === "pdb" ? attachHydrogensToNearest(ls.atoms, all) : ls.bonds;
     const extracted = extractLigand(ls.atoms, all, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${ls.fileName}: the ligand has no heavy atoms` };
     ligand = { ...extracted, bonds: ls.format === "pdb" ? [] : extracted.bonds, hasBondOrders: ls.hasBondOrders, id: null, residueIds: [], source: "file" };
@@ -307,7 +307,7 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     if (!chosen.ok) return { ok: false, reason: chosen.reason };
     for (const g of chosen.residues) excluded.add(g.id);
     const indices = chosen.residues.flatMap((g) => g.atomIndices);
-    const bonds = countNearestHydrogens(structure.atoms, indices);
+    const bonds = attachHydrogensToNearest(structure.atoms, indices);
     const extracted = extractLigand(structure.atoms, indices, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${chosen.id} has no heavy atoms` };
     ligand = { ...extracted, bonds: [], hasBondOrders: false, id: chosen.id, residueIds: chosen.residues.map((g) => g.id), source: chosen.how };

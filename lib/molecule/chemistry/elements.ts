@@ -22,6 +22,8 @@ export interface ElementInfo {
 
 /** Used for elements without a Bondi/Mantina radius (transition metals, lanthanides). */
 export const DEFAULT_VDW_RADIUS_A = 2.0;
+/** Only reached for symbols outside the table, which the parsers reject; a mid-row metal's radius. */
+const FALLBACK_COVALENT_RADIUS_A = 1.5;
 
 // symbol, Z, covalent radius (Å), vdW radius (Å) or null, CPK colour
 type Row = readonly [string, number, number, number | null, string];
@@ -139,7 +141,7 @@ export function cpkColorOf(symbol: string): string {
 }
 
 export function covalentRadiusOf(symbol: string): number {
-  return ELEMENTS.get(symbol)?.covalentRadiusA ?? 1.5;
+  return ELEMENTS.get(symbol)?.covalentRadiusA ?? FALLBACK_COVALENT_RADIUS_A;
 }
 
 export function vdwRadiusOf(symbol: string): number {
