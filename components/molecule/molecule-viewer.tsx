@@ -32,6 +32,13 @@ function atomColor(scene: Scene3d, i: number): string {
   return cpkColorOf(el);
 }
 
+/** Sphere tessellation by scene size: big pockets get coarser balls so software WebGL stays interactive. */
+function sphereSegments(atomCount: number): [number, number] {
+  if (atomCount <= 500) return [24, 16];
+  if (atomCount <= 1500) return [14, 10];
+  return [10, 7];
+}
+
 function Atoms({ scene }: { scene: Scene3d }) {
   const ref = useRef<THREE.InstancedMesh>(null);
   const count = scene.elements.length;
@@ -49,7 +56,7 @@ function Atoms({ scene }: { scene: Scene3d }) {
   }, [scene, count]);
   return (
     <instancedMesh ref={ref} args={[undefined, undefined, count]}>
-      <sphereGeometry args={[1, 20, 14]} />
+      <sphereGeometry args={[1, ...sphereSegments(count)]} />
       <meshStandardMaterial roughness={0.45} metalness={0.05} />
     </instancedMesh>
   );
@@ -87,7 +94,7 @@ function Bonds({ scene }: { scene: Scene3d }) {
   if (halves === 0) return null;
   return (
     <instancedMesh ref={ref} args={[undefined, undefined, halves]}>
-      <cylinderGeometry args={[1, 1, 1, 10, 1, true]} />
+      <cylinderGeometry args={[1, 1, 1, halves > 3000 ? 6 : 10, 1, true]} />
       <meshStandardMaterial roughness={0.5} />
     </instancedMesh>
   );
