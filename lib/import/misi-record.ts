@@ -67,18 +67,18 @@ export function planMisiRecord(record: Record<string, unknown>, ctx: MisiRecordC
   const get = (role: RecordRole): unknown => (mapping.roles[role] === undefined ? undefined : record[mapping.roles[role]!]);
   const skips: ReportEntry[] = [];
 
-  // Task: the record's own field first, then the path.
+  // Task: the record's own field; the path only when the record names none. A name that is no
+  // known task is not replaced by the path's guess (it may be a task this app does not have).
   const taskKey = mapping.roles.task;
   const taskValue = scalarText(get("task"));
-  let taskId: TaskId | null = taskValue ? inferTaskFromName(taskValue) : null;
   const warnings: ReportEntry[] = [];
-  if (!taskId && ctx.taskFromPath) {
+  let taskId: TaskId | null = null;
+  if (taskValue) {
+    taskId = inferTaskFromName(taskValue);
+    if (!taskId) skips.push(at(taskKey!, `'${taskValue}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`));
+  } else {
     taskId = ctx.taskFromPath;
-    if (taskValue) warnings.push(at(taskKey!, `'${taskValue}' is not a known task name; used '${taskId}' from the path`));
-  }
-  if (!taskId) {
-    const why = taskValue ? `'${taskValue}' is not a known task name` : `no task field (${describeAliases("task")})`;
-    skips.push(at(taskKey ?? "task", `cannot tell the task: ${why}, and the file and folder names name none`));
+    if (!taskId) skips.push(at(taskKey ?? "task", `cannot tell the task: no task field (${describeAliases("task")}) and the file and folder names name none`));
   }
 
   const questionKey = mapping.roles.question;

@@ -113,14 +113,13 @@ export function planVlmevalkitRow(row: Record<string, string>, ctx: VlmevalkitRo
   if (!index) skips.push(at(columns.index, "empty index"));
 
   const category = cell(row, columns.category);
-  let taskId = category ? inferTaskFromName(category) : null;
-  if (!taskId && ctx.taskFromPath) {
+  let taskId: TaskId | null = null;
+  if (category) {
+    taskId = inferTaskFromName(category);
+    if (!taskId) skips.push(at(columns.category!, `'${category}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`));
+  } else {
     taskId = ctx.taskFromPath;
-    if (category) warnings.push(at(columns.category!, `'${category}' is not a known task name; used '${taskId}' from the file name`));
-  }
-  if (!taskId) {
-    const why = category ? `category '${category}' is not a known task name` : "no category";
-    skips.push(at(columns.category ?? "category", `cannot tell the task: ${why}, and the file name names none`));
+    if (!taskId) skips.push(at(columns.category ?? "category", "cannot tell the task: no category, and the file name names none"));
   }
 
   const imageCell = cell(row, columns.image);

@@ -43,13 +43,15 @@ describe("MiSI release records", () => {
     });
     const noQuestion = ctx({ id: 1, answer: "move x 1", image: "a.png" });
     expect(!noQuestion.ok && noQuestion.skips[0]).toEqual({ file: "rel/T1_translation/data.jsonl", line: 4, field: "question", problem: "missing (looked for question, prompt, problem, query)" });
-    const unknown = ctx({ id: 1, category: "Chirality", question: "q", answer: "A", image: "a.png" }, { taskFromPath: null });
-    expect(!unknown.ok && unknown.skips[0]).toEqual({
-      file: "rel/T1_translation/data.jsonl",
-      line: 4,
-      field: "category",
-      problem: "cannot tell the task: 'Chirality' is not a known task name, and the file and folder names name none",
-    });
+    // A task name the app does not know is not replaced by the path's guess.
+    const unknown = ctx({ id: 1, category: "Chirality", question: "q", answer: "A", image: "a.png" });
+    expect(!unknown.ok && unknown.skips).toEqual([
+      { file: "rel/T1_translation/data.jsonl", line: 4, field: "category", problem: "'Chirality' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)" },
+    ]);
+    const nowhere = ctx({ id: 1, question: "q", answer: "A", image: "a.png" }, { taskFromPath: null });
+    expect(!nowhere.ok && nowhere.skips[0]?.problem).toBe(
+      "cannot tell the task: no task field (looked for task, category, tasktype, taskname) and the file and folder names name none",
+    );
   });
 
   it("takes the split from the record, else from the path", () => {
