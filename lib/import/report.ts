@@ -14,6 +14,8 @@ export const ReportEntrySchema = z.object({
   line: z.number().int().nonnegative(),
   field: z.string(),
   problem: z.string(),
+  /** Warnings only: further records of the same file with the same field and problem (listed once). */
+  repeats: z.number().int().positive().optional(),
 });
 export type ReportEntry = z.infer<typeof ReportEntrySchema>;
 
@@ -38,7 +40,7 @@ export const ImportReportSchema = z.object({
   /** Imported, but with something to act on (payload kept as-is, item flagged). */
   warnings: z.array(ReportEntrySchema),
   /** For information: how fields were mapped, which ligand was chosen, what a parser dropped. */
-  notes: z.array(ReportEntrySchema),
+  notes: z.array(ReportEntrySchema).default([]),
   /** Where the duplicates were found (same list cut as `skipped`). */
   duplicateEntries: z.array(ReportEntrySchema),
   /** True length of each list before the cut at MAX_REPORT_ENTRIES_PER_LIST. */
@@ -46,7 +48,7 @@ export const ImportReportSchema = z.object({
     skipped: z.number().int().nonnegative(),
     errors: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative(),
-    notes: z.number().int().nonnegative(),
+    notes: z.number().int().nonnegative().default(0),
     duplicates: z.number().int().nonnegative(),
   }),
   /** Items imported per task id (structures: per format). */
@@ -59,7 +61,13 @@ export type ImportReport = z.infer<typeof ImportReportSchema>;
 /** `items.jsonl:12: answer: 'move q 3' is not a valid command`; line 0 is left out. */
 export function formatReportEntry(entry: ReportEntry): string {
   const where = entry.line > 0 ? `${entry.file}:${entry.line}` : entry.file;
-  return `${where}: ${entry.field}: ${entry.problem}`;
+  const more = entry.repeats ? ` (and ${entry.repeats} more record(s) like it)` : "";
+  return `${where}: ${entry.field}: ${entry.problem}${more}`;
+}
+
+/** How many occurrences a (possibly cut) list accounts for, repeats included. */
+export function countListed(entries: readonly ReportEntry[]): number {
+  return entries.reduce((n, e) => n + 1 + (e.repeats ?? 0), 0);
 }
 
 /** The whole report as text lines: a summary, then errors, skipped, duplicates, warnings and notes. */
@@ -77,7 +85,8 @@ export function formatReportLines(report: ImportReport): string[] {
     if (total === 0) return;
     lines.push(`${title} (${total}):`);
     for (const e of entries) lines.push(`  ${formatReportEntry(e)}`);
-    if (total > entries.length) lines.push(`  … ${total - entries.length} more not listed`);
+    const unlisted = total - countListed(entries);
+    if (unlisted > 0) lines.push(`  … ${unlisted} more not listed`);
   };
   section("errors", report.errors, report.counts.errors);
   section("skipped", report.skipped, report.counts.skipped);
@@ -90,6 +99,8 @@ export function formatReportLines(report: ImportReport): string[] {
 /** Collects a report while an import runs. Lists are cut at MAX_REPORT_ENTRIES_PER_LIST; counts are exact. */
 export class ImportReportBuilder {
   private readonly report: ImportReport;
+  /** Warnings by file + field + problem, so a problem shared by every record is listed once. */
+  private readonly warningIndex = new Map<string, ReportEntry>();
 
   constructor(options: { kind: ImportKind | null; source: string; dryRun: boolean }) {
     this.report = {
@@ -123,9 +134,20 @@ export class ImportReportBuilder {
     if (this.report.errors.length < MAX_REPORT_ENTRIES_PER_LIST) this.report.errors.push(entry);
   }
 
+  /** Counts every warning; lists the first of each file + field + problem and counts the rest as its repeats. */
   warn(entry: ReportEntry): void {
     this.report.counts.warnings += 1;
-    if (this.report.warnings.length < MAX_REPORT_ENTRIES_PER_LIST) this.report.warnings.push(entry);
+    const key = `${entry.file}\u0000${entry.field}\u0000${entry.problem}`;
+    const first = this.warningIndex.get(key);
+    if (first) {
+      first.repeats = (first.repeats ?? 0) + 1;
+      return;
+    }
+    if (this.report.warnings.length < MAX_REPORT_ENTRIES_PER_LIST) {
+      const stored = { ...entry };
+      this.report.warnings.push(stored);
+      this.warningIndex.set(key, stored);
+    }
   }
 
   note(entry: ReportEntry): void {

@@ -12,8 +12,8 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 
 export class UploadTooLargeError extends Error {
-  constructor() {
-    super(`the upload is larger than ${MAX_UPLOAD_BYTES} bytes`);
+  constructor(limitBytes: number) {
+    super(`the upload is larger than ${limitBytes} bytes`);
   }
 }
 
@@ -45,7 +45,7 @@ export async function saveUploadToTempFile(body: ReadableStream<Uint8Array>, fil
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > maxBytes) return done(new UploadTooLargeError());
+      if (bytes > maxBytes) return done(new UploadTooLargeError(maxBytes));
       hash.update(chunk);
       done(null, chunk);
     },

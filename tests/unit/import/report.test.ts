@@ -39,3 +39,15 @@ describe("report lines", () => {
     expect(lines).toEqual(expect.arrayContaining(["duplicates (1):", "  t.tsv:3: item: already in the database (item c1)", "notes (1):"]));
   });
 });
+
+describe("grouped warnings", () => {
+  it("lists a warning shared by many records once, with how many more there are", () => {
+    const b = new ImportReportBuilder({ kind: "misi", source: "r", dryRun: false });
+    for (let line = 1; line <= 4; line++) b.warn({ file: "a.jsonl", line, field: "payload", problem: "pdbId: missing" });
+    b.warn({ file: "b.jsonl", line: 1, field: "payload", problem: "pdbId: missing" });
+    const report = b.finish();
+    expect(report.counts.warnings).toBe(5);
+    expect(report.warnings.map(formatReportEntry)).toEqual(["a.jsonl:1: payload: pdbId: missing (and 3 more record(s) like it)", "b.jsonl:1: payload: pdbId: missing"]);
+    expect(formatReportLines(report).some((l) => l.includes("more not listed"))).toBe(false);
+  });
+});
