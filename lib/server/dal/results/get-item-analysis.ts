@@ -9,6 +9,8 @@ import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope"
 /** Fewer responses than this are not evidence that an item is hard (or its gold wrong). */
 export const DEFAULT_MOST_MISSED_MIN_RESPONSES = 3;
 export const MOST_MISSED_LIMIT = 25;
+/** "Most humans miss": exact accuracy below one half. */
+export const MOST_MISSED_MAX_ACCURACY = 0.5;
 
 export interface ItemRowDto extends ItemStats {
   externalId: string | null;
@@ -20,9 +22,11 @@ export interface ItemRowDto extends ItemStats {
 
 export interface ItemAnalysisDto {
   items: ItemRowDto[];
-  /** Lowest human accuracy first, among items with at least minResponses answers. */
+  /** Items most humans miss (accuracy below MOST_MISSED_MAX_ACCURACY), lowest first, among items with at least minResponses answers. */
   mostMissed: ItemRowDto[];
   minResponses: number;
+  /** Accuracy below which an item counts as "most humans miss". */
+  maxAccuracy: number;
   multipleChoiceAgreement: MultipleChoiceAgreement[];
   answerAgreement: AnswerAgreement[];
   problems: string[];
@@ -30,7 +34,7 @@ export interface ItemAnalysisDto {
 
 /** Item analysis of already loaded records: per-item accuracy and answers, most-missed list, agreement. */
 export async function analyzeScopeRecords(records: readonly ResponseRecord[], minResponses = DEFAULT_MOST_MISSED_MIN_RESPONSES): Promise<ItemAnalysisDto> {
-  const empty: ItemAnalysisDto = { items: [], mostMissed: [], minResponses, multipleChoiceAgreement: [], answerAgreement: [], problems: [] };
+  const empty: ItemAnalysisDto = { items: [], mostMissed: [], minResponses, maxAccuracy: MOST_MISSED_MAX_ACCURACY, multipleChoiceAgreement: [], answerAgreement: [], problems: [] };
   if (records.length === 0) return empty;
   const stats = analyzeItems(records);
   const mc = computeMultipleChoiceAgreement(records);
@@ -49,8 +53,11 @@ export async function analyzeScopeRecords(records: readonly ResponseRecord[], mi
     return { ...s, externalId: m?.externalId ?? null, status: m?.status ?? "unknown", statusReason: m?.statusReason ?? null, goldAnswer: m?.answerKey?.canonical ?? null };
   });
   const byId = new Map(items.map((i) => [i.itemId, i]));
-  const mostMissed = listMostMissed(stats.value, { minResponses, limit: MOST_MISSED_LIMIT }).map((s) => byId.get(s.itemId) as ItemRowDto);
-  return { items, mostMissed, minResponses, multipleChoiceAgreement: mc.value, answerAgreement: computeAnswerAgreement(records), problems: [] };
+  const mostMissed = listMostMissed(stats.value, { minResponses })
+    .filter((s) => s.exactAccuracy < MOST_MISSED_MAX_ACCURACY)
+    .slice(0, MOST_MISSED_LIMIT)
+    .map((s) => byId.get(s.itemId) as ItemRowDto);
+  return { items, mostMissed, minResponses, maxAccuracy: MOST_MISSED_MAX_ACCURACY, multipleChoiceAgreement: mc.value, answerAgreement: computeAnswerAgreement(records), problems: [] };
 }
 
 /** Item analysis for a study (or its pool version's studies). */

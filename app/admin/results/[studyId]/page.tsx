@@ -1,0 +1,216 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { buildConditionChartData, buildTaskChartColumns } from "@/components/results/chart-data";
+import { ComparisonTable } from "@/components/results/comparison-table";
+import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/human-results-table";
+import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
+import { PaperReferenceTable } from "@/components/results/paper-reference-table";
+import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
+import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
+import { AppError } from "@/lib/server/errors";
+import { requirePageRole } from "@/lib/server/guards";
+import { flagItemAction } from "./actions";
+
+export const metadata: Metadata = { title: "Results" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const SECTION = "mt-10 scroll-mt-4";
+
+export default async function StudyResultsPage({ params, searchParams }: { params: Promise<{ studyId: string }>; searchParams: Promise<SearchParams> }) {
+  const { studyId } = await params;
+  const query = await searchParams;
+  const user = await requirePageRole("researcher", `/admin/results/${studyId}`);
+  const scope = first(query.scope) === "pool" ? "pool" : "study";
+  const conditionParam = first(query.condition);
+  const condition = conditionParam === "static" || conditionParam === "interactive" ? conditionParam : null;
+
+  const page = await getResultsPage({ studyId, scope, condition }).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
+    throw err;
+  });
+  const { human, items, models } = page;
+  const s = human.scope;
+  const summary = human.summary;
+  const href = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams();
+    const merged: Record<string, string | null> = { scope: scope === "pool" ? "pool" : null, condition, ...changes };
+    for (const [k, v] of Object.entries(merged)) if (v) next.set(k, v);
+    const text = next.toString();
+    return `/admin/results/${studyId}${text ? `?${text}` : ""}`;
+  };
+  const exportHref = (kind: string) => `/api/export/${studyId}/${kind}${scope === "pool" ? "?scope=pool" : ""}`;
+  const fileStem = `${s.study.slug}${scope === "pool" ? "-pool" : ""}`;
+
+  return (
+    <main className="mx-auto max-w-7xl px-6 py-8">
+      <p className="text-sm">
+        <Link href="/admin/results" className="underline">
+          ← Results
+        </Link>{" "}
+        ·{" "}
+        <Link href={`/admin/studies/${studyId}`} className="underline">
+          Study page
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-semibold">Results: {s.study.name}</h1>
+      <p className="mt-1 text-sm text-slate-700">
+        Study <span className="font-mono">{s.study.slug}</span> ({s.study.status}) · pool {s.poolVersion.poolName} v{s.poolVersion.version} ·{" "}
+        {scope === "pool" ? `${s.studies.length} studies on this pool version: ${s.studies.map((x) => x.slug).join(", ")}` : "this study only"} ·{" "}
+        {human.nResponses} main-phase answers
+      </p>
+      <nav aria-label="Results scope" className="mt-2 flex flex-wrap gap-2 text-sm">
+        <Link href={href({ scope: null })} aria-current={scope === "study" ? "page" : undefined} className={`rounded border px-2 py-1 ${scope === "study" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}>
+          This study
+        </Link>
+        <Link href={href({ scope: "pool" })} aria-current={scope === "pool" ? "page" : undefined} className={`rounded border px-2 py-1 ${scope === "pool" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}>
+          All studies on pool v{s.poolVersion.version}
+        </Link>
+        <span className="ml-auto text-slate-700">
+          Jump to: <a href="#human" className="underline">humans</a> · <a href="#charts" className="underline">charts</a> · <a href="#items" className="underline">items</a> ·{" "}
+          <a href="#models" className="underline">models</a> · <a href="#exports" className="underline">exports</a>
+        </span>
+      </nav>
+      {human.problems.length > 0 || human.skipped.length > 0 ? (
+        <div role="alert" className="mt-4 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          {human.problems.length > 0 ? <p>The stored responses failed validation: {human.problems.slice(0, 5).join("; ")}</p> : null}
+          {human.skipped.length > 0 ? (
+            <p>
+              {human.skipped.length} response(s) left out: {human.skipped.slice(0, 5).map((x) => `${x.responseId} (${x.reason})`).join("; ")}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+
+      <section id="human" aria-labelledby="human-h" className={SECTION}>
+        <h2 id="human-h" className="text-xl font-semibold">
+          Human results per task
+        </h2>
+        <p className="text-sm text-slate-700">
+          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). Intervals at 95%: Wilson over answers (treats them as
+          independent) and a bootstrap that resamples participants ({human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each
+          interval derives its own seed from it, the group and the column).
+        </p>
+        {summary ? (
+          <div className="mt-3 space-y-6">
+            <HumanResultsTable group={summary.overall} caption={`All participants (${summary.overall.nParticipants}), ${summary.overall.nResponses} answers`} />
+            <GroupBreakdownTable groups={summary.byCondition} dimension="condition" />
+            <GroupBreakdownTable groups={summary.byCohort} dimension="cohort" />
+          </div>
+        ) : (
+          <p className="mt-3 text-sm">No main-phase answers yet.</p>
+        )}
+      </section>
+
+      <section id="charts" aria-labelledby="charts-h" className={SECTION}>
+        <h2 id="charts-h" className="text-xl font-semibold">
+          Charts
+        </h2>
+        <div className="mt-3 space-y-6">
+          <TaskAccuracyChart columns={buildTaskChartColumns(summary, models.comparison)} runs={models.runs.map((r) => ({ id: r.id, name: r.name }))} fileStem={fileStem} />
+          {summary && Object.keys(summary.byCondition).length > 0 ? <ConditionChart data={buildConditionChartData(summary)} fileStem={fileStem} /> : null}
+        </div>
+      </section>
+
+      <section id="items" aria-labelledby="items-h" className={SECTION}>
+        <h2 id="items-h" className="text-xl font-semibold">
+          Item analysis
+        </h2>
+        {items.problems.length > 0 ? <p role="alert">{items.problems.slice(0, 5).join("; ")}</p> : null}
+        <div className="mt-3">
+          <ItemAnalysisSection dto={items} studyId={studyId} flagAction={user.role === "admin" ? flagItemAction : null} />
+        </div>
+      </section>
+
+      <section id="models" aria-labelledby="models-h" className={SECTION}>
+        <h2 id="models-h" className="text-xl font-semibold">
+          Models vs humans
+        </h2>
+        <p className="text-sm text-slate-700">
+          Imported model runs scored with the same task scorers on the items humans answered ({models.runs.length} run(s) with answers on this pool version;{" "}
+          <Link href="/admin/models" className="underline">
+            import or manage runs
+          </Link>
+          ). Human side:{" "}
+          {([null, "static", "interactive"] as const).map((c) => (
+            <Link key={c ?? "all"} href={href({ condition: c })} aria-current={condition === c ? "true" : undefined} className={`mr-1 rounded px-1 ${condition === c ? "bg-slate-800 text-white" : "underline"}`}>
+              {c ?? "all conditions"}
+            </Link>
+          ))}
+          (the paper tested humans on static images).
+        </p>
+        {models.problems.length > 0 ? (
+          <p role="alert" className="text-sm text-red-800">
+            {models.problems.slice(0, 5).join("; ")}
+          </p>
+        ) : null}
+        <div className="mt-3">
+          {models.comparison ? <ComparisonTable dto={models} /> : <p className="text-sm">No imported model answered items of this pool version yet{summary ? "" : ", and there are no human answers"}.</p>}
+        </div>
+        <h3 className="mt-8 font-semibold">The paper&apos;s published results (as reported, not item-matched)</h3>
+        <div className="mt-2 space-y-4">
+          <PaperReferenceTable metric="exact" />
+          <details>
+            <summary className="cursor-pointer text-sm font-medium">Partial credit (Table 1)</summary>
+            <PaperReferenceTable metric="partial" />
+          </details>
+        </div>
+      </section>
+
+      <section id="exports" aria-labelledby="exports-h" className={SECTION}>
+        <h2 id="exports-h" className="text-xl font-semibold">
+          Exports
+        </h2>
+        <p className="text-sm text-slate-700">UTF-8 CSV with a header row, streamed; contains gold answers. Cells a spreadsheet would run as formulas start with an apostrophe.</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+          <li>
+            <a href={exportHref("responses")} className="text-blue-700 underline">
+              Responses (long format, one row per answer)
+            </a>
+          </li>
+          <li>
+            <a href={exportHref("task-summary")} className="text-blue-700 underline">
+              Per-task summary
+            </a>
+          </li>
+          <li>
+            <a href={exportHref("item-summary")} className="text-blue-700 underline">
+              Per-item summary
+            </a>
+          </li>
+          <li>
+            <a href={exportHref("participants")} className="text-blue-700 underline">
+              Participants
+            </a>
+          </li>
+          <li>
+            <a href={`/api/export/${studyId}/vlmevalkit-tsv`} className="text-blue-700 underline">
+              Pool items as a VLMEvalKit TSV (base64 PNG images)
+            </a>{" "}
+            – run models on exactly the items humans saw
+          </li>
+          <li>
+            Codebook:{" "}
+            {/* A file download from a route handler: a plain link, not client-side navigation. */}
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+            <a href="/api/export/codebook" className="text-blue-700 underline">
+              CSV
+            </a>{" "}
+            ·{" "}
+            {/* A file download from a route handler: a plain link, not client-side navigation. */}
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+            <a href="/api/export/codebook?format=md" className="text-blue-700 underline">
+              Markdown
+            </a>
+          </li>
+        </ul>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,134 @@
+import type { ModelComparisonDto } from "@/lib/server/dal/results/compare-with-models";
+import { formatInterval, formatP, formatPercent } from "./format";
+
+const TH = "px-2 py-1 text-left font-medium";
+const TD = "px-2 py-1 tabular-nums";
+
+/**
+ * Humans vs each imported model on the same items, per result column: exact means with Wilson
+ * intervals over items, the exact McNemar test on paired item outcomes, n and unparseable answers
+ * per cell, and the best model's difference from humans.
+ */
+export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
+  const comparison = dto.comparison;
+  if (!comparison) return null;
+  const runName = new Map(dto.runs.map((r) => [r.id, r.name]));
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
+      <div className="overflow-x-auto">
+        <table className="min-w-full border-collapse text-sm">
+          <caption className="py-1 text-left text-slate-700">
+            Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
+          </caption>
+          <thead>
+            <tr className="border-b border-slate-400 bg-slate-100">
+              <th scope="col" className={TH}>
+                Task
+              </th>
+              <th scope="col" className={TH}>
+                Model
+              </th>
+              <th scope="col" className={TH}>
+                Items
+              </th>
+              <th scope="col" className={TH}>
+                Unparseable
+              </th>
+              <th scope="col" className={TH}>
+                Model %
+              </th>
+              <th scope="col" className={TH}>
+                Humans % (item mean)
+              </th>
+              <th scope="col" className={TH}>
+                Humans majority % [Wilson]
+              </th>
+              <th scope="col" className={TH}>
+                Model − humans (pts)
+              </th>
+              <th scope="col" className={TH}>
+                McNemar b / c, exact p
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {comparison.columns.map((col) => (
+              <ColumnRows key={col.column} col={col} runName={runName} unparseable={dto.unparseable[col.column] ?? {}} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function ColumnRows({
+  col,
+  runName,
+  unparseable,
+}: {
+  col: NonNullable<ModelComparisonDto["comparison"]>["columns"][number];
+  runName: Map<string, string>;
+  unparseable: Record<string, number>;
+}) {
+  const rows = col.models.length;
+  return (
+    <>
+      {col.models.map((m, i) => (
+        <tr key={m.modelId} className={i === 0 ? "border-t border-slate-400" : "border-t border-slate-100"}>
+          {i === 0 ? (
+            <th scope="rowgroup" rowSpan={rows + 1} className={`${TH} align-top whitespace-nowrap`}>
+              {col.label}
+              <span className="block text-xs font-normal text-slate-600">
+                human-only items {col.nHumanOnlyItems}, model-only {col.nModelOnlyItems}
+              </span>
+            </th>
+          ) : null}
+          <th scope="row" className={`${TH} font-normal`}>
+            {runName.get(m.modelId) ?? m.modelId}
+          </th>
+          <td className={TD}>{m.nItems}</td>
+          <td className={TD}>{unparseable[m.modelId] ?? 0}</td>
+          <td className={TD}>
+            <span className="font-semibold">{formatPercent(m.model.mean)}</span> {formatInterval(m.model.wilson.low, m.model.wilson.high)}
+          </td>
+          <td className={TD}>{formatPercent(m.human.meanOfItemMeans)}</td>
+          <td className={TD}>
+            {formatPercent(m.human.majority.estimate)} {formatInterval(m.human.majority.low, m.human.majority.high)}
+            {m.human.nTies > 0 ? <span className="text-xs text-slate-600"> ({m.human.nTies} tied)</span> : null}
+          </td>
+          <td className={TD}>{(m.difference * 100).toFixed(1)}</td>
+          <td className={TD}>
+            {m.mcnemar.b} / {m.mcnemar.c}, p {formatP(m.mcnemar.p)}
+          </td>
+        </tr>
+      ))}
+      <tr className="bg-slate-50">
+        {rows === 0 ? (
+          <th scope="row" className={TH}>
+            {col.label}
+          </th>
+        ) : null}
+        <th scope="row" className={`${TH} italic`}>
+          Best model − human
+        </th>
+        {col.best ? (
+          <>
+            <td className={TD}>{col.best.nItems}</td>
+            <td className={TD} />
+            <td className={TD}>{formatPercent(col.best.modelMean)}</td>
+            <td className={TD}>{formatPercent(col.best.humanMean)}</td>
+            <td className={TD} />
+            <td className={`${TD} font-semibold`}>{(col.best.difference * 100).toFixed(1)}</td>
+            <td className="px-2 py-1 text-xs text-slate-600">{runName.get(col.best.modelId) ?? col.best.modelId}</td>
+          </>
+        ) : (
+          <td className="px-2 py-1 text-slate-600" colSpan={7}>
+            no model answered these items
+          </td>
+        )}
+      </tr>
+    </>
+  );
+}

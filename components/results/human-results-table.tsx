@@ -1,0 +1,160 @@
+import type { GroupSummary } from "@/lib/results/summarize";
+import { RESULT_COLUMNS } from "@/lib/results/task-columns";
+import { formatInterval, formatPercent } from "./format";
+
+const TH = "px-2 py-1 text-left font-medium";
+const TD = "px-2 py-1 tabular-nums";
+
+/** The per-task human table (spec §4–§5): n, exact with Wilson and bootstrap intervals, partial, spread, chance, averages. */
+export function HumanResultsTable({ group, caption }: { group: GroupSummary; caption: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full border-collapse text-sm">
+        <caption className="py-1 text-left text-slate-700">{caption}</caption>
+        <thead>
+          <tr className="border-b border-slate-400 bg-slate-100">
+            <th scope="col" className={TH}>
+              Task
+            </th>
+            <th scope="col" className={TH}>
+              Items
+            </th>
+            <th scope="col" className={TH}>
+              People
+            </th>
+            <th scope="col" className={TH}>
+              Answers
+            </th>
+            <th scope="col" className={TH}>
+              Exact %
+            </th>
+            <th scope="col" className={TH}>
+              Wilson 95%
+            </th>
+            <th scope="col" className={TH}>
+              Bootstrap 95%
+            </th>
+            <th scope="col" className={TH}>
+              Partial %
+            </th>
+            <th scope="col" className={TH}>
+              Bootstrap 95%
+            </th>
+            <th scope="col" className={TH}>
+              Per person exact: min / median / max
+            </th>
+            <th scope="col" className={TH}>
+              Chance %
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {group.columns.map((c) => (
+            <tr key={c.column} className="border-b border-slate-200">
+              <th scope="row" className={`${TH} whitespace-nowrap`}>
+                {c.label} <span className="text-xs font-normal text-slate-600">{RESULT_COLUMNS[c.column].taskId}</span>
+              </th>
+              <td className={TD}>{c.nItems}</td>
+              <td className={TD}>{c.nParticipants}</td>
+              <td className={TD}>{c.nResponses}</td>
+              <td className={`${TD} font-semibold`}>{formatPercent(c.exact.mean)}</td>
+              <td className={TD}>{formatInterval(c.exact.wilson.low, c.exact.wilson.high)}</td>
+              <td className={TD}>{formatInterval(c.exact.bootstrap.low, c.exact.bootstrap.high)}</td>
+              <td className={`${TD} font-semibold`}>{formatPercent(c.partial.mean)}</td>
+              <td className={TD}>{formatInterval(c.partial.bootstrap.low, c.partial.bootstrap.high)}</td>
+              <td className={TD}>
+                {formatPercent(c.exact.participantSpread.min, 0)} / {formatPercent(c.exact.participantSpread.median, 0)} / {formatPercent(c.exact.participantSpread.max, 0)}
+              </td>
+              <td className={TD} title={c.chance.basis}>
+                {c.chance.exact === null ? "–" : formatPercent(c.chance.exact)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          {(
+            [
+              ["Avg (paper: without TransRot, RotRot)", group.paperAverage],
+              ["Avg (all 10 columns)", group.allTaskAverage],
+            ] as const
+          ).map(([label, avg]) => (
+            <tr key={label} className="border-t border-slate-400">
+              <th scope="row" className={TH} colSpan={4}>
+                {label}
+              </th>
+              <td className={`${TD} font-semibold`}>{formatPercent(avg.exact)}</td>
+              <td className={TD} colSpan={2} />
+              <td className={`${TD} font-semibold`}>{formatPercent(avg.partial)}</td>
+              <td className="px-2 py-1 text-xs text-slate-600" colSpan={3}>
+                {avg.missing.length > 0 ? `needs every column; missing: ${avg.missing.map((k) => RESULT_COLUMNS[k].label).join(", ")}` : ""}
+              </td>
+            </tr>
+          ))}
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+/** One dimension (condition or cohort): exact and partial per task side by side for each group. */
+export function GroupBreakdownTable({ groups, dimension }: { groups: Record<string, GroupSummary>; dimension: string }) {
+  const names = Object.keys(groups);
+  const columns = [...new Set(names.flatMap((n) => groups[n]!.columns.map((c) => c.column)))];
+  const order = Object.keys(RESULT_COLUMNS);
+  columns.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full border-collapse text-sm">
+        <caption className="py-1 text-left text-slate-700">
+          By {dimension}: exact % [participant bootstrap 95%] · partial % · answers (people)
+        </caption>
+        <thead>
+          <tr className="border-b border-slate-400 bg-slate-100">
+            <th scope="col" className={TH}>
+              Task
+            </th>
+            {names.map((n) => (
+              <th key={n} scope="col" className={TH}>
+                {n} <span className="font-normal text-slate-600">({groups[n]!.nParticipants} people)</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {columns.map((col) => (
+            <tr key={col} className="border-b border-slate-200">
+              <th scope="row" className={TH}>
+                {RESULT_COLUMNS[col].label}
+              </th>
+              {names.map((n) => {
+                const c = groups[n]!.columns.find((x) => x.column === col);
+                return (
+                  <td key={n} className={TD}>
+                    {c ? (
+                      <>
+                        <span className="font-semibold">{formatPercent(c.exact.mean)}</span> {formatInterval(c.exact.bootstrap.low, c.exact.bootstrap.high)} ·{" "}
+                        {formatPercent(c.partial.mean)} · {c.nResponses} ({c.nParticipants})
+                      </>
+                    ) : (
+                      "–"
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+          <tr className="border-t border-slate-400">
+            <th scope="row" className={TH}>
+              Avg (paper)
+            </th>
+            {names.map((n) => (
+              <td key={n} className={TD}>
+                {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
