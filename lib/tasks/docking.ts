@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
@@ -23,7 +24,11 @@ export const DockingAnswerSchema = z.object({
 });
 export type DockingAnswer = z.infer<typeof DockingAnswerSchema>;
 
-export const DockingFieldsSchema = z.object({ pdbId: PdbIdSchema });
+export const DockingFieldsSchema = z.object({
+  pdbId: PdbIdSchema,
+  /** Interactive condition only: the pocket with the DISPLACED ligand (image 7's atoms), never the docked pose. */
+  scene3d: Scene3dSchema.optional(),
+});
 export type DockingFields = z.infer<typeof DockingFieldsSchema>;
 
 export const DockingParamsSchema = z

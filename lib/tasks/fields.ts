@@ -18,3 +18,14 @@ export type ResidueRef = z.infer<typeof ResidueRefSchema>;
 export function formatResidueRef(residue: ResidueRef): string {
   return `${residue.residueName.toUpperCase()} ${residue.residueNumber}${residue.insertionCode.toUpperCase()} (chain ${residue.chainId.toUpperCase()})`;
 }
+
+/**
+ * Names a participant can pick from when listing H-bonds (T4, T9): the residues shown in the item
+ * with their heavy-atom names, and the ligand's heavy-atom names, as labelled in the images. Public:
+ * it lists every visible atom, bonded or not, so it gives nothing away.
+ */
+export const HbondPickersSchema = z.object({
+  residues: z.array(ResidueRefSchema.extend({ atoms: z.array(z.string().min(1).max(6)).min(1) })),
+  ligandAtoms: z.array(z.string().min(1).max(6)).min(1),
+});
+export type HbondPickers = z.infer<typeof HbondPickersSchema>;

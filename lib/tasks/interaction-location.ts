@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, SIX_VIEWS_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
@@ -39,6 +40,8 @@ export const InteractionLocationFieldsSchema = z.object({
   bond: z.object({ residue: ResidueRefSchema, atomName: atomNameSchema, ligandAtomName: atomNameSchema }),
   /** Option texts as shown, A–D; must match the answer key's options. */
   options: z.tuple([optionTextSchema, optionTextSchema, optionTextSchema, optionTextSchema]),
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
 });
 export type InteractionLocationFields = z.infer<typeof InteractionLocationFieldsSchema>;
 

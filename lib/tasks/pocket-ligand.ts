@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
-import { PdbIdSchema } from "./fields";
+import { HbondPickersSchema, PdbIdSchema } from "./fields";
 import {
   POCKET_BOND_GRAMMAR,
   PocketBondSchema,
@@ -29,6 +30,10 @@ export const PocketLigandFieldsSchema = z.object({
   pdbId: PdbIdSchema,
   /** Chains the pocket residues belong to, as written in answers. */
   chainIds: z.array(z.string().regex(/^[A-Za-z0-9]$/, "chain id: one letter or digit")).min(1),
+  /** Every pocket residue's and the ligand's heavy-atom names, for pick lists. */
+  pickers: HbondPickersSchema.optional(),
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
 });
 export type PocketLigandFields = z.infer<typeof PocketLigandFieldsSchema>;
 

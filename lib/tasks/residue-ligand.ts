@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
-import { PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
+import { HbondPickersSchema, PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
 import {
   RESIDUE_BOND_GRAMMAR,
   ResidueBondSchema,
@@ -23,6 +24,10 @@ export const ResidueLigandFieldsSchema = z.object({
   pdbId: PdbIdSchema,
   /** The one residue shown with the ligand. */
   residue: ResidueRefSchema,
+  /** The residue's and the ligand's heavy-atom names, for pick lists. */
+  pickers: HbondPickersSchema.optional(),
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
 });
 export type ResidueLigandFields = z.infer<typeof ResidueLigandFieldsSchema>;
 

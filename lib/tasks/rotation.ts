@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
@@ -20,7 +21,11 @@ export const RotationAnswerSchema = z.object({
 });
 export type RotationAnswer = z.infer<typeof RotationAnswerSchema>;
 
-export const RotationFieldsSchema = z.object({ pdbId: PdbIdSchema });
+export const RotationFieldsSchema = z.object({
+  pdbId: PdbIdSchema,
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
+});
 export type RotationFields = z.infer<typeof RotationFieldsSchema>;
 
 export const RotationParamsSchema = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
@@ -20,7 +21,11 @@ export const TranslationAnswerSchema = z.object({
 });
 export type TranslationAnswer = z.infer<typeof TranslationAnswerSchema>;
 
-export const TranslationFieldsSchema = z.object({ pdbId: PdbIdSchema });
+export const TranslationFieldsSchema = z.object({
+  pdbId: PdbIdSchema,
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
+});
 export type TranslationFields = z.infer<typeof TranslationFieldsSchema>;
 
 export const TranslationParamsSchema = z

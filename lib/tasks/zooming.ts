@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ZOOM_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
@@ -15,7 +16,11 @@ const EXAMPLE = "move z 40";
 export const ZoomingAnswerSchema = z.object({ distanceA: commandValueSchema(ZOOMING_COMMAND) });
 export type ZoomingAnswer = z.infer<typeof ZoomingAnswerSchema>;
 
-export const ZoomingFieldsSchema = z.object({ pdbId: PdbIdSchema });
+export const ZoomingFieldsSchema = z.object({
+  pdbId: PdbIdSchema,
+  /** Interactive condition only: the first view's atoms (lib/scene3d.ts); never the after-state. */
+  scene3d: Scene3dSchema.optional(),
+});
 export type ZoomingFields = z.infer<typeof ZoomingFieldsSchema>;
 
 export const ZoomingParamsSchema = z
