@@ -1,0 +1,171 @@
+/**
+ * Renderer glue: a generator complex + an item view → the `Scene` lib/render draws (screen-frame
+ * coordinates, roles, residue order for the carbon colours, bonds, ligand atom labels, residue
+ * labels), and the interactive `Scene3d` of a front view.
+ */
+import { frameCameraOnRadius, type PerspectiveCamera } from "@/lib/molecule/geometry/camera";
+import { type ViewCommand, applyCommands, canonicalViewTransform, commandsToTransform } from "@/lib/molecule/geometry/commands";
+import { composeTransforms } from "@/lib/molecule/geometry/transform";
+import { type Vec3, boundingSphereOf, centroidOf, lengthVec } from "@/lib/molecule/geometry/vec3";
+import { type Atom, type Bond, positionOf } from "@/lib/molecule/types";
+import { type BuildSceneResult, buildScene } from "@/lib/render/build-scene";
+import type { Scene } from "@/lib/render/scene";
+import type { RenderSettings } from "@/lib/render/settings";
+import type { Scene3d } from "@/lib/scene3d";
+import type { ComplexResidue, GeneratorComplex, ItemView, ViewCamera, ViewContent } from "./types";
+
+/** The atoms a view shows, before any transform: ligand first, then pocket (file coordinates). */
+export interface ViewAtoms {
+  ligand: Atom[];
+  pocket: Atom[];
+  /** Bonds by index into ligand ++ pocket. */
+  bonds: Bond[];
+}
+
+function findResidue(complex: GeneratorComplex, residueId: string | undefined): ComplexResidue {
+  const residue = complex.residues.find((r) => r.id === residueId);
+  if (!residue) throw new Error(`view shows residue ${residueId ?? "(none)"}, which is not in the pocket of ${complex.file}`);
+  return residue;
+}
+
+/** Pocket atoms (and their bonds, re-indexed) of a subset of residues. */
+function selectPocket(complex: GeneratorComplex, indices: readonly number[]): { atoms: Atom[]; bonds: Bond[] } {
+  const newIndex = new Map<number, number>();
+  indices.forEach((i, k) => newIndex.set(i, k));
+  const bonds: Bond[] = [];
+  for (const b of complex.pocketBonds) {
+    const a = newIndex.get(b.a);
+    const c = newIndex.get(b.b);
+    if (a !== undefined && c !== undefined) bonds.push({ a: Math.min(a, c), b: Math.max(a, c), order: b.order });
+  }
+  return { atoms: indices.map((i) => complex.pocketAtoms[i]!), bonds };
+}
+
+/** The atoms and bonds a view content shows. */
+export function selectViewAtoms(complex: GeneratorComplex, content: ViewContent, residueId?: string): ViewAtoms {
+  const withLigand = content !== "pocket";
+  const ligand = withLigand ? complex.ligandAtoms : [];
+  let pocket: { atoms: Atom[]; bonds: Bond[] };
+  if (content === "ligand") pocket = { atoms: [], bonds: [] };
+  else if (content === "residue-ligand") pocket = selectPocket(complex, findResidue(complex, residueId).atomIndices);
+  else pocket = { atoms: complex.pocketAtoms, bonds: complex.pocketBonds };
+  const offset = ligand.length;
+  const bonds: Bond[] = [
+    ...(withLigand ? complex.ligandBonds : []),
+    ...pocket.bonds.map((b) => ({ a: b.a + offset, b: b.b + offset, order: b.order })),
+  ];
+  return { ligand, pocket: pocket.atoms, bonds };
+}
+
+/** Centre of the bounding box of the atoms (ChimeraX centres views on the displayed atoms' bounding box). */
+export function computeViewCentre(atoms: readonly Atom[]): Vec3 {
+  const sphere = boundingSphereOf(atoms.map(positionOf));
+  if (!sphere) throw new Error("computeViewCentre: no atoms");
+  return sphere.centre;
+}
+
+/** Front-view screen-frame positions: file coordinates minus the view centre. */
+export function toFrontFrame(atoms: readonly Atom[], viewCentre: Vec3): Vec3[] {
+  return atoms.map((a) => [a.x - viewCentre[0], a.y - viewCentre[1], a.z - viewCentre[2]] as const);
+}
+
+/** Centroid of the ligand in the front-view screen frame: the rotation centre of `ligandCommands`. */
+export function ligandCentreOf(complex: GeneratorComplex, viewCentre: Vec3): Vec3 {
+  return centroidOf(toFrontFrame(complex.ligandAtoms, viewCentre));
+}
+
+/** Ligand positions (front-view screen frame) after ligand-only commands about the ligand centroid. */
+export function displaceLigand(complex: GeneratorComplex, viewCentre: Vec3, commands: readonly ViewCommand[]): Vec3[] {
+  const front = toFrontFrame(complex.ligandAtoms, viewCentre);
+  return commands.length === 0 ? front : applyCommands(front, commands, centroidOf(front));
+}
+
+export interface FrameViewOptions {
+  /** Extra radius in Å beyond the farthest atom, for content that moves in the image plane. */
+  extraRadiusA?: number;
+  /** Lower bound on the camera distance (T3: room for the zoom). */
+  minDistanceA?: number;
+}
+
+/**
+ * Camera framing a sphere about the view centre that holds every given front-frame point (plus the
+ * extra radius). A sphere about the centre is unchanged by rotations about it, so one camera serves
+ * every canonical view and every roll of an item.
+ */
+export function frameViewCamera(points: readonly Vec3[], settings: RenderSettings, options: FrameViewOptions = {}): ViewCamera {
+  let radius = 0;
+  for (const p of points) radius = Math.max(radius, lengthVec(p));
+  const camera = frameCameraOnRadius(radius + (options.extraRadiusA ?? 0), { widthPx: settings.widthPx, heightPx: settings.heightPx });
+  return {
+    fieldOfViewDeg: camera.fieldOfViewDeg,
+    distanceA: Math.max(camera.distanceA, options.minDistanceA ?? 0),
+    nearA: camera.nearA,
+  };
+}
+
+export function toPerspectiveCamera(camera: ViewCamera, settings: Pick<RenderSettings, "widthPx" | "heightPx">): PerspectiveCamera {
+  return { ...camera, widthPx: settings.widthPx, heightPx: settings.heightPx };
+}
+
+/** Atoms moved in file coordinates so that buildScene's plain re-centring yields the displaced pose. */
+function withPositions(atoms: readonly Atom[], frontPositions: readonly Vec3[], viewCentre: Vec3): Atom[] {
+  return atoms.map((a, i) => {
+    const p = frontPositions[i]!;
+    return { ...a, x: p[0] + viewCentre[0], y: p[1] + viewCentre[1], z: p[2] + viewCentre[2] };
+  });
+}
+
+/** The renderer scene of one view of one complex. */
+export function buildViewScene(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): BuildSceneResult {
+  const selected = selectViewAtoms(complex, view.content, view.residueId);
+  const ligand =
+    view.ligandCommands.length > 0 && selected.ligand.length > 0
+      ? withPositions(selected.ligand, displaceLigand(complex, view.viewCentre, view.ligandCommands), view.viewCentre)
+      : selected.ligand;
+  const transform = composeTransforms(canonicalViewTransform(view.view), commandsToTransform(view.modelCommands, [0, 0, 0]));
+  return buildScene({
+    ligand,
+    pocket: selected.pocket,
+    bonds: selected.bonds,
+    viewCentre: view.viewCentre,
+    transform,
+    camera: toPerspectiveCamera(view.camera, settings),
+    settings,
+  });
+}
+
+/** Builds a view's scene or throws (a failure here is a generator bug: views are built from valid data). */
+export function requireViewScene(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): Scene {
+  const built = buildViewScene(complex, view, settings);
+  if (!built.ok) throw new Error(`${complex.file}: view "${view.caption}": ${built.reason}`);
+  return built.scene;
+}
+
+/** Scene3d positions are stored to 0.001 Å: finer than any coordinate file, and stable JSON. */
+const SCENE3D_DECIMALS = 3;
+
+function roundTo(value: number, decimals: number): number {
+  const f = 10 ** decimals;
+  const r = Math.round(value * f) / f;
+  return r === 0 ? 0 : r;
+}
+
+/** The interactive scene (lib/scene3d.ts) of a front-view scene: atoms, bonds, camera distance and field of view. */
+export function toScene3d(scene: Scene): Scene3d {
+  return {
+    elements: scene.atoms.map((a) => a.element),
+    positions: scene.atoms.flatMap((a) => a.position.map((v) => roundTo(v, SCENE3D_DECIMALS))),
+    roles: scene.atoms.map((a) => (a.role === "ligand" ? "l" : "p")),
+    residueIndex: scene.atoms.map((a) => a.residueIndex),
+    bonds: scene.bonds.flatMap((b) => [b.a, b.b]),
+    camera: { distanceA: roundTo(scene.camera.distanceA, SCENE3D_DECIMALS), fovDeg: scene.camera.fieldOfViewDeg },
+  };
+}
+
+/** The `scene3d` public field of an item: the scene of `view` (a front view without an after-state). */
+export function buildScene3dField(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): Scene3d {
+  if (view.view !== "front" || view.modelCommands.length > 0) {
+    throw new Error(`scene3d must come from a front view before any model command, got "${view.caption}"`);
+  }
+  return toScene3d(requireViewScene(complex, view, settings));
+}

@@ -1,0 +1,143 @@
+/**
+ * Types of the item generator: the complexes it draws from, the views an item shows, and the
+ * generated item (public fields, private gold, views, provenance).
+ */
+import type { CanonicalViewName, ViewCommand } from "@/lib/molecule/geometry/commands";
+import type { Vec3 } from "@/lib/molecule/geometry/vec3";
+import type { HBond } from "@/lib/molecule/hbonds";
+import type { PreparedComplex, ResidueKind } from "@/lib/molecule/prepare";
+import type { Atom, Bond, ResidueKey } from "@/lib/molecule/types";
+import type { RenderSettings } from "@/lib/render/settings";
+import type { ResidueRef } from "@/lib/tasks/fields";
+import type { TaskId } from "@/lib/tasks/types";
+
+/**
+ * Bump when a generator's output for the same seed and structures changes (values drawn, views,
+ * framing, distractors). Stored in every item's provenance so old items are never silently altered.
+ */
+export const GENERATOR_VERSION = "1";
+export const GENERATOR_NAME = "misi-baseline/lib/generate";
+
+/** Where a complex came from (recorded in provenance). */
+export interface ComplexSource {
+  /** Classic 4-character PDB id, lower case (the question templates name complexes by it). */
+  pdbId: string;
+  /** Structure file, as named in the input folder (relative path). */
+  file: string;
+  /** sha256 (hex) of the structure file's bytes. */
+  sha256: string;
+  /** Ligand file of a PDBbind-style split, when the ligand came from its own file. */
+  ligandFile?: string;
+  ligandSha256?: string;
+}
+
+/** One pocket residue, with its atoms as indices into `GeneratorComplex.pocketAtoms`. */
+export interface ComplexResidue {
+  key: ResidueKey;
+  /** "RES:CHAIN:NUM" */
+  id: string;
+  kind: ResidueKind;
+  atomIndices: number[];
+  /** As participants see it labelled; null when the residue has no one-character chain id (it cannot be named in an answer). */
+  ref: ResidueRef | null;
+}
+
+/** A prepared complex plus everything the generators look up repeatedly (bonds, H-bonds, residues). */
+export interface GeneratorComplex extends ComplexSource {
+  /** "RES:CHAIN:NUM" of the ligand, or its file name for a ligand file. */
+  ligandLabel: string;
+  prepared: PreparedComplex;
+  ligandAtoms: Atom[];
+  pocketAtoms: Atom[];
+  /** Bonds among ligandAtoms (file bonds for SDF/MOL2, perceived for PDB). */
+  ligandBonds: Bond[];
+  /** Bonds among pocketAtoms (residue templates + covalent radii). */
+  pocketBonds: Bond[];
+  residues: ComplexResidue[];
+  /** Pocket–ligand H-bonds (lib/molecule, relaxed ChimeraX criteria), sorted. */
+  hbonds: HBond[];
+  /**
+   * Why answers cannot name this complex's atoms (T4, T8, T9), or null: ligand atom names that are
+   * duplicated or outside the answer grammar, chain ids that differ only in case.
+   */
+  namingProblem: string | null;
+}
+
+/** Camera of a view; the image size comes from the render settings. */
+export interface ViewCamera {
+  fieldOfViewDeg: number;
+  /** Camera on the screen frame's +Z axis at this distance from the view centre. */
+  distanceA: number;
+  nearA: number;
+}
+
+/** What a view shows. */
+export type ViewContent = "complex" | "pocket" | "ligand" | "residue-ligand";
+
+/**
+ * One image of an item, as data: enough to re-render it from the complex. Coordinates go
+ * file → front-view screen frame (minus `viewCentre`) → `ligandCommands` on the ligand only
+ * (rotation centre: the ligand centroid) → `modelCommands` on everything shown (rotation centre: the
+ * view centre) → the canonical view's rotation about the view centre.
+ */
+export interface ItemView {
+  /** Participant-visible caption; never carries a value of the answer. */
+  caption: string;
+  /** Index into the item's complexes (T5 uses two). */
+  source: number;
+  content: ViewContent;
+  /** "RES:CHAIN:NUM" of the residue shown, for content "residue-ligand". */
+  residueId?: string;
+  view: CanonicalViewName;
+  /** File coordinates of the view centre (the screen-frame origin). */
+  viewCentre: Vec3;
+  ligandCommands: ViewCommand[];
+  modelCommands: ViewCommand[];
+  camera: ViewCamera;
+}
+
+/** How one MC option was built (admin-only, goes to answers.jsonl). */
+export interface DistractorRecord {
+  letter: "A" | "B" | "C" | "D";
+  /** "truth", or the distractor scheme (T5/T6: "a", "b", "c" of the paper; T8: "sign", "magnitude", "sign+magnitude"). */
+  scheme: string;
+  option: string;
+}
+
+export interface ItemProvenance {
+  generator: string;
+  generatorVersion: string;
+  /** Per-item seed: run seed + task + index. */
+  seed: string;
+  runSeed: string;
+  index: number;
+  /** Generator params in force (after defaults). */
+  params: Record<string, unknown>;
+  renderSettings: RenderSettings;
+  renderSettingsVersion: number;
+  /** The complex the question is about (T5: the target complex). */
+  structure: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string };
+  /** Every complex the item uses, in view `source` order (T5: reference, then target). */
+  structures: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string }[];
+  /** Generator remarks (e.g. a docking displacement that could not avoid the pocket). */
+  notes: string[];
+}
+
+/** A generated item. `complexes` is the in-memory data for rendering; it is not serialised. */
+export interface GeneratedItem {
+  id: string;
+  taskId: TaskId;
+  taskVersion: number;
+  pdbId: string;
+  question: string;
+  /** Public fields (validated with the task's fieldsSchema). */
+  fields: Record<string, unknown>;
+  /** Private gold (the task's goldSchema). */
+  gold: unknown;
+  /** The gold's canonical answer text (task.canonicalizeGold). */
+  canonicalAnswer: string;
+  distractors?: DistractorRecord[];
+  views: ItemView[];
+  provenance: ItemProvenance;
+  complexes: readonly GeneratorComplex[];
+}
