@@ -134,14 +134,18 @@ export function parseImageRefs(value: unknown, options: { rowReferences?: boolea
 /** Index of the files of an import by base name, for resolving image paths. */
 export class FileIndex {
   private readonly byBase = new Map<string, string[]>();
-  private readonly all = new Set<string>();
+  private readonly all = new Map<string, number | undefined>();
 
-  constructor(paths: Iterable<string>) {
-    for (const p of paths) this.add(p);
+  /** Paths, or files with their sizes (known sizes let readers refuse oversized files before reading). */
+  constructor(files: Iterable<string | { path: string; size: number }>) {
+    for (const f of files) {
+      if (typeof f === "string") this.add(f);
+      else this.add(f.path, f.size);
+    }
   }
 
-  add(filePath: string): void {
-    this.all.add(filePath);
+  add(filePath: string, size?: number): void {
+    this.all.set(filePath, size);
     const base = path.basename(filePath).toLowerCase();
     const list = this.byBase.get(base);
     if (list) list.push(filePath);
@@ -150,6 +154,10 @@ export class FileIndex {
 
   has(filePath: string): boolean {
     return this.all.has(filePath);
+  }
+
+  sizeOf(filePath: string): number | undefined {
+    return this.all.get(filePath);
   }
 
   withBaseName(base: string): readonly string[] {
@@ -247,7 +255,13 @@ export function checkImageBytes(bytes: Uint8Array): { ok: true; mimeType: ImageM
 
 /** Decodes strict base64 (line breaks allowed); null when the text is not base64. */
 export function decodeBase64(text: string): Uint8Array | null {
-  const compact = text.replace(/[\r\n\s]/g, "");
-  if (compact.length === 0 || compact.length % 4 === 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return null;
-  return Buffer.from(compact, "base64");
+  const compact = /\s/.test(text) ? text.replace(/\s+/g, "") : text;
+  if (compact.length === 0 || compact.length % 4 === 1) return null;
+  // Buffer.from skips characters outside the alphabet; re-encoding (native, fast on large images)
+  // tells a clean decode from one that dropped garbage.
+  const bytes = Buffer.from(compact, "base64");
+  const back = bytes.toString("base64");
+  const unpadded = compact.replace(/=+$/, "");
+  if (back.replace(/=+$/, "") !== unpadded) return null;
+  return bytes;
 }

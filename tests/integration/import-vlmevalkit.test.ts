@@ -76,7 +76,7 @@ describe("VLMEvalKit TSV import", () => {
     expect(await db.item.count({ where: { importBatchId: result.batchId } })).toBe(0);
   });
 
-  it("skips a row with a wrong cell count or a bad answer, and a pointer to a skipped row still finds its image", async () => {
+  it("skips a row with a wrong cell count or a bad answer, and a pointer to a skipped row (its image was never read)", async () => {
     const tag = tagged();
     const rows = vlmevalkitRows(tag);
     rows[0] = { ...rows[0]!, answer: "move y 7" }; // out of range; row 5 points to this row's image
@@ -87,8 +87,18 @@ describe("VLMEvalKit TSV import", () => {
     expect(result.report.skipped.map(formatReportEntry)).toEqual([
       expect.stringMatching(/^rows\.tsv:2: answer: 'move y 7' does not parse as a translation answer: /),
       "rows.tsv:3: row: has 11 cells, the header has 10 (a tab inside an unquoted field?)",
+      `rows.tsv:7: image: points to the image of row index '${tag}1', but no earlier row with that index had its image read (missing, or skipped before its image was read)`,
     ]);
-    expect(result.report.imported).toBe(3);
+    expect(result.report.imported).toBe(2);
+  });
+
+  it("copies a pointed-to image that was stored by an earlier import (a duplicate row)", async () => {
+    const tag = tagged();
+    const rows = vlmevalkitRows(tag);
+    await runImport({ inputPath: writeTsv("first.tsv", toTsv(rows.slice(0, 1))) });
+    // Row 1 is now a duplicate; row 5 points to it and must get its bytes from the stored image.
+    const result = await runImport({ inputPath: writeTsv("second.tsv", toTsv([rows[0]!, rows[4]!])) });
+    expect(result.report).toMatchObject({ imported: 1, duplicates: 1 });
     const pointer = await db.item.findFirst({ where: { importBatchId: result.batchId, externalId: `${tag}5` }, include: { images: true } });
     expect(Buffer.from(pointer!.images[0]!.data).equals(pngBytes("red"))).toBe(true);
   });

@@ -1,10 +1,9 @@
 import "server-only";
-import { VLMEVALKIT_ROW_REFERENCE_MAX_CHARS, parseImageRefs } from "@/lib/import/image-refs";
 import { inferTaskFromPath } from "@/lib/import/task-inference";
 import { planVlmevalkitRow, readVlmevalkitHeader, type VlmevalkitColumns } from "@/lib/import/vlmevalkit-row";
 import { FatalImportError, type ImportContext } from "./import-context";
 import { prepareItem } from "./item-writer";
-import { loadPlannedImages, type LoadedImage } from "./load-images";
+import { loadPlannedImages, type ImageMeta } from "./load-images";
 import { FileReadError, readDelimitedRows } from "./record-readers";
 
 export function listTsvFiles(files: ReadonlyArray<{ path: string }>): string[] {
@@ -16,28 +15,6 @@ async function readHeader(ctx: ImportContext, file: string): Promise<string[]> {
     if (row.ok) return row.cells.map((c) => c.trim());
   }
   throw new FatalImportError(file, 1, "header", "the file is empty: expected a header row");
-}
-
-/**
- * Indices that later rows point to instead of repeating a base64 image (VLMEvalKit's ≤ 64
- * characters rule). A first pass finds them, so only those rows' images are kept in memory.
- */
-async function findReferencedRows(ctx: ImportContext, file: string, columns: VlmevalkitColumns): Promise<Set<string>> {
-  const referenced = new Set<string>();
-  if (!columns.image) return referenced;
-  let header: string[] | null = null;
-  let imageAt = -1;
-  for await (const row of readDelimitedRows(await ctx.tree.open(file), "\t")) {
-    if (!row.ok) continue;
-    if (!header) {
-      header = row.cells.map((c) => c.trim());
-      imageAt = header.indexOf(columns.image);
-      continue;
-    }
-    const cell = (row.cells[imageAt] ?? "").trim();
-    if (cell !== "" && cell.length <= VLMEVALKIT_ROW_REFERENCE_MAX_CHARS && !/[./\\]/.test(cell)) referenced.add(cell);
-  }
-  return referenced;
 }
 
 /** VLMEvalKit dataset TSVs. A missing required column fails the import (every row would be unreadable). */
@@ -71,8 +48,8 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
     const taskFromPath = inferTaskFromPath(file);
     try {
       progress.setPhase("reading", file);
-      const referenced = await findReferencedRows(ctx, file, columns);
-      const rowImages = new Map<string, LoadedImage[]>();
+      // Hashes only (64 hex characters per image), so a pointer can be resolved however far back its row is.
+      const rowImages = new Map<string, ImageMeta[]>();
       let header: string[] | null = null;
       for await (const row of readDelimitedRows(progress.meter(await tree.open(file), file), "\t")) {
         if (!header) {
@@ -91,15 +68,8 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
         const record = Object.fromEntries(header.map((h, i) => [h, row.cells[i] ?? ""]));
         const planned = planVlmevalkitRow(record, { file, line: row.line, columns, taskFromPath });
         const loader = { tree, index: ctx.index, pathMode: "resolve" as const, recordFile: file, rowImages };
-        const rowIndex = (record[columns.index] ?? "").trim();
         if (!planned.ok) {
           for (const s of planned.skips) report.skip(s);
-          // A skipped row's image may still be the one later rows point to.
-          if (referenced.has(rowIndex) && columns.image) {
-            const refs = parseImageRefs(record[columns.image] ?? "", { rowReferences: true });
-            const kept = refs.ok ? await loadPlannedImages(refs.refs.map((ref, i) => ({ caption: `Image ${i + 1}`, ref })), loader) : null;
-            if (kept?.ok) rowImages.set(rowIndex, kept.images);
-          }
           continue;
         }
         const images = await loadPlannedImages(planned.plan.images, loader);
@@ -107,7 +77,7 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
           report.skip({ file, line: row.line, field: columns.image && record[columns.image]?.trim() ? columns.image : (columns.imagePath ?? "image"), problem: images.problem });
           continue;
         }
-        if (referenced.has(rowIndex)) rowImages.set(rowIndex, images.images);
+        rowImages.set(planned.plan.externalId ?? "", images.images.map(({ sha256, mimeType }) => ({ sha256, mimeType })));
         for (const w of planned.warnings) report.warn(w);
         await writer.add(prepareItem(planned.plan, images.images));
       }

@@ -71,7 +71,7 @@ export class ItemWriter {
     }
     this.seenHashes.set(item.contentHash, where(plan));
     this.pending.push(item);
-    this.pendingBytes += item.images.reduce((n, i) => n + i.data.length, 0);
+    this.pendingBytes += item.images.reduce((n, i) => n + (i.data?.length ?? 0), 0);
     if (this.pending.length >= FLUSH_ITEMS || this.pendingBytes >= FLUSH_BYTES) await this.flush();
   }
 
@@ -117,8 +117,40 @@ export class ItemWriter {
       }
       toCreate.push(item);
     }
-    if (!this.options.dryRun && toCreate.length > 0) await this.createAll(toCreate);
-    for (const item of toCreate) report.imported(item.plan.taskId);
+    const ready = this.options.dryRun ? toCreate : await this.resolvePointedImages(toCreate);
+    if (!this.options.dryRun && ready.length > 0) await this.createAll(ready);
+    for (const item of ready) report.imported(item.plan.taskId);
+  }
+
+  /**
+   * Fills in the bytes of images given only by hash (VLMEvalKit row pointers): from another item of
+   * this flush, else from any stored image with that hash (earlier flushes of this transaction
+   * included). An item whose pointed-to image was never stored (its row was skipped) is skipped.
+   */
+  private async resolvePointedImages(items: PreparedItem[]): Promise<PreparedItem[]> {
+    const known = new Map<string, Buffer>();
+    const wanted = new Set<string>();
+    for (const item of items) for (const img of item.images) if (img.data) known.set(img.sha256, img.data);
+    for (const item of items) for (const img of item.images) if (!img.data && !known.has(img.sha256)) wanted.add(img.sha256);
+    if (wanted.size > 0) {
+      const stored = await this.client.itemImage.findMany({ where: { sha256: { in: [...wanted] } }, distinct: ["sha256"], select: { sha256: true, data: true } });
+      for (const row of stored) known.set(row.sha256, Buffer.from(row.data));
+    }
+    const ready: PreparedItem[] = [];
+    for (const item of items) {
+      const lost = item.images.findIndex((img) => !img.data && !known.has(img.sha256));
+      if (lost >= 0) {
+        this.options.report.skip({
+          file: item.plan.file,
+          line: item.plan.line,
+          field: "image",
+          problem: `image ${lost + 1}: the row it points to was not imported, so its image was never stored`,
+        });
+        continue;
+      }
+      ready.push({ ...item, images: item.images.map((img) => (img.data ? img : { ...img, data: known.get(img.sha256)! })) });
+    }
+    return ready;
   }
 
   /**
@@ -166,6 +198,7 @@ export class ItemWriter {
     for (const item of items) {
       const id = itemId(item);
       for (const [position, img] of item.images.entries()) {
+        if (!img.data) throw new Error(`import: image ${position + 1} of ${item.plan.file}:${item.plan.line} has no bytes`);
         rows.push({ itemId: id, position, caption: img.caption, mimeType: img.mimeType, sha256: img.sha256, data: img.data as Uint8Array<ArrayBuffer> });
         bytes += img.data.length;
         // Keep each statement well under PostgreSQL's 1 GB message limit and the driver's buffers.

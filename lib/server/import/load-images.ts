@@ -4,13 +4,18 @@ import { MAX_IMAGE_BYTES, checkImageBytes, decodeBase64, resolveImagePath, type 
 import type { PlannedImage } from "@/lib/import/item-plan";
 import type { SourceTree } from "./source-tree";
 
-/** An image ready to store. */
+/**
+ * An image ready to store. `data` is null for a VLMEvalKit row pointer: the same bytes were read for
+ * an earlier row, and the writer copies them from that row's stored image (never re-reading the file).
+ */
 export interface LoadedImage {
   caption: string;
   mimeType: string;
   sha256: string;
-  data: Buffer;
+  data: Buffer | null;
 }
+
+export type ImageMeta = Pick<LoadedImage, "sha256" | "mimeType">;
 
 export interface ImageLoaderContext {
   tree: SourceTree;
@@ -22,13 +27,16 @@ export interface ImageLoaderContext {
   pathMode: "exact" | "resolve";
   /** The record's file, for relative paths. */
   recordFile: string;
-  /** VLMEvalKit: images of earlier rows that later rows point to, by row index. */
-  rowImages?: ReadonlyMap<string, readonly LoadedImage[]>;
+  /** VLMEvalKit: hashes of the images of earlier rows, by row index, for rows that point to them. */
+  rowImages?: ReadonlyMap<string, readonly ImageMeta[]>;
 }
 
 export type LoadImagesResult = { ok: true; images: LoadedImage[] } | { ok: false; problem: string };
 
-async function readCapped(tree: SourceTree, filePath: string): Promise<Buffer | string> {
+async function readCapped(tree: SourceTree, filePath: string, size: number | undefined): Promise<Buffer | string> {
+  if (size !== undefined && size > MAX_IMAGE_BYTES) return `image '${filePath}' is larger than the limit of ${MAX_IMAGE_BYTES} bytes`;
+  // One read call per image from a folder: a release holds about a million image files.
+  if (tree.readWhole && size !== undefined) return tree.readWhole(filePath);
   const stream = await tree.open(filePath);
   const chunks: Buffer[] = [];
   let total = 0;
@@ -52,9 +60,9 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
     const ref = img.ref;
     if (ref.kind === "row") {
       const earlier = ctx.rowImages?.get(ref.index);
-      if (!earlier) return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row has that index and an image` };
+      if (!earlier) return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row with that index had its image read (missing, or skipped before its image was read)` };
       // A pointer to a row with several images stands for all of them (VLMEvalKit copies the whole cell).
-      for (const e of earlier) out.push({ ...e, caption: img.caption });
+      for (const e of earlier) out.push({ caption: img.caption, mimeType: e.mimeType, sha256: e.sha256, data: null });
       expanded ||= earlier.length !== 1;
       continue;
     }
@@ -72,7 +80,7 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
       } else if (!ctx.index.has(filePath)) {
         return { ok: false, problem: `${which}image file '${filePath}' is missing` };
       }
-      const read = await readCapped(ctx.tree, filePath);
+      const read = await readCapped(ctx.tree, filePath, ctx.index.sizeOf(filePath));
       if (typeof read === "string") return { ok: false, problem: `${which}${read}` };
       bytes = read;
     }

@@ -158,7 +158,7 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     }
     report.setKind(kind);
     const openTree = tree;
-    const index = new FileIndex(tree.files.map((f) => f.path));
+    const index = new FileIndex(tree.files);
     const run = async (client: ImportDbClient) => {
       const writer = new ItemWriter(client, { dryRun, batchId: batch.id, report });
       await runKind(kind!, { tree: openTree, index, report, writer, progress }, client, options);

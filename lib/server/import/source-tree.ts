@@ -27,6 +27,11 @@ export interface SourceTree {
   label: string;
   files: SourceFile[];
   open(filePath: string): Promise<Readable>;
+  /**
+   * The whole file as bytes, for small files (images, structures) when the tree can do it faster
+   * than a stream (a folder: one read call). Absent otherwise; callers fall back to `open`.
+   */
+  readWhole?(filePath: string): Promise<Buffer>;
   /** Releases file handles and deletes temporary extractions. */
   close(): Promise<void>;
 }
@@ -97,6 +102,10 @@ async function openFolderTree(root: string, label: string, cleanup?: () => Promi
     async open(filePath) {
       if (!known.has(filePath)) throw new Error(`no file '${filePath}' in ${label}`);
       return fs.createReadStream(path.join(root, ...filePath.split("/")));
+    },
+    async readWhole(filePath) {
+      if (!known.has(filePath)) throw new Error(`no file '${filePath}' in ${label}`);
+      return fsp.readFile(path.join(root, ...filePath.split("/")));
     },
     close: async () => {
       await cleanup?.();
@@ -281,6 +290,8 @@ export async function openSourceTree(inputPath: string, options: OpenSourceOptio
 
 /** Reads a small file of the tree whole (manifests, structure files), refusing anything over `maxBytes`. */
 export async function readSmallFile(tree: SourceTree, filePath: string, maxBytes: number): Promise<Buffer> {
+  const listed = tree.files.find((f) => f.path === filePath);
+  if (tree.readWhole && listed && listed.size <= maxBytes) return tree.readWhole(filePath);
   const stream = await tree.open(filePath);
   const chunks: Buffer[] = [];
   let total = 0;
