@@ -1,11 +1,13 @@
 // Seeds what a fresh installation needs, once: the first admin account and the demo study.
 // Safe to run on every start (predev): it only creates what is missing.
 import fs from "node:fs";
-import { disconnectDb } from "@/lib/server/db";
+import { db, disconnectDb } from "@/lib/server/db";
 import { ensureDevSecret } from "@/lib/server/secrets";
 import { ensureAdmin } from "@/lib/server/seed";
+import { ensureDemoStudy } from "@/lib/server/demo";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
+
 const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
 
 try {
@@ -19,6 +21,12 @@ try {
     console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email}  password from ADMIN_PASSWORD`);
   } else {
     console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email} (existing account)`);
+  }
+  if (process.env.SEED_DEMO !== "0") {
+    const adminUser = await db.user.findUniqueOrThrow({ where: { email: admin.email }, select: { id: true } });
+    const demo = await ensureDemoStudy({ actorId: adminUser.id, log: (line) => console.log(`  ${line}`) });
+    console.log(`  Participant link: ${baseUrl}/s/${demo.slug}${demo.created ? `  (demo study created with ${demo.items} items)` : ""}`);
+    console.log(`  Prolific-style:   ${baseUrl}/s/${demo.slug}?PROLIFIC_PID=test-participant&STUDY_ID=demo&SESSION_ID=1`);
   }
   console.log("");
 } catch (err) {
