@@ -24,8 +24,10 @@ export function createTableStream<Row>(table: ExportTable<Row>, rows: AsyncItera
   const source = Readable.from(records(), { objectMode: true, highWaterMark: 64 });
   const stringifier = stringify({ delimiter: options.delimiter ?? ",", record_delimiter: "unix" });
   return pipeline(source, stringifier, (err) => {
-    // Headers are already sent when a page query fails mid-stream; the client sees a truncated file.
-    if (err && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(`export ${table.id} failed:`, err);
+    // A consumer that went away (closed download, `| head`) is not a failure. Anything else is logged:
+    // headers are already sent when a page query fails mid-stream, so the client sees a truncated file.
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (err && code !== "ERR_STREAM_PREMATURE_CLOSE" && code !== "EPIPE") console.error(`export ${table.id} failed:`, err);
   });
 }
 
