@@ -5,8 +5,8 @@ import { MC_LETTERS, type ParseResult, type RenderResult, type TaskId } from "@/
 import type { ImageRef } from "./image-refs";
 import type { ReportEntry } from "./report";
 
-/** Item.source values written by imports (generated items come from the task engine instead). */
-export type ImportSource = "bundle" | "misi_release" | "vlmevalkit";
+/** Item.source values written by imports; "generated" for items made from imported structures. */
+export type ImportSource = "bundle" | "misi_release" | "vlmevalkit" | "generated";
 
 export interface PlannedImage {
   /** Participant-visible caption ("Image 1"); never derived from file names. */
@@ -35,6 +35,8 @@ export interface ItemPlan {
   generatorVersion: string | null;
   seed: string | null;
   renderSettings: Record<string, unknown> | null;
+  /** The Structure row a generated item was made from. */
+  structureId?: string | null;
   /** Where the record was read, for report lines. */
   file: string;
   line: number;

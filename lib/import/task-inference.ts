@@ -1,4 +1,4 @@
-import type { TaskId } from "@/lib/tasks/types";
+import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
 
 /**
  * Task names as they may appear in a `task`/`category` value or in folder and file names of the
@@ -42,4 +42,17 @@ export function inferTaskFromPath(filePath: string): TaskId | null {
     if (id) return id;
   }
   return null;
+}
+
+/** "all", "t1,t5", "translation,docking" → task ids, or the unknown part. */
+export function parseTaskList(raw: string): { ok: true; tasks: TaskId[] } | { ok: false; error: string } {
+  if (raw.trim() === "all") return { ok: true, tasks: [...TASK_IDS] };
+  const tasks: TaskId[] = [];
+  for (const part of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    const code = /^t([1-9])$/.exec(part);
+    const id = code ? TASK_IDS[Number(code[1]) - 1] : TASK_IDS.find((t) => t === part);
+    if (!id) return { ok: false, error: `unknown task '${part}': use all, t1..t9, or ids (${TASK_IDS.join(", ")})` };
+    if (!tasks.includes(id)) tasks.push(id);
+  }
+  return tasks.length ? { ok: true, tasks } : { ok: false, error: "no task given" };
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReportEntry } from "@/lib/import/report";
 import { db, disconnectDb } from "@/lib/server/db";
 import { runImport } from "@/lib/server/import/run-import";
+import { getTask } from "@/lib/tasks/registry";
 import { sharedStructurePath } from "../helpers/shared-data";
 
 let work: string;
@@ -24,10 +25,8 @@ describe("structure import", () => {
     const first = await runImport({ inputPath: dir });
     expect(first.status).toBe("succeeded");
     expect(first.report).toMatchObject({ kind: "structures", imported: 9, duplicates: 0, counts: { skipped: 6, errors: 0 } });
-    expect(first.report.byTask).toEqual({ pdb: 9 });
-    expect(first.report.warnings.map(formatReportEntry)).toEqual([
-      "posebusters-conftest: generation: generating items from structures is not available yet (the task engine has no generator entry point); the structures are stored for it",
-    ]);
+    expect(first.report.byTask).toEqual({ structures: 9 });
+    expect(first.report.warnings).toEqual([]);
     const rq3 = await db.structure.findFirstOrThrow({ where: { sourceFile: "1G9V_RQ3/1G9V_RQ3_protein.pdb" } });
     expect(rq3).toMatchObject({ pdbId: "1g9v", format: "pdb", ligandSpec: null });
     expect(rq3.ligandFile).toMatchObject({ name: "1G9V_RQ3/1G9V_RQ3_ligand.sdf", format: "sdf" });
@@ -69,4 +68,29 @@ describe("structure import", () => {
       expect.stringMatching(/^9bad\.pdb:1: y coordinate \(columns 39-46\): /),
     ]);
   });
+
+  it("generates items from the structures with the task engine, linked to their Structure rows, and is idempotent", async () => {
+    const dir = path.join(work, "gen");
+    fs.mkdirSync(dir);
+    for (const f of ["1aku.pdb", "1acj.pdb"]) fs.copyFileSync(sharedStructurePath("plip-test-pdb", f), path.join(dir, f));
+    const generate = { tasks: ["translation", "rotation"] as const, perTask: 2, seed: `it-${path.basename(work)}`, sizePx: 64, format: "svg" as const };
+    const first = await runImport({ inputPath: dir, generate: { ...generate, tasks: [...generate.tasks] } });
+    expect(first.status).toBe("succeeded");
+    expect(first.report.byTask).toEqual({ structures: 2, translation: 2, rotation: 2 });
+    expect(first.report.notes.map(formatReportEntry)).toContain(`gen: generation: generated 4 item(s) from 2 complex(es), seed '${generate.seed}'`);
+    const items = await db.item.findMany({ where: { importBatchId: first.batchId }, include: { answerKey: true, images: true, structure: true } });
+    expect(items).toHaveLength(4);
+    for (const item of items) {
+      expect(item.source).toBe("generated");
+      expect(item.seed).toMatch(new RegExp(`^${generate.seed}/(translation|rotation)/\\d$`));
+      expect(item.structure?.pdbId).toBe(item.pdbId);
+      expect(item.images).toHaveLength(4);
+      expect(item.images.every((im) => im.mimeType === "image/svg+xml" && Buffer.from(im.data).toString().startsWith("<svg"))).toBe(true);
+      // The stored key grades its own canonical answer as exact.
+      const graded = getTask(item.taskId).gradeText(item.answerKey!.canonical, item.answerKey!.gold);
+      expect(graded).toMatchObject({ ok: true, score: { exact: 1 } });
+    }
+    const again = await runImport({ inputPath: dir, generate: { ...generate, tasks: [...generate.tasks] } });
+    expect(again.report).toMatchObject({ imported: 0, duplicates: 6 });
+  }, 120_000);
 });

@@ -78,6 +78,14 @@ export function ImportUploadForm() {
     const params = new URLSearchParams({ name: file.name, kind, dryRun: form.get("dryRun") ? "1" : "0" });
     const ligand = String(form.get("ligand") ?? "").trim();
     if (ligand) params.set("ligand", ligand);
+    const generate = String(form.get("generate") ?? "").trim();
+    if (generate) {
+      params.set("generate", generate);
+      params.set("perTask", String(form.get("perTask") ?? ""));
+      params.set("seed", String(form.get("seed") ?? ""));
+      const size = String(form.get("size") ?? "").trim();
+      if (size) params.set("size", size);
+    }
     const xhr = new XMLHttpRequest();
     xhrRef.current = xhr;
     xhr.open("POST", `/api/admin/import?${params}`);
@@ -153,6 +161,37 @@ export function ImportUploadForm() {
             For PDB files without a ligand file; otherwise the largest ligand-like residue is used.
           </p>
         </div>
+        <fieldset className="grid gap-3 rounded border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-4" disabled={busy || (kind !== "structures" && kind !== "auto")}>
+          <legend className="px-1 text-sm font-medium">Generate items from the structures (optional)</legend>
+          <div>
+            <label htmlFor="import-generate" className="block text-sm">
+              Tasks
+            </label>
+            <input id="import-generate" name="generate" placeholder="all, or t1,t2,t8" aria-describedby="import-generate-help" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          </div>
+          <div>
+            <label htmlFor="import-per-task" className="block text-sm">
+              Items per task
+            </label>
+            <input id="import-per-task" name="perTask" type="number" min={1} max={1000} defaultValue={10} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          </div>
+          <div>
+            <label htmlFor="import-seed" className="block text-sm">
+              Seed
+            </label>
+            <input id="import-seed" name="seed" placeholder="e.g. pilot-1" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          </div>
+          <div>
+            <label htmlFor="import-size" className="block text-sm">
+              Image size (px)
+            </label>
+            <input id="import-size" name="size" type="number" min={16} max={4096} defaultValue={1024} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          </div>
+          <p id="import-generate-help" className="text-xs text-slate-600 sm:col-span-4">
+            Leave Tasks empty to store the structures only. With tasks, items are generated and rendered by the task engine (the same seed gives the same
+            items) and stored with their answer keys; this can take minutes for many items.
+          </p>
+        </fieldset>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="dryRun" disabled={busy} /> Dry run (check everything, write nothing)
         </label>

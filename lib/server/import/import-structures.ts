@@ -8,11 +8,15 @@ import type { Structure as ParsedStructure } from "@/lib/molecule/types";
 import type { ReportEntry } from "@/lib/import/report";
 import { FatalImportError, type ImportContext } from "./import-context";
 import type { ImportDbClient } from "./item-writer";
+import type { GenerateFromStructuresOptions, UsableComplex } from "./generate-from-structures";
+import type { ItemWriter } from "./item-writer";
 import { readSmallFile } from "./source-tree";
 
 export interface StructureImportOptions {
   /** Ligand residue as RES:CHAIN:NUM for complexes without a ligand file; otherwise the largest ligand-like residue. */
   ligand?: string;
+  /** Generate items from the structures (new and already stored ones) with the task engine. */
+  generate?: GenerateFromStructuresOptions;
 }
 
 function parseErrorEntry(error: ParseError, file: string): ReportEntry {
@@ -39,6 +43,7 @@ interface PlannedStructure {
   pdbId: string | null;
   format: string;
   content: string;
+  ligandText: string | null;
   ligandSpec: string | null;
   ligandFile: { name: string; format: string; text: string } | null;
   contentHash: string;
@@ -74,6 +79,7 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
     pdbId: findStructurePdbId(files.protein, proteinText),
     format: protein.structure.format,
     content: proteinText,
+    ligandText,
     ligandSpec,
     ligandFile: files.ligand && ligandText !== null ? { name: files.ligand, format: structureFormatOf(files.ligand) ?? "unknown", text: ligandText } : null,
     contentHash: computeStructureHash({ content: proteinText, ligandText, ligandSpec }),
@@ -87,8 +93,23 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
  * ligand-like residue), pocket checked, content-hashed. Items are generated from structures by the
  * task engine, not here.
  */
-export async function importStructures(ctx: ImportContext, client: ImportDbClient, options: StructureImportOptions & { dryRun: boolean }): Promise<void> {
+export async function importStructures(
+  ctx: ImportContext & { writer: ItemWriter },
+  client: ImportDbClient,
+  options: StructureImportOptions & { dryRun: boolean },
+): Promise<void> {
   const { tree, report, progress } = ctx;
+  const usable: UsableComplex[] = [];
+  const keep = (planned: PlannedStructure, structureId: string | null) =>
+    usable.push({
+      protein: planned.files.protein,
+      ligand: planned.files.ligand,
+      proteinText: planned.content,
+      ligandText: planned.ligandText,
+      pdbId: planned.pdbId,
+      ligandSpec: planned.ligandSpec,
+      structureId,
+    });
   const { complexes, skipped } = groupStructureFiles(tree.files.map((f) => f.path));
   for (const s of skipped) report.skip(s);
   if (complexes.length === 0) throw new FatalImportError(tree.label, 0, "files", "no PDB structure file found (.pdb or .ent; ligands as .sdf/.mol2 beside them)");
@@ -113,11 +134,13 @@ export async function importStructures(ctx: ImportContext, client: ImportDbClien
     const stored = await client.structure.findUnique({ where: { contentHash: planned.contentHash }, select: { id: true } });
     if (stored) {
       report.duplicate({ file: files.protein, line: 0, field: "structure", problem: `already in the database (structure ${stored.id})` });
+      keep(planned, stored.id);
       continue;
     }
     if (!planned.pdbId) report.warn({ file: files.protein, line: 0, field: "pdbId", problem: "no PDB id in the HEADER record or the file name; stored without one" });
+    let structureId: string | null = null;
     if (!options.dryRun) {
-      await client.structure.create({
+      const created = await client.structure.create({
         data: {
           pdbId: planned.pdbId,
           sourceFile: files.protein,
@@ -129,7 +152,15 @@ export async function importStructures(ctx: ImportContext, client: ImportDbClien
         },
         select: { id: true },
       });
+      structureId = created.id;
     }
-    report.imported(planned.format);
+    report.imported("structures");
+    keep(planned, structureId);
+  }
+  if (options.generate && !report.hasErrors) {
+    progress.setPhase("reading", "generating items");
+    // Loaded on demand: generation pulls in the renderer (a native PNG encoder) that plain imports never need.
+    const { generateFromStructures } = await import("./generate-from-structures");
+    await generateFromStructures(usable, options.generate, { report, writer: ctx.writer, label: tree.label });
   }
 }

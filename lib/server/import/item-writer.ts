@@ -176,6 +176,7 @@ export class ItemWriter {
         status: plan.status,
         statusReason: plan.statusReason,
         importBatchId: this.options.batchId,
+        structureId: plan.structureId ?? null,
       })),
       select: { id: true, contentHash: true },
     });

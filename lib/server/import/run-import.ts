@@ -11,6 +11,7 @@ import { db, dbDriver } from "@/lib/server/db";
 import { importBundle } from "./import-bundle";
 import { FatalImportError, ProgressTracker, type ImportContext } from "./import-context";
 import { importMisiRelease } from "./import-misi";
+import type { GenerateFromStructuresOptions } from "./generate-from-structures";
 import { importStructures } from "./import-structures";
 import { importVlmevalkit, listTsvFiles } from "./import-vlmevalkit";
 import { ItemWriter, type ImportDbClient } from "./item-writer";
@@ -34,6 +35,8 @@ export interface RunImportOptions {
   batchId?: string;
   /** Structures: ligand residue RES:CHAIN:NUM for complexes without a ligand file. */
   ligand?: string;
+  /** Structures: generate items from them with the task engine. */
+  generate?: GenerateFromStructuresOptions;
   /** sha256 of the input when already known (computed while an upload was written). */
   inputSha256?: string;
   onProgress?: (progress: ImportProgress) => void;
@@ -126,7 +129,11 @@ async function runKind(kind: ImportKind, ctx: ImportContext, client: ImportDbCli
     case "vlmevalkit":
       return importVlmevalkit(ctx);
     case "structures":
-      return importStructures(ctx, client, { dryRun: options.dryRun ?? false, ...(options.ligand ? { ligand: options.ligand } : {}) });
+      return importStructures(ctx, client, {
+        dryRun: options.dryRun ?? false,
+        ...(options.ligand ? { ligand: options.ligand } : {}),
+        ...(options.generate ? { generate: options.generate } : {}),
+      });
   }
 }
 
@@ -186,8 +193,8 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     await tree?.close().catch(() => undefined);
   }
 
-  if (kind === "structures" && !report.hasErrors) {
-    report.warn({ file: sourceName, line: 0, field: "generation", problem: "generating items from structures is not available yet (the task engine has no generator entry point); the structures are stored for it" });
+  if (options.generate && kind !== "structures" && !report.hasErrors) {
+    report.warn({ file: sourceName, line: 0, field: "generation", problem: `item generation applies to structure imports only; this was a ${kind ?? "unknown"} import` });
   }
   const final = report.finish();
   const status: ImportBatchStatus = final.counts.errors > 0 ? "failed" : dryRun ? "dry_run" : "succeeded";

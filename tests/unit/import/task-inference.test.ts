@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inferTaskFromName, inferTaskFromPath } from "@/lib/import/task-inference";
+import { inferTaskFromName, inferTaskFromPath, parseTaskList } from "@/lib/import/task-inference";
 
 describe("task names", () => {
   it.each([
@@ -35,5 +35,15 @@ describe("task names", () => {
     expect(inferTaskFromPath("misi/T2_rotation/data.jsonl")).toBe("rotation");
     expect(inferTaskFromPath("release.zip/test/docking/part-0001.json")).toBe("docking");
     expect(inferTaskFromPath("release/test/data.jsonl")).toBeNull();
+  });
+});
+
+describe("task lists for generation", () => {
+  it("reads all, codes and ids, without repeats, and names what it does not know", () => {
+    expect(parseTaskList("all")).toMatchObject({ ok: true, tasks: expect.arrayContaining(["translation", "pocket_ligand"]) });
+    expect(parseTaskList("all").ok && parseTaskList("all")).toMatchObject({ tasks: { length: 9 } });
+    expect(parseTaskList("t1, T5,docking,t1")).toEqual({ ok: true, tasks: ["translation", "translation_rotation", "docking"] });
+    expect(parseTaskList("t10")).toEqual({ ok: false, error: expect.stringMatching(/^unknown task 't10': use all, t1\.\.t9, or ids/) });
+    expect(parseTaskList(" , ")).toEqual({ ok: false, error: "no task given" });
   });
 });

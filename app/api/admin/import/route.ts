@@ -1,6 +1,7 @@
 import { NextResponse, after } from "next/server";
 import { z } from "zod";
 import { ImportKindSchema } from "@/lib/import/report";
+import { parseTaskList } from "@/lib/import/task-inference";
 import { AppError } from "@/lib/server/errors";
 import { withRole } from "@/lib/server/route";
 import { listImportBatches } from "@/lib/server/dal/imports/list-import-batches";
@@ -19,9 +20,26 @@ const UploadQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_+-]{1,4}:[^:\s]?:-?\d+[A-Za-z]?$/, "ligand must be RES:CHAIN:NUM, e.g. NDP:A:701")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /** Structures: generate items for these tasks ("all", "t1,t5", task ids); empty for none. */
+  generate: z.string().trim().max(200).optional(),
+  perTask: z.coerce.number().int().min(1).max(1000).optional(),
+  seed: z.string().trim().min(1).max(100).optional(),
+  size: z.coerce.number().int().min(16).max(4096).optional(),
+}).transform((q, ctx) => {
+  if (!q.generate) return { ...q, generateOptions: undefined };
+  const tasks = parseTaskList(q.generate);
+  if (!tasks.ok) {
+    ctx.addIssue({ code: "custom", path: ["generate"], message: tasks.error });
+    return z.NEVER;
+  }
+  if (q.perTask === undefined || q.seed === undefined) {
+    ctx.addIssue({ code: "custom", path: ["generate"], message: "generating items needs perTask and seed" });
+    return z.NEVER;
+  }
+  return { ...q, generateOptions: { tasks: tasks.tasks, perTask: q.perTask, seed: q.seed, ...(q.size ? { sizePx: q.size } : {}) } };
 });
 
-// POST /api/admin/import?name=&kind=&dryRun=&ligand= – raw file body (application/octet-stream); streams it to a
+// POST /api/admin/import?name=&kind=&dryRun=&ligand=&generate=&perTask=&seed=&size= – raw file body (application/octet-stream); streams it to a
 // temp file, answers 202 with the batch id, then imports in the background (poll GET /api/admin/import/:batchId).
 export const POST = withRole("admin", async ({ request, user }) => {
   const query = UploadQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
@@ -35,6 +53,7 @@ export const POST = withRole("admin", async ({ request, user }) => {
     ...(query.kind !== "auto" ? { kind: query.kind } : {}),
     dryRun: query.dryRun === "1",
     ...(query.ligand ? { ligand: query.ligand } : {}),
+    ...(query.generateOptions ? { generate: query.generateOptions } : {}),
     actorId: user.id,
   });
   after(received.run);

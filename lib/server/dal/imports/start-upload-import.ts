@@ -6,6 +6,7 @@ import { writeAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { UploadTooLargeError, saveUploadToTempFile, type SavedUpload } from "@/lib/server/import/receive-upload";
+import type { GenerateFromStructuresOptions } from "@/lib/server/import/generate-from-structures";
 import { runImport } from "@/lib/server/import/run-import";
 
 export interface ReceiveUploadOptions {
@@ -14,6 +15,7 @@ export interface ReceiveUploadOptions {
   kind?: ImportKind;
   dryRun: boolean;
   ligand?: string;
+  generate?: GenerateFromStructuresOptions;
   actorId: string;
   /** Upload limit override (tests); MAX_UPLOAD_BYTES otherwise. */
   maxBytes?: number;
@@ -65,6 +67,7 @@ export async function receiveUploadForImport(options: ReceiveUploadOptions): Pro
           ...(options.kind ? { kind: options.kind } : {}),
           dryRun: options.dryRun,
           ...(options.ligand ? { ligand: options.ligand } : {}),
+          ...(options.generate ? { generate: options.generate } : {}),
           actorId: options.actorId,
           batchId: batch.id,
           inputSha256: saved.sha256,
