@@ -7,6 +7,7 @@ import { summarizeSpread } from "@/lib/stats/descriptive";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
+import { getItemAnalysis } from "@/lib/server/dal/results/get-item-analysis";
 import { getStudyResults } from "@/lib/server/dal/results/get-study-results";
 import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
 import { iterateResponseRows } from "@/lib/server/export/iterate-response-rows";
@@ -225,6 +226,43 @@ describe("results end to end: responses export vs the results page", () => {
     const single = await listResponseRecords([fixture.studyId], 1_000);
     expect(paged.records).toHaveLength(78);
     expect(paged.records).toEqual(single.records);
+  });
+
+  it("pools the studies that share a pool version when asked, and lists the items most humans miss", async () => {
+    const other = await db.study.create({
+      data: { slug: `results-other-${fixture.tag}`, name: "Other", status: "open", poolVersionId: fixture.poolVersionId, config: {} },
+      select: { id: true },
+    });
+    const person = await db.participant.create({ data: { studyId: other.id, externalId: "other-1", condition: "static", cohort: "crowd", status: "completed", orderSeed: "x" }, select: { id: true } });
+    const item = fixture.items[0]!;
+    const assignment = await db.assignment.create({ data: { participantId: person.id, itemId: item.id, position: 0, status: "answered" }, select: { id: true } });
+    await db.response.create({
+      data: { assignmentId: assignment.id, participantId: person.id, studyId: other.id, itemId: item.id, taskId: "translation", taskVersion: 1, phase: "main", condition: "static", rawAnswer: "move x 3", canonicalAnswer: "move x 3", exact: 1, partial: 1, idempotencyKey: `other-${fixture.tag}` },
+    });
+    const one = await getStudyResults({ studyId: fixture.studyId });
+    const pooled = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
+    expect(pooled.scope.studyIds.sort()).toEqual([fixture.studyId, other.id].sort());
+    expect(pooled.nResponses).toBe(one.nResponses + 1);
+    expect(pooled.seed).not.toBe(one.seed);
+    const translation = (r: typeof one) => r.summary!.overall.columns.find((c) => c.column === "translation")!;
+    expect(translation(pooled).nParticipants).toBe(translation(one).nParticipants + 1);
+
+    const items = await getItemAnalysis({ studyId: fixture.studyId });
+    expect(items.items).toHaveLength(13);
+    for (const m of items.mostMissed) {
+      expect(m.exactAccuracy).toBeLessThan(0.5);
+      expect(m.nResponses).toBeGreaterThanOrEqual(items.minResponses);
+    }
+    const missedIds = new Set(items.mostMissed.map((m) => m.itemId));
+    for (const i of items.items) expect(missedIds.has(i.itemId)).toBe(i.exactAccuracy < 0.5 && i.nResponses >= items.minResponses);
+    expect(items.multipleChoiceAgreement.map((a) => a.taskId)).toEqual(["interaction_location"]);
+    expect(items.answerAgreement.map((a) => `${a.taskId}/${a.level}`)).toEqual([
+      "translation/nominal",
+      "zooming/nominal",
+      "zooming/interval",
+      "residue_ligand/nominal",
+      "interaction_location/nominal",
+    ]);
   });
 
   it("fails an unknown study before streaming", async () => {
