@@ -163,7 +163,7 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
       }
       options.onProgress?.({ taskId, done: index + 1, total: plan.items.length });
     });
-    if (plan.items.length < options.perTask) report.notes.push(`planned ${plan.items.length} of ${options.perTask} items`);
+    if (plan.items.length < options.perTask && plan.notes.length === 0) report.notes.push(`planned ${plan.items.length} of ${options.perTask} items`);
     reports.push(report);
   }
   return { ok: true, items, reports, renderSettings: settings };
