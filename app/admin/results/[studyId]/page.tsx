@@ -113,8 +113,14 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Charts
         </h2>
         <div className="mt-3 space-y-6">
-          <TaskAccuracyChart columns={buildTaskChartColumns(summary, models.comparison)} runs={models.runs.map((r) => ({ id: r.id, name: r.name }))} fileStem={fileStem} />
-          {summary && Object.keys(summary.byCondition).length > 0 ? <ConditionChart data={buildConditionChartData(summary)} fileStem={fileStem} /> : null}
+          {summary ? (
+            <>
+              <TaskAccuracyChart columns={buildTaskChartColumns(summary, models.comparison)} runs={models.runs.map((r) => ({ id: r.id, name: r.name }))} fileStem={fileStem} />
+              <ConditionChart data={buildConditionChartData(summary)} fileStem={fileStem} />
+            </>
+          ) : (
+            <p className="text-sm">Nothing to chart before the first main-phase answers.</p>
+          )}
         </div>
       </section>
 
@@ -151,7 +157,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           </p>
         ) : null}
         <div className="mt-3">
-          {models.comparison ? <ComparisonTable dto={models} /> : <p className="text-sm">No imported model answered items of this pool version yet{summary ? "" : ", and there are no human answers"}.</p>}
+          {models.comparison ? (
+            <ComparisonTable dto={models} />
+          ) : (
+            <p className="text-sm">{models.runs.length === 0 ? "No imported model answered items of this pool version yet." : "No human answers to compare the models with yet."}</p>
+          )}
         </div>
         <h3 className="mt-8 font-semibold">The paper&apos;s published results (as reported, not item-matched)</h3>
         <div className="mt-2 space-y-4">
