@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReportEntry } from "@/lib/import/report";
 import { db, disconnectDb } from "@/lib/server/db";
-import { findImportBatch } from "@/lib/server/dal/imports/get-import-batch";
+import { STALE_IMPORT_MS, findImportBatch } from "@/lib/server/dal/imports/get-import-batch";
 import { receiveUploadForImport } from "@/lib/server/dal/imports/start-upload-import";
 import { hasZipCommand, writeBundle, zipFolder } from "../fixtures/import/build-fixtures";
 
@@ -69,5 +69,16 @@ describe("upload imports (what POST /api/admin/import does)", () => {
     const dto = await findImportBatch(batch.id);
     expect(dto?.report?.errors.map(formatReportEntry)).toEqual(["big.tsv: upload: the upload is larger than 4096 bytes"]);
     expect(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("misi-upload-") && !before.has(n))).toEqual([]);
+  });
+
+  it("marks an unfinished batch that has been silent too long as stale, and a fresh one not", async () => {
+    const old = new Date(Date.now() - STALE_IMPORT_MS - 60_000);
+    const silent = await db.importBatch.create({ data: { kind: "auto", sourceName: "lost.zip", status: "running", startedAt: old } });
+    expect((await findImportBatch(silent.id))?.stale).toBe(true);
+    const progress = { phase: "reading", currentFile: "a.jsonl", recordsRead: 5, imported: 5, duplicates: 0, skipped: 0, bytesRead: 10, bytesTotal: 100, updatedAt: new Date().toISOString() };
+    const busy = await db.importBatch.create({ data: { kind: "misi", sourceName: "busy.zip", status: "running", startedAt: old, report: { progress } } });
+    expect(await findImportBatch(busy.id)).toMatchObject({ stale: false, progress: { recordsRead: 5 } });
+    const done = await db.importBatch.create({ data: { kind: "misi", sourceName: "done.zip", status: "failed", startedAt: old } });
+    expect((await findImportBatch(done.id))?.stale).toBe(false);
   });
 });

@@ -56,7 +56,7 @@ export default async function ImportPage() {
                     <td className="px-3 py-2 break-all">{b.sourceName}</td>
                     <td className="px-3 py-2">{b.kind}</td>
                     <td className="px-3 py-2">
-                      <StatusBadge status={b.status} />
+                      <StatusBadge status={b.stale ? "stalled" : b.status} />
                     </td>
                     <td className="px-3 py-2 text-right">{b.summary?.imported ?? b.progress?.imported ?? "–"}</td>
                     <td className="px-3 py-2 text-right">{b.summary?.duplicates ?? b.progress?.duplicates ?? "–"}</td>

@@ -46,6 +46,9 @@ export class SourceOpenError extends Error {
   }
 }
 
+/** Most bytes a tar archive may expand to on disk (a guard against decompression bombs; the release is ~2 GB). */
+export const MAX_EXTRACTED_BYTES = 32 * 1024 ** 3;
+
 /** Archives nested deeper than this are left as plain files (a zip of zips of zips is not a release layout). */
 const MAX_ARCHIVE_NESTING = 2;
 
@@ -181,9 +184,12 @@ export async function extractTar(filePath: string, type: "tar" | "tar.gz", dest:
   const extract = tar.extract();
   const source = fs.createReadStream(filePath);
   const feed = type === "tar.gz" ? pipeline(source, createGunzip(), extract) : pipeline(source, extract);
+  let extracted = 0;
   const consume = (async () => {
     for await (const entry of extract) {
       const header = entry.header;
+      extracted += header.size ?? 0;
+      if (extracted > MAX_EXTRACTED_BYTES) throw new Error(`it expands to more than ${MAX_EXTRACTED_BYTES} bytes`);
       const rel = safeEntryPath(header.name);
       if (header.type === "file" || header.type === "contiguous-file") {
         if (!rel) notes.skipped.push({ file: header.name, reason: "unsafe path (absolute or outside the archive)" });

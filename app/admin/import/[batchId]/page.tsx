@@ -69,7 +69,13 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
         <dd className="col-span-1 font-mono text-xs break-all sm:col-span-3">{batch.contentHash ?? "–"}</dd>
       </dl>
 
-      {running ? (
+      {batch.stale ? (
+        <p role="alert" className="mt-6 text-sm text-amber-800">
+          No sign of life for a long time: the server probably stopped during this import. Its transaction was rolled back, so nothing of it was
+          stored; start it again.
+        </p>
+      ) : null}
+      {running && !batch.stale ? (
         <div className="mt-6" aria-live="polite">
           <p className="text-sm">
             {batch.progress

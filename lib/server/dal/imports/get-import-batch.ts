@@ -17,6 +17,11 @@ export interface ImportBatchDto {
   reportLines: string[];
   /** While running: what the import is doing. */
   progress: ImportProgress | null;
+  /**
+   * Unfinished, and silent for longer than STALE_IMPORT_MS: the server probably stopped during the
+   * import (its transaction was rolled back, so nothing of it was stored).
+   */
+  stale: boolean;
   itemCount: number;
 }
 
@@ -46,6 +51,9 @@ type BatchRow = {
   _count: { items: number };
 };
 
+/** Progress is written every few seconds on PostgreSQL; this much silence means the import is gone. */
+export const STALE_IMPORT_MS = 15 * 60 * 1000;
+
 /** ImportBatch.report holds `{ progress }` while running and the report when done; both are checked on read. */
 export function toImportBatchDto(row: BatchRow): ImportBatchDto {
   const report = ImportReportSchema.safeParse(row.report);
@@ -62,6 +70,9 @@ export function toImportBatchDto(row: BatchRow): ImportBatchDto {
     report: report.success ? report.data : null,
     reportLines: report.success ? formatReportLines(report.data) : [],
     progress: progress?.success ? progress.data : null,
+    stale:
+      ["uploading", "queued", "running"].includes(row.status) &&
+      Date.now() - Date.parse(progress?.success ? progress.data.updatedAt : row.startedAt.toISOString()) > STALE_IMPORT_MS,
     itemCount: row._count.items,
   };
 }
