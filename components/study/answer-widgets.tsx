@@ -19,8 +19,8 @@ export interface HbondPickers {
   ligandAtoms: string[];
 }
 
-/** MC options as shown: text for T8, "see image N" for option images (T5/T6). */
-export function readOptions(payload: unknown): Array<{ letter: string; text: string }> {
+/** MC options as shown: text for T8, "see image N" for option images (T5/T6, captioned "Image N: option X"). */
+export function readOptions(payload: unknown, captions: readonly string[] = []): Array<{ letter: string; text: string }> {
   const options = (payload as { options?: unknown } | null)?.options;
   const letters = ["A", "B", "C", "D"];
   if (Array.isArray(options)) {
@@ -29,7 +29,10 @@ export function readOptions(payload: unknown): Array<{ letter: string; text: str
   if (options && typeof options === "object") {
     return letters.filter((l) => l in options).map((l) => ({ letter: l, text: String((options as Record<string, unknown>)[l]) }));
   }
-  return letters.map((l) => ({ letter: l, text: `Option ${l} (see the option images)` }));
+  return letters.map((l) => {
+    const index = captions.findIndex((c) => new RegExp(`option ${l}\\b`, "i").test(c));
+    return { letter: l, text: index >= 0 ? `the complex in image ${index + 1}` : `Option ${l} (see the option images)` };
+  });
 }
 
 export function readPickers(payload: unknown): HbondPickers | null {
@@ -37,8 +40,8 @@ export function readPickers(payload: unknown): HbondPickers | null {
   return p && Array.isArray(p.residues) && Array.isArray(p.ligandAtoms) ? p : null;
 }
 
-export function McWidget({ widget, payload, value, onChange }: { widget: WidgetOf<"mc">; payload: unknown; value: string; onChange: (v: string) => void }) {
-  const options = readOptions(payload).filter((o) => (widget.letters as readonly string[]).includes(o.letter));
+export function McWidget({ widget, payload, captions, value, onChange }: { widget: WidgetOf<"mc">; payload: unknown; captions?: readonly string[]; value: string; onChange: (v: string) => void }) {
+  const options = readOptions(payload, captions).filter((o) => (widget.letters as readonly string[]).includes(o.letter));
   return (
     <fieldset>
       <legend className="text-sm font-medium">Choose one option (keys 1–4 or A–D)</legend>

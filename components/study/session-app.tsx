@@ -369,7 +369,7 @@ function QuestionScreen({
               void submit();
             }}
           >
-        {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
+        {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
         {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
         {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
         {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
