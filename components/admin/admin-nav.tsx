@@ -7,6 +7,8 @@ const LINKS: Array<{ href: string; label: string; adminOnly?: boolean }> = [
   { href: "/admin/studies", label: "Studies" },
   { href: "/admin/pools", label: "Pools" },
   { href: "/admin/items", label: "Items" },
+  { href: "/admin/results", label: "Results" },
+  { href: "/admin/models", label: "Models" },
   { href: "/admin/import", label: "Import", adminOnly: true },
   { href: "/admin/users", label: "Users", adminOnly: true },
 ];

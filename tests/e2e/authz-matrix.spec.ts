@@ -13,7 +13,7 @@ import { createAccount, E2E_ADMIN, signInRequest, type Credentials } from "./hel
  */
 type Role = "researcher" | "admin";
 interface Route {
-  method: "GET" | "POST" | "PUT" | "PATCH";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   role: Role;
   ok?: number;
@@ -36,6 +36,9 @@ const ROUTES: Route[] = [
   { method: "GET", path: "/admin/studies/{studyId}/monitor", role: "researcher" },
   { method: "GET", path: "/admin/users", role: "admin" },
   { method: "GET", path: "/admin/import", role: "admin" },
+  { method: "GET", path: "/admin/results", role: "researcher" },
+  { method: "GET", path: "/admin/results/{studyId}", role: "researcher" },
+  { method: "GET", path: "/admin/models", role: "researcher" },
   // APIs: items
   { method: "GET", path: "/api/admin/items", role: "researcher" },
   { method: "GET", path: "/api/admin/items/{itemId}", role: "researcher" },
@@ -59,6 +62,16 @@ const ROUTES: Route[] = [
   { method: "GET", path: "/api/admin/import", role: "admin" },
   { method: "POST", path: "/api/admin/import", role: "admin", ok: 422, body: {} },
   { method: "GET", path: "/api/admin/import/authz-missing-batch", role: "admin", ok: 404 },
+  // APIs: results, exports and model runs
+  { method: "GET", path: "/api/results/{studyId}", role: "researcher" },
+  { method: "GET", path: "/api/export/{studyId}/responses", role: "researcher" },
+  { method: "GET", path: "/api/export/{studyId}/task-summary", role: "researcher" },
+  { method: "GET", path: "/api/export/{studyId}/item-summary", role: "researcher" },
+  { method: "GET", path: "/api/export/{studyId}/participants", role: "researcher" },
+  { method: "GET", path: "/api/export/{studyId}/vlmevalkit-tsv", role: "researcher" },
+  { method: "GET", path: "/api/export/codebook", role: "researcher" },
+  { method: "GET", path: "/api/admin/models", role: "researcher" },
+  { method: "DELETE", path: "/api/admin/models/authz-missing-run", role: "admin", ok: 404 },
   // APIs: accounts
   { method: "GET", path: "/api/admin/users", role: "admin" },
   { method: "POST", path: "/api/admin/users", role: "admin", ok: 422, body: { email: "not-an-email", role: "researcher" } },

@@ -56,6 +56,10 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
         <Link href={`/admin/studies/${study.id}/monitor`} className="font-medium text-blue-700 underline">
           Live monitor
         </Link>
+        {" · "}
+        <Link href={`/admin/results/${study.id}`} className="font-medium text-blue-700 underline">
+          Results and exports
+        </Link>
         {study.editable ? (
           <>
             {" · "}
