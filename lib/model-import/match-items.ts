@@ -28,7 +28,7 @@ export function createItemMatcher<I extends MatchableItem>(items: readonly I[]):
     const external = byExternal.get(key) ?? [];
     if (external.length === 1) return { ok: true, item: external[0] as I, by: "externalId" };
     if (external.length > 1) {
-      return { ok: false, reason: "ambiguous", problem: `external id '${key}' belongs to ${external.length} items (${external.map((i) => i.id).slice(0, 5).join(", ")}); import for one study to narrow the match` };
+      return { ok: false, reason: "ambiguous", problem: `external id '${key}' belongs to ${external.length} items (${external.map((i) => i.id).sort().slice(0, 5).join(", ")}); import for one study to narrow the match` };
     }
     return { ok: false, reason: "unknown", problem: `no item has id or external id '${key}'` };
   };
