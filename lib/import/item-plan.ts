@@ -120,7 +120,10 @@ export function resolveAnswer(task: ErasedTask, answer: unknown, options: readon
   if (!parsed.ok) return { ok: false, problem: `'${answer.length > 60 ? `${answer.slice(0, 59)}…` : answer}' does not parse as a ${task.id} answer: ${parsed.error}` };
 
   const candidate = task.format === "mc" ? { ...(parsed.value as object), ...(options ? { options: [...options] } : {}) } : parsed.value;
-  const gold = task.goldSchema.safeParse(candidate);
+  let gold = task.goldSchema.safeParse(candidate);
+  // MC items score the letter (spec §4): when the source's option texts are not commands (T5/T6 option images,
+  // "Image 8"), or absent, the key is the letter alone; the shown options stay in the public payload.
+  if (!gold.success && task.format === "mc") gold = task.goldSchema.safeParse(parsed.value);
   if (!gold.success) {
     const why =
       task.format !== "mc"

@@ -91,12 +91,14 @@ export const interactionLocationTask = defineTask({
   toCorrectAnswer: (gold: McGold): McAnswer => ({ letter: gold.letter }),
   score: (answer: McAnswer, gold: McGold) => scoreMcAnswer(answer, gold),
   // The options shown (public fields) and the options in the key must be the same moves.
+  // A letter-only key (imported items) has nothing to compare; the shown options must still parse.
   checkItem({ fields, gold }) {
     for (const [i, letter] of MC_LETTERS.entries()) {
       const shown = canonicalizeOption(fields.options[i] ?? "", INTERACTION_LOCATION_OPTION_COMMANDS, OPTION_EXAMPLE);
-      const keyed = canonicalizeOption(gold.options[i] ?? "", INTERACTION_LOCATION_OPTION_COMMANDS, OPTION_EXAMPLE);
+      if (shown !== undefined && !gold.options) continue;
+      const keyed = canonicalizeOption(gold.options?.[i] ?? "", INTERACTION_LOCATION_OPTION_COMMANDS, OPTION_EXAMPLE);
       if (shown === undefined) return `option ${letter} shown to participants does not parse: ${fields.options[i]}`;
-      if (shown !== keyed) return `option ${letter} shown (${shown}) differs from the answer key (${gold.options[i]})`;
+      if (shown !== keyed) return `option ${letter} shown (${shown}) differs from the answer key (${gold.options?.[i]})`;
     }
     return undefined;
   },

@@ -14,8 +14,12 @@ export type McOptions = [string, string, string, string];
 
 export interface McGold {
   letter: McLetter;
-  /** What each option shows, as commands (T8 options are shown as text; T5/T6 options are images). */
-  options: McOptions;
+  /**
+   * What each option shows, as commands (T8 options are shown as text; T5/T6 options are images). Generated items
+   * always have them; items imported from the MiSI release or a VLMEvalKit TSV may carry only the letter, which is
+   * all scoring needs (spec §4: MC items score the letter).
+   */
+  options?: McOptions;
 }
 
 /**
@@ -25,10 +29,10 @@ export interface McGold {
 export function createMcGoldSchema(optionCommands: readonly CommandSpec[], optionExample: string): z.ZodType<McGold> {
   const option = z.string();
   return z
-    .object({ letter: z.enum(MC_LETTERS), options: z.tuple([option, option, option, option]) })
+    .object({ letter: z.enum(MC_LETTERS), options: z.tuple([option, option, option, option]).optional() })
     .superRefine((gold, ctx) => {
       const seen = new Map<string, McLetter>();
-      gold.options.forEach((text, i) => {
+      gold.options?.forEach((text, i) => {
         const letter = MC_LETTERS[i]!;
         const parsed = parseCommandSequence(text, optionCommands, optionExample);
         if (!parsed.ok) {

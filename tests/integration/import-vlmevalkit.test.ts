@@ -44,7 +44,7 @@ describe("VLMEvalKit TSV import", () => {
       [`${tag}1`, "vlmevalkit", "translation", "active", "move y -2", 1],
       [`${tag}2`, "vlmevalkit", "rotation", "active", "roll z 30", 2],
       [`${tag}3`, "vlmevalkit", "interaction_location", "active", "B", 1],
-      [`${tag}4`, "vlmevalkit", "rotation_rotation", "flagged", "D", 1],
+      [`${tag}4`, "vlmevalkit", "rotation_rotation", "active", "D", 1],
       [`${tag}5`, "vlmevalkit", "translation", "active", "move x 4", 1],
     ]);
     const byIndex = new Map(items.map((i) => [i.externalId, i]));
@@ -60,9 +60,10 @@ describe("VLMEvalKit TSV import", () => {
     expect(mc.payload).toEqual({ options: [...T8_OPTIONS] });
     expect(mc.answerKey?.gold).toEqual({ letter: "B", options: [...T8_OPTIONS] });
     expect(mc.question).toContain(`\nOptions:\nA. ${T8_OPTIONS[0]}\nB. ${T8_OPTIONS[1]}`);
-    // Image options cannot make a complete key: stored flagged with the reason, reported.
-    expect(byIndex.get(`${tag}4`)!.statusReason).toMatch(/^answer key incomplete for rotation_rotation: the option texts do not form a valid rotation_rotation key/);
-    expect(result.report.warnings.map(formatReportEntry)).toEqual(expect.arrayContaining([expect.stringMatching(/^MiSI_bench\.tsv:6: answer: imported as flagged: /)]));
+    // Option images ("Image 8") are not commands: the key is the letter alone (MC items score the letter), the item is
+    // active and the shown options stay in the payload.
+    expect(byIndex.get(`${tag}4`)!.answerKey?.gold).toEqual({ letter: "D" });
+    expect(byIndex.get(`${tag}4`)!.statusReason).toBeNull();
   });
 
   it("fails the whole file on a wrong header and imports nothing", async () => {

@@ -36,11 +36,14 @@ describe("answers from sources become gold through the task grammar", () => {
     expect(resolveAnswer(task, "move x 6, move y -4", [...T8_OPTIONS])).toMatchObject({ ok: true, canonical: "C" });
   });
 
-  it("flags MC keys that cannot be completed instead of inventing options", () => {
+  it("keys MC items by the letter alone when the source's options are absent or images, never inventing options", () => {
     const none = resolveAnswer(getErasedTask("rotation_rotation"), "D", null);
-    expect(none).toMatchObject({ ok: true, canonical: "D", goldProblem: "answer key incomplete for rotation_rotation: the source gives no option texts" });
+    expect(none).toEqual({ ok: true, gold: { letter: "D" }, canonical: "D", goldProblem: null });
     const images = resolveAnswer(getErasedTask("rotation_rotation"), "D", ["Image 5", "Image 6", "Image 7", "Image 8"]);
-    expect(images.ok && images.goldProblem).toMatch(/^answer key incomplete for rotation_rotation: the option texts do not form a valid rotation_rotation key \(options\.0: /);
+    expect(images).toEqual({ ok: true, gold: { letter: "D" }, canonical: "D", goldProblem: null });
+    // Command options that parse are kept in the key.
+    const t8 = resolveAnswer(getErasedTask("interaction_location"), "B", ["move x 1, move y 2", "move x -1, move y 2", "move x 1, move y -2", "move x 2, move y 1"]);
+    expect(t8).toMatchObject({ ok: true, gold: { letter: "B", options: ["move x 1, move y 2", "move x -1, move y 2", "move x 1, move y -2", "move x 2, move y 1"] } });
   });
 });
 

@@ -23,3 +23,13 @@ describe("T5 translation + rotation", () => {
     expect(task.renderQuestion({ referencePdbId: "1acj", targetPdbId: "1bju" })).toContain("Options A, B, C and D are images 8, 9, 10 and 11.");
   });
 });
+
+describe("letter-only answer keys (imported MC items)", () => {
+  it("validate and score by the letter alone", async () => {
+    const { translationRotationTask } = await import("@/lib/tasks/translation-rotation");
+    expect(translationRotationTask.goldSchema.safeParse({ letter: "C" }).success).toBe(true);
+    expect(translationRotationTask.gradeText("c", { letter: "C" })).toEqual({ ok: true, canonical: "C", score: { exact: 1, partial: 1 } });
+    expect(translationRotationTask.gradeText("B", { letter: "C" })).toEqual({ ok: true, canonical: "B", score: { exact: 0, partial: 0 } });
+    expect(translationRotationTask.goldSchema.safeParse({ letter: "E" }).success).toBe(false);
+  });
+});
