@@ -69,7 +69,8 @@ test("the model import form reports a file that matches no item, with its line",
   await page.getByLabel("Prediction file").setInputFiles({ name: "preds.csv", mimeType: "text/csv", buffer: Buffer.from("item_id,prediction\nno-such-item,A\n") });
   await page.getByLabel("Model", { exact: true }).fill("E2E model");
   await page.getByRole("button", { name: "Import" }).click();
-  const alert = page.getByRole("alert");
+  // The page's own alert, not Next's route announcer (also role=alert).
+  const alert = page.getByRole("main").getByRole("alert");
   await expect(alert).toContainText("No prediction in preds.csv matched an item.");
   await alert.getByText(/^Problems/).click();
   await expect(alert).toContainText("preds.csv, line 2, item_id: no item has id or external id 'no-such-item'");
