@@ -1,39 +1,11 @@
-// Client-side mirror of the participant DTOs (lib/server/dal/participant/get-session.ts); public data only.
-import type { AnswerWidget } from "@/lib/tasks/types";
+// The participant DTOs, shared with the server by type only (erased at build time; no server code reaches the client).
+export type { CurrentQuestionDto as CurrentQuestion, ParticipantSessionDto as SessionState } from "@/lib/server/dal/participant/get-session";
+export type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
+export type { RecordResponseResult as SubmitResult } from "@/lib/server/dal/scoring/record-response";
 
+/** One image of an item as the participant's browser knows it: an opaque id and a caption. */
 export interface PublicImage {
   id: string;
   position: number;
   caption: string;
-}
-
-export interface CurrentQuestion {
-  assignmentId: string;
-  position: number;
-  phase: "practice" | "main" | "attention";
-  item: { id: string; taskId: string; taskVersion: number; question: string; payload: unknown; images: PublicImage[] };
-  task: { id: string; label: string; instructions: string; widget: AnswerWidget; format: string };
-  interactive: { allowRotate: boolean; allowZoom: boolean } | null;
-}
-
-export interface SessionState {
-  participant: { id: string; status: string; condition: string; consented: boolean };
-  study: {
-    name: string;
-    slug: string;
-    consentText: string;
-    declineMessage: string;
-    timeLimitSec: number | null;
-    tasks: Array<{ id: string; label: string; instructions: string }>;
-  };
-  progress: { answered: number; total: number; practiceTotal: number };
-  current: CurrentQuestion | null;
-  completion: { code: string | null; url: string | null } | null;
-  screenedOut: { message: string; returnUrl: string | null } | null;
-}
-
-export interface SubmitResult {
-  status: "stored" | "duplicate";
-  practiceFeedback: { correct: boolean; correctAnswer: string } | null;
-  ended: "completed" | "screened_out" | null;
 }

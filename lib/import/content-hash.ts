@@ -1,30 +1,8 @@
 import { createHash } from "node:crypto";
+import { toStableJson } from "@/lib/stable-json";
 
-/**
- * JSON with object keys sorted at every level and `undefined` members dropped, so two objects
- * with the same content always give the same text (JSON.stringify keeps insertion order).
- * Non-finite numbers have no JSON form and are rejected rather than silently turned into null.
- */
-export function toCanonicalJson(value: unknown): string {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return JSON.stringify(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new Error(`canonical JSON: ${value} is not a finite number`);
-      return JSON.stringify(value);
-    case "object": {
-      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : toCanonicalJson(v))).join(",")}]`;
-      const entries = Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${toCanonicalJson(v)}`).join(",")}}`;
-    }
-    default:
-      throw new Error(`canonical JSON: cannot encode a ${typeof value}`);
-  }
-}
+/** JSON with keys sorted at every level (lib/stable-json.ts): the same content always gives the same text. */
+export const toCanonicalJson = toStableJson;
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");

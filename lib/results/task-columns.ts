@@ -1,22 +1,11 @@
+import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
+
 /**
  * Task ids and the result columns of the paper's tables (spec §3, §5). T4 (residue_ligand) is
  * reported as two columns, items with bonds (Pos.) and without (Neg.), exactly as the paper does.
- *
- * The task ids are the spec's; lib/tasks may later export the same union, and this list must then
- * be replaced by an import from there rather than kept in parallel.
  */
-export const RESULT_TASK_IDS = [
-  "translation",
-  "rotation",
-  "zooming",
-  "residue_ligand",
-  "translation_rotation",
-  "rotation_rotation",
-  "docking",
-  "interaction_location",
-  "pocket_ligand",
-] as const;
-export type ResultTaskId = (typeof RESULT_TASK_IDS)[number];
+export const RESULT_TASK_IDS = TASK_IDS;
+export type ResultTaskId = TaskId;
 
 export type T4Polarity = "pos" | "neg";
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
+import type { AnswerWidget } from "@/lib/tasks/types";
 import { interactiveFor, StudyConfigSchema } from "@/lib/study-config";
 import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
@@ -10,7 +11,7 @@ export interface CurrentQuestionDto {
   position: number;
   phase: "practice" | "main" | "attention";
   item: PublicItemDto;
-  task: { id: string; label: string; instructions: string; widget: unknown; format: string };
+  task: { id: string; label: string; instructions: string; widget: AnswerWidget; format: string };
   /** Set when the participant is in the interactive condition and the item has a 3D scene. */
   interactive: { allowRotate: boolean; allowZoom: boolean } | null;
 }
