@@ -104,20 +104,28 @@ function Bonds({ scene }: { scene: Scene3d }) {
 function CameraRecorder({ onSample }: { onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void }) {
   const { camera, invalidate } = useThree();
   const start = useRef(0);
+  // The parent passes a fresh callback on every render; the recorder must not restart (and reset t) because of it.
+  const callback = useRef(onSample);
+  useEffect(() => {
+    callback.current = onSample;
+  }, [onSample]);
   useEffect(() => {
     start.current = performance.now();
-    let last = 0;
-    const id = setInterval(() => {
+    let last = Number.NaN;
+    const sample = () => {
       const q = camera.quaternion;
       const d = camera.position.length();
       const key = q.x + q.y * 3 + q.z * 7 + q.w * 11 + d;
       if (Math.abs(key - last) < 1e-6) return;
       last = key;
-      onSample?.({ t: Math.round(performance.now() - start.current), q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number], d: Math.round(d * 100) / 100 });
-    }, CAMERA_SAMPLE_MS);
+      callback.current?.({ t: Math.round(performance.now() - start.current), q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number], d: Math.round(d * 100) / 100 });
+    };
+    // The path starts with the initial pose (the static front view), then changes at most every CAMERA_SAMPLE_MS.
+    sample();
+    const id = setInterval(sample, CAMERA_SAMPLE_MS);
     invalidate();
     return () => clearInterval(id);
-  }, [camera, onSample, invalidate]);
+  }, [camera, invalidate]);
   return null;
 }
 
