@@ -22,6 +22,12 @@ export interface CameraSample {
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
+/** 128 random bits as hex. crypto.randomUUID exists only in secure contexts (https/localhost); lab servers may be plain http. */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -266,7 +272,7 @@ function QuestionScreen({
   useEffect(() => {
     shownAt.current = performance.now();
     // One key per question: a retried or double-clicked submit stores one response.
-    idempotencyKey.current = crypto.randomUUID();
+    idempotencyKey.current = randomKey();
   }, []);
 
   const parsed = text.trim() && task ? task.parseAnswer(text) : null;
