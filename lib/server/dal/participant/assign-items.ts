@@ -103,14 +103,19 @@ export async function assignItems(participantId: string): Promise<AssignResult> 
       });
       return { mainAssigned: mainItems.length, shortTasks };
     },
-    { timeout: 30_000 },
+    // maxWait: a burst of joiners queues on the advisory lock, each holding a pooled connection; the default 2 s wait
+    // for a free connection failed the later ones ("Unable to start a transaction in the given time").
+    { maxWait: 30_000, timeout: 30_000 },
   );
 }
 
-/** Keeps a participant's unanswered work reserved while they are active; re-reserves reclaimed items if still free. */
+/**
+ * Keeps a participant's unanswered work reserved while they are active; re-reserves reclaimed items if still free.
+ * Only for active participants: a screened-out or declined one reloading the page must not take items back.
+ */
 export async function touchAssignments(participantId: string): Promise<void> {
-  const participant = await db.participant.findUnique({ where: { id: participantId }, select: { studyId: true, study: { select: { config: true } } } });
-  if (!participant) return;
+  const participant = await db.participant.findUnique({ where: { id: participantId }, select: { studyId: true, status: true, study: { select: { config: true } } } });
+  if (!participant || participant.status !== "active") return;
   const config = StudyConfigSchema.parse(participant.study.config);
   const expiresAt = new Date(Date.now() + config.assignmentTimeoutMin * 60_000);
   await db.$transaction(async (tx) => {

@@ -58,10 +58,6 @@ export async function enterStudy(options: {
   if (existing) return { kind: "ok", participantId: existing.id, studyId: study.id, resumed: true };
 
   if (study.status !== "open") return { kind: "closed", studyName: study.name };
-  if (config.maxParticipants !== null) {
-    const started = await db.participant.count({ where: { studyId: study.id, status: { notIn: ["declined"] } } });
-    if (started >= config.maxParticipants) return { kind: "full", studyName: study.name };
-  }
 
   const optional = (name: string) => {
     const v = options.query[name];
@@ -69,6 +65,13 @@ export async function enterStudy(options: {
   };
   try {
     const participant = await db.$transaction(async (tx) => {
+      // Joins are serialised per study so the cap and the condition counts see every earlier joiner (count-then-insert
+      // without the lock let simultaneous joiners all pass the cap and all pick the same condition).
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`join:${study.id}`}))`;
+      if (config.maxParticipants !== null) {
+        const started = await tx.participant.count({ where: { studyId: study.id, status: { notIn: ["declined"] } } });
+        if (started >= config.maxParticipants) return null;
+      }
       const condition = await pickCondition(tx, study.id, config);
       return tx.participant.create({
         data: {
@@ -83,7 +86,8 @@ export async function enterStudy(options: {
         },
         select: { id: true },
       });
-    });
+    }, { maxWait: 30_000, timeout: 30_000 }); // joiners queue on the lock, each holding a pooled connection meanwhile
+    if (!participant) return { kind: "full", studyName: study.name };
     return { kind: "ok", participantId: participant.id, studyId: study.id, resumed: false };
   } catch (err) {
     // A simultaneous first visit with the same external id won the race: resume that participant.

@@ -16,15 +16,18 @@ export const DeviceInfoSchema = z.object({
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
-/** Accepting consent starts the session and assigns the items (once); declining ends it politely. */
+/**
+ * Accepting consent starts the session and assigns the items (once); declining ends it politely. Only a participant
+ * still deciding can change their answer (conditional updates, so accept and decline racing end in one state), and
+ * only an active participant gets items: a declined one posting "accept" later must not take work from the pool.
+ */
 export async function recordConsent(participantId: string, accept: boolean, device: DeviceInfo | null): Promise<AssignResult | null> {
-  const participant = await db.participant.findUniqueOrThrow({ where: { id: participantId }, select: { status: true } });
   if (!accept) {
-    if (participant.status === "consenting") await db.participant.update({ where: { id: participantId }, data: { status: "declined" } });
+    await db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "declined" } });
     return null;
   }
-  if (participant.status === "consenting") {
-    await db.participant.update({ where: { id: participantId }, data: { status: "active", consentAt: new Date(), deviceInfo: device ?? undefined } });
-  }
+  await db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "active", consentAt: new Date(), deviceInfo: device ?? undefined } });
+  const participant = await db.participant.findUniqueOrThrow({ where: { id: participantId }, select: { status: true } });
+  if (participant.status !== "active") return null;
   return assignItems(participantId);
 }

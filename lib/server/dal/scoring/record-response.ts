@@ -101,6 +101,11 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
       if (assignment.phase === "main") {
         await tx.studyItemCounter.updateMany({ where: { studyId: assignment.participant.studyId, itemId: assignment.itemId }, data: { answered: { increment: 1 } } });
       }
+      // Answering is activity: the rest of the participant's work stays reserved (otherwise a participant slower than
+      // the timeout since consent loses their remaining questions to the next joiner's reclaim while still answering).
+      const expiresAt = new Date(now.getTime() + config.assignmentTimeoutMin * 60_000);
+      await tx.assignment.updateMany({ where: { participantId: options.participantId, status: "assigned" }, data: { expiresAt } });
+      await tx.participant.update({ where: { id: options.participantId }, data: { lastSeenAt: now } });
       if (assignment.phase === "attention" && exact !== 1) {
         const flags = (assignment.participant.flags ?? {}) as { attentionFailures?: number };
         const failures = (flags.attentionFailures ?? 0) + 1;
@@ -109,6 +114,7 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
           where: { id: options.participantId },
           data: { flags: { ...flags, attentionFailures: failures, flagged: failures > config.attentionMaxFailures }, ...(screenOut ? { status: "screened_out", completedAt: now } : {}) },
         });
+        if (screenOut) await releaseUnanswered(tx, options.participantId, assignment.participant.studyId);
       }
       const remaining = await tx.assignment.count({ where: { participantId: options.participantId, status: "assigned" } });
       if (remaining === 0) {
@@ -125,6 +131,20 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
     throw err;
   }
   return replay(options.participantId, options.assignmentId, "stored");
+}
+
+/** A participant's session ended early: their unanswered questions go back to the pool now, not after the timeout. */
+async function releaseUnanswered(tx: Prisma.TransactionClient, participantId: string, studyId: string): Promise<void> {
+  const released = await tx.$queryRaw<Array<{ itemId: string; phase: string }>>`
+    UPDATE "Assignment" SET status = 'abandoned'
+    WHERE "participantId" = ${participantId} AND status = 'assigned'
+    RETURNING "itemId", phase::text AS phase`;
+  const mainItems = released.filter((r) => r.phase === "main").map((r) => r.itemId);
+  if (mainItems.length) {
+    await tx.$executeRaw`
+      UPDATE "StudyItemCounter" SET reserved = GREATEST(0, reserved - 1)
+      WHERE "studyId" = ${studyId} AND "itemId" = ANY(${mainItems}::text[])`;
+  }
 }
 
 async function replay(participantId: string, assignmentId: string, status: "stored" | "duplicate" = "duplicate"): Promise<RecordResponseResult> {

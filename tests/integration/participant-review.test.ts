@@ -1,0 +1,119 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "@/lib/server/db";
+import { reclaimExpiredAssignments, touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { createTranslationItem, createTranslationStudy } from "../helpers/study-fixtures";
+
+// Review of the participant-facing paths: each test reproduces one bug found in the review.
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+
+async function join(slug: string, pid: string) {
+  const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
+  if (entered.kind !== "ok") throw new Error(`could not enter: ${entered.kind}`);
+  return entered.participantId;
+}
+
+async function reservedTotal(studyId: string) {
+  const counters = await db.studyItemCounter.findMany({ where: { studyId }, select: { reserved: true } });
+  return counters.reduce((sum, c) => sum + c.reserved, 0);
+}
+
+describe("joining at once", () => {
+  it("maxParticipants holds when many participants join at the same moment", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 1, maxParticipants: 2 } });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => enterStudy({ slug: study.slug, query: { PROLIFIC_PID: `cap-${i}` } })));
+    expect(results.filter((r) => r.kind === "ok")).toHaveLength(2);
+    expect(results.filter((r) => r.kind === "full")).toHaveLength(8);
+    await expect(db.participant.count({ where: { studyId: study.id } })).resolves.toBe(2);
+  });
+
+  it("simultaneous joiners are still counterbalanced evenly between conditions", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => join(study.slug, `cbc-${i}`)));
+    const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id }, _count: { _all: true } });
+    expect(Object.fromEntries(groups.map((g) => [g.condition, g._count._all]))).toEqual({ static: 4, interactive: 4 });
+  });
+});
+
+describe("consent state machine", () => {
+  it("a participant who declined cannot later accept and take items from the pool", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 1 } });
+    const pid = await join(study.slug, "decliner");
+    await recordConsent(pid, false, null);
+    await expect(recordConsent(pid, true, DEVICE)).resolves.toBeNull();
+    await expect(db.assignment.count({ where: { participantId: pid } })).resolves.toBe(0);
+    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({ status: "declined", consentAt: null });
+    // The items stay available to the next participant.
+    const next = await join(study.slug, "after-decliner");
+    await expect(recordConsent(next, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 2 });
+  });
+
+  it("accept and decline racing: the participant ends in one state and holds items only if active", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 1 } });
+    const pid = await join(study.slug, "racer");
+    await Promise.allSettled([recordConsent(pid, true, DEVICE), recordConsent(pid, false, null)]);
+    const p = await db.participant.findUniqueOrThrow({ where: { id: pid }, select: { status: true } });
+    const assigned = await db.assignment.count({ where: { participantId: pid } });
+    if (p.status === "declined") expect(assigned).toBe(0);
+    else expect(p.status).toBe("active");
+    expect(await reservedTotal(study.id)).toBe(p.status === "active" ? 2 : 0);
+  });
+});
+
+describe("reservations of an active participant", () => {
+  it("answering a question keeps the rest of the participant's work reserved (activity extends the timeout)", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 1, assignmentTimeoutMin: 1 } });
+    const pid = await join(study.slug, "slow-but-active");
+    await recordConsent(pid, true, DEVICE);
+    // The participant has been working for longer than the timeout since consent (reservations set then) ...
+    await db.assignment.updateMany({ where: { participantId: pid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    // ... and now submits an answer: they are active, so nothing of theirs may be reclaimed by the next joiner.
+    const current = (await getParticipantSession(pid))!.current!;
+    await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `slow-${pid}` });
+    const released = await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+    expect(released).toBe(0);
+    await expect(db.assignment.count({ where: { participantId: pid, status: "assigned" } })).resolves.toBe(2);
+  });
+});
+
+describe("ended sessions release their work", () => {
+  async function screenedOut() {
+    const check = await createTranslationItem("attention-review", { axis: "x", distanceA: 4 });
+    const setup = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 3, answersPerItem: 1, attentionItemIds: [check.id], attentionPolicy: "screen_out", attentionMaxFailures: 0 },
+    });
+    const pid = await join(setup.study.slug, `so-${Math.random().toString(36).slice(2)}`);
+    await recordConsent(pid, true, DEVICE);
+    const attention = await db.assignment.findFirstOrThrow({ where: { participantId: pid, phase: "attention" } });
+    const r = await recordResponse({ participantId: pid, assignmentId: attention.id, rawAnswer: "move y 1", idempotencyKey: `so-${pid}` });
+    expect(r.ended).toBe("screened_out");
+    return { ...setup, pid };
+  }
+
+  it("screening out returns the participant's unanswered items to the pool at once", async () => {
+    const { study } = await screenedOut();
+    expect(await reservedTotal(study.id)).toBe(0);
+    const next = await join(study.slug, "after-screen-out");
+    await expect(recordConsent(next, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 3 });
+  });
+
+  it("a screened-out participant reloading the page does not re-reserve items", async () => {
+    const { study, pid } = await screenedOut();
+    await db.assignment.updateMany({ where: { participantId: pid, status: "assigned" }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+    await touchAssignments(pid);
+    expect(await reservedTotal(study.id)).toBe(0);
+    await expect(db.assignment.count({ where: { participantId: pid, status: "assigned" } })).resolves.toBe(0);
+    const session = await getParticipantSession(pid);
+    expect(session).toMatchObject({ current: null, participant: { status: "screened_out" } });
+  });
+});
