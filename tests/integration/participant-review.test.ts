@@ -117,3 +117,58 @@ describe("ended sessions release their work", () => {
     expect(session).toMatchObject({ current: null, participant: { status: "screened_out" } });
   });
 });
+
+describe("items excluded while participants hold them", () => {
+  it("an item excluded mid-study is skipped: the participant continues and can still complete", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 3 } });
+    const pid = await join(study.slug, "holds-excluded");
+    await recordConsent(pid, true, DEVICE);
+    const first = (await getParticipantSession(pid))!.current!;
+    await db.item.update({ where: { id: first.item.id }, data: { status: "excluded", statusReason: "bad render" } });
+    let session = await getParticipantSession(pid);
+    expect(session!.current).not.toBeNull();
+    expect(session!.current!.item.id).not.toBe(first.item.id);
+    let n = 0;
+    while (session!.current && n < 5) {
+      await recordResponse({ participantId: pid, assignmentId: session!.current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `ex-${pid}-${n++}` });
+      session = await getParticipantSession(pid);
+    }
+    expect(n).toBe(2);
+    expect(session).toMatchObject({ participant: { status: "completed" }, completion: { code: null } });
+  });
+
+  it("the last remaining item excluded: the next read of the session completes the participant", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 3 } });
+    const pid = await join(study.slug, "last-excluded");
+    await recordConsent(pid, true, DEVICE);
+    const first = (await getParticipantSession(pid))!.current!;
+    await recordResponse({ participantId: pid, assignmentId: first.assignmentId, rawAnswer: "move x 1", idempotencyKey: `le-${pid}` });
+    const second = (await getParticipantSession(pid))!.current!;
+    await db.item.update({ where: { id: second.item.id }, data: { status: "excluded", statusReason: "bad render" } });
+    await expect(getParticipantSession(pid)).resolves.toMatchObject({ current: null, participant: { status: "completed" }, completion: { code: null } });
+  });
+});
+
+describe("time-limit submissions", () => {
+  it("a timed-out submission is refused when the study has no time limit", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });
+    const pid = await join(study.slug, "skipper");
+    await recordConsent(pid, true, DEVICE);
+    const current = (await getParticipantSession(pid))!.current!;
+    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", idempotencyKey: `skip-${pid}`, timedOut: true })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
+  });
+
+  it("a timed-out submission before the limit has run out on the server is refused; after it, stored with score 0", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 30 } });
+    const pid = await join(study.slug, "early-timeout");
+    await recordConsent(pid, true, DEVICE);
+    const current = (await getParticipantSession(pid))!.current!;
+    const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", timedOut: true };
+    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    // Shown 31 s ago on the server's clock: the limit has run out.
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: new Date(Date.now() - 31_000) } });
+    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({ status: "stored" });
+    await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } })).resolves.toMatchObject({ rawAnswer: "", exact: 0, partial: 0 });
+  });
+});

@@ -48,9 +48,17 @@ export async function getParticipantSession(participantId: string): Promise<Part
   const assignments = await db.assignment.findMany({
     where: { participantId, status: { not: "abandoned" } },
     orderBy: { position: "asc" },
-    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true },
+    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true, item: { select: { status: true } } },
   });
-  const next = participant.status === "active" ? assignments.find((a) => a.status === "assigned") : undefined;
+  // An item excluded or flagged after assignment is skipped, not shown as "no questions" (which stranded the participant).
+  const open = assignments.filter((a) => a.status === "assigned" && a.item.status === "active");
+  let status = participant.status;
+  if (status === "active" && assignments.length > 0 && open.length === 0) {
+    // Nothing left to answer (the rest was excluded, or released and taken by others): the session is complete.
+    await db.participant.updateMany({ where: { id: participantId, status: "active" }, data: { status: "completed", completedAt: new Date() } });
+    status = "completed";
+  }
+  const next = status === "active" ? open[0] : undefined;
   let current: CurrentQuestionDto | null = null;
   if (next) {
     const item = await findPublicItem(next.itemId);
@@ -69,7 +77,7 @@ export async function getParticipantSession(participantId: string): Promise<Part
   }
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
   return {
-    participant: { id: participant.id, status: participant.status, condition: participant.condition, consented: participant.consentAt !== null },
+    participant: { id: participant.id, status, condition: participant.condition, consented: participant.consentAt !== null },
     study: {
       name: participant.study.name,
       slug: participant.study.slug,
@@ -84,9 +92,9 @@ export async function getParticipantSession(participantId: string): Promise<Part
       practiceTotal: assignments.filter((a) => a.phase === "practice").length,
     },
     current,
-    completion: participant.status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
+    completion: status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
     screenedOut:
-      participant.status === "screened_out"
+      status === "screened_out"
         ? { message: "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.", returnUrl: config.prolific.returnUrl ?? null }
         : null,
   };

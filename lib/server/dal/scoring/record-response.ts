@@ -5,6 +5,9 @@ import { AppError } from "@/lib/server/errors";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema } from "@/lib/study-config";
 
+/** Slack for a timed-out submit arriving a little before the server's own clock says the limit ran out. */
+const TIME_LIMIT_TOLERANCE_MS = 1000;
+
 export interface RecordResponseOptions {
   participantId: string;
   assignmentId: string;
@@ -55,6 +58,17 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
   const gold = assignment.item.answerKey?.gold;
   if (!task || gold === undefined) throw new Error(`item ${assignment.itemId} has no task or answer key`);
 
+  const config = StudyConfigSchema.parse(assignment.participant.study.config);
+  if (options.timedOut) {
+    // Only a real time limit may end a question unanswered, and only once it has run out on the server's clock
+    // (firstShownAt precedes the client's timer start), so "timed out" cannot be used to skip questions.
+    if (config.timeLimitSec === null) throw new AppError("UNPROCESSABLE", "This study has no time limit.", { field: "timedOut" });
+    const elapsedMs = assignment.firstShownAt ? Date.now() - assignment.firstShownAt.getTime() : 0;
+    if (elapsedMs < config.timeLimitSec * 1000 - TIME_LIMIT_TOLERANCE_MS) {
+      throw new AppError("UNPROCESSABLE", "The time limit for this question has not run out yet.", { field: "timedOut" });
+    }
+  }
+
   let canonical = "";
   let exact = 0;
   let partial = 0;
@@ -70,7 +84,6 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
   }
 
   const now = new Date();
-  const config = StudyConfigSchema.parse(assignment.participant.study.config);
   try {
     await db.$transaction(async (tx) => {
       await tx.response.create({
@@ -116,7 +129,8 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
         });
         if (screenOut) await releaseUnanswered(tx, options.participantId, assignment.participant.studyId);
       }
-      const remaining = await tx.assignment.count({ where: { participantId: options.participantId, status: "assigned" } });
+      // Items excluded after assignment are skipped by the session, so they do not hold completion back.
+      const remaining = await tx.assignment.count({ where: { participantId: options.participantId, status: "assigned", item: { status: "active" } } });
       if (remaining === 0) {
         await tx.participant.updateMany({ where: { id: options.participantId, status: "active" }, data: { status: "completed", completedAt: now } });
       }
