@@ -6,6 +6,7 @@ import { findTask } from "@/lib/tasks/registry";
 import { CommandWidget, DockingWidget, HbondListWidget, McWidget } from "./answer-widgets";
 import { AxesFigure } from "./axes-figure";
 import { ImageGallery } from "./image-gallery";
+import { pickMcLetterFromKey } from "./mc-keys";
 import type { CurrentQuestion, SessionState, SubmitResult } from "./types";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
@@ -95,6 +96,18 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     }
   };
 
+  // The question was answered elsewhere (another tab) or released, or the session ended: show where the participant
+  // really is instead of leaving a Submit button that can only fail again.
+  const reloadSession = async (message: string) => {
+    setProblem(message);
+    try {
+      const res = await fetch("/api/participant/session", { cache: "no-store" });
+      if (res.ok) setSession((await res.json()) as SessionState);
+    } catch {
+      // Offline: the message stays and the participant can reload the page.
+    }
+  };
+
   const { participant, study, progress, current } = session;
   const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
 
@@ -120,11 +133,12 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         question={current}
         condition={participant.condition}
         timeLimitSec={study.timeLimitSec}
-        onShowInstructions={() => setInstructionsSeen(new Set([...instructionsSeen].filter((t) => t !== current.task.id)))}
         onStored={(result, next) => {
+          setProblem(null);
           if (result.practiceFeedback) setFeedback({ state: next, result: result.practiceFeedback });
           else setSession(next);
         }}
+        onStale={reloadSession}
       />
     );
   }
@@ -249,13 +263,13 @@ function QuestionScreen({
   condition,
   timeLimitSec,
   onStored,
-  onShowInstructions,
+  onStale,
 }: {
   question: CurrentQuestion;
   condition: string;
   timeLimitSec: number | null;
   onStored: (result: SubmitResult, next: SessionState) => void;
-  onShowInstructions: () => void;
+  onStale: (message: string) => Promise<void>;
 }) {
   const task = useMemo(() => findTask(question.task.id), [question.task.id]);
   const [text, setText] = useState("");
@@ -268,6 +282,9 @@ function QuestionScreen({
   const events = useRef<Array<{ t: number; type: string; detail?: string }>>([]);
   const zooms = useRef(0);
   const [remaining, setRemaining] = useState(timeLimitSec);
+  // Shown inline: switching to the instructions screen unmounted the question, which restarted the time limit and the
+  // response-time clock, issued a new idempotency key and dropped the typed answer and the interaction log.
+  const [instructionsOpen, setInstructionsOpen] = useState(false);
 
   useEffect(() => {
     shownAt.current = performance.now();
@@ -301,11 +318,12 @@ function QuestionScreen({
         onStored(out.result, out.session);
       } catch (err) {
         setStatus(null);
-        setServerError(err instanceof Error ? err.message : "Could not save your answer.");
         setSubmitting(false);
+        if (err instanceof HttpError && (err.status === 409 || err.status === 410)) await onStale(err.message);
+        else setServerError(err instanceof Error ? err.message : "Could not save your answer.");
       }
     },
-    [submitting, parsed, question.assignmentId, text, onStored],
+    [submitting, parsed, question.assignmentId, text, onStored, onStale],
   );
 
   useEffect(() => {
@@ -326,11 +344,7 @@ function QuestionScreen({
   useEffect(() => {
     if (widget.type !== "mc") return;
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === "INPUT" && (target as HTMLInputElement).type === "text")) return;
-      if (target?.tagName === "TEXTAREA") return;
-      const key = e.key.toUpperCase();
-      const letter = ["1", "2", "3", "4"].includes(key) ? "ABCD"[Number(key) - 1] : ["A", "B", "C", "D"].includes(key) ? key : null;
+      const letter = pickMcLetterFromKey({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, target: e.target as HTMLInputElement | null }, widget.letters);
       if (letter) {
         setText(letter);
         events.current.push({ t: Math.round(performance.now() - shownAt.current), type: "key", detail: letter });
@@ -338,7 +352,7 @@ function QuestionScreen({
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [widget.type]);
+  }, [widget]);
 
   const onWidget = (value: string) => {
     setText(value);
@@ -354,11 +368,17 @@ function QuestionScreen({
         </h2>
         <div className="flex items-center gap-4 text-sm">
           {remaining !== null ? <span aria-live="polite" className={remaining < 15 ? "font-semibold text-red-700" : ""}>Time left: {remaining} s</span> : null}
-          <button type="button" className="text-blue-700 underline" onClick={onShowInstructions}>
-            Show instructions
+          <button type="button" className="text-blue-700 underline" aria-expanded={instructionsOpen} aria-controls="q-instructions" onClick={() => setInstructionsOpen(!instructionsOpen)}>
+            {instructionsOpen ? "Hide instructions" : "Show instructions"}
           </button>
         </div>
       </div>
+      {instructionsOpen ? (
+        <div id="q-instructions" className="mt-4 grid gap-6 rounded border border-slate-300 bg-white p-4 md:grid-cols-[1fr_auto]">
+          <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
+          <AxesFigure />
+        </div>
+      ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
         <div className="space-y-4">
           {condition === "interactive" && question.interactive ? (
