@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
 
@@ -30,7 +31,7 @@ const AnswerBodySchema = z.object({
 export async function POST(request: Request) {
   try {
     const { participantId } = await requireParticipant();
-    const body = AnswerBodySchema.parse(await request.json().catch(() => null));
+    const body = AnswerBodySchema.parse(await readJsonBody(request));
     const result = await recordResponse({
       participantId,
       assignmentId: body.assignmentId,

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
 
@@ -14,7 +15,7 @@ const ConsentBodySchema = z.object({ accept: z.boolean(), device: DeviceInfoSche
 export async function POST(request: Request) {
   try {
     const { participantId } = await requireParticipant();
-    const body = ConsentBodySchema.parse(await request.json().catch(() => ({})));
+    const body = ConsentBodySchema.parse(await readJsonBody(request));
     await recordConsent(participantId, body.accept, body.device);
     return NextResponse.json(await getParticipantSession(participantId), { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
