@@ -172,3 +172,20 @@ describe("time-limit submissions", () => {
     await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } })).resolves.toMatchObject({ rawAnswer: "", exact: 0, partial: 0 });
   });
 });
+
+describe("odd input", () => {
+  it("a NUL character in the answer or the interaction log is a clear 422, not a database error", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });
+    const pid = await join(study.slug, "nul-bytes");
+    await recordConsent(pid, true, DEVICE);
+    const current = (await getParticipantSession(pid))!.current!;
+    const base = { participantId: pid, assignmentId: current.assignmentId };
+    await expect(recordResponse({ ...base, rawAnswer: "move x 1\u0000", idempotencyKey: `nul1-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(
+      recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul2-${pid}`, interactionLog: { events: [{ t: 1, type: "key", detail: "a\u0000b" }] } }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
+    // The question is still open: a clean submit goes through.
+    await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul3-${pid}` })).resolves.toMatchObject({ status: "stored" });
+  });
+});

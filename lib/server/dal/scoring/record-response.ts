@@ -33,6 +33,11 @@ export interface RecordResponseResult {
  * same idempotency key returns the first result and stores nothing new.
  */
 export async function recordResponse(options: RecordResponseOptions): Promise<RecordResponseResult> {
+  // PostgreSQL text and jsonb cannot hold U+0000: refuse it here with a located error instead of a failed insert (500).
+  if (options.rawAnswer.includes("\u0000")) throw new AppError("UNPROCESSABLE", "The answer contains a NUL character.", { field: "answer" });
+  if (containsNul(options.interactionLog)) {
+    throw new AppError("UNPROCESSABLE", "The interaction log contains a NUL character.", { field: "interactionLog" });
+  }
   const prior = await db.response.findUnique({ where: { idempotencyKey: options.idempotencyKey }, select: { participantId: true, assignmentId: true } });
   if (prior) {
     if (prior.participantId !== options.participantId || prior.assignmentId !== options.assignmentId) {
@@ -145,6 +150,13 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
     throw err;
   }
   return replay(options.participantId, options.assignmentId, "stored");
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
+  return false;
 }
 
 /** A participant's session ended early: their unanswered questions go back to the pool now, not after the timeout. */
