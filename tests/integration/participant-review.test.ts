@@ -3,7 +3,7 @@ import { db, disconnectDb } from "@/lib/server/db";
 import { reclaimExpiredAssignments, touchAssignments } from "@/lib/server/dal/participant/assign-items";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { recordResponse } from "@/lib/server/dal/scoring/record-response";
 import { createTranslationItem, createTranslationStudy } from "../helpers/study-fixtures";
 
@@ -187,5 +187,11 @@ describe("odd input", () => {
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     // The question is still open: a clean submit goes through.
     await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul3-${pid}` })).resolves.toMatchObject({ status: "stored" });
+  });
+
+  it("device info with a NUL character is refused by the consent schema (it would fail the jsonb insert)", async () => {
+    const parsed = DeviceInfoSchema.safeParse({ ...DEVICE, userAgent: "Mozilla\u0000" });
+    expect(parsed.success).toBe(false);
+    expect(DeviceInfoSchema.safeParse(DEVICE).success).toBe(true);
   });
 });
