@@ -1,11 +1,20 @@
 import "server-only";
+import pg from "pg";
 import { UNSPECIFIED_COHORT, type ResponseExportRow } from "@/lib/export/response-table";
 import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
-import { db } from "@/lib/server/db";
+import { db, dbDriver } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
 
-/** Responses per keyset page. Pages are independent queries, so memory is bounded by one page. */
-export const EXPORT_PAGE_ROWS = 5_000;
+/**
+ * Responses per keyset page. A page stays alive until its last row is written; 1,000 rows (~1 MB
+ * of row objects) instead of 5,000 keeps less of it alive per page at the cost of one indexed
+ * query per 1,000 rows (bench/export.mts: same rows/s).
+ */
+export const EXPORT_PAGE_ROWS = 1_000;
+
+/** PostgreSQL's OID of `timestamp without time zone` (pg_type.oid), as Prisma stores DateTime. */
+const PG_TIMESTAMP_OID = 1114;
 
 interface RawResponseRow {
   responseId: string;
@@ -33,92 +42,147 @@ interface RawResponseRow {
   deviceInfo: unknown;
 }
 
-async function readPage(studyId: string, after: { at: Date; id: string } | null, limit: number): Promise<RawResponseRow[]> {
-  // One statement per page; the WHERE/ORDER BY follow the (studyId, submittedAt, id) index exactly.
-  if (after === null) {
-    return db.$queryRaw<RawResponseRow[]>`
-      SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
-             p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
-             r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
-             CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-             r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
-      FROM "Response" r
-      JOIN "Participant" p ON p.id = r."participantId"
-      JOIN "Study" s ON s.id = r."studyId"
-      JOIN "Item" i ON i.id = r."itemId"
-      LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
-      WHERE r."studyId" = ${studyId}
-      ORDER BY r."submittedAt", r.id
-      LIMIT ${limit}`;
+/** The keyset position after the last row of a page: (submittedAt, id) as the index orders them. */
+interface PageCursor {
+  at: Date;
+  id: string;
+}
+
+/** Reads one page of a study's responses after `after` (from the start when null). */
+type PageReader = (studyId: string, after: PageCursor | null, limit: number) => Promise<RawResponseRow[]>;
+
+// One statement per page; the WHERE/ORDER BY follow the (studyId, submittedAt, id) index exactly.
+// $1 = study id, $2/$3 = cursor (submittedAt as UTC text, id), last = page size.
+const SELECT_RESPONSES = `
+  SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
+         p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
+         r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
+         CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
+         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
+  FROM "Response" r
+  JOIN "Participant" p ON p.id = r."participantId"
+  JOIN "Study" s ON s.id = r."studyId"
+  JOIN "Item" i ON i.id = r."itemId"
+  LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"`;
+const FIRST_PAGE_SQL = `${SELECT_RESPONSES}
+  WHERE r."studyId" = $1
+  ORDER BY r."submittedAt", r.id
+  LIMIT $2`;
+const NEXT_PAGE_SQL = `${SELECT_RESPONSES}
+  WHERE r."studyId" = $1 AND (r."submittedAt", r.id) > ($2::timestamp(3), $3::text)
+  ORDER BY r."submittedAt", r.id
+  LIMIT $4`;
+
+const TIMESTAMP_TEXT_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
+
+/**
+ * A `timestamp without time zone` as the UTC instant Prisma means by it. node-postgres' default
+ * parser reads it as server-local time, which would shift every date when TZ is not UTC.
+ */
+export function parseUtcTimestamp(text: string): Date {
+  const m = TIMESTAMP_TEXT_PATTERN.exec(text);
+  if (!m) throw new Error(`responses export: unexpected timestamp '${text}' from PostgreSQL (expected YYYY-MM-DD HH:MM:SS[.ffffff])`);
+  const [, y, mo, d, h, mi, s, frac] = m;
+  const ms = frac ? Math.floor(Number(frac.padEnd(6, "0")) / 1000) : 0;
+  return new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
+}
+
+const EXPORT_PG_TYPES = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === PG_TIMESTAMP_OID && format !== "binary" ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * PostgreSQL: plain rows from node-postgres on a connection of the export's own. Going through
+ * Prisma's $queryRaw instead costs several intermediate copies of every page (driver-adapter
+ * result set, query-interpreter values, deserialised objects), which is what pushed the 1M-row
+ * export past 300 MB RSS (see bench/export.mts).
+ */
+function createPostgresPageReader(client: pg.Client): PageReader {
+  return async (studyId, after, limit) => {
+    // The cursor goes back as UTC text: the ::timestamp(3) cast ignores the trailing Z, matching how the column is stored.
+    const result =
+      after === null
+        ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit])
+        : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
+    return result.rows;
+  };
+}
+
+/** Embedded PGlite (small local studies): through Prisma, which owns the only PGlite handle. */
+const readPageWithPrisma: PageReader = (studyId, after, limit) =>
+  after === null
+    ? db.$queryRawUnsafe<RawResponseRow[]>(FIRST_PAGE_SQL, studyId, limit)
+    : db.$queryRawUnsafe<RawResponseRow[]>(NEXT_PAGE_SQL, studyId, after.at, after.id, limit);
+
+/** One stored row as the export's row; `polarity` caches each T4 item's classification. */
+function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
+  let resultColumn: string | null = null;
+  if (r.taskId === "residue_ligand") {
+    if (!polarity.has(r.itemId)) {
+      const gold = residueLigandTask.goldSchema.safeParse(r.t4Gold);
+      polarity.set(r.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
+    }
+    const p = polarity.get(r.itemId);
+    resultColumn = p ? toResultColumnKey("residue_ligand", p) : null;
+  } else {
+    resultColumn = toResultColumnKey(r.taskId as ResultTaskId) ?? null;
   }
-  return db.$queryRaw<RawResponseRow[]>`
-    SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
-           p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
-           r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
-           CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-           r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
-    FROM "Response" r
-    JOIN "Participant" p ON p.id = r."participantId"
-    JOIN "Study" s ON s.id = r."studyId"
-    JOIN "Item" i ON i.id = r."itemId"
-    LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
-    WHERE r."studyId" = ${studyId} AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
-    ORDER BY r."submittedAt", r.id
-    LIMIT ${limit}`;
+  return {
+    responseId: r.responseId,
+    studyId: r.studyId,
+    studySlug: r.studySlug,
+    participantId: r.participantId,
+    participantExternalId: r.participantExternalId,
+    cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
+    condition: r.condition,
+    itemId: r.itemId,
+    itemExternalId: r.itemExternalId,
+    taskId: r.taskId,
+    taskVersion: r.taskVersion,
+    resultColumn,
+    phase: r.phase,
+    rawAnswer: r.rawAnswer,
+    canonicalAnswer: r.canonicalAnswer,
+    goldAnswer: r.goldAnswer,
+    exact: r.exact,
+    partial: r.partial,
+    rtClientMs: r.rtClientMs,
+    rtServerMs: r.rtServerMs,
+    shownAt: r.shownAt,
+    submittedAt: r.submittedAt,
+    deviceInfo: r.deviceInfo,
+  };
 }
 
 /**
  * Every response of the given studies (all phases) in long format, study by study, each in
- * (submittedAt, id) order, fetched in keyset pages: never more than one page in memory.
+ * (submittedAt, id) order, fetched in keyset pages: never more than one page in memory. On
+ * PostgreSQL the export holds one connection of its own until the iterator finishes or is
+ * returned early (a closed download ends the stream, which returns the iterator).
  */
 export async function* iterateResponseRows(studyIds: readonly string[], pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ResponseExportRow> {
   // T4 polarity per item, computed once from its gold (items are far fewer than responses).
   const polarity = new Map<string, "pos" | "neg" | null>();
-  for (const studyId of studyIds) {
-    let after: { at: Date; id: string } | null = null;
-    for (;;) {
-      const page = await readPage(studyId, after, pageRows);
-      for (const r of page) {
-        let resultColumn: string | null = null;
-        if (r.taskId === "residue_ligand") {
-          if (!polarity.has(r.itemId)) {
-            const gold = residueLigandTask.goldSchema.safeParse(r.t4Gold);
-            polarity.set(r.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
-          }
-          const p = polarity.get(r.itemId);
-          resultColumn = p ? toResultColumnKey("residue_ligand", p) : null;
-        } else {
-          resultColumn = toResultColumnKey(r.taskId as ResultTaskId) ?? null;
-        }
-        yield {
-          responseId: r.responseId,
-          studyId: r.studyId,
-          studySlug: r.studySlug,
-          participantId: r.participantId,
-          participantExternalId: r.participantExternalId,
-          cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
-          condition: r.condition,
-          itemId: r.itemId,
-          itemExternalId: r.itemExternalId,
-          taskId: r.taskId,
-          taskVersion: r.taskVersion,
-          resultColumn,
-          phase: r.phase,
-          rawAnswer: r.rawAnswer,
-          canonicalAnswer: r.canonicalAnswer,
-          goldAnswer: r.goldAnswer,
-          exact: r.exact,
-          partial: r.partial,
-          rtClientMs: r.rtClientMs,
-          rtServerMs: r.rtServerMs,
-          shownAt: r.shownAt,
-          submittedAt: r.submittedAt,
-          deviceInfo: r.deviceInfo,
-        };
-      }
-      const last = page[page.length - 1];
-      if (!last || page.length < pageRows) break;
-      after = { at: last.submittedAt, id: last.responseId };
+  let client: pg.Client | null = null;
+  try {
+    let readPage = readPageWithPrisma;
+    if (dbDriver === "postgres" && env.DATABASE_URL) {
+      client = new pg.Client({ connectionString: env.DATABASE_URL, types: EXPORT_PG_TYPES });
+      await client.connect();
+      readPage = createPostgresPageReader(client);
     }
+    for (const studyId of studyIds) {
+      let after: PageCursor | null = null;
+      for (;;) {
+        const page = await readPage(studyId, after, pageRows);
+        for (const r of page) yield toResponseExportRow(r, polarity);
+        const last = page[page.length - 1];
+        if (!last || page.length < pageRows) break;
+        after = { at: last.submittedAt, id: last.responseId };
+      }
+    }
+  } finally {
+    await client?.end();
   }
 }
