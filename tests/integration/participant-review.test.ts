@@ -149,6 +149,23 @@ describe("items excluded while participants hold them", () => {
   });
 });
 
+describe("items excluded after the study's counters exist", () => {
+  it("are never assigned to later joiners", async () => {
+    const { study, items } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 2, answersPerItem: 5 } });
+    const first = await join(study.slug, "before-exclusion");
+    await recordConsent(first, true, DEVICE); // creates the counters; reserves two items
+    const taken = new Set((await db.assignment.findMany({ where: { participantId: first } })).map((a) => a.itemId));
+    const untouched = items.map((i) => i.id).find((id) => !taken.has(id))!;
+    // The least-reserved item, i.e. the first a newcomer would get, is excluded by an admin.
+    await db.item.update({ where: { id: untouched }, data: { status: "excluded", statusReason: "wrong gold" } });
+    const second = await join(study.slug, "after-exclusion");
+    await recordConsent(second, true, DEVICE);
+    const mine = (await db.assignment.findMany({ where: { participantId: second } })).map((a) => a.itemId);
+    expect(mine).toHaveLength(2);
+    expect(mine).not.toContain(untouched);
+  });
+});
+
 describe("time-limit submissions", () => {
   it("a timed-out submission is refused when the study has no time limit", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });

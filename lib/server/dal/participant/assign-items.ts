@@ -73,9 +73,10 @@ export async function assignItems(participantId: string): Promise<AssignResult> 
       const shortTasks: string[] = [];
       for (const taskId of config.tasks) {
         // Ties in answer count are broken by a per-participant hash so simultaneous joiners spread over items.
+        // Counters outlive an item's exclusion or flagging, so the item's current status is checked here.
         const rows = await tx.$queryRaw<Array<{ itemId: string }>>`
-          SELECT c."itemId" FROM "StudyItemCounter" c
-          WHERE c."studyId" = ${study.id} AND c."taskId" = ${taskId} AND c.reserved < ${config.answersPerItem}
+          SELECT c."itemId" FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
+          WHERE c."studyId" = ${study.id} AND c."taskId" = ${taskId} AND c.reserved < ${config.answersPerItem} AND i.status = 'active'
           ORDER BY c.reserved ASC, md5(c."itemId" || ${participant.orderSeed}) ASC
           LIMIT ${config.itemsPerTask}`;
         if (rows.length < config.itemsPerTask) shortTasks.push(taskId);
