@@ -101,16 +101,17 @@ function Bonds({ scene }: { scene: Scene3d }) {
 }
 
 /** Records the camera path (orientation quaternion + distance) without React state updates per frame. */
-function CameraRecorder({ onSample }: { onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void }) {
+function CameraRecorder({ onSample, originRef }: { onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void; originRef: React.RefObject<number | null> }) {
   const { camera, invalidate } = useThree();
-  const start = useRef(0);
   // The parent passes a fresh callback on every render; the recorder must not restart (and reset t) because of it.
   const callback = useRef(onSample);
   useEffect(() => {
     callback.current = onSample;
   }, [onSample]);
   useEffect(() => {
-    start.current = performance.now();
+    // One time origin per viewer: "Reset view" remounts the canvas (and this recorder), and the path's t must not
+    // restart at 0 there, or samples after a reset read as if they came first.
+    const start = originRef.current ?? (originRef.current = performance.now());
     let last = Number.NaN;
     const sample = () => {
       const q = camera.quaternion;
@@ -118,14 +119,14 @@ function CameraRecorder({ onSample }: { onSample?: (s: { t: number; q: [number, 
       const key = q.x + q.y * 3 + q.z * 7 + q.w * 11 + d;
       if (Math.abs(key - last) < 1e-6) return;
       last = key;
-      callback.current?.({ t: Math.round(performance.now() - start.current), q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number], d: Math.round(d * 100) / 100 });
+      callback.current?.({ t: Math.round(performance.now() - start), q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number], d: Math.round(d * 100) / 100 });
     };
     // The path starts with the initial pose (the static front view), then changes at most every CAMERA_SAMPLE_MS.
     sample();
     const id = setInterval(sample, CAMERA_SAMPLE_MS);
     invalidate();
     return () => clearInterval(id);
-  }, [camera, invalidate]);
+  }, [camera, invalidate, originRef]);
   return null;
 }
 
@@ -142,6 +143,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [resetKey, setResetKey] = useState(0);
+  const pathOrigin = useRef<number | null>(null);
   useEffect(() => {
     let cancelled = false;
     fetch(`/api/participant/scene/${assignmentId}`)
@@ -179,7 +181,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           <Atoms scene={scene} />
           <Bonds scene={scene} />
           <OrbitControls enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
-          <CameraRecorder onSample={onCameraSample} />
+          <CameraRecorder onSample={onCameraSample} originRef={pathOrigin} />
         </Canvas>
       </div>
       <div className="flex items-center justify-between bg-white px-3 py-2 text-sm">
