@@ -285,6 +285,10 @@ function QuestionScreen({
   // Shown inline: switching to the instructions screen unmounted the question, which restarted the time limit and the
   // response-time clock, issued a new idempotency key and dropped the typed answer and the interaction log.
   const [instructionsOpen, setInstructionsOpen] = useState(false);
+  // The Submit button that had focus is gone once the next question renders; without this, focus fell to <body> and
+  // keyboard and screen-reader users were not told a new question had appeared.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => titleRef.current?.focus(), []);
 
   useEffect(() => {
     shownAt.current = performance.now();
@@ -362,7 +366,7 @@ function QuestionScreen({
   return (
     <section aria-labelledby="q-title">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="q-title" className="text-xl font-semibold">
+        <h2 id="q-title" ref={titleRef} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
           {question.task.label}
           {question.phase === "practice" ? <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-sm font-medium text-amber-900">Practice</span> : null}
         </h2>
