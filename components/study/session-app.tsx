@@ -276,6 +276,7 @@ function QuestionScreen({
   const [serverError, setServerError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const inFlight = useRef(false);
   const shownAt = useRef(0);
   const idempotencyKey = useRef("");
   const camera = useRef<CameraSample[]>([]);
@@ -301,8 +302,12 @@ function QuestionScreen({
 
   const submit = useCallback(
     async (timedOut = false) => {
-      if (submitting) return;
+      // A ref, not the `submitting` state: the time-limit timer holds the first render's `submit`, whose state copy is
+      // always false, so it fired a timed-out submit (same key) while the participant's answer was in flight and, if
+      // it reached the server first, the answer was stored as an empty time-out.
+      if (inFlight.current) return;
       if (!timedOut && (!parsed || !parsed.ok)) return;
+      inFlight.current = true;
       setSubmitting(true);
       setServerError(null);
       try {
@@ -322,12 +327,13 @@ function QuestionScreen({
         onStored(out.result, out.session);
       } catch (err) {
         setStatus(null);
+        inFlight.current = false;
         setSubmitting(false);
         if (err instanceof HttpError && (err.status === 409 || err.status === 410)) await onStale(err.message);
         else setServerError(err instanceof Error ? err.message : "Could not save your answer.");
       }
     },
-    [submitting, parsed, question.assignmentId, text, onStored, onStale],
+    [parsed, question.assignmentId, text, onStored, onStale],
   );
 
   useEffect(() => {
