@@ -84,6 +84,32 @@ describe("reservations of an active participant", () => {
   });
 });
 
+describe("reclaim racing a late answer", () => {
+  it("either the answer is stored and the item stays reserved, or it is refused as released (410) and nothing is stored", async () => {
+    // Invariant check over a real race; the refusal must say "released" (it said "already answered" when the reclaim
+    // landed between the answer's read and its write, and the client then reloaded to a misleading message).
+    for (let round = 0; round < 6; round++) {
+      const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
+      const pid = await join(study.slug, `late-${round}`);
+      await recordConsent(pid, true, DEVICE);
+      const current = (await getParticipantSession(pid))!.current!;
+      await db.assignment.updateMany({ where: { participantId: pid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      const [answer] = await Promise.allSettled([
+        recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `late-${pid}` }),
+        db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id)),
+      ]);
+      const assignment = await db.assignment.findUniqueOrThrow({ where: { id: current.assignmentId } });
+      const stored = await db.response.count({ where: { assignmentId: current.assignmentId } });
+      if (answer.status === "fulfilled") {
+        expect([assignment.status, stored, await reservedTotal(study.id)]).toEqual(["answered", 1, 1]);
+      } else {
+        expect(answer.reason).toMatchObject({ code: "GONE" });
+        expect([assignment.status, stored, await reservedTotal(study.id)]).toEqual(["abandoned", 0, 0]);
+      }
+    }
+  });
+});
+
 describe("ended sessions release their work", () => {
   async function screenedOut() {
     const check = await createTranslationItem("attention-review", { axis: "x", distanceA: 4 });

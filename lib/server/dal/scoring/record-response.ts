@@ -115,7 +115,12 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
       });
       // Conditional update: a concurrent submit with another key for the same assignment loses here.
       const updated = await tx.assignment.updateMany({ where: { id: assignment.id, status: "assigned" }, data: { status: "answered" } });
-      if (updated.count !== 1) throw new AppError("CONFLICT", "This question was already answered.");
+      if (updated.count !== 1) {
+        // Or it was reclaimed (timeout) between the read above and this write: say which, the client acts on it.
+        const latest = await tx.assignment.findUnique({ where: { id: assignment.id }, select: { status: true } });
+        if (latest?.status === "abandoned") throw new AppError("GONE", "This question was released after a long inactivity.");
+        throw new AppError("CONFLICT", "This question was already answered.");
+      }
       if (assignment.phase === "main") {
         await tx.studyItemCounter.updateMany({ where: { studyId: assignment.participant.studyId, itemId: assignment.itemId }, data: { answered: { increment: 1 } } });
       }
