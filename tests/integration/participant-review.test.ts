@@ -110,6 +110,24 @@ describe("reclaim racing a late answer", () => {
   });
 });
 
+describe("an idle participant returning while someone joins", () => {
+  it("the re-reservation and the newcomer's assignment never push an item beyond k", async () => {
+    // Race: the newcomer's assignment reads the counters, the returning participant re-reserves, then the newcomer
+    // increments without re-checking. Over several rounds at least one interleaving lands in that window.
+    for (let round = 0; round < 15; round++) {
+      const { study, items } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
+      const idle = await join(study.slug, `idle-${round}`);
+      await recordConsent(idle, true, DEVICE);
+      await db.assignment.updateMany({ where: { participantId: idle }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+      const newcomer = await join(study.slug, `new-${round}`);
+      await Promise.all([touchAssignments(idle), recordConsent(newcomer, true, DEVICE)]);
+      const holders = await db.assignment.count({ where: { itemId: items[0]!.id, status: "assigned" } });
+      expect({ round, holders, reserved: await reservedTotal(study.id) }).toEqual({ round, holders: 1, reserved: 1 });
+    }
+  });
+});
+
 describe("ended sessions release their work", () => {
   async function screenedOut() {
     const check = await createTranslationItem("attention-review", { axis: "x", distanceA: 4 });

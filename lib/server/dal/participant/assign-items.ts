@@ -120,6 +120,9 @@ export async function touchAssignments(participantId: string): Promise<void> {
   const config = StudyConfigSchema.parse(participant.study.config);
   const expiresAt = new Date(Date.now() + config.assignmentTimeoutMin * 60_000);
   await db.$transaction(async (tx) => {
+    // Same lock as assignItems: its counter read and unconditional increment must not interleave with a re-reservation
+    // here, or both the newcomer and the returning participant hold an item with one slot left (k exceeded).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`assign:${participant.studyId}`}))`;
     await tx.participant.update({ where: { id: participantId }, data: { lastSeenAt: new Date() } });
     await tx.assignment.updateMany({ where: { participantId, status: "assigned" }, data: { expiresAt } });
     const abandoned = await tx.assignment.findMany({ where: { participantId, status: "abandoned", phase: "main" }, select: { id: true, itemId: true } });
@@ -130,5 +133,5 @@ export async function touchAssignments(participantId: string): Promise<void> {
       if (took === 1) await tx.assignment.update({ where: { id: a.id }, data: { status: "assigned", expiresAt } });
     }
     await tx.assignment.updateMany({ where: { participantId, status: "abandoned", phase: { not: "main" } }, data: { status: "assigned", expiresAt } });
-  });
+  }, { maxWait: 30_000, timeout: 30_000 });
 }
