@@ -16,7 +16,6 @@ export async function GET(request: NextRequest, context: { params: Promise<{ slu
   if (result.kind !== "ok") {
     base.pathname = `/s/${encodeURIComponent(slug)}/status`;
     base.searchParams.set("kind", result.kind);
-    if (result.kind === "invalid") base.searchParams.set("message", result.message);
     return NextResponse.redirect(base, 303);
   }
   base.pathname = `/s/${encodeURIComponent(slug)}/session`;

@@ -3,7 +3,7 @@ const MESSAGES: Record<string, { title: string; body: string }> = {
   closed: { title: "This study is closed", body: "The study is not accepting participants at the moment. Thank you for your interest." },
   full: { title: "This study is full", body: "All places in this study have been taken. Thank you for your interest; please return the study on Prolific." },
   no_session: { title: "Session not found", body: "We could not find your session in this browser. Please open the study link you were given again." },
-  invalid: { title: "Invalid link", body: "The study link is incomplete or malformed." },
+  invalid: { title: "Invalid link", body: "The study link is incomplete or malformed: its participant id may only contain letters, digits and _ - : @. Please use the exact link you were given." },
 };
 
 export default async function StudyStatusPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
@@ -13,7 +13,6 @@ export default async function StudyStatusPage({ searchParams }: { searchParams: 
     <main className="mx-auto max-w-xl px-6 py-16">
       <h1 className="text-2xl font-semibold">{message.title}</h1>
       <p className="mt-3 text-slate-700">{message.body}</p>
-      {params.kind === "invalid" && params.message ? <p className="mt-2 text-sm text-slate-600">{params.message.slice(0, 300)}</p> : null}
     </main>
   );
 }
