@@ -5,16 +5,10 @@ import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns
 import { db, dbDriver } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
+import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
 
-/**
- * Responses per keyset page. A page stays alive until its last row is written; 1,000 rows (~1 MB
- * of row objects) instead of 5,000 keeps less of it alive per page at the cost of one indexed
- * query per 1,000 rows (bench/export.mts: same rows/s).
- */
-export const EXPORT_PAGE_ROWS = 1_000;
-
-/** PostgreSQL's OID of `timestamp without time zone` (pg_type.oid), as Prisma stores DateTime. */
-const PG_TIMESTAMP_OID = 1114;
+/** Responses per keyset page. Pages are independent queries, so memory is bounded by one page. */
+export const EXPORT_PAGE_ROWS = 5_000;
 
 interface RawResponseRow {
   responseId: string;
@@ -73,30 +67,16 @@ const NEXT_PAGE_SQL = `${SELECT_RESPONSES}
   ORDER BY r."submittedAt", r.id
   LIMIT $4`;
 
-const TIMESTAMP_TEXT_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
-
-/**
- * A `timestamp without time zone` as the UTC instant Prisma means by it. node-postgres' default
- * parser reads it as server-local time, which would shift every date when TZ is not UTC.
- */
-export function parseUtcTimestamp(text: string): Date {
-  const m = TIMESTAMP_TEXT_PATTERN.exec(text);
-  if (!m) throw new Error(`responses export: unexpected timestamp '${text}' from PostgreSQL (expected YYYY-MM-DD HH:MM:SS[.ffffff])`);
-  const [, y, mo, d, h, mi, s, frac] = m;
-  const ms = frac ? Math.floor(Number(frac.padEnd(6, "0")) / 1000) : 0;
-  return new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
-}
-
 const EXPORT_PG_TYPES = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === PG_TIMESTAMP_OID && format !== "binary" ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 /**
- * PostgreSQL: plain rows from node-postgres on a connection of the export's own. Going through
- * Prisma's $queryRaw instead costs several intermediate copies of every page (driver-adapter
- * result set, query-interpreter values, deserialised objects), which is what pushed the 1M-row
- * export past 300 MB RSS (see bench/export.mts).
+ * PostgreSQL: plain rows from node-postgres on a connection of the export's own, without the
+ * copies Prisma's $queryRaw makes of every page (driver-adapter result set, interpreter values,
+ * deserialised objects): 60k instead of 53k rows/s on the 1M-row bench (bench/export.mts). Peak
+ * RSS is about the same either way; it is set by V8's old-generation growth, not by these rows.
  */
 function createPostgresPageReader(client: pg.Client): PageReader {
   return async (studyId, after, limit) => {
@@ -110,10 +90,38 @@ function createPostgresPageReader(client: pg.Client): PageReader {
 }
 
 /** Embedded PGlite (small local studies): through Prisma, which owns the only PGlite handle. */
-const readPageWithPrisma: PageReader = (studyId, after, limit) =>
-  after === null
-    ? db.$queryRawUnsafe<RawResponseRow[]>(FIRST_PAGE_SQL, studyId, limit)
-    : db.$queryRawUnsafe<RawResponseRow[]>(NEXT_PAGE_SQL, studyId, after.at, after.id, limit);
+const readPageWithPrisma: PageReader = (studyId, after, limit) => {
+  if (after === null) {
+    return db.$queryRaw<RawResponseRow[]>`
+      SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
+             p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
+             r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
+             CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
+             r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
+      FROM "Response" r
+      JOIN "Participant" p ON p.id = r."participantId"
+      JOIN "Study" s ON s.id = r."studyId"
+      JOIN "Item" i ON i.id = r."itemId"
+      LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
+      WHERE r."studyId" = ${studyId}
+      ORDER BY r."submittedAt", r.id
+      LIMIT ${limit}`;
+  }
+  return db.$queryRaw<RawResponseRow[]>`
+    SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
+           p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
+           r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
+           CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
+           r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
+    FROM "Response" r
+    JOIN "Participant" p ON p.id = r."participantId"
+    JOIN "Study" s ON s.id = r."studyId"
+    JOIN "Item" i ON i.id = r."itemId"
+    LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
+    WHERE r."studyId" = ${studyId} AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
+    ORDER BY r."submittedAt", r.id
+    LIMIT ${limit}`;
+};
 
 /** One stored row as the export's row; `polarity` caches each T4 item's classification. */
 function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
@@ -169,6 +177,9 @@ export async function* iterateResponseRows(studyIds: readonly string[], pageRows
     let readPage = readPageWithPrisma;
     if (dbDriver === "postgres" && env.DATABASE_URL) {
       client = new pg.Client({ connectionString: env.DATABASE_URL, types: EXPORT_PG_TYPES });
+      // Without a listener, a connection dropped between two pages would crash the process; the
+      // next page query then fails and ends the stream with an error instead.
+      client.on("error", (err) => console.error("responses export: database connection error:", err));
       await client.connect();
       readPage = createPostgresPageReader(client);
     }
