@@ -1,22 +1,29 @@
 import "server-only";
+import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/prisma/generated/client";
 import { env } from "@/lib/server/env";
 
 export type DatabaseDriver = "postgres" | "pglite";
 
+type PGliteModule = typeof import("@electric-sql/pglite");
+type PGliteAdapterModule = typeof import("pglite-prisma-adapter");
+type PGliteInstance = InstanceType<PGliteModule["PGlite"]>;
+
 interface DbHandle {
   prisma: PrismaClient;
   driver: DatabaseDriver;
-  pglite?: PGlite;
+  pglite?: PGliteInstance;
 }
 
 function createHandle(): DbHandle {
   if (env.DATABASE_URL) {
     return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }), driver: "postgres" };
   }
+  // Loaded only for the embedded database: PGlite costs ~40 MB of memory in every process that imports it.
+  const load = createRequire(import.meta.url);
+  const { PGlite } = load("@electric-sql/pglite") as PGliteModule;
+  const { PrismaPGlite } = load("pglite-prisma-adapter") as PGliteAdapterModule;
   // Embedded default: one process per data folder (PGlite is single-writer). Migrations run before the server starts.
   const pglite = new PGlite(env.PGLITE_DIR);
   return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), driver: "pglite", pglite };
