@@ -89,39 +89,11 @@ function createPostgresPageReader(client: pg.Client): PageReader {
   };
 }
 
-/** Embedded PGlite (small local studies): through Prisma, which owns the only PGlite handle. */
-const readPageWithPrisma: PageReader = (studyId, after, limit) => {
-  if (after === null) {
-    return db.$queryRaw<RawResponseRow[]>`
-      SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
-             p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
-             r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
-             CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-             r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
-      FROM "Response" r
-      JOIN "Participant" p ON p.id = r."participantId"
-      JOIN "Study" s ON s.id = r."studyId"
-      JOIN "Item" i ON i.id = r."itemId"
-      LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
-      WHERE r."studyId" = ${studyId}
-      ORDER BY r."submittedAt", r.id
-      LIMIT ${limit}`;
-  }
-  return db.$queryRaw<RawResponseRow[]>`
-    SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
-           p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
-           r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
-           CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-           r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
-    FROM "Response" r
-    JOIN "Participant" p ON p.id = r."participantId"
-    JOIN "Study" s ON s.id = r."studyId"
-    JOIN "Item" i ON i.id = r."itemId"
-    LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
-    WHERE r."studyId" = ${studyId} AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
-    ORDER BY r."submittedAt", r.id
-    LIMIT ${limit}`;
-};
+/** Embedded PGlite (small local studies): the same statements through Prisma, which owns the only PGlite handle. */
+const readPageWithPrisma: PageReader = (studyId, after, limit) =>
+  after === null
+    ? db.$queryRawUnsafe<RawResponseRow[]>(FIRST_PAGE_SQL, studyId, limit)
+    : db.$queryRawUnsafe<RawResponseRow[]>(NEXT_PAGE_SQL, studyId, after.at.toISOString(), after.id, limit);
 
 /** One stored row as the export's row; `polarity` caches each T4 item's classification. */
 function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
