@@ -1,3 +1,4 @@
+import { HeaderRow } from "./header-row";
 import type { ModelComparisonDto } from "@/lib/server/dal/results/compare-with-models";
 import { formatInterval, formatP, formatPercent } from "./format";
 
@@ -22,35 +23,7 @@ export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
             Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
           </caption>
           <thead>
-            <tr className="border-b border-slate-400 bg-slate-100">
-              <th scope="col" className={TH}>
-                Task
-              </th>
-              <th scope="col" className={TH}>
-                Model
-              </th>
-              <th scope="col" className={TH}>
-                Items
-              </th>
-              <th scope="col" className={TH}>
-                Unparseable
-              </th>
-              <th scope="col" className={TH}>
-                Model %
-              </th>
-              <th scope="col" className={TH}>
-                Humans % (item mean)
-              </th>
-              <th scope="col" className={TH}>
-                Humans majority % [Wilson]
-              </th>
-              <th scope="col" className={TH}>
-                Model − humans (pts)
-              </th>
-              <th scope="col" className={TH}>
-                McNemar b / c, exact p
-              </th>
-            </tr>
+            <HeaderRow labels={["Task", "Model", "Items", "Unparseable", "Model %", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]} />
           </thead>
           <tbody>
             {comparison.columns.map((col) => (

@@ -1,3 +1,4 @@
+import { HeaderRow } from "./header-row";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatInterval, formatPercent } from "./format";
@@ -12,41 +13,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
       <table className="min-w-full border-collapse text-sm">
         <caption className="py-1 text-left text-slate-700">{caption}</caption>
         <thead>
-          <tr className="border-b border-slate-400 bg-slate-100">
-            <th scope="col" className={TH}>
-              Task
-            </th>
-            <th scope="col" className={TH}>
-              Items
-            </th>
-            <th scope="col" className={TH}>
-              People
-            </th>
-            <th scope="col" className={TH}>
-              Answers
-            </th>
-            <th scope="col" className={TH}>
-              Exact %
-            </th>
-            <th scope="col" className={TH}>
-              Wilson 95%
-            </th>
-            <th scope="col" className={TH}>
-              Bootstrap 95%
-            </th>
-            <th scope="col" className={TH}>
-              Partial %
-            </th>
-            <th scope="col" className={TH}>
-              Bootstrap 95%
-            </th>
-            <th scope="col" className={TH}>
-              Per person exact: min / median / max
-            </th>
-            <th scope="col" className={TH}>
-              Chance %
-            </th>
-          </tr>
+          <HeaderRow labels={["Task", "Items", "People", "Answers", "Exact %", "Wilson 95%", "Bootstrap 95%", "Partial %", "Bootstrap 95%", "Per person exact: min / median / max", "Chance %"]} />
         </thead>
         <tbody>
           {group.columns.map((c) => (

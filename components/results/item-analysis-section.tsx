@@ -1,3 +1,4 @@
+import { HeaderRow } from "./header-row";
 import Link from "next/link";
 import type { ItemAnalysisDto, ItemRowDto } from "@/lib/server/dal/results/get-item-analysis";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
@@ -121,20 +122,7 @@ export function ItemAnalysisSection({
           <h3 className="font-semibold">Agreement on multiple-choice tasks (Fleiss&apos; κ)</h3>
           <table className="mt-1 text-sm">
             <thead>
-              <tr className="border-b border-slate-400 bg-slate-100">
-                <th scope="col" className={TH}>
-                  Task
-                </th>
-                <th scope="col" className={TH}>
-                  κ
-                </th>
-                <th scope="col" className={TH}>
-                  Observed / chance agreement
-                </th>
-                <th scope="col" className={TH}>
-                  Items used (excluded)
-                </th>
-              </tr>
+              <HeaderRow labels={["Task", "κ", "Observed / chance agreement", "Items used (excluded)"]} />
             </thead>
             <tbody>
               {dto.multipleChoiceAgreement.map((a) => (
@@ -159,20 +147,7 @@ export function ItemAnalysisSection({
           <h3 className="font-semibold">Agreement on answers (Krippendorff&apos;s α)</h3>
           <table className="mt-1 text-sm">
             <thead>
-              <tr className="border-b border-slate-400 bg-slate-100">
-                <th scope="col" className={TH}>
-                  Task
-                </th>
-                <th scope="col" className={TH}>
-                  Level
-                </th>
-                <th scope="col" className={TH}>
-                  α
-                </th>
-                <th scope="col" className={TH}>
-                  Pairable items / answers
-                </th>
-              </tr>
+              <HeaderRow labels={["Task", "Level", "α", "Pairable items / answers"]} />
             </thead>
             <tbody>
               {dto.answerAgreement.map((a) => (
