@@ -11,6 +11,7 @@ import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
 import { DEFAULT_HBOND_CRITERIA, evaluateHBond, findComplexHBonds, preparePolarSites, type HBond } from "@/lib/molecule/hbonds";
 import type { Atom, Structure } from "@/lib/molecule/types";
+import { SPLIT_COMPLEXES } from "@/tests/helpers/shared-data";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SHARED = path.resolve(ROOT, "../shared/data/structures");
@@ -24,17 +25,7 @@ const LITERATURE_LIGANDS: Readonly<Record<string, string>> = {
   "2iuz": "D1H:A:1440", "3shy": "5FO:A:1", "4rdl": "FUC:A:601", "1bju": "GP6:A:910", "1hii": "C20:B:101",
   "1hpx": "KNI:B:900", "3og7": "032:A:1",
 };
-const SPLIT: readonly [string, string, string][] = [
-  ["1G9V_RQ3", "1G9V_RQ3_protein.pdb", "1G9V_RQ3_ligand.sdf"],
-  ["1IA1_TQ3", "1IA1_TQ3_no_ligand_no_solvent.pdb", "1IA1_TQ3_ligand.sdf"],
-  ["1W1P_GIO", "1W1P_GIO_protein.pdb", "1W1P_GIO_ligand.sdf"],
-  ["1s3v", "1s3v_protein_one_lig_removed.pdb", "1s3v_ligand.sdf"],
-  ["1uou", "1uou_protein_one_lig_removed.pdb", "1uou_ligand.sdf"],
-  ["5ze6", "5ze6_cond.pdb", "5ze6_true.mol2"],
-  ["7ECR_SIN", "7ECR_SIN_protein.pdb", "7ECR_SIN_ligand.sdf"],
-  ["7ZTL_BCN", "7ZTL_BCN_protein.pdb", "7ZTL_BCN_ligand.sdf"],
-  ["misc", "mol_2bm2_protein_one_ligand_removed.pdb", "mol_2bm2_ligand.sdf"],
-];
+const SPLIT = SPLIT_COMPLEXES;
 /** Where the split ligand goes in the merged PDB handed to PLIP. */
 const MERGED_LIGAND = { resName: "LIG", chain: "Z", resSeq: 999 };
 

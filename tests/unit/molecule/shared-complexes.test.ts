@@ -5,7 +5,7 @@ import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { chooseLigand, prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
 import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
-import { SHARED_STRUCTURES_DIR, sharedStructurePath } from "@/tests/helpers/shared-data";
+import { SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 function load(...parts: string[]): Structure {
   const file = sharedStructurePath(...parts);
@@ -152,17 +152,7 @@ describe("literature residues (PLIP test suite) are recovered", () => {
 });
 
 describe("protein PDB + separate ligand file (PDBbind-style split)", () => {
-  const CASES: readonly [string, string, string][] = [
-    ["1G9V_RQ3", "1G9V_RQ3_protein.pdb", "1G9V_RQ3_ligand.sdf"],
-    ["1IA1_TQ3", "1IA1_TQ3_no_ligand_no_solvent.pdb", "1IA1_TQ3_ligand.sdf"],
-    ["1W1P_GIO", "1W1P_GIO_protein.pdb", "1W1P_GIO_ligand.sdf"],
-    ["1s3v", "1s3v_protein_one_lig_removed.pdb", "1s3v_ligand.sdf"],
-    ["1uou", "1uou_protein_one_lig_removed.pdb", "1uou_ligand.sdf"],
-    ["5ze6", "5ze6_cond.pdb", "5ze6_true.mol2"],
-    ["7ECR_SIN", "7ECR_SIN_protein.pdb", "7ECR_SIN_ligand.sdf"],
-    ["7ZTL_BCN", "7ZTL_BCN_protein.pdb", "7ZTL_BCN_ligand.sdf"],
-    ["misc", "mol_2bm2_protein_one_ligand_removed.pdb", "mol_2bm2_ligand.sdf"],
-  ];
+  const CASES = SPLIT_COMPLEXES;
   it.each(CASES)("%s", (dir, protein, ligandFile) => {
     const ligand = load("posebusters-conftest", dir, ligandFile);
     const c = prepare(load("posebusters-conftest", dir, protein), { ligandStructure: ligand });
