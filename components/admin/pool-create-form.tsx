@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { errorsFor, sendJson } from "./send-json";
 import { FieldErrors, FormStatus } from "./field-errors";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 interface TaskOption {
   id: string;
@@ -155,14 +156,14 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
           </p>
           <p className="mt-1">
             {Object.entries(created.perTask)
-              .map(([t, n]) => `${t}: ${n}`)
+              .map(([t, n]) => `${taskDisplayName(t)}: ${n}`)
               .join(" · ")}
           </p>
           {created.shortfalls.length ? (
             <ul className="mt-2 list-disc pl-5 text-amber-900">
               {created.shortfalls.map((s) => (
                 <li key={s.taskId}>
-                  {s.taskId}: only {s.available} active item(s) of {s.requested} requested
+                  {taskDisplayName(s.taskId)}: only {s.available} active item(s) of {s.requested} requested
                 </li>
               ))}
             </ul>

@@ -1,5 +1,6 @@
 import type { Comparison } from "@/lib/results/compare";
 import type { ColumnSummary, HumanResultsSummary } from "@/lib/results/summarize";
+import { toPercent } from "@/lib/results/rounding";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 
 /** A bar with its whisker, in percent. */
@@ -25,7 +26,8 @@ export interface ConditionChartData {
   columns: { column: string; label: string; byCondition: Record<string, ChartBar> }[];
 }
 
-const pct = (x: number) => Math.round(x * 10_000) / 100;
+// Unrounded percent: the text tables round it once, with the same rule as every other table.
+const pct = toPercent;
 
 function humanBar(c: ColumnSummary): ChartBar {
   const b = c.exact.bootstrap;

@@ -71,7 +71,7 @@ function ColumnRows({
             {formatPercent(m.human.majority.estimate)} {formatInterval(m.human.majority.low, m.human.majority.high)}
             {m.human.nTies > 0 ? <span className="text-xs text-slate-600"> ({m.human.nTies} tied)</span> : null}
           </td>
-          <td className={TD}>{(m.difference * 100).toFixed(1)}</td>
+          <td className={TD}>{formatPercent(m.difference)}</td>
           <td className={TD}>
             {m.mcnemar.b} / {m.mcnemar.c}, p {formatP(m.mcnemar.p)}
           </td>
@@ -93,7 +93,7 @@ function ColumnRows({
             <td className={TD}>{formatPercent(col.best.modelMean)}</td>
             <td className={TD}>{formatPercent(col.best.humanMean)}</td>
             <td className={TD} />
-            <td className={`${TD} font-semibold`}>{(col.best.difference * 100).toFixed(1)}</td>
+            <td className={`${TD} font-semibold`}>{formatPercent(col.best.difference)}</td>
             <td className="px-2 py-1 text-xs text-slate-600">{runName.get(col.best.modelId) ?? col.best.modelId}</td>
           </>
         ) : (

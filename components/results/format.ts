@@ -1,7 +1,9 @@
 /** Display helpers for the results pages: scores are fractions in the data and percent on screen. */
+import { formatFixed, formatFractionAsPercent } from "@/lib/results/rounding";
 
+/** Percent with `digits` decimals under the one rounding rule (lib/results/rounding). */
 export function formatPercent(x: number | null | undefined, digits = 1): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? "–" : (x * 100).toFixed(digits);
+  return formatFractionAsPercent(x, digits);
 }
 
 export function formatInterval(low: number | null | undefined, high: number | null | undefined, digits = 1): string {
@@ -12,9 +14,9 @@ export function formatInterval(low: number | null | undefined, high: number | nu
 /** Two-sided p-values: three decimals, "<0.001" below that. */
 export function formatP(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return "–";
-  return p < 0.001 ? "<0.001" : p.toFixed(3);
+  return p < 0.001 ? "<0.001" : formatFixed(p, 3);
 }
 
 export function formatNumber(x: number | null | undefined, digits = 3): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(digits);
+  return formatFixed(x, digits);
 }

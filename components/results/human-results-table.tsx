@@ -2,6 +2,7 @@ import { HeaderRow } from "./header-row";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatInterval, formatPercent } from "./format";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
@@ -19,7 +20,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
           {group.columns.map((c) => (
             <tr key={c.column} className="border-b border-slate-200">
               <th scope="row" className={`${TH} whitespace-nowrap`}>
-                {c.label} <span className="text-xs font-normal text-slate-600">{RESULT_COLUMNS[c.column].taskId}</span>
+                {c.label} <span className="text-xs font-normal text-slate-600">{taskDisplayName(RESULT_COLUMNS[c.column].taskId)}</span>
               </th>
               <td className={TD}>{c.nItems}</td>
               <td className={TD}>{c.nParticipants}</td>

@@ -4,6 +4,7 @@ import type { ItemAnalysisDto, ItemRowDto } from "@/lib/server/dal/results/get-i
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { FlagItemForm, type FlagItemState } from "./flag-item-form";
 import { formatNumber, formatPercent } from "./format";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
@@ -128,7 +129,7 @@ export function ItemAnalysisSection({
               {dto.multipleChoiceAgreement.map((a) => (
                 <tr key={a.taskId} className="border-b border-slate-200">
                   <th scope="row" className={`${TH} font-normal`}>
-                    {a.taskId}
+                    {taskDisplayName(a.taskId)}
                   </th>
                   <td className={TD}>{formatNumber(a.fleiss?.kappa ?? null)}</td>
                   <td className={TD}>
@@ -153,7 +154,7 @@ export function ItemAnalysisSection({
               {dto.answerAgreement.map((a) => (
                 <tr key={`${a.taskId}-${a.level}`} className="border-b border-slate-200">
                   <th scope="row" className={`${TH} font-normal`}>
-                    {a.taskId}
+                    {taskDisplayName(a.taskId)}
                   </th>
                   <td className="px-2 py-1" title={a.basis}>
                     {a.level}

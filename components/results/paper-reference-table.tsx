@@ -1,5 +1,6 @@
 import { PAPER_ROWS, PAPER_SOURCE, PAPER_TABLE_NOTES, recomputePaperRowAverage, type PaperMetric } from "@/lib/results/paper-reference";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
+import { formatFixed } from "@/lib/results/rounding";
 
 const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
@@ -42,12 +43,12 @@ export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
                     </span>
                   ) : null}
                 </th>
-                <td className={TD} title={`Recomputed from the cells: ${recomputed.toFixed(2)}`}>
-                  {r.avgPrinted.toFixed(2)}
+                <td className={TD} title={`Recomputed from the cells: ${formatFixed(recomputed, 2)}`}>
+                  {formatFixed(r.avgPrinted, 2)}
                 </td>
                 {RESULT_COLUMN_KEYS.map((k) => (
                   <td key={k} className={TD}>
-                    {r.cells[k].toFixed(2)}
+                    {formatFixed(r.cells[k], 2)}
                   </td>
                 ))}
               </tr>

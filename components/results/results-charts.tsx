@@ -4,6 +4,7 @@ import { useId, useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "recharts";
 import { buildStandaloneSvg, downloadPng, downloadSvg, type LegendEntry } from "./chart-export";
 import type { ChartBar, ConditionChartData, TaskChartColumn } from "./chart-data";
+import { formatFixed } from "@/lib/results/rounding";
 
 const HUMAN_COLOR = "#334155";
 const MODEL_COLORS = ["#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed", "#0891b2", "#65a30d", "#dc2626"];
@@ -54,7 +55,7 @@ function ExportButtons({ chartRef, title, fileStem, legend }: { chartRef: React.
 }
 
 function formatBar(bar: ChartBar | null | undefined): string {
-  return bar ? `${bar.mean.toFixed(1)} [${bar.low.toFixed(1)}, ${bar.high.toFixed(1)}] (n ${bar.n})` : "–";
+  return bar ? `${formatFixed(bar.mean, 1)} [${formatFixed(bar.low, 1)}, ${formatFixed(bar.high, 1)}] (n ${bar.n})` : "–";
 }
 
 function BarsWithWhiskers({ data, series, label }: { data: Datum[]; series: { key: string; name: string; color: string }[]; label: string }) {
@@ -63,7 +64,7 @@ function BarsWithWhiskers({ data, series, label }: { data: Datum[]; series: { ke
       <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
       <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#0f172a" }} interval={0} />
       <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} unit="%" tick={{ fontSize: 12, fill: "#0f172a" }} width={48} />
-      <Tooltip formatter={(v) => (typeof v === "number" ? `${v.toFixed(1)}%` : String(v))} />
+      <Tooltip formatter={(v) => (typeof v === "number" ? `${formatFixed(v, 1)}%` : String(v))} />
       {series.map((s) => (
         <Bar key={s.key} dataKey={s.key} name={s.name} fill={s.color} isAnimationActive={false}>
           <ErrorBar dataKey={`${s.key}__err`} width={4} stroke="#0f172a" strokeWidth={1.2} isAnimationActive={false} />
@@ -163,7 +164,7 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
                     {formatBar(c.models[r.id])}
                   </td>
                 ))}
-                <td className="tabular-nums">{c.chance === null ? "–" : c.chance.toFixed(1)}</td>
+                <td className="tabular-nums">{c.chance === null ? "–" : formatFixed(c.chance, 1)}</td>
               </tr>
             ))}
           </tbody>

@@ -7,6 +7,7 @@ import { ANSWER_EXTRACTION_RULE, ANSWER_EXTRACTION_RULE_VERSION } from "@/lib/mo
 import { listModelRuns } from "@/lib/server/dal/models/list-model-runs";
 import { listResultStudies } from "@/lib/server/dal/results/list-result-studies";
 import { requirePageRole } from "@/lib/server/guards";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 export const metadata: Metadata = { title: "Model runs" };
 export const dynamic = "force-dynamic";
@@ -101,7 +102,7 @@ export default async function ModelRunsPage() {
                     <td className="px-2 py-1 tabular-nums">{r.nReferenceMismatches}</td>
                     <td className="px-2 py-1 text-xs">
                       {Object.entries(r.byTask)
-                        .map(([t, n]) => `${t} ${n}`)
+                        .map(([t, n]) => `${taskDisplayName(t)} ${n}`)
                         .join(", ")}
                     </td>
                     <td className="px-2 py-1 text-xs">

@@ -7,9 +7,9 @@ import { getPool } from "@/lib/server/dal/pools/get-pool";
 import { listPoolVersionItems } from "@/lib/server/dal/pools/list-pool-version-items";
 import { describeRecipe } from "@/lib/pools/pool-recipe";
 import { TaskIdSchema } from "@/lib/tasks/types";
-import { findTask } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { FreezeButton, PoolVersionEditForm } from "@/components/admin/pool-version-actions";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 export const metadata: Metadata = { title: "Pool" };
 export const dynamic = "force-dynamic";
@@ -78,7 +78,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
                 <tbody>
                   {v.perTask.map((t) => (
                     <tr key={t.taskId}>
-                      <td className="pr-4">{findTask(t.taskId)?.label ?? t.taskId}</td>
+                      <td className="pr-4">{taskDisplayName(t.taskId)}</td>
                       <td className="pr-4 tabular-nums">{t.active}</td>
                       <td className={`tabular-nums ${t.inactive ? "text-amber-800" : ""}`}>{t.inactive}</td>
                     </tr>
@@ -124,7 +124,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
             </Link>
             {selected.perTask.map((t) => (
               <Link key={t.taskId} href={here({ version: selected.version, task: t.taskId })} className="underline">
-                {t.taskId}
+                {taskDisplayName(t.taskId)}
               </Link>
             ))}
           </nav>
@@ -139,7 +139,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
             <tbody className="divide-y divide-slate-200">
               {items.items.map((i) => (
                 <tr key={i.id}>
-                  <td className="px-3 py-1">{i.taskId}</td>
+                  <td className="px-3 py-1">{taskDisplayName(i.taskId)}</td>
                   <td className="px-3 py-1">
                     <Link href={`/admin/items/${i.id}`} className="text-blue-700 underline">
                       {i.questionExcerpt}

@@ -7,10 +7,10 @@ import { AppError } from "@/lib/server/errors";
 import { env } from "@/lib/server/env";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
 import { toExampleParticipantUrl, toProlificUrl } from "@/lib/pools/study-input";
-import { findTask } from "@/lib/tasks/registry";
 import { CopyField } from "@/components/admin/copy-field";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { StudyStatusActions } from "@/components/admin/study-status-actions";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -139,7 +139,7 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
               <tbody>
                 {r.perTask.map((t) => (
                   <tr key={t.taskId} className={t.available < t.required ? "text-red-700" : ""}>
-                    <td>{findTask(t.taskId)?.label ?? t.taskId}</td>
+                    <td>{taskDisplayName(t.taskId)}</td>
                     <td className="text-right tabular-nums">{t.available}</td>
                     <td className="text-right tabular-nums">{t.required}</td>
                     <td className="text-right tabular-nums">{t.supplyAnswers}</td>
@@ -158,7 +158,7 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
             Configuration
           </h2>
           <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-            <Row term="Tasks" value={c.tasks.map((t) => findTask(t)?.code ?? t).join(", ")} />
+            <Row term="Tasks" value={c.tasks.map((t) => taskDisplayName(t)).join(", ")} />
             <Row term="Items per task / participant" value={c.itemsPerTask} />
             <Row term="Answers per item (k)" value={c.answersPerItem} />
             <Row term="Participant cap" value={c.maxParticipants ?? "none"} />

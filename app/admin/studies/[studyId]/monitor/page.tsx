@@ -5,9 +5,9 @@ import { requirePageRole } from "@/lib/server/guards";
 import { AppError } from "@/lib/server/errors";
 import { getStudyMonitor } from "@/lib/server/dal/studies/get-study-monitor";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
-import { findTask } from "@/lib/tasks/registry";
 import { AutoRefresh } from "@/components/admin/auto-refresh";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { taskDisplayName } from "@/lib/tasks/display-name";
 
 export const metadata: Metadata = { title: "Live monitor" };
 export const dynamic = "force-dynamic";
@@ -89,12 +89,12 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
                 const pct = t.quota ? Math.min(100, Math.round((100 * t.answers) / t.quota)) : 0;
                 return (
                   <tr key={t.taskId}>
-                    <td className="px-3 py-2">{findTask(t.taskId)?.label ?? t.taskId}</td>
+                    <td className="px-3 py-2">{taskDisplayName(t.taskId)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">
                       {t.answers} / {t.quota}
                     </td>
                     <td className="px-3 py-2">
-                      <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${findTask(t.taskId)?.label ?? t.taskId}: ${pct}% of quota`} className="w-32" /> <span className="tabular-nums">{pct}%</span>
+                      <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" /> <span className="tabular-nums">{pct}%</span>
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{t.reservedOpen}</td>
                     <td className="px-3 py-2 text-right tabular-nums">
