@@ -8,6 +8,7 @@ import { z } from "zod";
 import { db } from "@/lib/server/db";
 import { getAuthSecret } from "@/lib/server/secrets";
 import { AppError } from "@/lib/server/errors";
+import { StaffEmailSchema } from "@/lib/staff-email";
 
 export type StaffRole = "admin" | "researcher";
 
@@ -15,7 +16,8 @@ export type StaffRole = "admin" | "researcher";
 export const MAX_FAILED_SIGNINS = 5;
 export const SIGNIN_WINDOW_MS = 15 * 60_000;
 
-const CredentialsSchema = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(200) });
+// Sign-in accepts any address the shared rule accepts (admin@localhost included), so every account that can be created can sign in.
+const CredentialsSchema = z.object({ email: StaffEmailSchema, password: z.string().min(1).max(200) });
 
 async function isRateLimited(keys: string[]): Promise<boolean> {
   const since = new Date(Date.now() - SIGNIN_WINDOW_MS);

@@ -6,6 +6,7 @@ import { db } from "@/lib/server/db";
 import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { PASSWORD_HASH_ROUNDS } from "@/lib/server/seed";
+import { normaliseStaffEmail, StaffEmailSchema } from "@/lib/staff-email";
 
 export const MIN_PASSWORD_CHARS = 10;
 // bcrypt only reads the first 72 bytes; a longer password would silently match any string sharing that prefix.
@@ -17,7 +18,7 @@ export const PasswordSchema = z
   .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)`);
 
 export const SaveUserSchema = z.object({
-  email: z.string().trim().toLowerCase().email("a valid email address"),
+  email: StaffEmailSchema,
   role: z.enum(["admin", "researcher"]),
   name: z.string().trim().max(200).optional(),
   /** Absent: a password is generated and returned once. */
@@ -45,8 +46,13 @@ export function generatePassword(): string {
  * `resetPassword` asks for a generated one) is changed instead; without it an existing email is a CONFLICT.
  */
 export async function saveUser(options: { input: unknown; update?: boolean; resetPassword?: boolean; actorId: string | null }): Promise<SaveUserResult> {
-  const input = SaveUserSchema.parse(options.input);
-  const existing = await db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  // --update repairs any existing account, even one whose stored address an older rule let in: look it up first
+  // and apply the address rule only to addresses that would be new.
+  const raw = options.input as { email?: unknown } | null;
+  const lookup = options.update && typeof raw?.email === "string" ? normaliseStaffEmail(raw.email) : undefined;
+  const repairing = lookup ? await db.user.findUnique({ where: { email: lookup }, select: { id: true } }) : null;
+  const input = (repairing ? SaveUserSchema.extend({ email: z.string().transform(normaliseStaffEmail) }) : SaveUserSchema).parse(options.input);
+  const existing = repairing ?? (await db.user.findUnique({ where: { email: input.email }, select: { id: true } }));
   if (existing && !options.update) throw new AppError("CONFLICT", `An account for ${input.email} already exists (update it with --update).`);
 
   const wantsPassword = !existing || input.password !== undefined || options.resetPassword === true;
