@@ -3,11 +3,13 @@
  * answers, pocket residues with their atoms, and a check that answers can name its atoms.
  */
 import { perceiveBonds } from "@/lib/molecule/chemistry/bonds";
-import { type HBondCriteria, findComplexHBonds } from "@/lib/molecule/hbonds";
+import { type HBond, type HBondCriteria, type HBondPartners, HBOND_PARTNERS, filterHBondPartners, findComplexHBonds } from "@/lib/molecule/hbonds";
+import { z } from "zod";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { type PrepareComplexOptions, type PreparedComplex, prepareComplex } from "@/lib/molecule/prepare";
 import type { Atom, Structure } from "@/lib/molecule/types";
 import { PdbIdSchema } from "@/lib/tasks/fields";
+import { NUCLEOTIDES } from "@/lib/molecule/chemistry/residues";
 import type { ComplexResidue, ComplexSource, GeneratorComplex } from "./types";
 
 /** Atom names the answer grammar accepts (lib/tasks/grammar/hbond.ts): 1–6 of these, with a letter. */
@@ -90,7 +92,8 @@ export function createGeneratorComplex(input: CreateGeneratorComplexInput): Crea
     r.atomIndices.push(i);
   });
 
-  const hbonds = findComplexHBonds(prepared, input.hbondCriteria);
+  // Every pocket group; the T4/T9 generators keep amino acids only unless their `hbondPartners` param says otherwise.
+  const hbonds = findComplexHBonds(prepared, input.hbondCriteria, "all-pocket-groups");
   return {
     ok: true,
     complex: {
@@ -110,6 +113,23 @@ export function createGeneratorComplex(input: CreateGeneratorComplexInput): Crea
       namingProblem: findNamingProblem(ligandAtoms, residues),
     },
   };
+}
+
+/**
+ * Generator param shared by T4 and T9: which pocket groups an answer key may name. Default
+ * "amino-acids" (the paper's answer format starts with the amino-acid type); "all-pocket-groups"
+ * also keys bonds to cofactors, sulfates and other hetero groups in the pocket.
+ */
+export const HBondPartnersParamSchema = z.enum(HBOND_PARTNERS).default("amino-acids");
+
+/** The complex's H-bonds that an answer key names under `partners`. */
+export function keyHBondsOf(complex: GeneratorComplex, partners: HBondPartners): HBond[] {
+  return filterHBondPartners(complex.hbonds, partners);
+}
+
+/** Whether a pocket residue may be named in an answer key under `partners` (T4 target residues). */
+export function isKeyResidue(residue: ComplexResidue, partners: HBondPartners): boolean {
+  return partners === "all-pocket-groups" || (residue.kind === "polymer" && !NUCLEOTIDES.has(residue.key.resName));
 }
 
 /** The pocket residue an H-bond's protein atom belongs to. */

@@ -14,8 +14,9 @@ import type { TaskId } from "@/lib/tasks/types";
 /**
  * Bump when a generator's output for the same seed and structures changes (values drawn, views,
  * framing, distractors). Stored in every item's provenance so old items are never silently altered.
+ * 2: H-bond keys (T4, T9) and T8 questions name amino-acid residues only by default (issue 13).
  */
-export const GENERATOR_VERSION = "1";
+export const GENERATOR_VERSION = "2";
 export const GENERATOR_NAME = "misi-baseline/lib/generate";
 
 /** Where a complex came from (recorded in provenance). */
@@ -54,7 +55,7 @@ export interface GeneratorComplex extends ComplexSource {
   /** Bonds among pocketAtoms (residue templates + covalent radii). */
   pocketBonds: Bond[];
   residues: ComplexResidue[];
-  /** Pocket–ligand H-bonds (lib/molecule, relaxed ChimeraX criteria), sorted. */
+  /** Pocket–ligand H-bonds to every pocket group (lib/molecule, relaxed ChimeraX criteria), sorted; keys filter with `keyHBondsOf`. */
   hbonds: HBond[];
   /**
    * Why answers cannot name this complex's atoms (T4, T8, T9), or null: ligand atom names that are

@@ -33,6 +33,7 @@ import type { Atom, AtomRef, Bond } from "./types";
 import { toAtomRef } from "./types";
 import type { PreparedComplex } from "./prepare";
 import { buildAdjacency, isMetal, perceiveBonds } from "./chemistry/bonds";
+import { NUCLEOTIDES, isAminoAcid } from "./chemistry/residues";
 import { type AcceptorGeometry, type DonorGeometry, type PolarType, typePolarAtoms } from "./chemistry/hbond-typing";
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
 import {
@@ -258,7 +259,18 @@ export interface HBond {
   acceptorAngleDeg: number | null;
   donorType: string;
   acceptorType: string;
+  /**
+   * Whether the protein-side atom belongs to an amino-acid residue (a polymer residue that is not a
+   * nucleotide). Answer keys name amino acids only by default (the paper's answer format starts
+   * with the amino-acid type); bonds to cofactors, sulfates or other pocket groups are kept here so
+   * a caller can ask for them (`partners: "all-pocket-groups"`).
+   */
+  proteinIsAminoAcid: boolean;
 }
+
+/** Which pocket groups an H-bond list names: amino acids only (default) or every pocket group. */
+export type HBondPartners = "amino-acids" | "all-pocket-groups";
+export const HBOND_PARTNERS = ["amino-acids", "all-pocket-groups"] as const satisfies readonly HBondPartners[];
 
 export interface FindHBondsInput {
   /** Pocket heavy atoms (whole residues). */
@@ -271,6 +283,8 @@ export interface FindHBondsInput {
   /** Hydrogens on each ligand atom in the source file (null: unknown). */
   ligandHydrogenCounts?: readonly (number | null)[];
   criteria?: Partial<HBondCriteria>;
+  /** Whether a pocket atom belongs to an amino acid (default: its residue name is a known amino acid). */
+  isAminoAcidAtom?: (atom: Atom) => boolean;
 }
 
 function buildSites(atoms: readonly Atom[], bonds: readonly Bond[], types: readonly (PolarType | null)[]): (PolarSite | null)[] {
@@ -349,6 +363,7 @@ export function preparePolarSites(input: FindHBondsInput): PolarSites {
 /** All pocket–ligand H-bonds, one per (protein atom, ligand atom) pair, sorted (see compareHBonds). */
 export function findHBonds(input: FindHBondsInput): HBond[] {
   const { pocket: pocketSites, ligand: ligandSites, criteria } = preparePolarSites(input);
+  const isAminoAcidAtom = input.isAminoAcidAtom ?? ((a: Atom) => isAminoAcid(a.resName));
 
   let maxReach = 0;
   for (const row of Object.values(criteria.maxDonorAcceptorA)) for (const v of Object.values(row)) maxReach = Math.max(maxReach, v);
@@ -384,6 +399,7 @@ export function findHBonds(input: FindHBondsInput): HBond[] {
         acceptorAngleDeg: g.acceptorAngleDeg,
         donorType: donor.type.label,
         acceptorType: acceptor.type.label,
+        proteinIsAminoAcid: isAminoAcidAtom(prot.atom),
       });
     }
   }
@@ -410,9 +426,31 @@ export function formatHBondsT9(bonds: readonly HBond[]): string {
   return parts.join("; ");
 }
 
-/** H-bonds between the pocket and the ligand of a prepared complex. */
-export function findComplexHBonds(complex: PreparedComplex, criteria?: Partial<HBondCriteria>): HBond[] {
-  return findHBonds({
+/** Amino-acid residues of a prepared pocket: polymer residues that are not nucleotides. */
+function aminoAcidAtomTest(complex: PreparedComplex): (atom: Atom) => boolean {
+  const keys = new Set(
+    complex.pocketResidues.filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName)).map((g) => residueKeyText(g.key)),
+  );
+  return (atom) => keys.has(residueKeyText(atom));
+}
+
+function residueKeyText(k: { chain: string; resSeq: number; iCode: string; resName: string }): string {
+  return `${k.chain}\u0000${k.resSeq}\u0000${k.iCode}\u0000${k.resName}`;
+}
+
+/** Keeps the bonds an answer key may name under the `partners` rule. */
+export function filterHBondPartners(bonds: readonly HBond[], partners: HBondPartners): HBond[] {
+  return partners === "all-pocket-groups" ? [...bonds] : bonds.filter((b) => b.proteinIsAminoAcid);
+}
+
+/**
+ * H-bonds between the pocket and the ligand of a prepared complex. By default only bonds to
+ * amino-acid residues (what an answer key names); `partners: "all-pocket-groups"` adds bonds to
+ * cofactors, ions' ligands, sulfates and other hetero groups in the pocket.
+ */
+export function findComplexHBonds(complex: PreparedComplex, criteria?: Partial<HBondCriteria>, partners: HBondPartners = "amino-acids"): HBond[] {
+  const bonds = findHBonds({
+    isAminoAcidAtom: aminoAcidAtomTest(complex),
     pocketAtoms: complex.pocketAtoms,
     ligandAtoms: complex.ligand.atoms,
     ligandBonds: complex.ligand.bonds,
@@ -420,4 +458,5 @@ export function findComplexHBonds(complex: PreparedComplex, criteria?: Partial<H
     ligandHydrogenCounts: complex.ligand.hydrogenCounts,
     criteria,
   });
+  return filterHBondPartners(bonds, partners);
 }

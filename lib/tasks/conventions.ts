@@ -18,4 +18,4 @@ export const SIX_VIEWS_CONVENTION =
   "The left, top, back, right and bottom views show the same scene turned so that that side faces you.";
 
 export const FORMAT_TOLERANCE =
-  "Capital letters, extra spaces and a final full stop do not matter; anything else must follow the format exactly.";
+  "Capital letters, extra spaces, a final full stop and a unit after a number (Å, A, angstroms, °, deg, degrees) do not matter; anything else must follow the format exactly.";

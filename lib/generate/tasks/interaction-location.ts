@@ -13,7 +13,7 @@ import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import type { HBond } from "@/lib/molecule/hbonds";
 import { formatCommand } from "@/lib/tasks/grammar/command";
 import { MC_LETTERS } from "@/lib/tasks/types";
-import { findResidueOfBond } from "../complex";
+import { findResidueOfBond, keyHBondsOf } from "../complex";
 import { buildMoveDistractors, placeTruth } from "../distractors";
 import { buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
 import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, planRoundRobin, requireComplex } from "../task-generator";
@@ -30,10 +30,10 @@ export const InteractionLocationGeneratorParamsSchema = z
   .refine((p) => p.minDeltaA <= p.maxDeltaA, { message: "minDeltaA exceeds maxDeltaA" });
 export type InteractionLocationGeneratorParams = z.infer<typeof InteractionLocationGeneratorParamsSchema>;
 
-/** Bonds the question can name: the protein residue needs a one-character chain id. */
+/** Bonds the question can name: amino-acid partners (as T4/T9 keys), the residue needs a one-character chain id. */
 function listNameableBonds(complex: GeneratorComplex): HBond[] {
   const seen = new Set<string>();
-  return complex.hbonds.filter((b) => {
+  return keyHBondsOf(complex, "amino-acids").filter((b) => {
     if (!findResidueOfBond(complex, b)?.ref) return false;
     const key = `${b.proteinAtom.serial}|${b.ligandAtom.serial}|${b.proteinAtom.name}|${b.ligandAtom.name}`;
     if (seen.has(key)) return false;

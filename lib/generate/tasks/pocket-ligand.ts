@@ -6,17 +6,21 @@
 import { z } from "zod";
 import type { HbondPickers } from "@/lib/tasks/fields";
 import type { PocketBond } from "@/lib/tasks/grammar/hbond";
-import { findResidueOfBond, listResidueAtomNames } from "../complex";
+import type { HBondPartners } from "@/lib/molecule/hbonds";
+import { HBondPartnersParamSchema, findResidueOfBond, keyHBondsOf, listResidueAtomNames } from "../complex";
 import { buildScene3dField } from "../scene";
 import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, requireComplex } from "../task-generator";
 import type { GeneratorComplex } from "../types";
 import { makeComplexBase } from "./whole-complex";
 
-export const PocketLigandGeneratorParamsSchema = z.object({});
+export const PocketLigandGeneratorParamsSchema = z.object({
+  /** Which pocket groups the key names (default: amino acids only; same rule as T4). */
+  hbondPartners: HBondPartnersParamSchema,
+});
 
-function goldBondsOf(complex: GeneratorComplex): PocketBond[] | string {
+function goldBondsOf(complex: GeneratorComplex, partners: HBondPartners): PocketBond[] | string {
   const bonds: PocketBond[] = [];
-  for (const b of complex.hbonds) {
+  for (const b of keyHBondsOf(complex, partners)) {
     const ref = findResidueOfBond(complex, b)?.ref;
     if (!ref) return `bonded residue ${b.proteinAtom.resName} ${b.proteinAtom.resSeq}${b.proteinAtom.iCode} has no one-character chain id`;
     bonds.push({ ...ref, atomName: b.proteinAtom.name, ligandAtomName: b.ligandAtom.name });
@@ -27,10 +31,12 @@ function goldBondsOf(complex: GeneratorComplex): PocketBond[] | string {
 export const pocketLigandGenerator = defineGenerator({
   taskId: "pocket_ligand",
   paramsSchema: PocketLigandGeneratorParamsSchema,
-  checkComplex(complex) {
+  checkComplex(complex, params) {
     if (complex.namingProblem) return complex.namingProblem;
-    if (complex.hbonds.length === 0) return "no pocket–ligand H-bond (T9 items need at least one)";
-    const bonds = goldBondsOf(complex);
+    if (keyHBondsOf(complex, params.hbondPartners).length === 0) {
+      return params.hbondPartners === "amino-acids" ? "no pocket–ligand H-bond to an amino acid (T9 items need at least one)" : "no pocket–ligand H-bond (T9 items need at least one)";
+    }
+    const bonds = goldBondsOf(complex, params.hbondPartners);
     return typeof bonds === "string" ? bonds : null;
   },
   /** A complex has exactly one T9 item (its full bond list), so there are at most as many items as complexes. */
@@ -40,9 +46,9 @@ export const pocketLigandGenerator = defineGenerator({
     const notes = items.length < count ? [`one item per complex: ${eligible.length} eligible complexes give ${items.length} of the ${count} items asked for`] : [];
     return { items, notes };
   },
-  generate(item, _params, _rng, context) {
+  generate(item, params, _rng, context) {
     const complex = requireComplex(item);
-    const bonds = goldBondsOf(complex);
+    const bonds = goldBondsOf(complex, params.hbondPartners);
     if (typeof bonds === "string") throw new Error(bonds);
     const base = makeComplexBase(complex, context);
     const views = makeCanonicalViews(base, SIX_VIEWS, 1);

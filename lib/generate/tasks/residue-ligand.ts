@@ -7,7 +7,8 @@
 import { z } from "zod";
 import type { HbondPickers } from "@/lib/tasks/fields";
 import type { ResidueBond } from "@/lib/tasks/grammar/hbond";
-import { findResidueOfBond, listResidueAtomNames } from "../complex";
+import type { HBondPartners } from "@/lib/molecule/hbonds";
+import { HBondPartnersParamSchema, findResidueOfBond, isKeyResidue, keyHBondsOf, listResidueAtomNames } from "../complex";
 import { buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
 import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, planRoundRobin, requireComplex } from "../task-generator";
 import type { ComplexResidue, GeneratorComplex } from "../types";
@@ -20,17 +21,19 @@ export const ResidueLigandGeneratorParamsSchema = z.object({
    * look like a candidate (4 Å is a usual contact cut-off), so "No" must be read from the geometry.
    */
   negativeMaxDistanceA: z.number().positive().max(10).default(4),
+  /** Which pocket groups can be the target residue and be keyed (default: amino acids only; same rule as T9). */
+  hbondPartners: HBondPartnersParamSchema,
 });
 export type ResidueLigandGeneratorParams = z.infer<typeof ResidueLigandGeneratorParamsSchema>;
 
-/** Amino-acid residues that can be named in an answer. */
-function isCandidate(residue: ComplexResidue): boolean {
-  return residue.ref !== null && residue.kind === "polymer";
+/** Residues that can be named in an answer: amino acids (or any pocket group, when asked) with a one-character chain. */
+function isCandidate(residue: ComplexResidue, partners: HBondPartners): boolean {
+  return residue.ref !== null && isKeyResidue(residue, partners);
 }
 
-function bondedResidueIds(complex: GeneratorComplex): Set<string> {
+function bondedResidueIds(complex: GeneratorComplex, partners: HBondPartners): Set<string> {
   const ids = new Set<string>();
-  for (const bond of complex.hbonds) {
+  for (const bond of keyHBondsOf(complex, partners)) {
     const residue = findResidueOfBond(complex, bond);
     if (residue) ids.add(residue.id);
   }
@@ -38,17 +41,17 @@ function bondedResidueIds(complex: GeneratorComplex): Set<string> {
 }
 
 /** Residues for Pos. items: amino acids with at least one H-bond to the ligand. */
-export function listPositiveResidues(complex: GeneratorComplex): ComplexResidue[] {
-  const bonded = bondedResidueIds(complex);
-  return complex.residues.filter((r) => isCandidate(r) && bonded.has(r.id));
+export function listPositiveResidues(complex: GeneratorComplex, partners: HBondPartners = "amino-acids"): ComplexResidue[] {
+  const bonded = bondedResidueIds(complex, partners);
+  return complex.residues.filter((r) => isCandidate(r, partners) && bonded.has(r.id));
 }
 
 /** Residues for Neg. items: amino acids within `maxDistanceA` of the ligand and without an H-bond. */
-export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: number): ComplexResidue[] {
-  const bonded = bondedResidueIds(complex);
+export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: number, partners: HBondPartners = "amino-acids"): ComplexResidue[] {
+  const bonded = bondedResidueIds(complex, partners);
   const max2 = maxDistanceA * maxDistanceA;
   return complex.residues.filter((r) => {
-    if (!isCandidate(r) || bonded.has(r.id)) return false;
+    if (!isCandidate(r, partners) || bonded.has(r.id)) return false;
     return r.atomIndices.some((i) => {
       const p = complex.pocketAtoms[i]!;
       return complex.ligandAtoms.some((l) => (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= max2);
@@ -57,8 +60,8 @@ export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: nu
 }
 
 /** The residue's H-bonds in the T4 grammar (protein side first). */
-function goldBondsOf(complex: GeneratorComplex, residue: ComplexResidue): ResidueBond[] {
-  return complex.hbonds
+function goldBondsOf(complex: GeneratorComplex, residue: ComplexResidue, partners: HBondPartners): ResidueBond[] {
+  return keyHBondsOf(complex, partners)
     .filter((b) => findResidueOfBond(complex, b) === residue)
     .map((b) => ({ residueName: residue.key.resName, atomName: b.proteinAtom.name, ligandAtomName: b.ligandAtom.name }));
 }
@@ -68,7 +71,7 @@ export const residueLigandGenerator = defineGenerator({
   paramsSchema: ResidueLigandGeneratorParamsSchema,
   checkComplex(complex, params) {
     if (complex.namingProblem) return complex.namingProblem;
-    if (listPositiveResidues(complex).length === 0 && listNegativeResidues(complex, params.negativeMaxDistanceA).length === 0) {
+    if (listPositiveResidues(complex, params.hbondPartners).length === 0 && listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners).length === 0) {
       return `no amino-acid residue with a one-character chain id is bonded to or within ${params.negativeMaxDistanceA} Å of the ligand`;
     }
     return null;
@@ -80,9 +83,9 @@ export const residueLigandGenerator = defineGenerator({
   plan(eligible, count, rng, params): PlanResult {
     const notes: string[] = [];
     const positives = Math.round(count * params.positiveShare);
-    const posPlan = planRoundRobin(eligible.map((complex) => ({ complex, options: listPositiveResidues(complex).map((r) => `pos:${r.id}`) })), count, rng);
+    const posPlan = planRoundRobin(eligible.map((complex) => ({ complex, options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`) })), count, rng);
     const negPlan = planRoundRobin(
-      eligible.map((complex) => ({ complex, options: listNegativeResidues(complex, params.negativeMaxDistanceA).map((r) => `neg:${r.id}`) })),
+      eligible.map((complex) => ({ complex, options: listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners).map((r) => `neg:${r.id}`) })),
       count,
       rng,
     );
@@ -102,7 +105,8 @@ export const residueLigandGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const [variant, residueId] = (item.variant ?? "").split(/:(.*)/s) as [string, string | undefined];
-    const candidates = variant === "pos" ? listPositiveResidues(complex) : listNegativeResidues(complex, params.negativeMaxDistanceA);
+    const candidates =
+      variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners);
     const residue = residueId ? candidates.find((r) => r.id === residueId) : rng.pick(candidates);
     if (!residue) throw new Error(`planned residue ${item.variant ?? "(none)"} is not a ${variant} candidate`);
     const residueAtoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);
@@ -110,7 +114,7 @@ export const residueLigandGenerator = defineGenerator({
     const viewCentre = computeViewCentre(shown);
     const camera = frameViewCamera(toFrontFrame(shown, viewCentre), context.settings);
     const views = makeCanonicalViews({ content: "residue-ligand", residueId: residue.id, viewCentre, camera }, SIX_VIEWS, 1);
-    const bonds = goldBondsOf(complex, residue);
+    const bonds = goldBondsOf(complex, residue, params.hbondPartners);
     const ref = residue.ref!;
     const pickers: HbondPickers = {
       residues: [{ ...ref, atoms: listResidueAtomNames(complex, residue) }],

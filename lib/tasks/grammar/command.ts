@@ -28,8 +28,14 @@ type Result<V> = { ok: true; value: V } | { ok: false; error: string };
 /** Tolerance when checking that a value sits on the step grid (values are small decimals). */
 const STEP_TOLERANCE = 1e-9;
 const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const NUMBER_WITH_UNIT_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:å|a|ang|angstroms?|ångströms?|°|deg|degrees?)$/i;
-const UNIT_TOKEN_PATTERN = /^(?:å|a|ang|angstroms?|ångströms?|°|deg|degrees?)$/i;
+/** Units a participant may write after the number (issue 13): distances in Å, angles in degrees. */
+const UNIT_ALTERNATIVES = "å|a|ang|angstroms?|ångströms?|Å|°|º|deg|degs|degrees?";
+const NUMBER_WITH_UNIT_PATTERN = new RegExp(`^([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))(${UNIT_ALTERNATIVES})$`, "i");
+const UNIT_TOKEN_PATTERN = new RegExp(`^(?:${UNIT_ALTERNATIVES})$`, "i");
+
+function unitKindOf(unit: string): "Å" | "°" {
+  return /^(?:°|º|deg|degs|degrees?)$/i.test(unit) ? "°" : "Å";
+}
 
 function unitOf(spec: CommandSpec): "Å" | "°" {
   return spec.verb === "move" ? "Å" : "°";
@@ -134,28 +140,39 @@ export function parseCommandTokens<A extends Axis>(
   if (valueToken === undefined) {
     return fail(`expected ${spec.verb === "move" ? "a distance in Å" : "an angle in degrees"} after ${quote(head)}`);
   }
-  if (NUMBER_WITH_UNIT_PATTERN.test(valueToken) || (NUMBER_PATTERN.test(valueToken) && UNIT_TOKEN_PATTERN.test(tokens[3] ?? ""))) {
-    return fail(`write the ${nounOf(spec)} as a plain number without a unit: got ${quote(tokens.slice(2, 4).join(" "))} after ${quote(head)}`);
-  }
   if (valueToken === "-" || valueToken === "+") {
     return fail(`write the sign directly before the number, without a space: got ${quote(tokens.slice(2, 4).join(" "))}`);
   }
-  if (!NUMBER_PATTERN.test(valueToken)) {
+  // A unit may follow the number, glued (`4Å`, `15°`) or as the next token (`4 Å`, `15 degrees`).
+  const glued = NUMBER_WITH_UNIT_PATTERN.exec(valueToken);
+  const numberText = glued ? glued[1]! : valueToken;
+  let unitText = glued ? glued[2]! : undefined;
+  let consumed = 3;
+  if (!glued && NUMBER_PATTERN.test(valueToken) && UNIT_TOKEN_PATTERN.test(tokens[3] ?? "")) {
+    unitText = tokens[3]!;
+    consumed = 4;
+  }
+  if (unitText !== undefined && unitKindOf(unitText) !== unitOf(spec)) {
+    const accepted = unitOf(spec) === "Å" ? "Å, A or angstroms" : "°, deg or degrees";
+    return fail(`${quote(unitText)} is not a unit of ${nounOf(spec)}: write the ${nounOf(spec)} in ${accepted}, or as a plain number, after ${quote(head)}`);
+  }
+  if (!NUMBER_PATTERN.test(numberText)) {
     return fail(`expected a number after ${quote(head)}, got ${quote(valueToken)}`);
   }
-  const raw = Number(valueToken);
+  const raw = Number(numberText);
+  const shown = numberText;
   if (!isOnStep(raw, spec.step)) {
     const unit = unitOf(spec);
     const rule = spec.step === 1 ? `a whole number of ${unit === "Å" ? "Å" : "degrees"}` : `a multiple of ${spec.step}${unit === "Å" ? " Å" : "°"}`;
-    return fail(`the ${nounOf(spec)} must be ${rule}, got ${valueToken}`);
+    return fail(`the ${nounOf(spec)} must be ${rule}, got ${shown}`);
   }
   if (!isInRange(raw, spec)) {
-    return fail(`the ${nounOf(spec)} ${valueToken} is out of range: expected ${describeCommandRange(spec)}`);
+    return fail(`the ${nounOf(spec)} ${shown} is out of range: expected ${describeCommandRange(spec)}`);
   }
   // Snap to the grid so 4.0, +4 and 04 all become 4 (and -0 becomes 0).
   const snapped = Number((Math.round(raw / spec.step) * spec.step).toFixed(decimalsOf(spec.step)));
   const value = snapped === 0 ? 0 : snapped;
-  return { ok: true, value: { command: { kind: spec.verb, axis, value }, rest: tokens.slice(3) } };
+  return { ok: true, value: { command: { kind: spec.verb, axis, value }, rest: tokens.slice(consumed) } };
 }
 
 /** Parses an answer that is exactly one command. */

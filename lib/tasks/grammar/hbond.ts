@@ -26,6 +26,26 @@ const RESIDUE_NUMBER_PATTERN = /^(-?\d{1,5})([A-Z]?)$/i;
 /** PDB format has one-character chain ids (column 22). */
 const CHAIN_ID_PATTERN = /^[A-Z0-9]$/i;
 const HAS_LETTER = /[A-Z]/i;
+/** What may follow "No" and still mean no bonds: "hydrogen bonds", "H-bonds", "H bonds", "hbonds" (any case). */
+const NO_BONDS_TAIL = /^(?:hydrogen[ -]?bonds?|h[ -]?bonds?)(?: found)?$/i;
+
+/** One-letter amino-acid codes and the three-letter codes answers must use. */
+const THREE_LETTER_CODE: Readonly<Record<string, string>> = {
+  A: "ALA", R: "ARG", N: "ASN", D: "ASP", C: "CYS", Q: "GLN", E: "GLU", G: "GLY", H: "HIS", I: "ILE",
+  L: "LEU", K: "LYS", M: "MET", F: "PHE", P: "PRO", S: "SER", T: "THR", W: "TRP", Y: "TYR", V: "VAL",
+  U: "SEC", O: "PYL",
+};
+
+/**
+ * A one-letter amino-acid code where a residue name belongs is a format error naming the
+ * three-letter code (`R` → `ARG`): keys name residues by their PDB three-letter code, so a one-letter
+ * code would otherwise parse and silently score 0.
+ */
+function oneLetterCodeProblem(token: string, where: string, eg: string): string | undefined {
+  const three = THREE_LETTER_CODE[token.toUpperCase()];
+  if (token.length !== 1 || three === undefined) return undefined;
+  return `${where}${quote(token)} is a one-letter amino-acid code: write the 3-letter code ${quote(three)} — e.g. ${quote(eg)}`;
+}
 
 /**
  * An answer that lists every true bond plus extra ones scores at most this (spec §4).
@@ -120,6 +140,8 @@ export const RESIDUE_BOND_GRAMMAR: BondListGrammar<ResidueBond> = {
   allowNo: true,
   parseProteinSide(tokens, where) {
     const eg = RESIDUE_EXAMPLE;
+    const oneLetter = tokens[0] === undefined ? undefined : oneLetterCodeProblem(tokens[0], where, eg);
+    if (oneLetter !== undefined) return { ok: false, error: oneLetter };
     if (tokens.length === 3 && /^-?\d+[A-Z]?$/i.test(tokens[1] ?? "")) {
       return {
         ok: false,
@@ -134,7 +156,9 @@ export const RESIDUE_BOND_GRAMMAR: BondListGrammar<ResidueBond> = {
       };
     }
     const problem =
-      checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false) ?? checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
+      oneLetterCodeProblem(residue, where, eg) ??
+      checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false) ??
+      checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
     if (problem !== undefined) return { ok: false, error: problem };
     return { ok: true, value: { residueName: residue.toUpperCase(), atomName: atom.toUpperCase() } };
   },
@@ -171,7 +195,7 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
         error: `${where}expected 4 parts ${quote(POCKET_PROTEIN_PATTERN)} before the comma (e.g. ${quote(POCKET_PROTEIN_EXAMPLE)}), got ${tokens.length}: ${quote(tokens.join(" "))}${hint} — e.g. ${quote(eg)}`,
       };
     }
-    const residueProblem = checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false);
+    const residueProblem = oneLetterCodeProblem(residue, where, eg) ?? checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false);
     if (residueProblem !== undefined) return { ok: false, error: residueProblem };
     const numberMatch = RESIDUE_NUMBER_PATTERN.exec(number);
     if (!numberMatch) {
@@ -242,12 +266,16 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
   const normalized = normalizeAnswerText(text);
   if (normalized === "") return { ok: false, error: `the answer is empty: expected ${expected}${eg}` };
 
-  const noMatch = /^no\b\s*(.*)$/i.exec(normalized);
+  // `None` and `No`, optionally followed by "hydrogen bonds" / "H-bonds" ("No H-bonds", "no hydrogen bond").
+  const noneMatch = /^none$/i.test(normalized);
+  const noMatch = noneMatch ? null : /^no\b\s*(.*)$/i.exec(normalized);
   // A T9 list may start with a residue named NO; only a comma-free text is read as the word "No".
-  if (noMatch && (grammar.yesPrefix || !(noMatch[1] ?? "").includes(","))) {
+  if (noneMatch || (noMatch && (grammar.yesPrefix || !(noMatch[1] ?? "").includes(",")))) {
     if (!grammar.allowNo) return { ok: false, error: `this task needs a list of bonds, not 'No'${eg}` };
-    const rest = noMatch[1] ?? "";
-    if (rest !== "") return { ok: false, error: `unexpected ${quote(rest)} after 'No': answer just 'No' when there are no hydrogen bonds${eg}` };
+    const rest = noMatch?.[1] ?? "";
+    if (rest !== "" && !NO_BONDS_TAIL.test(rest)) {
+      return { ok: false, error: `unexpected ${quote(rest)} after 'No': answer just 'No' when there are no hydrogen bonds${eg}` };
+    }
     return { ok: true, value: { kind: "none" }, canonical: "No" };
   }
 

@@ -8,11 +8,12 @@ const MAX_QUOTED_CHARS = 60;
 
 /**
  * Trims, collapses runs of whitespace (tabs, newlines, no-break spaces) to one space, drops
- * trailing periods/semicolons, and turns U+2212 (minus sign) and U+2013 (en dash) into '-':
+ * trailing periods/semicolons, composes Unicode (NFC), and turns U+2212 (minus sign) and U+2013 (en dash) into '-':
  * word processors and PDF copies of the paper put those in place of a hyphen-minus.
  */
 export function normalizeAnswerText(text: string): string {
   return text
+    .normalize("NFC") // U+212B ANGSTROM SIGN and A + combining ring become Å
     .replace(/[\u2212\u2013]/g, "-")
     .replace(/\s+/g, " ")
     .trim()

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { toBundleAnswer, toBundleItem } from "@/lib/generate/bundle";
-import { type GeneratedItem, generateItems, toStableJson } from "@/lib/generate";
+import { GENERATOR_VERSION, type GeneratedItem, generateItems, toStableJson } from "@/lib/generate";
 import { Scene3dSchema } from "@/lib/scene3d";
 import { getTask } from "@/lib/tasks/registry";
 import { MC_LETTERS, TASK_IDS, type TaskId } from "@/lib/tasks/types";
@@ -103,7 +103,7 @@ describe.each(TASK_IDS)("generated %s items", (taskId) => {
   it("records provenance: generator version, per-item seed, render settings, structure hash", () => {
     items.forEach((item) => {
       const p = item.provenance;
-      expect(p.generatorVersion).toBe("1");
+      expect(p.generatorVersion).toBe(GENERATOR_VERSION);
       expect(p.seed).toBe(`contract/${taskId}/${p.index}`);
       expect(p.renderSettings.widthPx).toBe(256);
       expect(p.renderSettingsVersion).toBe(p.renderSettings.version);

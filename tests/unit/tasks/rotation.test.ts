@@ -35,8 +35,8 @@ describe("T2 rotation grammar", () => {
     ["roll y 20", "the angle must be a multiple of 15°, got 20 — e.g. 'roll y 15'"],
     ["roll y 105", "the angle 105 is out of range: expected a multiple of 15 from -90 to 90° — e.g. 'roll y 15'"],
     ["roll y -180", "the angle -180 is out of range: expected a multiple of 15 from -90 to 90° — e.g. 'roll y 15'"],
-    ["roll y 15°", "write the angle as a plain number without a unit: got '15°' after 'roll y' — e.g. 'roll y 15'"],
-    ["roll y 15 degrees", "write the angle as a plain number without a unit: got '15 degrees' after 'roll y' — e.g. 'roll y 15'"],
+    ["roll y 15 Å", "'Å' is not a unit of angle: write the angle in °, deg or degrees, or as a plain number, after 'roll y' — e.g. 'roll y 15'"],
+    ["roll y 20°", "the angle must be a multiple of 15°, got 20 — e.g. 'roll y 15'"],
     ["roll y 15 clockwise", "unexpected 'clockwise' after 'roll y 15': the answer is one command only — e.g. 'roll y 15'"],
     ["roll y", "expected an angle in degrees after 'roll y' — e.g. 'roll y 15'"],
   ])("rejects %j with a specific message", (text, error) => {
