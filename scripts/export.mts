@@ -1,15 +1,20 @@
 // Streams a study's export to a file or stdout, the same bytes as the /api/export routes.
-//   npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook [--scope study|pool] [--out FILE]
+//   npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]
+//   paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--condition static|interactive]
 // summary = per-task summary, items = per-item summary, tsv = the pool's items as a VLMEvalKit TSV.
 // Needs DATABASE_URL (or the PGlite folder); prints the error and exits with status 1 on bad input.
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/server/db";
+import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
 import { AppError } from "@/lib/server/errors";
 import { openCodebookExport, openStudyExport, type OpenedExport, type StudyExportKind } from "@/lib/server/export/open-study-export";
 
-const USAGE = "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook [--scope study|pool] [--out FILE]";
+const USAGE =
+  "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]\n" +
+  "       paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--score paper] [--condition static|interactive]\n" +
+  "       codebook: [--format csv|md]";
 
 const WHAT: Record<string, StudyExportKind | "codebook"> = {
   responses: "responses",
@@ -21,6 +26,7 @@ const WHAT: Record<string, StudyExportKind | "codebook"> = {
   tsv: "vlmevalkit-tsv",
   "vlmevalkit-tsv": "vlmevalkit-tsv",
   codebook: "codebook",
+  "paper-table": "paper-table",
 };
 
 function fail(message: string): never {
@@ -38,7 +44,11 @@ try {
       what: { type: "string" },
       scope: { type: "string", default: "study" },
       out: { type: "string" },
-      format: { type: "string", default: "csv" },
+      format: { type: "string" },
+      metric: { type: "string", default: "both" },
+      intervals: { type: "string", default: "line" },
+      score: { type: "string", default: "paper" },
+      condition: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -53,13 +63,34 @@ const what = parsed.what === undefined ? undefined : WHAT[parsed.what];
 if (!what) fail(parsed.what === undefined ? "--what is required" : `unknown --what '${parsed.what}'`);
 if (parsed.scope !== "study" && parsed.scope !== "pool") fail(`--scope must be study or pool, got '${parsed.scope}'`);
 if (what !== "codebook" && !parsed.study) fail("--study is required");
+const paperFormat = parsed.format ?? "latex";
+if (what === "paper-table") {
+  if (!(PAPER_TABLE_FORMATS as readonly string[]).includes(paperFormat)) fail(`--format must be latex, md or csv, got '${paperFormat}'`);
+  if (!["exact", "partial", "both"].includes(parsed.metric)) fail(`--metric must be exact, partial or both, got '${parsed.metric}'`);
+  if (!["line", "pm"].includes(parsed.intervals)) fail(`--intervals must be line or pm, got '${parsed.intervals}'`);
+  if (!(PAPER_TABLE_SCORE_KINDS as readonly string[]).includes(parsed.score)) fail(`--score must be one of ${PAPER_TABLE_SCORE_KINDS.join(", ")}, got '${parsed.score}'`);
+  if (parsed.condition !== undefined && !["static", "interactive"].includes(parsed.condition)) fail(`--condition must be static or interactive, got '${parsed.condition}'`);
+} else if (what === "codebook") {
+  if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
+}
 
 try {
   const started = performance.now();
   const opened: OpenedExport =
     what === "codebook"
       ? openCodebookExport(parsed.format === "md" ? "md" : "csv")
-      : await openStudyExport({ studyId: parsed.study as string, kind: what, scope: parsed.scope });
+      : await openStudyExport({
+          studyId: parsed.study as string,
+          kind: what,
+          scope: parsed.scope,
+          paperTable: {
+            format: paperFormat as PaperTableFormat,
+            metric: parsed.metric as "exact" | "partial" | "both",
+            intervals: parsed.intervals as "line" | "pm",
+            scoreKind: parsed.score as PaperTableScoreKind,
+            condition: parsed.condition ?? null,
+          },
+        });
   let bytes = 0;
   opened.stream.on("data", (chunk: Buffer | string) => {
     bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;

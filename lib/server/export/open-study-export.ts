@@ -12,10 +12,11 @@ import { AppError } from "@/lib/server/errors";
 import { iterateParticipantRows } from "./iterate-participant-rows";
 import { iterateResponseRows } from "./iterate-response-rows";
 import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
+import { openPaperTableExport, type PaperTableExportOptions } from "./paper-table-export";
 import { createTableStream } from "./table-stream";
 
 /** What can be exported for a study; the URL segment and the CLI's --what use these names. */
-export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "vlmevalkit-tsv"] as const;
+export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "vlmevalkit-tsv", "paper-table"] as const;
 export type StudyExportKind = (typeof STUDY_EXPORT_KINDS)[number];
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
@@ -32,7 +33,17 @@ export interface OpenedExport {
  * study is looked up first, so an unknown id fails before any byte is sent. Contains gold answers:
  * callers must be researchers.
  */
-export async function openStudyExport(options: { studyId: string; kind: StudyExportKind; scope?: ResultsScope }): Promise<OpenedExport> {
+export async function openStudyExport(options: {
+  studyId: string;
+  kind: StudyExportKind;
+  scope?: ResultsScope;
+  /** Options of the paper-style tables (kind "paper-table"). */
+  paperTable?: Omit<PaperTableExportOptions, "studyId" | "scope">;
+}): Promise<OpenedExport> {
+  if (options.kind === "paper-table") {
+    const t = await openPaperTableExport({ ...options.paperTable, studyId: options.studyId, scope: options.scope ?? "study" });
+    return { fileName: t.fileName, contentType: t.contentType, stream: Readable.from([t.body]) };
+  }
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const stem = `${scope.study.slug}${scope.scope === "pool" ? "-pool" : ""}`;
   const csv = (name: string, stream: Readable): OpenedExport => ({ fileName: `${stem}-${name}.csv`, contentType: CSV_CONTENT_TYPE, stream });

@@ -7,6 +7,7 @@ import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/hum
 import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
+import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
@@ -47,6 +48,13 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   };
   const exportHref = (kind: string) => `/api/export/${studyId}/${kind}${scope === "pool" ? "?scope=pool" : ""}`;
   const fileStem = `${s.study.slug}${scope === "pool" ? "-pool" : ""}`;
+  const runNames = Object.fromEntries(models.runs.map((r) => [r.id, r.name]));
+  const paperTableHref = (format: string, metric: string) => {
+    const q = new URLSearchParams({ format, metric });
+    if (scope === "pool") q.set("scope", "pool");
+    if (condition) q.set("condition", condition);
+    return `/api/export/${studyId}/paper-table?${q.toString()}`;
+  };
 
   return (
     <main className="mx-auto max-w-7xl px-6 py-8">
@@ -171,6 +179,50 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <PaperReferenceTable metric="partial" />
           </details>
         </div>
+      </section>
+
+      <section id="paper-tables" aria-labelledby="paper-tables-h" className={SECTION}>
+        <h2 id="paper-tables-h" className="text-xl font-semibold">
+          Paper-style tables
+        </h2>
+        <p className="text-sm text-slate-700">
+          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% participant-bootstrap
+          interval, the imported runs (item-matched{condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same
+          numbers and rounding as above.
+        </p>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+          {(
+            [
+              ["partial", "Table 1 (partial credit)"],
+              ["exact", "Table 2 (exact match)"],
+              ["both", "Both tables"],
+            ] as const
+          ).map(([metric, name]) => (
+            <li key={metric}>
+              {name}:{" "}
+              {(
+                [
+                  ["latex", "LaTeX (booktabs)"],
+                  ["md", "Markdown"],
+                  ["csv", "CSV"],
+                ] as const
+              ).map(([format, label], i) => (
+                <span key={format}>
+                  {i > 0 ? " · " : ""}
+                  <a href={paperTableHref(format, metric)} className="text-blue-700 underline">
+                    {label}
+                  </a>
+                </span>
+              ))}
+            </li>
+          ))}
+        </ul>
+        <details className="mt-2">
+          <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>
+          <pre className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs" data-testid="paper-table-latex">
+            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames }))}
+          </pre>
+        </details>
       </section>
 
       <section id="exports" aria-labelledby="exports-h" className={SECTION}>

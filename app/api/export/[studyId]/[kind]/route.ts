@@ -2,18 +2,33 @@ import { z } from "zod";
 import { openStudyExport, STUDY_EXPORT_KINDS } from "@/lib/server/export/open-study-export";
 import { contentDisposition, toWebStream } from "@/lib/server/export/table-stream";
 import { withRole } from "@/lib/server/route";
+import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS } from "@/lib/results/paper-table";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const ParamsSchema = z.object({ studyId: z.string().min(1).max(64), kind: z.enum(STUDY_EXPORT_KINDS) });
-const QuerySchema = z.object({ scope: z.enum(["study", "pool"]).default("study") });
+const QuerySchema = z.object({
+  scope: z.enum(["study", "pool"]).default("study"),
+  // Paper-style tables only (kind "paper-table").
+  format: z.enum(PAPER_TABLE_FORMATS).default("latex"),
+  metric: z.enum(["exact", "partial", "both"]).default("both"),
+  intervals: z.enum(["line", "pm"]).default("line"),
+  score: z.enum(PAPER_TABLE_SCORE_KINDS).default("paper"),
+  condition: z.enum(["static", "interactive"]).optional(),
+});
 
 // GET /api/export/:studyId/:kind?scope=study|pool – streamed CSV (or the VLMEvalKit TSV) of a study; contains gold answers, researchers only
+// (paper-table also takes format=latex|md|csv, metric=exact|partial|both, intervals=line|pm, score, condition)
 export const GET = withRole<{ studyId: string; kind: string }>("researcher", async ({ request, params }) => {
   const { studyId, kind } = ParamsSchema.parse(params);
-  const { scope } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const opened = await openStudyExport({ studyId, kind, scope });
+  const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const opened = await openStudyExport({
+    studyId,
+    kind,
+    scope: query.scope,
+    paperTable: { format: query.format, metric: query.metric, intervals: query.intervals, scoreKind: query.score, condition: query.condition ?? null },
+  });
   return new Response(toWebStream(opened.stream), {
     headers: {
       "Content-Type": opened.contentType,

@@ -1,0 +1,300 @@
+import { neutralizeFormula } from "@/lib/export/csv-cell";
+import type { Comparison } from "./compare";
+import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
+import { formatFixed, toPercent } from "./rounding";
+import type { ColumnSummary, GroupSummary } from "./summarize";
+import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultColumnKey } from "./task-columns";
+
+/*
+ * The paper's Tables 1 (partial credit) and 2 (exact match) rebuilt from a study: one row per
+ * imported model run (item-matched to the humans, as on the results page), the human row with its
+ * 95 % participant-bootstrap interval, and the paper's own rows marked "as reported". Numbers are
+ * fractions in the table object and percent in the printed forms, rounded once with the app's one
+ * rule (lib/results/rounding), so a cell reads exactly as on the results page.
+ */
+
+/**
+ * Which score fills the cells. "paper" is the paper's scoring (spec §4). A second kind (the
+ * "fair" score of issue 13) plugs in by adding its name here and its accessors in SCORE_ACCESSORS.
+ */
+export const PAPER_TABLE_SCORE_KINDS = ["paper"] as const;
+export type PaperTableScoreKind = (typeof PAPER_TABLE_SCORE_KINDS)[number];
+
+export const PAPER_TABLE_FORMATS = ["latex", "md", "csv"] as const;
+export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
+
+/** How the human row's interval is printed: on a second line as [low, high], or as ± half its width. */
+export type IntervalStyle = "line" | "pm";
+
+export interface PaperTableCell {
+  /** Fraction in [0, 1] (study rows) — or percent as printed (paper rows, see PaperTableRow.asPrinted). */
+  value: number;
+  low?: number;
+  high?: number;
+}
+
+export interface PaperTableRow {
+  label: string;
+  kind: "human" | "model" | "paper";
+  /** "this study", "imported run" or "as reported". */
+  provenance: string;
+  /** Paper rows hold the printed percentages; study rows hold fractions. */
+  asPrinted: boolean;
+  cells: Partial<Record<ResultColumnKey, PaperTableCell>>;
+  /** The paper's Avg over its eight columns; null when a column is missing. */
+  average: number | null;
+  note?: string;
+}
+
+export interface PaperTable {
+  metric: PaperMetric;
+  scoreKind: PaperTableScoreKind;
+  /** "Table 1" (partial) or "Table 2" (exact), as in the paper. */
+  paperTableName: string;
+  title: string;
+  rows: PaperTableRow[];
+  notes: string[];
+}
+
+interface ScoreAccessors {
+  human: (c: ColumnSummary, metric: PaperMetric) => PaperTableCell;
+  humanAverage: (g: GroupSummary, metric: PaperMetric) => number | null;
+  model: (m: Comparison["columns"][number]["models"][number], metric: PaperMetric) => number;
+}
+
+const SCORE_ACCESSORS: Record<PaperTableScoreKind, ScoreAccessors> = {
+  paper: {
+    human: (c, metric) => {
+      const s = metric === "exact" ? c.exact : c.partial;
+      // One participant: the bootstrap cannot vary; exact then falls back to Wilson (as the charts do).
+      const low = s.bootstrap.low ?? (metric === "exact" ? c.exact.wilson.low : null);
+      const high = s.bootstrap.high ?? (metric === "exact" ? c.exact.wilson.high : null);
+      return { value: s.mean, ...(low === null || high === null ? {} : { low, high }) };
+    },
+    humanAverage: (g, metric) => (metric === "exact" ? g.paperAverage.exact : g.paperAverage.partial),
+    model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
+  },
+};
+
+export interface BuildPaperTableOptions {
+  metric: PaperMetric;
+  scoreKind?: PaperTableScoreKind;
+  /** Human results of the study (overall group); null before the first answers. */
+  human: GroupSummary | null;
+  humanLabel?: string;
+  /** Item-matched comparison with imported runs (from the results page); null when there is none. */
+  comparison: Comparison | null;
+  /** Run id → name shown in the table. */
+  runNames?: Readonly<Record<string, string>>;
+  /** Include the paper's published rows (default true). */
+  includePaperRows?: boolean;
+}
+
+/** Builds Table 1 (partial) or Table 2 (exact) from a study's results. */
+export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
+  const scoreKind = options.scoreKind ?? "paper";
+  const acc = SCORE_ACCESSORS[scoreKind];
+  const { metric } = options;
+  const rows: PaperTableRow[] = [];
+
+  if (options.human) {
+    const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
+    for (const c of options.human.columns) cells[c.column] = acc.human(c, metric);
+    rows.push({
+      label: options.humanLabel ?? "Human (this study)",
+      kind: "human",
+      provenance: "this study",
+      asPrinted: false,
+      cells,
+      average: acc.humanAverage(options.human, metric),
+    });
+  }
+
+  const byRun = new Map<string, Partial<Record<ResultColumnKey, PaperTableCell>>>();
+  for (const col of options.comparison?.columns ?? []) {
+    for (const m of col.models) {
+      const cells = byRun.get(m.modelId) ?? {};
+      cells[col.column] = { value: acc.model(m, metric) };
+      byRun.set(m.modelId, cells);
+    }
+  }
+  const runNames = options.runNames ?? {};
+  const runIds = [...byRun.keys()].sort((a, b) => {
+    const na = runNames[a] ?? a;
+    const nb = runNames[b] ?? b;
+    return na < nb ? -1 : na > nb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  });
+  for (const id of runIds) {
+    const cells = byRun.get(id) as Partial<Record<ResultColumnKey, PaperTableCell>>;
+    const avg = computePaperAverage(Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, c.value])));
+    rows.push({ label: runNames[id] ?? id, kind: "model", provenance: "imported run", asPrinted: false, cells, average: avg.value });
+  }
+
+  if (options.includePaperRows ?? true) {
+    for (const r of PAPER_ROWS.filter((p) => p.metric === metric)) {
+      const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
+      for (const k of RESULT_COLUMN_KEYS) cells[k] = { value: r.cells[k] };
+      rows.push({
+        label: r.model,
+        kind: "paper",
+        provenance: r.itemSet === "full_test" ? "as reported, full test set" : "as reported",
+        asPrinted: true,
+        cells,
+        average: r.avgPrinted,
+        ...(r.note === undefined ? {} : { note: r.note }),
+      });
+    }
+  }
+
+  const paperTableName = metric === "partial" ? "Table 1" : "Table 2";
+  const title = `${metric === "partial" ? "Partial-credit" : "Exact-match"} accuracy (%) per task, the layout of the paper's ${paperTableName}`;
+  const notes = [
+    "Avg is the mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); – when a column has no data.",
+    "Human (this study): pooled mean of main-phase answers; 95 % interval from a bootstrap that resamples participants (Wilson over answers when there is one participant).",
+    "Imported runs: scored with the same task graders on the items the humans answered (item-matched).",
+    `Rows marked "as reported": ${PAPER_SOURCE}, printed values on the paper's own items, not item-matched; their Avg is the printed one.`,
+  ];
+  if (scoreKind !== "paper") notes.push(`Score: ${scoreKind}.`);
+  return { metric, scoreKind, paperTableName, title, rows, notes };
+}
+
+/** Column headers in the paper's order, then Avg. */
+export const PAPER_TABLE_HEADERS: readonly string[] = [...RESULT_COLUMN_KEYS.map((k) => RESULT_COLUMNS[k].label), "Avg"];
+
+export interface PaperTableFormatOptions {
+  /** Decimals of study rows (default 1, as on the results page). Paper rows keep their printed two. */
+  digits?: number;
+  intervals?: IntervalStyle;
+}
+
+const PAPER_DIGITS = 2;
+
+function cellText(row: PaperTableRow, cell: PaperTableCell | undefined, digits: number): string {
+  if (!cell) return "–";
+  return row.asPrinted ? formatFixed(cell.value, PAPER_DIGITS) : formatFixed(toPercent(cell.value), digits);
+}
+
+function averageText(row: PaperTableRow, digits: number): string {
+  if (row.average === null) return "–";
+  return row.asPrinted ? formatFixed(row.average, PAPER_DIGITS) : formatFixed(toPercent(row.average), digits);
+}
+
+function intervalText(cell: PaperTableCell | undefined, digits: number, style: IntervalStyle): string | null {
+  if (!cell || cell.low === undefined || cell.high === undefined) return null;
+  if (style === "pm") return formatFixed(toPercent((cell.high - cell.low) / 2), digits);
+  return `[${formatFixed(toPercent(cell.low), digits)}, ${formatFixed(toPercent(cell.high), digits)}]`;
+}
+
+function rowLabel(row: PaperTableRow): string {
+  return row.kind === "paper" ? `${row.label} (${row.provenance})` : row.kind === "model" ? `${row.label} (imported run)` : row.label;
+}
+
+/** LaTeX special characters in text cells (model names). */
+export function escapeLatex(text: string): string {
+  return text.replace(/[\\{}&%$#_~^]/g, (ch) => {
+    switch (ch) {
+      case "\\":
+        return "\\textbackslash{}";
+      case "~":
+        return "\\textasciitilde{}";
+      case "^":
+        return "\\textasciicircum{}";
+      default:
+        return `\\${ch}`;
+    }
+  });
+}
+
+const LATEX_HEADERS: readonly string[] = PAPER_TABLE_HEADERS.map((h) => h.replace("+", "$+$").replace("−", "$-$"));
+
+/** A booktabs table (needs \usepackage{booktabs}); human intervals on a second, smaller line or as ±. */
+export function formatPaperTableLatex(table: PaperTable, options: PaperTableFormatOptions = {}): string {
+  const digits = options.digits ?? 1;
+  const style = options.intervals ?? "line";
+  const lines: string[] = [];
+  const ncols = PAPER_TABLE_HEADERS.length;
+  lines.push(`% ${table.title}`);
+  lines.push("% Generated by misi-baseline; needs \\usepackage{booktabs}.");
+  for (const n of table.notes) lines.push(`% ${n}`);
+  lines.push("\\begin{table}[t]");
+  lines.push("\\centering");
+  lines.push("\\small");
+  lines.push(`\\caption{${escapeLatex(table.title)}}`);
+  lines.push(`\\begin{tabular}{l${"r".repeat(ncols)}}`);
+  lines.push("\\toprule");
+  lines.push(`Model & ${LATEX_HEADERS.join(" & ")} \\\\`);
+  lines.push("\\midrule");
+  let lastKind: PaperTableRow["kind"] | null = null;
+  for (const row of table.rows) {
+    if (lastKind !== null && row.kind !== lastKind) lines.push("\\midrule");
+    lastKind = row.kind;
+    const cells = RESULT_COLUMN_KEYS.map((k) => {
+      const main = cellText(row, row.cells[k], digits);
+      const iv = style === "pm" ? intervalText(row.cells[k], digits, "pm") : null;
+      return iv === null ? main : `${main}\\,$\\pm$\\,${iv}`;
+    });
+    // "--" (an en dash in TeX) marks a missing cell, as "–" does in the other formats.
+    const printed = [...cells, averageText(row, digits)].map((c) => (c === "–" ? "--" : c));
+    lines.push(`${escapeLatex(rowLabel(row))} & ${printed.join(" & ")} \\\\`);
+    if (style === "line" && row.kind === "human") {
+      const ivs = RESULT_COLUMN_KEYS.map((k) => intervalText(row.cells[k], digits, "line"));
+      if (ivs.some((x) => x !== null)) {
+        lines.push(`\\quad{\\scriptsize 95\\% CI} & ${[...ivs.map((x) => (x === null ? "" : `{\\scriptsize ${x}}`)), ""].join(" & ")} \\\\`);
+      }
+    }
+  }
+  lines.push("\\bottomrule");
+  lines.push("\\end{tabular}");
+  lines.push("\\end{table}");
+  return `${lines.join("\n")}\n`;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([|\\*_`])/g, "\\$1");
+}
+
+/** A GitHub-flavoured Markdown table; human intervals on a second line (<br>) or as ±. */
+export function formatPaperTableMarkdown(table: PaperTable, options: PaperTableFormatOptions = {}): string {
+  const digits = options.digits ?? 1;
+  const style = options.intervals ?? "line";
+  const lines: string[] = [`**${table.title}**`, ""];
+  lines.push(`| Model | ${PAPER_TABLE_HEADERS.join(" | ")} |`);
+  lines.push(`|---|${PAPER_TABLE_HEADERS.map(() => "---:").join("|")}|`);
+  for (const row of table.rows) {
+    const cells = RESULT_COLUMN_KEYS.map((k) => {
+      const main = cellText(row, row.cells[k], digits);
+      const iv = intervalText(row.cells[k], digits, style);
+      if (iv === null) return main;
+      return style === "pm" ? `${main} ± ${iv}` : `${main}<br>${iv}`;
+    });
+    lines.push(`| ${escapeMarkdown(rowLabel(row))} | ${[...cells, averageText(row, digits)].join(" | ")} |`);
+  }
+  lines.push("");
+  for (const n of table.notes) lines.push(`- ${n}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** One CSV record per row: labels, then value / 95 % low / high per column (percent, same rounding), then Avg. */
+export function paperTableCsvRecords(tables: readonly PaperTable[], options: Pick<PaperTableFormatOptions, "digits"> = {}): string[][] {
+  const digits = options.digits ?? 1;
+  const header = ["table", "metric", "score_kind", "row", "provenance"];
+  for (const k of RESULT_COLUMN_KEYS) header.push(RESULT_COLUMNS[k].label, `${RESULT_COLUMNS[k].label} low`, `${RESULT_COLUMNS[k].label} high`);
+  header.push("Avg", "note");
+  const out: string[][] = [header];
+  for (const t of tables) {
+    for (const row of t.rows) {
+      const rec = [t.paperTableName, t.metric, t.scoreKind, neutralizeFormula(row.label), row.provenance];
+      for (const k of RESULT_COLUMN_KEYS) {
+        const c = row.cells[k];
+        const text = cellText(row, c, digits);
+        rec.push(text === "–" ? "" : text);
+        rec.push(c?.low === undefined ? "" : formatFixed(toPercent(c.low), digits));
+        rec.push(c?.high === undefined ? "" : formatFixed(toPercent(c.high), digits));
+      }
+      const avg = averageText(row, digits);
+      rec.push(avg === "–" ? "" : avg, neutralizeFormula(row.note ?? ""));
+      out.push(rec);
+    }
+  }
+  return out;
+}
