@@ -61,7 +61,7 @@ describe("paper-style tables of a study", () => {
         const m = col.models.find((x) => x.modelId === runId)!;
         expect(model[RESULT_COLUMNS[col.column].label]).toBe(formatPercent(metric === "exact" ? m.model.mean : m.model.partialMean));
       }
-      const paper = rows.filter((r) => r.metric === metric && r.provenance.startsWith("as reported"));
+      const paper = rows.filter((r) => r.metric === metric && (r.provenance ?? "").startsWith("as reported"));
       expect(paper).toHaveLength(PAPER_ROWS.filter((r) => r.metric === metric).length);
     }
   });
