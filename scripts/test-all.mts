@@ -1,16 +1,19 @@
 // `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL), production build, Playwright e2e (Debian Chromium).
-// Ends with one plain "N passed, N failed" line (CI's log reader does not parse Vitest's or Playwright's summaries).
+// Ends with one plain "N passed, N failed, N skipped" line (CI's log reader does not parse Vitest's or Playwright's
+// summaries). A test file that fails to load counts as failed (at least one test); it is never silently gone.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { filesNeedingShared, SHARED_DIR_VARIABLE, sharedStructuresDir } from "../tests/helpers/shared-location.ts";
 
 const started = Date.now();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "misi-test-"));
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const failures: string[] = [];
 
 function run(label: string, cmd: string, args: string[], env: Record<string, string> = {}): boolean {
@@ -41,20 +44,39 @@ function countJson(label: string, file: string, kind: "vitest" | "playwright", o
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   let p = 0;
   let f = 0;
+  let s = 0;
   if (kind === "vitest") {
     p = report.numPassedTests;
-    f = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+    f = report.numFailedTests;
+    s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    // A file that failed to load (import error, throw at module level) reports no tests at all: count it as failed.
+    for (const file of report.testResults ?? []) {
+      if (file.status === "failed" && !(file.assertionResults ?? []).some((a: { status: string }) => a.status === "failed")) {
+        f++;
+        console.log(`FAILED TO LOAD: ${path.relative(process.cwd(), file.name)}: ${String(file.message ?? "").split("\n")[0]}`);
+      }
+    }
   } else {
     p = report.stats.expected + report.stats.flaky;
     f = report.stats.unexpected;
+    s = report.stats.skipped ?? 0;
   }
   if (!ok && f === 0) f = 1; // the runner failed outside any test (setup, collection)
   passed += p;
   failed += f;
+  skipped += s;
   if (f) failures.push(`${label}: ${f} failed`);
 }
 
 const bin = (name: string) => path.join("node_modules", ".bin", name);
+
+// Test files that cannot load without the shared structures are left out by vitest.config.ts: one line each, counted
+// as skipped (files, since their tests cannot be listed without loading them).
+if (!fs.existsSync(sharedStructuresDir())) {
+  const files = filesNeedingShared();
+  for (const file of files) console.log(`SKIPPED ${file}: needs ${sharedStructuresDir()} (set ${SHARED_DIR_VARIABLE} to the shared/ folder)`);
+  skipped += files.length;
+}
 
 check("typecheck", bin("tsc"), ["--noEmit"]);
 check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
@@ -85,5 +107,5 @@ if (process.env.SKIP_E2E !== "1" && check("build", bin("next"), ["build"])) {
 
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s.${failures.length ? ` Failed: ${failures.join("; ")}` : ""}`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -1,10 +1,22 @@
+import fs from "node:fs";
 import path from "node:path";
+import { describe, it } from "vitest";
+import { SHARED_DIR_VARIABLE, sharedStructuresDir } from "./shared-location";
 
 /**
  * Real structure files shared between projects, read in place (never copied into the repo).
- * The repo and `shared/` are siblings: /work/main beside /work/shared locally, `<clone>/../shared` in CI.
+ * The repo and `shared/` are siblings: /work/main beside /work/shared locally, `<clone>/../shared` in CI;
+ * MISI_SHARED_DIR points elsewhere. Without the folder, tests that need it are skipped, never failed
+ * (see tests/helpers/shared-location.ts and scripts/test-all.mts).
  */
-export const SHARED_STRUCTURES_DIR = path.resolve(import.meta.dirname, "../../../shared/data/structures");
+export const SHARED_STRUCTURES_DIR = sharedStructuresDir();
+export const SHARED_AVAILABLE = fs.existsSync(SHARED_STRUCTURES_DIR);
+export const SHARED_SKIP_NOTE = `needs ${SHARED_STRUCTURES_DIR} (set ${SHARED_DIR_VARIABLE} to the shared/ folder)`;
+
+/** `it` for a test that reads the shared structures: skipped, with the reason in its name, when they are absent. */
+export const itWithShared = SHARED_AVAILABLE ? it : (name: string, ..._rest: unknown[]) => it.skip(`${name} — ${SHARED_SKIP_NOTE}`, () => {});
+/** `describe` whose tests all read the shared structures (only inside tests, not while collecting). */
+export const describeWithShared = describe.skipIf(!SHARED_AVAILABLE);
 
 /** Absolute path of a file under the shared structures folder, e.g. sharedStructurePath("plip-test-pdb", "1n7g.pdb"). */
 export function sharedStructurePath(...parts: string[]): string {

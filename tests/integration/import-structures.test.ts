@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { formatReportEntry } from "@/lib/import/report";
 import { db, disconnectDb } from "@/lib/server/db";
 import { runImport } from "@/lib/server/import/run-import";
 import { getTask } from "@/lib/tasks/registry";
-import { sharedStructurePath } from "../helpers/shared-data";
+import { describeWithShared, sharedStructurePath } from "../helpers/shared-data";
 
 let work: string;
 
@@ -19,7 +19,7 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-describe("structure import", () => {
+describeWithShared("structure import", () => {
   it("imports the PoseBusters complexes (protein + ligand file), skips lone ligands, and is idempotent", async () => {
     const dir = sharedStructurePath("posebusters-conftest");
     const first = await runImport({ inputPath: dir });

@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 /**
  * Generated items as bundle records: valid for lib/bundle/format.ts, accepted by the bundle importer's
  * planner, and the public record never carries the answer.

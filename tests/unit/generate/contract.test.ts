@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 /**
  * Every task's generated items: deterministic, valid for the task's schemas, gold scores 1, its
  * canonical text round-trips through the grammar, distractors score 0, and nothing in the public

@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 /**
  * The gold answers agree with the pictures. These tests fail on a sign or axis error between what a
  * generator draws and what it keys as correct: the gold is read back from its canonical TEXT (as a

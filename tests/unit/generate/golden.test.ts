@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 /**
  * One golden image per task (256×256, small 6 Å pockets of 1osn and 4qnb): the SVG is compared byte
  * for byte; the PNG beside it is for people to look at.

@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 /** What each task's views show, the public picker/scene3d fields, and T4's Pos./Neg. planning. */
 import { describe, expect, it } from "vitest";
 import { type GeneratedItem, generateItems, requireViewScene } from "@/lib/generate";

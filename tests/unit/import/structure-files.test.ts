@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { findStructurePdbId, groupStructureFiles } from "@/lib/import/structure-files";
-import { SHARED_STRUCTURES_DIR, sharedStructurePath } from "../../helpers/shared-data";
+import { itWithShared, SHARED_STRUCTURES_DIR, sharedStructurePath } from "../../helpers/shared-data";
 
 function listPosebusters(): string[] {
   const root = `${SHARED_STRUCTURES_DIR}/posebusters-conftest`;
@@ -11,7 +11,7 @@ function listPosebusters(): string[] {
 }
 
 describe("grouping structure files into complexes", () => {
-  it("pairs the PoseBusters proteins with their ligand files and skips lone ligands", () => {
+  itWithShared("pairs the PoseBusters proteins with their ligand files and skips lone ligands", () => {
     const { complexes, skipped } = groupStructureFiles(listPosebusters());
     expect(complexes.map((c) => [c.protein, c.ligand])).toEqual([
       ["1G9V_RQ3/1G9V_RQ3_protein.pdb", "1G9V_RQ3/1G9V_RQ3_ligand.sdf"],
@@ -50,7 +50,7 @@ describe("grouping structure files into complexes", () => {
     ]);
   });
 
-  it("reads the PDB id from the HEADER record, else from the names", () => {
+  itWithShared("reads the PDB id from the HEADER record, else from the names", () => {
     const text = fs.readFileSync(sharedStructurePath("plip-test-pdb", "1acj.pdb"), "utf8");
     expect(findStructurePdbId("renamed.pdb", text)).toBe("1acj");
     expect(findStructurePdbId("1G9V_RQ3/1G9V_RQ3_protein.pdb", "ATOM      1  N   ALA A   1")).toBe("1g9v");

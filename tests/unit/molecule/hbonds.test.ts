@@ -11,7 +11,7 @@ import { perceiveBonds } from "@/lib/molecule/chemistry/bonds";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
 import { angleBetweenDeg, type Vec3 } from "@/lib/molecule/geometry/vec3";
 import type { Atom } from "@/lib/molecule/types";
-import { sharedStructurePath } from "@/tests/helpers/shared-data";
+import { itWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 import { makeAtom } from "./atoms";
 
 /**
@@ -120,7 +120,7 @@ describe("donor/acceptor typing", () => {
     expect(types[4]).toMatchObject({ donor: { geometry: "sp2" }, acceptor: { geometry: "sp2-N" } });
   });
 
-  it("ligand atoms from heavy-atom geometry (NDP A 701 of 1n7g)", () => {
+  itWithShared("ligand atoms from heavy-atom geometry (NDP A 701 of 1n7g)", () => {
     const r = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "1n7g.pdb"), "utf8"), "1n7g.pdb");
     if (!r.ok) throw new Error("parse");
     const ndp = r.structure.atoms.filter((a) => a.resName === "NDP" && a.chain === "A" && a.resSeq === 701);
@@ -136,7 +136,7 @@ describe("donor/acceptor typing", () => {
     expect(label("N9A")).toBeNull(); // glycosidic N: three heavy neighbours, planar
   });
 
-  it("a poorly refined flavin keeps its imide N–H and C=O (1aku FMN: C2–O2 1.35 Å, C4–O4 1.39 Å)", () => {
+  itWithShared("a poorly refined flavin keeps its imide N–H and C=O (1aku FMN: C2–O2 1.35 Å, C4–O4 1.39 Å)", () => {
     const r = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "1aku.pdb"), "utf8"), "1aku.pdb");
     if (!r.ok) throw new Error("parse");
     const fmn = r.structure.atoms.filter((a) => a.resName === "FMN");
@@ -149,7 +149,7 @@ describe("donor/acceptor typing", () => {
     expect(type("N1")).toMatchObject({ donor: { geometry: "sp2" }, acceptor: { geometry: "sp2-N" } });
   });
 
-  it("ligand atoms from SDF bond orders (7ECR succinate, drawn as the neutral acid)", () => {
+  itWithShared("ligand atoms from SDF bond orders (7ECR succinate, drawn as the neutral acid)", () => {
     const r = parseSdf(fs.readFileSync(sharedStructurePath("posebusters-conftest", "7ECR_SIN", "7ECR_SIN_ligand.sdf"), "utf8"), "s.sdf");
     if (!r.ok) throw new Error("parse");
     const types = typePolarAtoms(r.structure.atoms, r.structure.bonds, { hasBondOrders: true, useResidueTemplates: false });

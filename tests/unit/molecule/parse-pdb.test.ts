@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeHybrid36, formatParseError, inferElementFromAtomName, parsePdb } from "@/lib/molecule/parse";

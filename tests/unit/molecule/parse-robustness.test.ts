@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/rng";
 import { parseStructure } from "@/lib/molecule/parse";
-import { sharedStructurePath } from "@/tests/helpers/shared-data";
+import { SHARED_AVAILABLE, SHARED_SKIP_NOTE, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 /**
  * Malformed input must never crash a parser: every damaged file either parses or returns a located
@@ -17,7 +17,7 @@ const MUTATIONS_PER_FILE = 150;
 const JUNK = "0123456789 .-+xX$M@#\t";
 
 describe("parsers survive damaged input", () => {
-  it.each(FILES)("%s", (name, parts) => {
+  (SHARED_AVAILABLE ? it : it.skip).each(FILES)(`%s${SHARED_AVAILABLE ? "" : ` — ${SHARED_SKIP_NOTE}`}`, (name, parts) => {
     const lines = fs.readFileSync(sharedStructurePath(...parts), "utf8").split("\n");
     const rng = createRng(`damage:${name}`);
     let errors = 0;

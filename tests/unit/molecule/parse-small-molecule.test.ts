@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file (module-level code reads ../shared/data/structures)
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -5,7 +5,7 @@ import { createSpatialGrid, findNeighbours } from "@/lib/molecule/geometry/spati
 import { perceiveBonds } from "@/lib/molecule/chemistry/bonds";
 import { cpkColorOf, covalentRadiusOf, normalizeElementSymbol, vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
-import { sharedStructurePath } from "@/tests/helpers/shared-data";
+import { itWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 describe("spatial grid", () => {
   it("returns exactly the brute-force neighbours, in index order", () => {
@@ -36,13 +36,13 @@ describe("element table", () => {
 });
 
 describe("bond perception", () => {
-  it("recovers the SDF's own bond list from coordinates alone (7ECR succinate)", () => {
+  itWithShared("recovers the SDF's own bond list from coordinates alone (7ECR succinate)", () => {
     const r = parseSdf(fs.readFileSync(sharedStructurePath("posebusters-conftest", "7ECR_SIN", "7ECR_SIN_ligand.sdf"), "utf8"), "s.sdf");
     if (!r.ok) throw new Error("parse");
     const perceived = perceiveBonds(r.structure.atoms).map((b) => [b.a, b.b]);
     expect(perceived).toEqual(r.structure.bonds.map((b) => [b.a, b.b]));
   });
-  it("gives a protein residue its template bonds and the peptide bond, but no side-chain contacts (1n7g)", () => {
+  itWithShared("gives a protein residue its template bonds and the peptide bond, but no side-chain contacts (1n7g)", () => {
     const r = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "1n7g.pdb"), "utf8"), "1n7g.pdb");
     if (!r.ok) throw new Error("parse");
     const atoms = r.structure.atoms.filter((a) => a.chain === "A" && a.resSeq >= 60 && a.resSeq <= 61);

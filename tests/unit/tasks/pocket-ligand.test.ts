@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PocketBond } from "@/lib/tasks/grammar/hbond";
 import { pocketLigandTask as task, type PocketLigandAnswer } from "@/lib/tasks/pocket-ligand";
-import { SHARED_STRUCTURES_DIR } from "../../helpers/shared-data";
+import { describeWithShared, SHARED_STRUCTURES_DIR } from "../../helpers/shared-data";
 
 function bond(residueName: string, residueNumber: number, atomName: string, chainId: string, ligandAtomName: string, insertionCode = ""): PocketBond {
   return { residueName, residueNumber, insertionCode, atomName, chainId, ligandAtomName };
@@ -89,11 +89,12 @@ describe("T9 pocket–ligand scoring", () => {
  * answer: residue names, atom names with primes (O5'), negative numbers, insertion codes (1bju has
  * 221A, 184A). Reads PDB columns directly so this test depends on no parser.
  */
-describe("T9 grammar on real PDB records", () => {
+describeWithShared("T9 grammar on real PDB records", () => {
   const dir = path.join(SHARED_STRUCTURES_DIR, "plip-test-pdb");
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".pdb"));
+  const pdbFiles = () => fs.readdirSync(dir).filter((f) => f.endsWith(".pdb"));
 
   it("represents every non-water heavy atom of the plip test entries", () => {
+    const files = pdbFiles();
     expect(files.length).toBeGreaterThanOrEqual(20);
     let atoms = 0;
     let withInsertionCode = 0;
