@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { countPlaywright, countVitest } from "./test-report.mts";
 import { filesNeedingShared, SHARED_DIR_VARIABLE, sharedStructuresDir } from "../tests/helpers/shared-location.ts";
 
 const started = Date.now();
@@ -42,25 +43,11 @@ function countJson(label: string, file: string, kind: "vitest" | "playwright", o
     return;
   }
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
-  let p = 0;
-  let f = 0;
-  let s = 0;
-  if (kind === "vitest") {
-    p = report.numPassedTests;
-    f = report.numFailedTests;
-    s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-    // A file that failed to load (import error, throw at module level) reports no tests at all: count it as failed.
-    for (const file of report.testResults ?? []) {
-      if (file.status === "failed" && !(file.assertionResults ?? []).some((a: { status: string }) => a.status === "failed")) {
-        f++;
-        console.log(`FAILED TO LOAD: ${path.relative(process.cwd(), file.name)}: ${String(file.message ?? "").split("\n")[0]}`);
-      }
-    }
-  } else {
-    p = report.stats.expected + report.stats.flaky;
-    f = report.stats.unexpected;
-    s = report.stats.skipped ?? 0;
-  }
+  const counts = kind === "vitest" ? countVitest(report) : countPlaywright(report);
+  for (const line of counts.unloadable) console.log(`FAILED TO LOAD ${line}`);
+  const p = counts.passed;
+  let f = counts.failed;
+  const s = counts.skipped;
   if (!ok && f === 0) f = 1; // the runner failed outside any test (setup, collection)
   passed += p;
   failed += f;
