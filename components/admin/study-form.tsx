@@ -7,6 +7,7 @@ import { parseIdList } from "@/lib/pools/pool-recipe";
 import { toSlug } from "@/lib/pools/study-input";
 import { errorsFor, sendJson } from "./send-json";
 import { FieldErrors, FormStatus } from "./field-errors";
+import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 
 export interface PoolVersionChoice {
   id: string;
@@ -196,6 +197,12 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           {field("config.answersPerItem", "Answers per item (k)", text("config.answersPerItem", answersPerItem, setAnswersPerItem, { type: "number", min: 1 }), "No item is assigned beyond k answers.")}
           {field("config.maxParticipants", "Participant cap", text("config.maxParticipants", maxParticipants, setMaxParticipants, { type: "number", min: 1 }), "Empty: no cap.")}
         </div>
+        <details className="mt-3">
+          <summary className="cursor-pointer text-sm font-medium">How many participants? (sample-size planner)</summary>
+          <div className="mt-2">
+            <SampleSizePlanner tasks={chosenTasks} itemsPerTask={Number(itemsPerTask)} answersPerItem={Number(answersPerItem)} />
+          </div>
+        </details>
       </fieldset>
 
       <fieldset className="rounded border border-slate-300 p-3">

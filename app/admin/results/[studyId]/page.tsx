@@ -6,6 +6,7 @@ import { ComparisonTable } from "@/components/results/comparison-table";
 import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/human-results-table";
 import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
+import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
 import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
@@ -178,6 +179,19 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <summary className="cursor-pointer text-sm font-medium">Partial credit (Table 1)</summary>
             <PaperReferenceTable metric="partial" />
           </details>
+        </div>
+      </section>
+
+      <section id="planning" aria-labelledby="planning-h" className={SECTION}>
+        <h2 id="planning-h" className="text-xl font-semibold">
+          How many participants?
+        </h2>
+        <p className="text-sm text-slate-700">
+          Recomputed from this study&apos;s answers as a pilot ({human.nResponses} main-phase answers): observed accuracy and between-participant ICC per
+          column, where there are answers; the paper&apos;s human row and the assumed ICC elsewhere.
+        </p>
+        <div className="mt-2">
+          <SampleSizePlanner tasks={page.planning.tasks} itemsPerTask={page.planning.itemsPerTask} answersPerItem={page.planning.answersPerItem} itemsEditable pilot={page.planning.pilot} />
         </div>
       </section>
 
