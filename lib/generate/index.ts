@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { type RenderSettings, type RenderSettingsInput, RENDER_SETTINGS_VERSION, parseRenderSettings } from "@/lib/render/settings";
-import { renderSvg } from "@/lib/render/svg";
+import { type LabelOffsetMemory, renderSvg } from "@/lib/render/svg";
 import { renderPng } from "@/lib/render/png";
 import { createRng, hashSeed } from "@/lib/rng";
 import { getTask } from "@/lib/tasks/registry";
@@ -13,7 +13,7 @@ import { GENERATORS } from "./registry";
 import { requireViewScene } from "./scene";
 import { toStableJson } from "./stable-json";
 import { type ItemDraft, type PlannedItem, planAnswerSlots } from "./task-generator";
-import { GENERATOR_NAME, GENERATOR_VERSION, type GeneratedItem, type GeneratorComplex, type ItemProvenance } from "./types";
+import { GENERATOR_NAME, GENERATOR_VERSION, type GeneratedItem, type GeneratorComplex, type ItemProvenance, type ItemView } from "./types";
 
 export * from "./types";
 export { createGeneratorComplex, loadGeneratorComplex, type CreateGeneratorComplexInput, type CreateGeneratorComplexResult, type LoadGeneratorComplexInput } from "./complex";
@@ -212,13 +212,28 @@ export interface RenderedImage {
   bytes: Uint8Array;
 }
 
+/**
+ * Views that show the same atoms (same complex, content and residue) share label offsets: a label
+ * keeps its offset from its atom from one image of the item to the next wherever it stays clear.
+ */
+function labelGroupOf(view: ItemView): string {
+  return `${view.source}\u0000${view.content}\u0000${view.residueId ?? ""}`;
+}
+
 /** Renders every view of an item with the render settings recorded in its provenance. */
 export function renderItemImages(item: GeneratedItem, format: ImageFormat): RenderedImage[] {
   const settings = item.provenance.renderSettings;
+  const offsets = new Map<string, LabelOffsetMemory>();
   return item.views.map((view) => {
     const complex = item.complexes[view.source];
     if (!complex) throw new Error(`${item.id}: view "${view.caption}" refers to complex #${view.source}, but the item has ${item.complexes.length}`);
-    const svg = renderSvg(requireViewScene(complex, view, settings), settings);
+    const group = labelGroupOf(view);
+    let labelOffsets = offsets.get(group);
+    if (!labelOffsets) {
+      labelOffsets = new Map();
+      offsets.set(group, labelOffsets);
+    }
+    const svg = renderSvg(requireViewScene(complex, view, settings), settings, { labelOffsets });
     const bytes = format === "svg" ? new TextEncoder().encode(svg) : new Uint8Array(renderPng(svg).png);
     const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
     return { file: `images/${hash}.${format}`, caption: view.caption, mimeType: format === "svg" ? "image/svg+xml" : "image/png", bytes };

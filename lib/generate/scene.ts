@@ -131,6 +131,8 @@ export function buildViewScene(complex: GeneratorComplex, view: ItemView, settin
     transform,
     camera: toPerspectiveCamera(view.camera, settings),
     settings,
+    // T4: every atom of the target residue carries its atom name (the answer names them).
+    labelPocketAtoms: view.content === "residue-ligand",
   });
 }
 

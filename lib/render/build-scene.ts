@@ -27,6 +27,11 @@ export interface BuildSceneOptions {
    */
   camera?: PerspectiveCamera;
   settings?: RenderSettings;
+  /**
+   * Label every pocket atom with its atom name too, and require every atom label to be drawn (T4:
+   * the answer names the residue's atoms, and the paper's T4 images label each of them).
+   */
+  labelPocketAtoms?: boolean;
 }
 
 export type BuildSceneResult = { ok: true; scene: Scene } | { ok: false; reason: string };
@@ -96,7 +101,7 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
       residueIndex = r;
     }
     const sceneAtom: SceneAtom = { position: positions[i]!, element: atom.element, role, residueIndex };
-    if (role === "ligand") sceneAtom.label = atom.name;
+    if (role === "ligand" || (role === "pocket" && options.labelPocketAtoms === true)) sceneAtom.label = atom.name;
     return sceneAtom;
   });
 
@@ -118,5 +123,5 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
     return { text: formatResidueLabel(kept[anchor]!.atom, withChain), anchorAtomIndex: anchor };
   });
 
-  return { ok: true, scene: { atoms, bonds, residueLabels, camera } };
+  return { ok: true, scene: { atoms, bonds, residueLabels, camera, ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}) } };
 }

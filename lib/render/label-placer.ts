@@ -2,7 +2,12 @@
  * Greedy label placement: labels are placed one by one in the caller's priority order; each tries a
  * ring of candidate positions around its anchor (then wider rings) and takes the candidate that stays
  * inside the image, overlaps no label placed before it and covers the fewest atom balls. A label that
- * finds no such place is skipped and reported, never drawn on top of another label.
+ * finds no such place is skipped and reported, never drawn on top of another label (unless it is
+ * `required`: then it is drawn where it overlaps the fewest labels and reported as forced).
+ *
+ * Fixed offsets: a request may carry the offset its label had in an earlier image of the same item;
+ * it is placed there first whenever that spot is inside the image and clear of other labels, so the
+ * label keeps a fixed offset from its atom across images (ChimeraX keeps label offsets).
  */
 import { LABEL_CAP_HEIGHT_EM, LABEL_DESCENT_EM, hasDescender, measureTextEm } from "./text-metrics";
 
@@ -15,6 +20,37 @@ export interface LabelRequest {
   fontSizePx: number;
   /** Residue labels may also sit centred on their anchor; atom labels always sit beside it. */
   kind: "atom" | "residue";
+  /**
+   * Offset (px, box centre minus anchor) this label had in an earlier image of the same item. Tried
+   * first and kept whenever it stays inside the image and clear of other labels, so a label keeps
+   * its place beside its atom from image to image (as ChimeraX labels keep their offsets).
+   */
+  fixedOffset?: LabelOffset;
+  /** Stable identity of the label across images (e.g. "a12": atom 12); copied to the placed label. */
+  key?: string;
+  /** Never skipped: when no free place exists, the label is drawn at its best place anyway (T4 atom names). */
+  required?: boolean;
+}
+
+/**
+ * Label box centre minus anchor, px, and the anchor ball's radius then. Replayed on a ball of another
+ * size (a zoomed view), the offset grows or shrinks along its own direction by the change in radius,
+ * so the label keeps its clearance from the ball (ChimeraX offsets live in scene space).
+ */
+export interface LabelOffset {
+  dx: number;
+  dy: number;
+  anchorRadiusPx: number;
+  /** When several remembered labels compete, the one remembered first (lower rank) is placed first. */
+  rank?: number;
+}
+
+/** `offset` replayed on an anchor ball of radius `radiusPx`. */
+export function replayOffset(offset: LabelOffset, radiusPx: number): { dx: number; dy: number } {
+  const len = Math.hypot(offset.dx, offset.dy);
+  if (len < 1e-9) return { dx: 0, dy: 0 };
+  const grow = radiusPx - offset.anchorRadiusPx;
+  return { dx: offset.dx + (offset.dx / len) * grow, dy: offset.dy + (offset.dy / len) * grow };
 }
 
 /** Axis-aligned box in pixel coordinates (x right, y down). */
@@ -28,6 +64,8 @@ export interface LabelBox {
 export interface PlacedLabel {
   /** Index into the request list. */
   requestIndex: number;
+  /** The request's key, when it had one. */
+  key?: string;
   text: string;
   kind: "atom" | "residue";
   fontSizePx: number;
@@ -36,6 +74,10 @@ export interface PlacedLabel {
   /** Text anchor point: horizontal centre and baseline. */
   xPx: number;
   baselineYPx: number;
+  /** Box centre minus anchor (what `fixedOffset` replays in the next image). */
+  offset: LabelOffset;
+  /** Drawn although it overlaps another label (a `required` label with no free place). */
+  forced: boolean;
 }
 
 /** A drawn ball the placer prefers not to cover. */
@@ -68,6 +110,8 @@ const RING_COUNT = 3;
 /** A label one ring further out must save this many covered balls to be preferred. */
 const RING_PENALTY_BALLS = 2;
 const OBSTACLE_GRID_CELL_PX = 64;
+/** Largest share of a label box (its own, and the other label's) a remembered place may overlap. */
+const FIXED_OVERLAP_MAX_FRACTION = 0.12;
 const DIAGONAL = Math.SQRT1_2;
 
 export interface LabelSize {
@@ -182,17 +226,49 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
     const grown = { x0: box.x0 - s, y0: box.y0 - s, x1: box.x1 + s, y1: box.y1 + s };
     return !placed.some((p) => boxesOverlap(p.box, grown));
   };
+  // A remembered place is kept while it stays inside the image and its boxes (glyphs plus halo) lose
+  // at most FIXED_OVERLAP_MAX_FRACTION of their area to other labels: perspective makes nearby atoms
+  // shift by a few px relative to each other between images, and re-solving would move the label.
+  const isFreeEnoughForFixed = (box: LabelBox) => {
+    if (box.x0 < minX || box.y0 < minY || box.x1 > maxX || box.y1 > maxY) return false;
+    const area = (box.x1 - box.x0) * (box.y1 - box.y0);
+    let covered = 0;
+    for (const p of placed) {
+      const w = Math.min(box.x1, p.box.x1) - Math.max(box.x0, p.box.x0);
+      const h = Math.min(box.y1, p.box.y1) - Math.max(box.y0, p.box.y0);
+      if (w > 0 && h > 0) {
+        const a = w * h;
+        if (a > FIXED_OVERLAP_MAX_FRACTION * (p.box.x1 - p.box.x0) * (p.box.y1 - p.box.y0)) return false;
+        covered += a;
+      }
+    }
+    return covered <= FIXED_OVERLAP_MAX_FRACTION * area;
+  };
 
-  requests.forEach((request, requestIndex) => {
+  // Labels with a remembered offset go first (in the caller's order), so newcomers fit around them.
+  const order = requests.map((_, i) => i);
+  const rankOf = (i: number) => requests[i]!.fixedOffset?.rank ?? (requests[i]!.fixedOffset ? 0 : Number.POSITIVE_INFINITY);
+  order.sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+
+  for (const requestIndex of order) {
+    const request = requests[requestIndex]!;
     const { widthPx: w, heightPx: h, baselineFromTopPx } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
     const boxAt = (cx: number, cy: number): LabelBox => ({ x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 });
     let best: { box: LabelBox; cost: number } | null = null;
-    for (const c of candidateOffsets(request, w, h)) {
-      const box = boxAt(request.anchorXPx + c.dx, request.anchorYPx + c.dy);
-      if (!isFree(box)) continue;
-      const cost = grid.countCovered(box) + c.ring * RING_PENALTY_BALLS;
-      if (best === null || cost < best.cost) best = { box, cost };
-      if (cost === 0) break;
+    let forced = false;
+    if (request.fixedOffset) {
+      const o = replayOffset(request.fixedOffset, request.anchorRadiusPx);
+      const box = boxAt(request.anchorXPx + o.dx, request.anchorYPx + o.dy);
+      if (isFreeEnoughForFixed(box)) best = { box, cost: 0 };
+    }
+    if (best === null) {
+      for (const c of candidateOffsets(request, w, h)) {
+        const box = boxAt(request.anchorXPx + c.dx, request.anchorYPx + c.dy);
+        if (!isFree(box)) continue;
+        const cost = grid.countCovered(box) + c.ring * RING_PENALTY_BALLS;
+        if (best === null || cost < best.cost) best = { box, cost };
+        if (cost === 0) break;
+      }
     }
     if (best === null) {
       // Near the image edge every ring may stick out: shift the first candidate inside as a last try.
@@ -201,21 +277,42 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
       const cy = Math.min(Math.max(request.anchorYPx + first.dy, minY + h / 2), maxY - h / 2);
       const box = boxAt(cx, cy);
       if (isFree(box)) best = { box, cost: 0 };
+      else if (request.required) {
+        // A required label (an atom name the answer needs) is drawn even where it overlaps: on the
+        // wider rings, the candidate inside the image that overlaps the fewest labels.
+        let fallback: { box: LabelBox; overlaps: number } = { box, overlaps: Number.POSITIVE_INFINITY };
+        for (const c of candidateOffsets(request, w, h)) {
+          const b = boxAt(
+            Math.min(Math.max(request.anchorXPx + c.dx, minX + w / 2), maxX - w / 2),
+            Math.min(Math.max(request.anchorYPx + c.dy, minY + h / 2), maxY - h / 2),
+          );
+          const overlaps = placed.filter((p) => boxesOverlap(p.box, b)).length;
+          if (overlaps < fallback.overlaps) fallback = { box: b, overlaps };
+        }
+        best = { box: fallback.box, cost: 0 };
+        forced = true;
+      }
     }
     if (best === null) {
       skipped.push(requestIndex);
-      return;
+      continue;
     }
     const { box } = best;
+    const xPx = (box.x0 + box.x1) / 2;
     placed.push({
       requestIndex,
+      ...(request.key !== undefined ? { key: request.key } : {}),
       text: request.text,
       kind: request.kind,
       fontSizePx: request.fontSizePx,
       box,
-      xPx: (box.x0 + box.x1) / 2,
+      xPx,
       baselineYPx: box.y0 + baselineFromTopPx,
+      offset: { dx: xPx - request.anchorXPx, dy: (box.y0 + box.y1) / 2 - request.anchorYPx, anchorRadiusPx: request.anchorRadiusPx },
+      forced,
     });
-  });
+  }
+  placed.sort((a, b) => a.requestIndex - b.requestIndex);
+  skipped.sort((a, b) => a - b);
   return { placed, skipped };
 }

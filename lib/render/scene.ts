@@ -17,7 +17,7 @@ export interface SceneAtom {
   role: AtomRole;
   /** Order of the atom's residue among the shown residues; pocket carbons alternate colour on it. */
   residueIndex: number;
-  /** Text drawn next to the atom (ligand atoms carry their atom name). */
+  /** Text drawn next to the atom (ligand atoms carry their atom name; T4 residue atoms too). */
   label?: string;
 }
 
@@ -44,6 +44,11 @@ export interface Scene {
    * settings (the camera's widthPx/heightPx are replaced by them), so one scene renders at any size.
    */
   camera: PerspectiveCamera;
+  /**
+   * Every atom label must be drawn (T4: the answer names these atoms): a label with no free place is
+   * drawn where it overlaps the fewest labels instead of being skipped.
+   */
+  atomLabelsRequired?: boolean;
 }
 
 const ROLES: ReadonlySet<string> = new Set<AtomRole>(["pocket", "ligand", "other"]);

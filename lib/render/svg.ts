@@ -20,7 +20,7 @@ import {
 import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import { atomColorOf, darkenHex, lightenHex } from "./colors";
-import { type LabelObstacle, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
+import { type LabelObstacle, type LabelOffset, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
 import { type Scene, validateScene } from "./scene";
 import { LABEL_REFERENCE_SIZE_PX, type RenderSettings } from "./settings";
 
@@ -32,6 +32,17 @@ export interface RenderSvgStats {
   labelsPlaced: PlacedLabel[];
   /** Texts of labels that found no free place (their anchors were drawn). */
   labelsSkipped: string[];
+}
+
+/**
+ * Label offsets shared by the images of one item (key: "a<atom index>" or "r<residue label index>"):
+ * read to place each label where it sat before, and filled with the offsets of labels placed for the
+ * first time. Pass the same map to every image of an item that shows the same atoms.
+ */
+export type LabelOffsetMemory = Map<string, LabelOffset>;
+
+export interface RenderSvgOptions {
+  labelOffsets?: LabelOffsetMemory;
 }
 
 export interface RenderSvgResult {
@@ -167,7 +178,7 @@ function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints)
   );
 }
 
-function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings): LabelRequest[] {
+function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, offsets?: LabelOffsetMemory): LabelRequest[] {
   const scale = Math.min(settings.widthPx, settings.heightPx) / LABEL_REFERENCE_SIZE_PX;
   const byNearest = (a: { depthA: number; index: number }, b: { depthA: number; index: number }) =>
     a.depthA - b.depthA || a.index - b.index;
@@ -185,13 +196,25 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
         .sort(byNearest)
     : [];
 
-  const request = (atomIndex: number, text: string, kind: LabelRequest["kind"], fontSizePx: number): LabelRequest => {
+  const request = (key: string, atomIndex: number, text: string, kind: LabelRequest["kind"], fontSizePx: number, required: boolean): LabelRequest => {
     const ball = balls[atomIndex]!;
-    return { text, anchorXPx: ball.xPx, anchorYPx: ball.yPx, anchorRadiusPx: ball.radiusPx, fontSizePx, kind };
+    const fixedOffset = offsets?.get(key);
+    return {
+      key,
+      text,
+      anchorXPx: ball.xPx,
+      anchorYPx: ball.yPx,
+      anchorRadiusPx: ball.radiusPx,
+      fontSizePx,
+      kind,
+      ...(fixedOffset ? { fixedOffset } : {}),
+      ...(required ? { required } : {}),
+    };
   };
+  const required = scene.atomLabelsRequired === true;
   return [
-    ...atomLabels.map(({ atom, index }) => request(index, atom.label!, "atom", settings.labelFontSizePx * scale)),
-    ...residueLabels.map(({ label }) => request(label.anchorAtomIndex, label.text, "residue", settings.residueLabelFontSizePx * scale)),
+    ...atomLabels.map(({ atom, index }) => request(`a${index}`, index, atom.label!, "atom", settings.labelFontSizePx * scale, required)),
+    ...residueLabels.map(({ label, index }) => request(`r${index}`, label.anchorAtomIndex, label.text, "residue", settings.residueLabelFontSizePx * scale, false)),
   ];
 }
 
@@ -210,7 +233,7 @@ function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color
  * Renders a scene to SVG and reports what was drawn (culled atoms, placed and skipped labels).
  * Throws an Error naming the bad fields if the scene is malformed (see `validateScene`).
  */
-export function renderSvgWithStats(scene: Scene, settings: RenderSettings): RenderSvgResult {
+export function renderSvgWithStats(scene: Scene, settings: RenderSettings, options: RenderSvgOptions = {}): RenderSvgResult {
   const problems = validateScene(scene);
   if (problems.length > 0) throw new Error(`renderSvg: invalid scene: ${problems.join("; ")}`);
   const { widthPx: w, heightPx: h } = settings;
@@ -246,10 +269,17 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings): Rend
     })
     .join("");
 
-  const requests = labelRequests(scene, balls, settings);
+  const requests = labelRequests(scene, balls, settings, options.labelOffsets);
   const haloWidthPx = Math.max(...requests.map((r) => r.fontSizePx), 0) * settings.labelHaloFraction;
   const obstacles: LabelObstacle[] = balls.filter((b) => b.visible).map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
   const { placed, skipped } = placeLabels(requests, { widthPx: w, heightPx: h, haloWidthPx, obstacles });
+  if (options.labelOffsets) {
+    for (const label of placed) {
+      if (label.key !== undefined && !options.labelOffsets.has(label.key) && !label.forced) {
+        options.labelOffsets.set(label.key, { ...label.offset, rank: options.labelOffsets.size });
+      }
+    }
+  }
   const scale = Math.min(w, h) / LABEL_REFERENCE_SIZE_PX;
   const labels =
     labelGroupSvg(
@@ -287,6 +317,6 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings): Rend
 }
 
 /** Renders a scene to a standalone SVG document (see `renderSvgWithStats`). */
-export function renderSvg(scene: Scene, settings: RenderSettings): string {
-  return renderSvgWithStats(scene, settings).svg;
+export function renderSvg(scene: Scene, settings: RenderSettings, options: RenderSvgOptions = {}): string {
+  return renderSvgWithStats(scene, settings, options).svg;
 }

@@ -41,7 +41,7 @@ export function classifyResidueLigandItem(gold: ResidueLigandAnswer): "pos" | "n
 
 const QUESTION_TEMPLATE =
   "The six images show residue {residue} and the ligand of the protein–ligand complex {pdbId}, seen from the " +
-  `${VIEW_ORDER}. Every ligand atom is labelled with its atom name. ` +
+  `${VIEW_ORDER}. Every atom of the residue and every ligand atom is labelled with its atom name. ` +
   "Does this residue form hydrogen bonds with the ligand? If it does not, answer No. " +
   "If it does, answer Yes: followed by every hydrogen bond written as <RES> <residue atom>, <ligand atom> " +
   "(protein side first, 3-letter residue code), with the bonds separated by semicolons. " +
@@ -50,12 +50,13 @@ const QUESTION_TEMPLATE =
 export const residueLigandTask = defineTask({
   id: "residue_ligand",
   code: "T4",
-  version: 1,
+  // v2 (issue 13): every atom of the target residue is labelled with its atom name; keys name amino acids only.
+  version: 2,
   label: "Residue–ligand interaction",
   kind: "unit",
   format: "cloze",
   instructions: [
-    `You see one protein residue and the ligand from six directions (${VIEW_ORDER}). Hydrogens are hidden; oxygen is red, nitrogen blue; every ligand atom is labelled with its name. Decide whether the residue forms hydrogen bonds with the ligand, and if so, which atoms are bonded.`,
+    `You see one protein residue and the ligand from six directions (${VIEW_ORDER}). Hydrogens are hidden; oxygen is red, nitrogen blue; every atom of the residue and every ligand atom is labelled with its atom name. Decide whether the residue forms hydrogen bonds with the ligand, and if so, which atoms are bonded.`,
     `${AXES_CONVENTION} ${SIX_VIEWS_CONVENTION}`,
     "If there is no hydrogen bond, answer: No",
     "Otherwise answer Yes: and list every bond as <RES> <residue atom>, <ligand atom>: the residue's 3-letter code and atom name first, then a comma, then the ligand atom name. Separate bonds with semicolons. The order of the bonds does not matter.",
