@@ -1,6 +1,7 @@
 import "server-only";
 import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/prisma/generated/client";
 import { env } from "@/lib/server/env";
 
@@ -18,7 +19,17 @@ interface DbHandle {
 
 function createHandle(): DbHandle {
   if (env.DATABASE_URL) {
-    return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }), driver: "postgres" };
+    // Explicit pool (README "Configuration"): the driver default of 10 was undocumented. A connection that failed is
+    // dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
+    const pool = new pg.Pool({
+      connectionString: env.DATABASE_URL,
+      max: env.DATABASE_POOL_MAX,
+      connectionTimeoutMillis: env.DATABASE_POOL_TIMEOUT_MS,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client whose server connection is terminated emits "error" on the pool; without a listener the process dies.
+    pool.on("error", (err) => console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`));
+    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), driver: "postgres" };
   }
   // Loaded only for the embedded database: PGlite costs ~40 MB of memory in every process that imports it.
   const load = createRequire(import.meta.url);

@@ -7,6 +7,10 @@ const EnvSchema = z.object({
   /** PostgreSQL connection string; unset → embedded PGlite in PGLITE_DIR. */
   DATABASE_URL: z.string().url().optional(),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  /** Connections per server process to DATABASE_URL (two instances × 20 stay well under PostgreSQL's default 100). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(500).default(20),
+  /** How long a request waits for a free pooled connection before failing (retried, then 503). */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Signs next-auth JWTs and participant session tokens. Required in production. */
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),

@@ -1,4 +1,5 @@
 import "server-only";
+import { isTransientDbError } from "@/lib/server/db-retry";
 
 export type AppErrorCode = "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "UNPROCESSABLE";
 
@@ -31,6 +32,11 @@ export class AppError extends Error {
 /** Maps an error to a JSON response body and status; unknown errors are logged and hidden. */
 export function toErrorResponse(err: unknown): { status: number; body: { error: { code: string; message: string; details?: unknown } } } {
   if (err instanceof AppError) return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
+  if (isTransientDbError(err)) {
+    // Still failing after the retries (database restarting): the client retries, nothing was half-written.
+    console.warn(`database unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    return { status: 503, body: { error: { code: "UNAVAILABLE", message: "The server is briefly unavailable; please try again." } } };
+  }
   console.error(err);
   return { status: 500, body: { error: { code: "INTERNAL", message: "Something went wrong on the server." } } };
 }

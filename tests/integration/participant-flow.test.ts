@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { assignItems, reclaimExpiredAssignments, touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { reclaimExpiredAssignments } from "@/lib/server/dal/participant/assign-items";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
@@ -38,6 +38,9 @@ describe("entering a study", () => {
     const p = await db.participant.findUniqueOrThrow({ where: { id: (anon as { participantId: string }).participantId } });
     expect(p.anonymous).toBe(true);
     expect(p.externalId).toMatch(/^anon-[0-9a-f]{16}$/);
+    // maxParticipants counts those who started: full once the first one consented.
+    await expect(enterStudy({ slug: open.study.slug, query: { PROLIFIC_PID: "second" } })).resolves.toMatchObject({ kind: "ok" });
+    await recordConsent(p.id, true, DEVICE);
     await expect(enterStudy({ slug: open.study.slug, query: { PROLIFIC_PID: "late" } })).resolves.toMatchObject({ kind: "full" });
     const closed = await createTranslationStudy({ itemCount: 1, status: "closed" });
     await expect(enterStudy({ slug: closed.study.slug, query: { PROLIFIC_PID: "x" } })).resolves.toMatchObject({ kind: "closed" });
@@ -106,14 +109,19 @@ describe("assignment", () => {
     await expect(db.assignment.findFirstOrThrow({ where: { participantId: second } })).resolves.toMatchObject({ itemId: others[1] });
   });
 
-  it("a participant with quotas full sees the no-work-left state", async () => {
+  it("a participant who would get no item is told so before consenting, and is neither started nor counted", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1 } });
     const first = await join(study.slug, "nw-1");
+    await expect(getParticipantSession(first)).resolves.toMatchObject({ noWork: false, participant: { consented: false } });
     await recordConsent(first, true, DEVICE);
     const second = await join(study.slug, "nw-2");
-    await expect(recordConsent(second, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 0 });
-    const session = await getParticipantSession(second);
-    expect(session).toMatchObject({ current: null, progress: { total: 0 }, completion: null });
+    // Before consenting: the session already says there is no work.
+    await expect(getParticipantSession(second)).resolves.toMatchObject({ noWork: true, participant: { consented: false, status: "consenting" } });
+    // Consenting anyway (a stale page) starts nothing.
+    await expect(recordConsent(second, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 0, notStarted: "no_items" });
+    await expect(db.participant.findUniqueOrThrow({ where: { id: second } })).resolves.toMatchObject({ status: "consenting", consentAt: null });
+    await expect(db.assignment.count({ where: { participantId: second } })).resolves.toBe(0);
+    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ started: 1 });
   });
 
   it("order is randomised per participant from the recorded seed, and assignment happens once", async () => {
@@ -122,26 +130,32 @@ describe("assignment", () => {
     const b = await join(study.slug, "ord-b");
     await recordConsent(a, true, DEVICE);
     await recordConsent(b, true, DEVICE);
-    await assignItems(a); // second call is a no-op
+    await expect(recordConsent(a, true, DEVICE)).resolves.toBeNull(); // starting happens once
     const order = async (pid: string) => (await db.assignment.findMany({ where: { participantId: pid }, orderBy: { position: "asc" } })).map((x) => x.itemId);
     const [oa, ob] = [await order(a), await order(b)];
     expect(oa).toHaveLength(6);
     expect([...oa].sort()).toEqual([...ob].sort());
+    expect(new Set(oa).size).toBe(6);
     expect(oa).not.toEqual(ob); // 1/720 chance of a false failure for two fixed seeds; seeds are random per run
   });
 
-  it("abandoned assignments are reclaimed after the timeout and re-reserved if the participant returns", async () => {
+  it("reservations not renewed by an answer are reclaimed after the timeout; reloading the page neither renews nor re-reserves", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
     const idle = await join(study.slug, "idle");
     await recordConsent(idle, true, DEVICE);
+    const before = await db.assignment.findFirstOrThrow({ where: { participantId: idle } });
+    // Polling the session (a reload, an open tab) is not activity: the expiry stays where it was.
+    await getParticipantSession(idle);
+    await expect(db.assignment.findFirstOrThrow({ where: { participantId: idle } })).resolves.toMatchObject({ expiresAt: before.expiresAt });
     await db.assignment.updateMany({ where: { participantId: idle }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const released = await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
     expect(released).toBe(1);
     await expect(db.studyItemCounter.findFirstOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ reserved: 0 });
-    // The idle participant comes back before anyone else took the item: it is theirs again.
-    await touchAssignments(idle);
-    await expect(db.assignment.findFirstOrThrow({ where: { participantId: idle } })).resolves.toMatchObject({ status: "assigned" });
-    await expect(db.studyItemCounter.findFirstOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ reserved: 1 });
+    await getParticipantSession(idle);
+    await expect(db.assignment.findFirstOrThrow({ where: { participantId: idle } })).resolves.toMatchObject({ status: "abandoned" });
+    // The slot is free for the next participant.
+    const next = await join(study.slug, "after-idle");
+    await expect(recordConsent(next, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 1 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { reclaimExpiredAssignments, touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { reclaimExpiredAssignments } from "@/lib/server/dal/participant/assign-items";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
@@ -27,12 +27,20 @@ async function reservedTotal(studyId: string) {
 }
 
 describe("joining at once", () => {
-  it("maxParticipants holds when many participants join at the same moment", async () => {
+  it("maxParticipants counts only those who started, and holds when many consent at the same moment", async () => {
     const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 1, maxParticipants: 2 } });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => enterStudy({ slug: study.slug, query: { PROLIFIC_PID: `cap-${i}` } })));
-    expect(results.filter((r) => r.kind === "ok")).toHaveLength(2);
-    expect(results.filter((r) => r.kind === "full")).toHaveLength(8);
-    await expect(db.participant.count({ where: { studyId: study.id } })).resolves.toBe(2);
+    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => join(study.slug, `cap-${i}`)));
+    // Opening the link does not count: all ten may look at the consent page.
+    expect(new Set(ids).size).toBe(10);
+    const results = await Promise.all(ids.map((id) => recordConsent(id, true, DEVICE)));
+    expect(results.filter((r) => r && !r.notStarted)).toHaveLength(2);
+    expect(results.filter((r) => r?.notStarted === "full")).toHaveLength(8);
+    await expect(db.participant.count({ where: { studyId: study.id, status: "active" } })).resolves.toBe(2);
+    // The eight turned away hold nothing and are told so; a new link opener is told "full" at once.
+    expect(await reservedTotal(study.id)).toBe(2);
+    const late = ids.find((id, i) => results[i]?.notStarted === "full")!;
+    await expect(getParticipantSession(late)).resolves.toMatchObject({ noWork: true });
+    await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "cap-late" } })).resolves.toMatchObject({ kind: "full" });
   });
 
   it("simultaneous joiners are still counterbalanced evenly between conditions", async () => {
@@ -111,9 +119,8 @@ describe("reclaim racing a late answer", () => {
 });
 
 describe("an idle participant returning while someone joins", () => {
-  it("the re-reservation and the newcomer's assignment never push an item beyond k", async () => {
-    // Race: the newcomer's assignment reads the counters, the returning participant re-reserves, then the newcomer
-    // increments without re-checking. Over several rounds at least one interleaving lands in that window.
+  it("the returning participant's reload and the newcomer's assignment never push an item beyond k", async () => {
+    // A reload never re-reserves (only answering renews): the released item goes to the newcomer, once.
     for (let round = 0; round < 15; round++) {
       const { study, items } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
       const idle = await join(study.slug, `idle-${round}`);
@@ -121,7 +128,7 @@ describe("an idle participant returning while someone joins", () => {
       await db.assignment.updateMany({ where: { participantId: idle }, data: { expiresAt: new Date(Date.now() - 1000) } });
       await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
       const newcomer = await join(study.slug, `new-${round}`);
-      await Promise.all([touchAssignments(idle), recordConsent(newcomer, true, DEVICE)]);
+      await Promise.all([getParticipantSession(idle), recordConsent(newcomer, true, DEVICE)]);
       const holders = await db.assignment.count({ where: { itemId: items[0]!.id, status: "assigned" } });
       expect({ round, holders, reserved: await reservedTotal(study.id) }).toEqual({ round, holders: 1, reserved: 1 });
     }
@@ -154,7 +161,7 @@ describe("ended sessions release their work", () => {
     const { study, pid } = await screenedOut();
     await db.assignment.updateMany({ where: { participantId: pid, status: "assigned" }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
-    await touchAssignments(pid);
+    await getParticipantSession(pid);
     expect(await reservedTotal(study.id)).toBe(0);
     await expect(db.assignment.count({ where: { participantId: pid, status: "assigned" } })).resolves.toBe(0);
     const session = await getParticipantSession(pid);

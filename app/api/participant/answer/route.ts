@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
@@ -32,7 +31,7 @@ export async function POST(request: Request) {
   try {
     const { participantId } = await requireParticipant();
     const body = AnswerBodySchema.parse(await readJsonBody(request));
-    const result = await recordResponse({
+    const { result, update } = await submitAnswer({
       participantId,
       assignmentId: body.assignmentId,
       rawAnswer: body.answer,
@@ -41,8 +40,8 @@ export async function POST(request: Request) {
       interactionLog: body.interactionLog,
       timedOut: body.timedOut,
     });
-    const session = await getParticipantSession(participantId);
-    return NextResponse.json({ result, session }, { headers: { "Cache-Control": "no-store" } });
+    // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
+    return NextResponse.json({ result, update }, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
     return errorResponse(err);
   }

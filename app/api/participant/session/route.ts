@@ -1,19 +1,19 @@
 import { NextResponse } from "next/server";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { touchAssignments } from "@/lib/server/dal/participant/assign-items";
 import { AppError } from "@/lib/server/errors";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
+import { withDbRetry } from "@/lib/server/db-retry";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// GET /api/participant/session – the participant's current screen (public data only)
+// GET /api/participant/session – the participant's current screen (public data only). Reading never assigns or
+// renews reservations: only answering does.
 export async function GET() {
   try {
     const { participantId } = await requireParticipant();
-    await touchAssignments(participantId);
-    const session = await getParticipantSession(participantId);
+    const session = await withDbRetry(() => getParticipantSession(participantId));
     if (!session) throw new AppError("NOT_FOUND", "Session not found.");
     return NextResponse.json(session, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SessionApp } from "@/components/study/session-app";
 import type { SessionState } from "@/components/study/types";
-import { touchAssignments } from "@/lib/server/dal/participant/assign-items";
+import { withDbRetry } from "@/lib/server/db-retry";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { readParticipantSession } from "@/lib/server/participant/token";
 
@@ -13,8 +13,8 @@ export default async function StudySessionPage({ params }: { params: Promise<{ s
   const { slug } = await params;
   const token = await readParticipantSession();
   if (!token) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
-  await touchAssignments(token.participantId);
-  const session = await getParticipantSession(token.participantId);
+  // Reading never assigns or renews reservations (only answering does); a dropped connection is retried.
+  const session = await withDbRetry(() => getParticipantSession(token.participantId));
   if (!session || session.study.slug !== slug) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
   // Reloading lands here and resumes at the first unanswered question.
   return (

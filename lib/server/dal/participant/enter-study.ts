@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
-import { StudyConfigSchema, type Condition, type StudyConfig } from "@/lib/study-config";
+import { withDbRetry } from "@/lib/server/db-retry";
+import { StudyConfigSchema, type Condition } from "@/lib/study-config";
 
 export type EnterStudyResult =
   | { kind: "ok"; participantId: string; studyId: string; resumed: boolean }
@@ -21,24 +22,22 @@ export async function loadStudyBySlug(slug: string) {
   return { ...study, config: StudyConfigSchema.parse(study.config) };
 }
 
-/** The condition with the fewest participants so far (counterbalancing between participants), ties in config order. */
-async function pickCondition(tx: Prisma.TransactionClient, studyId: string, config: StudyConfig): Promise<Condition> {
-  if (config.conditions.length === 1) return config.conditions[0]!;
-  const counts = await tx.participant.groupBy({ by: ["condition"], where: { studyId }, _count: { _all: true } });
-  const countOf = (c: string) => counts.find((r) => r.condition === c)?._count._all ?? 0;
-  return [...config.conditions].sort((a, b) => countOf(a) - countOf(b) || config.conditions.indexOf(a) - config.conditions.indexOf(b))[0]!;
-}
-
 /**
  * Finds or creates the participant for a study link. The same external id always resumes its own session
  * (unique on study × external id, so two simultaneous first visits still make one participant). Without an
  * external id (lab use), `existingParticipantId` from the cookie resumes; otherwise an anonymous id is made.
  */
-export async function enterStudy(options: {
+export async function enterStudy(options: EnterStudyOptions): Promise<EnterStudyResult> {
+  return withDbRetry(() => enterStudyOnce(options));
+}
+
+interface EnterStudyOptions {
   slug: string;
   query: Record<string, string | undefined>;
   existingParticipantId?: string;
-}): Promise<EnterStudyResult> {
+}
+
+async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyResult> {
   const study = await loadStudyBySlug(options.slug);
   if (!study) return { kind: "not_found" };
   const { config } = study;
@@ -64,30 +63,27 @@ export async function enterStudy(options: {
     return v && v.length <= 128 ? v : null;
   };
   try {
-    const participant = await db.$transaction(async (tx) => {
-      // Joins are serialised per study so the cap and the condition counts see every earlier joiner (count-then-insert
-      // without the lock let simultaneous joiners all pass the cap and all pick the same condition).
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`join:${study.id}`}))`;
-      if (config.maxParticipants !== null) {
-        const started = await tx.participant.count({ where: { studyId: study.id, status: { notIn: ["declined"] } } });
-        if (started >= config.maxParticipants) return null;
-      }
-      const condition = await pickCondition(tx, study.id, config);
-      return tx.participant.create({
-        data: {
-          studyId: study.id,
-          externalId: externalId ?? `anon-${randomBytes(8).toString("hex")}`,
-          anonymous: !externalId,
-          externalStudyId: optional(config.prolific.studyParam),
-          externalSessionId: optional(config.prolific.sessionParam),
-          condition,
-          cohort: config.cohortTag,
-          orderSeed: randomBytes(8).toString("hex"),
-        },
-        select: { id: true },
-      });
-    }, { maxWait: 30_000, timeout: 30_000 }); // joiners queue on the lock, each holding a pooled connection meanwhile
-    if (!participant) return { kind: "full", studyName: study.name };
+    // No lock: one upsert counts the join (its number picks the condition in turn, which counterbalances
+    // simultaneous joiners exactly) and reads how many have started (maxParticipants counts only those).
+    const [counter] = await db.$queryRaw<Array<{ joined: number; started: number }>>`
+      INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) VALUES (${study.id}, 1, 0)
+      ON CONFLICT ("studyId") DO UPDATE SET joined = "StudyParticipantCounter".joined + 1
+      RETURNING joined, started`;
+    if (config.maxParticipants !== null && counter!.started >= config.maxParticipants) return { kind: "full", studyName: study.name };
+    const condition: Condition = config.conditions[(counter!.joined - 1) % config.conditions.length]!;
+    const participant = await db.participant.create({
+      data: {
+        studyId: study.id,
+        externalId: externalId ?? `anon-${randomBytes(8).toString("hex")}`,
+        anonymous: !externalId,
+        externalStudyId: optional(config.prolific.studyParam),
+        externalSessionId: optional(config.prolific.sessionParam),
+        condition,
+        cohort: config.cohortTag,
+        orderSeed: randomBytes(8).toString("hex"),
+      },
+      select: { id: true },
+    });
     return { kind: "ok", participantId: participant.id, studyId: study.id, resumed: false };
   } catch (err) {
     // A simultaneous first visit with the same external id won the race: resume that participant.

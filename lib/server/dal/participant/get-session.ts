@@ -2,9 +2,10 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
 import type { AnswerWidget } from "@/lib/tasks/types";
-import { interactiveFor, StudyConfigSchema } from "@/lib/study-config";
+import { interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
+import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
 
 export interface CurrentQuestionDto {
   assignmentId: string;
@@ -31,6 +32,44 @@ export interface ParticipantSessionDto {
   current: CurrentQuestionDto | null;
   completion: { code: string | null; url: string | null } | null;
   screenedOut: { message: string; returnUrl: string | null } | null;
+  /**
+   * Not started yet and the study cannot take this participant (every item has its k answers reserved, or
+   * maxParticipants have started): told before consenting, and not counted.
+   */
+  noWork: boolean;
+}
+
+/** What changes after an answer: everything but the study's texts, which the browser already has. */
+export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "completion" | "screenedOut" | "noWork">;
+
+/** The next question as the browser gets it, from the item's public columns (never the answer key). */
+export function toCurrentQuestion(
+  next: { id: string; position: number; phase: CurrentQuestionDto["phase"] },
+  item: PublicItemDto,
+  condition: string,
+  config: StudyConfig,
+): CurrentQuestionDto | null {
+  const task = findTask(item.taskId);
+  if (!task) return null;
+  return {
+    assignmentId: next.id,
+    position: next.position,
+    phase: next.phase,
+    item: { ...item, payload: withoutScene(item.payload) },
+    task: { id: task.id, label: task.label, instructions: task.instructions, widget: task.answerWidget, format: task.format },
+    interactive: condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
+  };
+}
+
+/** The end-of-session screens for a participant status. */
+export function endScreens(status: string, config: StudyConfig): Pick<ParticipantSessionDto, "completion" | "screenedOut"> {
+  return {
+    completion: status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
+    screenedOut:
+      status === "screened_out"
+        ? { message: "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.", returnUrl: config.prolific.returnUrl ?? null }
+        : null,
+  };
 }
 
 function hasScene(payload: unknown): boolean {
@@ -41,7 +80,7 @@ function hasScene(payload: unknown): boolean {
 export async function getParticipantSession(participantId: string): Promise<ParticipantSessionDto | null> {
   const participant = await db.participant.findUnique({
     where: { id: participantId },
-    select: { id: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
+    select: { id: true, studyId: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
   });
   if (!participant) return null;
   const config = StudyConfigSchema.parse(participant.study.config);
@@ -62,17 +101,9 @@ export async function getParticipantSession(participantId: string): Promise<Part
   let current: CurrentQuestionDto | null = null;
   if (next) {
     const item = await findPublicItem(next.itemId);
-    const task = item ? findTask(item.taskId) : undefined;
-    if (item && task) {
+    if (item) {
       if (!next.firstShownAt) await db.assignment.update({ where: { id: next.id }, data: { firstShownAt: new Date() } });
-      current = {
-        assignmentId: next.id,
-        position: next.position,
-        phase: next.phase,
-        item: { ...item, payload: withoutScene(item.payload) },
-        task: { id: task.id, label: task.label, instructions: task.instructions, widget: task.answerWidget, format: task.format },
-        interactive: participant.condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
-      };
+      current = toCurrentQuestion(next, item, participant.condition, config);
     }
   }
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
@@ -92,10 +123,7 @@ export async function getParticipantSession(participantId: string): Promise<Part
       practiceTotal: assignments.filter((a) => a.phase === "practice").length,
     },
     current,
-    completion: status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
-    screenedOut:
-      status === "screened_out"
-        ? { message: "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.", returnUrl: config.prolific.returnUrl ?? null }
-        : null,
+    ...endScreens(status, config),
+    noWork: status === "consenting" && !(await hasCapacity(participant.studyId)),
   };
 }

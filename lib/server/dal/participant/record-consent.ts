@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/server/db";
-import { assignItems, type AssignResult } from "@/lib/server/dal/participant/assign-items";
+import { startParticipant, type AssignResult } from "@/lib/server/dal/participant/assign-items";
+import { withDbRetry } from "@/lib/server/db-retry";
 
 /** Device metadata recorded at consent (viewport, pixel ratio, user agent, pointer type). */
 export const DeviceInfoSchema = z.object({
@@ -18,17 +19,16 @@ export const DeviceInfoSchema = z.object({
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
 /**
- * Accepting consent starts the session and assigns the items (once); declining ends it politely. Only a participant
- * still deciding can change their answer (conditional updates, so accept and decline racing end in one state), and
- * only an active participant gets items: a declined one posting "accept" later must not take work from the pool.
+ * Accepting consent starts the session: the items are reserved and the participant counted, once, in one transaction
+ * (`startParticipant`); when the study has no free item or is full the participant is told so, stays `consenting`
+ * and holds nothing. Declining ends the session politely. Only a participant still deciding can change their answer
+ * (conditional updates, so accept and decline racing end in one state), and a declined one posting "accept" later
+ * takes nothing from the pool.
  */
 export async function recordConsent(participantId: string, accept: boolean, device: DeviceInfo | null): Promise<AssignResult | null> {
   if (!accept) {
-    await db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "declined" } });
+    await withDbRetry(() => db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "declined" } }));
     return null;
   }
-  await db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "active", consentAt: new Date(), deviceInfo: device ?? undefined } });
-  const participant = await db.participant.findUniqueOrThrow({ where: { id: participantId }, select: { status: true } });
-  if (participant.status !== "active") return null;
-  return assignItems(participantId);
+  return startParticipant(participantId, device);
 }

@@ -1,9 +1,13 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
+import { withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
+import { endScreens, toCurrentQuestion, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { findTask } from "@/lib/tasks/registry";
-import { StudyConfigSchema } from "@/lib/study-config";
+import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 
 /** Slack for a timed-out submit arriving a little before the server's own clock says the limit ran out. */
 const TIME_LIMIT_TOLERANCE_MS = 1000;
@@ -28,47 +32,117 @@ export interface RecordResponseResult {
   ended: "completed" | "screened_out" | null;
 }
 
+/** The answer's outcome plus what the browser needs next (progress, the next question, or the end screen). */
+export interface SubmitAnswerOutcome {
+  result: RecordResponseResult;
+  update: SessionUpdateDto;
+}
+
 /**
  * Scores an answer on the server and stores it before the participant may advance. A retried submit with the
- * same idempotency key returns the first result and stores nothing new.
+ * same idempotency key returns the first result and stores nothing new, whatever state the assignment is in by then.
  */
 export async function recordResponse(options: RecordResponseOptions): Promise<RecordResponseResult> {
+  return (await submitAnswer(options)).result;
+}
+
+/**
+ * The hot path, in 2 round trips when nothing races: one read (the assignment with its participant, study config,
+ * item, answer key and any stored response), then one statement that marks the assignment answered, inserts the
+ * response, counts it, renews the participant's reservations, completes the session when it was the last question
+ * and returns the next question. That statement commits on its own (no BEGIN/COMMIT). Idempotent replay is decided
+ * on the stored response itself: a response with this key is replayed, whatever happened to the assignment since.
+ * A transient database fault re-runs the whole submit, which the idempotency key makes safe.
+ */
+export async function submitAnswer(options: RecordResponseOptions): Promise<SubmitAnswerOutcome> {
   // PostgreSQL text and jsonb cannot hold U+0000: refuse it here with a located error instead of a failed insert (500).
   if (options.rawAnswer.includes("\u0000")) throw new AppError("UNPROCESSABLE", "The answer contains a NUL character.", { field: "answer" });
   if (containsNul(options.interactionLog)) {
     throw new AppError("UNPROCESSABLE", "The interaction log contains a NUL character.", { field: "interactionLog" });
   }
-  const prior = await db.response.findUnique({ where: { idempotencyKey: options.idempotencyKey }, select: { participantId: true, assignmentId: true } });
-  if (prior) {
-    if (prior.participantId !== options.participantId || prior.assignmentId !== options.assignmentId) {
-      throw new AppError("CONFLICT", "This submission key was already used for another question.");
-    }
-    return replay(options.participantId, options.assignmentId);
+  return withDbRetry(() => submitOnce(options));
+}
+
+interface SubmitRow {
+  id: string;
+  itemId: string;
+  phase: "practice" | "main" | "attention";
+  status: string;
+  firstShownAt: Date | null;
+  participantStatus: string;
+  condition: string;
+  studyId: string;
+  flags: unknown;
+  config: unknown;
+  taskId: string;
+  taskVersion: number;
+  gold: unknown;
+  canonical: string | null;
+  storedKey: string | null;
+  storedExact: number | null;
+  keyAssignmentId: string | null;
+}
+
+async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
+  const [row] = await db.$queryRaw<SubmitRow[]>`
+    SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt",
+           p.status::text AS "participantStatus", p.condition, p."studyId", p.flags, s.config,
+           i."taskId", i."taskVersion", k.gold, k.canonical,
+           r."idempotencyKey" AS "storedKey", r.exact AS "storedExact",
+           (SELECT x."assignmentId" FROM "Response" x WHERE x."idempotencyKey" = ${options.idempotencyKey}) AS "keyAssignmentId"
+    FROM "Assignment" a
+    JOIN "Participant" p ON p.id = a."participantId"
+    JOIN "Study" s ON s.id = p."studyId"
+    JOIN "Item" i ON i.id = a."itemId"
+    LEFT JOIN "AnswerKey" k ON k."itemId" = a."itemId"
+    LEFT JOIN "Response" r ON r."assignmentId" = a.id
+    WHERE a.id = ${options.assignmentId} AND a."participantId" = ${options.participantId}`;
+  return row;
+}
+
+/** Replay, refusal, or null: nothing is stored for this assignment and it may be answered now. */
+async function decide(row: SubmitRow | undefined, options: RecordResponseOptions): Promise<SubmitAnswerOutcome | null> {
+  if (!row) throw new AppError("NOT_FOUND", "This question is not part of your session.");
+  if (row.keyAssignmentId !== null && row.keyAssignmentId !== row.id) {
+    throw new AppError("CONFLICT", "This submission key was already used for another question.");
   }
+  if (row.storedKey !== null) {
+    if (row.storedKey !== options.idempotencyKey) throw new AppError("CONFLICT", "This question was already answered.");
+    const config = StudyConfigSchema.parse(row.config);
+    return {
+      result: {
+        status: "duplicate",
+        practiceFeedback: row.phase === "practice" ? { correct: row.storedExact === 1, correctAnswer: row.canonical ?? "" } : null,
+        ended: endedOf(row.participantStatus),
+      },
+      update: await readUpdate(options.participantId, row.condition, config),
+    };
+  }
+  if (row.participantStatus !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
+  if (row.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
+  if (row.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+  return null;
+}
 
-  const assignment = await db.assignment.findFirst({
-    where: { id: options.assignmentId, participantId: options.participantId },
-    select: {
-      id: true, itemId: true, phase: true, status: true, firstShownAt: true,
-      participant: { select: { status: true, condition: true, studyId: true, flags: true, study: { select: { config: true } } } },
-      item: { select: { taskId: true, taskVersion: true, answerKey: { select: { gold: true } } } },
-    },
-  });
-  if (!assignment) throw new AppError("NOT_FOUND", "This question is not part of your session.");
-  if (assignment.participant.status !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
-  if (assignment.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
-  if (assignment.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+function endedOf(status: string | null): RecordResponseResult["ended"] {
+  return status === "completed" ? "completed" : status === "screened_out" ? "screened_out" : null;
+}
 
-  const task = findTask(assignment.item.taskId);
-  const gold = assignment.item.answerKey?.gold;
-  if (!task || gold === undefined) throw new Error(`item ${assignment.itemId} has no task or answer key`);
+async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerOutcome> {
+  const row = await readSubmit(options);
+  const decided = await decide(row, options);
+  if (decided) return decided;
+  const a = row!;
 
-  const config = StudyConfigSchema.parse(assignment.participant.study.config);
+  const task = findTask(a.taskId);
+  if (!task || a.gold === null || a.gold === undefined) throw new Error(`item ${a.itemId} has no task or answer key`);
+
+  const config = StudyConfigSchema.parse(a.config);
   if (options.timedOut) {
     // Only a real time limit may end a question unanswered, and only once it has run out on the server's clock
     // (firstShownAt precedes the client's timer start), so "timed out" cannot be used to skip questions.
     if (config.timeLimitSec === null) throw new AppError("UNPROCESSABLE", "This study has no time limit.", { field: "timedOut" });
-    const elapsedMs = assignment.firstShownAt ? Date.now() - assignment.firstShownAt.getTime() : 0;
+    const elapsedMs = a.firstShownAt ? Date.now() - a.firstShownAt.getTime() : 0;
     if (elapsedMs < config.timeLimitSec * 1000 - TIME_LIMIT_TOLERANCE_MS) {
       throw new AppError("UNPROCESSABLE", "The time limit for this question has not run out yet.", { field: "timedOut" });
     }
@@ -78,10 +152,10 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
   let exact = 0;
   let partial = 0;
   if (!options.timedOut) {
-    const graded = task.gradeText(options.rawAnswer, gold);
+    const graded = task.gradeText(options.rawAnswer, a.gold);
     if (!graded.ok) {
       if (graded.stage === "answer") throw new AppError("UNPROCESSABLE", graded.error, { field: "answer" });
-      throw new Error(`item ${assignment.itemId}: stored ${graded.stage} is invalid: ${graded.error}`);
+      throw new Error(`item ${a.itemId}: stored ${graded.stage} is invalid: ${graded.error}`);
     }
     canonical = graded.canonical;
     exact = graded.score.exact;
@@ -89,72 +163,209 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
   }
 
   const now = new Date();
+  const write: AnswerWrite = {
+    ...options,
+    row: a,
+    taskId: task.id,
+    rawAnswer: options.timedOut ? "" : options.rawAnswer,
+    canonical,
+    exact,
+    partial,
+    now,
+    expiresAt: new Date(now.getTime() + config.assignmentTimeoutMin * 60_000),
+  };
+  const attentionFailed = a.phase === "attention" && exact !== 1;
+  let written: WrittenAnswer | null;
   try {
-    await db.$transaction(async (tx) => {
-      await tx.response.create({
-        data: {
-          assignmentId: assignment.id,
-          participantId: options.participantId,
-          studyId: assignment.participant.studyId,
-          itemId: assignment.itemId,
-          taskId: task.id,
-          taskVersion: assignment.item.taskVersion,
-          phase: assignment.phase,
-          condition: assignment.participant.condition,
-          rawAnswer: options.timedOut ? "" : options.rawAnswer,
-          canonicalAnswer: canonical,
-          exact,
-          partial,
-          rtClientMs: options.rtClientMs ?? null,
-          rtServerMs: assignment.firstShownAt ? now.getTime() - assignment.firstShownAt.getTime() : null,
-          shownAt: assignment.firstShownAt,
-          submittedAt: now,
-          interactionLog: (options.interactionLog ?? undefined) as Prisma.InputJsonValue | undefined,
-          idempotencyKey: options.idempotencyKey,
-        },
-      });
-      // Conditional update: a concurrent submit with another key for the same assignment loses here.
-      const updated = await tx.assignment.updateMany({ where: { id: assignment.id, status: "assigned" }, data: { status: "answered" } });
-      if (updated.count !== 1) {
-        // Or it was reclaimed (timeout) between the read above and this write: say which, the client acts on it.
-        const latest = await tx.assignment.findUnique({ where: { id: assignment.id }, select: { status: true } });
-        if (latest?.status === "abandoned") throw new AppError("GONE", "This question was released after a long inactivity.");
-        throw new AppError("CONFLICT", "This question was already answered.");
-      }
-      if (assignment.phase === "main") {
-        await tx.studyItemCounter.updateMany({ where: { studyId: assignment.participant.studyId, itemId: assignment.itemId }, data: { answered: { increment: 1 } } });
-      }
-      // Answering is activity: the rest of the participant's work stays reserved (otherwise a participant slower than
-      // the timeout since consent loses their remaining questions to the next joiner's reclaim while still answering).
-      const expiresAt = new Date(now.getTime() + config.assignmentTimeoutMin * 60_000);
-      await tx.assignment.updateMany({ where: { participantId: options.participantId, status: "assigned" }, data: { expiresAt } });
-      await tx.participant.update({ where: { id: options.participantId }, data: { lastSeenAt: now } });
-      if (assignment.phase === "attention" && exact !== 1) {
-        const flags = (assignment.participant.flags ?? {}) as { attentionFailures?: number };
-        const failures = (flags.attentionFailures ?? 0) + 1;
-        const screenOut = config.attentionPolicy === "screen_out" && failures > config.attentionMaxFailures;
-        await tx.participant.update({
-          where: { id: options.participantId },
-          data: { flags: { ...flags, attentionFailures: failures, flagged: failures > config.attentionMaxFailures }, ...(screenOut ? { status: "screened_out", completedAt: now } : {}) },
-        });
-        if (screenOut) await releaseUnanswered(tx, options.participantId, assignment.participant.studyId);
-      }
-      // Items excluded after assignment are skipped by the session, so they do not hold completion back.
-      const remaining = await tx.assignment.count({ where: { participantId: options.participantId, status: "assigned", item: { status: "active" } } });
-      if (remaining === 0) {
-        await tx.participant.updateMany({ where: { id: options.participantId, status: "active" }, data: { status: "completed", completedAt: now } });
-      }
-    });
+    written = attentionFailed
+      ? await db.$transaction(async (tx) => {
+          const w = await writeAnswer(tx, write);
+          if (w) w.participantStatus = (await recordAttentionFailure(tx, options.participantId, a, config, now)) ?? w.participantStatus;
+          return w;
+        })
+      : await writeAnswer(db, write);
   } catch (err) {
-    // Same key raced in twice (double click): the first write wins, the second replays it.
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      const again = await db.response.findUnique({ where: { idempotencyKey: options.idempotencyKey }, select: { assignmentId: true } });
-      if (again?.assignmentId === options.assignmentId) return replay(options.participantId, options.assignmentId);
-      throw new AppError("CONFLICT", "This question was already answered.");
-    }
+    // Same key raced in (double click, a retry while the first is in flight): the unique key made the second insert
+    // fail. Decide again on what is stored now.
+    const again = await decide(await readSubmit(options), options).catch(() => null);
+    if (again) return again;
     throw err;
   }
-  return replay(options.participantId, options.assignmentId, "stored");
+  if (!written) {
+    // The assignment was no longer open when the write ran: a concurrent submit (this key or another) or the reclaim
+    // got there first. What is stored now decides: a replay of this key, or a refusal saying why.
+    const again = await decide(await readSubmit(options), options);
+    if (again) return again;
+    throw new AppError("CONFLICT", "This question was already answered.");
+  }
+
+  const ended = endedOf(written.participantStatus);
+  return {
+    result: {
+      status: "stored",
+      practiceFeedback: a.phase === "practice" ? { correct: exact === 1, correctAnswer: a.canonical ?? "" } : null,
+      ended,
+    },
+    update: toUpdate(options.participantId, written.participantStatus ?? "active", a.condition, config, ended ? null : written.next, written.progress),
+  };
+}
+
+interface AnswerWrite extends RecordResponseOptions {
+  row: SubmitRow;
+  taskId: string;
+  canonical: string;
+  exact: number;
+  partial: number;
+  now: Date;
+  expiresAt: Date;
+}
+
+interface NextRow {
+  nextId: string | null;
+  nextPosition: number | null;
+  nextPhase: "practice" | "main" | "attention" | null;
+  itemId: string | null;
+  taskId: string | null;
+  taskVersion: number | null;
+  question: string | null;
+  payload: unknown;
+  images: unknown;
+  answered: number;
+  total: number;
+  practice: number;
+}
+
+interface WrittenAnswer {
+  participantStatus: string | null;
+  next: NextRow;
+  progress: { answered: number; total: number; practiceTotal: number };
+}
+
+/** The single write statement; null when the assignment was no longer open (nothing written). */
+async function writeAnswer(client: Prisma.TransactionClient | typeof db, w: AnswerWrite): Promise<WrittenAnswer | null> {
+  const a = w.row;
+  const rtServerMs = a.firstShownAt ? w.now.getTime() - a.firstShownAt.getTime() : null;
+  const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
+  const [r] = await client.$queryRaw<Array<NextRow & { responseId: string | null; participantStatus: string | null }>>`
+    WITH upd AS (
+      UPDATE "Assignment" a SET status = 'answered'
+      WHERE a.id = ${a.id} AND a."participantId" = ${w.participantId} AND a.status = 'assigned'
+        AND EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${w.participantId} AND p.status = 'active')
+      RETURNING a.id, a."itemId", a.phase
+    ), ins AS (
+      INSERT INTO "Response" (id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition,
+                              "rawAnswer", "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "submittedAt",
+                              "interactionLog", "idempotencyKey")
+      SELECT ${randomUUID()}, upd.id, ${w.participantId}, ${a.studyId}, upd."itemId", ${w.taskId}, ${a.taskVersion}::int, upd.phase,
+             ${a.condition}, ${w.rawAnswer}, ${w.canonical}, ${w.exact}::int, ${w.partial}::float8, ${w.rtClientMs ?? null}::int,
+             ${rtServerMs}::int, ${a.firstShownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}
+      FROM upd
+      RETURNING id
+    ), counted AS (
+      UPDATE "StudyItemCounter" SET answered = answered + 1
+      WHERE "studyId" = ${a.studyId} AND "itemId" = ${a.itemId} AND ${a.phase === "main"}::boolean AND EXISTS (SELECT 1 FROM ins)
+      RETURNING 1
+    ), open AS (
+      -- Items excluded after assignment are skipped, so they do not hold completion back.
+      SELECT x.id, x.position, x.phase::text AS phase, x."itemId"
+      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
+      WHERE x."participantId" = ${w.participantId} AND x.status = 'assigned' AND xi.status = 'active' AND x.id <> ${a.id}
+    ), nxt AS (
+      SELECT * FROM open ORDER BY position LIMIT 1
+    ), renewed AS (
+      -- Answering is activity: the rest of the participant's work stays reserved; the next question is marked shown.
+      UPDATE "Assignment" x SET "expiresAt" = ${w.expiresAt},
+             "firstShownAt" = CASE WHEN x.id = (SELECT id FROM nxt) THEN COALESCE(x."firstShownAt", ${w.now}) ELSE x."firstShownAt" END
+      WHERE x."participantId" = ${w.participantId} AND x.status = 'assigned' AND x.id <> ${a.id} AND EXISTS (SELECT 1 FROM ins)
+      RETURNING 1
+    ), part AS (
+      UPDATE "Participant" SET "lastSeenAt" = ${w.now},
+             status = CASE WHEN EXISTS (SELECT 1 FROM open) THEN status ELSE 'completed'::"ParticipantStatus" END,
+             "completedAt" = CASE WHEN EXISTS (SELECT 1 FROM open) THEN "completedAt" ELSE ${w.now} END
+      WHERE id = ${w.participantId} AND EXISTS (SELECT 1 FROM ins)
+      RETURNING status::text AS status
+    ), progress AS (
+      SELECT (count(*) FILTER (WHERE status = 'answered') + 1)::int AS answered, count(*)::int AS total,
+             count(*) FILTER (WHERE phase = 'practice')::int AS practice
+      FROM "Assignment" WHERE "participantId" = ${w.participantId} AND status <> 'abandoned'
+    )
+    SELECT (SELECT id FROM ins) AS "responseId", (SELECT status FROM part) AS "participantStatus",
+           progress.answered, progress.total, progress.practice, ${NEXT_COLUMNS}
+    FROM progress LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  if (!r || r.responseId === null) return null;
+  return { participantStatus: r.participantStatus, next: r, progress: { answered: r.answered, total: r.total, practiceTotal: r.practice } };
+}
+
+// The next question's public columns only (the participant's browser gets them): never the answer key.
+const NEXT_COLUMNS = Prisma.sql`
+  n.id AS "nextId", n.position AS "nextPosition", n.phase AS "nextPhase",
+  ni.id AS "itemId", ni."taskId", ni."taskVersion", ni.question, ni.payload,
+  (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', im.id, 'position', im.position, 'caption', im.caption) ORDER BY im.position), '[]'::jsonb)
+   FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images`;
+
+/** Progress and next question after a replay (read only). */
+async function readUpdate(participantId: string, condition: string, config: StudyConfig): Promise<SessionUpdateDto> {
+  const [r] = await db.$queryRaw<Array<NextRow & { participantStatus: string }>>`
+    WITH open AS (
+      SELECT x.id, x.position, x.phase::text AS phase, x."itemId"
+      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
+      WHERE x."participantId" = ${participantId} AND x.status = 'assigned' AND xi.status = 'active'
+    ), nxt AS (
+      SELECT * FROM open ORDER BY position LIMIT 1
+    ), progress AS (
+      SELECT count(*) FILTER (WHERE status = 'answered')::int AS answered, count(*)::int AS total,
+             count(*) FILTER (WHERE phase = 'practice')::int AS practice
+      FROM "Assignment" WHERE "participantId" = ${participantId} AND status <> 'abandoned'
+    )
+    SELECT (SELECT status::text FROM "Participant" WHERE id = ${participantId}) AS "participantStatus",
+           progress.answered, progress.total, progress.practice, ${NEXT_COLUMNS}
+    FROM progress LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  const status = r!.participantStatus;
+  return toUpdate(participantId, status, condition, config, status === "active" ? r! : null, { answered: r!.answered, total: r!.total, practiceTotal: r!.practice });
+}
+
+function toUpdate(
+  participantId: string,
+  status: string,
+  condition: string,
+  config: StudyConfig,
+  next: NextRow | null,
+  progress: SessionUpdateDto["progress"],
+): SessionUpdateDto {
+  let current: SessionUpdateDto["current"] = null;
+  if (next?.nextId && next.itemId) {
+    const images = typeof next.images === "string" ? JSON.parse(next.images) : next.images;
+    const item: PublicItemDto = {
+      id: next.itemId,
+      taskId: next.taskId!,
+      taskVersion: next.taskVersion!,
+      question: next.question!,
+      payload: next.payload,
+      images: images as PublicItemDto["images"],
+    };
+    current = toCurrentQuestion({ id: next.nextId, position: next.nextPosition!, phase: next.nextPhase! }, item, condition, config);
+  }
+  return {
+    participant: { id: participantId, status, condition, consented: true },
+    progress,
+    current,
+    ...endScreens(status, config),
+    noWork: false,
+  };
+}
+
+/** A wrong attention check: counted in the participant's flags, and past the limit under screen_out the session ends. */
+async function recordAttentionFailure(tx: Prisma.TransactionClient, participantId: string, a: SubmitRow, config: StudyConfig, now: Date): Promise<string | null> {
+  const flags = (a.flags ?? {}) as { attentionFailures?: number };
+  const failures = (flags.attentionFailures ?? 0) + 1;
+  const screenOut = config.attentionPolicy === "screen_out" && failures > config.attentionMaxFailures;
+  await tx.participant.update({
+    where: { id: participantId },
+    data: { flags: { ...flags, attentionFailures: failures, flagged: failures > config.attentionMaxFailures }, ...(screenOut ? { status: "screened_out", completedAt: now } : {}) },
+  });
+  if (!screenOut) return null;
+  await releaseUnanswered(tx, participantId, a.studyId);
+  return "screened_out";
 }
 
 function containsNul(value: unknown): boolean {
@@ -176,17 +387,4 @@ async function releaseUnanswered(tx: Prisma.TransactionClient, participantId: st
       UPDATE "StudyItemCounter" SET reserved = GREATEST(0, reserved - 1)
       WHERE "studyId" = ${studyId} AND "itemId" = ANY(${mainItems}::text[])`;
   }
-}
-
-async function replay(participantId: string, assignmentId: string, status: "stored" | "duplicate" = "duplicate"): Promise<RecordResponseResult> {
-  const response = await db.response.findUniqueOrThrow({
-    where: { assignmentId },
-    select: { phase: true, exact: true, item: { select: { taskId: true, answerKey: { select: { canonical: true } } } } },
-  });
-  const participant = await db.participant.findUniqueOrThrow({ where: { id: participantId }, select: { status: true } });
-  return {
-    status,
-    practiceFeedback: response.phase === "practice" ? { correct: response.exact === 1, correctAnswer: response.item.answerKey?.canonical ?? "" } : null,
-    ended: participant.status === "completed" ? "completed" : participant.status === "screened_out" ? "screened_out" : null,
-  };
 }
