@@ -31,12 +31,17 @@ export function isTransientDbError(err: unknown, depth = 0): boolean {
     if (typeof meta.code === "string" && TRANSIENT_SQLSTATES.has(meta.code)) return true;
     if (isTransientDbError(meta.driverAdapterError, depth + 1)) return true;
   }
-  if (typeof e.message === "string" && TRANSIENT_MESSAGE.test(e.message)) return true;
+  if (typeof e.message === "string") {
+    if (TRANSIENT_MESSAGE.test(e.message)) return true;
+    // Prisma reports a driver error it does not map as "Database error. Code: `57P01`. Message: …".
+    const code = /Code: `([0-9A-Z]{5})`/.exec(e.message)?.[1];
+    if (code && TRANSIENT_SQLSTATES.has(code)) return true;
+  }
   return isTransientDbError(e.cause, depth + 1);
 }
 
 /** Delays between attempts: a dropped connection is replaced at once, a restarting server takes a moment. */
-const RETRY_DELAYS_MS = [20, 100, 400];
+const RETRY_DELAYS_MS = [25, 100, 250, 500, 1000];
 
 /**
  * Runs an idempotent database operation, retrying it on a transient fault (at most `RETRY_DELAYS_MS.length` more

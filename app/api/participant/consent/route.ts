@@ -5,7 +5,6 @@ import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/re
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
-import { withDbRetry } from "@/lib/server/db-retry";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,7 +17,7 @@ export async function POST(request: Request) {
     const { participantId } = await requireParticipant();
     const body = ConsentBodySchema.parse(await readJsonBody(request));
     await recordConsent(participantId, body.accept, body.device);
-    return NextResponse.json(await withDbRetry(() => getParticipantSession(participantId)), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await getParticipantSession(participantId), { headers: { "Cache-Control": "no-store" } });
   } catch (err) {
     return errorResponse(err);
   }

@@ -3,7 +3,6 @@ import { getParticipantSession } from "@/lib/server/dal/participant/get-session"
 import { AppError } from "@/lib/server/errors";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
-import { withDbRetry } from "@/lib/server/db-retry";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,7 +12,7 @@ export const dynamic = "force-dynamic";
 export async function GET() {
   try {
     const { participantId } = await requireParticipant();
-    const session = await withDbRetry(() => getParticipantSession(participantId));
+    const session = await getParticipantSession(participantId);
     if (!session) throw new AppError("NOT_FOUND", "Session not found.");
     return NextResponse.json(session, { headers: { "Cache-Control": "no-store" } });
   } catch (err) {

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SessionApp } from "@/components/study/session-app";
 import type { SessionState } from "@/components/study/types";
-import { withDbRetry } from "@/lib/server/db-retry";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { readParticipantSession } from "@/lib/server/participant/token";
 
@@ -14,7 +13,7 @@ export default async function StudySessionPage({ params }: { params: Promise<{ s
   const token = await readParticipantSession();
   if (!token) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
   // Reading never assigns or renews reservations (only answering does); a dropped connection is retried.
-  const session = await withDbRetry(() => getParticipantSession(token.participantId));
+  const session = await getParticipantSession(token.participantId);
   if (!session || session.study.slug !== slug) redirect(`/s/${encodeURIComponent(slug)}/status?kind=no_session`);
   // Reloading lands here and resumes at the first unanswered question.
   return (

@@ -6,6 +6,7 @@ import { interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study
 import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
+import { withDbRetry } from "@/lib/server/db-retry";
 
 export interface CurrentQuestionDto {
   assignmentId: string;
@@ -76,8 +77,15 @@ function hasScene(payload: unknown): boolean {
   return !!payload && typeof payload === "object" && "scene3d" in payload;
 }
 
-/** The participant's current state; marks the current question as first shown (server-side response time). */
+/**
+ * The participant's current state; marks the current question as first shown (server-side response time). Never
+ * assigns or renews reservations. Retried on a dropped connection (its writes are idempotent).
+ */
 export async function getParticipantSession(participantId: string): Promise<ParticipantSessionDto | null> {
+  return withDbRetry(() => readSession(participantId));
+}
+
+async function readSession(participantId: string): Promise<ParticipantSessionDto | null> {
   const participant = await db.participant.findUnique({
     where: { id: participantId },
     select: { id: true, studyId: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
