@@ -7,7 +7,8 @@ import { CommandWidget, DockingWidget, HbondListWidget, McWidget } from "./answe
 import { AxesFigure } from "./axes-figure";
 import { ImageGallery } from "./image-gallery";
 import { pickMcLetterFromKey } from "./mc-keys";
-import type { CurrentQuestion, SessionState, SubmitResult } from "./types";
+import type { CurrentQuestion, SessionState, SessionUpdate, SubmitResult } from "./types";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
   ssr: false,
@@ -20,8 +21,6 @@ export interface CameraSample {
   q: [number, number, number, number];
   d: number;
 }
-
-const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 /** 128 random bits as hex. crypto.randomUUID exists only in secure contexts (https/localhost); lab servers may be plain http. */
 function randomKey(): string {
@@ -38,20 +37,30 @@ class HttpError extends Error {
   }
 }
 
-/** POST JSON; retries network failures and 5xx with backoff (the idempotency key makes retries safe). */
+/**
+ * POST JSON; retries network failures, timeouts, 408/429 and 5xx with back-off for at least three minutes
+ * (lib/participant/submit-retry.ts; the idempotency key makes retries safe). `onRetry` reports each new attempt.
+ */
 async function postWithRetry<T>(url: string, body: unknown, onRetry: (attempt: number) => void): Promise<T> {
+  const startedAt = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
       const json = await res.json().catch(() => null);
       if (res.ok) return json as T;
       const message = json?.error?.message ?? `Request failed (${res.status}).`;
-      if (res.status < 500) throw new HttpError(res.status, message);
+      if (!isRetryableStatus(res.status)) throw new HttpError(res.status, message);
       throw new Error(message);
     } catch (err) {
-      if (err instanceof HttpError || attempt >= RETRY_DELAYS_MS.length) throw err;
+      const delay = retryDelayMs(attempt + 1);
+      if (err instanceof HttpError || !withinBudget(startedAt, Date.now(), delay)) throw err;
       onRetry(attempt + 1);
-      await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt]));
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 }
@@ -118,6 +127,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     body = <EndScreen title="You declined" text={study.declineMessage} url={null} />;
   } else if (session.completion) {
     body = <CompletionScreen completion={session.completion} />;
+  } else if (!participant.consented && session.noWork) {
+    body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, or the study is full, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
   } else if (!participant.consented) {
     body = <ConsentScreen text={study.consentText} busy={busy} onAnswer={consent} />;
   } else if (feedback) {
@@ -133,7 +144,9 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         question={current}
         condition={participant.condition}
         timeLimitSec={study.timeLimitSec}
-        onStored={(result, next) => {
+        onStored={(result, update) => {
+          // The answer's response carries only what changed (progress, next question or end screen).
+          const next: SessionState = { ...session, ...update };
           setProblem(null);
           if (result.practiceFeedback) setFeedback({ state: next, result: result.practiceFeedback });
           else setSession(next);
@@ -268,7 +281,7 @@ function QuestionScreen({
   question: CurrentQuestion;
   condition: string;
   timeLimitSec: number | null;
-  onStored: (result: SubmitResult, next: SessionState) => void;
+  onStored: (result: SubmitResult, update: SessionUpdate) => void;
   onStale: (message: string) => Promise<void>;
 }) {
   const task = useMemo(() => findTask(question.task.id), [question.task.id]);
@@ -311,7 +324,8 @@ function QuestionScreen({
       setSubmitting(true);
       setServerError(null);
       try {
-        const out = await postWithRetry<{ result: SubmitResult; session: SessionState }>(
+        setStatus("Saving…");
+        const out = await postWithRetry<{ result: SubmitResult; update: SessionUpdate }>(
           "/api/participant/answer",
           {
             assignmentId: question.assignmentId,
@@ -321,10 +335,10 @@ function QuestionScreen({
             timedOut,
             interactionLog: { camera: camera.current.slice(0, 5000), events: events.current.slice(0, 2000), imageZooms: zooms.current },
           },
-          (n) => setStatus(`Saving failed (connection problem). Retrying, attempt ${n}… Your answer is kept.`),
+          (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
         );
         setStatus(null);
-        onStored(out.result, out.session);
+        onStored(out.result, out.update);
       } catch (err) {
         setStatus(null);
         inFlight.current = false;

@@ -1,5 +1,5 @@
 // The participant DTOs, shared with the server by type only (erased at build time; no server code reaches the client).
-export type { CurrentQuestionDto as CurrentQuestion, ParticipantSessionDto as SessionState } from "@/lib/server/dal/participant/get-session";
+export type { CurrentQuestionDto as CurrentQuestion, ParticipantSessionDto as SessionState, SessionUpdateDto as SessionUpdate } from "@/lib/server/dal/participant/get-session";
 export type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 export type { RecordResponseResult as SubmitResult } from "@/lib/server/dal/scoring/record-response";
 
