@@ -7,14 +7,35 @@ import { taskDisplayName } from "@/lib/tasks/display-name";
 const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
 
-/** The per-task human table (spec §4–§5): n, exact with Wilson and bootstrap intervals, partial, spread, chance, averages. */
+/**
+ * The per-task human table (spec §4–§5): n, exact with Wilson and bootstrap intervals, partial, spread, chance, averages;
+ * then the fair score (equivalent atom names count as one; F1 beside precision), after the paper's.
+ */
 export function HumanResultsTable({ group, caption }: { group: GroupSummary; caption: string }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
         <caption className="py-1 text-left text-slate-700">{caption}</caption>
         <thead>
-          <HeaderRow labels={["Task", "Items", "People", "Answers", "Exact %", "Wilson 95%", "Bootstrap 95%", "Partial %", "Bootstrap 95%", "Per person exact: min / median / max", "Chance %"]} />
+          <HeaderRow
+            labels={[
+              "Task",
+              "Items",
+              "People",
+              "Answers",
+              "Exact %",
+              "Wilson 95%",
+              "Bootstrap 95%",
+              "Partial %",
+              "Bootstrap 95%",
+              "Per person exact: min / median / max",
+              "Chance %",
+              "Fair exact %",
+              "Fair Wilson 95%",
+              "Fair partial (precision) %",
+              "Fair F1 %",
+            ]}
+          />
         </thead>
         <tbody>
           {group.columns.map((c) => (
@@ -36,16 +57,20 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               <td className={TD} title={c.chance.basis}>
                 {c.chance.exact === null ? "–" : formatPercent(c.chance.exact)}
               </td>
+              <td className={`${TD} font-semibold`}>{formatPercent(c.fair.exact.mean)}</td>
+              <td className={TD}>{formatInterval(c.fair.exact.wilson.low, c.fair.exact.wilson.high)}</td>
+              <td className={TD}>{formatPercent(c.fair.partial.mean)}</td>
+              <td className={TD}>{c.fair.f1 ? formatPercent(c.fair.f1.mean) : "–"}</td>
             </tr>
           ))}
         </tbody>
         <tfoot>
           {(
             [
-              ["Avg (paper: without TransRot, RotRot)", group.paperAverage],
-              ["Avg (all 10 columns)", group.allTaskAverage],
+              ["Avg (paper: without TransRot, RotRot)", group.paperAverage, group.fairPaperAverage],
+              ["Avg (all 10 columns)", group.allTaskAverage, group.fairAllTaskAverage],
             ] as const
-          ).map(([label, avg]) => (
+          ).map(([label, avg, fair]) => (
             <tr key={label} className="border-t border-slate-400">
               <th scope="row" className={TH} colSpan={4}>
                 {label}
@@ -56,6 +81,10 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               <td className="px-2 py-1 text-xs text-slate-600" colSpan={3}>
                 {avg.missing.length > 0 ? `needs every column; missing: ${avg.missing.map((k) => RESULT_COLUMNS[k].label).join(", ")}` : ""}
               </td>
+              <td className={`${TD} font-semibold`}>{formatPercent(fair.exact)}</td>
+              <td className={TD} />
+              <td className={TD}>{formatPercent(fair.partial)}</td>
+              <td className={TD} />
             </tr>
           ))}
         </tfoot>
@@ -74,7 +103,7 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
     <div className="overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
         <caption className="py-1 text-left text-slate-700">
-          By {dimension}: exact % [participant bootstrap 95%] · partial % · answers (people)
+          By {dimension}: exact % [participant bootstrap 95%] · partial % · fair exact % · answers (people)
         </caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
@@ -101,7 +130,7 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
                     {c ? (
                       <>
                         <span className="font-semibold">{formatPercent(c.exact.mean)}</span> {formatInterval(c.exact.bootstrap.low, c.exact.bootstrap.high)} ·{" "}
-                        {formatPercent(c.partial.mean)} · {c.nResponses} ({c.nParticipants})
+                        {formatPercent(c.partial.mean)} · fair {formatPercent(c.fair.exact.mean)} · {c.nResponses} ({c.nParticipants})
                       </>
                     ) : (
                       "–"
@@ -117,7 +146,7 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
             </th>
             {names.map((n) => (
               <td key={n} className={TD}>
-                {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)}
+                {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)} · fair {formatPercent(groups[n]!.fairPaperAverage.exact)}
               </td>
             ))}
           </tr>

@@ -20,6 +20,10 @@ export interface TaskSummaryRow {
   summary: ColumnSummary | null;
   exactMean: number | null;
   partialMean: number | null;
+  /** The fair score (lib/tasks/fair-score.ts); F1 only for T4/T9 columns. */
+  fairExactMean: number | null;
+  fairPartialMean: number | null;
+  fairF1Mean: number | null;
   /** Averages only: columns without data, which make the average undefined. */
   missingColumns: string[] | null;
   seed: string | number;
@@ -37,6 +41,9 @@ function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary
     summary: c,
     exactMean: c.exact.mean,
     partialMean: c.partial.mean,
+    fairExactMean: c.fair.exact.mean,
+    fairPartialMean: c.fair.partial.mean,
+    fairF1Mean: c.fair.f1?.mean ?? null,
     missingColumns: null,
   }));
   rows.push({
@@ -47,6 +54,9 @@ function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary
     summary: null,
     exactMean: g.paperAverage.exact,
     partialMean: g.paperAverage.partial,
+    fairExactMean: g.fairPaperAverage.exact,
+    fairPartialMean: g.fairPaperAverage.partial,
+    fairF1Mean: null,
     missingColumns: g.paperAverage.missing,
   });
   rows.push({
@@ -57,6 +67,9 @@ function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary
     summary: null,
     exactMean: g.allTaskAverage.exact,
     partialMean: g.allTaskAverage.partial,
+    fairExactMean: g.fairAllTaskAverage.exact,
+    fairPartialMean: g.fairAllTaskAverage.partial,
+    fairF1Mean: null,
     missingColumns: g.allTaskAverage.missing,
   });
   return rows;
@@ -138,6 +151,30 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       get: (r) => r.missingColumns?.join(" "),
     },
     { key: "confidence", type: "number", unit: FRACTION, description: "Confidence level of every interval in the row (0.95).", get: (r) => r.confidence },
+    {
+      key: "fair_exact_mean",
+      type: "number",
+      unit: FRACTION,
+      description:
+        "Fair score, exact (shown after the paper's): on T4/T9 chemically equivalent atom names count as one — ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE and TYR CD1/CD2 and CE1/CE2 — matched one-to-one; other tasks: equal to exact_mean. Computed at export time from the stored canonical answer and the gold.",
+      get: (r) => r.fairExactMean,
+    },
+    { key: "fair_exact_wilson_low", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, lower limit.", get: (r) => r.summary?.fair.exact.wilson.low },
+    { key: "fair_exact_wilson_high", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, upper limit.", get: (r) => r.summary?.fair.exact.wilson.high },
+    {
+      key: "fair_partial_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Fair partial credit as precision (the paper's partial rule: superset cap 0.5, 0 beyond twice the true bonds) with equivalent atom names counted as one; other tasks: equal to partial_mean.",
+      get: (r) => r.fairPartialMean,
+    },
+    {
+      key: "fair_f1_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "T4/T9 only: mean F1 = 2PR/(P+R) of the answered bond set against the gold (equivalent names as one), so listing one of nine bonds earns 0.2, not 1. Empty elsewhere and on average rows.",
+      get: (r) => r.fairF1Mean,
+    },
     {
       key: "bootstrap_seed",
       type: "string",

@@ -17,7 +17,7 @@ import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultCol
  * Which score fills the cells. "paper" is the paper's scoring (spec §4). A second kind (the
  * "fair" score of issue 13) plugs in by adding its name here and its accessors in SCORE_ACCESSORS.
  */
-export const PAPER_TABLE_SCORE_KINDS = ["paper"] as const;
+export const PAPER_TABLE_SCORE_KINDS = ["paper", "fair"] as const;
 export type PaperTableScoreKind = (typeof PAPER_TABLE_SCORE_KINDS)[number];
 
 export const PAPER_TABLE_FORMATS = ["latex", "md", "csv"] as const;
@@ -72,6 +72,17 @@ const SCORE_ACCESSORS: Record<PaperTableScoreKind, ScoreAccessors> = {
       return { value: s.mean, ...(low === null || high === null ? {} : { low, high }) };
     },
     humanAverage: (g, metric) => (metric === "exact" ? g.paperAverage.exact : g.paperAverage.partial),
+    model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
+  },
+  // Issue 13: equivalent atom names count as one on T4/T9 (lib/tasks/fair-score.ts). Humans: Wilson
+  // interval for exact (the fair score has no bootstrap), none for partial (precision). Imported
+  // model runs keep the paper score (noted under the table).
+  fair: {
+    human: (c, metric) =>
+      metric === "exact"
+        ? { value: c.fair.exact.mean, ...(c.fair.exact.wilson.low === null || c.fair.exact.wilson.high === null ? {} : { low: c.fair.exact.wilson.low, high: c.fair.exact.wilson.high }) }
+        : { value: c.fair.partial.mean },
+    humanAverage: (g, metric) => (metric === "exact" ? g.fairPaperAverage.exact : g.fairPaperAverage.partial),
     model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
   },
 };
@@ -154,7 +165,11 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     "Imported runs: scored with the same task graders on the items the humans answered (item-matched).",
     `Rows marked "as reported": ${PAPER_SOURCE}, printed values on the paper's own items, not item-matched; their Avg is the printed one.`,
   ];
-  if (scoreKind !== "paper") notes.push(`Score: ${scoreKind}.`);
+  if (scoreKind === "fair") {
+    notes.push(
+      "Score: fair — on ResLig and PocLig, chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one; partial is precision with that equivalence (F1 is in the summary export). Human interval: Wilson over answers (exact only). Imported runs and the paper's rows keep the paper score.",
+    );
+  }
   return { metric, scoreKind, paperTableName, title, rows, notes };
 }
 

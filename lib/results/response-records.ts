@@ -18,6 +18,14 @@ export const ResponseRecordSchema = z.object({
   t4Polarity: z.enum(["pos", "neg"]).optional(),
   /** Canonical answer text (an MC letter, a canonical command), for answer distributions. */
   answer: z.string().optional(),
+  /**
+   * The fair score (lib/tasks/fair-score.ts): equivalent atom names count as one. Omitted where it
+   * equals the paper score (then exact/partial are used).
+   */
+  fairExact: z.union([z.literal(0), z.literal(1)]).optional(),
+  fairPartial: z.number().min(0).max(1).optional(),
+  /** F1 of the answered H-bond set (T4, T9 only). */
+  fairF1: z.number().min(0).max(1).optional(),
 });
 export type ResponseRecord = z.infer<typeof ResponseRecordSchema>;
 

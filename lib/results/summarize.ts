@@ -42,6 +42,11 @@ export interface ColumnSummary {
   /** Exact score, with a Wilson interval on responses (treats responses as independent; the bootstrap does not). */
   exact: MetricSummary & { wilson: WilsonInterval };
   partial: MetricSummary;
+  /**
+   * The fair score (lib/tasks/fair-score.ts), shown after the paper's: means over responses, Wilson
+   * interval for exact; f1 only for T4/T9 (null elsewhere). Equals the paper score outside T4/T9.
+   */
+  fair: { exact: { mean: number; wilson: WilsonInterval }; partial: { mean: number }; f1: { mean: number } | null };
   chance: ChanceLevel;
 }
 
@@ -61,6 +66,9 @@ export interface GroupSummary {
   paperAverage: AverageSummary;
   /** All 10 columns (T4 as two). */
   allTaskAverage: AverageSummary;
+  /** The same two averages of the fair score. */
+  fairPaperAverage: AverageSummary;
+  fairAllTaskAverage: AverageSummary;
 }
 
 export interface HumanResultsSummary {
@@ -104,6 +112,14 @@ function summarizeMetric(
   };
 }
 
+function fairExactOf(r: ResponseRecord): number {
+  return r.fairExact ?? r.exact;
+}
+
+function fairPartialOf(r: ResponseRecord): number {
+  return r.fairPartial ?? r.partial;
+}
+
 function summarizeColumn(
   column: ResultColumnKey,
   records: readonly ResponseRecord[],
@@ -115,6 +131,8 @@ function summarizeColumn(
   // Sorted so the cluster order, and with it the seeded resampling, does not depend on input order.
   const byParticipant = new Map([...groupBy(records, (r) => r.participantId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const nCorrect = records.reduce((s, r) => s + r.exact, 0);
+  const nFairCorrect = records.reduce((s, r) => s + fairExactOf(r), 0);
+  const withF1 = records.filter((r) => r.fairF1 !== undefined);
   return {
     column,
     taskId: def.taskId,
@@ -128,6 +146,11 @@ function summarizeColumn(
       wilson: wilsonInterval(nCorrect, records.length, confidence),
     },
     partial: summarizeMetric(byParticipant, (r) => r.partial, `${seedPrefix}|${column}|partial`, replicates, confidence),
+    fair: {
+      exact: { mean: nFairCorrect / records.length, wilson: wilsonInterval(nFairCorrect, records.length, confidence) },
+      partial: { mean: records.reduce((s, r) => s + fairPartialOf(r), 0) / records.length },
+      f1: withF1.length === records.length ? { mean: withF1.reduce((s, r) => s + (r.fairF1 as number), 0) / withF1.length } : null,
+    },
     chance: CHANCE_LEVELS[column],
   };
 }
@@ -145,12 +168,22 @@ function summarizeGroup(records: readonly ResponseRecord[], seedPrefix: string, 
   }
   const paperExact = computePaperAverage(exactCells);
   const allExact = computeAllTaskAverage(exactCells);
+  const fairExactCells: Partial<Record<ResultColumnKey, number>> = {};
+  const fairPartialCells: Partial<Record<ResultColumnKey, number>> = {};
+  for (const c of columns) {
+    fairExactCells[c.column] = c.fair.exact.mean;
+    fairPartialCells[c.column] = c.fair.partial.mean;
+  }
+  const fairPaperExact = computePaperAverage(fairExactCells);
+  const fairAllExact = computeAllTaskAverage(fairExactCells);
   return {
     nParticipants: new Set(records.map((r) => r.participantId)).size,
     nResponses: records.length,
     columns,
     paperAverage: { exact: paperExact.value, partial: computePaperAverage(partialCells).value, missing: paperExact.missing },
     allTaskAverage: { exact: allExact.value, partial: computeAllTaskAverage(partialCells).value, missing: allExact.missing },
+    fairPaperAverage: { exact: fairPaperExact.value, partial: computePaperAverage(fairPartialCells).value, missing: fairPaperExact.missing },
+    fairAllTaskAverage: { exact: fairAllExact.value, partial: computeAllTaskAverage(fairPartialCells).value, missing: fairAllExact.missing },
   };
 }
 

@@ -143,3 +143,29 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
     }
   });
 });
+
+describe("fair score beside the paper score (issue 13)", () => {
+  const base = { condition: "static", cohort: "c" };
+  const records = [
+    { ...base, participantId: "p1", itemId: "t9a", taskId: "pocket_ligand", exact: 0, partial: 0, fairExact: 1, fairPartial: 1, fairF1: 1 },
+    { ...base, participantId: "p2", itemId: "t9a", taskId: "pocket_ligand", exact: 0, partial: 1, fairExact: 0, fairPartial: 1, fairF1: 0.2 },
+    { ...base, participantId: "p1", itemId: "t1a", taskId: "translation", exact: 1, partial: 1 },
+    { ...base, participantId: "p2", itemId: "t1a", taskId: "translation", exact: 0, partial: 0.5 },
+  ];
+  const out = summarizeHumanResults(records, { seed: 1, replicates: 50 });
+  if (!out.ok) throw new Error(JSON.stringify(out.issues));
+  const t9 = out.value.overall.columns.find((c) => c.column === "pocket_ligand")!;
+  const t1 = out.value.overall.columns.find((c) => c.column === "translation")!;
+  it("paper score unchanged, fair score from the fair fields", () => {
+    expect(t9.exact.mean).toBe(0);
+    expect(t9.partial.mean).toBe(0.5);
+    expect(t9.fair.exact.mean).toBe(0.5);
+    expect(t9.fair.partial.mean).toBe(1);
+    expect(t9.fair.f1?.mean).toBeCloseTo(0.6, 10);
+  });
+  it("tasks without fair fields: fair = paper, no F1", () => {
+    expect(t1.fair.exact.mean).toBe(t1.exact.mean);
+    expect(t1.fair.partial.mean).toBe(t1.partial.mean);
+    expect(t1.fair.f1).toBeNull();
+  });
+});

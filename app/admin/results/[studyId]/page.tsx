@@ -50,8 +50,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   const exportHref = (kind: string) => `/api/export/${studyId}/${kind}${scope === "pool" ? "?scope=pool" : ""}`;
   const fileStem = `${s.study.slug}${scope === "pool" ? "-pool" : ""}`;
   const runNames = Object.fromEntries(models.runs.map((r) => [r.id, r.name]));
-  const paperTableHref = (format: string, metric: string) => {
+  const paperTableHref = (format: string, metric: string, score = "paper") => {
     const q = new URLSearchParams({ format, metric });
+    if (score !== "paper") q.set("score", score);
     if (scope === "pool") q.set("scope", "pool");
     if (condition) q.set("condition", condition);
     return `/api/export/${studyId}/paper-table?${q.toString()}`;
@@ -102,7 +103,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human results per task
         </h2>
         <p className="text-sm text-slate-700">
-          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). Intervals at 95%: Wilson over answers (treats them as
+          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score
+          follows it: on T4/T9 chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as
+          one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook). Intervals at 95%: Wilson over answers (treats them as
           independent) and a bootstrap that resamples participants ({human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each
           interval derives its own seed from it, the group and the column).
         </p>
@@ -230,6 +233,20 @@ export default async function StudyResultsPage({ params, searchParams }: { param
               ))}
             </li>
           ))}
+          <li>
+            Fair score (after the paper&apos;s; equivalent atom names count as one), both tables:{" "}
+            <a href={paperTableHref("latex", "both", "fair")} className="text-blue-700 underline">
+              LaTeX
+            </a>{" "}
+            ·{" "}
+            <a href={paperTableHref("md", "both", "fair")} className="text-blue-700 underline">
+              Markdown
+            </a>{" "}
+            ·{" "}
+            <a href={paperTableHref("csv", "both", "fair")} className="text-blue-700 underline">
+              CSV
+            </a>
+          </li>
         </ul>
         <details className="mt-2">
           <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>

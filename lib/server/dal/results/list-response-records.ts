@@ -4,6 +4,8 @@ import type { ResponseRecord } from "@/lib/results/response-records";
 import { RESULT_TASK_IDS, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { classifyResidueLigandItems } from "./classify-items";
+import { FAIR_SCORE_TASKS, fairScoreOf } from "@/lib/tasks/fair-score";
+import type { TaskId } from "@/lib/tasks/types";
 
 /** Rows per round trip: big enough to be fast, small enough that one page never dominates memory. */
 const RECORD_PAGE_SIZE = 10_000;
@@ -65,6 +67,14 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
 
   const t4Items = rows.filter((r) => r.taskId === "residue_ligand").map((r) => r.itemId);
   const { polarity, unreadable } = await classifyResidueLigandItems(t4Items);
+  // Fair score (lib/tasks/fair-score.ts): computed here from the stored canonical answer and the gold.
+  const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
+  const fairItemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
+  const golds = new Map<string, unknown>();
+  for (let i = 0; i < fairItemIds.length; i += RECORD_PAGE_SIZE) {
+    const keys = await db.answerKey.findMany({ where: { itemId: { in: fairItemIds.slice(i, i + RECORD_PAGE_SIZE) } }, select: { itemId: true, gold: true } });
+    for (const k of keys) golds.set(k.itemId, k.gold);
+  }
   const records: ResponseRecord[] = [];
   const skipped: SkippedResponse[] = [];
   for (const r of rows) {
@@ -94,6 +104,23 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
       record.t4Polarity = p;
     }
     if (r.canonicalAnswer !== "") record.answer = r.canonicalAnswer;
+    if (fairTasks.has(r.taskId)) {
+      if (!golds.has(r.itemId)) {
+        skipped.push({ responseId: r.id, itemId: r.itemId, reason: "item has no answer key (fair score)" });
+        continue;
+      }
+      const fair = fairScoreOf(r.taskId as TaskId, r.canonicalAnswer, golds.get(r.itemId));
+      if (!fair.ok) {
+        skipped.push({ responseId: r.id, itemId: r.itemId, reason: fair.error });
+        continue;
+      }
+      if (fair.score) {
+        // The stored paper score stays authoritative; an answer exact under the paper is exact under fair too.
+        record.fairExact = record.exact === 1 ? 1 : fair.score.exact;
+        record.fairPartial = record.exact === 1 ? 1 : Math.max(fair.score.partial, record.partial);
+        record.fairF1 = record.exact === 1 ? 1 : (fair.score.f1 ?? record.fairPartial);
+      }
+    }
     records.push(record);
   }
   return { records, skipped };

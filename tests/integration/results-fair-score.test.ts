@@ -1,0 +1,56 @@
+/**
+ * Issue 13: the fair score is computed at results time from the stored canonical answer and the gold
+ * (real PostgreSQL): a stored T4 answer "ARG NH1" for a gold "ARG NH2" scores 0 under the paper and 1
+ * under fair, on the results page data and in the summary export.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "@/lib/server/db";
+import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { getStudyResults } from "@/lib/server/dal/results/get-study-results";
+import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
+
+let fixture: ResultsStudyFixture;
+let changedId: string;
+
+beforeAll(async () => {
+  fixture = await createResultsStudy("fair-score");
+  // One stored T4 answer on a Pos. item (gold ARG NH2, O1B) becomes the swapped name, scored as the paper scores it.
+  const keys = await db.answerKey.findMany({ where: { item: { taskId: "residue_ligand" } }, select: { itemId: true, gold: true } });
+  const pos = keys.find((k) => (k.gold as { kind: string }).kind === "bonds")!;
+  const response = await db.response.findFirstOrThrow({ where: { studyId: fixture.studyId, itemId: pos.itemId, phase: "main" }, select: { id: true } });
+  changedId = response.id;
+  await db.response.update({ where: { id: changedId }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0 } });
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+describe("fair score from stored answers", () => {
+  it("the swapped answer is paper 0, fair 1; every T4 record carries a fair score ≥ the paper's", async () => {
+    const { records, skipped } = await listResponseRecords([fixture.studyId]);
+    expect(skipped).toEqual([]);
+    const t4 = records.filter((r) => r.taskId === "residue_ligand");
+    expect(t4.length).toBeGreaterThan(0);
+    for (const r of t4) {
+      expect(r.fairExact).toBeGreaterThanOrEqual(r.exact);
+      expect(r.fairPartial).toBeGreaterThanOrEqual(r.partial);
+      expect(r.fairF1).toBeDefined();
+    }
+    const swapped = t4.filter((r) => r.answer === "Yes: ARG NH1, O1B");
+    expect(swapped.length).toBeGreaterThanOrEqual(1);
+    for (const r of swapped) expect([r.exact, r.partial, r.fairExact, r.fairPartial, r.fairF1]).toEqual([0, 0, 1, 1, 1]);
+    // Tasks without atom names: no fair fields (fair = paper).
+    expect(records.filter((r) => r.taskId === "translation").every((r) => r.fairExact === undefined)).toBe(true);
+  });
+
+  it("the results summary shows the fair exact above the paper exact on ResLig+ only", async () => {
+    const results = await getStudyResults({ studyId: fixture.studyId, replicates: 50 });
+    expect(results.problems).toEqual([]);
+    const summary = results.summary!;
+    for (const c of summary.overall.columns) {
+      if (c.column === "residue_ligand_pos") expect(c.fair.exact.mean).toBeGreaterThan(c.exact.mean);
+      else expect(c.fair.exact.mean).toBe(c.exact.mean);
+    }
+  });
+});
