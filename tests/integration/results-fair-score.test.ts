@@ -15,9 +15,12 @@ let changedId: string;
 beforeAll(async () => {
   fixture = await createResultsStudy("fair-score");
   // One stored T4 answer on a Pos. item (gold ARG NH2, O1B) becomes the swapped name, scored as the paper scores it.
-  const keys = await db.answerKey.findMany({ where: { item: { taskId: "residue_ligand" } }, select: { itemId: true, gold: true } });
-  const pos = keys.find((k) => (k.gold as { kind: string }).kind === "bonds")!;
-  const response = await db.response.findFirstOrThrow({ where: { studyId: fixture.studyId, itemId: pos.itemId, phase: "main" }, select: { id: true } });
+  const t4 = await db.response.findMany({
+    where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main" },
+    select: { id: true, item: { select: { answerKey: { select: { gold: true } } } } },
+    orderBy: { id: "asc" },
+  });
+  const response = t4.find((r) => (r.item.answerKey?.gold as { kind: string } | undefined)?.kind === "bonds")!;
   changedId = response.id;
   await db.response.update({ where: { id: changedId }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0 } });
 });
