@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native/wasm database drivers stay outside the server bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg", "@resvg/resvg-js"],
+  serverExternalPackages: ["@prisma/adapter-pg", "pg", "@resvg/resvg-js"],
   poweredByHeader: false,
   typedRoutes: false,
 };

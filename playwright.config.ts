@@ -1,10 +1,11 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-// scripts/test-all.mts passes a fresh PostgreSQL database; run directly, the suite uses a PGlite folder.
+// scripts/test-all.mts passes a fresh PostgreSQL database; run directly, the suite uses its own embedded database
+// folder and port (so it never meets the dev database).
 const databaseEnv: Record<string, string> = process.env.E2E_DATABASE_URL
   ? { DATABASE_URL: process.env.E2E_DATABASE_URL }
-  : { PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? ".data/e2e" };
+  : { EMBEDDED_DB_DIR: process.env.E2E_EMBEDDED_DB_DIR ?? ".data/e2e", EMBEDDED_DB_PORT: String(PORT + 10_000) };
 
 export default defineConfig({
   testDir: "tests/e2e",

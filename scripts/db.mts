@@ -1,16 +1,17 @@
-// Offline replacement for `prisma migrate dev --create-only | migrate deploy | migrate reset | migrate diff`.
+// Offline replacement for `prisma migrate dev --create-only | migrate deploy | migrate reset | migrate diff`, plus the
+// embedded database's lifecycle (start | stop | status | backup | restore FILE).
 // Prisma 7.10's CLI needs a native schema-engine binary downloaded from outside npm; this script uses the
 // npm-published @prisma/schema-engine-wasm through driver adapters instead (see README, Decisions).
-//   DATABASE_URL set   -> @prisma/adapter-pg (real PostgreSQL)
-//   DATABASE_URL unset -> embedded PGlite in $PGLITE_DIR (default .data/pglite)
+//   DATABASE_URL set   -> that PostgreSQL server
+//   DATABASE_URL unset -> the embedded PostgreSQL server (scripts/embedded-postgres.mts), started when needed;
+//                         before migrations run on an existing embedded database, a backup goes to .data/backups/.
 // The shadow database (for `create`) is ALWAYS an in-memory PGlite: adapter-pg 7.10.1's own
 // connectToShadowDb() reuses the connection string and would reset the MAIN database.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import { backupEmbedded, embeddedConfig, EmbeddedDbError, ensureEmbedded, listBackups, recoveryAdvice, restoreEmbedded, stopEmbedded } from "./embedded-postgres.mts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the wasm engine's glue is untyped */
 
@@ -69,44 +70,54 @@ function patchCharType(adapter: any): any {
   return adapter;
 }
 
+/** Migration folder names not yet recorded as finished in the database (all of them for an empty database). */
+export async function pendingMigrations(databaseUrl: string): Promise<{ pending: string[]; applied: number }> {
+  const local = migrationsList().migrationDirectories.map((d) => d.path);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const exists = await client.query(`SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS ok`);
+    if (!exists.rows[0].ok) return { pending: local, applied: 0 };
+    const { rows } = await client.query(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+    const done = new Set(rows.map((r) => r.migration_name as string));
+    return { pending: local.filter((m) => !done.has(m)), applied: done.size };
+  } finally {
+    await client.end();
+  }
+}
+
 /**
- * Runs one migration command against DATABASE_URL (or the PGlite at pgliteDir) and closes every connection.
+ * Runs one migration command against the database at databaseUrl and closes every connection.
  * Exported so tests and the seed script can migrate a database without spawning a process.
  */
 export async function runMigrationCommand(
   cmd: "deploy" | "reset" | "create" | "diff",
-  options: { databaseUrl?: string; pgliteDir?: string; name?: string; quiet?: boolean } = {},
+  options: { databaseUrl: string; name?: string; quiet?: boolean },
 ): Promise<MigrateResult> {
   const log = options.quiet ? () => {} : (...a: unknown[]) => console.log(...a);
-  const toClose: PGlite[] = [];
+  // Loaded here, not at the top: `db:start` and the CLIs' pre-scripts should not pay for the migration engine.
+  const { bindMigrationAwareSqlAdapterFactory } = await import("@prisma/driver-adapter-utils");
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const toClose: InstanceType<typeof PGlite>[] = [];
   const toEnd: Array<() => Promise<void>> = [];
   const memoryShadow = () => {
     const db = new PGlite();
     toClose.push(db);
     return new PrismaPGlite(db).connect();
   };
-  let factory: any;
-  if (options.databaseUrl) {
-    const { PrismaPg } = await import("@prisma/adapter-pg");
-    const main = new PrismaPg({ connectionString: options.databaseUrl });
-    factory = {
-      adapterName: main.adapterName,
-      provider: main.provider,
-      connect: async () => {
-        const adapter = await main.connect();
-        toEnd.push(() => adapter.dispose());
-        return patchCharType(adapter);
-      },
-      connectToShadowDb: memoryShadow,
-    };
-  } else {
-    const dir = options.pgliteDir ?? ".data/pglite";
-    fs.mkdirSync(dir, { recursive: true });
-    const db = new PGlite(dir);
-    toClose.push(db);
-    const f = new PrismaPGlite(db);
-    factory = { adapterName: f.adapterName, provider: f.provider, connect: () => f.connect(), connectToShadowDb: memoryShadow };
-  }
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const main = new PrismaPg({ connectionString: options.databaseUrl });
+  const factory: any = {
+    adapterName: main.adapterName,
+    provider: main.provider,
+    connect: async () => {
+      const adapter = await main.connect();
+      toEnd.push(() => adapter.dispose());
+      return patchCharType(adapter);
+    },
+    connectToShadowDb: memoryShadow,
+  };
   const bg = await loadEngineModule();
   const files = [{ path: schemaPath, content: fs.readFileSync(schemaPath, "utf8") }];
   const engine = await bg.SchemaEngine.new(
@@ -154,18 +165,72 @@ export async function runMigrationCommand(
   }
 }
 
+const USAGE = "usage: tsx scripts/db.mts deploy | reset | create <name> | diff | start | stop | status | backup | restore <file>";
+
+/** The database this command works on: DATABASE_URL, else the embedded server (started if needed). */
+async function databaseUrl(): Promise<{ url: string; embedded: boolean }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false };
+  const { url } = await ensureEmbedded({ log: (l) => console.log(l) });
+  return { url, embedded: true };
+}
+
+async function main(cmd: string | undefined, arg: string | undefined): Promise<void> {
+  const log = (l: string) => console.log(l);
+  switch (cmd) {
+    case "start": {
+      if (process.env.DATABASE_URL) return console.log("DATABASE_URL is set: no embedded database to start.");
+      await ensureEmbedded({ log });
+      return;
+    }
+    case "stop":
+      console.log(stopEmbedded() ? "Embedded PostgreSQL stopped." : "Embedded PostgreSQL was not running.");
+      return;
+    case "status": {
+      const cfg = embeddedConfig();
+      const backups = listBackups(cfg);
+      console.log(`data ${cfg.dataDir}\nport ${cfg.port}\nrunning ${fs.existsSync(path.join(cfg.dataDir, "postmaster.pid"))}\nbackups ${backups.length ? backups.join(", ") : "none"}`);
+      return;
+    }
+    case "backup":
+      await backupEmbedded("manual", { log });
+      return;
+    case "restore":
+      if (!arg) throw new EmbeddedDbError(`usage: npm run db:restore -- FILE (backups: ${listBackups(embeddedConfig()).join(", ") || "none"})`);
+      await restoreEmbedded(arg, { log });
+      return;
+    case "deploy": {
+      const db = await databaseUrl();
+      if (db.embedded) {
+        const { pending, applied } = await pendingMigrations(db.url);
+        if (pending.length && applied > 0) await backupEmbedded(`before-${pending[0]}`, { log });
+      }
+      await runMigrationCommand("deploy", { databaseUrl: db.url });
+      return;
+    }
+    case "reset": {
+      const db = await databaseUrl();
+      if (db.embedded) await backupEmbedded("before-reset", { log });
+      await runMigrationCommand("reset", { databaseUrl: db.url });
+      return;
+    }
+    case "create":
+    case "diff":
+      await runMigrationCommand(cmd, { databaseUrl: (await databaseUrl()).url, name: arg });
+      return;
+    default:
+      console.error(USAGE);
+      process.exit(2);
+  }
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isMain) {
   if (fs.existsSync(".env")) process.loadEnvFile(".env");
   const [cmd, arg] = process.argv.slice(2);
-  if (cmd !== "deploy" && cmd !== "reset" && cmd !== "create" && cmd !== "diff") {
-    console.error("usage: tsx scripts/db.mts deploy | reset | create <name> | diff");
-    process.exit(2);
-  }
-  runMigrationCommand(cmd, { databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR, name: arg }).catch(
-    (err: unknown) => {
-      console.error(`Migration '${cmd}' failed: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
-    },
-  );
+  main(cmd, arg).catch((err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`Database '${cmd}' failed: ${message}`);
+    if (!(err instanceof EmbeddedDbError) && !process.env.DATABASE_URL && cmd !== "create" && cmd !== "diff") console.error(recoveryAdvice(embeddedConfig()));
+    process.exit(1);
+  });
 }

@@ -2,7 +2,7 @@
 //   npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]
 //   paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--condition static|interactive]
 // summary = per-task summary, items = per-item summary, tsv = the pool's items as a VLMEvalKit TSV.
-// Needs DATABASE_URL (or the PGlite folder); prints the error and exits with status 1 on bad input.
+// Needs DATABASE_URL (or the embedded database, started by the pre-script); prints the error and exits with status 1 on bad input.
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";

@@ -1,55 +1,40 @@
 import "server-only";
-import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/prisma/generated/client";
-import { env } from "@/lib/server/env";
+import { databaseUrl, env, usesEmbeddedDb } from "@/lib/server/env";
 
-export type DatabaseDriver = "postgres" | "pglite";
+/**
+ * One database code path: Prisma over adapter-pg to a PostgreSQL server, either DATABASE_URL or the embedded server
+ * that `npm run dev` / `npm run db:start` runs (scripts/embedded-postgres.mts). No process but that server opens the
+ * data folder, so Next's dev workers, `next build` and the CLIs can come and go (or be killed) safely.
+ * The client connects lazily: importing this module opens nothing.
+ */
+export type DatabaseDriver = "postgres" | "embedded-postgres";
 
-type PGliteModule = typeof import("@electric-sql/pglite");
-type PGliteAdapterModule = typeof import("pglite-prisma-adapter");
-type PGliteInstance = InstanceType<PGliteModule["PGlite"]>;
-
-interface DbHandle {
-  prisma: PrismaClient;
-  driver: DatabaseDriver;
-  pglite?: PGliteInstance;
+function createClient(): PrismaClient {
+  // Explicit pool (README "Configuration"): the driver default of 10 was undocumented. A connection that failed is
+  // dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: env.DATABASE_POOL_MAX,
+    connectionTimeoutMillis: env.DATABASE_POOL_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client whose server connection is terminated emits "error" on the pool; without a listener the process dies.
+  pool.on("error", (err) => console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`));
+  return new PrismaClient({ adapter: new PrismaPg(pool) });
 }
 
-function createHandle(): DbHandle {
-  if (env.DATABASE_URL) {
-    // Explicit pool (README "Configuration"): the driver default of 10 was undocumented. A connection that failed is
-    // dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
-    const pool = new pg.Pool({
-      connectionString: env.DATABASE_URL,
-      max: env.DATABASE_POOL_MAX,
-      connectionTimeoutMillis: env.DATABASE_POOL_TIMEOUT_MS,
-      idleTimeoutMillis: 30_000,
-    });
-    // An idle client whose server connection is terminated emits "error" on the pool; without a listener the process dies.
-    pool.on("error", (err) => console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`));
-    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), driver: "postgres" };
-  }
-  // Loaded only for the embedded database: PGlite costs ~40 MB of memory in every process that imports it.
-  const load = createRequire(import.meta.url);
-  const { PGlite } = load("@electric-sql/pglite") as PGliteModule;
-  const { PrismaPGlite } = load("pglite-prisma-adapter") as PGliteAdapterModule;
-  // Embedded default: one process per data folder (PGlite is single-writer). Migrations run before the server starts.
-  const pglite = new PGlite(env.PGLITE_DIR);
-  return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), driver: "pglite", pglite };
-}
+// Cached on globalThis so dev hot reload reuses one pool.
+const globalForDb = globalThis as unknown as { misiDb?: PrismaClient };
+const client = globalForDb.misiDb ?? (globalForDb.misiDb = createClient());
 
-// Cached on globalThis so dev hot reload does not open a second PGlite on the same folder.
-const globalForDb = globalThis as unknown as { misiDb?: DbHandle };
-const handle = globalForDb.misiDb ?? (globalForDb.misiDb = createHandle());
+export const db = client;
+export const dbDriver: DatabaseDriver = usesEmbeddedDb ? "embedded-postgres" : "postgres";
 
-export const db = handle.prisma;
-export const dbDriver: DatabaseDriver = handle.driver;
-
-/** Closes the client (and PGlite, which otherwise keeps the process alive). For scripts and tests. */
+/** Closes the pool. For scripts and tests. */
 export async function disconnectDb(): Promise<void> {
-  await handle.prisma.$disconnect();
-  await handle.pglite?.close();
+  await client.$disconnect();
   delete globalForDb.misiDb;
 }

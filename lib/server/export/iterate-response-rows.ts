@@ -2,8 +2,7 @@ import "server-only";
 import pg from "pg";
 import { UNSPECIFIED_COHORT, type ResponseExportRow } from "@/lib/export/response-table";
 import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
-import { db, dbDriver } from "@/lib/server/db";
-import { env } from "@/lib/server/env";
+import { databaseUrl } from "@/lib/server/env";
 import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
 import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
 
@@ -89,12 +88,6 @@ function createPostgresPageReader(client: pg.Client): PageReader {
   };
 }
 
-/** Embedded PGlite (small local studies): the same statements through Prisma, which owns the only PGlite handle. */
-const readPageWithPrisma: PageReader = (studyId, after, limit) =>
-  after === null
-    ? db.$queryRawUnsafe<RawResponseRow[]>(FIRST_PAGE_SQL, studyId, limit)
-    : db.$queryRawUnsafe<RawResponseRow[]>(NEXT_PAGE_SQL, studyId, after.at.toISOString(), after.id, limit);
-
 /** One stored row as the export's row; `polarity` caches each T4 item's classification. */
 function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
   let resultColumn: string | null = null;
@@ -146,15 +139,12 @@ export async function* iterateResponseRows(studyIds: readonly string[], pageRows
   const polarity = new Map<string, "pos" | "neg" | null>();
   let client: pg.Client | null = null;
   try {
-    let readPage = readPageWithPrisma;
-    if (dbDriver === "postgres" && env.DATABASE_URL) {
-      client = new pg.Client({ connectionString: env.DATABASE_URL, types: EXPORT_PG_TYPES });
-      // Without a listener, a connection dropped between two pages would crash the process; the
-      // next page query then fails and ends the stream with an error instead.
-      client.on("error", (err) => console.error("responses export: database connection error:", err));
-      await client.connect();
-      readPage = createPostgresPageReader(client);
-    }
+    client = new pg.Client({ connectionString: databaseUrl, types: EXPORT_PG_TYPES });
+    // Without a listener, a connection dropped between two pages would crash the process; the
+    // next page query then fails and ends the stream with an error instead.
+    client.on("error", (err) => console.error("responses export: database connection error:", err));
+    await client.connect();
+    const readPage = createPostgresPageReader(client);
     for (const studyId of studyIds) {
       let after: PageCursor | null = null;
       for (;;) {

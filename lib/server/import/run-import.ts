@@ -7,7 +7,7 @@ import { detectImportKind } from "@/lib/import/detect-kind";
 import { FileIndex } from "@/lib/import/image-refs";
 import { ImportReportBuilder, type ImportKind, type ImportProgress, type ImportReport } from "@/lib/import/report";
 import { writeAudit } from "@/lib/server/audit";
-import { db, dbDriver } from "@/lib/server/db";
+import { db } from "@/lib/server/db";
 import { importBundle } from "./import-bundle";
 import { FatalImportError, ProgressTracker, type ImportContext } from "./import-context";
 import { importMisiRelease } from "./import-misi";
@@ -107,8 +107,7 @@ function persistProgress(batchId: string, external?: (p: ImportProgress) => void
   let inflight = false;
   return (progress) => {
     external?.(progress);
-    // PGlite has one connection, held by the import's transaction: a second write would wait forever.
-    if (dbDriver !== "postgres" || inflight || Date.now() - last < PROGRESS_WRITE_INTERVAL_MS) return;
+    if (inflight || Date.now() - last < PROGRESS_WRITE_INTERVAL_MS) return;
     last = Date.now();
     inflight = true;
     db.importBatch
