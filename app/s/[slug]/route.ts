@@ -11,15 +11,14 @@ export async function GET(request: NextRequest, context: { params: Promise<{ slu
   const query = Object.fromEntries(request.nextUrl.searchParams.entries());
   const cookie = verifyParticipantToken(request.cookies.get(PARTICIPANT_COOKIE)?.value);
   const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId });
-  const base = request.nextUrl.clone();
-  base.search = "";
-  if (result.kind !== "ok") {
-    base.pathname = `/s/${encodeURIComponent(slug)}/status`;
-    base.searchParams.set("kind", result.kind);
-    return NextResponse.redirect(base, 303);
-  }
-  base.pathname = `/s/${encodeURIComponent(slug)}/session`;
-  const response = NextResponse.redirect(base, 303);
+  // Relative Location: behind a reverse proxy (or reached by IP, a www. name…) the browser stays on the host it used,
+  // so the participant cookie set here comes back. An absolute URL built from the server's own host would not.
+  if (result.kind !== "ok") return seeOther(`/s/${encodeURIComponent(slug)}/status?kind=${encodeURIComponent(result.kind)}`);
+  const response = seeOther(`/s/${encodeURIComponent(slug)}/session`);
   response.cookies.set(PARTICIPANT_COOKIE, createParticipantToken(result.participantId, result.studyId), PARTICIPANT_COOKIE_OPTIONS);
   return response;
+}
+
+function seeOther(location: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { Location: location } });
 }
