@@ -6,10 +6,15 @@ export const CONDITIONS = ["static", "interactive"] as const;
 export const ConditionSchema = z.enum(CONDITIONS);
 export type Condition = z.infer<typeof ConditionSchema>;
 
+/** Replaced by the study's estimated duration when the consent text is shown (see consentTextFor). */
+export const DURATION_PLACEHOLDER = "{duration}";
+
 export const DEFAULT_CONSENT_TEXT = `You are invited to take part in a research study on how people reason about the 3D structure of molecules.
-You will answer questions about pictures of protein–ligand complexes. It takes about 30–45 minutes.
-Taking part is voluntary; you may stop at any time. We record your answers, response times, how you interact
-with the views and basic device information (screen size, browser). No name or contact details are collected.
+
+You will answer questions about pictures of protein–ligand complexes. It takes about ${DURATION_PLACEHOLDER}.
+
+Taking part is voluntary; you may stop at any time. We record your answers, response times, how you interact with the views and basic device information (screen size, browser). No name or contact details are collected.
+
 Anonymised data may be published for research.`;
 
 const ProlificSchema = z.object({
@@ -70,4 +75,44 @@ export type StudyConfigInput = z.input<typeof StudyConfigSchema>;
 /** Interactive permissions for one task, with defaults. */
 export function interactiveFor(config: StudyConfig, taskId: z.infer<typeof TaskIdSchema>) {
   return config.interactive[taskId] ?? InteractiveSchema.parse({});
+}
+
+/** Seconds per question used for the duration estimate before real data exist (low and high end). */
+const SECONDS_PER_ITEM = [45, 90] as const;
+/** Consent, instructions (one screen per task) and the completion screen. */
+const OVERHEAD_SECONDS = 120;
+const SECONDS_PER_TASK_INSTRUCTIONS = 30;
+
+/** Questions one participant answers: practice, main block and attention checks. */
+export function itemsPerParticipant(config: StudyConfig): number {
+  return config.practiceItemIds.length + config.tasks.length * config.itemsPerTask + config.attentionItemIds.length;
+}
+
+function roundMinutes(seconds: number, up: boolean): number {
+  const minutes = seconds / 60;
+  if (minutes <= 10) return Math.max(1, up ? Math.ceil(minutes) : Math.floor(minutes));
+  return Math.max(5, (up ? Math.ceil(minutes / 5) : Math.floor(minutes / 5)) * 5);
+}
+
+/**
+ * The study's expected duration in words, from its length (items per participant × 45–90 s, capped by the time
+ * limit, plus instructions), or from the median duration of finished participants once `medianSeconds` is known.
+ */
+export function estimateDuration(config: StudyConfig, medianSeconds: number | null = null): string {
+  if (medianSeconds !== null && Number.isFinite(medianSeconds) && medianSeconds > 0) {
+    const m = roundMinutes(medianSeconds, true);
+    return `${m} minute${m === 1 ? "" : "s"} (the median of the participants so far)`;
+  }
+  const items = itemsPerParticipant(config);
+  const fixed = OVERHEAD_SECONDS + SECONDS_PER_TASK_INSTRUCTIONS * config.tasks.length;
+  const perItemHigh = config.timeLimitSec === null ? SECONDS_PER_ITEM[1] : Math.min(SECONDS_PER_ITEM[1], config.timeLimitSec);
+  const perItemLow = Math.min(SECONDS_PER_ITEM[0], perItemHigh);
+  const low = roundMinutes(fixed + items * perItemLow, false);
+  const high = Math.max(low, roundMinutes(fixed + items * perItemHigh, true));
+  return low === high ? `${low} minutes` : `${low}–${high} minutes`;
+}
+
+/** The consent text as shown: the duration placeholder filled in. */
+export function consentTextFor(config: StudyConfig, medianSeconds: number | null = null): string {
+  return config.consentText.includes(DURATION_PLACEHOLDER) ? config.consentText.split(DURATION_PLACEHOLDER).join(estimateDuration(config, medianSeconds)) : config.consentText;
 }

@@ -178,30 +178,40 @@ export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetO
       ) : null}
       {!none && (
         <>
+          {rows.length > 0 ? (
+            <div className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] gap-1.5 text-xs text-slate-600" aria-hidden>
+              <span>residue</span>
+              <span>residue atom</span>
+              <span />
+              <span>ligand atom</span>
+              <span />
+            </div>
+          ) : null}
           {rows.map((row, i) => (
-            <div key={i} className="flex flex-wrap items-center gap-2" role="group" aria-label={`bond ${i + 1}`}>
-              <select aria-label={`bond ${i + 1} residue`} className="rounded border border-slate-400 px-2 py-1" value={row.residue} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, residue: Number(e.target.value), atom: "" } : r)), false)}>
+            // One grid row per bond: residue, its atom, ligand atom and remove stay on one line in the 400 px answer column.
+            <div key={i} className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-1.5" role="group" aria-label={`bond ${i + 1}`}>
+              <select aria-label={`bond ${i + 1} residue`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.residue} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, residue: Number(e.target.value), atom: "" } : r)), false)}>
                 {pickers.residues.map((r, j) => (
                   <option key={j} value={j}>
                     {residueLabel(r)}
                   </option>
                 ))}
               </select>
-              <select aria-label={`bond ${i + 1} residue atom`} className="rounded border border-slate-400 px-2 py-1" value={row.atom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, atom: e.target.value } : r)), false)}>
-                <option value="">residue atom…</option>
+              <select aria-label={`bond ${i + 1} residue atom`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.atom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, atom: e.target.value } : r)), false)}>
+                <option value="">atom…</option>
                 {(pickers.residues[row.residue]?.atoms ?? []).map((a) => (
                   <option key={a}>{a}</option>
                 ))}
               </select>
               <span aria-hidden>↔</span>
-              <select aria-label={`bond ${i + 1} ligand atom`} className="rounded border border-slate-400 px-2 py-1" value={row.ligandAtom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, ligandAtom: e.target.value } : r)), false)}>
-                <option value="">ligand atom…</option>
+              <select aria-label={`bond ${i + 1} ligand atom`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.ligandAtom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, ligandAtom: e.target.value } : r)), false)}>
+                <option value="">ligand…</option>
                 {pickers.ligandAtoms.map((a) => (
                   <option key={a}>{a}</option>
                 ))}
               </select>
-              <button type="button" className="text-sm text-red-700 underline" onClick={() => update(rows.filter((_, j) => j !== i), false)}>
-                remove
+              <button type="button" aria-label={`remove bond ${i + 1}`} title="remove this bond" className="rounded px-1.5 text-lg leading-none text-red-700 hover:bg-red-50" onClick={() => update(rows.filter((_, j) => j !== i), false)}>
+                ×
               </button>
             </div>
           ))}

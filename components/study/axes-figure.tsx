@@ -9,6 +9,9 @@ export function AxesFigure() {
           <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" fill="currentColor" />
           </marker>
+          <marker id="arrow-roll" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+            <path d="M0,0 L10,5 L0,10 z" fill="#1d4ed8" />
+          </marker>
         </defs>
         <g stroke="currentColor" strokeWidth="3" className="text-slate-800">
           <line x1="80" y1="130" x2="190" y2="130" markerEnd="url(#arrow)" />
@@ -19,8 +22,12 @@ export function AxesFigure() {
         <text x="196" y="135" fontSize="16" fontWeight="600">X</text>
         <text x="72" y="14" fontSize="16" fontWeight="600">Y</text>
         <text x="40" y="160" fontSize="16" fontWeight="600">Z (toward you)</text>
-        <path d="M 120 95 A 22 22 0 1 0 140 115" fill="none" stroke="#2563eb" strokeWidth="2" markerEnd="url(#arrow)" className="text-blue-600" />
-        <text x="128" y="70" fontSize="12" fill="#2563eb">+roll z</text>
+        {/* The roll about z is drawn around the Z dot (the axis pointing at the viewer), between the X and Y axes,
+            turning counter-clockwise from the X side toward the Y side. */}
+        <path d="M 116.7 120.2 A 38 38 0 0 0 89.8 93.3" fill="none" stroke="#1d4ed8" strokeWidth="2.5" markerEnd="url(#arrow-roll)" />
+        <text x="112" y="92" fontSize="13" fontWeight="600" fill="#1d4ed8">
+          +roll z
+        </text>
       </svg>
       <figcaption className="mt-1 max-w-xs text-center text-sm text-slate-600">
         X right, Y up, Z out of the screen toward you. A positive roll turns counter-clockwise when its axis points at you (right-hand rule).

@@ -1,49 +1,41 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { imageUrl } from "./image-preload";
+import { captionOf, ImageViewerDialog } from "./image-viewer";
 import type { PublicImage } from "./types";
 
-/** The item's images in order; each opens full size (the paper's static condition). */
-export function ImageGallery({ images, onZoom }: { images: PublicImage[]; onZoom?: () => void }) {
-  const [open, setOpen] = useState<PublicImage | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (open) dialog.current?.showModal();
-    else dialog.current?.close();
-  }, [open]);
+/**
+ * The item's images in order, captions always visible; each opens the full-window viewer (previous/next, zoom,
+ * compare side by side). `layout="strip"` is the narrow column beside the 3D view.
+ */
+export function ImageGallery({ images, onZoom, layout = "grid" }: { images: PublicImage[]; onZoom?: () => void; layout?: "grid" | "strip" }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const columns = layout === "strip" ? "grid-cols-2" : images.length <= 4 ? "grid-cols-2" : "grid-cols-2 md:grid-cols-3 xl:grid-cols-4";
   return (
     <>
-      <ol className={`grid gap-3 ${images.length <= 4 ? "grid-cols-2" : "grid-cols-2 xl:grid-cols-3"}`} aria-label="Images">
+      <p className="mb-2 text-sm text-slate-700">Click an image to open it large (zoom, previous/next, compare side by side).</p>
+      <ol className={`grid gap-3 ${columns}`} aria-label="Images">
         {images.map((img, i) => (
           <li key={img.id}>
             <button
               type="button"
-              className="group block w-full overflow-hidden rounded border border-slate-300 bg-black"
+              className="group block w-full overflow-hidden rounded border border-slate-300 bg-black focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
               onClick={() => {
-                setOpen(img);
+                setOpen(i);
                 onZoom?.();
               }}
             >
               {/* eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable */}
-              <img src={`/api/images/${img.id}`} alt={`Image ${i + 1}`} className="aspect-square w-full object-contain" />
+              <img src={imageUrl(img.id)} alt={captionOf(images, i)} className="aspect-square w-full object-contain" />
               <span className="block bg-white px-2 py-1 text-left text-sm text-slate-800 group-hover:underline">
-                {img.caption || `Image ${i + 1}`} <span className="text-slate-500">(enlarge)</span>
+                {captionOf(images, i)} <span className="text-slate-600">(enlarge)</span>
               </span>
             </button>
           </li>
         ))}
       </ol>
-      <dialog ref={dialog} onClose={() => setOpen(null)} className="m-auto max-h-[95vh] max-w-[95vw] bg-black p-0 backdrop:bg-black/70" aria-label={open?.caption ?? "Image"}>
-        {open ? (
-          <div className="relative">
-            {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
-            <img src={`/api/images/${open.id}`} alt={open.caption || "Enlarged image"} className="max-h-[92vh] max-w-[92vw] object-contain" />
-            <button type="button" autoFocus onClick={() => setOpen(null)} className="absolute right-2 top-2 rounded bg-white px-3 py-1 text-sm font-medium">
-              Close (Esc)
-            </button>
-          </div>
-        ) : null}
-      </dialog>
+      <ImageViewerDialog images={images} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />
     </>
   );
 }

@@ -3,12 +3,15 @@
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { findTask } from "@/lib/tasks/registry";
-import { CommandWidget, DockingWidget, HbondListWidget, McWidget } from "./answer-widgets";
+import { CommandWidget, DockingWidget, HbondListWidget, McWidget, readOptions } from "./answer-widgets";
 import { AxesFigure } from "./axes-figure";
 import { ImageGallery } from "./image-gallery";
+import { preloadImages } from "./image-preload";
 import { pickMcLetterFromKey } from "./mc-keys";
 import type { CurrentQuestion, SessionState, SessionUpdate, SubmitResult } from "./types";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
+import { PracticeFeedback } from "./practice-feedback";
+import { QuestionText } from "./question-text";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
   ssr: false,
@@ -87,7 +90,7 @@ function deviceInfo() {
 
 export function SessionApp({ initial }: { initial: SessionState }) {
   const [session, setSession] = useState(initial);
-  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]> } | null>(null);
+  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(null);
   const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set());
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -118,6 +121,13 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   };
 
   const { participant, study, progress, current } = session;
+
+  // The current question's images load while its instructions are read, the next question's while this one is answered.
+  const currentImageIds = current?.item.images.map((i) => i.id).join(",") ?? "";
+  const upcomingImageIds = session.upcomingImageIds?.join(",") ?? "";
+  useEffect(() => {
+    void preloadImages(currentImageIds ? currentImageIds.split(",") : []).then(() => preloadImages(upcomingImageIds ? upcomingImageIds.split(",") : []));
+  }, [currentImageIds, upcomingImageIds]);
   const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
 
   let body: React.ReactNode;
@@ -132,7 +142,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   } else if (!participant.consented) {
     body = <ConsentScreen text={study.consentText} busy={busy} onAnswer={consent} />;
   } else if (feedback) {
-    body = <PracticeFeedback result={feedback.result} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
+    body = <PracticeFeedback result={feedback.result} question={feedback.question} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
   } else if (!current) {
     body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
   } else if (!instructionsSeen.has(current.task.id)) {
@@ -144,12 +154,17 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         question={current}
         condition={participant.condition}
         timeLimitSec={study.timeLimitSec}
-        onStored={(result, update) => {
+        onStored={async (result, update, answer) => {
           // The answer's response carries only what changed (progress, next question or end screen).
           const next: SessionState = { ...session, ...update };
           setProblem(null);
-          if (result.practiceFeedback) setFeedback({ state: next, result: result.practiceFeedback });
-          else setSession(next);
+          if (result.practiceFeedback) {
+            setFeedback({ state: next, result: result.practiceFeedback, question: { taskId: current.task.id, text: current.item.question, images: current.item.images, answer } });
+            return;
+          }
+          // The next question appears with its images (fetched ahead; waited for here at most a few seconds).
+          await preloadImages(next.current?.item.images.map((i) => i.id) ?? []);
+          setSession(next);
         }}
         onStale={reloadSession}
       />
@@ -157,7 +172,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   }
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6">
+    <div className="mx-auto max-w-screen-xl px-4 py-6">
       <header className="mb-6">
         <div className="flex items-center justify-between gap-4">
           <h1 className="text-lg font-semibold">{study.name}</h1>
@@ -219,20 +234,6 @@ function InstructionsScreen({ question, onStart }: { question: CurrentQuestion; 
   );
 }
 
-function PracticeFeedback({ result, onContinue }: { result: { correct: boolean; correctAnswer: string }; onContinue: () => void }) {
-  return (
-    <section aria-live="polite" className="max-w-2xl rounded border border-slate-300 bg-white p-5">
-      <h2 className="text-xl font-semibold">{result.correct ? "Correct." : "Not quite."}</h2>
-      <p className="mt-2">
-        The correct answer was <code className="rounded bg-slate-100 px-1.5 py-0.5">{result.correctAnswer}</code>. Practice answers do not count.
-      </p>
-      <button type="button" autoFocus onClick={onContinue} className="mt-4 rounded bg-blue-700 px-5 py-2 font-medium text-white">
-        Continue
-      </button>
-    </section>
-  );
-}
-
 function CompletionScreen({ completion }: { completion: { code: string | null; url: string | null } }) {
   useEffect(() => {
     if (!completion.url) return;
@@ -281,7 +282,7 @@ function QuestionScreen({
   question: CurrentQuestion;
   condition: string;
   timeLimitSec: number | null;
-  onStored: (result: SubmitResult, update: SessionUpdate) => void;
+  onStored: (result: SubmitResult, update: SessionUpdate, answer: string) => void | Promise<void>;
   onStale: (message: string) => Promise<void>;
 }) {
   const task = useMemo(() => findTask(question.task.id), [question.task.id]);
@@ -338,7 +339,7 @@ function QuestionScreen({
           (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
         );
         setStatus(null);
-        onStored(out.result, out.update);
+        await onStored(out.result, out.update, timedOut ? "" : text);
       } catch (err) {
         setStatus(null);
         inFlight.current = false;
@@ -404,14 +405,17 @@ function QuestionScreen({
         </div>
       ) : null}
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
-        <div className="space-y-4">
-          {condition === "interactive" && question.interactive ? (
+        {condition === "interactive" && question.interactive ? (
+          // The 3D view with the item's images beside it (not below the fold): the target stays in sight while rotating.
+          <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,300px)]">
             <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
-          ) : null}
+            <ImageGallery images={question.item.images} layout="strip" onZoom={() => (zooms.current += 1)} />
+          </div>
+        ) : (
           <ImageGallery images={question.item.images} onZoom={() => (zooms.current += 1)} />
-        </div>
+        )}
         <div className="lg:sticky lg:top-4 lg:self-start">
-          <p className="leading-relaxed">{question.item.question}</p>
+          <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />
           <form
             className="mt-4 space-y-4 rounded border border-slate-300 bg-white p-4"
             onSubmit={(e) => {

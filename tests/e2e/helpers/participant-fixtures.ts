@@ -136,3 +136,27 @@ export function tinyScene3d() {
   }
   return { elements, positions, roles, residueIndex, bonds, camera: { distanceA: 40, fovDeg: 30 } };
 }
+
+/**
+ * A new open study over the seeded demo study's pool (all nine tasks, one item each, the demo's practice item) in one
+ * condition, with the default consent text (its duration is filled in from the study's length).
+ */
+export async function createStudyFromDemoPool(condition: "static" | "interactive"): Promise<{ slug: string }> {
+  const tag = randomBytes(4).toString("hex");
+  return withClient(async (c) => {
+    const demo = await c.query(`SELECT "poolVersionId", config FROM "Study" WHERE slug = 'demo'`);
+    if (!demo.rows[0]) throw new Error("the demo study is not seeded");
+    const { poolVersionId, config: demoConfig } = demo.rows[0] as { poolVersionId: string; config: { practiceItemIds: string[] } };
+    const slug = `ux-${condition}-${tag}`;
+    const config = {
+      itemsPerTask: 1,
+      answersPerItem: 1000,
+      conditions: [condition],
+      practiceItemIds: demoConfig.practiceItemIds,
+      prolific: { completionCode: "UX-DONE" },
+      cohortTag: "e2e",
+    };
+    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [`st_${tag}`, slug, `UX ${condition} ${tag}`, poolVersionId, JSON.stringify(config)]);
+    return { slug };
+  });
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
 import type { AnswerWidget } from "@/lib/tasks/types";
-import { interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
+import { consentTextFor, interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
@@ -31,6 +31,8 @@ export interface ParticipantSessionDto {
   };
   progress: { answered: number; total: number; practiceTotal: number };
   current: CurrentQuestionDto | null;
+  /** Image ids of the question after the current one, for the browser to fetch while the current one is answered. */
+  upcomingImageIds: string[];
   completion: { code: string | null; url: string | null } | null;
   screenedOut: { message: string; returnUrl: string | null } | null;
   /**
@@ -77,6 +79,18 @@ function hasScene(payload: unknown): boolean {
   return !!payload && typeof payload === "object" && "scene3d" in payload;
 }
 
+/** Fewer finished participants than this: the consent text estimates the duration from the study's length. */
+const MIN_COMPLETIONS_FOR_MEDIAN = 5;
+
+/** Median consent-to-completion time of the study's finished participants, or null with too few of them. */
+async function medianDurationSeconds(studyId: string): Promise<number | null> {
+  const rows = await db.$queryRaw<Array<{ n: bigint | number; median: number | null }>>`
+    SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ("completedAt" - "consentAt"))) AS median
+    FROM "Participant" WHERE "studyId" = ${studyId} AND status = 'completed' AND "consentAt" IS NOT NULL AND "completedAt" IS NOT NULL`;
+  const row = rows[0];
+  return row && Number(row.n) >= MIN_COMPLETIONS_FOR_MEDIAN && row.median !== null ? Number(row.median) : null;
+}
+
 /**
  * The participant's current state; marks the current question as first shown (server-side response time). Never
  * assigns or renews reservations. Retried on a dropped connection (its writes are idempotent).
@@ -114,13 +128,17 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
       current = toCurrentQuestion(next, item, participant.condition, config);
     }
   }
+  const following = current ? open[1] : undefined;
+  const upcomingImageIds = following
+    ? (await db.itemImage.findMany({ where: { itemId: following.itemId, item: { status: "active" } }, orderBy: { position: "asc" }, select: { id: true } })).map((i) => i.id)
+    : [];
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
   return {
     participant: { id: participant.id, status, condition: participant.condition, consented: participant.consentAt !== null },
     study: {
       name: participant.study.name,
       slug: participant.study.slug,
-      consentText: config.consentText,
+      consentText: consentTextFor(config, participant.consentAt === null ? await medianDurationSeconds(participant.studyId) : null),
       declineMessage: config.declineMessage,
       timeLimitSec: config.timeLimitSec,
       tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
@@ -131,6 +149,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
       practiceTotal: assignments.filter((a) => a.phase === "practice").length,
     },
     current,
+    upcomingImageIds,
     ...endScreens(status, config),
     noWork: status === "consenting" && !(await hasCapacity(participant.studyId)),
   };
