@@ -18,8 +18,11 @@ export const Scene3dSchema = z.object({
   bonds: z.array(z.number().int().nonnegative()),
   /** Camera distance from the view centre (Å) and field of view (degrees), as in the static render. */
   camera: z.object({ distanceA: z.number().positive(), fovDeg: z.number().positive() }),
-}).refine((s) => s.positions.length === 3 * s.elements.length && s.roles.length === s.elements.length && s.residueIndex.length === s.elements.length, {
-  message: "positions, roles and residueIndex must match the number of atoms",
+  /** The static views' labels: ligand atom names ("a") and residue names ("r"), each anchored on an atom. Optional:
+   *  items generated before labels were stored have none. */
+  labels: z.array(z.object({ atom: z.number().int().nonnegative(), text: z.string().min(1).max(40), kind: z.enum(["a", "r"]) })).max(5000).optional(),
+}).refine((s) => s.positions.length === 3 * s.elements.length && s.roles.length === s.elements.length && s.residueIndex.length === s.elements.length && (s.labels ?? []).every((l) => l.atom < s.elements.length), {
+  message: "positions, roles, residueIndex and label anchors must match the number of atoms",
 });
 export type Scene3d = z.infer<typeof Scene3dSchema>;
 

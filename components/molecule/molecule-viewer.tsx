@@ -2,10 +2,12 @@
 
 import { Canvas, useThree } from "@react-three/fiber";
 import { OrbitControls } from "@react-three/drei";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import * as THREE from "three";
 import type { Scene3d } from "@/lib/scene3d";
 import { cpkColorOf } from "@/lib/molecule/chemistry/elements";
+import { AtomImpostors, BondImpostors, type ImpostorAtoms, type ImpostorBonds } from "./impostors";
+import { SceneLabels } from "./scene-labels";
 
 /** Pocket carbons alternate between these by residue; ligand carbons grey (spec §2). */
 const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
@@ -15,15 +17,6 @@ const STICK_RADIUS_A = 0.12;
 /** Camera path samples are throttled to this interval. */
 const CAMERA_SAMPLE_MS = 200;
 
-// Scratch objects at module scope: per-frame code allocates nothing.
-const _matrix = new THREE.Matrix4();
-const _position = new THREE.Vector3();
-const _quaternion = new THREE.Quaternion();
-const _scale = new THREE.Vector3();
-const _up = new THREE.Vector3(0, 1, 0);
-const _dir = new THREE.Vector3();
-const _color = new THREE.Color();
-
 function atomColor(scene: Scene3d, i: number): string {
   const el = scene.elements[i]!;
   if (el.toUpperCase() === "C") {
@@ -32,72 +25,45 @@ function atomColor(scene: Scene3d, i: number): string {
   return cpkColorOf(el);
 }
 
-/** Sphere tessellation by scene size: big pockets get coarser balls so software WebGL stays interactive. */
-function sphereSegments(atomCount: number): [number, number] {
-  if (atomCount <= 500) return [24, 16];
-  if (atomCount <= 1500) return [14, 10];
-  return [10, 7];
+/** Per-atom sRGB colours (the impostor shaders write them as they are, like the static renderer's flat colours). */
+function atomColors(scene: Scene3d): Float32Array {
+  const out = new Float32Array(scene.elements.length * 3);
+  const color = new THREE.Color();
+  const rgb = { r: 0, g: 0, b: 0 };
+  for (let i = 0; i < scene.elements.length; i++) {
+    color.set(atomColor(scene, i)).getRGB(rgb, THREE.SRGBColorSpace);
+    out.set([rgb.r, rgb.g, rgb.b], 3 * i);
+  }
+  return out;
 }
 
-function Atoms({ scene }: { scene: Scene3d }) {
-  const ref = useRef<THREE.InstancedMesh>(null);
-  const count = scene.elements.length;
-  useLayoutEffect(() => {
-    const mesh = ref.current;
-    if (!mesh) return;
-    for (let i = 0; i < count; i++) {
-      _position.set(scene.positions[3 * i]!, scene.positions[3 * i + 1]!, scene.positions[3 * i + 2]!);
-      _matrix.compose(_position, _quaternion.identity(), _scale.setScalar(BALL_RADIUS_A));
-      mesh.setMatrixAt(i, _matrix);
-      mesh.setColorAt(i, _color.set(atomColor(scene, i)));
+/** Impostor buffers: one sphere per atom, two half-sticks per bond coloured by their own atom (ChimeraX style). */
+function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: ImpostorBonds } {
+  const colors = atomColors(scene);
+  const positions = Float32Array.from(scene.positions);
+  const halves = scene.bonds.length;
+  const starts = new Float32Array(halves * 3);
+  const ends = new Float32Array(halves * 3);
+  const bondColors = new Float32Array(halves * 3);
+  for (let k = 0; k < halves / 2; k++) {
+    const i = scene.bonds[2 * k]!;
+    const j = scene.bonds[2 * k + 1]!;
+    for (let d = 0; d < 3; d++) {
+      const a = positions[3 * i + d]!;
+      const b = positions[3 * j + d]!;
+      const mid = (a + b) / 2;
+      starts[6 * k + d] = a;
+      ends[6 * k + d] = mid;
+      starts[6 * k + 3 + d] = b;
+      ends[6 * k + 3 + d] = mid;
+      bondColors[6 * k + d] = colors[3 * i + d]!;
+      bondColors[6 * k + 3 + d] = colors[3 * j + d]!;
     }
-    mesh.instanceMatrix.needsUpdate = true;
-    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
-  }, [scene, count]);
-  return (
-    <instancedMesh ref={ref} args={[undefined, undefined, count]}>
-      <sphereGeometry args={[1, ...sphereSegments(count)]} />
-      <meshStandardMaterial roughness={0.45} metalness={0.05} />
-    </instancedMesh>
-  );
-}
-
-/** Each bond is two half-sticks coloured by their own atom (ChimeraX style). */
-function Bonds({ scene }: { scene: Scene3d }) {
-  const ref = useRef<THREE.InstancedMesh>(null);
-  const halves = scene.bonds.length; // pairs × 2 halves
-  useLayoutEffect(() => {
-    const mesh = ref.current;
-    if (!mesh) return;
-    const a = new THREE.Vector3();
-    const b = new THREE.Vector3();
-    const mid = new THREE.Vector3();
-    for (let k = 0; k < scene.bonds.length / 2; k++) {
-      const i = scene.bonds[2 * k]!;
-      const j = scene.bonds[2 * k + 1]!;
-      a.set(scene.positions[3 * i]!, scene.positions[3 * i + 1]!, scene.positions[3 * i + 2]!);
-      b.set(scene.positions[3 * j]!, scene.positions[3 * j + 1]!, scene.positions[3 * j + 2]!);
-      mid.addVectors(a, b).multiplyScalar(0.5);
-      for (const [h, from, atom] of [[0, a, i], [1, b, j]] as const) {
-        _dir.subVectors(mid, from);
-        const length = _dir.length();
-        _quaternion.setFromUnitVectors(_up, _dir.normalize());
-        _position.addVectors(from, mid).multiplyScalar(0.5);
-        _matrix.compose(_position, _quaternion, _scale.set(STICK_RADIUS_A, length, STICK_RADIUS_A));
-        mesh.setMatrixAt(2 * k + h, _matrix);
-        mesh.setColorAt(2 * k + h, _color.set(atomColor(scene, atom)));
-      }
-    }
-    mesh.instanceMatrix.needsUpdate = true;
-    if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
-  }, [scene]);
-  if (halves === 0) return null;
-  return (
-    <instancedMesh ref={ref} args={[undefined, undefined, halves]}>
-      <cylinderGeometry args={[1, 1, 1, halves > 3000 ? 6 : 10, 1, true]} />
-      <meshStandardMaterial roughness={0.5} />
-    </instancedMesh>
-  );
+  }
+  return {
+    atoms: { positions, colors, radii: new Float32Array(scene.elements.length).fill(BALL_RADIUS_A) },
+    bonds: { starts, ends, colors: bondColors, radius: STICK_RADIUS_A },
+  };
 }
 
 /** Records the camera path (orientation quaternion + distance) without React state updates per frame. */
@@ -143,6 +109,8 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [resetKey, setResetKey] = useState(0);
+  const [showLabels, setShowLabels] = useState(true);
+  const labelLayer = useRef<HTMLDivElement>(null);
   const pathOrigin = useRef<number | null>(null);
   useEffect(() => {
     let cancelled = false;
@@ -154,15 +122,16 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
       cancelled = true;
     };
   }, [assignmentId]);
+  const buffers = useMemo(() => (scene ? impostorBuffers(scene) : null), [scene]);
   const cameraProps = useMemo(
     () => (scene ? { fov: scene.camera.fovDeg, position: [0, 0, scene.camera.distanceA] as [number, number, number], near: 0.5, far: scene.camera.distanceA * 4 } : undefined),
     [scene],
   );
   if (error) return <p className="text-sm text-red-700">{error}. Use the images below.</p>;
-  if (!scene || !cameraProps) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
+  if (!scene || !cameraProps || !buffers) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
   return (
     <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
-      <div className="aspect-square w-full max-w-[640px]">
+      <div className="relative aspect-square w-full max-w-[640px] overflow-hidden">
         <Canvas
           key={resetKey}
           frameloop="demand"
@@ -176,13 +145,13 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           }}
           aria-label="Interactive 3D view of the complex"
         >
-          <ambientLight intensity={0.55} />
-          <directionalLight position={[5, 8, 10]} intensity={1.6} />
-          <Atoms scene={scene} />
-          <Bonds scene={scene} />
+          <AtomImpostors atoms={buffers.atoms} />
+          <BondImpostors bonds={buffers.bonds} />
+          <SceneLabels scene={scene} overlay={labelLayer} show={showLabels} />
           <OrbitControls enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
           <CameraRecorder onSample={onCameraSample} originRef={pathOrigin} />
         </Canvas>
+        <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>
       <div className="flex items-center justify-between bg-white px-3 py-2 text-sm">
         <span>
@@ -190,9 +159,16 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           {allowZoom ? "Scroll to zoom. " : ""}
           {!allowRotate && !allowZoom ? "This view is fixed for this task." : ""}
         </span>
-        <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => setResetKey((k) => k + 1)}>
-          Reset view
-        </button>
+        <span className="flex items-center gap-3">
+          {scene.labels && scene.labels.length > 0 ? (
+            <label className="flex items-center gap-1.5">
+              <input type="checkbox" checked={showLabels} onChange={(e) => setShowLabels(e.target.checked)} /> Labels
+            </label>
+          ) : null}
+          <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => setResetKey((k) => k + 1)}>
+            Reset view
+          </button>
+        </span>
       </div>
     </div>
   );

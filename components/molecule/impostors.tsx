@@ -1,0 +1,160 @@
+"use client";
+
+import { useMemo } from "react";
+import * as THREE from "three";
+
+/**
+ * Ball-and-stick impostors: every atom is one camera-facing quad (2 triangles) whose fragment shader ray-traces the
+ * sphere (exact silhouette, normal and depth); every half-bond is one quad along the bond, shaded as a cylinder.
+ * A 3,600-atom pocket is ~25 k triangles instead of ~520 k for tessellated instanced meshes, in two draw calls.
+ */
+
+// Lighting in view space (the light moves with the camera, as in the static renderer's fixed head-on light).
+const LIGHTING = /* glsl */ `
+  vec3 shade(vec3 base, vec3 normal, vec3 toCamera) {
+    vec3 light = normalize(vec3(0.35, 0.55, 1.0));
+    float diffuse = max(dot(normal, light), 0.0);
+    vec3 halfway = normalize(light + toCamera);
+    float specular = pow(max(dot(normal, halfway), 0.0), 40.0) * 0.35;
+    return base * (0.38 + 0.72 * diffuse) + vec3(specular);
+  }
+  float depthOf(vec3 viewPosition) {
+    vec4 clip = projectionMatrix * vec4(viewPosition, 1.0);
+    return 0.5 * (clip.z / clip.w) + 0.5;
+  }
+`;
+
+const SPHERE_VERTEX = /* glsl */ `
+  attribute vec3 center;
+  attribute vec3 atomColor;
+  attribute float radius;
+  varying vec3 vCenter;
+  varying vec3 vColor;
+  varying vec3 vPosition;
+  varying float vRadius;
+  void main() {
+    vec4 c = modelViewMatrix * vec4(center, 1.0);
+    // Perspective makes the silhouette a little larger than the radius; 1.6 covers it down to the closest zoom.
+    vec3 p = c.xyz + vec3(position.xy * radius * 1.6, 0.0);
+    vCenter = c.xyz;
+    vColor = atomColor;
+    vPosition = p;
+    vRadius = radius;
+    gl_Position = projectionMatrix * vec4(p, 1.0);
+  }
+`;
+
+const SPHERE_FRAGMENT = /* glsl */ `
+  varying vec3 vCenter;
+  varying vec3 vColor;
+  varying vec3 vPosition;
+  varying float vRadius;
+  ${LIGHTING}
+  void main() {
+    vec3 dir = normalize(vPosition);
+    float b = dot(dir, vCenter);
+    float disc = b * b - (dot(vCenter, vCenter) - vRadius * vRadius);
+    if (disc < 0.0) discard;
+    vec3 hit = dir * (b - sqrt(disc));
+    vec3 normal = (hit - vCenter) / vRadius;
+    gl_FragDepth = depthOf(hit);
+    gl_FragColor = vec4(shade(vColor, normal, -dir), 1.0);
+  }
+`;
+
+const CYLINDER_VERTEX = /* glsl */ `
+  attribute vec3 start;
+  attribute vec3 end;
+  attribute vec3 atomColor;
+  attribute float radius;
+  varying vec3 vColor;
+  varying vec3 vPosition;
+  varying vec3 vSide;
+  varying float vAcross;
+  varying float vRadius;
+  void main() {
+    vec3 a = (modelViewMatrix * vec4(start, 1.0)).xyz;
+    vec3 b = (modelViewMatrix * vec4(end, 1.0)).xyz;
+    vec3 axis = b - a;
+    vec3 toCamera = normalize(-(a + b) * 0.5);
+    vec3 side = cross(axis, toCamera);
+    float sideLength = length(side);
+    side = sideLength > 1e-6 ? side / sideLength : vec3(1.0, 0.0, 0.0);
+    vec3 p = mix(a, b, position.y) + side * position.x * radius;
+    vColor = atomColor;
+    vPosition = p;
+    vSide = side;
+    vAcross = position.x;
+    vRadius = radius;
+    gl_Position = projectionMatrix * vec4(p, 1.0);
+  }
+`;
+
+const CYLINDER_FRAGMENT = /* glsl */ `
+  varying vec3 vColor;
+  varying vec3 vPosition;
+  varying vec3 vSide;
+  varying float vAcross;
+  varying float vRadius;
+  ${LIGHTING}
+  void main() {
+    vec3 toCamera = normalize(-vPosition);
+    float u = clamp(vAcross, -1.0, 1.0);
+    float bulge = sqrt(1.0 - u * u);
+    vec3 normal = normalize(vSide * u + toCamera * bulge);
+    gl_FragDepth = depthOf(vPosition + toCamera * bulge * vRadius);
+    gl_FragColor = vec4(shade(vColor, normal, toCamera), 1.0);
+  }
+`;
+
+function quad(across: [number, number], along: [number, number]): THREE.InstancedBufferGeometry {
+  const geometry = new THREE.InstancedBufferGeometry();
+  geometry.setAttribute("position", new THREE.Float32BufferAttribute([across[0], along[0], 0, across[1], along[0], 0, across[1], along[1], 0, across[0], along[1], 0], 3));
+  geometry.setIndex([0, 1, 2, 0, 2, 3]);
+  return geometry;
+}
+
+export interface ImpostorAtoms {
+  positions: Float32Array;
+  colors: Float32Array;
+  radii: Float32Array;
+}
+
+/** All atoms as sphere impostors (one draw call). */
+export function AtomImpostors({ atoms }: { atoms: ImpostorAtoms }) {
+  const geometry = useMemo(() => {
+    const g = quad([-1, 1], [-1, 1]);
+    g.setAttribute("center", new THREE.InstancedBufferAttribute(atoms.positions, 3));
+    g.setAttribute("atomColor", new THREE.InstancedBufferAttribute(atoms.colors, 3));
+    g.setAttribute("radius", new THREE.InstancedBufferAttribute(atoms.radii, 1));
+    g.instanceCount = atoms.radii.length;
+    return g;
+  }, [atoms]);
+  const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: SPHERE_VERTEX, fragmentShader: SPHERE_FRAGMENT }), []);
+  // The quads are built in the shader: three's bounding volumes do not describe them.
+  return <mesh geometry={geometry} material={material} frustumCulled={false} />;
+}
+
+export interface ImpostorBonds {
+  starts: Float32Array;
+  ends: Float32Array;
+  colors: Float32Array;
+  radius: number;
+}
+
+/** All half-bonds as cylinder impostors (one draw call), each coloured by its own atom (ChimeraX style). */
+export function BondImpostors({ bonds }: { bonds: ImpostorBonds }) {
+  const count = bonds.colors.length / 3;
+  const geometry = useMemo(() => {
+    const g = quad([-1, 1], [0, 1]);
+    g.setAttribute("start", new THREE.InstancedBufferAttribute(bonds.starts, 3));
+    g.setAttribute("end", new THREE.InstancedBufferAttribute(bonds.ends, 3));
+    g.setAttribute("atomColor", new THREE.InstancedBufferAttribute(bonds.colors, 3));
+    g.setAttribute("radius", new THREE.InstancedBufferAttribute(new Float32Array(count).fill(bonds.radius), 1));
+    g.instanceCount = count;
+    return g;
+  }, [bonds, count]);
+  const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: CYLINDER_VERTEX, fragmentShader: CYLINDER_FRAGMENT }), []);
+  if (count === 0) return null;
+  return <mesh geometry={geometry} material={material} frustumCulled={false} />;
+}
