@@ -62,6 +62,8 @@ export const StudyConfigSchema = z
     declineMessage: z.string().min(1).max(2_000).default("Thank you. You have declined to take part; please return the study on Prolific (or close this page)."),
     prolific: ProlificSchema.default(ProlificSchema.parse({})),
     cohortTag: z.string().max(64).nullable().default(null),
+    /** Show the illustrated hydrogen-bond primer before the first H-bond task (T4, T7, T8, T9); recorded per participant. */
+    hbondPrimer: z.boolean().default(false),
   })
   .superRefine((cfg, ctx) => {
     const overlap = cfg.practiceItemIds.filter((id) => cfg.attentionItemIds.includes(id));

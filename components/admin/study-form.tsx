@@ -60,6 +60,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
     returnUrl: c.prolific.returnUrl ?? "",
   });
   const [cohortTag, setCohortTag] = useState(c.cohortTag ?? "");
+  const [hbondPrimer, setHbondPrimer] = useState(c.hbondPrimer);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -95,6 +96,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           returnUrl: optionalText(prolific.returnUrl),
         },
         cohortTag: optionalText(cohortTag) ?? null,
+        hbondPrimer,
       },
     };
   }
@@ -270,6 +272,10 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           )}
           {field("config.attentionMaxFailures", "Failures tolerated", text("config.attentionMaxFailures", attentionMaxFailures, setAttentionMaxFailures, { type: "number", min: 0 }))}
         </div>
+        <label className="mt-3 flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={hbondPrimer} onChange={(e) => setHbondPrimer(e.target.checked)} />
+          Show the illustrated hydrogen-bond primer before the first H-bond task (recorded per participant)
+        </label>
       </fieldset>
 
       <fieldset className="rounded border border-slate-300 p-3">

@@ -10,6 +10,7 @@ import { preloadImages } from "./image-preload";
 import { pickMcLetterFromKey } from "./mc-keys";
 import type { CurrentQuestion, SessionState, SessionUpdate, SubmitResult } from "./types";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
+import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
 import { PracticeFeedback } from "./practice-feedback";
 import { QuestionText } from "./question-text";
 
@@ -92,6 +93,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   const [session, setSession] = useState(initial);
   const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(null);
   const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set());
+  const [primerSeen, setPrimerSeen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -145,6 +147,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     body = <PracticeFeedback result={feedback.result} question={feedback.question} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
   } else if (!current) {
     body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
+  } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id)) {
+    body = <HbondPrimer onDone={() => setPrimerSeen(true)} />;
   } else if (!instructionsSeen.has(current.task.id)) {
     body = <InstructionsScreen question={current} onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))} />;
   } else {

@@ -241,6 +241,7 @@ export interface ParticipantExportRow {
   deviceInfo: unknown;
   attentionFailures: number | null;
   flagged: boolean | null;
+  hbondPrimer: boolean | null;
   nMainResponses: number;
   nPracticeResponses: number;
   nAttentionResponses: number;
@@ -274,6 +275,7 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
     { key: "device", type: "json", description: "Device information reported at entry, as JSON.", get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)) },
     { key: "attention_failures", type: "integer", description: "Failed attention checks; empty when none were recorded.", get: (r) => r.attentionFailures },
     { key: "flagged", type: "boolean", values: ["0", "1"], description: "1 when failed attention checks exceed the study's tolerance.", get: (r) => r.flagged },
+    { key: "hbond_primer", type: "boolean", values: ["0", "1"], description: "1 when the participant's study showed the hydrogen-bond primer (recorded at consent); empty before consent.", get: (r) => r.hbondPrimer },
     { key: "n_main_responses", type: "integer", description: "Main-phase responses.", get: (r) => r.nMainResponses },
     { key: "n_practice_responses", type: "integer", description: "Practice responses (never scored into results).", get: (r) => r.nPracticeResponses },
     { key: "n_attention_responses", type: "integer", description: "Attention-check responses.", get: (r) => r.nAttentionResponses },

@@ -60,7 +60,8 @@ async function labelSizes(img: Locator): Promise<{ displayedPx: number; minFontP
 const shotName = (label: string) => label.replace(/\W+/g, "_").replace(/^_|_$/g, "");
 
 async function runSession(page: Page, condition: "static" | "interactive", keyboardOnly: boolean) {
-  const { slug } = await createStudyFromDemoPool(condition);
+  // The interactive study also shows the H-bond primer (before the first H-bond task).
+  const { slug } = await createStudyFromDemoPool(condition, { hbondPrimer: condition === "interactive" });
   const log: string[] = [];
   const labels: Record<string, unknown> = {};
   const pid = `ux-${condition}`;
@@ -81,13 +82,23 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
   let sawFeedback = false;
   let sawInstructions = false;
   let with3d = 0;
+  let sawPrimer = 0;
   for (let step = 0; step < 40; step++) {
     const done = page.getByRole("heading", { name: /finished the study/ });
     const start = page.getByRole("button", { name: /^Start/ });
-    const next = page.getByRole("button", { name: "Continue" });
+    const next = page.getByRole("button", { name: "Continue", exact: true });
+    const primer = page.getByRole("button", { name: "Continue to the instructions" });
     const title = page.locator("#q-title");
-    await expect(done.or(start).or(next).or(title).first()).toBeVisible();
+    await expect(done.or(start).or(next).or(primer).or(title).first()).toBeVisible();
     if (await done.isVisible()) break;
+    if (await primer.isVisible()) {
+      expect(condition).toBe("interactive");
+      await expectNoSeriousViolations(page, `${condition}: H-bond primer`, log);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-hbond-primer.png`, fullPage: true });
+      sawPrimer += 1;
+      await primer.click();
+      continue;
+    }
     if (await start.isVisible()) {
       if (!sawInstructions) {
         await expectNoSeriousViolations(page, `${condition}: instructions`, log);
@@ -173,7 +184,10 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
   await expectNoSeriousViolations(page, `${condition}: completion`, log);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-completion.png` });
   expect(sawFeedback).toBe(true);
-  if (condition === "interactive") expect(with3d).toBeGreaterThan(0);
+  if (condition === "interactive") {
+    expect(with3d).toBeGreaterThan(0);
+    expect(sawPrimer).toBe(1);
+  }
   expect(seen.size).toBe(9);
   expect(await countResponses(slug, pid)).toBe(10);
   console.log(log.join("\n"));

@@ -52,4 +52,17 @@ describe("participant session (UX data)", () => {
     const later = (await getParticipantSession(await join(study.slug, "ux-consent-new")))!;
     expect(later.study.consentText).toBe("It takes about 30 minutes (the median of the participants so far).");
   });
+
+  it("records with each participant whether the study showed the H-bond primer", async () => {
+    const withPrimer = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, hbondPrimer: true } });
+    const without = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1 } });
+    const a = await join(withPrimer.study.slug, "ux-primer-on");
+    const b = await join(without.study.slug, "ux-primer-off");
+    await recordConsent(a, true, DEVICE);
+    await recordConsent(b, true, DEVICE);
+    expect((await getParticipantSession(a))!.study.hbondPrimer).toBe(true);
+    expect((await getParticipantSession(b))!.study.hbondPrimer).toBe(false);
+    expect((await db.participant.findUniqueOrThrow({ where: { id: a } })).flags).toEqual({ hbondPrimer: true });
+    expect((await db.participant.findUniqueOrThrow({ where: { id: b } })).flags).toEqual({ hbondPrimer: false });
+  });
 });

@@ -48,11 +48,12 @@ async function readPage(studyId: string, after: { at: Date; id: string } | null)
     LIMIT ${PARTICIPANT_PAGE_ROWS}`;
 }
 
-function readFlags(flags: unknown): { attentionFailures: number | null; flagged: boolean | null } {
+function readFlags(flags: unknown): { attentionFailures: number | null; flagged: boolean | null; hbondPrimer: boolean | null } {
   const f = flags && typeof flags === "object" ? (flags as Record<string, unknown>) : {};
   return {
     attentionFailures: typeof f.attentionFailures === "number" ? f.attentionFailures : null,
     flagged: typeof f.flagged === "boolean" ? f.flagged : null,
+    hbondPrimer: typeof f.hbondPrimer === "boolean" ? f.hbondPrimer : null,
   };
 }
 

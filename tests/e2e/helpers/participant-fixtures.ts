@@ -141,7 +141,7 @@ export function tinyScene3d() {
  * A new open study over the seeded demo study's pool (all nine tasks, one item each, the demo's practice item) in one
  * condition, with the default consent text (its duration is filled in from the study's length).
  */
-export async function createStudyFromDemoPool(condition: "static" | "interactive"): Promise<{ slug: string }> {
+export async function createStudyFromDemoPool(condition: "static" | "interactive", extra: Record<string, unknown> = {}): Promise<{ slug: string }> {
   const tag = randomBytes(4).toString("hex");
   return withClient(async (c) => {
     const demo = await c.query(`SELECT "poolVersionId", config FROM "Study" WHERE slug = 'demo'`);
@@ -155,6 +155,7 @@ export async function createStudyFromDemoPool(condition: "static" | "interactive
       practiceItemIds: demoConfig.practiceItemIds,
       prolific: { completionCode: "UX-DONE" },
       cohortTag: "e2e",
+      ...extra,
     };
     await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [`st_${tag}`, slug, `UX ${condition} ${tag}`, poolVersionId, JSON.stringify(config)]);
     return { slug };

@@ -198,7 +198,9 @@ async function startTransaction(
         // Last, so the study's counter row is locked only until the commit that follows.
         const [counted] = await tx.$queryRaw<Array<{ activated: number; counted: number }>>`
           WITH p AS (
-            UPDATE "Participant" SET status = 'active', "consentAt" = ${new Date()}, "deviceInfo" = ${device === null ? null : JSON.stringify(device)}::jsonb
+            -- flags.hbondPrimer: whether this participant's study shows the H-bond primer, recorded with the participant.
+            UPDATE "Participant" SET status = 'active', "consentAt" = ${new Date()}, "deviceInfo" = ${device === null ? null : JSON.stringify(device)}::jsonb,
+                   flags = COALESCE(flags, '{}'::jsonb) || jsonb_build_object('hbondPrimer', ${config.hbondPrimer}::boolean)
             WHERE id = ${participantId} AND status = 'consenting'
             RETURNING id
           ), c AS (

@@ -27,6 +27,8 @@ export interface ParticipantSessionDto {
     consentText: string;
     declineMessage: string;
     timeLimitSec: number | null;
+    /** The H-bond primer is shown before the first H-bond task. */
+    hbondPrimer: boolean;
     tasks: Array<{ id: string; label: string; instructions: string }>;
   };
   progress: { answered: number; total: number; practiceTotal: number };
@@ -141,6 +143,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
       consentText: consentTextFor(config, participant.consentAt === null ? await medianDurationSeconds(participant.studyId) : null),
       declineMessage: config.declineMessage,
       timeLimitSec: config.timeLimitSec,
+      hbondPrimer: config.hbondPrimer,
       tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
     },
     progress: {
