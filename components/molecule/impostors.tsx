@@ -10,7 +10,9 @@ import * as THREE from "three";
  */
 
 // Lighting in view space (the light moves with the camera, as in the static renderer's fixed head-on light).
+// three.js declares projectionMatrix for vertex shaders only; the fragment shaders need it for their depth.
 const LIGHTING = /* glsl */ `
+  uniform mat4 projectionMatrix;
   vec3 shade(vec3 base, vec3 normal, vec3 toCamera) {
     vec3 light = normalize(vec3(0.35, 0.55, 1.0));
     float diffuse = max(dot(normal, light), 0.0);
