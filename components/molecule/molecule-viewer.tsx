@@ -131,7 +131,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   if (!scene || !cameraProps || !buffers) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
   return (
     <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
-      <div className="relative aspect-square w-full max-w-[640px] overflow-hidden">
+      <div className="relative aspect-square w-full max-w-[640px] overflow-hidden" role="img" aria-label="Interactive 3D view of the complex">
         <Canvas
           key={resetKey}
           frameloop="demand"
@@ -143,7 +143,6 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
             (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera };
             setReady(true);
           }}
-          aria-label="Interactive 3D view of the complex"
         >
           <AtomImpostors atoms={buffers.atoms} />
           <BondImpostors bonds={buffers.bonds} />

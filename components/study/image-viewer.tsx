@@ -65,6 +65,10 @@ function ImagePane({ images, index, zoom, label, children }: { images: readonly 
       </figcaption>
       <div
         ref={scroller}
+        // Focusable when zoomed, so the enlarged image can be scrolled with the keyboard too.
+        tabIndex={zoom > 1 ? 0 : undefined}
+        aria-label={zoom > 1 ? `${captionOf(images, index)}, zoomed; scroll or drag to pan` : undefined}
+        role={zoom > 1 ? "region" : undefined}
         className={`relative min-h-0 flex-1 overflow-auto bg-black ${zoom > 1 ? "cursor-grab active:cursor-grabbing" : ""}`}
         onPointerDown={(e) => {
           if (zoom <= 1 || e.button !== 0) return;
@@ -148,9 +152,11 @@ export function ImageViewerDialog({
     else if (e.key === "+" || e.key === "=") zoomBy(1);
     else if (e.key === "-") zoomBy(-1);
     else if (e.key === "0") setZoom(1);
-    else if (e.key === "c" || e.key === "C") setCompare((c) => !c);
+    // S, not C: A–D and 1–4 stay the MC answer keys (the question's window listener) while the viewer is open.
+    else if (e.key === "s" || e.key === "S") setCompare((c) => !c);
     else return;
     e.preventDefault();
+    e.stopPropagation();
   };
 
   return (
@@ -173,7 +179,7 @@ export function ImageViewerDialog({
             <button type="button" className={toolButton} onClick={() => step(1)} aria-keyshortcuts="ArrowRight">
               Next →
             </button>
-            <button type="button" className={toolButton} aria-pressed={compare} onClick={() => setCompare(!compare)} aria-keyshortcuts="C">
+            <button type="button" className={toolButton} aria-pressed={compare} onClick={() => setCompare(!compare)} aria-keyshortcuts="S">
               {compare ? "Single image" : "Compare side by side"}
             </button>
             <span className="flex items-center gap-1" role="group" aria-label="Zoom">
@@ -191,7 +197,7 @@ export function ImageViewerDialog({
               Close (Esc)
             </button>
           </div>
-          <p className="sr-only">Keys: left and right arrows for the previous and next image, plus and minus to zoom, C to compare side by side, Escape to close.</p>
+          <p className="sr-only">Keys: left and right arrows for the previous and next image, plus and minus to zoom, S to compare side by side, Escape to close.</p>
           <div className="flex min-h-0 flex-1 gap-1">
             {compare ? (
               <ImagePane images={images} index={reference} zoom={zoom} label="Reference image">
@@ -210,7 +216,7 @@ export function ImageViewerDialog({
             <ImagePane images={images} index={index} zoom={zoom} label="Current image" />
           </div>
           <p className="border-t border-slate-700 px-3 py-1 text-xs text-slate-300" aria-hidden>
-            ← → previous/next · + − zoom (drag to pan) · C compare · Esc close
+            ← → previous/next · + − zoom (drag to pan) · S side by side · Esc close
           </p>
         </div>
       ) : null}
