@@ -3,7 +3,7 @@ import { db, disconnectDb } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { recordResponse, submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { createTranslationStudy } from "../helpers/study-fixtures";
 
 afterAll(async () => {
@@ -35,6 +35,21 @@ describe("participant session (UX data)", () => {
     const last = (await getParticipantSession(pid))!;
     expect(last.current!.item.images.map((i) => i.id)).toEqual(secondImages.map((i) => i.id));
     expect(last.upcomingImageIds).toEqual([]);
+  });
+
+  it("the answer's response names the images of the question after the next one", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 3 } });
+    const pid = await join(study.slug, "ux-prefetch-answer");
+    await recordConsent(pid, true, DEVICE);
+    const first = (await getParticipantSession(pid))!;
+    const assignments = await db.assignment.findMany({ where: { participantId: pid }, orderBy: { position: "asc" }, select: { itemId: true } });
+    const thirdImages = await db.itemImage.findMany({ where: { itemId: assignments[2]!.itemId }, orderBy: { position: "asc" }, select: { id: true } });
+    const out = await submitAnswer({ participantId: pid, assignmentId: first.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: "ux-prefetch-answer-1", rtClientMs: 900 });
+    expect(out.update.current!.item.images.map((i) => i.id)).toEqual(first.upcomingImageIds);
+    expect(out.update.upcomingImageIds).toEqual(thirdImages.map((i) => i.id));
+    // A replay of the same submit reads the same update.
+    const replay = await submitAnswer({ participantId: pid, assignmentId: first.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: "ux-prefetch-answer-1", rtClientMs: 900 });
+    expect(replay.update.upcomingImageIds).toEqual(thirdImages.map((i) => i.id));
   });
 
   it("the consent text states a duration from the study's length, then the median of finished participants", async () => {

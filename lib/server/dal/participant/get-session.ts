@@ -45,7 +45,7 @@ export interface ParticipantSessionDto {
 }
 
 /** What changes after an answer: everything but the study's texts, which the browser already has. */
-export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "completion" | "screenedOut" | "noWork">;
+export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "upcomingImageIds" | "completion" | "screenedOut" | "noWork">;
 
 /** The next question as the browser gets it, from the item's public columns (never the answer key). */
 export function toCurrentQuestion(

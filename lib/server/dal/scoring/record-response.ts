@@ -230,6 +230,7 @@ interface NextRow {
   question: string | null;
   payload: unknown;
   images: unknown;
+  upcomingImageIds: unknown;
   answered: number;
   total: number;
   practice: number;
@@ -301,7 +302,10 @@ const NEXT_COLUMNS = Prisma.sql`
   n.id AS "nextId", n.position AS "nextPosition", n.phase AS "nextPhase",
   ni.id AS "itemId", ni."taskId", ni."taskVersion", ni.question, ni.payload,
   (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', im.id, 'position', im.position, 'caption', im.caption) ORDER BY im.position), '[]'::jsonb)
-   FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images`;
+   FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images,
+  -- The question after the next one: its image ids let the browser fetch them while the next one is answered.
+  (SELECT COALESCE(jsonb_agg(ui.id ORDER BY ui.position), '[]'::jsonb)
+   FROM "ItemImage" ui WHERE ui."itemId" = (SELECT o."itemId" FROM open o ORDER BY o.position OFFSET 1 LIMIT 1)) AS "upcomingImageIds"`;
 
 /** Progress and next question after a replay (read only). */
 async function readUpdate(participantId: string, condition: string, config: StudyConfig): Promise<SessionUpdateDto> {
@@ -345,10 +349,12 @@ function toUpdate(
     };
     current = toCurrentQuestion({ id: next.nextId, position: next.nextPosition!, phase: next.nextPhase! }, item, condition, config);
   }
+  const upcoming = current && next ? (typeof next.upcomingImageIds === "string" ? JSON.parse(next.upcomingImageIds) : next.upcomingImageIds) : [];
   return {
     participant: { id: participantId, status, condition, consented: true },
     progress,
     current,
+    upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
     ...endScreens(status, config),
     noWork: false,
   };
