@@ -149,9 +149,18 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       await expect(viewer).toBeVisible();
       const caption = viewer.getByTestId("viewer-caption").last();
       await expect(caption).toContainText(`(${count} of ${count})`);
-      const viewerImg = viewer.getByTestId("viewer-image").last();
-      await expect.poll(() => viewerImg.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
-      const sizes = await labelSizes(viewerImg);
+      const viewerImgs = viewer.getByTestId("viewer-image");
+      await expect.poll(() => viewerImgs.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      // An MC option image opens beside the reference image; S switches to the single, larger view.
+      const optionImage = /option [A-D]/.test((await caption.textContent()) ?? "");
+      await expect(viewerImgs).toHaveCount(optionImage ? 2 : 1);
+      if (optionImage) {
+        labels[`${condition}: ${label} (side by side)`] = await labelSizes(viewerImgs.last());
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-${shotName(label)}-compare.png` });
+        await page.keyboard.press("s");
+        await expect(viewerImgs).toHaveCount(1);
+      }
+      const sizes = await labelSizes(viewerImgs.last());
       labels[`${condition}: ${label}`] = sizes;
       expect(sizes.minFontPx, `label size in the viewer for ${label}`).toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
       if (!seen.size) await expectNoSeriousViolations(page, `${condition}: image viewer`, log);
