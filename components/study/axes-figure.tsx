@@ -24,8 +24,8 @@ export function AxesFigure() {
         <text x="40" y="160" fontSize="16" fontWeight="600">Z (toward you)</text>
         {/* The roll about z is drawn around the Z dot (the axis pointing at the viewer), between the X and Y axes,
             turning counter-clockwise from the X side toward the Y side. */}
-        <path d="M 116.7 120.2 A 38 38 0 0 0 89.8 93.3" fill="none" stroke="#1d4ed8" strokeWidth="2.5" markerEnd="url(#arrow-roll)" />
-        <text x="112" y="92" fontSize="13" fontWeight="600" fill="#1d4ed8">
+        <path d="M 117.6 116.3 A 40 40 0 0 0 95.0 92.9" fill="none" stroke="#1d4ed8" strokeWidth="2.5" markerEnd="url(#arrow-roll)" />
+        <text x="114" y="90" fontSize="13" fontWeight="600" fill="#1d4ed8">
           +roll z
         </text>
       </svg>
