@@ -123,11 +123,14 @@ export function ImageViewerDialog({
   const [compare, setCompare] = useState(false);
   const [reference, setReference] = useState(() => defaultReferenceIndex(images));
   const open = index !== null;
+  // The panes mount only once the dialog is showing: measured inside a closed (display: none) dialog they got 0 px.
+  const [showing, setShowing] = useState(false);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
     if (open && !d.open) {
       d.showModal();
+      setShowing(true);
       setZoom(1);
       // MC option images open beside the reference image: the comparison the task asks for.
       setCompare(index !== null && images[index] !== undefined && isOptionImage(images[index]));
@@ -162,12 +165,15 @@ export function ImageViewerDialog({
   return (
     <dialog
       ref={dialog}
-      onClose={onClose}
+      onClose={() => {
+        setShowing(false);
+        onClose();
+      }}
       onKeyDown={onKeyDown}
       aria-labelledby="viewer-title"
       className="m-0 h-dvh max-h-none w-dvw max-w-none bg-slate-950 p-0 text-white backdrop:bg-black/80"
     >
-      {open ? (
+      {open && showing ? (
         <div className="flex h-full flex-col">
           <div className="flex flex-wrap items-center gap-2 border-b border-slate-700 px-3 py-2">
             <h2 id="viewer-title" className="mr-auto text-base font-semibold">

@@ -151,6 +151,8 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       await expect(caption).toContainText(`(${count} of ${count})`);
       const viewerImgs = viewer.getByTestId("viewer-image");
       await expect.poll(() => viewerImgs.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      // Laid out at its full size (not a pre-layout placeholder) before anything is measured.
+      await expect.poll(() => viewerImgs.last().evaluate((i) => i.getBoundingClientRect().width)).toBeGreaterThan(300);
       // An MC option image opens beside the reference image; S switches to the single, larger view.
       const optionImage = /option [A-D]/.test((await caption.textContent()) ?? "");
       await expect(viewerImgs).toHaveCount(optionImage ? 2 : 1);
