@@ -12,8 +12,9 @@ import type { PublicImage } from "./types";
 export function ImageGallery({ images, onZoom, layout = "grid" }: { images: PublicImage[]; onZoom?: () => void; layout?: "grid" | "strip" }) {
   const [open, setOpen] = useState<number | null>(null);
   const columns = layout === "strip" ? "grid-cols-2" : images.length <= 4 ? "grid-cols-2" : "grid-cols-2 md:grid-cols-3 xl:grid-cols-4";
+  // One element: beside the 3D view the gallery is a single grid cell.
   return (
-    <>
+    <div>
       <p className="mb-2 text-sm text-slate-700">Click an image to open it large (zoom, previous/next, compare side by side).</p>
       <ol className={`grid gap-3 ${columns}`} aria-label="Images">
         {images.map((img, i) => (
@@ -36,6 +37,6 @@ export function ImageGallery({ images, onZoom, layout = "grid" }: { images: Publ
         ))}
       </ol>
       <ImageViewerDialog images={images} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />
-    </>
+    </div>
   );
 }
