@@ -1,0 +1,399 @@
+/**
+ * `npm run bench:load [-- --participants 200] [--faults] [--items-per-participant 20] [--no-build]`
+ *
+ * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
+ * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
+ * session page, consent, answer every question) with the browser's retry rules (lib/participant/submit-retry.ts).
+ * `--faults`: one instance is killed with SIGKILL and restarted mid-run, every database connection is terminated
+ * (twice), and 3 % of answer requests lose their response after the server processed them. Then, in the same run, the
+ * raw single-row INSERT rate into a copy of the Response table (same indexes) at the same concurrency, and SQL checks:
+ * nothing acknowledged lost, nothing stored twice, no item beyond k. Prints per-kind latency percentiles; the last line
+ * is `answers/s A; raw-insert/s B; ratio R; p99 P ms; lost L; duplicates D; overruns O; participant-5xx E`.
+ * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { runMigrationCommand } from "../scripts/db.mts";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "../lib/participant/submit-retry";
+
+const { values: args } = parseArgs({
+  options: {
+    participants: { type: "string", default: "200" },
+    "items-per-participant": { type: "string", default: "20" },
+    faults: { type: "boolean", default: false },
+    "port-a": { type: "string", default: "4121" },
+    "port-b": { type: "string", default: "4122" },
+    "pool-max": { type: "string", default: "20" },
+  },
+});
+const N = Number(args.participants);
+const ITEMS = Number(args["items-per-participant"]);
+const K = 12;
+const POOL_MAX = Number(args["pool-max"]);
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = `misi_bench_${randomBytes(4).toString("hex")}`;
+const dbUrl = (() => {
+  const u = new URL(SERVER_URL);
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+})();
+const SECRET = randomBytes(24).toString("hex");
+
+const log = (m: string) => process.stderr.write(`${m}\n`);
+
+// ---------------------------------------------------------------- database and study
+
+async function createDatabase(): Promise<pg.Client> {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await runMigrationCommand("deploy", { databaseUrl: dbUrl, quiet: true });
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  await admin.end();
+  return client;
+}
+
+async function dropDatabase() {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.end();
+}
+
+/** Translation items (answer grammar `move x|y d`) with one SVG image each; capacity ≥ N × ITEMS at k = K. */
+async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: string }> {
+  const itemCount = Math.ceil((N * ITEMS * 1.25) / K) + ITEMS;
+  const tag = randomBytes(4).toString("hex");
+  const ids: string[] = [];
+  await client.query("BEGIN");
+  for (let i = 0; i <= itemCount; i++) {
+    const id = `bench-${tag}-${i}`;
+    ids.push(id);
+    const axis = i % 2 ? "y" : "x";
+    const d = (i % 4) + 1;
+    await client.query(
+      `INSERT INTO "Item" (id, source, "taskId", "taskVersion", question, payload, "contentHash", status, tags, "updatedAt")
+       VALUES ($1, 'generated', 'translation', 1, $2, '{"pdbId":"1abc"}', $3, 'active', '{}', now())`,
+      [id, `Which translation turns image 1 into image 4? (${i})`, `bench-${tag}-${i}`],
+    );
+    await client.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) VALUES ($1, $2, $3)`, [id, JSON.stringify({ axis, distanceA: d }), `move ${axis} ${d}`]);
+    await client.query(
+      `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, 0, 'Image 1: front view', 'image/svg+xml', 'x', $3)`,
+      [`img-${id}`, id, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>")],
+    );
+  }
+  const practice = ids[0]!;
+  await client.query(`INSERT INTO "Pool" (id, name) VALUES ($1, $2)`, [`pool-${tag}`, `bench ${tag}`]);
+  await client.query(`INSERT INTO "PoolVersion" (id, "poolId", version, recipe, "frozenAt") VALUES ($1, $2, 1, '{}', now())`, [`pv-${tag}`, `pool-${tag}`]);
+  await client.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, unnest($2::text[]), 'translation'`, [`pv-${tag}`, ids.slice(1)]);
+  const { StudyConfigSchema } = await import("../lib/study-config");
+  const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: ITEMS, answersPerItem: K, practiceItemIds: [practice], conditions: ["static"] });
+  await client.query(`INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
+    `study-${tag}`,
+    `bench-${tag}`,
+    `Bench ${tag}`,
+    `pv-${tag}`,
+    JSON.stringify(config),
+  ]);
+  await client.query("COMMIT");
+  return { slug: `bench-${tag}`, studyId: `study-${tag}` };
+}
+
+// ---------------------------------------------------------------- servers
+
+const servers = new Map<number, ChildProcess>();
+
+function startServer(port: number): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: dbUrl,
+      DATABASE_POOL_MAX: String(POOL_MAX),
+      NEXTAUTH_SECRET: SECRET,
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      TRUSTED_PROXY_HOPS: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr!.on("data", (d: Buffer) => {
+    const text = d.toString();
+    if (/error|warn/i.test(text)) serverLog.push(`[${port}] ${text.trim().split("\n")[0]}`);
+  });
+  servers.set(port, child);
+  return child;
+}
+const serverLog: string[] = [];
+
+async function waitReady(port: number) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server on ${port} did not become ready`);
+}
+
+// ---------------------------------------------------------------- measurements
+
+type Kind = "join" | "page" | "consent" | "answer";
+const latencies: Record<Kind, number[]> = { join: [], page: [], consent: [], answer: [] };
+let participant5xx = 0;
+let retries = 0;
+const acknowledged: Array<{ key: string; assignmentId: string }> = [];
+let faults = false;
+let firstAnswerAt = Infinity;
+let lastAnswerAt = 0;
+
+function pct(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+class FinalError extends Error {}
+
+/**
+ * One logical request with the browser's rules: retried on network errors, timeouts and retryable statuses, for up to
+ * the retry budget. With faults, 3 % of answer attempts lose their response after the server processed them.
+ */
+async function request(kind: Kind, url: () => string, init: RequestInit & { xff: string }, dropRate = 0): Promise<Response> {
+  const started = performance.now();
+  const startedAt = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(url(), {
+        ...init,
+        redirect: "manual",
+        headers: { ...(init.headers as Record<string, string>), "X-Forwarded-For": init.xff, "Sec-Fetch-Site": "same-origin" },
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      if (res.status >= 500) participant5xx++;
+      if (res.status < 400 && faults && Math.random() < dropRate) {
+        await res.arrayBuffer().catch(() => undefined);
+        throw new Error("response dropped (fault injection)");
+      }
+      if (res.status >= 400 && !isRetryableStatus(res.status)) throw new FinalError(`${kind} ${res.status}: ${await res.text()}`);
+      if (res.status >= 400) throw new Error(`${kind} ${res.status}`);
+      latencies[kind].push(performance.now() - started);
+      return res;
+    } catch (err) {
+      const delay = retryDelayMs(attempt + 1);
+      if (err instanceof FinalError || !withinBudget(startedAt, Date.now(), delay)) throw err;
+      retries++;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+interface Question {
+  assignmentId: string;
+}
+interface Update {
+  current: Question | null;
+  completion: unknown;
+  noWork?: boolean;
+}
+
+async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void }) {
+  const port = ports[i % ports.length]!;
+  const base = () => `http://127.0.0.1:${port}`;
+  const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const joined = await request("join", () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+  const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
+  await joined.arrayBuffer();
+  phases.joined();
+  const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: "" };
+  const withOrigin = () => ({ ...headers, Origin: base() });
+  const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
+  await page.text();
+  const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
+  const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
+  let state = (await consent.json()) as Update;
+  phases.started();
+  let n = 0;
+  while (state.current) {
+    const key = randomBytes(16).toString("hex");
+    const assignmentId = state.current.assignmentId;
+    firstAnswerAt = Math.min(firstAnswerAt, performance.now());
+    const res = await request(
+      "answer",
+      () => `${base()}/api/participant/answer`,
+      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000 }), xff },
+      0.03,
+    );
+    // `session`: the response shape before the answer carried only the update (lets the bench measure older builds).
+    const out = (await res.json()) as { update?: Update; session?: Update };
+    acknowledged.push({ key, assignmentId });
+    lastAnswerAt = performance.now();
+    state = (out.update ?? out.session)!;
+    n++;
+  }
+  if (!state.completion) throw new Error(`participant ${i} ended without completion (noWork ${state.noWork})`);
+}
+
+async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
+  await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
+  const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
+  const { studyId, participantId, assignmentId, itemId } = (await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`))
+    .rows[0] as { studyId: string; participantId: string; assignmentId: string; itemId: string };
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: N }, async () => {
+      while (next < rows) {
+        const i = next++;
+        await pool.query(
+          `INSERT INTO bench_response (id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer",
+             "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "submittedAt", "interactionLog", "idempotencyKey")
+           VALUES ($1, $2, $3, $4, $5, 'translation', 1, 'main', 'static', 'move x 1', 'move x 1', 1, 1, 1000, 900, now(), now(), NULL, $6)`,
+          [`raw-${i}`, `${assignmentId}-${i}`, participantId, studyId, itemId, `rawkey-${i}-${randomBytes(8).toString("hex")}`],
+        );
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.end();
+  return rows / seconds;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  faults = args.faults;
+  log(`bench:load: ${N} participants × ${ITEMS} items (+1 practice), k=${K}, 2 instances × pool ${POOL_MAX}${faults ? ", with faults" : ""}; database ${DB_NAME}`);
+  const client = await createDatabase();
+  const portA = Number(args["port-a"]);
+  const portB = Number(args["port-b"]);
+  try {
+    const { slug, studyId } = await seedStudy(client);
+    startServer(portA);
+    startServer(portB);
+    await Promise.all([waitReady(portA), waitReady(portB)]);
+    // Warm both instances (first-request compilation of routes is not what is measured).
+    await runParticipant(0, slug, [portA], { joined: () => {}, started: () => {} });
+    await runParticipant(1, slug, [portB], { joined: () => {}, started: () => {} });
+    latencies.join.length = latencies.page.length = latencies.consent.length = latencies.answer.length = 0;
+    acknowledged.length = 0;
+    firstAnswerAt = Infinity;
+
+    let joinedCount = 0;
+    let startedCount = 0;
+    let joinEnd = 0;
+    let startEnd = 0;
+    const t0 = performance.now();
+    const faultTimers: Array<Promise<void>> = [];
+    if (faults) {
+      const admin = new pg.Client({ connectionString: SERVER_URL });
+      await admin.connect();
+      const terminate = async () => {
+        const r = await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+        log(`  fault: terminated ${r.rows[0].n} database connections`);
+      };
+      const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      faultTimers.push(
+        (async () => {
+          await wait(3000);
+          log(`  fault: kill -9 the instance on ${portB}`);
+          servers.get(portB)!.kill("SIGKILL");
+          await wait(1500);
+          startServer(portB);
+          await waitReady(portB);
+          log(`  fault: instance on ${portB} back`);
+          await terminate();
+          await wait(4000);
+          await terminate();
+          await admin.end();
+        })(),
+      );
+    }
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: N }, (_, j) =>
+        runParticipant(j + 2, slug, [portA, portB], {
+          joined: () => {
+            if (++joinedCount === N) joinEnd = performance.now();
+          },
+          started: () => {
+            if (++startedCount === N) startEnd = performance.now();
+          },
+        }),
+      ),
+    );
+    const tEnd = performance.now();
+    await Promise.all(faultTimers);
+    const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+    for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
+
+    const answerSeconds = (lastAnswerAt - firstAnswerAt) / 1000;
+    const answersPerSec = acknowledged.length / answerSeconds;
+
+    // SQL verification.
+    const keys = acknowledged.map((a) => a.key);
+    const lost = Number((await client.query(`SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`, [keys])).rows[0].n);
+    const duplicates = Number(
+      (await client.query(`SELECT count(*)::int AS n FROM (SELECT "participantId", "itemId" FROM "Response" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [studyId])).rows[0].n,
+    );
+    const overruns = Number(
+      (
+        await client.query(
+          `SELECT count(*)::int AS n FROM (SELECT a."itemId" FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId"
+             WHERE p."studyId" = $1 AND a.phase = 'main' AND a.status <> 'abandoned' GROUP BY 1 HAVING count(*) > $2) o`,
+          [studyId, K],
+        )
+      ).rows[0].n,
+    );
+    const completed = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1 AND status = 'completed'`, [studyId])).rows[0].n);
+    const counterDrift = Number(
+      (
+        await client.query(
+          `SELECT count(*)::int AS n FROM "StudyItemCounter" c WHERE c."studyId" = $1 AND c.reserved <> (SELECT count(*) FROM "Assignment" a
+             WHERE a."itemId" = c."itemId" AND a.phase = 'main' AND a.status <> 'abandoned' AND a."participantId" IN (SELECT id FROM "Participant" WHERE "studyId" = $1))`,
+          [studyId],
+        )
+      ).rows[0].n,
+    );
+
+    const rawPerSec = await rawInsertRate(client, Math.max(2000, acknowledged.length), POOL_MAX * 2);
+
+    const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+    log("");
+    log(`phase             n      p50 ms   p95 ms   p99 ms   max ms`);
+    for (const kind of ["join", "page", "consent", "answer"] as Kind[]) {
+      const v = latencies[kind];
+      log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(Math.max(...v)).padStart(8)}`);
+    }
+    log(`joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`);
+    log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`);
+    log(`answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`);
+    if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+    const ratio = answersPerSec / rawPerSec;
+    console.log(
+      `answers/s ${answersPerSec.toFixed(1)}; raw-insert/s ${rawPerSec.toFixed(1)}; ratio ${ratio.toFixed(3)}; p99 ${pct(latencies.answer, 99).toFixed(0)} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,
+    );
+  } finally {
+    for (const child of servers.values()) child.kill("SIGKILL");
+    await client.end().catch(() => undefined);
+    await dropDatabase().catch((err) => log(`could not drop ${DB_NAME}: ${err}`));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    log(`bench:load failed: ${err instanceof Error ? err.stack : err}`);
+    for (const child of servers.values()) child.kill("SIGKILL");
+    void dropDatabase().finally(() => process.exit(1));
+  },
+);
