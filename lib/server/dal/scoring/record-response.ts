@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
-import { withDbRetry } from "@/lib/server/db-retry";
+import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
 import { endScreens, toCurrentQuestion, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
@@ -185,9 +185,10 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
         })
       : await writeAnswer(db, write);
   } catch (err) {
-    // Same key raced in (double click, a retry while the first is in flight): the unique key made the second insert
-    // fail. Decide again on what is stored now.
-    const again = await decide(await readSubmit(options), options).catch(() => null);
+    if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
+    // A unique key refused the insert (this key stored for another question meanwhile): decide again on what is
+    // stored now — a replay, or a refusal that says why.
+    const again = await decide(await readSubmit(options), options);
     if (again) return again;
     throw err;
   }
