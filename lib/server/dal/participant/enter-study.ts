@@ -63,12 +63,17 @@ async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyRes
     return v && v.length <= 128 ? v : null;
   };
   try {
-    // No lock: one upsert counts the join (its number picks the condition in turn, which counterbalances
-    // simultaneous joiners exactly) and reads how many have started (maxParticipants counts only those).
-    const [counter] = await db.$queryRaw<Array<{ joined: number; started: number }>>`
-      INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) VALUES (${study.id}, 1, 0)
-      ON CONFLICT ("studyId") DO UPDATE SET joined = "StudyParticipantCounter".joined + 1
-      RETURNING joined, started`;
+    // No lock. With several conditions one upsert counts the join (its number picks the condition in turn, which
+    // counterbalances simultaneous joiners exactly); with one condition the counter row is only read, so joins never
+    // queue on it. Either way it says how many have started (maxParticipants counts only those).
+    const [counter] =
+      config.conditions.length > 1
+        ? await db.$queryRaw<Array<{ joined: number; started: number }>>`
+            INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) VALUES (${study.id}, 1, 0)
+            ON CONFLICT ("studyId") DO UPDATE SET joined = "StudyParticipantCounter".joined + 1
+            RETURNING joined, started`
+        : await db.$queryRaw<Array<{ joined: number; started: number }>>`
+            SELECT 1 AS joined, COALESCE((SELECT started FROM "StudyParticipantCounter" WHERE "studyId" = ${study.id}), 0)::int AS started`;
     if (config.maxParticipants !== null && counter!.started >= config.maxParticipants) return { kind: "full", studyName: study.name };
     const condition: Condition = config.conditions[(counter!.joined - 1) % config.conditions.length]!;
     const participant = await db.participant.create({
