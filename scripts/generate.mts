@@ -158,6 +158,13 @@ function main(): void {
     for (const x of r.ineligible) process.stderr.write(`[${r.taskId}] not used: ${x.file}: ${x.reason}\n`);
     for (const f of r.failures) process.stderr.write(`[${r.taskId}] item ${f.index + 1} not made: ${f.reason}\n`);
     for (const n of r.notes) process.stderr.write(`[${r.taskId}] note: ${n}\n`);
+    if (r.optionTextStrategies) {
+      const a = r.optionTextStrategies.accuracy;
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      process.stderr.write(
+        `[${r.taskId}] option-text-only accuracy over ${r.optionTextStrategies.items} items (chance 25%): sign-mirror ${pct(a["sign-mirror"])}, median-of-options ${pct(a["median-of-options"])}, odd-one-out ${pct(a["odd-one-out"])}\n`,
+      );
+    }
   }
 
   // 3. Images and records.

@@ -133,49 +133,54 @@ export interface MoveDistractorSpec {
 type Move = readonly [number, number];
 
 /**
- * T8: three distractors for the move (dx, dy): one sign flip, one magnitude change, one sign flip of
- * one component with a magnitude change of the other, when each exists at the required separation;
- * the remaining places are filled from the other schemes. All values are whole Å.
+ * T8: three distractors for the move (dx, dy), chosen so the four option texts give the key away to
+ * no option-text-only strategy (issue 13; lib/generate/mc-validity.ts). The options form a
+ * rectangle: one component's sign is flipped (scheme "sign"), the other component's magnitude is
+ * changed by d ∈ [minDeltaA, maxDeltaA] Å, grown or shrunk with equal odds when both are possible
+ * ("magnitude"), and both together ("sign+magnitude"):
+ *   (a, b), (−a, b), (a, c), (−a, c)
+ * Every option then has its sign mirror among the options, the per-command medians are the
+ * rectangle's centre (all four options equally close) and every option is equally far from the other
+ * three, so sign-mirror, median-of-options and odd-one-out all sit at chance. (v1 flipped and changed
+ * freely; the key was always one of the two exact sign mirrors, 50 % instead of 25 %.)
+ * Which component is flipped is drawn among the non-zero ones; a (0, 0) move falls back to a square
+ * of side d around it. All values are whole Å; options are at least minSeparationA apart.
  */
 export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractorSpec): { scheme: string; move: Move }[] {
   const [dx, dy] = truth;
-  const deltas = (): number[] => {
-    const out: number[] = [];
-    for (let d = Math.ceil(spec.minDeltaA); d <= Math.floor(spec.maxDeltaA); d++) out.push(d);
-    return out;
-  };
-  /** |v| grown or shrunk by d, sign kept (a zero component takes either sign). */
-  const changed = (v: number): number[] =>
-    deltas().flatMap((d) => {
-      if (v === 0) return [d, -d];
-      const s = Math.sign(v);
-      const grown = s * (Math.abs(v) + d);
-      return Math.abs(v) - d > 0 ? [grown, s * (Math.abs(v) - d)] : [grown];
-    });
-  const schemes: Record<string, Move[]> = {
-    sign: [
-      [-dx, dy],
-      [dx, -dy],
-      [-dx, -dy],
-    ],
-    magnitude: [...changed(dx).map((x): Move => [x, dy]), ...changed(dy).map((y): Move => [dx, y]), ...changed(dx).flatMap((x) => changed(dy).map((y): Move => [x, y]))],
-    "sign+magnitude": [...changed(dy).map((y): Move => [-dx, y]), ...changed(dx).map((x): Move => [x, -dy])],
-  };
-  const far = (m: Move, others: readonly Move[]) => others.every((o) => Math.hypot(m[0] - o[0], m[1] - o[1]) >= spec.minSeparationA - 1e-9);
-  const chosen: { scheme: string; move: Move }[] = [];
-  const taken = (): Move[] => [truth, ...chosen.map((c) => c.move)];
-  const order = ["sign", "magnitude", "sign+magnitude"];
-  for (const scheme of order) {
-    const ok = rng.shuffle(schemes[scheme]!).find((m) => far(m, taken()));
-    if (ok) chosen.push({ scheme, move: ok });
+  const deltas: number[] = [];
+  for (let d = Math.ceil(Math.max(spec.minDeltaA, spec.minSeparationA)); d <= Math.floor(spec.maxDeltaA); d++) deltas.push(d);
+  if (deltas.length === 0) throw new Error(`no whole-Å magnitude change in [${spec.minDeltaA}, ${spec.maxDeltaA}] that keeps options ${spec.minSeparationA} Å apart: raise maxDeltaA`);
+  const zero = (v: number) => (v === 0 ? 0 : v);
+  const flippable = ([0, 1] as const).filter((k) => truth[k] !== 0 && 2 * Math.abs(truth[k]) >= spec.minSeparationA - 1e-9);
+  if (flippable.length === 0) {
+    // (0, 0) (or too small to flip apart): a square of side d with the truth at a corner.
+    const d = rng.pick(deltas);
+    const sx = rng.pick([-1, 1]);
+    const sy = rng.pick([-1, 1]);
+    return [
+      { scheme: "magnitude", move: [zero(dx + sx * d), dy] },
+      { scheme: "magnitude", move: [dx, zero(dy + sy * d)] },
+      { scheme: "magnitude", move: [zero(dx + sx * d), zero(dy + sy * d)] },
+    ];
   }
-  for (const scheme of order) {
-    while (chosen.length < 3) {
-      const ok = rng.shuffle(schemes[scheme]!).find((m) => far(m, taken()));
-      if (!ok) break;
-      chosen.push({ scheme, move: ok });
-    }
-  }
-  if (chosen.length < 3) throw new Error(`could not find 3 moves ${spec.minSeparationA} Å apart around (${dx}, ${dy}): raise maxDeltaA`);
-  return chosen.map((c) => ({ scheme: c.scheme, move: [c.move[0] === 0 ? 0 : c.move[0], c.move[1] === 0 ? 0 : c.move[1]] as const }));
+  const k = rng.pick(flippable);
+  const other = k === 0 ? 1 : 0;
+  const v = truth[other];
+  // The other component's magnitude grows or shrinks by d (sign kept; a zero component takes either sign).
+  const grown = deltas.map((d) => (v === 0 ? rng.pick([-1, 1]) * d : Math.sign(v) * (Math.abs(v) + d)));
+  const shrunk = v === 0 ? [] : deltas.filter((d) => Math.abs(v) - d >= 0).map((d) => Math.sign(v) * (Math.abs(v) - d));
+  const pool = shrunk.length > 0 && rng.next() < 0.5 ? shrunk : grown;
+  const c = zero(rng.pick(pool));
+  const make = (flip: boolean, changed: boolean): Move => {
+    const m: [number, number] = [dx, dy];
+    if (flip) m[k] = zero(-m[k]);
+    if (changed) m[other] = c;
+    return m;
+  };
+  return [
+    { scheme: "sign", move: make(true, false) },
+    { scheme: "magnitude", move: make(false, true) },
+    { scheme: "sign+magnitude", move: make(true, true) },
+  ];
 }

@@ -11,6 +11,7 @@ import { getTask } from "@/lib/tasks/registry";
 import { MC_LETTERS, type TaskId } from "@/lib/tasks/types";
 import { GENERATORS } from "./registry";
 import { requireViewScene } from "./scene";
+import { type OptionTextReport, measureOptionTextStrategies } from "./mc-validity";
 import { toStableJson } from "./stable-json";
 import { type ItemDraft, type PlannedItem, planAnswerSlots } from "./task-generator";
 import { GENERATOR_NAME, GENERATOR_VERSION, type GeneratedItem, type GeneratorComplex, type ItemProvenance, type ItemView } from "./types";
@@ -20,6 +21,7 @@ export { createGeneratorComplex, loadGeneratorComplex, type CreateGeneratorCompl
 export { buildViewScene, requireViewScene, toScene3d } from "./scene";
 export { GENERATORS } from "./registry";
 export { toStableJson } from "./stable-json";
+export { OPTION_TEXT_STRATEGIES, type OptionTextReport, measureOptionTextStrategies, scoreOptionTextStrategies } from "./mc-validity";
 
 /** Redraws of an item whose content repeats an earlier item of the same task (same complex, same answer). */
 export const MAX_DUPLICATE_REDRAWS = 8;
@@ -47,6 +49,11 @@ export interface TaskReport {
   /** Items not made, and why (duplicates that could not be redrawn, generator failures). */
   failures: { index: number; reason: string }[];
   notes: string[];
+  /**
+   * MC tasks only: expected accuracy of option-text-only strategies (sign-mirror, median-of-options,
+   * odd-one-out) over this task's generated items (lib/generate/mc-validity.ts; chance 0.25).
+   */
+  optionTextStrategies?: OptionTextReport;
 }
 
 export type GenerateItemsResult =
@@ -164,6 +171,10 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
       options.onProgress?.({ taskId, done: index + 1, total: plan.items.length });
     });
     if (plan.items.length < options.perTask && plan.notes.length === 0) report.notes.push(`planned ${plan.items.length} of ${options.perTask} items`);
+    if (task.format === "mc") {
+      const mcItems = items.filter((i) => i.taskId === taskId).map((i) => i.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] });
+      report.optionTextStrategies = measureOptionTextStrategies(mcItems);
+    }
     reports.push(report);
   }
   return { ok: true, items, reports, renderSettings: settings };

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requirePageRole } from "@/lib/server/guards";
 import { listItems } from "@/lib/server/dal/items/list-items";
 import { listItemFacets } from "@/lib/server/dal/items/list-item-facets";
+import { getOptionTextValidity } from "@/lib/server/dal/items/get-option-text-validity";
 import { ITEM_SOURCES, ITEM_STATUSES, ItemListQuerySchema, toFilterQueryString, toQueryRecord, type ItemListQuery } from "@/lib/pools/item-filter";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
@@ -17,7 +18,7 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
   const raw = toQueryRecord(await searchParams);
   const parsed = ItemListQuerySchema.safeParse(raw);
   const query: ItemListQuery = parsed.success ? parsed.data : ItemListQuerySchema.parse({});
-  const [page, facets] = await Promise.all([listItems(query), listItemFacets()]);
+  const [page, facets, validity] = await Promise.all([listItems(query), listItemFacets(), getOptionTextValidity()]);
   const tasks = listTasks();
   const taskLabel = new Map(tasks.map((t) => [t.id as string, `${t.code} ${t.label}`]));
   const link = (p: number) => `/admin/items${toFilterQueryString({ ...query, page: p })}`;
@@ -104,6 +105,44 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
         {page.page > 1 ? <Link href={link(page.page - 1)} className="underline">← Previous</Link> : <span className="text-slate-400">← Previous</span>}
         {page.page < page.pageCount ? <Link href={link(page.page + 1)} className="underline">Next →</Link> : <span className="text-slate-400">Next →</span>}
       </nav>
+      <section aria-labelledby="mc-validity-h" className="mt-8">
+        <h2 id="mc-validity-h" className="text-lg font-semibold">
+          MC validity: option-text-only accuracy
+        </h2>
+        <p className="text-sm text-slate-700">
+          Expected accuracy of guessing the key from the four option texts alone (no images), over the active items of each multiple-choice task:
+          sign-mirror (an option whose sign mirror is also offered), median-of-options (closest to the per-command median), odd-one-out (farthest from
+          the others). Chance is 25%; more than 5 points above it means the options leak the answer. T5/T6 participants see the options as images, not texts.
+        </p>
+        {validity.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No active multiple-choice items.</p>
+        ) : (
+          <table className="mt-2 text-sm" data-testid="mc-validity">
+            <thead className="bg-slate-100 text-left">
+              <tr>
+                <th scope="col" className="px-3 py-1">Task</th>
+                <th scope="col" className="px-3 py-1">Items</th>
+                <th scope="col" className="px-3 py-1">Sign-mirror</th>
+                <th scope="col" className="px-3 py-1">Median-of-options</th>
+                <th scope="col" className="px-3 py-1">Odd-one-out</th>
+                <th scope="col" className="px-3 py-1">Worst excess over chance</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {validity.map((v) => (
+                <tr key={v.taskId}>
+                  <th scope="row" className="px-3 py-1 text-left font-normal">{taskLabel.get(v.taskId) ?? v.taskId}</th>
+                  <td className="px-3 py-1 tabular-nums">{v.report.items}</td>
+                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["sign-mirror"]).toFixed(1)}%</td>
+                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["median-of-options"]).toFixed(1)}%</td>
+                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["odd-one-out"]).toFixed(1)}%</td>
+                  <td className={`px-3 py-1 tabular-nums ${v.report.worstExcessPoints > 5 ? "font-semibold text-red-700" : ""}`}>{v.report.worstExcessPoints.toFixed(1)} points</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
     </main>
   );
 }
