@@ -1,0 +1,204 @@
+// First contact: what a newcomer does with nothing but the README, in a temporary copy of the repo.
+// `npm install && npm run dev` (dev mode, no DATABASE_URL: the embedded database), read the printed credentials,
+// sign in with them in Chromium, open the live monitor, complete the demo study as a participant, hit dynamic routes a
+// few hundred times (dev mode compiles them in worker processes), run `npm run import` while the server runs,
+// kill -9 the dev server AND the database server, start again: health is ok and every answer is still there.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { expect, test, type Page } from "@playwright/test";
+import { FIRST_CONTACT_DB_PORT, FIRST_CONTACT_PORT } from "./ports";
+
+const REPO = process.cwd();
+const BASE = `http://localhost:${FIRST_CONTACT_PORT}`;
+const DB_URL = `postgresql://postgres@127.0.0.1:${FIRST_CONTACT_DB_PORT}/misi`;
+
+/** The newcomer's environment: nothing configured (the test only moves the ports off the defaults). */
+function newcomerEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(DATABASE_URL|EMBEDDED_DB_|ADMIN_|NEXTAUTH_|SEED_DEMO|PORT$|E2E_|TEST_DATABASE_URL|NODE_ENV|CI$)/.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" };
+}
+
+/** A copy of the working tree as git sees it (tracked + untracked, not ignored), node_modules hard-linked. */
+function copyRepo(to: string) {
+  const files = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+  for (const f of files) {
+    const from = path.join(REPO, f);
+    if (!fs.existsSync(from)) continue;
+    fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
+    fs.copyFileSync(from, path.join(to, f));
+    fs.chmodSync(path.join(to, f), fs.statSync(from).mode);
+  }
+  const cp = spawnSync("cp", ["-al", path.join(REPO, "node_modules"), path.join(to, "node_modules")]);
+  if (cp.status !== 0) throw new Error(`copying node_modules failed: ${cp.stderr}`);
+}
+
+class Dev {
+  output = "";
+  proc: ChildProcess;
+  constructor(cwd: string, command: string) {
+    this.proc = spawn("sh", ["-c", command], { cwd, env: newcomerEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.proc.stdout!.on("data", (d: Buffer) => (this.output += d.toString()));
+    this.proc.stderr!.on("data", (d: Buffer) => (this.output += d.toString()));
+  }
+  async waitFor(re: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const m = re.exec(this.output);
+      if (m) return m;
+      if (this.proc.exitCode !== null) throw new Error(`the command exited (${this.proc.exitCode}) before printing ${re}:\n${this.output.slice(-3000)}`);
+      if (Date.now() > until) throw new Error(`timed out waiting for ${re}:\n${this.output.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  kill9() {
+    try {
+      process.kill(-this.proc.pid!, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+async function health(): Promise<{ status: string } | null> {
+  try {
+    const r = await fetch(`${BASE}/api/health`);
+    return (await r.json()) as { status: string };
+  } catch {
+    return null;
+  }
+}
+
+async function waitForHealthOk(dev: Dev, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const h = await health();
+    if (h?.status === "ok") return;
+    if (dev.proc.exitCode !== null) throw new Error(`npm run dev exited (${dev.proc.exitCode}):\n${dev.output.slice(-3000)}`);
+    if (Date.now() > until) throw new Error(`health not ok (${JSON.stringify(h)}):\n${dev.output.slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: DB_URL });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+const answersOf = () =>
+  sql<{ id: string; rawAnswer: string }>(
+    `SELECT r.id, r."rawAnswer" FROM "Response" r JOIN "Participant" p ON p.id = r."participantId" WHERE p."externalId" = 'first-contact' ORDER BY r.id`,
+  );
+
+// A valid answer per task (as in tests/e2e/demo-study.spec.ts).
+const ANSWERS: Array<[RegExp, string]> = [
+  [/^Translation \+ rotation|^Rotation \+ rotation|^Interaction location/, "A"],
+  [/^Translation/, "move x 1"],
+  [/^Rotation/, "roll x 15"],
+  [/^Zooming/, "move z 45"],
+  [/^Residue/, "No"],
+  [/docking/i, "roll x 15, move x 10"],
+  [/^Pocket/, "No"],
+];
+
+async function completeDemo(page: Page, link: string) {
+  await page.goto(link);
+  await page.getByRole("button", { name: /I agree/ }).click({ timeout: 120_000 });
+  for (let step = 0; step < 40; step++) {
+    const done = page.getByRole("heading", { name: /finished the study/ });
+    const start = page.getByRole("button", { name: /^Start/ });
+    const next = page.getByRole("button", { name: "Continue" });
+    const title = page.locator("#q-title");
+    await expect(done.or(start).or(next).or(title).first()).toBeVisible({ timeout: 120_000 });
+    if (await done.isVisible()) return;
+    if (await start.isVisible()) {
+      await start.click();
+      continue;
+    }
+    if (await next.isVisible()) {
+      await next.click();
+      continue;
+    }
+    const label = ((await title.textContent()) ?? "").replace("Practice", "").trim();
+    const answer = ANSWERS.find(([re]) => re.test(label))?.[1];
+    expect(answer, `no answer for task '${label}'`).toBeDefined();
+    await page.getByLabel(/Your answer/).fill(answer!);
+    await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as", { timeout: 60_000 });
+    await page.getByRole("button", { name: "Submit answer" }).click();
+    await expect(title.filter({ hasText: label })).toHaveCount(0, { timeout: 60_000 }).catch(() => {});
+  }
+}
+
+test("a newcomer's npm install && npm run dev: sign in, a participant session, kill -9, restart, nothing lost", async ({ browser }) => {
+  test.setTimeout(15 * 60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-first-contact-"));
+  let dev: Dev | null = null;
+  try {
+    copyRepo(dir);
+
+    // 1. The README's first command, exactly.
+    dev = new Dev(dir, "npm install && npm run dev");
+    const [, email, password] = await dev.waitFor(/Admin sign-in:\s+\S+\s+email (\S+)\s+password (\S+)/, 8 * 60_000);
+    const [, link] = await dev.waitFor(/Prolific-style:\s+(\S+)/, 60_000);
+    expect(link).toContain(`localhost:${FIRST_CONTACT_PORT}/s/demo?PROLIFIC_PID=`);
+    await waitForHealthOk(dev, 4 * 60_000);
+
+    // 2. Sign in with the printed credentials, open the live monitor of the demo study.
+    const staff = await browser.newContext({ baseURL: BASE });
+    const admin = await staff.newPage();
+    await admin.goto("/signin?callbackUrl=%2Fadmin%2Fstudies");
+    await admin.getByLabel("Email").fill(email!);
+    await admin.getByLabel("Password").fill(password!);
+    await admin.getByRole("button", { name: "Sign in" }).click();
+    await admin.waitForURL((u) => u.pathname === "/admin/studies", { timeout: 120_000 });
+    const href = await admin.locator('a[href^="/admin/studies/"]').filter({ hasText: /demo/i }).first().getAttribute("href", { timeout: 120_000 });
+    const studyPath = href!.replace(/\/(monitor|edit)$/, "");
+    await admin.goto(`${studyPath}/monitor`);
+    await expect(admin.getByRole("heading").first()).toBeVisible({ timeout: 120_000 });
+
+    // 3. A participant completes the demo study while the monitor is open.
+    const participant = await (await browser.newContext({ baseURL: BASE })).newPage();
+    await completeDemo(participant, link!.replace("test-participant", "first-contact"));
+    await expect(participant.getByTestId("completion-code")).toBeVisible();
+    const answers = await answersOf();
+    expect(answers.length).toBeGreaterThanOrEqual(10); // nine tasks + the practice item
+
+    // 4. Dynamic routes a few hundred times (dev mode renders them in worker processes).
+    const paths = [studyPath, `${studyPath}/monitor`, "/admin/items", "/s/demo/status?kind=closed", "/api/health", "/s/no-such-study"];
+    for (let round = 0; round < 50; round++) {
+      await Promise.all(paths.map((p) => staff.request.get(p, { maxRedirects: 0 }).then((r) => expect(r.status(), p).toBeLessThan(500))));
+    }
+
+    // 5. A CLI while the server runs.
+    const imported = spawnSync("npm", ["run", "import", "--", "prisma/demo/structures", "--kind", "structures"], { cwd: dir, env: newcomerEnv(), encoding: "utf8", timeout: 5 * 60_000 });
+    expect(imported.status, imported.stdout + imported.stderr).toBe(0);
+    expect((await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "Structure"`))[0]!.n).toBeGreaterThan(0);
+    await expect(admin.getByRole("heading").first()).toBeVisible();
+
+    // 6. kill -9 the dev server (its whole process group) and the database server, then the same first command.
+    const postmaster = Number(fs.readFileSync(path.join(dir, ".data/postgres/postmaster.pid"), "utf8").split("\n")[0]);
+    dev.kill9();
+    process.kill(postmaster, "SIGKILL");
+    await staff.close();
+    for (let i = 0; i < 100 && (await health()) !== null; i++) await new Promise((r) => setTimeout(r, 100));
+    dev = new Dev(dir, "npm run dev");
+    await waitForHealthOk(dev, 5 * 60_000);
+    expect(dev.output).not.toMatch(/External error|PANIC|RuntimeError: Aborted/);
+    expect(await answersOf()).toEqual(answers);
+  } finally {
+    dev?.kill9();
+    spawnSync("npm", ["run", "--silent", "db:stop"], { cwd: dir, env: newcomerEnv(), timeout: 120_000 });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
