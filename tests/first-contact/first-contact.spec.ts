@@ -16,13 +16,13 @@ const BASE = `http://localhost:${FIRST_CONTACT_PORT}`;
 const DB_URL = `postgresql://postgres@127.0.0.1:${FIRST_CONTACT_DB_PORT}/misi`;
 
 /** The newcomer's environment: nothing configured (the test only moves the ports off the defaults). */
-function newcomerEnv(): Record<string, string | undefined> {
+function newcomerEnv(): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(DATABASE_URL|EMBEDDED_DB_|ADMIN_|NEXTAUTH_|SEED_DEMO|PORT$|E2E_|TEST_DATABASE_URL|NODE_ENV|CI$)/.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" };
+  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" } as NodeJS.ProcessEnv;
 }
 
 /** A copy of the working tree as git sees it (tracked + untracked, not ignored), node_modules hard-linked. */
