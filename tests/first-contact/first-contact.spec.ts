@@ -22,7 +22,7 @@ function newcomerEnv(): NodeJS.ProcessEnv {
     if (/^(DATABASE_URL|EMBEDDED_DB_|ADMIN_|NEXTAUTH_|SEED_DEMO|PORT$|E2E_|TEST_DATABASE_URL|NODE_ENV|CI$)/.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" } as NodeJS.ProcessEnv;
+  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv;
 }
 
 /** A copy of the working tree as git sees it (tracked + untracked, not ignored), node_modules hard-linked. */
