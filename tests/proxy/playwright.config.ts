@@ -1,0 +1,46 @@
+import { defineConfig } from "@playwright/test";
+import base from "../../playwright.config";
+
+// The production build behind a real nginx (tests/proxy/nginx.mjs) that forwards Host and X-Forwarded-Proto: https.
+// scripts/test-all.mts runs it after the e2e suite, on a fresh PostgreSQL database (PROXY_DATABASE_URL).
+export const APP_PORT = Number(process.env.PROXY_APP_PORT ?? 3102);
+export const PROXY_PORT = Number(process.env.PROXY_PORT ?? 3103);
+export const PUBLIC_URL = `http://localhost:${PROXY_PORT}`;
+
+const databaseEnv: Record<string, string> = process.env.PROXY_DATABASE_URL
+  ? { DATABASE_URL: process.env.PROXY_DATABASE_URL }
+  : { EMBEDDED_DB_DIR: ".data/proxy-e2e", EMBEDDED_DB_PORT: String(APP_PORT + 10_000) };
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "*.spec.ts",
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: { baseURL: PUBLIC_URL, launchOptions: base.use?.launchOptions, trace: "retain-on-failure" },
+  webServer: [
+    {
+      command: `npm run db:migrate && npm run db:seed && npx next start -p ${APP_PORT}`,
+      url: `http://127.0.0.1:${APP_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        // The one configured public URL: the proxy's, not the port Next binds.
+        NEXTAUTH_URL: PUBLIC_URL,
+        NEXTAUTH_SECRET: "proxy-e2e-secret-not-for-production-0123",
+        ADMIN_EMAIL: "admin@localhost",
+        ADMIN_PASSWORD: "proxy-admin-password",
+        ...databaseEnv,
+      },
+    },
+    {
+      command: `node tests/proxy/nginx.mjs ${PROXY_PORT} ${APP_PORT}`,
+      url: `${PUBLIC_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});
