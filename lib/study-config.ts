@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TASK_IDS, TaskIdSchema } from "@/lib/tasks/types";
+import { isSafeHttpUrl } from "@/lib/safe-url";
 
 /** Study conditions: the paper's static images, or an interactive 3D view (static images stay available where useful). */
 export const CONDITIONS = ["static", "interactive"] as const;
@@ -17,6 +18,12 @@ Taking part is voluntary; you may stop at any time. We record your answers, resp
 
 Anonymised data may be published for research.`;
 
+/** A link the participant's browser is sent to: http(s) only (javascript:/data: would run in the app's origin). */
+export const HttpUrlSchema = z
+  .string()
+  .max(2_000)
+  .refine(isSafeHttpUrl, { message: "must be an absolute https:// (or http://) URL" });
+
 const ProlificSchema = z.object({
   /** Query parameter names of the external participant, study and session ids. */
   participantParam: z.string().min(1).max(64).default("PROLIFIC_PID"),
@@ -24,9 +31,9 @@ const ProlificSchema = z.object({
   sessionParam: z.string().min(1).max(64).default("SESSION_ID"),
   /** Shown on completion; the participant is redirected to completionUrl after the last answer is stored. */
   completionCode: z.string().max(64).optional(),
-  completionUrl: z.string().url().optional(),
+  completionUrl: HttpUrlSchema.optional(),
   /** Where a participant who declines consent or is screened out is sent back to. */
-  returnUrl: z.string().url().optional(),
+  returnUrl: HttpUrlSchema.optional(),
 });
 
 const InteractiveSchema = z.object({

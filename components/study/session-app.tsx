@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { findTask } from "@/lib/tasks/registry";
+import { toSafeHttpUrl } from "@/lib/safe-url";
 import { CommandWidget, DockingWidget, HbondListWidget, McWidget, readOptions } from "./answer-widgets";
 import { AxesFigure } from "./axes-figure";
 import { ImageGallery } from "./image-gallery";
@@ -239,11 +240,13 @@ function InstructionsScreen({ question, onStart }: { question: CurrentQuestion; 
 }
 
 function CompletionScreen({ completion }: { completion: { code: string | null; url: string | null } }) {
+  // Checked again here although the server validates it on save: a javascript: URL would run in this origin.
+  const url = toSafeHttpUrl(completion.url);
   useEffect(() => {
-    if (!completion.url) return;
-    const timer = setTimeout(() => window.location.assign(completion.url!), 5000);
+    if (!url) return;
+    const timer = setTimeout(() => window.location.assign(url), 5000);
     return () => clearTimeout(timer);
-  }, [completion.url]);
+  }, [url]);
   return (
     <section aria-live="polite" className="max-w-2xl">
       <h2 className="text-2xl font-semibold">Thank you, you have finished the study</h2>
@@ -253,16 +256,17 @@ function CompletionScreen({ completion }: { completion: { code: string | null; u
           Your completion code: <strong className="rounded bg-slate-100 px-2 py-1 font-mono text-lg" data-testid="completion-code">{completion.code}</strong>
         </p>
       ) : null}
-      {completion.url ? (
+      {url ? (
         <p className="mt-3">
-          You will be redirected in a few seconds. If not, <a className="text-blue-700 underline" href={completion.url}>click here to return</a>.
+          You will be redirected in a few seconds. If not, <a className="text-blue-700 underline" href={url}>click here to return</a>.
         </p>
       ) : null}
     </section>
   );
 }
 
-function EndScreen({ title, text, url }: { title: string; text: string; url: string | null }) {
+function EndScreen({ title, text, url: rawUrl }: { title: string; text: string; url: string | null }) {
+  const url = toSafeHttpUrl(rawUrl);
   return (
     <section className="max-w-2xl">
       <h2 className="text-2xl font-semibold">{title}</h2>

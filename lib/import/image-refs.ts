@@ -1,4 +1,5 @@
 import path from "node:path/posix";
+import { rasterizeForeignSvg } from "@/lib/import/foreign-svg";
 
 /**
  * Image references found in records: a path inside the import (relative to the record's file, to
@@ -227,30 +228,21 @@ export function sniffImageMime(bytes: Uint8Array): ImageMime | null {
   return null;
 }
 
-/**
- * SVGs are served to participants; one with script, event handlers or external references could
- * run code or leak the viewer's address when opened directly, so such files are refused.
- */
-export function findSvgHazard(text: string): string | null {
-  if (/<script[\s>]/i.test(text)) return "contains a <script> element";
-  if (/\son[a-z]+\s*=/i.test(text)) return "contains an event-handler attribute (on…=)";
-  if (/javascript:/i.test(text)) return "contains a javascript: URL";
-  if (/<foreignObject[\s>]/i.test(text)) return "contains a <foreignObject> element";
-  if (/(?:xlink:)?href\s*=\s*["']\s*(?:https?:|\/\/)/i.test(text)) return "references an external resource";
-  return null;
-}
+/** A checked image ready to store: foreign SVG has become a PNG (lib/import/foreign-svg.ts says why). */
+export type CheckedImage = { ok: true; mimeType: Exclude<ImageMime, "image/svg+xml">; data: Uint8Array; rasterizedFrom?: "image/svg+xml" } | { ok: false; problem: string };
 
-/** Checks decoded image bytes: known type, size, safe SVG. Returns the MIME type or a problem. */
-export function checkImageBytes(bytes: Uint8Array): { ok: true; mimeType: ImageMime } | { ok: false; problem: string } {
+/** Checks decoded image bytes: known type and size; an SVG is rasterised to PNG (or refused with the reason). */
+export function checkImageBytes(bytes: Uint8Array): CheckedImage {
   if (bytes.length === 0) return { ok: false, problem: "image is empty" };
   if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, problem: `image is ${bytes.length} bytes, more than the limit of ${MAX_IMAGE_BYTES}` };
   const mimeType = sniffImageMime(bytes);
   if (!mimeType) return { ok: false, problem: "not a PNG, JPEG, WebP, GIF or SVG image (unrecognised content)" };
   if (mimeType === "image/svg+xml") {
-    const hazard = findSvgHazard(new TextDecoder().decode(bytes));
-    if (hazard) return { ok: false, problem: `SVG refused: ${hazard}` };
+    const raster = rasterizeForeignSvg(bytes);
+    if (!raster.ok) return raster;
+    return { ok: true, mimeType: "image/png", data: raster.png, rasterizedFrom: "image/svg+xml" };
   }
-  return { ok: true, mimeType };
+  return { ok: true, mimeType, data: bytes };
 }
 
 /** Decodes strict base64 (line breaks allowed); null when the text is not base64. */

@@ -86,7 +86,8 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
     }
     const checked = checkImageBytes(bytes);
     if (!checked.ok) return { ok: false, problem: `${which}${checked.problem}` };
-    out.push({ caption: img.caption, mimeType: checked.mimeType, sha256: sha256Hex(bytes), data: bytes });
+    const data = Buffer.from(checked.data.buffer, checked.data.byteOffset, checked.data.byteLength);
+    out.push({ caption: img.caption, mimeType: checked.mimeType, sha256: sha256Hex(data), data });
   }
   // Row pointers only occur in VLMEvalKit rows, whose captions are plain "Image N": renumber after expanding.
   return { ok: true, images: expanded ? out.map((img, i) => ({ ...img, caption: `Image ${i + 1}` })) : out };

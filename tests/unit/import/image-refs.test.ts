@@ -3,7 +3,6 @@ import {
   FileIndex,
   checkImageBytes,
   decodeBase64,
-  findSvgHazard,
   parseImageRefs,
   parseListLiteral,
   resolveImagePath,
@@ -88,21 +87,20 @@ describe("image bytes", () => {
     expect(sniffImageMime(Buffer.from("hello"))).toBeNull();
   });
 
-  it("refuses SVGs that could run script or load resources", () => {
-    expect(findSvgHazard('<svg><script>alert(1)</script></svg>')).toBe("contains a <script> element");
-    expect(findSvgHazard('<svg onload="x()"></svg>')).toBe("contains an event-handler attribute (on…=)");
-    expect(findSvgHazard('<svg><image href="https://evil.example/x.png"/></svg>')).toBe("references an external resource");
-    expect(findSvgHazard(svgBytes("ok").toString())).toBeNull();
-    expect(checkImageBytes(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:x()">k</a></svg>'))).toEqual({
+  it("rasterises SVG to PNG, so no markup is stored or served", () => {
+    const checked = checkImageBytes(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"><rect width="8" height="6" fill="red"/></svg>'));
+    expect(checked.ok && checked.mimeType).toBe("image/png");
+    expect(checked.ok && sniffImageMime(checked.data)).toBe("image/png");
+    expect(checkImageBytes(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><image href="https://evil.example/x.png" width="8" height="8"/></svg>'))).toMatchObject({
       ok: false,
-      problem: "SVG refused: contains a javascript: URL",
+      problem: expect.stringMatching(/^SVG refused: <image> at line 1 references 'https:\/\/evil\.example\/x\.png'/),
     });
   });
 
   it("checks emptiness and type", () => {
     expect(checkImageBytes(new Uint8Array())).toEqual({ ok: false, problem: "image is empty" });
     expect(checkImageBytes(Buffer.from("not an image"))).toEqual({ ok: false, problem: "not a PNG, JPEG, WebP, GIF or SVG image (unrecognised content)" });
-    expect(checkImageBytes(pngBytes("blue"))).toEqual({ ok: true, mimeType: "image/png" });
+    expect(checkImageBytes(pngBytes("blue"))).toEqual({ ok: true, mimeType: "image/png", data: pngBytes("blue") });
   });
 
   it("decodes base64 strictly", () => {

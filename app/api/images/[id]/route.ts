@@ -3,6 +3,15 @@ import { findImageForParticipant, findImageForStaff } from "@/lib/server/dal/par
 import { readParticipantSession } from "@/lib/server/participant/token";
 
 export const runtime = "nodejs";
+
+/**
+ * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
+ * load anything or act in the app's origin when opened directly: no sources at all, and a sandbox (unique origin).
+ */
+const IMAGE_RESPONSE_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  "X-Content-Type-Options": "nosniff",
+} as const;
 export const dynamic = "force-dynamic";
 
 // GET /api/images/:id – an item image by opaque id (participants: only their own items; staff: any)
@@ -18,6 +27,6 @@ export async function GET(_request: Request, context: { params: Promise<{ id: st
   }
   if (!image) return new Response("Not found", { status: 404 });
   return new Response(new Uint8Array(image.data), {
-    headers: { "Content-Type": image.mimeType, "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, "X-Content-Type-Options": "nosniff" },
+    headers: { "Content-Type": image.mimeType, "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, ...IMAGE_RESPONSE_HEADERS },
   });
 }

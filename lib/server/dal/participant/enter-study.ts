@@ -19,7 +19,10 @@ const ExternalIdSchema = z.string().trim().min(1).max(128).regex(/^[A-Za-z0-9_\-
 export async function loadStudyBySlug(slug: string) {
   const study = await db.study.findUnique({ where: { slug }, select: { id: true, name: true, status: true, config: true } });
   if (!study) return null;
-  return { ...study, config: StudyConfigSchema.parse(study.config) };
+  // A stored configuration that no longer validates (e.g. a javascript: completion URL saved before URLs were
+  // checked) keeps the study closed to participants instead of serving it.
+  const parsed = StudyConfigSchema.safeParse(study.config);
+  return { ...study, config: parsed.success ? parsed.data : null };
 }
 
 /**
@@ -41,6 +44,7 @@ async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyRes
   const study = await loadStudyBySlug(options.slug);
   if (!study) return { kind: "not_found" };
   const { config } = study;
+  if (!config) return { kind: "closed", studyName: study.name };
   const rawExternal = options.query[config.prolific.participantParam];
   let externalId: string | undefined;
   if (rawExternal !== undefined) {

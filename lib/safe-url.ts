@@ -1,0 +1,23 @@
+/**
+ * Link targets the app sends a browser to (a study's completion and return URLs). Only http(s): a `javascript:` or
+ * `data:` URL would run script in the app's origin with the visitor's session (issue 11, finding 1). Parsed with the
+ * WHATWG URL parser, the one the browser uses when it navigates, so tabs, newlines and leading spaces cannot hide a
+ * scheme from this check.
+ */
+export const SAFE_URL_PROTOCOLS = ["https:", "http:"] as const;
+
+/** True when `value` is an absolute http: or https: URL. */
+export function isSafeHttpUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (SAFE_URL_PROTOCOLS as readonly string[]).includes(url.protocol);
+}
+
+/** `value` when it is a safe http(s) URL, else null (for the browser's re-check before navigating). */
+export function toSafeHttpUrl(value: string | null | undefined): string | null {
+  return value && isSafeHttpUrl(value) ? value : null;
+}
