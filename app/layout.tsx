@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
+import { connection } from "next/server";
 import "./globals.css";
 
 // next/font/google needs the network at build time; the variable Inter font comes from npm instead.
@@ -16,7 +17,10 @@ export const metadata: Metadata = {
   icons: { icon: [{ url: "/favicon.ico", sizes: "any" }, { url: "/icon.svg", type: "image/svg+xml" }], apple: "/apple-touch-icon.png" },
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request: proxy.ts gives each response a fresh CSP nonce, which Next puts on its scripts;
+  // a page prerendered at build time would carry no nonce and its scripts would be blocked.
+  await connection();
   return (
     <html lang="en" className={inter.variable}>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>

@@ -21,3 +21,21 @@ export function isSafeHttpUrl(value: string): boolean {
 export function toSafeHttpUrl(value: string | null | undefined): string | null {
   return value && isSafeHttpUrl(value) ? value : null;
 }
+
+const LOCAL_BASE = "http://local.invalid";
+
+/**
+ * A same-origin path to go to after signing in, or `fallback`. Browsers read `\` as `/`, so `/\evil.example/x`
+ * (finding 5) is really `//evil.example/x`, another host; any backslash, control character or scheme is refused,
+ * and the result must resolve to our own origin.
+ */
+export function toSafeLocalPath(value: string | null | undefined, fallback: string): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, LOCAL_BASE);
+  } catch {
+    return fallback;
+  }
+  return url.origin === LOCAL_BASE ? `${url.pathname}${url.search}${url.hash}` : fallback;
+}

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { toSafeLocalPath } from "@/lib/safe-url";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-/** Only same-site paths are accepted as a post-sign-in destination (no open redirect). */
+/** Only same-origin paths are accepted as a post-sign-in destination (no open redirect). */
 function safeCallback(value: string | string[] | undefined): string {
-  const v = Array.isArray(value) ? value[0] : value;
-  return v && v.startsWith("/") && !v.startsWith("//") ? v : "/admin";
+  return toSafeLocalPath(Array.isArray(value) ? value[0] : value, "/admin");
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

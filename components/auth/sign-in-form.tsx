@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toSafeLocalPath } from "@/lib/safe-url";
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -24,7 +25,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
       return;
     }
-    router.push(callbackUrl);
+    router.push(toSafeLocalPath(callbackUrl, "/admin"));
     router.refresh();
   }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { isTransientDbError } from "@/lib/server/db-retry";
 
-export type AppErrorCode = "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "UNPROCESSABLE";
+export type AppErrorCode = "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS";
 
 const STATUS: Record<AppErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -10,7 +10,9 @@ const STATUS: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
+  TOO_MANY_REQUESTS: 429,
 };
 
 /** An error whose message is safe to show to the caller. Everything else becomes a generic 500. */

@@ -3,6 +3,7 @@ import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { requireRole, type StaffRole, type StaffUser } from "@/lib/server/auth";
 import { toErrorResponse } from "@/lib/server/errors";
+import { assertSameOrigin } from "@/lib/server/same-origin";
 
 type RouteContext<P> = { params: Promise<P> };
 
@@ -17,7 +18,7 @@ export function errorResponse(err: unknown): NextResponse {
 }
 
 /**
- * Wraps a staff API route: checks the role on the server (401 anonymous, 403 wrong role) before the handler runs,
+ * Wraps a staff API route: refuses cross-origin state-changing requests, checks the role on the server (401 anonymous, 403 wrong role) before the handler runs,
  * and maps errors to JSON. Admins may call every researcher route.
  */
 export function withRole<P = Record<string, never>>(
@@ -26,6 +27,7 @@ export function withRole<P = Record<string, never>>(
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
+      assertSameOrigin(request);
       const user = await requireRole(role);
       return await handler({ request, params: await context.params, user });
     } catch (err) {

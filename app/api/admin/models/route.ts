@@ -3,6 +3,7 @@ import { importModelRun } from "@/lib/server/dal/models/import-model-run";
 import { listModelRuns } from "@/lib/server/dal/models/list-model-runs";
 import { AppError } from "@/lib/server/errors";
 import { MAX_PREDICTION_FILE_BYTES } from "@/lib/model-import/parse-prediction-file";
+import { readFormBody } from "@/lib/server/read-json-body";
 import { withRole } from "@/lib/server/route";
 
 export const runtime = "nodejs";
@@ -15,9 +16,8 @@ export const GET = withRole("researcher", async () => {
 
 // POST /api/admin/models – import a prediction file (multipart: file, model, name?, studyId?, format?); idempotent by content hash
 export const POST = withRole("researcher", async ({ request, user }) => {
-  const form = await request.formData().catch(() => {
-    throw new AppError("BAD_REQUEST", "Send the prediction file as multipart/form-data with a 'file' field.");
-  });
+  // The file plus a few short fields; multipart framing is well under 64 KB.
+  const form = await readFormBody(request, MAX_PREDICTION_FILE_BYTES + 64 * 1024);
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) throw new AppError("UNPROCESSABLE", "Choose a prediction file.", { field: "file" });
   if (file.size > MAX_PREDICTION_FILE_BYTES) throw new AppError("UNPROCESSABLE", `The file is larger than ${MAX_PREDICTION_FILE_BYTES} bytes.`, { field: "file" });

@@ -14,12 +14,19 @@ export function toItemWhere(filter: Partial<ItemFilter>): Prisma.ItemWhereInput 
     // Case-insensitive substring (ILIKE) is enough at MiSI's size (~13k test items); ids are matched too so a
     // pasted external id or PDB id finds its item.
     const q = filter.q;
+    // Prisma's `contains` puts the text into a LIKE pattern as it is: `%` or `_` would match anything.
+    const literal = escapeLikePattern(q);
     where.OR = [
-      { question: { contains: q, mode: "insensitive" } },
-      { externalId: { contains: q, mode: "insensitive" } },
+      { question: { contains: literal, mode: "insensitive" } },
+      { externalId: { contains: literal, mode: "insensitive" } },
       { pdbId: { equals: q, mode: "insensitive" } },
       { id: q },
     ];
   }
   return where;
+}
+
+/** Escapes LIKE's wildcards (`%`, `_`) and its escape character (`\\`, PostgreSQL's default) so text matches literally. */
+export function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
