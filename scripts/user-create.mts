@@ -1,4 +1,5 @@
 // npm run user:create -- --email a@b.org --role researcher|admin [--password …] [--name …] [--update] [--reset-password]
+// npm run user:create -- --email a@b.org --disable|--enable   (switch an account off or on; audited)
 // Creates a staff account, printing a generated password once when none is given. An existing email is refused
 // unless --update is passed; --update changes the role (and the password when --password or --reset-password is given).
 import fs from "node:fs";
@@ -7,10 +8,11 @@ import { ZodError } from "zod";
 import { disconnectDb } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { saveUser } from "@/lib/server/dal/users/save-user";
+import { setUserDisabled } from "@/lib/server/dal/users/set-user-disabled";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
-const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]";
+const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]\n       npm run user:create -- --email <email> --disable|--enable";
 
 let exitCode = 0;
 try {
@@ -22,12 +24,19 @@ try {
       name: { type: "string" },
       update: { type: "boolean", default: false },
       "reset-password": { type: "boolean", default: false },
+      disable: { type: "boolean", default: false },
+      enable: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(USAGE);
+  } else if (values.disable || values.enable) {
+    if (values.disable && values.enable) throw new AppError("BAD_REQUEST", "Give either --disable or --enable, not both.");
+    if (!values.email) throw new AppError("BAD_REQUEST", `--email is required.\n${USAGE}`);
+    const result = await setUserDisabled({ user: values.email, input: { disabled: values.disable }, actorId: null });
+    console.log(`${result.email} is ${result.disabled ? "disabled" : "enabled"}${result.changed ? "" : " (unchanged)"}.`);
   } else {
     if (!values.email || !values.role) throw new AppError("BAD_REQUEST", `--email and --role are required.\n${USAGE}`);
     if (values.password && values["reset-password"]) throw new AppError("BAD_REQUEST", "Give either --password or --reset-password, not both.");

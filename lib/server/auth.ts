@@ -1,6 +1,5 @@
 import "server-only";
 import { cache } from "react";
-import bcrypt from "bcryptjs";
 import type { AuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -9,27 +8,19 @@ import { db } from "@/lib/server/db";
 import { getAuthSecret } from "@/lib/server/secrets";
 import { AppError } from "@/lib/server/errors";
 import { StaffEmailSchema } from "@/lib/staff-email";
+import { env } from "@/lib/server/env";
+import { verifySignIn } from "@/lib/server/sign-in";
+import { clientAddressFrom } from "@/lib/http-security";
 
 export type StaffRole = "admin" | "researcher";
-
-/** Failed sign-ins allowed per email and per client address within the window. */
-export const MAX_FAILED_SIGNINS = 5;
-export const SIGNIN_WINDOW_MS = 15 * 60_000;
 
 // Sign-in accepts any address the shared rule accepts (admin@localhost included), so every account that can be created can sign in.
 const CredentialsSchema = z.object({ email: StaffEmailSchema, password: z.string().min(1).max(200) });
 
-async function isRateLimited(keys: string[]): Promise<boolean> {
-  const since = new Date(Date.now() - SIGNIN_WINDOW_MS);
-  for (const key of keys) {
-    if ((await db.signInAttempt.count({ where: { key, at: { gte: since } } })) >= MAX_FAILED_SIGNINS) return true;
-  }
-  return false;
-}
-
+/** The client address of a next-auth request (its headers as a plain object). */
 function clientAddress(headers: Record<string, unknown> | undefined): string {
   const forwarded = headers?.["x-forwarded-for"];
-  return typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]!.trim() : "local";
+  return clientAddressFrom(typeof forwarded === "string" ? forwarded : null, env.TRUSTED_PROXY_HOPS);
 }
 
 /** Built per request so a missing production secret fails the request, not the build. */
@@ -45,15 +36,8 @@ export function getAuthOptions(): AuthOptions {
         async authorize(credentials, req) {
           const parsed = CredentialsSchema.safeParse(credentials);
           if (!parsed.success) return null;
-          const keys = [`email:${parsed.data.email}`, `ip:${clientAddress(req?.headers)}`];
-          if (await isRateLimited(keys)) throw new Error("Too many failed sign-ins. Wait 15 minutes and try again.");
-          const user = await db.user.findUnique({ where: { email: parsed.data.email } });
-          const ok = user && !user.disabled && (await bcrypt.compare(parsed.data.password, user.passwordHash));
-          if (!ok || !user) {
-            await db.signInAttempt.createMany({ data: keys.map((key) => ({ key })) });
-            return null;
-          }
-          return { id: user.id, email: user.email, name: user.name, role: user.role };
+          // A thrown error's message reaches the sign-in form (next-auth puts it in ?error=).
+          return verifySignIn({ ...parsed.data, address: clientAddress(req?.headers) });
         },
       }),
     ],

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseTrustedProxyHops } from "@/lib/http-security";
 
 /** Server environment, validated once. Every variable is documented in README.md#configuration. */
 const EnvSchema = z.object({
@@ -15,6 +16,18 @@ const EnvSchema = z.object({
   /** Signs next-auth JWTs and participant session tokens. Required in production. */
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
+  /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
+  /** New participants (and consents) allowed per 10 minutes per study from one client address, and per study overall. */
+  PARTICIPANT_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  PARTICIPANT_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(300),
+  TRUSTED_PROXY_HOPS: z.string().optional().transform((v, ctx) => {
+    try {
+      return parseTrustedProxyHops(v);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,18 +2,19 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/server/guards";
 import { listUsers } from "@/lib/server/dal/users/list-users";
 import { UserCreateForm } from "@/components/admin/user-create-form";
+import { UserDisableButton } from "@/components/admin/user-disable-button";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
 
 export default async function UsersPage() {
-  await requirePageRole("admin", "/admin/users");
+  const me = await requirePageRole("admin", "/admin/users");
   const users = await listUsers();
   return (
     <main className="mx-auto max-w-5xl px-6 py-8">
       <h1 className="text-2xl font-semibold">Staff accounts</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an existing account).
+        Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an existing account, <code>--disable</code> / <code>--enable</code> switch it off and on). A disabled account cannot sign in and its open sessions stop working on their next request.
       </p>
       <section aria-labelledby="new-h" className="mt-6 rounded border border-slate-300 bg-white p-4">
         <h2 id="new-h" className="mb-2 font-semibold">
@@ -29,6 +30,7 @@ export default async function UsersPage() {
             <th scope="col" className="px-3 py-2">Role</th>
             <th scope="col" className="px-3 py-2">State</th>
             <th scope="col" className="px-3 py-2">Created</th>
+            <th scope="col" className="px-3 py-2">Access</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200">
@@ -38,6 +40,7 @@ export default async function UsersPage() {
               <td className="px-3 py-2">{u.role}</td>
               <td className="px-3 py-2">{u.disabled ? "disabled" : "active"}</td>
               <td className="px-3 py-2">{u.createdAt.toISOString().slice(0, 10)}</td>
+              <td className="px-3 py-2">{u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { requestClientAddress } from "@/lib/server/client-address";
 import { createParticipantToken, PARTICIPANT_COOKIE, PARTICIPANT_COOKIE_OPTIONS, verifyParticipantToken } from "@/lib/server/participant/token";
 
 export const runtime = "nodejs";
@@ -10,10 +12,15 @@ export async function GET(request: NextRequest, context: { params: Promise<{ slu
   const { slug } = await context.params;
   const query = Object.fromEntries(request.nextUrl.searchParams.entries());
   const cookie = verifyParticipantToken(request.cookies.get(PARTICIPANT_COOKIE)?.value);
-  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId });
+  const address = requestClientAddress(request);
+  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId, admit: (studyId) => admitParticipantEvent("join", studyId, address) });
   // Relative Location: behind a reverse proxy (or reached by IP, a www. name…) the browser stays on the host it used,
   // so the participant cookie set here comes back. An absolute URL built from the server's own host would not.
-  if (result.kind !== "ok") return seeOther(`/s/${encodeURIComponent(slug)}/status?kind=${encodeURIComponent(result.kind)}`);
+  if (result.kind !== "ok") {
+    const response = seeOther(`/s/${encodeURIComponent(slug)}/status?kind=${encodeURIComponent(result.kind)}`);
+    if (result.kind === "busy") response.headers.set("Retry-After", String(result.retryAfterSec));
+    return response;
+  }
   const response = seeOther(`/s/${encodeURIComponent(slug)}/session`);
   response.cookies.set(PARTICIPANT_COOKIE, createParticipantToken(result.participantId, result.studyId), PARTICIPANT_COOKIE_OPTIONS);
   return response;

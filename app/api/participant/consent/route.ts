@@ -5,6 +5,9 @@ import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/re
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
+import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { requestClientAddress } from "@/lib/server/client-address";
+import { AppError } from "@/lib/server/errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,8 +17,12 @@ const ConsentBodySchema = z.object({ accept: z.boolean(), device: DeviceInfoSche
 // POST /api/participant/consent – accept (assigns the items) or decline
 export async function POST(request: Request) {
   try {
-    const { participantId } = await requireParticipant();
+    const { participantId, studyId } = await requireParticipant();
     const body = ConsentBodySchema.parse(await readJsonBody(request));
+    if (body.accept) {
+      const admitted = await admitParticipantEvent("consent", studyId, requestClientAddress(request));
+      if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
+    }
     await recordConsent(participantId, body.accept, body.device);
     return NextResponse.json(await getParticipantSession(participantId), { headers: { "Cache-Control": "no-store" } });
   } catch (err) {

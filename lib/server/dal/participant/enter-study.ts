@@ -11,6 +11,7 @@ export type EnterStudyResult =
   | { kind: "not_found" }
   | { kind: "closed"; studyName: string }
   | { kind: "full"; studyName: string }
+  | { kind: "busy"; studyName: string; retryAfterSec: number }
   | { kind: "invalid"; message: string };
 
 /** External ids from recruitment platforms: printable, no separators we use elsewhere. */
@@ -38,6 +39,8 @@ interface EnterStudyOptions {
   slug: string;
   query: Record<string, string | undefined>;
   existingParticipantId?: string;
+  /** Asked before a NEW participant is created (resumes are not counted): the join rate limits (issue 11). */
+  admit?: (studyId: string) => Promise<{ ok: true } | { ok: false; retryAfterSec: number }>;
 }
 
 async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyResult> {
@@ -61,6 +64,10 @@ async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyRes
   if (existing) return { kind: "ok", participantId: existing.id, studyId: study.id, resumed: true };
 
   if (study.status !== "open") return { kind: "closed", studyName: study.name };
+  if (options.admit) {
+    const admitted = await options.admit(study.id);
+    if (!admitted.ok) return { kind: "busy", studyName: study.name, retryAfterSec: admitted.retryAfterSec };
+  }
 
   const optional = (name: string) => {
     const v = options.query[name];

@@ -1,0 +1,71 @@
+import "server-only";
+import type { Prisma } from "@/prisma/generated/client";
+import { db } from "@/lib/server/db";
+
+/**
+ * Rate limits on the SignInAttempt table (one row per counted event, keyed; despite its name it also holds the
+ * participant join/consent events). Counting is atomic: the keys' transaction-scoped advisory locks are taken (in a
+ * fixed order, so two callers cannot deadlock) before counting and inserting, so N parallel requests see each
+ * other's rows. The old count-then-insert let 29 of 31 parallel sign-ins through a limit of 5.
+ */
+
+export interface RateLimitRule {
+  key: string;
+  /** Events allowed within `windowMs`; the next one is refused until the oldest leaves the window. */
+  limit: number;
+  windowMs: number;
+}
+
+export interface KeyCount {
+  count: number;
+  /** Time of the newest counted event, or null. */
+  last: Date | null;
+  /** Time of the oldest counted event in the window, or null. */
+  first: Date | null;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Locks the keys for this transaction, in sorted order. */
+export async function lockKeys(tx: Tx, keys: readonly string[]): Promise<void> {
+  for (const key of [...new Set(keys)].sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`ratelimit:${key}`}))`;
+}
+
+/** Counts each key's events since `now - windowMs` (call inside the transaction that locked the keys). */
+export async function countKeys(tx: Tx, rules: ReadonlyArray<{ key: string; windowMs: number }>, now: Date): Promise<Map<string, KeyCount>> {
+  const out = new Map<string, KeyCount>();
+  for (const { key, windowMs } of rules) {
+    const since = new Date(now.getTime() - windowMs);
+    const agg = await tx.signInAttempt.aggregate({ where: { key, at: { gt: since } }, _count: { _all: true }, _max: { at: true }, _min: { at: true } });
+    out.set(key, { count: agg._count._all, last: agg._max.at, first: agg._min.at });
+  }
+  return out;
+}
+
+/** Records one event per key; returns the row ids (so a caller can take an event back). */
+export async function recordKeys(tx: Tx, keys: readonly string[], now: Date): Promise<bigint[]> {
+  const ids: bigint[] = [];
+  for (const key of keys) ids.push((await tx.signInAttempt.create({ data: { key, at: now }, select: { id: true } })).id);
+  return ids;
+}
+
+export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSec: number; key: string };
+
+/** Atomically: if every rule has room, counts one event for each and returns ok; else counts nothing. */
+export async function consumeRateLimit(rules: readonly RateLimitRule[], now: Date = new Date()): Promise<RateLimitDecision> {
+  return db.$transaction(async (tx) => {
+    await lockKeys(tx, rules.map((r) => r.key));
+    const counts = await countKeys(tx, rules, now);
+    for (const rule of rules) {
+      const c = counts.get(rule.key)!;
+      if (c.count >= rule.limit) {
+        const retryMs = (c.first ? c.first.getTime() + rule.windowMs : now.getTime() + rule.windowMs) - now.getTime();
+        return { ok: false, retryAfterSec: Math.max(1, Math.ceil(retryMs / 1000)), key: rule.key };
+      }
+    }
+    await recordKeys(tx, rules.map((r) => r.key), now);
+    // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
+    if (Math.random() < 0.01) await tx.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
+    return { ok: true };
+  });
+}

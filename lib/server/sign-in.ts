@@ -1,0 +1,89 @@
+import "server-only";
+import bcrypt from "bcryptjs";
+import { db } from "@/lib/server/db";
+import { countKeys, lockKeys, recordKeys } from "@/lib/server/rate-limit";
+import type { StaffRole } from "@/lib/server/auth";
+
+/**
+ * Password sign-in with three limits (issue 11, finding 3), all counted atomically BEFORE the password is checked
+ * (lib/server/rate-limit.ts), so parallel guesses cannot slip through:
+ * - per account AND client address: SIGNIN_FREE_FAILURES failures, then a back-off that doubles with each further
+ *   failure (SIGNIN_BACKOFF_BASE_MS … SIGNIN_BACKOFF_MAX_MS since the last one). An attacker at one address slows
+ *   down only his own guessing: the owner signs in from her own address, and other accounts are not touched.
+ * - per account from all addresses: SIGNIN_ACCOUNT_LIMIT failures an hour (a distributed guess), then refused.
+ * - per client address over all accounts: SIGNIN_ADDRESS_LIMIT failures in 15 minutes (password spraying).
+ * A success clears the account's failures. Unknown, disabled and known accounts all cost one bcrypt comparison, so
+ * the answer time does not tell whether an email has an account.
+ */
+export const SIGNIN_FREE_FAILURES = 5;
+export const SIGNIN_BACKOFF_BASE_MS = 30_000;
+export const SIGNIN_BACKOFF_MAX_MS = 15 * 60_000;
+export const SIGNIN_PAIR_WINDOW_MS = 24 * 3600_000;
+export const SIGNIN_ACCOUNT_LIMIT = 50;
+export const SIGNIN_ACCOUNT_WINDOW_MS = 3600_000;
+export const SIGNIN_ADDRESS_LIMIT = 30;
+export const SIGNIN_ADDRESS_WINDOW_MS = 15 * 60_000;
+
+/** A bcrypt hash (cost 12, as real ones: PASSWORD_HASH_ROUNDS) of a password no one uses, compared for unknown emails. */
+const DUMMY_HASH = "$2b$12$UuB1WDpnrZ66W7aVKOS2V.nrW4ApxqLYkd0if0MfVL/WtSTRwwXwq";
+
+export class SignInThrottledError extends Error {
+  constructor(readonly retryAfterSec: number) {
+    super(`Too many failed sign-ins. Try again in ${retryAfterSec < 90 ? `${retryAfterSec} seconds` : `${Math.ceil(retryAfterSec / 60)} minutes`}.`);
+    this.name = "SignInThrottledError";
+  }
+}
+
+/** Waiting time after `failures` failures of one account from one address (0 while under the free allowance). */
+export function backoffMs(failures: number): number {
+  if (failures < SIGNIN_FREE_FAILURES) return 0;
+  return Math.min(SIGNIN_BACKOFF_MAX_MS, SIGNIN_BACKOFF_BASE_MS * 2 ** (failures - SIGNIN_FREE_FAILURES));
+}
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: StaffRole;
+}
+
+/** Checks a staff password. Returns the user, null for a wrong password/unknown/disabled account, or throws SignInThrottledError. */
+export async function verifySignIn(options: { email: string; password: string; address: string; now?: Date }): Promise<SignedInUser | null> {
+  const email = options.email.trim().toLowerCase();
+  const now = options.now ?? new Date();
+  const pairKey = `signin:pair:${email}|${options.address}`;
+  const accountKey = `signin:account:${email}`;
+  const addressKey = `signin:address:${options.address}`;
+
+  const pending = await db.$transaction(async (tx) => {
+    await lockKeys(tx, [pairKey, accountKey, addressKey]);
+    const counts = await countKeys(
+      tx,
+      [
+        { key: pairKey, windowMs: SIGNIN_PAIR_WINDOW_MS },
+        { key: accountKey, windowMs: SIGNIN_ACCOUNT_WINDOW_MS },
+        { key: addressKey, windowMs: SIGNIN_ADDRESS_WINDOW_MS },
+      ],
+      now,
+    );
+    const pair = counts.get(pairKey)!;
+    const account = counts.get(accountKey)!;
+    const address = counts.get(addressKey)!;
+    const waits = [
+      pair.last ? pair.last.getTime() + backoffMs(pair.count) - now.getTime() : 0,
+      account.count >= SIGNIN_ACCOUNT_LIMIT && account.first ? account.first.getTime() + SIGNIN_ACCOUNT_WINDOW_MS - now.getTime() : 0,
+      address.count >= SIGNIN_ADDRESS_LIMIT && address.first ? address.first.getTime() + SIGNIN_ADDRESS_WINDOW_MS - now.getTime() : 0,
+    ];
+    const wait = Math.max(...waits);
+    if (wait > 0) return { throttledSec: Math.ceil(wait / 1000), ids: [] };
+    // Counted as a failure now, taken back on success: a parallel attempt already sees this one.
+    return { throttledSec: 0, ids: await recordKeys(tx, [pairKey, accountKey, addressKey], now) };
+  });
+  if (pending.throttledSec > 0) throw new SignInThrottledError(pending.throttledSec);
+
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, disabled: true } });
+  const matches = await bcrypt.compare(options.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || user.disabled || !matches) return null;
+  await db.signInAttempt.deleteMany({ where: { OR: [{ key: { in: [pairKey, accountKey] } }, { id: pending.ids[2]! }] } });
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
