@@ -67,5 +67,5 @@ export async function consumeRateLimit(rules: readonly RateLimitRule[], now: Dat
     // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
     if (Math.random() < 0.01) await tx.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
     return { ok: true };
-  });
+  }, { maxWait: 30_000, timeout: 30_000 }); // a burst queues on the key locks, each holding a pooled connection
 }

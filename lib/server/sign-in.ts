@@ -27,6 +27,9 @@ export const SIGNIN_ADDRESS_WINDOW_MS = 15 * 60_000;
 /** A bcrypt hash (cost 12, as real ones: PASSWORD_HASH_ROUNDS) of a password no one uses, compared for unknown emails. */
 const DUMMY_HASH = "$2b$12$UuB1WDpnrZ66W7aVKOS2V.nrW4ApxqLYkd0if0MfVL/WtSTRwwXwq";
 
+/** A burst of sign-ins queues on the key locks, each holding a pooled connection meanwhile. */
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+
 export class SignInThrottledError extends Error {
   constructor(readonly retryAfterSec: number) {
     super(`Too many failed sign-ins. Try again in ${retryAfterSec < 90 ? `${retryAfterSec} seconds` : `${Math.ceil(retryAfterSec / 60)} minutes`}.`);
@@ -78,7 +81,7 @@ export async function verifySignIn(options: { email: string; password: string; a
     if (wait > 0) return { throttledSec: Math.ceil(wait / 1000), ids: [] };
     // Counted as a failure now, taken back on success: a parallel attempt already sees this one.
     return { throttledSec: 0, ids: await recordKeys(tx, [pairKey, accountKey, addressKey], now) };
-  });
+  }, TX_OPTIONS);
   if (pending.throttledSec > 0) throw new SignInThrottledError(pending.throttledSec);
 
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, disabled: true } });

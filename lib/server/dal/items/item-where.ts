@@ -14,12 +14,13 @@ export function toItemWhere(filter: Partial<ItemFilter>): Prisma.ItemWhereInput 
     // Case-insensitive substring (ILIKE) is enough at MiSI's size (~13k test items); ids are matched too so a
     // pasted external id or PDB id finds its item.
     const q = filter.q;
-    // Prisma's `contains` puts the text into a LIKE pattern as it is: `%` or `_` would match anything.
+    // Prisma's `contains` and case-insensitive `equals` put the text into an ILIKE pattern as it is: `%` or `_`
+    // would match anything.
     const literal = escapeLikePattern(q);
     where.OR = [
       { question: { contains: literal, mode: "insensitive" } },
       { externalId: { contains: literal, mode: "insensitive" } },
-      { pdbId: { equals: q, mode: "insensitive" } },
+      { pdbId: { equals: literal, mode: "insensitive" } },
       { id: q },
     ];
   }
