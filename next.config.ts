@@ -1,14 +1,17 @@
 import type { NextConfig } from "next";
-import { BASE_SECURITY_HEADERS } from "./lib/http-security";
+import { API_CSP, BASE_SECURITY_HEADERS } from "./lib/http-security";
 
 const nextConfig: NextConfig = {
   // Native/wasm database drivers stay outside the server bundle.
   serverExternalPackages: ["@prisma/adapter-pg", "pg", "@resvg/resvg-js"],
   poweredByHeader: false,
   typedRoutes: false,
-  // proxy.ts sets these (and the CSP) on everything it sees; this covers the build assets it skips.
+  // proxy.ts sets these (and the page CSP) on everything it sees; this covers the build assets and upload routes it skips.
   async headers() {
-    return [{ source: "/:path*", headers: Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })) }];
+    return [
+      { source: "/:path*", headers: Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+      { source: "/api/admin/:path(import|models)/:rest*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+    ];
   },
 };
 

@@ -45,6 +45,8 @@ export default defineConfig({
       NEXTAUTH_SECRET: process.env.E2E_SECRET ?? "e2e-secret-not-for-production-0123456789",
       ADMIN_EMAIL: "admin@e2e.test",
       ADMIN_PASSWORD: "e2e-admin-password",
+      // tests/e2e/security.spec.ts acts from its own client addresses through X-Forwarded-For (one trusted hop).
+      TRUSTED_PROXY_HOPS: "1",
       ...databaseEnv,
     },
   },

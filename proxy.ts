@@ -51,6 +51,8 @@ function withHeaders(response: NextResponse, csp: string | null, https: boolean)
 }
 
 export const config = {
-  // Everything except Next's immutable build assets (they get the static headers from next.config.ts).
-  matcher: ["/((?!_next/static|_next/image).*)"],
+  // Everything except Next's build assets and the two upload routes: a proxy makes Next buffer the request body
+  // (proxyClientMaxBodySize, 10 MB, then silently truncated), and imports stream up to 4 GB. Those routes get their
+  // headers from next.config.ts and the origin/NUL checks from withRole (lib/server/route.ts).
+  matcher: ["/((?!_next/static|_next/image|api/admin/import|api/admin/models).*)"],
 };

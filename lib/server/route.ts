@@ -2,7 +2,8 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { requireRole, type StaffRole, type StaffUser } from "@/lib/server/auth";
-import { toErrorResponse } from "@/lib/server/errors";
+import { AppError, toErrorResponse } from "@/lib/server/errors";
+import { hasNulByte } from "@/lib/http-security";
 import { assertSameOrigin } from "@/lib/server/same-origin";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -18,7 +19,7 @@ export function errorResponse(err: unknown): NextResponse {
 }
 
 /**
- * Wraps a staff API route: refuses cross-origin state-changing requests, checks the role on the server (401 anonymous, 403 wrong role) before the handler runs,
+ * Wraps a staff API route: refuses NUL bytes in the URL (400) and cross-origin state-changing requests (403), checks the role on the server (401 anonymous, 403 wrong role) before the handler runs,
  * and maps errors to JSON. Admins may call every researcher route.
  */
 export function withRole<P = Record<string, never>>(
@@ -27,6 +28,7 @@ export function withRole<P = Record<string, never>>(
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
+      if (hasNulByte(request.url)) throw new AppError("BAD_REQUEST", "The address contains a NUL character.");
       assertSameOrigin(request);
       const user = await requireRole(role);
       return await handler({ request, params: await context.params, user });
