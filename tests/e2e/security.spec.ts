@@ -125,8 +125,10 @@ test.describe("finding 1: completion and return URLs", () => {
     const dialogs = watchDialogs(page);
     await page.route("**/api/participant/answer", async (route) => {
       const response = await route.fetch();
-      const body = (await response.json()) as { session?: { completion?: { url: string | null } | null } };
-      if (body.session?.completion) body.session.completion.url = "javascript:alert('xss-tampered')";
+      // The answer response carries the session change (`update`; `session` in older builds).
+      const body = (await response.json()) as Record<string, { completion?: { url: string | null } | null } | undefined>;
+      const change = body.update ?? body.session;
+      if (change?.completion) change.completion.url = "javascript:alert('xss-tampered')";
       await route.fulfill({ response, json: body });
     });
     await page.goto(`/s/${slug}?PROLIFIC_PID=sec-url-${suffix()}`);
