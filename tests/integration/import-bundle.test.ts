@@ -57,19 +57,21 @@ describe("bundle import", () => {
     const translation = items.find((i) => i.taskId === "translation")!;
     expect(translation).toMatchObject({ pdbId: "1acj", split: "test", generatorVersion: "0.0.1", seed: "seed-0", renderSettings: { widthPx: 8 }, payload: { pdbId: "1acj" } });
     expect(translation.answerKey?.gold).toEqual({ axis: "x", distanceA: 3 });
-    // Images: the file bytes, in bundle order, with the bundle's captions and hashes.
+    // Images: in bundle order, with the bundle's captions; PNGs byte for byte, SVGs rasterised to PNG (issue 11).
     const lines = fs.readFileSync(path.join(dir, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string; caption: string }> });
     const line = lines.find((l) => l.id === translation.externalId)!;
     expect(translation.images.map((im) => [im.position, im.caption, im.mimeType])).toEqual([
-      [0, "Image 1", "image/svg+xml"],
-      [1, "Image 2", "image/svg+xml"],
-      [2, "Image 3", "image/svg+xml"],
+      [0, "Image 1", "image/png"],
+      [1, "Image 2", "image/png"],
+      [2, "Image 3", "image/png"],
       [3, "Image 4", "image/png"],
     ]);
     translation.images.forEach((im, k) => {
       const bytes = fs.readFileSync(path.join(dir, line.images[k]!.file));
-      expect(Buffer.from(im.data).equals(bytes)).toBe(true);
-      expect(im.sha256).toBe(sha256Hex(bytes));
+      const fromSvg = line.images[k]!.file.endsWith(".svg");
+      expect(Buffer.from(im.data).equals(bytes)).toBe(!fromSvg);
+      expect(Buffer.from(im.data).subarray(0, 4).toString("latin1")).toBe("\x89PNG");
+      expect(im.sha256).toBe(sha256Hex(Buffer.from(im.data)));
     });
     // The stored hash is reproducible from the stored rows alone.
     expect(translation.contentHash).toBe(

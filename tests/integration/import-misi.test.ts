@@ -4,9 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReportEntry } from "@/lib/import/report";
+import { checkImageBytes } from "@/lib/import/image-refs";
 import { db, disconnectDb } from "@/lib/server/db";
 import { runImport } from "@/lib/server/import/run-import";
-import { hasZipCommand, pngBytes, tarGzFolder, writeMisiRelease, zipFolder } from "../fixtures/import/build-fixtures";
+import { hasZipCommand, pngBytes, svgBytes, tarGzFolder, writeMisiRelease, zipFolder } from "../fixtures/import/build-fixtures";
 
 let work: string;
 
@@ -60,7 +61,9 @@ describe("MiSI-Bench release import", () => {
     ]);
     // Relative to the record's folder, to an enclosing folder, and an absolute path from another machine.
     const t1 = items.find((i) => i.externalId === `translation:${tag}-1`)!;
-    expect(Buffer.from(t1.images[3]!.data).toString()).toContain(`t1-1-after`);
+    // The right file: its rasterised pixels (SVGs are stored as PNG).
+    const expected = checkImageBytes(svgBytes("t1-1-after"));
+    expect(expected.ok && Buffer.from(t1.images[3]!.data).equals(Buffer.from(expected.data))).toBe(true);
     expect(t1.images.map((i) => i.caption)).toEqual(["Image 1", "Image 2", "Image 3", "Image 4"]);
     expect(t1.provenance).toMatchObject({ importedFrom: "misi_release", file: "MiSI-bench/test/T1_translation/data.jsonl", line: 1, unmappedFields: { Difficulty: "easy" } });
     const r8 = items.find((i) => i.externalId === `rotation:${tag}-8`)!;
