@@ -1,5 +1,5 @@
 import path from "node:path/posix";
-import { rasterizeForeignSvg } from "@/lib/import/foreign-svg";
+import { findSvgReferenceProblem, rasterizeForeignSvg } from "@/lib/import/foreign-svg";
 
 /**
  * Image references found in records: a path inside the import (relative to the record's file, to
@@ -229,14 +229,21 @@ export function sniffImageMime(bytes: Uint8Array): ImageMime | null {
 }
 
 /** A checked image ready to store: foreign SVG has become a PNG (lib/import/foreign-svg.ts says why). */
-export type CheckedImage = { ok: true; mimeType: Exclude<ImageMime, "image/svg+xml">; data: Uint8Array; rasterizedFrom?: "image/svg+xml" } | { ok: false; problem: string };
+export type CheckedImage = { ok: true; mimeType: ImageMime; data: Uint8Array; rasterizedFrom?: "image/svg+xml" } | { ok: false; problem: string };
 
-/** Checks decoded image bytes: known type and size; an SVG is rasterised to PNG (or refused with the reason). */
-export function checkImageBytes(bytes: Uint8Array): CheckedImage {
+/**
+ * Checks decoded image bytes: known type and size; an SVG is rasterised to PNG (or refused with the reason).
+ * `keepSvg` is for the app's own renderer output only (the demo seed): checked for references, stored as SVG.
+ */
+export function checkImageBytes(bytes: Uint8Array, options: { keepSvg?: boolean } = {}): CheckedImage {
   if (bytes.length === 0) return { ok: false, problem: "image is empty" };
   if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, problem: `image is ${bytes.length} bytes, more than the limit of ${MAX_IMAGE_BYTES}` };
   const mimeType = sniffImageMime(bytes);
   if (!mimeType) return { ok: false, problem: "not a PNG, JPEG, WebP, GIF or SVG image (unrecognised content)" };
+  if (mimeType === "image/svg+xml" && options.keepSvg) {
+    const problem = findSvgReferenceProblem(new TextDecoder().decode(bytes));
+    return problem ? { ok: false, problem: `SVG refused: ${problem}` } : { ok: true, mimeType, data: bytes };
+  }
   if (mimeType === "image/svg+xml") {
     const raster = rasterizeForeignSvg(bytes);
     if (!raster.ok) return raster;

@@ -42,7 +42,8 @@ export async function ensureDemoStudy(options: { actorId: string; workDir?: stri
   );
   if (generated.status !== 0) throw new Error(`demo generation failed:\n${generated.stderr || generated.stdout}`);
 
-  const imported = await runImport({ inputPath: out, kind: "bundle", sourceName: "demo bundle", actorId: options.actorId });
+  // Our own renderer's SVG, just written: kept as SVG (rasterising its 146 images took 27 s on the loaded test machine).
+  const imported = await runImport({ inputPath: out, kind: "bundle", sourceName: "demo bundle", actorId: options.actorId, ownSvg: true });
   if (imported.status !== "succeeded") throw new Error(`demo import ${imported.status}: ${JSON.stringify(imported.report).slice(0, 500)}`);
   await db.item.updateMany({ where: { importBatchId: imported.batchId }, data: { tags: [DEMO_TAG] } });
   const demoItems = await db.item.findMany({ where: { tags: { has: DEMO_TAG } }, select: { id: true, taskId: true }, orderBy: { externalId: "asc" } });

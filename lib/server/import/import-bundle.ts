@@ -93,7 +93,7 @@ export async function importBundle(ctx: ImportContext): Promise<void> {
         continue;
       }
       perTask.set(planned.plan.taskId, (perTask.get(planned.plan.taskId) ?? 0) + 1);
-      const images = await loadPlannedImages(planned.plan.images, { tree, index: ctx.index, pathMode: "exact", recordFile: itemsFile });
+      const images = await loadPlannedImages(planned.plan.images, { tree, index: ctx.index, pathMode: "exact", recordFile: itemsFile, ownSvg: ctx.ownSvg });
       if (!images.ok) {
         report.skip({ file: itemsFile, line: rec.line, field: "images", problem: images.problem });
         continue;

@@ -90,4 +90,6 @@ export interface ImportContext {
   report: ImportReportBuilder;
   writer: ItemWriter;
   progress: ProgressTracker;
+  /** SVG images come from the app's own renderer in this process (RunImportOptions.ownSvg): kept as SVG. */
+  ownSvg: boolean;
 }

@@ -25,6 +25,8 @@ export interface ImageLoaderContext {
    * "resolve": paths are looked for around the record (MiSI release, VLMEvalKit image_path).
    */
   pathMode: "exact" | "resolve";
+  /** Keep SVG as SVG (the app's own renderer output, RunImportOptions.ownSvg); otherwise it is rasterised. */
+  ownSvg?: boolean;
   /** The record's file, for relative paths. */
   recordFile: string;
   /** VLMEvalKit: hashes of the images of earlier rows, by row index, for rows that point to them. */
@@ -84,7 +86,7 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
       if (typeof read === "string") return { ok: false, problem: `${which}${read}` };
       bytes = read;
     }
-    const checked = checkImageBytes(bytes);
+    const checked = checkImageBytes(bytes, { keepSvg: ctx.ownSvg ?? false });
     if (!checked.ok) return { ok: false, problem: `${which}${checked.problem}` };
     const data = Buffer.from(checked.data.buffer, checked.data.byteOffset, checked.data.byteLength);
     out.push({ caption: img.caption, mimeType: checked.mimeType, sha256: sha256Hex(data), data });

@@ -40,6 +40,11 @@ export interface RunImportOptions {
   /** sha256 of the input when already known (computed while an upload was written). */
   inputSha256?: string;
   onProgress?: (progress: ImportProgress) => void;
+  /**
+   * Keep SVG images as SVG instead of rasterising them. ONLY for a bundle this process has just generated with the
+   * app's own renderer (the demo seed); anything from outside is foreign and is rasterised (lib/import/foreign-svg.ts).
+   */
+  ownSvg?: boolean;
 }
 
 export interface RunImportResult {
@@ -167,7 +172,7 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     const index = new FileIndex(tree.files);
     const run = async (client: ImportDbClient) => {
       const writer = new ItemWriter(client, { dryRun, batchId: batch.id, report });
-      await runKind(kind!, { tree: openTree, index, report, writer, progress }, client, options);
+      await runKind(kind!, { tree: openTree, index, report, writer, progress, ownSvg: options.ownSvg ?? false }, client, options);
       progress.setPhase("finishing", null);
     };
     if (dryRun) await run(db);

@@ -97,6 +97,12 @@ describe("image bytes", () => {
     });
   });
 
+  it("keeps the app's own SVG only when asked (demo seed), still refusing references", () => {
+    const own = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"><rect width="8" height="6"/></svg>');
+    expect(checkImageBytes(own, { keepSvg: true })).toEqual({ ok: true, mimeType: "image/svg+xml", data: own });
+    expect(checkImageBytes(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><image href="/etc/x.png"/></svg>'), { keepSvg: true }).ok).toBe(false);
+  });
+
   it("checks emptiness and type", () => {
     expect(checkImageBytes(new Uint8Array())).toEqual({ ok: false, problem: "image is empty" });
     expect(checkImageBytes(Buffer.from("not an image"))).toEqual({ ok: false, problem: "not a PNG, JPEG, WebP, GIF or SVG image (unrecognised content)" });
