@@ -1,13 +1,13 @@
 /** Tasks whose questions are about hydrogen bonds: the primer (when the study enables it) comes before the first one. */
 export const HBOND_TASK_IDS = new Set(["residue_ligand", "docking", "interaction_location", "pocket_ligand"]);
 
-const ROWS: Array<[string, string, string]> = [
-  ["Backbone (every residue)", "N (donor), O (acceptor)", "CA, C: carbons, never"],
-  ["SER, THR, TYR", "OG / OG1 / OH (donor and acceptor)", ""],
-  ["ASN, GLN", "OD1 / OE1 (acceptor), ND2 / NE2 (donor)", ""],
-  ["ASP, GLU", "OD1, OD2 / OE1, OE2 (acceptors)", ""],
-  ["LYS, ARG", "NZ / NE, NH1, NH2 (donors)", ""],
-  ["HIS, TRP", "ND1, NE2 (either) / NE1 (donor)", ""],
+const ROWS: Array<[string, string]> = [
+  ["Backbone (every residue)", "N (donor), O (acceptor); CA and C are carbons: never"],
+  ["SER, THR, TYR", "OG / OG1 / OH (donor and acceptor)"],
+  ["ASN, GLN", "OD1 / OE1 (acceptor), ND2 / NE2 (donor)"],
+  ["ASP, GLU", "OD1, OD2 / OE1, OE2 (acceptors)"],
+  ["LYS, ARG", "NZ / NE, NH1, NH2 (donors)"],
+  ["HIS, TRP", "ND1, NE2 (either) / NE1 (donor)"],
 ];
 
 /**
@@ -51,7 +51,7 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
             <text x="186" y="62">O3</text>
             <text x="112" y="108" fill="#fde047">≈ 3 Å</text>
             <text x="12" y="158" fontSize="12">residue (donor)</text>
-            <text x="170" y="158" fontSize="12">ligand (acceptor)</text>
+            <text x="148" y="158" fontSize="12">ligand (acceptor)</text>
           </g>
         </svg>
       </div>
@@ -60,16 +60,14 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
         <thead>
           <tr className="border-b border-slate-400 text-left">
             <th scope="col" className="py-1 pr-3">Residue</th>
-            <th scope="col" className="py-1 pr-3">Atoms</th>
-            <th scope="col" className="py-1">Not</th>
+            <th scope="col" className="py-1">Atoms (name: role)</th>
           </tr>
         </thead>
         <tbody>
-          {ROWS.map(([residue, atoms, not]) => (
+          {ROWS.map(([residue, atoms]) => (
             <tr key={residue} className="border-b border-slate-200">
               <td className="py-1 pr-3">{residue}</td>
-              <td className="py-1 pr-3 font-mono">{atoms}</td>
-              <td className="py-1 font-mono">{not}</td>
+              <td className="py-1 font-mono">{atoms}</td>
             </tr>
           ))}
         </tbody>
