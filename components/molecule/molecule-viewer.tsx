@@ -14,6 +14,8 @@ const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
 const LIGAND_CARBON_COLOR = "#909090";
 const BALL_RADIUS_A = 0.35;
 const STICK_RADIUS_A = 0.12;
+/** Above this many atoms the 3D view renders without multisampling (software renderers stay interactive). */
+const MSAA_MAX_ATOMS = 2000;
 /** Camera path samples are throttled to this interval. */
 const CAMERA_SAMPLE_MS = 200;
 
@@ -136,7 +138,8 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           key={resetKey}
           frameloop="demand"
           camera={cameraProps}
-          gl={{ preserveDrawingBuffer: true, antialias: true }}
+          // Multisampling multiplies the fragment work of the impostors; big pockets go without it to stay interactive.
+          gl={{ preserveDrawingBuffer: true, antialias: scene.elements.length <= MSAA_MAX_ATOMS }}
           onCreated={({ gl, scene: threeScene, camera }) => {
             gl.setClearColor("#000000");
             // Diagnostics hook for benchmarks (draw calls, frame time); holds no item data beyond what is drawn.
