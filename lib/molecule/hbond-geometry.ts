@@ -219,3 +219,54 @@ export const DONOR_PARAMS = {
   /** D19 generic S donor, sp2-O acceptor: r, βmin. */
   genericSulfurSp2O: [3.65, 90] as const,
 };
+
+// ---------------------------------------------------------------------------------------------
+// Tau test (spec §5.3)
+
+/** A processed tau: positive = minimum (shrinks by the angle slop, floor 0), negative = −maximum (grows, cap 180); null = no test. */
+export function processTau(tau: number | null, slop: Slop): number | null {
+  if (tau === null) return null;
+  if (tau >= 0) return Math.max(tau - slop.angleDeg, 0);
+  return Math.max(tau - slop.angleDeg, -180);
+}
+
+/** The two remaining tetrahedral positions of a centre with two known substituents (|K| = 2 construction). */
+export function tetrahedralPairPositions(c: Vec3, k1: Vec3, k2: Vec3, lengthA = 1): [Vec3, Vec3] {
+  const u1 = normalizeVec(subtractVec(k1, c));
+  const u2 = normalizeVec(subtractVec(k2, c));
+  const b = normalizeVec(scaleVec(addVec(u1, u2), -1));
+  const n = normalizeVec(crossVec(u1, u2));
+  const half = (54.75 * Math.PI) / 180;
+  return [
+    addVec(c, scaleVec(addVec(scaleVec(b, Math.cos(half)), scaleVec(n, Math.sin(half))), lengthA)),
+    addVec(c, scaleVec(addVec(scaleVec(b, Math.cos(half)), scaleVec(n, -Math.sin(half))), lengthA)),
+  ];
+}
+
+/**
+ * Tau test: `processedTau` from processTau; `symmetry` the group's tau symmetry; Z the centre (the
+ * donor), `zHydrogens` its hydrogens (used when symmetry is 4), X its first heavy neighbour and
+ * `xSubstituents` X's substituents other than Z (explicit H, inferred H-or-lone-pair positions,
+ * other heavy neighbours); O the other point (the acceptor). Rejects on a symmetry mismatch.
+ */
+export function tauTest(
+  processedTau: number | null,
+  symmetry: number,
+  z: Vec3,
+  zHydrogens: readonly Vec3[],
+  x: Vec3,
+  xSubstituents: readonly Vec3[],
+  o: Vec3,
+): boolean {
+  if (processedTau === null) return true;
+  let refs: readonly Vec3[] = symmetry === 4 ? zHydrogens : [];
+  if (2 * refs.length !== symmetry) refs = xSubstituents;
+  if (refs.length === 0) return true;
+  if (2 * refs.length !== symmetry) return false;
+  const n = normalizeVec(subtractVec(x, z));
+  const proj = (p: Vec3) => subtractVec(p, scaleVec(n, dotVec(n, p)));
+  const taus = refs.map((r) => angle(proj(o), proj(z), proj(r)));
+  if (processedTau < 0) return taus.some((t) => t <= -processedTau);
+  if (processedTau > 0) return taus.every((t) => t >= processedTau);
+  return true;
+}

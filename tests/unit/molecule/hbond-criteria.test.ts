@@ -14,14 +14,17 @@ import {
   genericDonorTestNoH,
   phiPsiAcceptorTest,
   planarHydrogenOnBisector,
+  processTau,
   synAntiAcceptorTest,
+  tauTest,
+  tetrahedralPairPositions,
   tetrahedralFourthPosition,
   thetaTauAcceptorTest,
   thetaTauDonorTest,
   upsilonTauDonorTest,
   waterDonorTestNoH,
 } from "@/lib/molecule/hbond-geometry";
-import { type Vec3, addVec, angleAtDeg, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
+import { type Vec3, addVec, angleAtDeg, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
 const polar = (deg: number, r = 1): Vec3 => [r * Math.cos(rad(deg)), r * Math.sin(rad(deg)), 0];
@@ -238,5 +241,52 @@ describe("U12 Cys SG generic donor (no H) to an O2", () => {
   ] as const)("∠(CB, SG, A) %s°, d %s Å: strict %s, relaxed %s", (a, d, strict, relaxed) => {
     expect(test(a, d)).toBe(strict);
     expect(test(a, d, RELAXED)).toBe(relaxed);
+  });
+});
+
+describe("U9 amide NH2 tau (D6, symmetry 4)", () => {
+  const CG: Vec3 = [0, 0, 0];
+  const ND2: Vec3 = [1.33, 0, 0];
+  const Hs: Vec3[] = [
+    [1.785, 0.7881, 0],
+    [1.785, -0.7881, 0],
+  ];
+  // Acceptor 2.9 Å from ND2 along the first N–H, rotated about the N–C axis (x) by ω.
+  const acceptor = (omega: number): Vec3 => {
+    const dir = normalizeVec(subtractVec(Hs[0]!, ND2));
+    return addVec(ND2, scaleVec([dir[0], dir[1] * Math.cos(rad(omega)), dir[1] * Math.sin(rad(omega))], 2.9));
+  };
+  const test = (omega: number, slop = STRICT) => v(tauTest(processTau(-45, slop), 4, ND2, Hs, CG, [], acceptor(omega)));
+  it.each([
+    [0, "accept", "accept"],
+    [40, "accept", "accept"],
+    [50, "reject", "accept"],
+    [60, "reject", "accept"],
+    [70, "reject", "reject"],
+  ] as const)("ω %s°: strict (τ −45) %s, relaxed (τ −65) %s", (omega, strict, relaxed) => {
+    expect(test(omega)).toBe(strict);
+    expect(test(omega, RELAXED)).toBe(relaxed);
+  });
+});
+
+describe("U10 primary ammonium tau (D4, symmetry 6)", () => {
+  const CE: Vec3 = [0, 0, 0];
+  const NZ: Vec3 = [1.49, 0, 0];
+  const CD: Vec3 = [-0.5, 1.43, 0];
+  const subs = [CD, ...tetrahedralPairPositions(CE, NZ, CD)];
+  // Seen down NZ→CE (the x axis) CD projects onto +y; the acceptor sits at projected angle φ from it.
+  const acceptor = (phi: number): Vec3 => [NZ[0] + 1, 2.5 * Math.cos(rad(phi)), 2.5 * Math.sin(rad(phi))];
+  const test = (phi: number, slop = STRICT) => v(tauTest(processTau(20, slop), 6, NZ, [], CE, subs, acceptor(phi)));
+  it.each([
+    [0, "reject", "accept"],
+    [10, "reject", "accept"],
+    [30, "accept", "accept"],
+    [60, "accept", "accept"],
+  ] as const)("projected angle to CD %s°: strict (τ 20) %s, relaxed (τ 0) %s", (phi, strict, relaxed) => {
+    expect(test(phi)).toBe(strict);
+    expect(test(phi, RELAXED)).toBe(relaxed);
+  });
+  it("a symmetry mismatch rejects the pair (D1's quirk Q4: symmetry 2 against 3 substituents)", () => {
+    expect(tauTest(processTau(-30, STRICT), 2, NZ, [], CE, subs, acceptor(0))).toBe(false);
   });
 });
