@@ -4,7 +4,7 @@
 // PostgreSQL), migrates it, fills it with INSERT … SELECT generate_series, streams the export to
 // /dev/null through the same code as the route handler (in a fresh child process per run, so the
 // fill does not count), prints rows/s and peak memory, and drops the database (unless --keep).
-// Target: peak RSS under 300 MB.
+// Target: peak RSS under 300 MB with default flags (the worker-thread path).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -146,14 +146,18 @@ async function main(): Promise<number> {
     console.log(`filled in ${await fill(databaseUrl, rows, participants)} s`);
     // Default V8 heap sizing first; then with the old generation capped, which shows what the stream
     // itself needs (by default V8 lets garbage pile up before collecting, and RSS follows the heap).
-    const runs: [string, string[]][] = [
-      ["default V8 heap", []],
-      [`--max-old-space-size=${CAPPED_OLD_SPACE_MB}`, [`--max-old-space-size=${CAPPED_OLD_SPACE_MB}`]],
+    // The default path formats rows in a worker thread with its own capped heap (lib/server/export/responses-worker-stream.ts);
+    // EXPORT_WORKER=0 is the former in-process stream, for comparison.
+    const runs: [string, string[], Record<string, string>][] = [
+      ["worker thread, default V8 flags", [], {}],
+      ["in-process (EXPORT_WORKER=0), default V8 flags", [], { EXPORT_WORKER: "0" }],
+      [`in-process, --max-old-space-size=${CAPPED_OLD_SPACE_MB}`, [`--max-old-space-size=${CAPPED_OLD_SPACE_MB}`], { EXPORT_WORKER: "0" }],
     ];
-    for (const [label, flags] of runs) {
+    for (const [label, flags, extraEnv] of runs) {
       const child = spawnSync(process.execPath, [...flags, "--import", "tsx", "--conditions=react-server", fileURLToPath(import.meta.url), "--stream-only", databaseUrl], {
         encoding: "utf8",
         maxBuffer: 16 * MB,
+        env: { ...process.env, ...extraEnv },
       });
       if (child.status !== 0) throw new Error(`export run failed (${label}): ${child.stderr}`);
       const r = JSON.parse(child.stdout.trim().split("\n").pop() as string) as RunFigures;

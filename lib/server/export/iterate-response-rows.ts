@@ -1,142 +1,19 @@
 import "server-only";
 import pg from "pg";
-import { UNSPECIFIED_COHORT, type ResponseExportRow } from "@/lib/export/response-table";
-import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
+import type { ResponseExportRow } from "@/lib/export/response-table";
 import { databaseUrl } from "@/lib/server/env";
-import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
-import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
+import { EXPORT_PAGE_ROWS, EXPORT_PG_TYPES, iterateResponsePages } from "./response-pages";
 
-/** Responses per keyset page. Pages are independent queries, so memory is bounded by one page. */
-export const EXPORT_PAGE_ROWS = 5_000;
-
-interface RawResponseRow {
-  responseId: string;
-  studyId: string;
-  studySlug: string;
-  participantId: string;
-  participantExternalId: string;
-  cohort: string | null;
-  condition: string;
-  itemId: string;
-  itemExternalId: string | null;
-  taskId: string;
-  taskVersion: number;
-  phase: string;
-  rawAnswer: string;
-  canonicalAnswer: string;
-  goldAnswer: string | null;
-  t4Gold: unknown;
-  exact: number;
-  partial: number;
-  rtClientMs: number | null;
-  rtServerMs: number | null;
-  shownAt: Date | null;
-  submittedAt: Date;
-  deviceInfo: unknown;
-}
-
-/** The keyset position after the last row of a page: (submittedAt, id) as the index orders them. */
-interface PageCursor {
-  at: Date;
-  id: string;
-}
-
-/** Reads one page of a study's responses after `after` (from the start when null). */
-type PageReader = (studyId: string, after: PageCursor | null, limit: number) => Promise<RawResponseRow[]>;
-
-// One statement per page; the WHERE/ORDER BY follow the (studyId, submittedAt, id) index exactly.
-// $1 = study id, $2/$3 = cursor (submittedAt as UTC text, id), last = page size.
-const SELECT_RESPONSES = `
-  SELECT r.id AS "responseId", r."studyId", s.slug AS "studySlug", r."participantId", p."externalId" AS "participantExternalId",
-         p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
-         r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
-         CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
-  FROM "Response" r
-  JOIN "Participant" p ON p.id = r."participantId"
-  JOIN "Study" s ON s.id = r."studyId"
-  JOIN "Item" i ON i.id = r."itemId"
-  LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"`;
-const FIRST_PAGE_SQL = `${SELECT_RESPONSES}
-  WHERE r."studyId" = $1
-  ORDER BY r."submittedAt", r.id
-  LIMIT $2`;
-const NEXT_PAGE_SQL = `${SELECT_RESPONSES}
-  WHERE r."studyId" = $1 AND (r."submittedAt", r.id) > ($2::timestamp(3), $3::text)
-  ORDER BY r."submittedAt", r.id
-  LIMIT $4`;
-
-const EXPORT_PG_TYPES = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === PG_TIMESTAMP_OID && format !== "binary" ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
-};
-
-/**
- * PostgreSQL: plain rows from node-postgres on a connection of the export's own, without the
- * copies Prisma's $queryRaw makes of every page (driver-adapter result set, interpreter values,
- * deserialised objects): 60k instead of 53k rows/s on the 1M-row bench (bench/export.mts). Peak
- * RSS is about the same either way; it is set by V8's old-generation growth, not by these rows.
- */
-function createPostgresPageReader(client: pg.Client): PageReader {
-  return async (studyId, after, limit) => {
-    // The cursor goes back as UTC text: the ::timestamp(3) cast ignores the trailing Z, matching how the column is stored.
-    const result =
-      after === null
-        ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit])
-        : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
-    return result.rows;
-  };
-}
-
-/** One stored row as the export's row; `polarity` caches each T4 item's classification. */
-function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
-  let resultColumn: string | null = null;
-  if (r.taskId === "residue_ligand") {
-    if (!polarity.has(r.itemId)) {
-      const gold = residueLigandTask.goldSchema.safeParse(r.t4Gold);
-      polarity.set(r.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
-    }
-    const p = polarity.get(r.itemId);
-    resultColumn = p ? toResultColumnKey("residue_ligand", p) : null;
-  } else {
-    resultColumn = toResultColumnKey(r.taskId as ResultTaskId) ?? null;
-  }
-  return {
-    responseId: r.responseId,
-    studyId: r.studyId,
-    studySlug: r.studySlug,
-    participantId: r.participantId,
-    participantExternalId: r.participantExternalId,
-    cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
-    condition: r.condition,
-    itemId: r.itemId,
-    itemExternalId: r.itemExternalId,
-    taskId: r.taskId,
-    taskVersion: r.taskVersion,
-    resultColumn,
-    phase: r.phase,
-    rawAnswer: r.rawAnswer,
-    canonicalAnswer: r.canonicalAnswer,
-    goldAnswer: r.goldAnswer,
-    exact: r.exact,
-    partial: r.partial,
-    rtClientMs: r.rtClientMs,
-    rtServerMs: r.rtServerMs,
-    shownAt: r.shownAt,
-    submittedAt: r.submittedAt,
-    deviceInfo: r.deviceInfo,
-  };
-}
+export { EXPORT_PAGE_ROWS };
 
 /**
  * Every response of the given studies (all phases) in long format, study by study, each in
- * (submittedAt, id) order, fetched in keyset pages: never more than one page in memory. On
- * PostgreSQL the export holds one connection of its own until the iterator finishes or is
- * returned early (a closed download ends the stream, which returns the iterator).
+ * (submittedAt, id) order, fetched in keyset pages: never more than one page in memory. The
+ * export holds one connection of its own until the iterator finishes or is returned early (a
+ * closed download ends the stream, which returns the iterator). In-process form of the export;
+ * the route and the CLI use the worker thread (responses-worker-stream.ts) unless EXPORT_WORKER=0.
  */
 export async function* iterateResponseRows(studyIds: readonly string[], pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ResponseExportRow> {
-  // T4 polarity per item, computed once from its gold (items are far fewer than responses).
-  const polarity = new Map<string, "pos" | "neg" | null>();
   let client: pg.Client | null = null;
   try {
     client = new pg.Client({ connectionString: databaseUrl, types: EXPORT_PG_TYPES });
@@ -144,17 +21,7 @@ export async function* iterateResponseRows(studyIds: readonly string[], pageRows
     // next page query then fails and ends the stream with an error instead.
     client.on("error", (err) => console.error("responses export: database connection error:", err));
     await client.connect();
-    const readPage = createPostgresPageReader(client);
-    for (const studyId of studyIds) {
-      let after: PageCursor | null = null;
-      for (;;) {
-        const page = await readPage(studyId, after, pageRows);
-        for (const r of page) yield toResponseExportRow(r, polarity);
-        const last = page[page.length - 1];
-        if (!last || page.length < pageRows) break;
-        after = { at: last.submittedAt, id: last.responseId };
-      }
-    }
+    for await (const page of iterateResponsePages(client, studyIds, pageRows)) yield* page;
   } finally {
     await client?.end();
   }

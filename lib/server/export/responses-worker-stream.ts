@@ -1,0 +1,71 @@
+import "server-only";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ResponsesWorkerData, ResponsesWorkerMessage } from "./responses-csv-worker";
+
+/** Old-generation cap of the worker, MB: one 5,000-row page needs a few MB; the rest is garbage. */
+export const RESPONSES_WORKER_OLD_SPACE_MB = 32;
+
+/**
+ * The responses export as CSV bytes made in a worker thread (see responses-csv-worker.ts). The
+ * worker runs TypeScript through tsx (a dependency), so this works under tsx scripts, vitest and
+ * `next start` alike. Backpressure: the worker formats the next page only when this stream is read.
+ * Destroying the stream (closed download) stops the worker and its database connection.
+ */
+export function createResponsesWorkerStream(options: ResponsesWorkerData): Readable {
+  const workerFile = pathToFileURL(path.join(process.cwd(), "lib/server/export/responses-csv-worker.ts")).href;
+  // Workers do not take --import from execArgv: the bootstrap registers tsx's loader, then loads the worker.
+  const bootstrap = `const { register } = await import("tsx/esm/api"); register(); await import(${JSON.stringify(workerFile)});`;
+  const worker = new Worker(bootstrap, {
+    eval: true,
+    workerData: options,
+    execArgv: ["--conditions=react-server"],
+    resourceLimits: { maxOldGenerationSizeMb: RESPONSES_WORKER_OLD_SPACE_MB },
+    stdout: false,
+    stderr: false,
+  });
+  let waiting = false;
+  let finished = false;
+  const stream = new Readable({
+    read() {
+      if (waiting || finished) return;
+      waiting = true;
+      worker.postMessage("pull");
+    },
+    destroy(err, callback) {
+      if (!finished) {
+        finished = true;
+        worker.postMessage("stop");
+        void worker.terminate();
+      }
+      callback(err);
+    },
+  });
+  worker.on("message", (m: ResponsesWorkerMessage) => {
+    if (m.type === "chunk") {
+      waiting = false;
+      // Push returns false when the consumer is full; read() asks for the next chunk when it drains.
+      if (stream.push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength))) stream.read(0);
+    } else if (m.type === "end") {
+      finished = true;
+      stream.push(null);
+    } else {
+      finished = true;
+      stream.destroy(new Error(`responses export failed: ${m.message}`));
+    }
+  });
+  worker.on("error", (err) => {
+    if (finished) return;
+    finished = true;
+    stream.destroy(err);
+  });
+  worker.on("exit", (code) => {
+    if (!finished) {
+      finished = true;
+      stream.destroy(new Error(`responses export worker exited with code ${code}`));
+    }
+  });
+  return stream;
+}
