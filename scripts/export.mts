@@ -9,11 +9,13 @@ import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/server/db";
 import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
 import { AppError } from "@/lib/server/errors";
+import { TSV_IMAGE_SIZES, type TsvImageSize } from "@/lib/server/export/tsv-image";
 import { openCodebookExport, openStudyExport, type OpenedExport, type StudyExportKind } from "@/lib/server/export/open-study-export";
 
 const USAGE =
   "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]\n" +
   "       paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--score paper] [--condition static|interactive]\n" +
+  "       tsv: [--image-size original|1024|768|512] (longest image side, px)\n" +
   "       codebook: [--format csv|md]";
 
 const WHAT: Record<string, StudyExportKind | "codebook"> = {
@@ -49,6 +51,7 @@ try {
       intervals: { type: "string", default: "line" },
       score: { type: "string", default: "paper" },
       condition: { type: "string" },
+      "image-size": { type: "string", default: "original" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -70,6 +73,8 @@ if (what === "paper-table") {
   if (!["line", "pm"].includes(parsed.intervals)) fail(`--intervals must be line or pm, got '${parsed.intervals}'`);
   if (!(PAPER_TABLE_SCORE_KINDS as readonly string[]).includes(parsed.score)) fail(`--score must be one of ${PAPER_TABLE_SCORE_KINDS.join(", ")}, got '${parsed.score}'`);
   if (parsed.condition !== undefined && !["static", "interactive"].includes(parsed.condition)) fail(`--condition must be static or interactive, got '${parsed.condition}'`);
+} else if (what === "vlmevalkit-tsv") {
+  if (!(TSV_IMAGE_SIZES as readonly string[]).includes(parsed["image-size"])) fail(`--image-size must be one of ${TSV_IMAGE_SIZES.join(", ")}, got '${parsed["image-size"]}'`);
 } else if (what === "codebook") {
   if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
 }
@@ -83,6 +88,7 @@ try {
           studyId: parsed.study as string,
           kind: what,
           scope: parsed.scope,
+          imageSize: parsed["image-size"] as TsvImageSize,
           paperTable: {
             format: paperFormat as PaperTableFormat,
             metric: parsed.metric as "exact" | "partial" | "both",

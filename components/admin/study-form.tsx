@@ -8,6 +8,7 @@ import { toSlug } from "@/lib/pools/study-input";
 import { errorsFor, sendJson } from "./send-json";
 import { FieldErrors, FormStatus } from "./field-errors";
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
+import { ItemPicker } from "@/components/admin/item-picker";
 
 export interface PoolVersionChoice {
   id: string;
@@ -255,7 +256,15 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           {field(
             "config.practiceItemIds",
             "Practice item ids (with feedback, not scored)",
-            <textarea id={`${id}-config.practiceItemIds`} rows={3} value={practice} onChange={(e) => setPractice(e.target.value)} aria-describedby={describedBy("config.practiceItemIds")} className={`${input} font-mono text-xs`} />,
+            <>
+              <textarea id={`${id}-config.practiceItemIds`} rows={3} value={practice} onChange={(e) => setPractice(e.target.value)} aria-describedby={describedBy("config.practiceItemIds")} className={`${input} font-mono text-xs`} />
+              <ItemPicker
+                label="Pick practice items"
+                chosen={parseIdList(practice)}
+                onAdd={(itemId) => setPractice([...parseIdList(practice), itemId].join("\n"))}
+                onRemove={(itemId) => setPractice(parseIdList(practice).filter((x) => x !== itemId).join("\n"))}
+              />
+            </>,
           )}
           {field(
             "config.attentionItemIds",

@@ -1,31 +1,18 @@
 import "server-only";
 import type { VlmevalkitExportRow } from "@/lib/export/vlmevalkit-table";
 import { toVlmevalkitOptions } from "@/lib/export/vlmevalkit-table";
-import { renderPng } from "@/lib/render/png";
 import { db } from "@/lib/server/db";
 import { findTask, TASK_IDS } from "@/lib/tasks/registry";
+import { toTsvPng } from "./tsv-image";
 
 const ITEM_PAGE_SIZE = 200;
-
-/** PNG bytes of a stored image: PNG as is, SVG rasterised with the app's renderer (fixed font). */
-function toPngBase64(image: { mimeType: string; data: Uint8Array }, where: string): string {
-  if (image.mimeType === "image/png") return Buffer.from(image.data).toString("base64");
-  if (image.mimeType === "image/svg+xml") {
-    try {
-      return renderPng(Buffer.from(image.data).toString("utf8")).png.toString("base64");
-    } catch (err) {
-      throw new Error(`${where}: the SVG image could not be converted to PNG: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  throw new Error(`${where}: image type ${image.mimeType} is neither PNG nor SVG; the VLMEvalKit export writes PNG only`);
-}
 
 /**
  * The items of a pool version as VLMEvalKit rows, task by task (T1..T9) and by item id, one item
  * (with its images) in memory at a time. Every item of the version is included, whatever its
- * status now: these are the items humans saw.
+ * status now: these are the items humans saw. `maxSidePx` scales larger images down (smaller file).
  */
-export async function* iterateVlmevalkitRows(poolVersionId: string): AsyncGenerator<VlmevalkitExportRow> {
+export async function* iterateVlmevalkitRows(poolVersionId: string, options: { maxSidePx?: number | null } = {}): AsyncGenerator<VlmevalkitExportRow> {
   for (const taskId of TASK_IDS) {
     let afterItemId = "";
     for (;;) {
@@ -52,7 +39,7 @@ export async function* iterateVlmevalkitRows(poolVersionId: string): AsyncGenera
         });
         const where = `item ${item.id}`;
         if (!item.answerKey) throw new Error(`${where} has no answer key`);
-        const images = item.images.map((img) => toPngBase64(img, `${where}, image ${img.position}`));
+        const images = item.images.map((img) => toTsvPng(img, options.maxSidePx ?? null, `${where}, image ${img.position}`).toString("base64"));
         yield {
           itemId: item.id,
           externalId: item.externalId,

@@ -8,9 +8,13 @@ import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis"
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
 import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
+import { dbDriver } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 import { AppError } from "@/lib/server/errors";
 import { iterateParticipantRows } from "./iterate-participant-rows";
 import { iterateResponseRows } from "./iterate-response-rows";
+import { createResponsesWorkerStream } from "./responses-worker-stream";
+import { toMaxSidePx, type TsvImageSize } from "./tsv-image";
 import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
 import { openPaperTableExport, type PaperTableExportOptions } from "./paper-table-export";
 import { createTableStream } from "./table-stream";
@@ -37,6 +41,8 @@ export async function openStudyExport(options: {
   studyId: string;
   kind: StudyExportKind;
   scope?: ResultsScope;
+  /** VLMEvalKit TSV: longest image side (default: the stored size). */
+  imageSize?: TsvImageSize;
   /** Options of the paper-style tables (kind "paper-table"). */
   paperTable?: Omit<PaperTableExportOptions, "studyId" | "scope">;
 }): Promise<OpenedExport> {
@@ -49,6 +55,11 @@ export async function openStudyExport(options: {
   const csv = (name: string, stream: Readable): OpenedExport => ({ fileName: `${stem}-${name}.csv`, contentType: CSV_CONTENT_TYPE, stream });
   switch (options.kind) {
     case "responses":
+      // On PostgreSQL the rows are read and formatted in a worker thread with its own small heap (peak RSS of a 1M-row
+      // export: bench/export.mts); EXPORT_WORKER=0 or the embedded PGlite (one handle, owned by Prisma) stay in-process.
+      if (dbDriver === "postgres" && env.DATABASE_URL && process.env.EXPORT_WORKER !== "0") {
+        return csv("responses", createResponsesWorkerStream({ databaseUrl: env.DATABASE_URL, studyIds: scope.studyIds }));
+      }
       return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
     case "participants":
       return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
@@ -67,9 +78,9 @@ export async function openStudyExport(options: {
     }
     case "vlmevalkit-tsv":
       return {
-        fileName: `${scope.study.slug}-items-vlmevalkit.tsv`,
+        fileName: `${scope.study.slug}-items-vlmevalkit${options.imageSize && options.imageSize !== "original" ? `-${options.imageSize}px` : ""}.tsv`,
         contentType: TSV_CONTENT_TYPE,
-        stream: createTableStream(VLMEVALKIT_TSV_TABLE, iterateVlmevalkitRows(scope.poolVersion.id), { delimiter: "\t", neutralizeFormulas: false }),
+        stream: createTableStream(VLMEVALKIT_TSV_TABLE, iterateVlmevalkitRows(scope.poolVersion.id, { maxSidePx: toMaxSidePx(options.imageSize) }), { delimiter: "\t", neutralizeFormulas: false }),
       };
   }
 }

@@ -7,6 +7,7 @@ import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/hum
 import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
+import { LargeExportDownload } from "@/components/results/large-export-download";
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
 import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
@@ -263,9 +264,14 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <p className="text-sm text-slate-700">UTF-8 CSV with a header row, streamed; contains gold answers. Cells a spreadsheet would run as formulas start with an apostrophe.</p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
           <li>
-            <a href={exportHref("responses")} className="text-blue-700 underline">
-              Responses (long format, one row per answer)
-            </a>
+            <LargeExportDownload
+              href={exportHref("responses")}
+              estimateHref={`/api/export/${studyId}/estimate${scope === "pool" ? "?scope=pool" : ""}`}
+              which="responses"
+              label="Responses (long format, one row per answer)"
+              fallbackName={`${fileStem}-responses.csv`}
+            />{" "}
+            · <a href={exportHref("responses")} className="text-blue-700 underline">direct link</a>
           </li>
           <li>
             <a href={exportHref("task-summary")} className="text-blue-700 underline">
@@ -283,10 +289,19 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             </a>
           </li>
           <li>
-            <a href={`/api/export/${studyId}/vlmevalkit-tsv`} className="text-blue-700 underline">
-              Pool items as a VLMEvalKit TSV (base64 PNG images)
-            </a>{" "}
-            – run models on exactly the items humans saw
+            Pool items as a VLMEvalKit TSV (base64 PNG images) – run models on exactly the items humans saw; longest image side:{" "}
+            {(["original", "1024", "768", "512"] as const).map((size, i) => (
+              <span key={size}>
+                {i > 0 ? " · " : ""}
+                <LargeExportDownload
+                  href={`/api/export/${studyId}/vlmevalkit-tsv?size=${size}`}
+                  estimateHref={`/api/export/${studyId}/estimate?size=${size}`}
+                  which="tsv"
+                  label={size === "original" ? "as stored" : `${size} px`}
+                  fallbackName={`${s.study.slug}-items-vlmevalkit.tsv`}
+                />
+              </span>
+            ))}
           </li>
           <li>
             Codebook:{" "}

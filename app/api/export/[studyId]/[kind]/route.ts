@@ -2,6 +2,7 @@ import { z } from "zod";
 import { openStudyExport, STUDY_EXPORT_KINDS } from "@/lib/server/export/open-study-export";
 import { contentDisposition, toWebStream } from "@/lib/server/export/table-stream";
 import { withRole } from "@/lib/server/route";
+import { TSV_IMAGE_SIZES } from "@/lib/server/export/tsv-image";
 import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS } from "@/lib/results/paper-table";
 
 export const runtime = "nodejs";
@@ -16,6 +17,8 @@ const QuerySchema = z.object({
   intervals: z.enum(["line", "pm"]).default("line"),
   score: z.enum(PAPER_TABLE_SCORE_KINDS).default("paper"),
   condition: z.enum(["static", "interactive"]).optional(),
+  // VLMEvalKit TSV only: longest image side in px.
+  size: z.enum(TSV_IMAGE_SIZES).default("original"),
 });
 
 // GET /api/export/:studyId/:kind?scope=study|pool – streamed CSV (or the VLMEvalKit TSV) of a study; contains gold answers, researchers only
@@ -27,6 +30,7 @@ export const GET = withRole<{ studyId: string; kind: string }>("researcher", asy
     studyId,
     kind,
     scope: query.scope,
+    imageSize: query.size,
     paperTable: { format: query.format, metric: query.metric, intervals: query.intervals, scoreKind: query.score, condition: query.condition ?? null },
   });
   return new Response(toWebStream(opened.stream), {
