@@ -8,8 +8,7 @@ import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis"
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
 import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
-import { dbDriver } from "@/lib/server/db";
-import { env } from "@/lib/server/env";
+import { databaseUrl } from "@/lib/server/env";
 import { AppError } from "@/lib/server/errors";
 import { iterateParticipantRows } from "./iterate-participant-rows";
 import { iterateResponseRows } from "./iterate-response-rows";
@@ -55,10 +54,10 @@ export async function openStudyExport(options: {
   const csv = (name: string, stream: Readable): OpenedExport => ({ fileName: `${stem}-${name}.csv`, contentType: CSV_CONTENT_TYPE, stream });
   switch (options.kind) {
     case "responses":
-      // On PostgreSQL the rows are read and formatted in a worker thread with its own small heap (peak RSS of a 1M-row
-      // export: bench/export.mts); EXPORT_WORKER=0 or the embedded PGlite (one handle, owned by Prisma) stay in-process.
-      if (dbDriver === "postgres" && env.DATABASE_URL && process.env.EXPORT_WORKER !== "0") {
-        return csv("responses", createResponsesWorkerStream({ databaseUrl: env.DATABASE_URL, studyIds: scope.studyIds }));
+      // Rows are read and formatted in a worker thread with its own small heap (peak RSS of a 1M-row export:
+      // bench/export.mts); EXPORT_WORKER=0 keeps them in this thread.
+      if (process.env.EXPORT_WORKER !== "0") {
+        return csv("responses", createResponsesWorkerStream({ databaseUrl, studyIds: scope.studyIds }));
       }
       return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
     case "participants":
