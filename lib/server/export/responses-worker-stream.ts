@@ -17,7 +17,8 @@ export const RESPONSES_WORKER_OLD_SPACE_MB = 32;
 export function createResponsesWorkerStream(options: ResponsesWorkerData): Readable {
   const workerFile = pathToFileURL(path.join(process.cwd(), "lib/server/export/responses-csv-worker.ts")).href;
   // Workers do not take --import from execArgv: the bootstrap registers tsx's loader, then loads the worker.
-  const bootstrap = `const { register } = await import("tsx/esm/api"); register(); await import(${JSON.stringify(workerFile)});`;
+  // No top-level await: the eval'd code may be read as a CommonJS script; a failure is rethrown as the worker's error.
+  const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); }).catch((err) => process.nextTick(() => { throw err; }));`;
   const worker = new Worker(bootstrap, {
     eval: true,
     workerData: options,
