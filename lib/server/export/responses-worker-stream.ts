@@ -5,8 +5,13 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ResponsesWorkerData, ResponsesWorkerMessage } from "./responses-csv-worker";
 
-/** Old-generation cap of the worker, MB: one 5,000-row page needs a few MB; the rest is garbage. */
-export const RESPONSES_WORKER_OLD_SPACE_MB = 32;
+/**
+ * Old-generation cap of the worker, MB. Its code (tsx, zod, the task schema, pg) and one page of rows (raw, mapped,
+ * formatted) must fit; 32 MB ran out of memory on the 1M-row bench with 5,000-row pages.
+ */
+export const RESPONSES_WORKER_OLD_SPACE_MB = 64;
+/** Rows per page in the worker: smaller pages than in-process keep its live heap small. */
+export const RESPONSES_WORKER_PAGE_ROWS = 1_000;
 
 /**
  * The responses export as CSV bytes made in a worker thread (see responses-csv-worker.ts). The
@@ -21,7 +26,7 @@ export function createResponsesWorkerStream(options: ResponsesWorkerData): Reada
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); }).catch((err) => process.nextTick(() => { throw err; }));`;
   const worker = new Worker(bootstrap, {
     eval: true,
-    workerData: options,
+    workerData: { pageRows: RESPONSES_WORKER_PAGE_ROWS, ...options },
     execArgv: ["--conditions=react-server"],
     resourceLimits: { maxOldGenerationSizeMb: RESPONSES_WORKER_OLD_SPACE_MB },
     stdout: false,
