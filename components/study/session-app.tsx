@@ -9,6 +9,7 @@ import { AxesFigure } from "./axes-figure";
 import { ImageGallery } from "./image-gallery";
 import { preloadImages } from "./image-preload";
 import { pickMcLetterFromKey } from "./mc-keys";
+import { useQuestionClock } from "./use-question-clock";
 import type { CurrentQuestion, SessionState, SessionUpdate, SubmitResult } from "./types";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
 import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
@@ -304,7 +305,6 @@ function QuestionScreen({
   const camera = useRef<CameraSample[]>([]);
   const events = useRef<Array<{ t: number; type: string; detail?: string }>>([]);
   const zooms = useRef(0);
-  const [remaining, setRemaining] = useState(timeLimitSec);
   // Shown inline: switching to the instructions screen unmounted the question, which restarted the time limit and the
   // response-time clock, issued a new idempotency key and dropped the typed answer and the interaction log.
   const [instructionsOpen, setInstructionsOpen] = useState(false);
@@ -359,20 +359,8 @@ function QuestionScreen({
     [parsed, question.assignmentId, text, onStored, onStale],
   );
 
-  useEffect(() => {
-    if (timeLimitSec === null) return;
-    const started = Date.now();
-    const timer = setInterval(() => {
-      const left = Math.max(0, timeLimitSec - Math.floor((Date.now() - started) / 1000));
-      setRemaining(left);
-      if (left === 0) {
-        clearInterval(timer);
-        void submit(true);
-      }
-    }, 250);
-    return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the timer starts once per question
-  }, []);
+  // The server stamps when this question is displayed and owns the deadline: a reload continues the countdown.
+  const remaining = useQuestionClock({ assignmentId: question.assignmentId, timeLimitSec, onExpire: () => void submit(true) });
 
   useEffect(() => {
     if (widget.type !== "mc") return;

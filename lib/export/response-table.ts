@@ -106,8 +106,8 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       get: (r) => chooseResponseTimeMs(r),
     },
     { key: "rt_client_ms", type: "integer", unit: "ms", description: "Client-measured time from first display to submit.", get: (r) => r.rtClientMs },
-    { key: "rt_server_ms", type: "integer", unit: "ms", description: "Server-measured time from first serving the item to storing the answer.", get: (r) => r.rtServerMs },
-    { key: "shown_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the item was first shown (server time).", get: (r) => r.shownAt },
+    { key: "rt_server_ms", type: "integer", unit: "ms", description: "Server-measured time from shown_at to storing the answer.", get: (r) => r.rtServerMs },
+    { key: "shown_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it.", get: (r) => r.shownAt },
     { key: "submitted_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
     {
       key: "device",

@@ -8,9 +8,7 @@ import { endScreens, toCurrentQuestion, type SessionUpdateDto } from "@/lib/serv
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
-
-/** Slack for a timed-out submit arriving a little before the server's own clock says the limit ran out. */
-const TIME_LIMIT_TOLERANCE_MS = 1000;
+import { hasTimeLimitRunOut } from "@/lib/question-clock";
 
 export interface RecordResponseOptions {
   participantId: string;
@@ -69,6 +67,8 @@ interface SubmitRow {
   phase: "practice" | "main" | "attention";
   status: string;
   firstShownAt: Date | null;
+  /** When the question itself was displayed (POST /api/participant/shown); the time limit counts from here. */
+  questionShownAt: Date | null;
   participantStatus: string;
   condition: string;
   studyId: string;
@@ -83,9 +83,14 @@ interface SubmitRow {
   keyAssignmentId: string | null;
 }
 
+/** The question's own display (stamped after the instructions screen), else when it was first served. */
+function shownAtOf(a: Pick<SubmitRow, "questionShownAt" | "firstShownAt">): Date | null {
+  return a.questionShownAt ?? a.firstShownAt;
+}
+
 async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
   const [row] = await db.$queryRaw<SubmitRow[]>`
-    SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt",
+    SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt", a."questionShownAt",
            p.status::text AS "participantStatus", p.condition, p."studyId", p.flags, s.config,
            i."taskId", i."taskVersion", k.gold, k.canonical,
            r."idempotencyKey" AS "storedKey", r.exact AS "storedExact",
@@ -140,10 +145,11 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
   const config = StudyConfigSchema.parse(a.config);
   if (options.timedOut) {
     // Only a real time limit may end a question unanswered, and only once it has run out on the server's clock
-    // (firstShownAt precedes the client's timer start), so "timed out" cannot be used to skip questions.
+    // (counted from the question's display, lib/question-clock; the browser's countdown runs on that clock too), so
+    // "timed out" cannot be used to skip questions.
     if (config.timeLimitSec === null) throw new AppError("UNPROCESSABLE", "This study has no time limit.", { field: "timedOut" });
-    const elapsedMs = a.firstShownAt ? Date.now() - a.firstShownAt.getTime() : 0;
-    if (elapsedMs < config.timeLimitSec * 1000 - TIME_LIMIT_TOLERANCE_MS) {
+    const shownAt = shownAtOf(a);
+    if (!shownAt || !hasTimeLimitRunOut(shownAt.getTime(), config.timeLimitSec, Date.now())) {
       throw new AppError("UNPROCESSABLE", "The time limit for this question has not run out yet.", { field: "timedOut" });
     }
   }
@@ -246,7 +252,8 @@ interface WrittenAnswer {
 /** The single write statement; null when the assignment was no longer open (nothing written). */
 async function writeAnswer(client: Prisma.TransactionClient | typeof db, w: AnswerWrite): Promise<WrittenAnswer | null> {
   const a = w.row;
-  const rtServerMs = a.firstShownAt ? w.now.getTime() - a.firstShownAt.getTime() : null;
+  const shownAt = shownAtOf(a);
+  const rtServerMs = shownAt ? w.now.getTime() - shownAt.getTime() : null;
   const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
   const [r] = await client.$queryRaw<Array<NextRow & { responseId: string | null; participantStatus: string | null }>>`
     WITH upd AS (
@@ -260,7 +267,7 @@ async function writeAnswer(client: Prisma.TransactionClient | typeof db, w: Answ
                               "interactionLog", "idempotencyKey")
       SELECT ${randomUUID()}, upd.id, ${w.participantId}, ${a.studyId}, upd."itemId", ${w.taskId}, ${a.taskVersion}::int, upd.phase,
              ${a.condition}, ${w.rawAnswer}, ${w.canonical}, ${w.exact}::int, ${w.partial}::float8, ${w.rtClientMs ?? null}::int,
-             ${rtServerMs}::int, ${a.firstShownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}
+             ${rtServerMs}::int, ${shownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}
       FROM upd
       RETURNING id
     ), counted AS (

@@ -1,0 +1,72 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { estimateServerOffsetMs, secondsLeft, TIMEOUT_SUBMIT_MARGIN_MS } from "@/lib/question-clock";
+
+interface ShownResponse {
+  serverNow: string;
+  deadline: string | null;
+}
+
+const SHOWN_RETRY_DELAYS_MS = [500, 1500, 4000];
+
+/** POST /api/participant/shown, retried on network errors and 5xx; null when it keeps failing. */
+async function reportShown(assignmentId: string): Promise<{ body: ShownResponse; t0: number; t1: number } | null> {
+  for (let attempt = 0; ; attempt++) {
+    const t0 = Date.now();
+    try {
+      const res = await fetch("/api/participant/shown", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assignmentId }) });
+      const t1 = Date.now();
+      if (res.ok) return { body: (await res.json()) as ShownResponse, t0, t1 };
+      if (res.status < 500) return null;
+    } catch {
+      // Network error: retried below.
+    }
+    const delay = SHOWN_RETRY_DELAYS_MS[attempt];
+    if (delay === undefined) return null;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+/**
+ * Tells the server the question is on screen (it stamps the moment once) and runs the countdown on
+ * the server's clock: seconds left, or null without a limit. Calls onExpire once, a margin after the
+ * server's deadline. A reload gets the same deadline back, so the time keeps running. If the server
+ * cannot be reached the countdown runs from the local mount time; the server still decides.
+ */
+export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { assignmentId: string; timeLimitSec: number | null; onExpire: () => void }): number | null {
+  const [remaining, setRemaining] = useState<number | null>(null);
+  const expire = useRef(onExpire);
+  useEffect(() => {
+    expire.current = onExpire;
+  });
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const mountedAt = Date.now();
+    void reportShown(assignmentId).then((shown) => {
+      if (cancelled || timeLimitSec === null) return;
+      const deadline = shown?.body.deadline ? Date.parse(shown.body.deadline) : mountedAt + timeLimitSec * 1000;
+      const offset = shown ? estimateServerOffsetMs(Date.parse(shown.body.serverNow), shown.t0, shown.t1) : 0;
+      let fired = false;
+      const tick = () => {
+        const now = Date.now();
+        setRemaining(secondsLeft(deadline, now, offset));
+        if (!fired && now + offset >= deadline + TIMEOUT_SUBMIT_MARGIN_MS) {
+          fired = true;
+          clearInterval(timer);
+          expire.current();
+        }
+      };
+      tick();
+      if (!fired) timer = setInterval(tick, 250);
+    });
+    return () => {
+      cancelled = true;
+      clearInterval(timer);
+    };
+  }, [assignmentId, timeLimitSec]);
+
+  return remaining;
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import { questionDeadlineMs } from "@/lib/question-clock";
+import { StudyConfigSchema } from "@/lib/study-config";
+import { db } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+
+/** What the browser needs to run the countdown on the server's clock. */
+export interface QuestionClockDto {
+  assignmentId: string;
+  /** When the question was first displayed (ISO, server clock); unchanged by reloads. */
+  shownAt: string;
+  /** The server's clock when it answered (ISO). */
+  serverNow: string;
+  timeLimitSec: number | null;
+  /** shownAt + limit (ISO), or null without a limit. */
+  deadline: string | null;
+}
+
+/**
+ * Stamps the moment the question itself is displayed (after any instructions screen), once: a
+ * reload or a second tab gets the first stamp back, so the countdown continues instead of
+ * restarting. Only the participant's own open question can be stamped.
+ */
+export async function markQuestionShown(participantId: string, assignmentId: string): Promise<QuestionClockDto> {
+  const assignment = await db.assignment.findFirst({
+    where: { id: assignmentId, participantId },
+    select: { status: true, questionShownAt: true, participant: { select: { status: true, study: { select: { config: true } } } } },
+  });
+  if (!assignment) throw new AppError("NOT_FOUND", "This question is not part of your session.");
+  if (assignment.participant.status !== "active") throw new AppError("GONE", "Your session has ended.");
+  if (assignment.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
+  if (assignment.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+  let shownAt = assignment.questionShownAt;
+  if (!shownAt) {
+    // Conditional: two tabs racing both read the one stamp that won.
+    await db.assignment.updateMany({ where: { id: assignmentId, questionShownAt: null }, data: { questionShownAt: new Date() } });
+    shownAt = (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } })).questionShownAt as Date;
+  }
+  const { timeLimitSec } = StudyConfigSchema.parse(assignment.participant.study.config);
+  const deadline = questionDeadlineMs(shownAt.getTime(), timeLimitSec);
+  return {
+    assignmentId,
+    shownAt: shownAt.toISOString(),
+    serverNow: new Date().toISOString(),
+    timeLimitSec,
+    deadline: deadline === null ? null : new Date(deadline).toISOString(),
+  };
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Assignment" ADD COLUMN     "questionShownAt" TIMESTAMP(3);

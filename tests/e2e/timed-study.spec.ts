@@ -1,0 +1,76 @@
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { createSentinelStudy, e2eDatabaseUrl } from "./helpers/participant-fixtures";
+
+/** The participant's assignments in position order, with the server's stamps and any stored response. */
+async function assignments(slug: string, externalId: string) {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const r = await client.query(
+      `SELECT a.id, a."questionShownAt" AS "questionShownAt", r."rawAnswer" AS "rawAnswer", r."shownAt" AS "shownAt", r."submittedAt" AS "submittedAt"
+         FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId" JOIN "Study" s ON s.id = p."studyId"
+         LEFT JOIN "Response" r ON r."assignmentId" = a.id
+        WHERE s.slug = $1 AND p."externalId" = $2 ORDER BY a.position`,
+      [slug, externalId],
+    );
+    return r.rows as { id: string; questionShownAt: Date | null; rawAnswer: string | null; shownAt: Date | null; submittedAt: Date | null }[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function secondsLeft(page: Page): Promise<number> {
+  const text = await page.getByText(/^Time left: \d+ s$/).textContent();
+  return Number(/(\d+)/.exec(text ?? "")![1]);
+}
+
+async function startQuestion(page: Page) {
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText(/^Time left: \d+ s$/)).toBeVisible();
+}
+
+test("timed study: a reload continues the server's countdown instead of restarting it", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 3600 } });
+  await page.goto(`/s/${slug}?PROLIFIC_PID=timed-reload&STUDY_ID=s1&SESSION_ID=x1`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  // Time on the instructions screen does not count: the clock starts when the question itself is shown.
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();
+  await page.waitForTimeout(1500);
+  expect((await assignments(slug, "timed-reload"))[0]!.questionShownAt).toBeNull();
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText(/^Time left: \d+ s$/)).toBeVisible();
+  const before = await secondsLeft(page);
+  expect(before).toBeGreaterThan(3590);
+  const stamp = (await assignments(slug, "timed-reload"))[0]!.questionShownAt;
+  expect(stamp).not.toBeNull();
+
+  await page.waitForTimeout(2500);
+  await page.reload();
+  await page.waitForTimeout(1500);
+  await startQuestion(page);
+  // A restarted countdown would show 3600 (≥ before); the server's clock has moved on by ≥ 4 s.
+  await expect.poll(() => secondsLeft(page)).toBeLessThanOrEqual(before - 4);
+  const after = await assignments(slug, "timed-reload");
+  expect(after[0]!.questionShownAt!.getTime()).toBe(stamp!.getTime());
+});
+
+test("timed study: the time-out is stored after the server's limit, counted from the first display across a reload", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 6 } });
+  await page.goto(`/s/${slug}?PROLIFIC_PID=timed-out&STUDY_ID=s1&SESSION_ID=x1`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await startQuestion(page);
+  await expect(page.getByText("1 of 2")).toBeVisible();
+  const stamp = (await assignments(slug, "timed-out"))[0]!.questionShownAt!;
+  await page.reload();
+  await startQuestion(page);
+  // Nobody answers: the countdown runs out and the browser moves on to question 2 once the server stored the time-out.
+  await expect(page.getByText("2 of 2")).toBeVisible({ timeout: 20_000 });
+  const [first] = await assignments(slug, "timed-out");
+  expect(first!.rawAnswer).toBe("");
+  expect(first!.shownAt!.getTime()).toBe(stamp.getTime());
+  expect(first!.questionShownAt!.getTime()).toBe(stamp.getTime());
+  // The server accepted it only once its own limit had run out.
+  expect(first!.submittedAt!.getTime() - stamp.getTime()).toBeGreaterThanOrEqual(6000);
+});

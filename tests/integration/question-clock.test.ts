@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "@/lib/server/db";
+import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { recordResponse } from "@/lib/server/dal/scoring/record-response";
+import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
+import { createTranslationStudy } from "../helpers/study-fixtures";
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+
+async function joinAndConsent(slug: string, pid: string) {
+  const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
+  if (entered.kind !== "ok") throw new Error(`could not enter: ${entered.kind}`);
+  await recordConsent(entered.participantId, true, DEVICE);
+  return entered.participantId;
+}
+
+describe("server-clock question timing", () => {
+  it("stamps the question's display once: a reload gets the same stamp and deadline back", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 60 } });
+    const pid = await joinAndConsent(study.slug, "clock-reload");
+    const current = (await getParticipantSession(pid))!.current!;
+    const first = await markQuestionShown(pid, current.assignmentId);
+    expect(first.timeLimitSec).toBe(60);
+    expect(Date.parse(first.deadline!) - Date.parse(first.shownAt)).toBe(60_000);
+    const again = await markQuestionShown(pid, current.assignmentId);
+    expect(again.shownAt).toBe(first.shownAt);
+    expect(again.deadline).toBe(first.deadline);
+    expect(Date.parse(again.serverNow)).toBeGreaterThanOrEqual(Date.parse(first.serverNow));
+    const stored = await db.assignment.findUniqueOrThrow({ where: { id: current.assignmentId }, select: { questionShownAt: true } });
+    expect(stored.questionShownAt!.toISOString()).toBe(first.shownAt);
+  });
+
+  it("two tabs racing stamp one moment", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 60 } });
+    const pid = await joinAndConsent(study.slug, "clock-race");
+    const current = (await getParticipantSession(pid))!.current!;
+    const both = await Promise.all([markQuestionShown(pid, current.assignmentId), markQuestionShown(pid, current.assignmentId)]);
+    expect(both[0].shownAt).toBe(both[1].shownAt);
+  });
+
+  it("counts the limit from the question's display, not from the instructions screen: a time-out before it is refused", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 30 } });
+    const pid = await joinAndConsent(study.slug, "clock-instructions");
+    const current = (await getParticipantSession(pid))!.current!;
+    // Served 40 s ago (the participant read the instructions), question displayed just now.
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: new Date(Date.now() - 40_000) } });
+    await markQuestionShown(pid, current.assignmentId);
+    const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", timedOut: true };
+    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    // 29 s after the display: still refused (no tolerance before the server's limit).
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - 29_000) } });
+    await expect(recordResponse({ ...options, idempotencyKey: `early2-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    // 30 s after: the limit has run out; stored as unanswered, timed from the display.
+    const shownAt = new Date(Date.now() - 30_000);
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: shownAt } });
+    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({ status: "stored" });
+    const response = await db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } });
+    expect(response).toMatchObject({ rawAnswer: "", exact: 0, shownAt });
+    expect(response.rtServerMs).toBeGreaterThanOrEqual(30_000);
+    expect(response.rtServerMs).toBeLessThan(40_000);
+  });
+
+  it("only the participant's own open question can be stamped", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, timeLimitSec: 30 } });
+    const a = await joinAndConsent(study.slug, "clock-a");
+    const b = await joinAndConsent(study.slug, "clock-b");
+    const qa = (await getParticipantSession(a))!.current!;
+    await expect(markQuestionShown(b, qa.assignmentId)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await recordResponse({ participantId: a, assignmentId: qa.assignmentId, rawAnswer: "move x 3", idempotencyKey: `ans-${a}` });
+    // Answered (and with it the session completed): nothing left to time.
+    await expect(markQuestionShown(a, qa.assignmentId)).rejects.toMatchObject({ code: expect.stringMatching(/^(CONFLICT|GONE)$/) });
+  });
+});
