@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
+import { planStudy } from "@/lib/results/sample-size-plan";
 import { createSentinelStudy, e2eDatabaseUrl } from "./helpers/participant-fixtures";
 import { E2E_ADMIN, signInPage, signInRequest } from "./helpers/sign-in";
 
@@ -25,10 +26,13 @@ test("results page: sample-size planner, paper-style tables, a large export with
   const planner = page.getByTestId("sample-size-planner");
   const needed = async () => Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
   await expect(planner.getByTestId("planner-participants")).toHaveText(/Participants needed: \d+/);
-  const atTen = await needed();
-  // Halving the half-width roughly quadruples the need.
+  // The study: T1 only, 2 items per participant, k = 5; the planner's defaults: paper human row (T1 100 %), ICC 0.1.
+  const expectedAt = (halfWidth: number) =>
+    planStudy({ target: { kind: "precision", halfWidth }, columns: ["translation"], itemsPerTask: 2, answersPerItem: 5, assumedIcc: 0.1 }).participants;
+  expect(await needed()).toBe(expectedAt(0.1));
   await planner.getByLabel("Half-width (points)").fill("5");
-  await expect.poll(needed).toBeGreaterThan(atTen * 3);
+  await expect.poll(needed).toBe(expectedAt(0.05));
+  expect(expectedAt(0.05)).toBeGreaterThan(expectedAt(0.1));
   await expect(planner.getByRole("rowheader", { name: "Trans" })).toBeVisible();
 
   await expect(page.getByRole("heading", { level: 2, name: "Paper-style tables" })).toBeVisible();
@@ -62,7 +66,8 @@ test("study form: planner follows the form, practice items are picked in the ite
 
   const picker = page.getByRole("group", { name: "Pick practice items" });
   await picker.getByLabel("Task").selectOption("translation");
-  await picker.getByLabel("Search (question, PDB id, item id)").fill(slug.replace("e2e-", ""));
+  // The item browser matches item ids exactly (createSentinelStudy names them it_<tag>_<n>).
+  await picker.getByLabel("Search (question, PDB id, item id)").fill(`it_${slug.replace("e2e-", "")}_0`);
   await picker.getByRole("button", { name: "Find items" }).click();
   const results = picker.getByRole("list", { name: "Pick practice items: search results" });
   await expect(results.getByRole("listitem").first()).toContainText("T1 Translation");
