@@ -6,10 +6,12 @@ import { Worker } from "node:worker_threads";
 import type { ResponsesWorkerData, ResponsesWorkerMessage } from "./responses-csv-worker";
 
 /**
- * Old-generation cap of the worker, MB. Its code (tsx, zod, the task schema, pg) and one page of rows (raw, mapped,
- * formatted) must fit; 32 MB ran out of memory on the 1M-row bench with 5,000-row pages.
+ * Heap caps of the worker, MB. Live data: its modules (pg, zod, the task schema, csv-stringify: ~10 MB old space,
+ * measured) plus one page of rows raw, mapped and formatted (~5 MB at 1,000 rows); 32 MB ran out of memory with
+ * 5,000-row pages. 48 MB leaves three times the live size; a small young generation keeps the RSS down.
  */
-export const RESPONSES_WORKER_OLD_SPACE_MB = 64;
+export const RESPONSES_WORKER_OLD_SPACE_MB = 48;
+export const RESPONSES_WORKER_YOUNG_SPACE_MB = 8;
 /** Rows per page in the worker: smaller pages than in-process keep its live heap small. */
 export const RESPONSES_WORKER_PAGE_ROWS = 1_000;
 
@@ -28,7 +30,7 @@ export function createResponsesWorkerStream(options: ResponsesWorkerData): Reada
     eval: true,
     workerData: { pageRows: RESPONSES_WORKER_PAGE_ROWS, ...options },
     execArgv: ["--conditions=react-server"],
-    resourceLimits: { maxOldGenerationSizeMb: RESPONSES_WORKER_OLD_SPACE_MB },
+    resourceLimits: { maxOldGenerationSizeMb: RESPONSES_WORKER_OLD_SPACE_MB, maxYoungGenerationSizeMb: RESPONSES_WORKER_YOUNG_SPACE_MB },
     stdout: false,
     stderr: false,
   });
