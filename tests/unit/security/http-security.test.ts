@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, parseTrustedProxyHops } from "@/lib/http-security";
+import { toSafeLocalPath } from "@/lib/safe-url";
+
+const ORIGINS = ["http://localhost:3000"];
+
+describe("client address (finding 3b)", () => {
+  it("with no trusted proxy the header is ignored in favour of what Next filled in from the socket", () => {
+    // proxy.ts deletes a client-sent header when TRUSTED_PROXY_HOPS is 0; Next then sets it to the socket address.
+    expect(clientAddressFrom("127.0.0.1", 0)).toBe("127.0.0.1");
+    expect(clientAddressFrom("::ffff:10.1.2.3", 0)).toBe("10.1.2.3");
+  });
+
+  it("behind N proxies the client is the N-th entry from the right; entries the client wrote are ignored", () => {
+    expect(clientAddressFrom("6.6.6.6, 203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(clientAddressFrom("6.6.6.6, 203.0.113.9, 10.0.0.2", 2)).toBe("203.0.113.9");
+    expect(clientAddressFrom("[2001:db8::1]:443", 1)).toBe("2001:db8::1");
+    expect(clientAddressFrom("198.51.100.4:5555", 1)).toBe("198.51.100.4");
+    expect(clientAddressFrom(null, 1)).toBe("unknown");
+  });
+
+  it("TRUSTED_PROXY_HOPS is a whole number 0–10", () => {
+    expect(parseTrustedProxyHops(undefined)).toBe(0);
+    expect(parseTrustedProxyHops("2")).toBe(2);
+    expect(() => parseTrustedProxyHops("yes")).toThrow(/whole number/);
+    expect(() => parseTrustedProxyHops("-1")).toThrow();
+  });
+});
+
+describe("same-origin rule (finding 6)", () => {
+  it("refuses a same-site page on another port, cross-site posts and foreign origins; allows same-origin, safe methods and non-browser clients", () => {
+    expect(crossOriginProblem({ method: "POST", secFetchSite: "same-site", origin: "http://localhost:4119" }, ORIGINS)).toMatch(/same-site/);
+    expect(crossOriginProblem({ method: "DELETE", secFetchSite: "cross-site", origin: "https://evil.example" }, ORIGINS)).toMatch(/cross-site/);
+    expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:4119" }, ORIGINS)).toMatch(/Origin/);
+    expect(crossOriginProblem({ method: "POST", secFetchSite: "same-origin", origin: "http://localhost:3000" }, ORIGINS)).toBeNull();
+    expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:3000" }, ORIGINS)).toBeNull();
+    expect(crossOriginProblem({ method: "GET", secFetchSite: "cross-site", origin: null }, ORIGINS)).toBeNull();
+    expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: null }, ORIGINS)).toBeNull();
+  });
+});
+
+describe("URL and header helpers", () => {
+  it("finds NUL bytes raw or percent-encoded", () => {
+    expect(hasNulByte("/s/a%00b")).toBe(true);
+    expect(hasNulByte("/api/items?q=%00")).toBe(true);
+    expect(hasNulByte("/s/a\0")).toBe(true);
+    expect(hasNulByte("/s/a%2500")).toBe(false);
+  });
+
+  it("the page CSP carries the nonce, strict-dynamic and frame-ancestors 'none'; eval only in dev; upgrades only over https", () => {
+    const prod = buildPageCsp({ nonce: "abc", dev: false, https: true });
+    expect(prod).toContain("script-src 'self' 'nonce-abc' 'strict-dynamic'");
+    expect(prod).toContain("frame-ancestors 'none'");
+    expect(prod).toContain("upgrade-insecure-requests");
+    expect(prod).not.toContain("unsafe-eval");
+    expect(buildPageCsp({ nonce: "abc", dev: true, https: false })).toContain("'unsafe-eval'");
+    expect(buildPageCsp({ nonce: "abc", dev: false, https: false })).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("sign-in callbacks stay on this origin (finding 5)", () => {
+    expect(toSafeLocalPath("/\\evil.example/x", "/admin")).toBe("/admin");
+    expect(toSafeLocalPath("//evil.example/x", "/admin")).toBe("/admin");
+    expect(toSafeLocalPath("/\t/evil.example", "/admin")).toBe("/admin");
+    expect(toSafeLocalPath("https://evil.example", "/admin")).toBe("/admin");
+    expect(toSafeLocalPath("/admin/studies?x=1#h", "/admin")).toBe("/admin/studies?x=1#h");
+    expect(toSafeLocalPath(undefined, "/admin")).toBe("/admin");
+  });
+});
