@@ -43,13 +43,17 @@ export function getAuthOptions(): AuthOptions {
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user && "role" in user) token.role = user.role as StaffRole;
+        if (user && "role" in user) {
+          token.role = user.role as StaffRole;
+          token.signedInAt = Date.now();
+        }
         return token;
       },
       session({ session, token }) {
         if (session.user) {
           session.user.id = token.sub ?? "";
           session.user.role = token.role as StaffRole;
+          session.user.signedInAt = token.signedInAt ?? 0;
         }
         return session;
       },
@@ -63,13 +67,20 @@ export interface StaffUser {
   role: StaffRole;
 }
 
-/** The signed-in researcher/admin for this request, or null. Re-checks the account in the database. */
+/**
+ * The signed-in researcher/admin for this request, or null. Re-checks the account in the database on every request:
+ * a disabled account's sessions stop at once, and a session that began before the account's last disabling stays
+ * dead after it is enabled again (only a new sign-in works).
+ */
 export const getStaffUser = cache(async (): Promise<StaffUser | null> => {
   const session = await getServerSession(getAuthOptions());
   const id = session?.user?.id;
   if (!id) return null;
   const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, role: true, disabled: true } });
-  return user && !user.disabled ? { id: user.id, email: user.email, role: user.role } : null;
+  if (!user || user.disabled) return null;
+  const lastDisabled = await db.auditLog.findFirst({ where: { entityType: "user", entityId: id, action: "user.disable" }, orderBy: { at: "desc" }, select: { at: true } });
+  if (lastDisabled && lastDisabled.at.getTime() >= (session.user?.signedInAt ?? 0)) return null;
+  return { id: user.id, email: user.email, role: user.role };
 });
 
 /** Returns the signed-in user if their role is allowed (admins may do anything researchers may), else throws 401/403. */

@@ -399,6 +399,10 @@ test.describe("finding 6: requests", () => {
     const [audit] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'user.disable' AND "entityId" = $1`, [researcher.id]);
     expect(audit!.n).toBe(1);
     expect((await admin.patch(`/api/admin/users/${researcher.id}`, { data: { disabled: false } })).status()).toBe(200);
+    // Enabled again: the session from before stays dead; a new sign-in works.
+    expect((await researcherRequest.get("/api/admin/studies")).status()).toBe(401);
+    expect(await postSignIn(researcherRequest, researcher)).toBe("ok");
+    expect((await researcherRequest.get("/api/admin/studies")).status()).toBe(200);
 
     // The same through the admin page.
     const other = await playwright.request.newContext({ baseURL });
