@@ -103,6 +103,23 @@ describe("database round trips", () => {
       spy.mockRestore();
     }
   });
+
+  it("a start (consent) is one short transaction: no study-wide lock, a bounded number of round trips", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
+    await started(study.slug, "warm-counters"); // counters created, reclaim run: later starts skip both
+    const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "rt-start" } });
+    const pid = (entered as { participantId: string }).participantId;
+    const spy = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      await expect(recordConsent(pid, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 3 });
+      const texts = spy.mock.calls.map((c) => String(typeof c[0] === "string" ? c[0] : (c[0] as { text?: string }).text ?? ""));
+      console.log(`round trips: start ${texts.length}`);
+      expect(texts.some((t) => /advisory/i.test(t))).toBe(false);
+      expect(texts.length).toBeLessThanOrEqual(8);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
 
 describe("transient database faults", () => {
