@@ -1,3 +1,4 @@
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import base from "../../playwright.config";
 
@@ -6,6 +7,8 @@ import base from "../../playwright.config";
 export const APP_PORT = Number(process.env.PROXY_APP_PORT ?? 3102);
 export const PROXY_PORT = Number(process.env.PROXY_PORT ?? 3103);
 export const PUBLIC_URL = `http://localhost:${PROXY_PORT}`;
+/** Web servers run in the repo root (Playwright's default is this config's folder). */
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 const databaseEnv: Record<string, string> = process.env.PROXY_DATABASE_URL
   ? { DATABASE_URL: process.env.PROXY_DATABASE_URL }
@@ -23,6 +26,7 @@ export default defineConfig({
     {
       command: `npm run db:migrate && npm run db:seed && npx next start -p ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}/api/health`,
+      cwd: ROOT,
       reuseExistingServer: false,
       timeout: 240_000,
       stdout: "pipe",
@@ -41,6 +45,7 @@ export default defineConfig({
     {
       command: `node tests/proxy/nginx.mjs ${PROXY_PORT} ${APP_PORT}`,
       url: `${PUBLIC_URL}/api/health`,
+      cwd: ROOT,
       reuseExistingServer: false,
       timeout: 60_000,
     },
