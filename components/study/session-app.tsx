@@ -403,7 +403,7 @@ function QuestionScreen({
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
         {condition === "interactive" && question.interactive ? (
           // The 3D view with the item's images beside it (not below the fold): the target stays in sight while rotating.
-          <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,300px)]">
+          <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,300px)]">
             <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
             <ImageGallery images={question.item.images} layout="strip" onZoom={() => (zooms.current += 1)} />
           </div>
