@@ -102,6 +102,31 @@ test("a submit whose response is lost is retried with the same key and stored on
   expect(await countResponses(slug, "e2e-p2")).toBe(2);
 });
 
+test("while the server cannot be reached the browser says it is reconnecting, keeps the answer and stores it once", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 2 });
+  await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p3`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await page.getByRole("button", { name: "Start" }).click();
+  let refused = 0;
+  await page.route("**/api/participant/answer", async (route) => {
+    // Four failed attempts: 503s and a dropped connection (the retry budget itself is unit-tested).
+    if (refused < 4) {
+      refused++;
+      if (refused === 3) await route.abort("connectionreset");
+      else await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "busy" } }) });
+      return;
+    }
+    await route.continue();
+  });
+  await page.getByLabel(/Your answer/).fill("move x 2");
+  await page.getByRole("button", { name: "Submit answer" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /Reconnecting/ })).toBeVisible();
+  await expect(page.getByLabel(/Your answer/)).toHaveValue("move x 2");
+  await expect(page.getByText("2 of 2")).toBeVisible({ timeout: 30_000 });
+  expect(refused).toBe(4);
+  expect(await countResponses(slug, "e2e-p3")).toBe(1);
+});
+
 test("closed and unknown study links say so", async ({ page }) => {
   await page.goto("/s/no-such-study");
   await expect(page.getByRole("heading", { name: "Study not found" })).toBeVisible();
