@@ -154,6 +154,9 @@ let participant5xx = 0;
 let retries = 0;
 const acknowledged: Array<{ key: string; assignmentId: string }> = [];
 let faults = false;
+/** Attempts that failed, by kind and status or error ("answer 503", "consent TypeError: fetch failed"). */
+const failedAttempts = new Map<string, number>();
+const noteFailure = (what: string) => failedAttempts.set(what, (failedAttempts.get(what) ?? 0) + 1);
 let firstAnswerAt = Infinity;
 let lastAnswerAt = 0;
 
@@ -190,6 +193,7 @@ async function request(kind: Kind, url: () => string, init: RequestInit & { xff:
       latencies[kind].push(performance.now() - started);
       return res;
     } catch (err) {
+      noteFailure(`${kind} ${err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 80) : String(err)}`);
       const delay = retryDelayMs(attempt + 1);
       if (err instanceof FinalError || !withinBudget(startedAt, Date.now(), delay)) throw err;
       retries++;
@@ -319,6 +323,10 @@ async function main() {
         })(),
       );
     }
+    const progress = setInterval(() => {
+      const top = [...failedAttempts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${v}× ${k}`);
+      log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: joined ${joinedCount}, started ${startedCount}, answers ${acknowledged.length}, retries ${retries}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
+    }, 10_000);
     const outcomes = await Promise.allSettled(
       Array.from({ length: N }, (_, j) =>
         runParticipant(j + 2, slug, [portA, portB], {
@@ -332,6 +340,7 @@ async function main() {
       ),
     );
     const tEnd = performance.now();
+    clearInterval(progress);
     await Promise.all(faultTimers);
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
     for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
@@ -387,6 +396,14 @@ async function main() {
     await client.end().catch(() => undefined);
     await dropDatabase().catch((err) => log(`could not drop ${DB_NAME}: ${err}`));
   }
+}
+
+// A timeout or Ctrl-C must not leave the two servers running or the database behind.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    for (const child of servers.values()) child.kill("SIGKILL");
+    void dropDatabase().finally(() => process.exit(1));
+  });
 }
 
 main().then(
