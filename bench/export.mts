@@ -149,8 +149,8 @@ async function main(): Promise<number> {
     // The default path formats rows in a worker thread with its own capped heap (lib/server/export/responses-worker-stream.ts);
     // EXPORT_WORKER=0 is the former in-process stream, for comparison.
     const runs: [string, string[], Record<string, string>][] = [
-      ["worker thread, default V8 flags", [], {}],
-      ["in-process (EXPORT_WORKER=0), default V8 flags", [], { EXPORT_WORKER: "0" }],
+      ["worker thread (EXPORT_WORKER=1), default V8 flags", [], { EXPORT_WORKER: "1" }],
+      ["in-process (default), default V8 flags", [], { EXPORT_WORKER: "0" }],
       [`in-process, --max-old-space-size=${CAPPED_OLD_SPACE_MB}`, [`--max-old-space-size=${CAPPED_OLD_SPACE_MB}`], { EXPORT_WORKER: "0" }],
     ];
     for (const [label, flags, extraEnv] of runs) {
