@@ -83,11 +83,24 @@ if (process.env.SKIP_E2E !== "1" && check("build", bin("next"), ["build"])) {
   const url = new URL(server);
   url.pathname = `/${name}`;
   const out = path.join(tmp, "e2e.json");
+  const proxyName = `misi_proxy_${randomBytes(4).toString("hex")}`;
+  const proxyUrl = new URL(server);
+  proxyUrl.pathname = `/${proxyName}`;
   try {
     const ok = run("e2e", bin("playwright"), ["test"], { CI: "1", E2E_DATABASE_URL: url.toString(), PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     countJson("e2e", out, "playwright", ok);
+    // The same build behind a real nginx (tests/proxy): forwarded headers, a participant session and a staff sign-in.
+    await admin.query(`CREATE DATABASE ${proxyName}`);
+    const proxyOut = path.join(tmp, "proxy.json");
+    const proxyOk = run("proxy", bin("playwright"), ["test", "--config", "tests/proxy/playwright.config.ts"], {
+      CI: "1",
+      PROXY_DATABASE_URL: proxyUrl.toString(),
+      PLAYWRIGHT_JSON_OUTPUT_NAME: proxyOut,
+    });
+    countJson("proxy", proxyOut, "playwright", proxyOk);
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`DROP DATABASE IF EXISTS ${proxyName} WITH (FORCE)`);
     await admin.end();
   }
 }
