@@ -83,6 +83,22 @@ describe("idempotent replay is decided on the stored response", () => {
   });
 });
 
+describe("a retried consent", () => {
+  it("consents of one participant in flight at once start him once, and none fails", async () => {
+    // The browser retries a slow consent; the retry can run while the first start is still in its transaction.
+    const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
+    const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "double-consent" } });
+    const pid = (entered as { participantId: string }).participantId;
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => recordConsent(pid, true, DEVICE)));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    const assignments = await db.assignment.findMany({ where: { participantId: pid } });
+    expect(assignments.filter((a) => a.phase === "main")).toHaveLength(3);
+    const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
+    expect(counters.reduce((sum, c) => sum + c.reserved, 0)).toBe(3);
+    expect((await db.participant.findUniqueOrThrow({ where: { id: pid } })).status).toBe("active");
+  });
+});
+
 describe("database round trips", () => {
   it("an answer submit takes at most 5 round trips to the database", async () => {
     const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 5 } });

@@ -145,6 +145,11 @@ async function startTransaction(
   try {
     return await db.$transaction(
       async (tx) => {
+        // A retried consent can run while the first start is still in this transaction: the participant's row lock
+        // makes the second wait, then find him started (no second reservation, no unique-index failure).
+        const [me] = await tx.$queryRaw<Array<{ status: string }>>`
+          SELECT status::text AS status FROM "Participant" WHERE id = ${participantId} FOR UPDATE`;
+        if (me?.status !== "consenting") throw new NotStarted("not_consenting");
         const got = new Map<string, string[]>(config.tasks.map((t) => [t, []]));
         for (let round = 0; round < 4; round++) {
           const needs = config.tasks.map((t) => config.itemsPerTask - got.get(t)!.length);
