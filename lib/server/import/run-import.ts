@@ -115,8 +115,10 @@ function persistProgress(batchId: string, external?: (p: ImportProgress) => void
     if (inflight || Date.now() - last < PROGRESS_WRITE_INTERVAL_MS) return;
     last = Date.now();
     inflight = true;
+    // Only while the batch runs: a progress write still in flight when the import finishes must not overwrite the
+    // final report (PostgreSQL re-checks the condition on the row the final update wrote).
     db.importBatch
-      .update({ where: { id: batchId }, data: { report: { progress } as Prisma.InputJsonValue } })
+      .updateMany({ where: { id: batchId, status: "running" }, data: { report: { progress } as Prisma.InputJsonValue } })
       .catch(() => undefined)
       .finally(() => {
         inflight = false;
