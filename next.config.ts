@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   // Native/wasm database drivers stay outside the server bundle.
   serverExternalPackages: ["@prisma/adapter-pg", "pg", "@resvg/resvg-js"],
   poweredByHeader: false,
+  // `next dev` blocks its own scripts for other host names; the README's links use localhost, people also type 127.0.0.1.
+  allowedDevOrigins: ["127.0.0.1", "localhost"],
   typedRoutes: false,
   // proxy.ts sets these (and the page CSP) on everything it sees; this covers the build assets and upload routes it skips.
   async headers() {

@@ -30,7 +30,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
+    // method="post": if the script has not loaded (blocked dev resources, slow network) a native submit must never put
+    // the password into the URL, the history or a server log.
+    <form method="post" onSubmit={onSubmit} className="mt-6 space-y-4" noValidate>
       <div>
         <label htmlFor="email" className="block text-sm font-medium">
           Email
