@@ -162,9 +162,13 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
         await page.keyboard.press("s");
         await expect(viewerImgs).toHaveCount(1);
       }
+      // After S the single view is laid out on the next frames: poll until the size settles (it fails if it never
+      // reaches the minimum).
+      await expect
+        .poll(async () => (await labelSizes(viewerImgs.last())).minFontPx, { message: `label size in the viewer for ${label}` })
+        .toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
       const sizes = await labelSizes(viewerImgs.last());
       labels[`${condition}: ${label}`] = sizes;
-      expect(sizes.minFontPx, `label size in the viewer for ${label}`).toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
       if (!seen.size) await expectNoSeriousViolations(page, `${condition}: image viewer`, log);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-${shotName(label)}-viewer.png` });
       await page.keyboard.press("ArrowRight");
