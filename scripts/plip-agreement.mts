@@ -9,22 +9,17 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
-import { DEFAULT_HBOND_CRITERIA, evaluateHBond, findComplexHBonds, preparePolarSites, type HBond } from "@/lib/molecule/hbonds";
+import { DEFAULT_HBOND_CRITERIA, describeRole, evaluatePair, findComplexHBonds, prepareHBondContext, type HBond } from "@/lib/molecule/hbonds";
 import type { Atom, Structure } from "@/lib/molecule/types";
-import { SPLIT_COMPLEXES } from "@/tests/helpers/shared-data";
+import { LITERATURE_LIGANDS, SPLIT_COMPLEXES } from "@/tests/helpers/shared-data";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SHARED = path.resolve(ROOT, "../shared/data/structures");
-const { values } = parseArgs({ options: { out: { type: "string" } } });
+const { values } = parseArgs({ options: { out: { type: "string" }, "pairs-out": { type: "string" } } });
 const OUT = path.resolve(ROOT, values.out ?? "tests/fixtures/molecule/plip-agreement.md");
+/** PLIP's pairs and ours per complex, as JSON (scripts/chimerax-criteria-report.mts reads it; PLIP is not in CI). */
+const PAIRS_OUT = path.resolve(ROOT, values["pairs-out"] ?? "tests/fixtures/molecule/plip-pairs.json");
 
-/** Ligands named by the literature table of the data README; other entries use the automatic choice. */
-const LITERATURE_LIGANDS: Readonly<Record<string, string>> = {
-  "1osn": "BVP:A:500", "1vsn": "NFT:A:283", "1bma": "0QH:A:256", "4qnb": "1B0:A:301", "1n7g": "NDP:A:701",
-  "4alw": "HY7:A:1308", "3r0t": "FU9:A:338", "1aku": "FMN:A:150", "4pjt": "2YQ:D:1104", "2efj": "37T:A:502",
-  "2iuz": "D1H:A:1440", "3shy": "5FO:A:1", "4rdl": "FUC:A:601", "1bju": "GP6:A:910", "1hii": "C20:B:101",
-  "1hpx": "KNI:B:900", "3og7": "032:A:1",
-};
 const SPLIT = SPLIT_COMPLEXES;
 /** Where the split ligand goes in the merged PDB handed to PLIP. */
 const MERGED_LIGAND = { resName: "LIG", chain: "Z", resSeq: 999 };
@@ -158,6 +153,9 @@ interface ComplexReport {
   ligand: string;
   ours: Map<string, Pair & { bond: HBond }>;
   plip: Map<string, Pair>;
+  plipDistance: Map<string, number>;
+  plipDonors: Set<string>;
+  saltPairs: Set<string>;
   oursHetero: number;
   reasons: Map<string, string>; // pair key → why the two disagree
 }
@@ -167,32 +165,23 @@ function explainPlipOnly(complex: PreparedComplex, pair: Pair, ligandKeyOf: (a: 
   const li = complex.ligand.atoms.findIndex((a) => ligandKeyOf(a) === pair.ligand);
   if (pi < 0) return "protein atom not in our pocket (alternate location or hydrogen)";
   if (li < 0) return "ligand atom not in our ligand";
-  const sites = preparePolarSites({
+  const ctx = prepareHBondContext({
     pocketAtoms: complex.pocketAtoms,
     ligandAtoms: complex.ligand.atoms,
     ligandBonds: complex.ligand.bonds,
     ligandHasBondOrders: complex.ligand.hasBondOrders,
     ligandHydrogenCounts: complex.ligand.hydrogenCounts,
   });
-  const p = sites.pocket[pi];
-  const l = sites.ligand[li];
-  const c = DEFAULT_HBOND_CRITERIA;
-  const pe = complex.pocketAtoms[pi]!.element as "N" | "O";
-  const le = complex.ligand.atoms[li]!.element as "N" | "O";
-  const bound = Math.max(c.maxDonorAcceptorA[pe]?.[le] ?? 0, c.maxDonorAcceptorA[le]?.[pe] ?? 0) + c.distSlopA;
-  if (plipDistance > bound) return `D···A ${plipDistance.toFixed(2)} Å > our ${bound.toFixed(1)} Å bound (PLIP allows 4.1 Å)`;
-  const pLabel = p?.type.label ?? "neither donor nor acceptor";
-  const lLabel = l?.type.label ?? "neither donor nor acceptor";
-  const canPD = p?.type.donor && l?.type.acceptor;
-  const canLD = l?.type.donor && p?.type.acceptor;
-  if (!p || !l || (!canPD && !canLD)) return `typing: protein ${pLabel} / ligand ${lLabel}`;
-  const tries = [canPD ? evaluateHBond(p, l) : null, canLD ? evaluateHBond(l, p) : null].filter((x) => x !== null);
-  const g = tries[0]!.geometry;
-  const parts = [`D···A ${g.distanceA.toFixed(2)} Å`];
-  if (g.donorAngleDeg !== null) parts.push(`D-H···A ${g.donorAngleDeg.toFixed(0)}° (min ${c.minDonorAngleDeg - c.angleSlopDeg}°)`);
-  if (g.acceptorAngleDeg !== null) parts.push(`X-A···D ${g.acceptorAngleDeg.toFixed(0)}° (min ${c.minAcceptorAngleDeg - c.angleSlopDeg}°)`);
-  if (g.lonePairDeviationDeg !== null) parts.push(`lone pair ${g.lonePairDeviationDeg.toFixed(0)}° (max ${c.maxLonePairDeviationDeg + c.angleSlopDeg}°)`);
-  return `angles: ${parts.join(", ")}`;
+  const l = ctx.pocketCount + li;
+  const verdicts = [
+    { dir: "protein→ligand", v: evaluatePair(ctx, pi, l), d: pi, a: l },
+    { dir: "ligand→protein", v: evaluatePair(ctx, l, pi), d: l, a: pi },
+  ];
+  const tested = verdicts.filter((x) => x.v === "acceptor test" || x.v === "donor test" || x.v === "metal veto");
+  const roles = `protein ${describeRole(ctx, pi, "donor")} / ${describeRole(ctx, pi, "acceptor")}; ligand ${describeRole(ctx, l, "donor")} / ${describeRole(ctx, l, "acceptor")}`;
+  if (tested.length === 0) return `typing: D···A ${plipDistance.toFixed(2)} Å; ${roles}`;
+  const x = tested[0]!;
+  return `${x.v}: D···A ${plipDistance.toFixed(2)} Å, ${x.dir}, donor ${describeRole(ctx, x.d, "donor")}, acceptor ${describeRole(ctx, x.a, "acceptor")}`;
 }
 
 /** Likely cause of a bond we report and PLIP does not, from our own typing of the two atoms. */
@@ -200,8 +189,7 @@ function explainOursOnly(b: HBond, saltBridgePair: boolean, donorUsedByPlip: boo
   const geometry = `D···A ${b.distanceA.toFixed(2)} Å${b.donorAngleDeg === null ? "" : `, D-H···A ${b.donorAngleDeg.toFixed(0)}°`}; donor ${b.donorType}, acceptor ${b.acceptorType}`;
   if (saltBridgePair) return `salt bridge in PLIP: ${geometry}`;
   if (donorUsedByPlip) return `one per donor: ${geometry}`;
-  if (/tautomer/.test(b.donorType) || /tautomer/.test(b.acceptorType)) return `tautomer: ${geometry}`;
-  if (/hydroxyl|ammonium|amine|NH3/.test(b.donorType)) return `rotatable H: ${geometry}`;
+  if (b.hydrogenAcceptorA === null) return `rotatable H: ${geometry}`;
   return `protonation/other: ${geometry}`;
 }
 
@@ -259,7 +247,7 @@ function compareComplex(
     const donorKey = p.bond.ligandIsDonor ? `L ${p.ligand}` : `P ${p.protein}`;
     reasons.set(k, explainOursOnly(p.bond, saltPairs.has(k), plipDonors.has(donorKey)));
   }
-  return { name, ligand: ligandId, ours, plip: plipPairs, oursHetero, reasons };
+  return { name, ligand: ligandId, ours, plip: plipPairs, plipDistance, plipDonors, saltPairs, oursHetero, reasons };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -319,6 +307,15 @@ function main(): void {
     fs.rmSync(work, { recursive: true, force: true });
   }
   fs.writeFileSync(OUT, renderMarkdown(reports, version));
+  const pairs = reports.map((r) => ({
+    name: r.name,
+    ligand: r.ligand,
+    plip: [...r.plip].map(([key, p]) => ({ key, residue: p.residue, distanceA: r.plipDistance.get(key)!, plipDonor: r.plipDonors.has(`P ${p.protein}`) ? "protein" : "ligand" })),
+    plipDonors: [...r.plipDonors].sort(),
+    saltPairs: [...r.saltPairs].sort(),
+    ours: [...r.ours].map(([key, p]) => ({ key, residue: p.residue, distanceA: Number(p.bond.distanceA.toFixed(3)), ligandIsDonor: p.bond.ligandIsDonor })),
+  }));
+  fs.writeFileSync(PAIRS_OUT, `${JSON.stringify({ plipVersion: version, complexes: pairs }, null, 1)}\n`);
   process.stderr.write(`wrote ${path.relative(ROOT, OUT)}\n`);
 }
 
@@ -330,9 +327,8 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
   lines.push(`Generated by \`npx tsx scripts/plip-agreement.mts\` with PLIP v${version} (Debian \`plip\`, \`plipcmd -f X.pdb -t\`).`);
   lines.push("Do not edit by hand; re-run the script. PLIP is not available in CI, so this is not a test.");
   lines.push("");
-  lines.push("- **Ours**: `findComplexHBonds` (lib/molecule/hbonds.ts), ChimeraX-style criteria relaxed by " +
-    `${c.distSlopA} Å / ${c.angleSlopDeg}°: D···A ≤ ${(c.maxDonorAcceptorA.N.O + c.distSlopA).toFixed(1)} Å (N/O···O, O···N), ${(c.maxDonorAcceptorA.N.N + c.distSlopA).toFixed(1)} Å (N···N), ` +
-    `D-H···A ≥ ${c.minDonorAngleDeg - c.angleSlopDeg}° at the inferred H, X-A···D ≥ ${c.minAcceptorAngleDeg - c.angleSlopDeg}°.`);
+  lines.push("- **Ours**: `findComplexHBonds` (lib/molecule/hbonds.ts), ChimeraX `hbonds` criteria (../shared/spec/hbond-criteria.md): IDATM typing, " +
+    `donor/acceptor groups with their distance and angle tables, inferred hydrogens, relaxed by ${c.distSlopA} Å / ${c.angleSlopDeg}° (ChimeraX default, as in MiSI-Bench).`);
   lines.push("- **PLIP**: D···A ≤ 4.1 Å and D-H···A > 100° with hydrogens added by Open Babel; H-bonds that are part of a salt bridge are reported as salt bridges instead.");
   lines.push("- Compared at the residue+atom level: a pair is (protein atom, ligand atom), direction ignored. Only polymer residues count; " +
     "our bonds to other hetero groups in the pocket (cofactors, other ligands; PLIP never reports those) are counted in the last column.");
@@ -356,16 +352,16 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
 
   // Why they differ, by cause (the prefix of each reason string).
   const CAUSES: readonly [string, string][] = [
-    ["D···A", "PLIP only: D···A between our bound and PLIP's 4.1 Å"],
-    ["typing", "PLIP only: typing/protonation differs (not a donor/acceptor pair for us)"],
-    ["angles", "PLIP only: our angle criteria reject it"],
+    ["acceptor test", "PLIP only: the acceptor group's distance/angle test rejects it"],
+    ["donor test", "PLIP only: the donor group's distance/angle test rejects it"],
+    ["metal veto", "PLIP only: metal veto (donor on the metal's side of the acceptor)"],
+    ["typing", "PLIP only: no donor/acceptor pair in ChimeraX's typing"],
     ["protein atom not", "PLIP only: atom outside our prepared complex"],
     ["ligand atom not", "PLIP only: atom outside our prepared complex"],
     ["salt bridge", "ours only: PLIP moves it to its salt-bridge table"],
     ["one per donor", "ours only: PLIP keeps one H-bond per donor atom and kept another"],
-    ["tautomer", "ours only: His/azole/ring N taken as donor or acceptor (tautomer unknown)"],
-    ["rotatable", "ours only: rotatable donor H (O-H, NH3+) placed at its best position"],
-    ["protonation/other", "ours only: other (protonation state, PLIP's H placement)"],
+    ["rotatable", "ours only: rotor donor (O-H, NH3+; ChimeraX infers no H, so no D-H···A test)"],
+    ["protonation/other", "ours only: other (PLIP's typing or its hydrogen placement)"],
   ];
   const causeOf = (reason: string) => CAUSES.find(([prefix]) => reason.startsWith(prefix))?.[1] ?? "unclassified";
   const counts = new Map<string, number>();
@@ -379,18 +375,16 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
   lines.push("");
   lines.push("## Systematic differences");
   lines.push("");
-  lines.push(`1. **Distance.** PLIP accepts D···A up to 4.1 Å; the relaxed ChimeraX-style bound is ${(c.maxDonorAcceptorA.N.O + c.distSlopA).toFixed(1)}–${(c.maxDonorAcceptorA.N.N + c.distSlopA).toFixed(1)} Å. ` +
-    `${n("D···A")} PLIP-only pairs lie in between; this is the main cause of lower recall and of the two literature residues we miss (1bma GLN 200, 4rdl THR B 347).`);
-  lines.push(`2. **One bond per donor.** PLIP keeps only the H-bond with the largest D-H···A angle for each donor atom (and drops pairs inside salt bridges). ` +
-    `ChimeraX, like us, lists every acceptor a donor can reach (its docs: "all potential H-bonding interactions fulfilling the criteria are shown"). ` +
-    `${n("one per donor")} of our pairs are a second bond of a donor PLIP already used; ${n("salt bridge")} sit inside a PLIP salt bridge.`);
-  lines.push(`3. **Hydrogen placement.** PLIP protonates with Open Babel and measures the angle at that one hydrogen; we place fixed hydrogens (peptide N-H, NH2 in plane) from the heavy atoms and ` +
-    `let rotatable ones (O-H, NH3+) take their best position on the cone, as ChimeraX does for hydrogens it infers. ${n("rotatable")} of our pairs have a rotatable donor.`);
-  lines.push(`4. **Typing and protonation.** PLIP also uses amide N as acceptors and protonates some ring N (e.g. ring atom N1 of the 2,4-diaminopyrimidine in 1IA1's TQ3, giving PLIP an ILE 9 O···N1 bond); ` +
-    `we follow the neutral SDF/geometry chemistry and, where heavy atoms cannot tell the tautomer (His, azoles, ring N next to one C=O), allow both roles. ` +
-    `${n("typing")} PLIP-only and ${n("tautomer")} ours-only pairs; ${n("protonation/other")} further ours-only pairs have no PLIP counterpart for reasons inside PLIP's typing (listed below with our geometry), ` +
-    `and ${n("angles")} PLIP-only pair fails our angle criteria.`);
-  lines.push("5. **Hetero partners.** We count bonds to any pocket residue (cofactors, other ligand copies); PLIP only to the polymer. Those are excluded from the metrics (last column).");
+  lines.push(`1. **Distance and angle tables.** PLIP accepts any D···A ≤ 4.1 Å with D-H···A > 100°; ChimeraX's limits depend on the donor and acceptor groups ` +
+    `(relaxed: 3.43 Å for a hydroxyl acceptor, 3.57 Å for a carboxylate, 3.70 Å for an amide C=O, up to 3.93 Å for generic charged O), with per-group angles. ` +
+    `${n("acceptor test") + n("donor test")} PLIP-only pairs fail one of these tests.`);
+  lines.push(`2. **One bond per donor.** PLIP keeps only the H-bond with the largest D-H···A angle for each donor atom (and drops pairs inside salt bridges); ` +
+    `ChimeraX lists every acceptor a donor can reach. ${n("one per donor")} of our pairs are a second bond of a donor PLIP already used; ${n("salt bridge")} sit inside a PLIP salt bridge.`);
+  lines.push(`3. **Hydrogens.** PLIP protonates with Open Babel and tests the angle at that hydrogen; ChimeraX infers hydrogens only where the heavy atoms fix them ` +
+    `and tests rotors (O-H, NH3+) without one. ${n("rotatable")} of our pairs have such a rotor donor.`);
+  lines.push(`4. **Typing.** ChimeraX's IDATM types decide donors and acceptors (e.g. amide N and N3+ are never acceptors, a His ring N is both); ` +
+    `${n("typing")} PLIP-only pairs have no donor/acceptor pair in that typing, ${n("protonation/other")} ours-only pairs have no PLIP counterpart for reasons inside PLIP.`);
+  lines.push("5. **Hetero partners.** We count bonds to any pocket residue only in the last column; PLIP only reports the polymer.");
   lines.push("6. **PLIP run-to-run variation.** Two runs of the same PLIP build differed on 1s3v (VAL 8 O···N2 present in one run only), so single pairs near PLIP's thresholds can flip.");
   lines.push("");
   lines.push("## Per complex");

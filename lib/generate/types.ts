@@ -15,8 +15,9 @@ import type { TaskId } from "@/lib/tasks/types";
  * Bump when a generator's output for the same seed and structures changes (values drawn, views,
  * framing, distractors). Stored in every item's provenance so old items are never silently altered.
  * 2: H-bond keys (T4, T9) and T8 questions name amino-acid residues only by default (issue 13).
+ * 3: H-bonds (T4, T8, T9 keys and questions) follow ChimeraX's criteria (issue 13, ../shared/spec/hbond-criteria.md).
  */
-export const GENERATOR_VERSION = "2";
+export const GENERATOR_VERSION = "3";
 export const GENERATOR_NAME = "misi-baseline/lib/generate";
 
 /** Where a complex came from (recorded in provenance). */

@@ -1,9 +1,8 @@
 /**
  * The geometry tests of ChimeraX `hbonds` (after Mills & Dean 1996) as pure functions, written from
  * ../shared/spec/hbond-criteria.md (§1.4 slop processing, §5 tests, §5.5 constructions) with the
- * parameter rows of the groups the spec's unit cases use (§3, §4). Issue 13 step toward replacing
- * the reconstructed criteria of hbonds.ts: NOT yet wired into `findHBonds` (that needs the IDATM
- * typing and group matching of spec §2 and §6); today's answer keys are unchanged by this module.
+ * parameter rows of the groups the spec's unit cases use (§3, §4). `findHBonds` (hbonds.ts) runs
+ * the acceptor tests from here and its own donor tests, with the group tables and IDATM typing.
  *
  * Conventions (spec §0): ∠(X, Y, Z) is the angle at Y in degrees, 0 when a vector has zero length;
  * distance tests compare squared distances with squared limits, inclusive (except the generic
@@ -37,7 +36,7 @@ export function angleMax(v: number, slop: Slop): number {
 const angle = angleAtDeg;
 
 /** Projection of X onto the plane through X0, X1, X2 (spec §5.1); null when the three points are collinear. */
-function planeProjector(x0: Vec3, x1: Vec3, x2: Vec3): ((x: Vec3) => Vec3) | null {
+export function planeProjector(x0: Vec3, x1: Vec3, x2: Vec3): ((x: Vec3) => Vec3) | null {
   const n = crossVec(subtractVec(x1, x0), subtractVec(x2, x1));
   if (lengthVec(n) < 1e-12) return null;
   const u = normalizeVec(n);

@@ -12,6 +12,6 @@ export * from "./geometry/spatial-grid";
 export * from "./chemistry/elements";
 export * from "./chemistry/residues";
 export * from "./chemistry/bonds";
-export * from "./chemistry/hbond-typing";
+export * from "./chemistry/idatm";
 export * from "./prepare";
 export * from "./hbonds";

@@ -59,7 +59,8 @@ const QUESTION_TEMPLATE =
 export const interactionLocationTask = defineTask({
   id: "interaction_location",
   code: "T8",
-  version: 1,
+  // v2 (issue 13): the located bond comes from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts).
+  version: 2,
   label: "Interaction location",
   kind: "composite",
   format: "mc",

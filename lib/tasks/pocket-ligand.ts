@@ -52,7 +52,8 @@ const QUESTION_TEMPLATE =
 export const pocketLigandTask = defineTask({
   id: "pocket_ligand",
   code: "T9",
-  version: 1,
+  // v2 (issue 13): keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
+  version: 2,
   label: "Pocket–ligand interaction",
   kind: "composite",
   format: "cloze",

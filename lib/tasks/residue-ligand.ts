@@ -51,7 +51,8 @@ export const residueLigandTask = defineTask({
   id: "residue_ligand",
   code: "T4",
   // v2 (issue 13): every atom of the target residue is labelled with its atom name; keys name amino acids only.
-  version: 2,
+  // v3 (issue 13): keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
+  version: 3,
   label: "Residue–ligand interaction",
   kind: "unit",
   format: "cloze",

@@ -35,3 +35,35 @@ export const SPLIT_COMPLEXES: readonly (readonly [string, string, string])[] = [
   ["7ZTL_BCN", "7ZTL_BCN_protein.pdb", "7ZTL_BCN_ligand.sdf"],
   ["misc", "mol_2bm2_protein_one_ligand_removed.pdb", "mol_2bm2_ligand.sdf"],
 ];
+
+/** Ligands named by the literature table of the data README (PLIP's test suite); other entries use the automatic choice. */
+export const LITERATURE_LIGANDS: Readonly<Record<string, string>> = {
+  "1osn": "BVP:A:500", "1vsn": "NFT:A:283", "1bma": "0QH:A:256", "4qnb": "1B0:A:301", "1n7g": "NDP:A:701",
+  "4alw": "HY7:A:1308", "3r0t": "FU9:A:338", "1aku": "FMN:A:150", "4pjt": "2YQ:D:1104", "2efj": "37T:A:502",
+  "2iuz": "D1H:A:1440", "3shy": "5FO:A:1", "4rdl": "FUC:A:601", "1bju": "GP6:A:910", "1hii": "C20:B:101",
+  "1hpx": "KNI:B:900", "3og7": "032:A:1",
+};
+
+/**
+ * Literature-validated residues from PLIP's test suite (data README): entry, ligand, residue numbers
+ * (with the chain appended where the entry needs it) that H-bond the ligand.
+ */
+export const LITERATURE_RESIDUES: readonly (readonly [string, string, readonly string[]])[] = [
+  ["1osn", "BVP:A:500", ["90"]],
+  ["1vsn", "NFT:A:283", ["66"]],
+  ["1bma", "0QH:A:256", ["200", "224"]],
+  ["4qnb", "1B0:A:301", ["57", "70"]],
+  ["1n7g", "NDP:A:701", ["37", "38", "39", "40", "63", "92", "115", "117", "185", "189", "215", "220"]],
+  ["4alw", "HY7:A:1308", ["186"]],
+  ["3r0t", "FU9:A:338", ["116"]],
+  ["1aku", "FMN:A:150", ["59"]],
+  ["4pjt", "2YQ:D:1104", ["863"]],
+  ["2efj", "37T:A:502", ["237"]],
+  ["2iuz", "D1H:A:1440", ["137", "138"]],
+  ["3shy", "5FO:A:1", ["817"]],
+  ["4rdl", "FUC:A:601", ["347", "348", "395"]],
+  ["1bju", "GP6:A:910", ["189A", "195A"]],
+  ["1hii", "C20:B:101", ["27A", "27B", "29A", "48A", "48B"]],
+  ["1hpx", "KNI:B:900", ["25A", "27B", "29B", "48B"]],
+  ["3og7", "032:A:1", ["594A"]],
+];

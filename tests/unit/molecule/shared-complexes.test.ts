@@ -4,9 +4,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { chooseLigand, prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
-import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
+import { evaluatePair, findComplexHBonds, prepareHBondContext, type HBond } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
-import { SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
+import { LITERATURE_RESIDUES, SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 function load(...parts: string[]): Structure {
   const file = sharedStructurePath(...parts);
@@ -45,7 +45,8 @@ describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut,
     for (const [k, n] of inPocket) expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && key(a) === k).length);
     expect(inPocket.size).toBe(c.pocketResidues.length);
     const bonds = findComplexHBonds(c);
-    for (const b of bonds) expect(b.distanceA).toBeLessThanOrEqual(3.7);
+    // the largest relaxed D···A limit of the tables: generic sulfur acceptor 3.83 + 0.4 Å
+    for (const b of bonds) expect(b.distanceA).toBeLessThanOrEqual(4.23);
   });
 });
 
@@ -97,49 +98,42 @@ describe("pocket cut", () => {
 });
 
 /**
- * Literature-validated residues from PLIP's test suite (data README): the H-bond finder must find a
- * bond to each residue. Two are missed on purpose; see KNOWN_MISSES.
+ * Residues ChimeraX's criteria do not bond (tests/fixtures/molecule/chimerax-criteria-report.md lists
+ * every candidate pair and the test that rejects it). 1bma GLN 200 NE2···O 4.00 Å and 4rdl THR B 347
+ * OG1···O4 4.03 Å are beyond every relaxed distance limit (both were missed before as well); the
+ * others were found by the previous criteria (D–H···A ≥ 100°, X–A···D ≥ 70°, one D···A bound) and fail
+ * a group's angle or distance table: 1n7g GLY 38 N···O3B (D–H···A 107° < 126°), ARG 220 NH1···O1N
+ * (104°); 4alw ASP 186 OD2···N3 (the tertiary ammonium's inferred H: 124.5° < 125°); 2iuz THR 138
+ * OG1···OAH (C=O···O 82° < 90°); 1bju SER 195 OG···N3 (a urea N–H, Npl: never an acceptor);
+ * 3og7 ASP 594 N···O29 (D–H···A 119° < 126°; N27 is a sulfonamide Npl, never an acceptor).
  */
-const LITERATURE: readonly [string, string, string[]][] = [
-  ["1osn", "BVP:A:500", ["90"]],
-  ["1vsn", "NFT:A:283", ["66"]],
-  ["1bma", "0QH:A:256", ["200", "224"]],
-  ["4qnb", "1B0:A:301", ["57", "70"]],
-  ["1n7g", "NDP:A:701", ["37", "38", "39", "40", "63", "92", "115", "117", "185", "189", "215", "220"]],
-  ["4alw", "HY7:A:1308", ["186"]],
-  ["3r0t", "FU9:A:338", ["116"]],
-  ["1aku", "FMN:A:150", ["59"]],
-  ["4pjt", "2YQ:D:1104", ["863"]],
-  ["2efj", "37T:A:502", ["237"]],
-  ["2iuz", "D1H:A:1440", ["137", "138"]],
-  ["3shy", "5FO:A:1", ["817"]],
-  ["4rdl", "FUC:A:601", ["347", "348", "395"]],
-  ["1bju", "GP6:A:910", ["189A", "195A"]],
-  ["1hii", "C20:B:101", ["27A", "27B", "29A", "48A", "48B"]],
-  ["1hpx", "KNI:B:900", ["25A", "27B", "29B", "48B"]],
-  ["3og7", "032:A:1", ["594A"]],
-];
-
-/**
- * PLIP accepts donor–acceptor distances up to 4.1 Å; the relaxed ChimeraX-style bound is 3.6 Å
- * (N/O···O). Both misses are such long contacts: GLN 200 NE2···O 4.00 Å (1bma) and THR B 347
- * OG1···O4 of FUC A 604 4.03 Å (4rdl).
- */
-const KNOWN_MISSES: Readonly<Record<string, readonly string[]>> = { "1bma": ["200"], "4rdl": ["347"] };
+const KNOWN_MISSES: Readonly<Record<string, readonly string[]>> = {
+  "1bma": ["200"], "4rdl": ["347"], "1n7g": ["38", "220"], "4alw": ["186"], "2iuz": ["138"], "1bju": ["195A"], "3og7": ["594A"],
+};
 
 function residueLabel(b: HBond, withChain: boolean): string {
   return `${b.proteinAtom.resSeq}${withChain ? b.proteinAtom.chain : ""}`;
 }
 
 describe("literature residues (PLIP test suite) are recovered", () => {
-  it.each(LITERATURE)("%s %s", (pdb, ligand, expected) => {
+  it.each(LITERATURE_RESIDUES)("%s %s", (pdb, ligand, expected) => {
     const bonds = findComplexHBonds(prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand }));
     const withChain = expected.some((e) => /[A-Z]$/.test(e));
     const found = new Set(bonds.map((b) => residueLabel(b, withChain)));
     const missing = expected.filter((e) => !found.has(e));
     expect(missing).toEqual(KNOWN_MISSES[pdb] ?? []);
   });
-  it("the known misses are contacts beyond 3.6 Å", () => {
+  it.each([
+    ["1n7g", "NDP:A:701", ["GLY", 38, "N"], "O3B", "acceptor test"], // θ 107° at the inferred H (hydroxyl acceptor A15 needs 125°)
+    ["1bju", "GP6:A:910", ["SER", 195, "OG"], "N3", "no acceptor group"], // the urea N–H is Npl: never an acceptor
+  ] as const)("%s %s: a pair the old criteria accepted is rejected", (pdb, ligand, [res, num, atom], ligandAtom, verdict) => {
+    const c = prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand });
+    const ctx = prepareHBondContext({ pocketAtoms: c.pocketAtoms, ligandAtoms: c.ligand.atoms, ligandBonds: c.ligand.bonds, ligandHasBondOrders: c.ligand.hasBondOrders });
+    const p = c.pocketAtoms.findIndex((a) => a.resName === res && a.resSeq === num && a.name === atom && a.chain === "A");
+    const l = ctx.pocketCount + c.ligand.atoms.findIndex((a) => a.name === ligandAtom);
+    expect(evaluatePair(ctx, p, l)).toBe(verdict);
+  });
+  it("1bma and 4rdl: the two misses of the old criteria are contacts beyond 3.93 Å", () => {
     const dist = (s: Structure, a: [string, number, string, string], b: [string, number, string, string]) => {
       const find = ([res, num, chain, name]: [string, number, string, string]) =>
         s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
