@@ -27,6 +27,10 @@ const { values: args } = parseArgs({
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
+    /** The throw-away database is named <prefix>_<random> (lets a shared server's users tell their databases apart). */
+    "db-prefix": { type: "string", default: "misi_bench" },
+    /** Writes a V8 CPU profile of each instance (node --cpu-prof) into this folder; open it in Chrome DevTools. */
+    "cpu-prof": { type: "string" },
   },
 });
 const N = Number(args.participants);
@@ -35,7 +39,8 @@ const K = 12;
 const POOL_MAX = Number(args["pool-max"]);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const DB_NAME = `misi_bench_${randomBytes(4).toString("hex")}`;
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(args["db-prefix"])) throw new Error(`--db-prefix must be a lower-case SQL identifier, got "${args["db-prefix"]}"`);
+const DB_NAME = `${args["db-prefix"]}_${randomBytes(4).toString("hex")}`;
 const dbUrl = (() => {
   const u = new URL(SERVER_URL);
   u.pathname = `/${DB_NAME}`;
@@ -47,14 +52,23 @@ const log = (m: string) => process.stderr.write(`${m}\n`);
 
 // ---------------------------------------------------------------- database and study
 
-async function createDatabase(): Promise<pg.Client> {
+async function createDatabase(): Promise<void> {
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${DB_NAME}`);
   await runMigrationCommand("deploy", { databaseUrl: dbUrl, quiet: true });
-  const client = new pg.Client({ connectionString: dbUrl });
-  await client.connect();
   await admin.end();
+}
+
+/**
+ * A connection to the bench database. `--faults` terminates every backend of it, so a connection opened before a
+ * fault is dead afterwards: each phase opens its own, and a terminated one only logs (an unhandled 'error' event
+ * would end the bench).
+ */
+async function connectBenchDb(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  client.on("error", (err) => log(`  bench connection lost: ${err.message}`));
+  await client.connect();
   return client;
 }
 
@@ -109,7 +123,8 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
 const servers = new Map<number, ChildProcess>();
 
 function startServer(port: number): ChildProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const profile = args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args["cpu-prof"])}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -133,6 +148,21 @@ function startServer(port: number): ChildProcess {
   return child;
 }
 const serverLog: string[] = [];
+
+/** SIGTERM and wait (a CPU profile is written on a normal exit, not on SIGKILL). */
+async function stopServersGracefully() {
+  await Promise.all(
+    [...servers.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+          setTimeout(() => resolve(), 15_000);
+        }),
+    ),
+  );
+}
 
 async function waitReady(port: number) {
   const until = Date.now() + 60_000;
@@ -253,6 +283,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
 async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
+  pool.on("error", (err) => log(`  raw-insert pool connection lost: ${err.message}`));
   const { studyId, participantId, assignmentId, itemId } = (await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`))
     .rows[0] as { studyId: string; participantId: string; assignmentId: string; itemId: string };
   let next = 0;
@@ -280,11 +311,13 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
 async function main() {
   faults = args.faults;
   log(`bench:load: ${N} participants × ${ITEMS} items (+1 practice), k=${K}, 2 instances × pool ${POOL_MAX}${faults ? ", with faults" : ""}; database ${DB_NAME}`);
-  const client = await createDatabase();
+  await createDatabase();
   const portA = Number(args["port-a"]);
   const portB = Number(args["port-b"]);
+  let client: pg.Client | null = null;
   try {
-    const { slug, studyId } = await seedStudy(client);
+    const seeder = await connectBenchDb();
+    const { slug, studyId } = await seedStudy(seeder).finally(() => seeder.end());
     startServer(portA);
     startServer(portB);
     await Promise.all([waitReady(portA), waitReady(portB)]);
@@ -303,6 +336,7 @@ async function main() {
     const faultTimers: Array<Promise<void>> = [];
     if (faults) {
       const admin = new pg.Client({ connectionString: SERVER_URL });
+      admin.on("error", (err) => log(`  fault admin connection lost: ${err.message}`));
       await admin.connect();
       const terminate = async () => {
         const r = await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
@@ -350,7 +384,8 @@ async function main() {
     const answerSeconds = (lastAnswerAt - firstAnswerAt) / 1000;
     const answersPerSec = acknowledged.length / answerSeconds;
 
-    // SQL verification.
+    // SQL verification, on a connection opened after the faults.
+    client = await connectBenchDb();
     const keys = acknowledged.map((a) => a.key);
     const lost = Number((await client.query(`SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`, [keys])).rows[0].n);
     const duplicates = Number(
@@ -376,6 +411,7 @@ async function main() {
       ).rows[0].n,
     );
 
+    if (args["cpu-prof"]) await stopServersGracefully();
     const rawPerSec = await rawInsertRate(client, Math.max(2000, acknowledged.length), POOL_MAX * 2);
 
     const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
@@ -395,7 +431,7 @@ async function main() {
     );
   } finally {
     for (const child of servers.values()) child.kill("SIGKILL");
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
     await dropDatabase().catch((err) => log(`could not drop ${DB_NAME}: ${err}`));
   }
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { db } from "@/lib/server/db";
+import { withDbRetry } from "@/lib/server/db-retry";
 import { env } from "@/lib/server/env";
 import { consumeRateLimit, type RateLimitDecision } from "@/lib/server/rate-limit";
 
@@ -21,4 +23,21 @@ export function admitParticipantEvent(
     { key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
     { key: `${kind}:study:${studyId}`, limit: limits.perStudy, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
   ]);
+}
+
+/**
+ * The consent limit for one participant's "accept": only a participant still `consenting` is counted. The browser
+ * retries a slow consent, and a retry that arrives after the participant started (or one posted later by a
+ * participant who finished, declined or was screened out) starts nobody, so it neither consumes the limit nor is
+ * refused by it (a retry of a started participant got 429 for minutes once the launch filled the window).
+ */
+export async function admitConsent(
+  participantId: string,
+  studyId: string,
+  address: string,
+  limits?: { perAddress: number; perStudy: number },
+): Promise<RateLimitDecision> {
+  const participant = await withDbRetry(() => db.participant.findUnique({ where: { id: participantId }, select: { status: true } }));
+  if (participant?.status !== "consenting") return { ok: true };
+  return admitParticipantEvent("consent", studyId, address, limits);
 }

@@ -5,7 +5,7 @@ import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/re
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse } from "@/lib/server/route";
-import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { admitConsent } from "@/lib/server/participant/admission-limits";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { AppError } from "@/lib/server/errors";
 
@@ -20,7 +20,7 @@ export async function POST(request: Request) {
     const { participantId, studyId } = await requireParticipant();
     const body = ConsentBodySchema.parse(await readJsonBody(request));
     if (body.accept) {
-      const admitted = await admitParticipantEvent("consent", studyId, requestClientAddress(request));
+      const admitted = await admitConsent(participantId, studyId, requestClientAddress(request));
       if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
     }
     await recordConsent(participantId, body.accept, body.device);
