@@ -8,10 +8,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
 import { DEFAULT_HBOND_CRITERIA, describeRole, evaluatePair, findComplexHBonds, prepareHBondContext, type HBond } from "@/lib/molecule/hbonds";
-import type { Atom, Structure } from "@/lib/molecule/types";
+import type { Atom } from "@/lib/molecule/types";
+import { loadStructureFile, proteinAtomKey } from "./structure-files.mts";
 import { LITERATURE_LIGANDS, LITERATURE_RESIDUES, SPLIT_COMPLEXES } from "@/tests/helpers/shared-data";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -33,13 +33,8 @@ interface PairsFile {
 }
 const readPairs = (file: string): PairsFile => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8")) as PairsFile;
 
-function load(file: string): Structure {
-  const r = parseStructure(fs.readFileSync(file, "utf8"), path.basename(file));
-  if (!r.ok) throw new Error(formatParseError(r.error));
-  return r.structure;
-}
-
-const proteinKey = (a: Pick<Atom, "chain" | "resSeq" | "iCode" | "resName" | "name">) => `${a.resName} ${a.resSeq}${a.iCode} ${a.name} ${a.chain}`;
+const load = loadStructureFile;
+const proteinKey = proteinAtomKey;
 
 interface SharedComplex {
   name: string;

@@ -7,10 +7,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
 import { DEFAULT_HBOND_CRITERIA, describeRole, evaluatePair, findComplexHBonds, prepareHBondContext, type HBond } from "@/lib/molecule/hbonds";
 import type { Atom, Structure } from "@/lib/molecule/types";
+import { loadStructureFile, proteinAtomKey } from "./structure-files.mts";
 import { LITERATURE_LIGANDS, SPLIT_COMPLEXES } from "@/tests/helpers/shared-data";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -24,13 +24,8 @@ const SPLIT = SPLIT_COMPLEXES;
 /** Where the split ligand goes in the merged PDB handed to PLIP. */
 const MERGED_LIGAND = { resName: "LIG", chain: "Z", resSeq: 999 };
 
-function load(file: string): Structure {
-  const r = parseStructure(fs.readFileSync(file, "utf8"), path.basename(file));
-  if (!r.ok) throw new Error(formatParseError(r.error));
-  return r.structure;
-}
-
-const proteinKey = (a: Pick<Atom, "chain" | "resSeq" | "iCode" | "resName" | "name">) => `${a.resName} ${a.resSeq}${a.iCode} ${a.name} ${a.chain}`;
+const load = loadStructureFile;
+const proteinKey = proteinAtomKey;
 
 // ------------------------------------------------------------------------------------------------
 // PLIP

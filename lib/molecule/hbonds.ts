@@ -163,14 +163,20 @@ function perpendicular(u: Vec3): Vec3 {
   return normalizeVec(p);
 }
 
-/** Missing tetrahedral positions around c (spec §5.5 constructions), length L, from known substituent positions. */
-export function tetrahedralPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
+/** Unit directions of the known substituents, and a way to add a new one (its position is collected at length L). */
+function positionBuilder(c: Vec3, known: readonly Vec3[], L: number) {
   const units = known.map((k) => normalizeVec(subtractVec(k, c)));
   const added: Vec3[] = [];
   const push = (u: Vec3) => {
     units.push(u);
     added.push(addVec(c, scaleVec(u, L)));
   };
+  return { units, added, push };
+}
+
+/** Missing tetrahedral positions around c (spec §5.5 constructions), length L, from known substituent positions. */
+export function tetrahedralPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
+  const { units, added, push } = positionBuilder(c, known, L);
   if (units.length === 0) push([1, 0, 0]);
   if (units.length === 1) {
     const t = (109.5 * Math.PI) / 180;
@@ -193,12 +199,7 @@ export function tetrahedralPositions(c: Vec3, known: readonly Vec3[], L: number)
 
 /** Missing trigonal positions around c; `coplanar` are reference points in the plane (spec §5.5). */
 export function trigonalPositions(c: Vec3, known: readonly Vec3[], L: number, coplanar: readonly Vec3[]): Vec3[] {
-  const units = known.map((k) => normalizeVec(subtractVec(k, c)));
-  const added: Vec3[] = [];
-  const push = (u: Vec3) => {
-    units.push(u);
-    added.push(addVec(c, scaleVec(u, L)));
-  };
+  const { units, added, push } = positionBuilder(c, known, L);
   if (units.length === 0) push([1, 0, 0]);
   if (units.length === 1) {
     const u = units[0]!;
