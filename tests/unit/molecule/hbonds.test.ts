@@ -7,7 +7,16 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HBOND_CRITERIA, STRICT_HBOND_CRITERIA, findHBonds, formatHBondsT9, prepareHBondContext, type FindHBondsInput } from "@/lib/molecule/hbonds";
+import {
+  DEFAULT_HBOND_CRITERIA,
+  STRICT_HBOND_CRITERIA,
+  type FindHBondsInput,
+  findHBonds,
+  formatHBondsT9,
+  prepareHBondContext,
+  tetrahedralPositions,
+  trigonalPositions,
+} from "@/lib/molecule/hbonds";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
 import { type Vec3, addVec, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 import type { Atom } from "@/lib/molecule/types";
@@ -84,6 +93,24 @@ function lysine(): Atom[] {
 
 const strict = { criteria: STRICT_HBOND_CRITERIA };
 const count = (input: FindHBondsInput) => findHBonds(input).length;
+
+describe("hydrogen inference (spec §5.5, unit cases U9 and U13)", () => {
+  it("U13: N3+ bonded to two C gets two tetrahedral H at 0.91 Å, one each side of the C–N–C plane", () => {
+    const t = rad(111);
+    const hs = tetrahedralPositions([0, 0, 0], [[1.47, 0, 0], [1.47 * Math.cos(t), 1.47 * Math.sin(t), 0]], 0.91);
+    expect(hs).toHaveLength(2);
+    const [a, b] = [...hs].sort((p, q) => p[2] - q[2]);
+    // ChimeraX's cross-product order is arbitrary (spec §5.5): the pair is (−0.2975, −0.4328, ±0.7431) / (−0.2995, −0.4358, ±0.7406)
+    expect([a![0], a![1], Math.abs(a![2])].map((v) => Number(v.toFixed(3)))).toEqual(hs[0]![2] > 0 ? [-0.300, -0.436, 0.741] : [-0.297, -0.433, 0.743]);
+    expect(a![2]).toBeLessThan(0);
+    expect(b![2]).toBeGreaterThan(0);
+    for (const h of hs) expect(Math.hypot(...h)).toBeCloseTo(0.91, 10);
+  });
+  it("U9: the amide NH2 of Asn gets its two H in the amide plane at (1.785, ±0.7881, 0)", () => {
+    const hs = trigonalPositions([1.33, 0, 0], [[0, 0, 0]], 0.91, [polar(120, 1.23), polar(240, 1.52)]);
+    expect(hs.map((h) => h.map((v) => Number(v.toFixed(4))))).toEqual([[1.785, 0.7881, 0], [1.785, -0.7881, 0]]);
+  });
+});
 
 describe("relaxation (spec §1.4)", () => {
   it("is ChimeraX's default, 0.4 Å and 20°", () => {
