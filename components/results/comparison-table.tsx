@@ -7,7 +7,7 @@ const TD = "px-2 py-1 tabular-nums";
 
 /**
  * Humans vs each imported model on the same items, per result column: exact means with Wilson
- * intervals over items, the exact McNemar test on paired item outcomes, n and unparseable answers
+ * intervals over items (the model's paper score, then its fair score: lib/tasks/fair-score.ts), the exact McNemar test on paired item outcomes, n and unparseable answers
  * per cell, and the best model's difference from humans.
  */
 export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
@@ -23,7 +23,7 @@ export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
             Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
           </caption>
           <thead>
-            <HeaderRow labels={["Task", "Model", "Items", "Unparseable", "Model %", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]} />
+            <HeaderRow labels={["Task", "Model", "Items", "Unparseable", "Model %", "Model % fair", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]} />
           </thead>
           <tbody>
             {comparison.columns.map((col) => (
@@ -66,6 +66,9 @@ function ColumnRows({
           <td className={TD}>
             <span className="font-semibold">{formatPercent(m.model.mean)}</span> {formatInterval(m.model.wilson.low, m.model.wilson.high)}
           </td>
+          <td className={TD}>
+            {formatPercent(m.model.fair.mean)} {formatInterval(m.model.fair.wilson.low, m.model.fair.wilson.high)}
+          </td>
           <td className={TD}>{formatPercent(m.human.meanOfItemMeans)}</td>
           <td className={TD}>
             {formatPercent(m.human.majority.estimate)} {formatInterval(m.human.majority.low, m.human.majority.high)}
@@ -91,13 +94,14 @@ function ColumnRows({
             <td className={TD}>{col.best.nItems}</td>
             <td className={TD} />
             <td className={TD}>{formatPercent(col.best.modelMean)}</td>
+            <td className={TD} />
             <td className={TD}>{formatPercent(col.best.humanMean)}</td>
             <td className={TD} />
             <td className={`${TD} font-semibold`}>{formatPercent(col.best.difference)}</td>
             <td className="px-2 py-1 text-xs text-slate-600">{runName.get(col.best.modelId) ?? col.best.modelId}</td>
           </>
         ) : (
-          <td className="px-2 py-1 text-slate-600" colSpan={7}>
+          <td className="px-2 py-1 text-slate-600" colSpan={8}>
             no model answered these items
           </td>
         )}

@@ -32,7 +32,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               "Chance %",
               "Fair exact %",
               "Fair Wilson 95%",
+              "Fair bootstrap 95%",
               "Fair partial (precision) %",
+              "Fair partial bootstrap 95%",
               "Fair F1 %",
             ]}
           />
@@ -59,7 +61,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               </td>
               <td className={`${TD} font-semibold`}>{formatPercent(c.fair.exact.mean)}</td>
               <td className={TD}>{formatInterval(c.fair.exact.wilson.low, c.fair.exact.wilson.high)}</td>
+              <td className={TD}>{formatInterval(c.fair.exact.bootstrap.low, c.fair.exact.bootstrap.high)}</td>
               <td className={TD}>{formatPercent(c.fair.partial.mean)}</td>
+              <td className={TD}>{formatInterval(c.fair.partial.bootstrap.low, c.fair.partial.bootstrap.high)}</td>
               <td className={TD}>{c.fair.f1 ? formatPercent(c.fair.f1.mean) : "–"}</td>
             </tr>
           ))}
@@ -82,9 +86,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
                 {avg.missing.length > 0 ? `needs every column; missing: ${avg.missing.map((k) => RESULT_COLUMNS[k].label).join(", ")}` : ""}
               </td>
               <td className={`${TD} font-semibold`}>{formatPercent(fair.exact)}</td>
-              <td className={TD} />
+              <td className={TD} colSpan={2} />
               <td className={TD}>{formatPercent(fair.partial)}</td>
-              <td className={TD} />
+              <td className={TD} colSpan={2} />
             </tr>
           ))}
         </tfoot>

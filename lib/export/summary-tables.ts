@@ -88,7 +88,8 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
   id: "task_summary",
   title: "Per-task summary",
   description:
-    "Human results per result column (T4 split into Pos./Neg.) for all main-phase responses, then by condition and by cohort; each group ends with the paper's average and the all-task average.",
+    "Human results per result column (T4 split into Pos./Neg.) for all main-phase responses, then by condition and by cohort; each group ends with the paper's average and the all-task average. " +
+    "T5 (translation_rotation) keeps the paper's distractor design, in which every distractor changes the rotation angle: the key is then the odd one out of the four options about two thirds of the time (chance 25 %), so T5 accuracy can be inflated by comparing options rather than solving the task.",
   columns: [
     { key: "group_type", type: "string", values: ["overall", "condition", "cohort"], description: "How the responses were grouped.", get: (r) => r.groupType },
     { key: "group", type: "string", description: "The group's value: 'all', a condition (static, interactive) or a cohort.", get: (r) => r.group },
@@ -161,6 +162,8 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     },
     { key: "fair_exact_wilson_low", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, lower limit.", get: (r) => r.summary?.fair.exact.wilson.low },
     { key: "fair_exact_wilson_high", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, upper limit.", get: (r) => r.summary?.fair.exact.wilson.high },
+    { key: "fair_exact_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair exact mean, lower limit.", get: (r) => r.summary?.fair.exact.bootstrap.low },
+    { key: "fair_exact_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair exact mean, upper limit.", get: (r) => r.summary?.fair.exact.bootstrap.high },
     {
       key: "fair_partial_mean",
       type: "number",
@@ -168,6 +171,8 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       description: "Fair partial credit as precision (the paper's partial rule: superset cap 0.5, 0 beyond twice the true bonds) with equivalent atom names counted as one; other tasks: equal to partial_mean.",
       get: (r) => r.fairPartialMean,
     },
+    { key: "fair_partial_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair partial mean, lower limit.", get: (r) => r.summary?.fair.partial.bootstrap.low },
+    { key: "fair_partial_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair partial mean, upper limit.", get: (r) => r.summary?.fair.partial.bootstrap.high },
     {
       key: "fair_f1_mean",
       type: "number",

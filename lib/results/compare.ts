@@ -45,6 +45,8 @@ export interface ModelComparison {
     partialMean: number;
     /** Items the model got exactly right, with a Wilson interval over items. */
     wilson: WilsonInterval;
+    /** The same under the fair score (lib/tasks/fair-score.ts; equals the paper's outside T4/T9). */
+    fair: { mean: number; partialMean: number; f1Mean: number; wilson: WilsonInterval };
   };
   mcnemar: McNemarResult;
   /** model.mean − human.meanOfItemMeans, as a fraction. */
@@ -120,6 +122,9 @@ function compareOneModel(
   let nHumanResponses = 0;
   let modelCorrect = 0;
   let modelPartialSum = 0;
+  let fairCorrect = 0;
+  let fairPartialSum = 0;
+  let fairF1Sum = 0;
   for (const a of matched) {
     const h = humanItems.get(a.itemId) as HumanItem;
     const humanCorrect = h.majority === 1 ? 1 : 0;
@@ -130,6 +135,9 @@ function compareOneModel(
     nHumanResponses += h.nResponses;
     modelCorrect += a.exact;
     modelPartialSum += a.partial;
+    fairCorrect += a.fairExact ?? a.exact;
+    fairPartialSum += a.fairPartial ?? a.partial;
+    fairF1Sum += a.fairF1 ?? a.fairPartial ?? a.partial;
     if (humanCorrect === 1 && a.exact === 0) b++;
     if (humanCorrect === 0 && a.exact === 1) c++;
   }
@@ -146,7 +154,12 @@ function compareOneModel(
       majority: wilsonInterval(humanMajorityCorrect, n, confidence),
       nTies,
     },
-    model: { mean: modelMean, partialMean: modelPartialSum / n, wilson: wilsonInterval(modelCorrect, n, confidence) },
+    model: {
+      mean: modelMean,
+      partialMean: modelPartialSum / n,
+      wilson: wilsonInterval(modelCorrect, n, confidence),
+      fair: { mean: fairCorrect / n, partialMean: fairPartialSum / n, f1Mean: fairF1Sum / n, wilson: wilsonInterval(fairCorrect, n, confidence) },
+    },
     mcnemar: mcnemarExact(b, c, { midP }),
     difference: modelMean - humanMean,
   };

@@ -74,16 +74,18 @@ const SCORE_ACCESSORS: Record<PaperTableScoreKind, ScoreAccessors> = {
     humanAverage: (g, metric) => (metric === "exact" ? g.paperAverage.exact : g.paperAverage.partial),
     model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
   },
-  // Issue 13: equivalent atom names count as one on T4/T9 (lib/tasks/fair-score.ts). Humans: Wilson
-  // interval for exact (the fair score has no bootstrap), none for partial (precision). Imported
-  // model runs keep the paper score (noted under the table).
+  // Issue 13: equivalent atom names count as one on T4/T9 (lib/tasks/fair-score.ts). Humans: the same
+  // participant bootstrap as the paper score (Wilson for exact with one participant). Imported model
+  // runs: their fair score too; the paper's published rows keep the paper score (noted under the table).
   fair: {
-    human: (c, metric) =>
-      metric === "exact"
-        ? { value: c.fair.exact.mean, ...(c.fair.exact.wilson.low === null || c.fair.exact.wilson.high === null ? {} : { low: c.fair.exact.wilson.low, high: c.fair.exact.wilson.high }) }
-        : { value: c.fair.partial.mean },
+    human: (c, metric) => {
+      const s = metric === "exact" ? c.fair.exact : c.fair.partial;
+      const low = s.bootstrap.low ?? (metric === "exact" ? c.fair.exact.wilson.low : null);
+      const high = s.bootstrap.high ?? (metric === "exact" ? c.fair.exact.wilson.high : null);
+      return { value: s.mean, ...(low === null || high === null ? {} : { low, high }) };
+    },
     humanAverage: (g, metric) => (metric === "exact" ? g.fairPaperAverage.exact : g.fairPaperAverage.partial),
-    model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
+    model: (m, metric) => (metric === "exact" ? m.model.fair.mean : m.model.fair.partialMean),
   },
 };
 
@@ -167,7 +169,7 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   ];
   if (scoreKind === "fair") {
     notes.push(
-      "Score: fair — on ResLig and PocLig, chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one; partial is precision with that equivalence (F1 is in the summary export). Human interval: Wilson over answers (exact only). Imported runs and the paper's rows keep the paper score.",
+      "Score: fair — on ResLig and PocLig, chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one; partial is precision with that equivalence (F1 is in the summary export). Human interval: participant bootstrap, as for the paper score. Imported runs are scored the same way; the paper's published rows keep the paper score.",
     );
   }
   return { metric, scoreKind, paperTableName, title, rows, notes };

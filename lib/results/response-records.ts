@@ -38,6 +38,10 @@ export const ModelResponseRecordSchema = z.object({
   partial: z.number().min(0).max(1),
   t4Polarity: z.enum(["pos", "neg"]).optional(),
   answer: z.string().optional(),
+  /** The fair score of the model's answer (as for human responses); omitted where fair equals paper. */
+  fairExact: z.union([z.literal(0), z.literal(1)]).optional(),
+  fairPartial: z.number().min(0).max(1).optional(),
+  fairF1: z.number().min(0).max(1).optional(),
 });
 export type ModelResponseRecord = z.infer<typeof ModelResponseRecordSchema>;
 

@@ -43,10 +43,11 @@ export interface ColumnSummary {
   exact: MetricSummary & { wilson: WilsonInterval };
   partial: MetricSummary;
   /**
-   * The fair score (lib/tasks/fair-score.ts), shown after the paper's: means over responses, Wilson
-   * interval for exact; f1 only for T4/T9 (null elsewhere). Equals the paper score outside T4/T9.
+   * The fair score (lib/tasks/fair-score.ts), shown after the paper's: pooled means with the same
+   * participant-cluster bootstrap (and Wilson for exact); f1 only for T4/T9 (null elsewhere). Equals
+   * the paper score outside T4/T9 (the paper's intervals are reused there).
    */
-  fair: { exact: { mean: number; wilson: WilsonInterval }; partial: { mean: number }; f1: { mean: number } | null };
+  fair: { exact: MetricSummary & { wilson: WilsonInterval }; partial: MetricSummary; f1: { mean: number } | null };
   chance: ChanceLevel;
 }
 
@@ -133,6 +134,13 @@ function summarizeColumn(
   const nCorrect = records.reduce((s, r) => s + r.exact, 0);
   const nFairCorrect = records.reduce((s, r) => s + fairExactOf(r), 0);
   const withF1 = records.filter((r) => r.fairF1 !== undefined);
+  const exact = {
+    ...summarizeMetric(byParticipant, (r) => r.exact, `${seedPrefix}|${column}|exact`, replicates, confidence),
+    wilson: wilsonInterval(nCorrect, records.length, confidence),
+  };
+  const partial = summarizeMetric(byParticipant, (r) => r.partial, `${seedPrefix}|${column}|partial`, replicates, confidence);
+  // Fair differs from paper only where records carry fair fields (T4/T9); elsewhere its intervals are the paper's.
+  const hasFair = records.some((r) => r.fairExact !== undefined || r.fairPartial !== undefined);
   return {
     column,
     taskId: def.taskId,
@@ -141,14 +149,16 @@ function summarizeColumn(
     nItems: new Set(records.map((r) => r.itemId)).size,
     nParticipants: byParticipant.size,
     nResponses: records.length,
-    exact: {
-      ...summarizeMetric(byParticipant, (r) => r.exact, `${seedPrefix}|${column}|exact`, replicates, confidence),
-      wilson: wilsonInterval(nCorrect, records.length, confidence),
-    },
-    partial: summarizeMetric(byParticipant, (r) => r.partial, `${seedPrefix}|${column}|partial`, replicates, confidence),
+    exact,
+    partial,
     fair: {
-      exact: { mean: nFairCorrect / records.length, wilson: wilsonInterval(nFairCorrect, records.length, confidence) },
-      partial: { mean: records.reduce((s, r) => s + fairPartialOf(r), 0) / records.length },
+      exact: hasFair
+        ? {
+            ...summarizeMetric(byParticipant, fairExactOf, `${seedPrefix}|${column}|fair-exact`, replicates, confidence),
+            wilson: wilsonInterval(nFairCorrect, records.length, confidence),
+          }
+        : exact,
+      partial: hasFair ? summarizeMetric(byParticipant, fairPartialOf, `${seedPrefix}|${column}|fair-partial`, replicates, confidence) : partial,
       f1: withF1.length === records.length ? { mean: withF1.reduce((s, r) => s + (r.fairF1 as number), 0) / withF1.length } : null,
     },
     chance: CHANCE_LEVELS[column],

@@ -118,3 +118,29 @@ export function fairScoreOf(taskId: TaskId, canonicalAnswer: string, gold: unkno
   if (!parsed.ok) return { ok: true, score: { exact: 0, partial: 0, f1: 0 } };
   return { ok: true, score: scoreHbondAnswerFair(parsed.value as HbondAnswer<ResidueBond>, parsedGold.data as HbondAnswer<ResidueBond>, grammar) };
 }
+
+/** The fair fields of a scored answer (human response or model prediction), as the results records carry them. */
+export interface FairFields {
+  fairExact: 0 | 1;
+  fairPartial: number;
+  fairF1: number;
+}
+
+/**
+ * Fair fields from the stored paper score, the canonical answer and the gold; null when fair equals
+ * paper for this task. The stored paper score stays authoritative: an answer exact under the paper is
+ * exact under fair too, and fair partial credit is never below the paper's.
+ */
+export function fairFieldsOf(
+  taskId: TaskId,
+  canonicalAnswer: string,
+  gold: unknown,
+  paper: { exact: 0 | 1; partial: number },
+): { ok: true; fields: FairFields | null } | { ok: false; error: string } {
+  const fair = fairScoreOf(taskId, canonicalAnswer, gold);
+  if (!fair.ok) return fair;
+  if (!fair.score) return { ok: true, fields: null };
+  if (paper.exact === 1) return { ok: true, fields: { fairExact: 1, fairPartial: 1, fairF1: 1 } };
+  const fairPartial = Math.max(fair.score.partial, paper.partial);
+  return { ok: true, fields: { fairExact: fair.score.exact, fairPartial, fairF1: fair.score.f1 ?? fairPartial } };
+}

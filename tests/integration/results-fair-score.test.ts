@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
 import { getStudyResults } from "@/lib/server/dal/results/get-study-results";
+import { getModelComparison } from "@/lib/server/dal/results/compare-with-models";
+import { importModelRun } from "@/lib/server/dal/models/import-model-run";
+import { buildPaperTable } from "@/lib/results/paper-table";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
 
 let fixture: ResultsStudyFixture;
@@ -55,5 +58,27 @@ describe("fair score from stored answers", () => {
       if (c.column === "residue_ligand_pos") expect(c.fair.exact.mean).toBeGreaterThan(c.exact.mean);
       else expect(c.fair.exact.mean).toBe(c.exact.mean);
     }
+  });
+});
+
+describe("fair score of imported model runs", () => {
+  it("a model's swapped atom name is paper 0, fair 1: the comparison and the fair paper table use it", async () => {
+    const user = await db.user.create({ data: { email: `fair-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" }, select: { id: true } });
+    // Every item gets the correct answer except the swapped T4 one, which says ARG NH1 for the gold ARG NH2.
+    const swappedItem = (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId;
+    const keys = await db.answerKey.findMany({ where: { itemId: { in: fixture.items.map((i) => i.id) } }, select: { itemId: true, canonical: true } });
+    const canonical = new Map(keys.map((k) => [k.itemId, k.canonical]));
+    const rows = fixture.items.map((it) => `${it.id},"${it.id === swappedItem ? "Yes: ARG NH1, O1B" : canonical.get(it.id)}"`);
+    const run = await importModelRun({ fileName: "fair.csv", bytes: new TextEncoder().encode(["item_id,prediction", ...rows].join("\n")), input: { model: "FairModel" }, actorId: user.id });
+    const comparison = await getModelComparison({ studyId: fixture.studyId, runIds: [run.runId] });
+    const pos = comparison.comparison!.columns.find((c) => c.column === "residue_ligand_pos")!.models[0]!;
+    expect(pos.model.fair.mean).toBeGreaterThan(pos.model.mean);
+    expect(pos.model.fair.mean - pos.model.mean).toBeCloseTo(1 / pos.nItems, 12);
+    const translation = comparison.comparison!.columns.find((c) => c.column === "translation")!.models[0]!;
+    expect(translation.model.fair.mean).toBe(translation.model.mean);
+    const human = (await getStudyResults({ studyId: fixture.studyId, replicates: 50 })).summary!.overall;
+    const table = (scoreKind: "paper" | "fair") => buildPaperTable({ metric: "exact", scoreKind, human, comparison: comparison.comparison, includePaperRows: false });
+    const cell = (t: ReturnType<typeof table>) => t.rows.find((r) => r.kind === "model")!.cells.residue_ligand_pos!.value;
+    expect(cell(table("fair"))).toBeGreaterThan(cell(table("paper")));
   });
 });

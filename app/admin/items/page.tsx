@@ -113,6 +113,8 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
           Expected accuracy of guessing the key from the four option texts alone (no images), over the active items of each multiple-choice task:
           sign-mirror (an option whose sign mirror is also offered), median-of-options (closest to the per-command median), odd-one-out (farthest from
           the others). Chance is 25%; more than 5 points above it means the options leak the answer. T5/T6 participants see the options as images, not texts.
+          T5 leaks by the paper&apos;s design (kept on purpose): all three distractors change the rotation angle, so the key is the option whose angle
+          differs from the others and odd-one-out finds it in about two thirds of items.
         </p>
         {validity.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No active multiple-choice items.</p>

@@ -99,3 +99,18 @@ describe("compareHumansWithModels", () => {
     expect(badShape).toMatchObject({ ok: false, issues: [{ source: "model", index: 0, field: "partial" }] });
   });
 });
+
+describe("the model's fair score (issue 13)", () => {
+  it("uses fairExact / fairPartial where the record has them and the paper score elsewhere", () => {
+    const t9 = (itemId: string, exact: 0 | 1) => makeRecord({ itemId, participantId: "P1", taskId: "pocket_ligand", exact, partial: exact, condition: "static" });
+    const humans = [t9("i1", 1), t9("i2", 1), t9("i3", 0)];
+    const models: ModelResponseRecord[] = [
+      { ...model("M", "i1", 0, "pocket_ligand"), fairExact: 1, fairPartial: 1, fairF1: 1 }, // e.g. ARG NH1 for a gold NH2
+      { ...model("M", "i2", 0, "pocket_ligand"), partial: 0.5, fairExact: 0, fairPartial: 0.5, fairF1: 0.4 },
+      model("M", "i3", 1, "pocket_ligand"),
+    ];
+    const m = compare(humans, models).columns.find((c) => c.column === "pocket_ligand")!.models[0]!;
+    expect(m.model.mean).toBeCloseTo(1 / 3, 12);
+    expect(m.model.fair).toEqual({ mean: 2 / 3, partialMean: (1 + 0.5 + 1) / 3, f1Mean: (1 + 0.4 + 1) / 3, wilson: wilsonInterval(2, 3) });
+  });
+});

@@ -163,9 +163,18 @@ describe("fair score beside the paper score (issue 13)", () => {
     expect(t9.fair.partial.mean).toBe(1);
     expect(t9.fair.f1?.mean).toBeCloseTo(0.6, 10);
   });
-  it("tasks without fair fields: fair = paper, no F1", () => {
+  it("tasks without fair fields: fair = paper (intervals too), no F1", () => {
     expect(t1.fair.exact.mean).toBe(t1.exact.mean);
     expect(t1.fair.partial.mean).toBe(t1.partial.mean);
+    expect(t1.fair.exact.bootstrap).toEqual(t1.exact.bootstrap);
     expect(t1.fair.f1).toBeNull();
+  });
+  it("the fair score gets its own participant bootstrap: p1 fair 1, p2 fair 0 → the interval spans 0 to 1", () => {
+    // Resampling two participants: means 0, 0.5 or 1 — the paper exact (0 for both) has the degenerate interval [0, 0].
+    expect([t9.exact.bootstrap.low, t9.exact.bootstrap.high]).toEqual([0, 0]);
+    expect(t9.fair.exact.bootstrap.low).toBe(0);
+    expect(t9.fair.exact.bootstrap.high).toBe(1);
+    expect([t9.fair.partial.bootstrap.low, t9.fair.partial.bootstrap.high]).toEqual([1, 1]);
+    expect(t9.fair.exact.participantSpread).toMatchObject({ min: 0, median: 0.5, max: 1 });
   });
 });

@@ -4,7 +4,9 @@ import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response
 import { RESULT_TASK_IDS, toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { classifyResidueLigandItems } from "./classify-items";
-import { listResponseRecords } from "./list-response-records";
+import { listResponseRecords, loadFairScoreGolds } from "./list-response-records";
+import { fairFieldsOf } from "@/lib/tasks/fair-score";
+import type { TaskId } from "@/lib/tasks/types";
 import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
 
 export interface ComparedRunDto {
@@ -66,6 +68,7 @@ export async function compareScopeWithModels(options: {
     select: { modelRunId: true, itemId: true, taskId: true, exact: true, partial: true, canonical: true, parseError: true },
   });
   const t4 = await classifyResidueLigandItems(predictions.filter((p) => p.taskId === "residue_ligand").map((p) => p.itemId));
+  const golds = await loadFairScoreGolds(predictions);
   const problems: string[] = [];
   const modelRecords: ModelResponseRecord[] = [];
   const humanItems = new Set(options.records.filter((r) => condition === null || r.condition === condition).map((r) => r.itemId));
@@ -85,6 +88,13 @@ export async function compareScopeWithModels(options: {
       record.t4Polarity = polarity;
     }
     if (p.canonical !== null && p.canonical !== "") record.answer = p.canonical;
+    // Fair score (lib/tasks/fair-score.ts) of the model's answer, as for human responses; an unparseable prediction scores 0.
+    if (golds.has(p.itemId)) {
+      const fair = fairFieldsOf(p.taskId as TaskId, p.canonical ?? "", golds.get(p.itemId), record);
+      if (!fair.ok) {
+        problems.push(`run ${p.modelRunId}, item ${p.itemId}: ${fair.error}; its fair score is the paper's`);
+      } else if (fair.fields) Object.assign(record, fair.fields);
+    }
     modelRecords.push(record);
     if (p.parseError !== null && humanItems.has(p.itemId)) {
       const column = toResultColumnKey(record.taskId, record.t4Polarity) ?? p.taskId;

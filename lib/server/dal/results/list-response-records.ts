@@ -4,7 +4,7 @@ import type { ResponseRecord } from "@/lib/results/response-records";
 import { RESULT_TASK_IDS, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { classifyResidueLigandItems } from "./classify-items";
-import { FAIR_SCORE_TASKS, fairScoreOf } from "@/lib/tasks/fair-score";
+import { FAIR_SCORE_TASKS, fairFieldsOf } from "@/lib/tasks/fair-score";
 import type { TaskId } from "@/lib/tasks/types";
 
 /** Rows per round trip: big enough to be fast, small enough that one page never dominates memory. */
@@ -36,6 +36,18 @@ export interface ResponseRecordsDto {
 }
 
 const RESULT_TASKS: ReadonlySet<string> = new Set(RESULT_TASK_IDS);
+
+/** Golds of the items whose fair score can differ from the paper's (FAIR_SCORE_TASKS), by item id. */
+export async function loadFairScoreGolds(rows: readonly { itemId: string; taskId: string }[]): Promise<Map<string, unknown>> {
+  const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
+  const itemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
+  const golds = new Map<string, unknown>();
+  for (let i = 0; i < itemIds.length; i += RECORD_PAGE_SIZE) {
+    const keys = await db.answerKey.findMany({ where: { itemId: { in: itemIds.slice(i, i + RECORD_PAGE_SIZE) } }, select: { itemId: true, gold: true } });
+    for (const k of keys) golds.set(k.itemId, k.gold);
+  }
+  return golds;
+}
 
 /**
  * The main-phase responses of the given studies as plain records for lib/results: cohort resolved
@@ -69,12 +81,7 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
   const { polarity, unreadable } = await classifyResidueLigandItems(t4Items);
   // Fair score (lib/tasks/fair-score.ts): computed here from the stored canonical answer and the gold.
   const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
-  const fairItemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
-  const golds = new Map<string, unknown>();
-  for (let i = 0; i < fairItemIds.length; i += RECORD_PAGE_SIZE) {
-    const keys = await db.answerKey.findMany({ where: { itemId: { in: fairItemIds.slice(i, i + RECORD_PAGE_SIZE) } }, select: { itemId: true, gold: true } });
-    for (const k of keys) golds.set(k.itemId, k.gold);
-  }
+  const golds = await loadFairScoreGolds(rows);
   const records: ResponseRecord[] = [];
   const skipped: SkippedResponse[] = [];
   for (const r of rows) {
@@ -109,17 +116,12 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: "item has no answer key (fair score)" });
         continue;
       }
-      const fair = fairScoreOf(r.taskId as TaskId, r.canonicalAnswer, golds.get(r.itemId));
+      const fair = fairFieldsOf(r.taskId as TaskId, r.canonicalAnswer, golds.get(r.itemId), record);
       if (!fair.ok) {
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: fair.error });
         continue;
       }
-      if (fair.score) {
-        // The stored paper score stays authoritative; an answer exact under the paper is exact under fair too.
-        record.fairExact = record.exact === 1 ? 1 : fair.score.exact;
-        record.fairPartial = record.exact === 1 ? 1 : Math.max(fair.score.partial, record.partial);
-        record.fairF1 = record.exact === 1 ? 1 : (fair.score.f1 ?? record.fairPartial);
-      }
+      if (fair.fields) Object.assign(record, fair.fields);
     }
     records.push(record);
   }
