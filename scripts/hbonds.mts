@@ -1,17 +1,19 @@
 // Pocket–ligand hydrogen bonds of a complex, in the MiSI T9 answer format or as JSON.
-//   npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff Å] [--include-sugars] [--all-groups] [--json]
+//   npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff Å] [--include-sugars] [--all-groups] [--strict] [--json]
 // FILE is a PDB complex (ligand named or chosen automatically) or a protein PDB with --ligand-file
 // (SDF/MOL/MOL2/PDB, PDBbind-style split). Bonds name amino-acid residues only, as answer keys do;
-// --all-groups adds bonds to other pocket groups (cofactors, sulfates, other hetero residues). Bad input prints the error and exits with status 1.
+// --all-groups adds bonds to other pocket groups (cofactors, sulfates, other hetero residues). Criteria: ChimeraX `hbonds`
+// (lib/molecule/hbonds.ts) relaxed by 0.4 Å / 20° as in MiSI-Bench; --strict drops the relaxation (ChimeraX `relax false`).
+// Bad input prints the error and exits with status 1.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex } from "@/lib/molecule/prepare";
-import { findComplexHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
+import { STRICT_HBOND_CRITERIA, findComplexHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
 
-const USAGE = "usage: npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff 10] [--include-sugars] [--all-groups] [--json]";
+const USAGE = "usage: npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff 10] [--include-sugars] [--all-groups] [--strict] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`hbonds: ${message}\n`);
@@ -41,6 +43,7 @@ function main(): void {
         cutoff: { type: "string" },
         "include-sugars": { type: "boolean" },
         "all-groups": { type: "boolean" },
+        strict: { type: "boolean" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -71,7 +74,7 @@ function main(): void {
   });
   if (!prepared.ok) fail(prepared.reason);
   const { complex } = prepared;
-  const bonds = findComplexHBonds(complex, undefined, values["all-groups"] ? "all-pocket-groups" : "amino-acids");
+  const bonds = findComplexHBonds(complex, values.strict ? STRICT_HBOND_CRITERIA : undefined, values["all-groups"] ? "all-pocket-groups" : "amino-acids");
 
   if (values.json) {
     const out = {
