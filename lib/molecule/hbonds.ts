@@ -273,13 +273,22 @@ function oppositeLonePairs(ctx: HBondContext, a: number): Vec3[] {
 // ---------------------------------------------------------------------------------------------
 // Group matching (spec §2–§4), written per atom: the first group in table order that claims it wins.
 
-function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: number): AcceptorSpec | null {
+/** What the group patterns read about atom i: types (T), elements (E), heavy neighbours, the only neighbour (−1 if not one). */
+function patternView(g: TypedGraph, atoms: readonly Atom[], i: number) {
   const T = (j: number) => g.types[j]!;
-  const E = (j: number) => atoms[j]!.element;
   const nb = g.adj[i]!;
-  const t = T(i);
-  const tet = (j: number) => isTetrahedral(T(j));
-  const only = nb.length === 1 ? nb[0]! : -1;
+  return {
+    T,
+    E: (j: number) => atoms[j]!.element,
+    nb,
+    t: T(i),
+    tet: (j: number) => isTetrahedral(T(j)),
+    only: nb.length === 1 ? nb[0]! : -1,
+  };
+}
+
+function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: number): AcceptorSpec | null {
+  const { T, E, nb, t, tet, only } = patternView(g, atoms, i);
   const others = (x: number) => g.adj[x]!.filter((j) => j !== i);
   const inRing = g.ringsOf[i]!.length > 0;
   if (g.truncated[i] || isMetal(E(i)) || E(i) === "C") return null;
@@ -431,12 +440,7 @@ function genericAcceptor(g: TypedGraph, atoms: readonly Atom[], i: number): Acce
 }
 
 function classifyDonor(g: TypedGraph, atoms: readonly Atom[], i: number): DonorSpec | null {
-  const T = (j: number) => g.types[j]!;
-  const E = (j: number) => atoms[j]!.element;
-  const nb = g.adj[i]!;
-  const t = T(i);
-  const tet = (j: number) => isTetrahedral(T(j));
-  const only = nb.length === 1 ? nb[0]! : -1;
+  const { T, E, nb, t, tet, only } = patternView(g, atoms, i);
   const ut = (group: string, key: string): DonorSpec => ({ group, test: "upsilon-tau", params: DONOR_UT[key]! });
   const tt = (group: string, key: string): DonorSpec => ({ group, test: "theta-tau", params: DONOR_TT[key]! });
   if (g.truncated[i] || !["N", "O", "S"].includes(E(i))) return null;
