@@ -99,6 +99,14 @@ describe("rate limits are atomic (findings 3 and 4)", () => {
     expect(results.filter((r) => r.ok)).toHaveLength(5);
   });
 
+  it("events older than the window are not counted; a refusal says when the oldest one leaves the window", async () => {
+    const rule = { key: `test:${uniqueSuffix()}`, limit: 1, windowMs: 60_000 };
+    const t0 = new Date(Date.now() - 120_000);
+    expect(await consumeRateLimit([rule], t0)).toEqual({ ok: true });
+    expect(await consumeRateLimit([rule], new Date(t0.getTime() + 20_000))).toEqual({ ok: false, retryAfterSec: 40, key: rule.key });
+    expect(await consumeRateLimit([rule])).toEqual({ ok: true });
+  });
+
   it("participant joins are limited per client address and per study", async () => {
     const study = `study-${uniqueSuffix()}`;
     const limits = { perAddress: 2, perStudy: 3 };
