@@ -176,3 +176,19 @@ describe("protein PDB + separate ligand file (PDBbind-style split)", () => {
     }
   });
 });
+
+describe("ChimeraX criteria: permutation invariance (spec §9.1 item 3)", () => {
+  // Atom order only matters for phosphates with ≥ 3 charged O (spec §10 Q1); these ligands have none.
+  it.each([
+    ["4qnb", "1B0:A:301"],
+    ["1hpx", "KNI:B:900"],
+    ["3og7", "032:A:1"],
+  ])("%s %s: reversing the pocket and ligand atom order gives the same bonds", (pdb, ligand) => {
+    const c = prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand });
+    const key = (bs: readonly HBond[]) => bs.map((b) => `${b.proteinAtom.chain} ${b.proteinAtom.resSeq} ${b.proteinAtom.name}–${b.ligandAtom.name} ${b.ligandIsDonor}`).sort();
+    const forward = findComplexHBonds(c);
+    expect(forward.length).toBeGreaterThan(0);
+    const reversed = findComplexHBonds({ ...c, pocketAtoms: [...c.pocketAtoms].reverse(), ligand: { ...c.ligand, atoms: [...c.ligand.atoms].reverse(), hydrogenCounts: [...c.ligand.hydrogenCounts].reverse() } });
+    expect(key(reversed)).toEqual(key(forward));
+  });
+});
