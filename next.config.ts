@@ -7,6 +7,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // `next dev` blocks its own scripts for other host names; the README's links use localhost, people also type 127.0.0.1.
   allowedDevOrigins: ["127.0.0.1", "localhost"],
+  // No floating "N" dev-tools badge in `next dev`: fixed at the bottom left, it covered the participant's Start button
+  // on long instruction screens (a researcher trying the study link, and the first-contact test, could not click it).
+  // Build and runtime errors still open the dev overlay.
+  devIndicators: false,
   typedRoutes: false,
   // proxy.ts sets these (and the page CSP) on everything it sees; this covers the build assets and upload routes it skips.
   async headers() {

@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL), production build, Playwright e2e (Debian Chromium).
+// `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL), production build, Playwright e2e (Debian Chromium),
+// the reverse-proxy e2e, then the first-contact test (tests/first-contact: the README's first command in a temporary copy).
 // Ends with one plain "N passed, N failed, N skipped" line (CI's log reader does not parse Vitest's or Playwright's
 // summaries). A test file that fails to load counts as failed (at least one test); it is never silently gone.
 import { spawnSync } from "node:child_process";
@@ -103,6 +104,14 @@ if (process.env.SKIP_E2E !== "1" && check("build", bin("next"), ["build"])) {
     await admin.query(`DROP DATABASE IF EXISTS ${proxyName} WITH (FORCE)`);
     await admin.end();
   }
+}
+
+// First contact (tests/first-contact): the README's `npm install && npm run dev` in a temporary copy, in Chromium, on its
+// own ports (tests/first-contact/ports.ts). Needs the browser like e2e, so SKIP_E2E=1 leaves it out too.
+if (process.env.SKIP_E2E !== "1") {
+  const out = path.join(tmp, "first-contact.json");
+  const ok = run("first-contact", bin("playwright"), ["test", "--config", "tests/first-contact/playwright.config.ts"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  countJson("first-contact", out, "playwright", ok);
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -12,7 +12,8 @@ import { expect, test } from "@playwright/test";
 import { completeDemo } from "../helpers/demo-walk";
 import { FIRST_CONTACT_DB_PORT, FIRST_CONTACT_PORT } from "./ports";
 
-const REPO = process.cwd();
+// The tree to copy: this checkout, or FIRST_CONTACT_REPO (e.g. a worktree of an older commit, to see the test fail there).
+const REPO = process.env.FIRST_CONTACT_REPO ?? process.cwd();
 const BASE = `http://localhost:${FIRST_CONTACT_PORT}`;
 const DB_URL = `postgresql://postgres@127.0.0.1:${FIRST_CONTACT_DB_PORT}/misi`;
 
@@ -38,6 +39,12 @@ function copyRepo(to: string) {
   }
   const cp = spawnSync("cp", ["-al", path.join(REPO, "node_modules"), path.join(to, "node_modules")]);
   if (cp.status !== 0) throw new Error(`copying node_modules failed: ${cp.stderr}`);
+  // npm install rewrites its hidden lockfile in place: a real copy, so the run never writes into the original tree.
+  const hidden = path.join(to, "node_modules", ".package-lock.json");
+  if (fs.existsSync(hidden)) {
+    fs.copyFileSync(hidden, `${hidden}.copy`);
+    fs.renameSync(`${hidden}.copy`, hidden);
+  }
 }
 
 class Dev {
@@ -110,11 +117,14 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     copyRepo(dir);
 
     // 1. The README's first command, exactly.
+    let t = Date.now();
     dev = new Dev(dir, "npm install && npm run dev");
     const [, email, password] = await dev.waitFor(/Admin sign-in:\s+\S+\s+email (\S+)\s+password (\S+)/, 8 * 60_000);
+    const printedAfter = Date.now() - t;
     const [, link] = await dev.waitFor(/Prolific-style:\s+(\S+)/, 60_000);
     expect(link).toContain(`localhost:${FIRST_CONTACT_PORT}/s/demo?PROLIFIC_PID=`);
     await waitForHealthOk(dev, 4 * 60_000);
+    console.log(`first start (npm install with node_modules present, then npm run dev): credentials printed after ${(printedAfter / 1000).toFixed(0)} s, health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
 
     // 2. Sign in with the printed credentials, open the live monitor of the demo study.
     const staff = await browser.newContext({ baseURL: BASE });
@@ -142,6 +152,13 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
       await Promise.all(paths.map((p) => staff.request.get(p, { maxRedirects: 0 }).then((r) => expect(r.status(), p).toBeLessThan(500))));
     }
 
+    // next-auth's own redirects stay on the port the server runs on (its default without NEXTAUTH_URL is localhost:3000).
+    const authRedirect = await staff.request.get("/api/auth/signin?callbackUrl=%2Fadmin", { maxRedirects: 0 });
+    expect(authRedirect.status()).toBe(302);
+    const signinUrl = new URL(authRedirect.headers()["location"]!, BASE);
+    expect(signinUrl.origin + signinUrl.pathname).toBe(`${BASE}/signin`);
+    expect(signinUrl.searchParams.get("callbackUrl")).toBe(`${BASE}/admin`);
+
     // 5. A CLI while the server runs.
     const imported = spawnSync("npm", ["run", "import", "--", "prisma/demo/structures", "--kind", "structures"], { cwd: dir, env: newcomerEnv(), encoding: "utf8", timeout: 5 * 60_000 });
     expect(imported.status, imported.stdout + imported.stderr).toBe(0);
@@ -154,10 +171,24 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     process.kill(postmaster, "SIGKILL");
     await staff.close();
     for (let i = 0; i < 100 && (await health()) !== null; i++) await new Promise((r) => setTimeout(r, 100));
+    t = Date.now();
     dev = new Dev(dir, "npm run dev");
     await waitForHealthOk(dev, 5 * 60_000);
+    console.log(`start after kill -9 (database recovery, migrations checked, seed skipped): health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
     expect(dev.output).not.toMatch(/External error|PANIC|RuntimeError: Aborted/);
     expect(await answersOf()).toEqual(answers);
+
+    // 7. The participant comes back after the restart: the completion page shows and stays (no reload loop).
+    let navigations = 0;
+    participant.on("framenavigated", (frame) => {
+      if (frame === participant.mainFrame()) navigations++;
+    });
+    await participant.goto(link!.replace("test-participant", "first-contact"));
+    await expect(participant.getByTestId("completion-code")).toBeVisible({ timeout: 120_000 });
+    const settled = navigations;
+    await participant.waitForTimeout(15_000);
+    expect(navigations - settled, "the participant page reloaded itself after the restart").toBe(0);
+    await expect(participant.getByTestId("completion-code")).toBeVisible();
   } finally {
     dev?.kill9();
     spawnSync("npm", ["run", "--silent", "db:stop"], { cwd: dir, env: newcomerEnv(), timeout: 120_000 });
