@@ -270,7 +270,8 @@ export async function backupEmbedded(reason: string, options: { env?: NodeJS.Pro
   const cfg = embeddedConfig(options.env);
   const wasRunning = stopEmbedded(options.env);
   fs.mkdirSync(cfg.backupDir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  // Milliseconds in the name: two backups in the same second (a migration right after `db:backup`) still sort by time.
+  const stamp = new Date().toISOString().replace(/[-:]/g, "");
   const file = path.join(cfg.backupDir, `${stamp}-${reason.replace(/[^a-zA-Z0-9_-]/g, "_")}.tar.gz`);
   const r = spawnSync("tar", ["-czf", file, "-C", path.dirname(cfg.dataDir), "--exclude=postmaster.pid", path.basename(cfg.dataDir)], { encoding: "utf8" });
   if (r.status !== 0) throw new EmbeddedDbError(`Backup to ${file} failed: ${r.stderr.trim()}`);

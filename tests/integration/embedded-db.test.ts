@@ -1,12 +1,22 @@
 // The embedded database as a newcomer gets it (no DATABASE_URL): one PostgreSQL server per data folder, everything
 // else connects over the wire. Proves: many concurrent connections, kill -9 of the server loses no acknowledged
 // write and the next start recovers by itself, backups restore exactly, and a start that fails says what to do.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backupEmbedded, embeddedConfig, EmbeddedDbError, ensureEmbedded, listBackups, restoreEmbedded, stopEmbedded } from "../../scripts/embedded-postgres.mts";
+import {
+  backupEmbedded,
+  embeddedConfig,
+  EmbeddedDbError,
+  ensureEmbedded,
+  KEEP_BACKUPS,
+  listBackups,
+  restoreEmbedded,
+  stopEmbedded,
+} from "../../scripts/embedded-postgres.mts";
 import { runMigrationCommand } from "../../scripts/db.mts";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "misi-embedded-"));
@@ -116,6 +126,53 @@ describe("embedded PostgreSQL", () => {
 
     await expect(restoreEmbedded(path.join(root, "nope.tar.gz"), { env })).rejects.toThrow(/No such backup/);
   }, 180_000);
+
+  it("before migrations change the existing database a backup goes to backups/ (last few kept); db:restore brings it back", async () => {
+    // A project whose migrations are the repo's plus one new one: what `npm run dev` meets after a `git pull`.
+    const project = path.join(root, "project");
+    fs.mkdirSync(path.join(project, "prisma"), { recursive: true });
+    fs.copyFileSync(path.resolve("prisma/schema.prisma"), path.join(project, "prisma/schema.prisma"));
+    fs.cpSync(path.resolve("prisma/migrations"), path.join(project, "prisma/migrations"), { recursive: true });
+    const added = "20991231000000_backup_probe";
+    fs.mkdirSync(path.join(project, "prisma/migrations", added));
+    fs.writeFileSync(path.join(project, "prisma/migrations", added, "migration.sql"), `CREATE TABLE "backup_probe" (id integer);\n`);
+    const cliEnv: NodeJS.ProcessEnv = { ...env };
+    delete cliEnv.DATABASE_URL; // the integration setup points it at the suite's server database
+    const cli = (...args: string[]) =>
+      spawnSync(path.resolve("node_modules/.bin/tsx"), [path.resolve("scripts/db.mts"), ...args], { cwd: project, env: cliEnv, encoding: "utf8", timeout: 120_000 });
+    const probeExists = () => withClient(async (c) => (await c.query(`SELECT to_regclass('public.backup_probe') IS NOT NULL AS ok`)).rows[0].ok as boolean);
+
+    await withClient((c) => c.query("INSERT INTO probe (id) VALUES ('before-migration')"));
+    const rowsBefore = await count("SELECT count(*) AS n FROM probe");
+    const before = listBackups(cfg);
+    const deployed = cli("deploy");
+    expect(deployed.status, deployed.stdout + deployed.stderr).toBe(0);
+    expect(deployed.stdout).toMatch(/Backup of the embedded database: .*before-20991231000000_backup_probe\.tar\.gz/);
+    const backup = listBackups(cfg)[0]!;
+    expect(before).not.toContain(backup);
+    expect(path.basename(backup)).toMatch(new RegExp(`-before-${added}\\.tar\\.gz$`));
+    expect(await probeExists()).toBe(true);
+
+    // Nothing pending: no backup.
+    const again = cli("deploy");
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    expect(listBackups(cfg)[0]).toBe(backup);
+
+    // `npm run db:restore -- FILE`: the database as it was before the migration, the replaced folder kept beside it.
+    await withClient((c) => c.query("INSERT INTO probe (id) VALUES ('after-migration')"));
+    const asideBefore = fs.readdirSync(root).filter((f) => f.startsWith("postgres.before-restore-")).length;
+    const restored = cli("restore", backup);
+    expect(restored.status, restored.stdout + restored.stderr).toBe(0);
+    expect(await probeExists()).toBe(false);
+    expect(await count("SELECT count(*) AS n FROM probe")).toBe(rowsBefore);
+    expect(await count("SELECT count(*) AS n FROM probe WHERE id = 'before-migration'")).toBe(1);
+    expect(fs.readdirSync(root).filter((f) => f.startsWith("postgres.before-restore-")).length).toBe(asideBefore + 1);
+
+    // The last KEEP_BACKUPS are kept, the oldest go first.
+    const made: string[] = [];
+    for (let i = 0; i <= KEEP_BACKUPS; i++) made.push(await backupEmbedded(`keep-${i}`, { env }));
+    expect(listBackups(cfg)).toEqual(made.slice(1).reverse());
+  }, 300_000);
 
   it("a start that fails names the log lines and what to do (restore or start over)", async () => {
     const broken = { ...env, EMBEDDED_DB_DIR: path.join(root, "broken"), EMBEDDED_DB_PORT: String(Number(env.EMBEDDED_DB_PORT) + 1) };
