@@ -306,6 +306,44 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
   return rows / seconds;
 }
 
+/**
+ * Samples the bench database's backends every 200 ms (state × wait event, from pg_stat_activity) until stopped: says
+ * whether the database works, waits on locks, or waits for the app ("idle in transaction" = a transaction held open
+ * while the app computes or queues; "idle" = a pooled connection with nothing to do). On a connection to the server's
+ * maintenance database, so `--faults` does not terminate it.
+ */
+function sampleBackends(): { stop: () => Promise<{ samples: number; mean: Map<string, number> }> } {
+  const totals = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const done = (async () => {
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    admin.on("error", () => undefined);
+    await admin.connect();
+    try {
+      while (running) {
+        const { rows } = await admin.query<{ what: string; n: number }>(
+          `SELECT coalesce(state, '?') || ' ' || coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS what, count(*)::int AS n
+           FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' GROUP BY 1`,
+          [DB_NAME],
+        );
+        samples++;
+        for (const r of rows) totals.set(r.what, (totals.get(r.what) ?? 0) + r.n);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await admin.end().catch(() => undefined);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done.catch((err) => log(`  backend sampler failed: ${err}`));
+      return { samples, mean: new Map([...totals].map(([k, v]) => [k, v / Math.max(1, samples)])) };
+    },
+  };
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -363,6 +401,7 @@ async function main() {
       const top = [...failedAttempts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${v}× ${k}`);
       log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: joined ${joinedCount}, started ${startedCount}, answers ${acknowledged.length}, retries ${retries}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
     }, 10_000);
+    const sampler = sampleBackends();
     const outcomes = await Promise.allSettled(
       Array.from({ length: N }, (_, j) =>
         runParticipant(j + 2, slug, [portA, portB], {
@@ -377,6 +416,7 @@ async function main() {
     );
     const tEnd = performance.now();
     clearInterval(progress);
+    const backends = await sampler.stop();
     await Promise.all(faultTimers);
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
     for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
@@ -424,6 +464,12 @@ async function main() {
     log(`joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`);
     log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`);
     log(`answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`);
+    log(
+      `database backends during the run (mean of ${backends.samples} samples, state and wait event): ${[...backends.mean]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join("; ")}`,
+    );
     if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
     const ratio = answersPerSec / rawPerSec;
     console.log(

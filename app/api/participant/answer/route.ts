@@ -3,7 +3,7 @@ import { z } from "zod";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
-import { errorResponse } from "@/lib/server/route";
+import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -41,7 +41,7 @@ export async function POST(request: Request) {
       timedOut: body.timedOut,
     });
     // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
-    return NextResponse.json({ result, update }, { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json({ result, update }, { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }

@@ -4,7 +4,7 @@ import { getParticipantSession } from "@/lib/server/dal/participant/get-session"
 import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
-import { errorResponse } from "@/lib/server/route";
+import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
 import { admitConsent } from "@/lib/server/participant/admission-limits";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { AppError } from "@/lib/server/errors";
@@ -24,7 +24,7 @@ export async function POST(request: Request) {
       if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
     }
     await recordConsent(participantId, body.accept, body.device);
-    return NextResponse.json(await getParticipantSession(participantId), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await getParticipantSession(participantId), { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }

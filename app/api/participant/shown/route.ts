@@ -3,7 +3,7 @@ import { z } from "zod";
 import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
-import { errorResponse } from "@/lib/server/route";
+import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export async function POST(request: Request) {
   try {
     const { participantId } = await requireParticipant();
     const body = ShownBodySchema.parse(await readJsonBody(request));
-    return NextResponse.json(await markQuestionShown(participantId, body.assignmentId), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await markQuestionShown(participantId, body.assignmentId), { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }
