@@ -5,12 +5,17 @@
  * Fair differs only on the H-bond tasks (T4, T9):
  * 1. Chemically equivalent atom names count as one: a participant cannot tell ARG NH1 from NH2 (the
  *    guanidinium is symmetric, and which N the crystallographer called NH1 is a naming convention),
- *    ASP OD1/OD2, GLU OE1/OE2, a C-terminal O/OXT, and the ring-flip pairs CD1/CD2, CE1/CE2 of PHE
+ *    ASP OD1/OD2, GLU OE1/OE2, a C-terminal O/OXT (recognised when the gold names that residue's OXT:
+ *    on any other residue OXT does not exist), and the ring-flip pairs CD1/CD2, CE1/CE2 of PHE
  *    and TYR (180° ring flips make them equivalent; they never H-bond, but a list naming them is
  *    judged the same way). Not equivalent: ASN OD1/ND2, GLN OE1/NE2, HIS ND1/NE2 (different
  *    elements or tautomers), LEU CD1/CD2, VAL CG1/CG2 (prochiral methyls, distinguishable in
  *    principle and never H-bond partners).
- *    Matching is one-to-one: an answered bond uses up one gold bond of its equivalence class.
+ *    Equivalence is a relabelling of the residue, not of single bonds: per residue and symmetric group
+ *    the answer's names are either all swapped or none (whichever matches more gold bonds), so an
+ *    answer naming NH1→O1 and NH2→O2 does not match a gold in which one N bonds both O. Matching is
+ *    then exact, one-to-one. (T4 images label every atom, but which N is NH1 is a naming convention
+ *    a participant cannot be expected to know.)
  * 2. Partial credit is reported as both precision (the paper's partial rule, with the equivalence) and
  *    F1 = 2·P·R / (P + R) with recall R = matched / gold, so listing one obvious bond of nine earns
  *    full precision but F1 0.2.
@@ -29,22 +34,33 @@ import {
 import { getTask } from "./registry";
 import type { TaskId } from "./types";
 
-/** Residue name → atom name → the class it shares with its equivalent partner. */
-export const EQUIVALENT_ATOM_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  ARG: { NH1: "NH1|NH2", NH2: "NH1|NH2" },
-  ASP: { OD1: "OD1|OD2", OD2: "OD1|OD2" },
-  GLU: { OE1: "OE1|OE2", OE2: "OE1|OE2" },
-  PHE: { CD1: "CD1|CD2", CD2: "CD1|CD2", CE1: "CE1|CE2", CE2: "CE1|CE2" },
-  TYR: { CD1: "CD1|CD2", CD2: "CD1|CD2", CE1: "CE1|CE2", CE2: "CE1|CE2" },
+/**
+ * Residue name → the relabelling a participant cannot see: the symmetric partners' names swapped. A ring flip swaps
+ * both pairs of PHE/TYR at once.
+ */
+const RESIDUE_FLIPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  ARG: { NH1: "NH2", NH2: "NH1" },
+  ASP: { OD1: "OD2", OD2: "OD1" },
+  GLU: { OE1: "OE2", OE2: "OE1" },
+  PHE: { CD1: "CD2", CD2: "CD1", CE1: "CE2", CE2: "CE1" },
+  TYR: { CD1: "CD2", CD2: "CD1", CE1: "CE2", CE2: "CE1" },
 };
-/** Any amino acid: the two oxygens of a C-terminal carboxylate. */
-const TERMINAL_CARBOXYLATE: Readonly<Record<string, string>> = { O: "O|OXT", OXT: "O|OXT" };
+/** The two oxygens of a C-terminal carboxylate: a residue is C-terminal when the gold names its OXT. */
+const TERMINAL_FLIP: Readonly<Record<string, string>> = { O: "OXT", OXT: "O" };
 
-/** The equivalence class of an atom name within its residue (the name itself when it has no partner). */
-export function equivalentAtomClass(residueName: string, atomName: string): string {
+/** Residue name → atom name → the class it shares with its equivalent partner (documentation and the codebook). */
+export const EQUIVALENT_ATOM_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
+  Object.entries(RESIDUE_FLIPS).map(([res, flip]) => [res, Object.fromEntries(Object.entries(flip).map(([a, b]) => [a, [a, b].sort().join("|")]))]),
+);
+
+/**
+ * The equivalence class of an atom name within its residue (the name itself when it has no partner). O/OXT form a
+ * class only on a C-terminal residue (`terminal`): on any other residue OXT does not exist and naming it is wrong.
+ */
+export function equivalentAtomClass(residueName: string, atomName: string, terminal = false): string {
   const res = residueName.toUpperCase();
   const atom = atomName.toUpperCase();
-  return EQUIVALENT_ATOM_NAMES[res]?.[atom] ?? TERMINAL_CARBOXYLATE[atom] ?? atom;
+  return EQUIVALENT_ATOM_NAMES[res]?.[atom] ?? (terminal && TERMINAL_FLIP[atom] ? "O|OXT" : atom);
 }
 
 export interface FairScore {
@@ -59,32 +75,57 @@ export interface FairScore {
 const SUPERSET_PARTIAL_CAP = 0.5;
 const MAX_ANSWERED_PER_TRUE_BOND = 2;
 
-function fairKeys<B extends ResidueBond>(bonds: readonly B[], grammar: BondListGrammar<B>): Map<string, number> {
-  const counts = new Map<string, number>();
-  const seen = new Set<string>();
-  for (const b of bonds) {
-    const exactKey = `${grammar.formatProteinSide(b)}, ${b.ligandAtomName.toUpperCase()}`;
-    if (seen.has(exactKey)) continue; // duplicates are one bond, as in the paper's set comparison
-    seen.add(exactKey);
-    const key = `${grammar.formatProteinSide({ ...b, atomName: equivalentAtomClass(b.residueName, b.atomName) })}, ${b.ligandAtomName.toUpperCase()}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+const residueOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) => grammar.formatProteinSide({ ...b, atomName: "" });
+const keyOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) => `${grammar.formatProteinSide(b)}, ${b.ligandAtomName.toUpperCase()}`;
+const relabel = <B extends ResidueBond>(b: B, flip: Readonly<Record<string, string>>): B => ({ ...b, atomName: flip[b.atomName.toUpperCase()] ?? b.atomName });
+
+/** Distinct bonds by key (duplicates are one bond, as in the paper's set comparison). */
+function keySet<B extends ResidueBond>(bonds: readonly B[], grammar: BondListGrammar<B>): Set<string> {
+  return new Set(bonds.map((b) => keyOf(b, grammar)));
+}
+
+/**
+ * The answer with each residue's names relabelled consistently (flip or not, per symmetric group) so that it matches
+ * the most gold bonds. One relabelling per residue, never bond by bond: "NH1→O1, NH2→O2" does not match a gold in which
+ * one N bonds both O. Residues do not interact (every key names its residue), so each is decided on its own.
+ */
+function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set<string>, terminalResidues: Set<string>, grammar: BondListGrammar<B>): B[] {
+  const byResidue = new Map<string, B[]>();
+  for (const b of answer) {
+    const r = residueOf(b, grammar);
+    byResidue.set(r, [...(byResidue.get(r) ?? []), b]);
   }
-  return counts;
+  const out: B[] = [];
+  for (const [residue, bonds] of byResidue) {
+    const flips = [RESIDUE_FLIPS[bonds[0]!.residueName.toUpperCase()], terminalResidues.has(residue) ? TERMINAL_FLIP : undefined].filter(
+      (f): f is Readonly<Record<string, string>> => f !== undefined,
+    );
+    let best = bonds;
+    let bestHits = [...keySet(bonds, grammar)].filter((k) => truth.has(k)).length;
+    for (let mask = 1; mask < 1 << flips.length; mask++) {
+      const candidate = bonds.map((b) => flips.reduce((acc, flip, i) => (mask & (1 << i) ? relabel(acc, flip) : acc), b));
+      const hits = [...keySet(candidate, grammar)].filter((k) => truth.has(k)).length;
+      if (hits > bestHits) [best, bestHits] = [candidate, hits];
+    }
+    out.push(...best);
+  }
+  return out;
 }
 
 /** Fair score of an H-bond answer (see the module comment). */
 export function scoreHbondAnswerFair<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>): FairScore {
-  const truth = fairKeys(gold.kind === "none" ? [] : gold.bonds, grammar);
-  const nTrue = [...truth.values()].reduce((s, n) => s + n, 0);
+  const goldBonds = gold.kind === "none" ? [] : gold.bonds;
+  const truth = keySet(goldBonds, grammar);
+  const nTrue = truth.size;
   if (nTrue === 0) {
     const right = answer.kind === "none" ? 1 : 0;
     return { exact: right, partial: right, f1: right };
   }
   if (answer.kind === "none") return { exact: 0, partial: 0, f1: 0 };
-  const answered = fairKeys(answer.bonds, grammar);
-  const nAnswered = [...answered.values()].reduce((s, n) => s + n, 0);
-  let hits = 0;
-  for (const [key, n] of answered) hits += Math.min(n, truth.get(key) ?? 0);
+  const terminal = new Set(goldBonds.filter((b) => b.atomName.toUpperCase() === "OXT").map((b) => residueOf(b, grammar)));
+  const answered = keySet(bestRelabelling(answer.bonds, truth, terminal, grammar), grammar);
+  const nAnswered = answered.size;
+  const hits = [...answered].filter((k) => truth.has(k)).length;
   const exact = hits === nTrue && nAnswered === nTrue ? 1 : 0;
   const precision = hits / nAnswered;
   const recall = hits / nTrue;

@@ -28,12 +28,36 @@ describe("equivalent atom names", () => {
     ["ASP", "OD2", "OD1|OD2"],
     ["GLU", "OE1", "OE1|OE2"],
     ["TYR", "CE2", "CE1|CE2"],
-    ["LYS", "OXT", "O|OXT"],
+    ["LYS", "OXT", "OXT"], // O/OXT only on a C-terminal residue
+    ["LYS", "O", "O"],
     ["ASN", "OD1", "OD1"],
     ["ASN", "ND2", "ND2"],
     ["HIS", "NE2", "NE2"],
     ["THR", "OG1", "OG1"],
   ])("%s %s → %s", (res, atom, cls) => expect(equivalentAtomClass(res, atom)).toBe(cls));
+  it("O/OXT of a C-terminal residue", () => expect(equivalentAtomClass("LYS", "OXT", true)).toBe("O|OXT"));
+});
+
+describe("equivalence is a consistent relabelling of the residue (outside review of issue 13)", () => {
+  it("OXT for O on a residue that is not C-terminal is wrong (the gold never names its OXT)", () => {
+    expect(both("pocket_ligand", "GLY 48 OXT A, N4", "GLY 48 O A, N4").fair).toEqual({ exact: 0, partial: 0, f1: 0 });
+  });
+  it("O/OXT swap on a C-terminal residue (the gold names its OXT)", () => {
+    expect(both("pocket_ligand", "LYS 99 OXT A, N4; LYS 99 O A, N5", "LYS 99 O A, N4; LYS 99 OXT A, N5").fair.exact).toBe(1);
+  });
+  it("one N to two O is not two N to one O each", () => {
+    const { paper, fair } = both("residue_ligand", "Yes: ARG NH1, O1; ARG NH2, O2", "Yes: ARG NH1, O1; ARG NH1, O2");
+    expect(paper.exact).toBe(0);
+    expect(fair.exact).toBe(0);
+    expect(fair.partial).toBe(0.5);
+  });
+  it("a whole-residue swap of both bonds counts", () => {
+    expect(both("residue_ligand", "Yes: ARG NH2, O1; ARG NH1, O2", "Yes: ARG NH1, O1; ARG NH2, O2").fair.exact).toBe(1);
+  });
+  it("a TYR ring flip swaps both pairs together", () => {
+    expect(both("residue_ligand", "Yes: TYR CD2, O1; TYR CE2, O2", "Yes: TYR CD1, O1; TYR CE1, O2").fair.exact).toBe(1);
+    expect(both("residue_ligand", "Yes: TYR CD2, O1; TYR CE1, O2", "Yes: TYR CD1, O1; TYR CE1, O2").fair.exact).toBe(0);
+  });
 });
 
 describe("fair vs paper on T4", () => {
