@@ -1,3 +1,4 @@
+import { LATE_ANSWER_GRACE_MS } from "@/lib/question-clock";
 import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
 import { TASK_IDS } from "@/lib/tasks/types";
 import { defineExportTable } from "./columns";
@@ -32,6 +33,19 @@ export interface ResponseExportRow {
   shownAt: Date | null;
   submittedAt: Date;
   deviceInfo: unknown;
+  /** Stored after the time limit plus the grace (scored 0 like a time-out). */
+  late: boolean;
+}
+
+/** A response as stored (Response joined with Participant, Item, AnswerKey), before the export derives its columns. */
+export interface StoredResponseRow extends Omit<ResponseExportRow, "cohort" | "resultColumn"> {
+  /** The participant's cohort tag as stored; null or blank when the study had none. */
+  cohort: string | null;
+}
+
+/** A stored response as the export's row, given its result column (derived from the item's gold). */
+export function toResponseExportRow(row: StoredResponseRow, resultColumn: string | null): ResponseExportRow {
+  return { ...row, cohort: row.cohort && row.cohort.trim() !== "" ? row.cohort : UNSPECIFIED_COHORT, resultColumn };
 }
 
 /**
@@ -90,12 +104,18 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
     },
     { key: "canonical_answer", type: "string", description: "The answer in the task grammar's canonical form (empty when timed out).", get: (r) => r.canonicalAnswer },
     { key: "gold_answer", type: "string", description: "Canonical text of the correct answer (AnswerKey.canonical).", get: (r) => r.goldAnswer },
-    { key: "exact", type: "integer", values: ["0", "1"], description: "1 when the canonical answer equals the gold answer (spec §4, the paper's Table 2).", get: (r) => r.exact },
+    {
+      key: "exact",
+      type: "integer",
+      values: ["0", "1"],
+      description: "1 when the canonical answer equals the gold answer (spec §4, the paper's Table 2); 0 for a late answer (see late).",
+      get: (r) => r.exact,
+    },
     {
       key: "partial",
       type: "number",
       unit: "fraction in [0, 1]",
-      description: "Partial credit (spec §4, the paper's Table 1); equals exact for multiple-choice tasks and zooming.",
+      description: "Partial credit (spec §4, the paper's Table 1); equals exact for multiple-choice tasks and zooming; 0 for a late answer (see late).",
       get: (r) => r.partial,
     },
     {
@@ -114,6 +134,13 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       type: "json",
       description: "Device information the participant's browser reported at entry (screen size, user agent…), as JSON.",
       get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | string | number | boolean | null)),
+    },
+    {
+      key: "late",
+      type: "boolean",
+      values: ["0", "1"],
+      description: `1 when an answer (not a time-out) of a timed study reached the server more than ${LATE_ANSWER_GRACE_MS / 1000} s after the question's time limit ran out (server clock, from shown_at). It is kept (raw and canonical answer) but scored like a time-out: exact and partial are 0, so it counts as wrong in the results; re-score from canonical_answer to count it.`,
+      get: (r) => r.late,
     },
   ],
 });

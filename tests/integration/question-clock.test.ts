@@ -5,6 +5,7 @@ import { getParticipantSession } from "@/lib/server/dal/participant/get-session"
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { recordResponse } from "@/lib/server/dal/scoring/record-response";
 import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
+import { LATE_ANSWER_GRACE_MS } from "@/lib/question-clock";
 import { createTranslationStudy } from "../helpers/study-fixtures";
 
 afterAll(async () => {
@@ -64,6 +65,38 @@ describe("server-clock question timing", () => {
     expect(response).toMatchObject({ rawAnswer: "", exact: 0, shownAt });
     expect(response.rtServerMs).toBeGreaterThanOrEqual(30_000);
     expect(response.rtServerMs).toBeLessThan(40_000);
+  });
+
+  it("keeps an answer that arrives past the limit and its grace, flagged late and scored 0; one inside the grace counts", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 30 } });
+    // Item 0 is "move x 1": the same correct answer, once just inside the grace and once past it.
+    const inGrace = await joinAndConsent(study.slug, "clock-in-grace");
+    const late = await joinAndConsent(study.slug, "clock-late");
+    for (const [pid, agoMs] of [
+      [inGrace, 30_000 + LATE_ANSWER_GRACE_MS - 2_000],
+      [late, 30_000 + LATE_ANSWER_GRACE_MS + 2_000],
+    ] as const) {
+      const current = (await getParticipantSession(pid))!.current!;
+      await markQuestionShown(pid, current.assignmentId);
+      await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - agoMs) } });
+      await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `ans-${pid}` })).resolves.toMatchObject({
+        status: "stored",
+      });
+    }
+    const stored = await db.response.findMany({ where: { participantId: { in: [inGrace, late] } }, select: { participantId: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true, late: true } });
+    expect(stored.find((r) => r.participantId === inGrace)).toMatchObject({ canonicalAnswer: "move x 1", exact: 1, partial: 1, late: false });
+    // Not lost (text and canonical form kept), not counted as in time.
+    expect(stored.find((r) => r.participantId === late)).toMatchObject({ rawAnswer: "move x 1", canonicalAnswer: "move x 1", exact: 0, partial: 0, late: true });
+  });
+
+  it("never marks an answer late in a study without a time limit", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });
+    const pid = await joinAndConsent(study.slug, "clock-untimed");
+    const current = (await getParticipantSession(pid))!.current!;
+    await markQuestionShown(pid, current.assignmentId);
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - 3_600_000) } });
+    await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `ans-${pid}` });
+    expect(await db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId }, select: { exact: true, late: true } })).toEqual({ exact: 1, late: false });
   });
 
   it("only the participant's own open question can be stamped", async () => {

@@ -12,7 +12,7 @@ import { databaseUrl } from "@/lib/server/env";
 import { AppError } from "@/lib/server/errors";
 import { iterateParticipantRows } from "./iterate-participant-rows";
 import { iterateResponseRows } from "./iterate-response-rows";
-import { createResponsesWorkerStream } from "./responses-worker-stream";
+import { createResponsesChildStream } from "./responses-child-stream";
 import { toMaxSidePx, type TsvImageSize } from "./tsv-image";
 import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
 import { openPaperTableExport, type PaperTableExportOptions } from "./paper-table-export";
@@ -54,12 +54,10 @@ export async function openStudyExport(options: {
   const csv = (name: string, stream: Readable): OpenedExport => ({ fileName: `${stem}-${name}.csv`, contentType: CSV_CONTENT_TYPE, stream });
   switch (options.kind) {
     case "responses":
-      // EXPORT_WORKER=1 reads and formats the rows in a worker thread with its own capped heap. Off by default: on the
-      // 1M-row bench (bench/export.mts) it peaked at 329 MB RSS and 25k rows/s against 320 MB and 47k rows/s in-process.
-      if (process.env.EXPORT_WORKER === "1") {
-        return csv("responses", createResponsesWorkerStream({ databaseUrl, studyIds: scope.studyIds }));
-      }
-      return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
+      // A child process with capped heaps reads and formats the rows (responses-child-stream.ts): the rows' garbage
+      // never grows this process. EXPORT_IN_PROCESS=1 streams them here instead (the former path; bench/export.mts).
+      if (process.env.EXPORT_IN_PROCESS === "1") return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
+      return csv("responses", createResponsesChildStream({ databaseUrl, studyIds: scope.studyIds }));
     case "participants":
       return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
     case "task-summary": {

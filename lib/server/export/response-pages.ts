@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { UNSPECIFIED_COHORT, type ResponseExportRow } from "@/lib/export/response-table";
+import { toResponseExportRow, type ResponseExportRow, type StoredResponseRow } from "@/lib/export/response-table";
 import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
 import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
 import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
@@ -11,30 +11,9 @@ import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
 /** Responses per keyset page. Pages are independent queries, so memory is bounded by one page. */
 export const EXPORT_PAGE_ROWS = 5_000;
 
-export interface RawResponseRow {
-  responseId: string;
-  studyId: string;
-  studySlug: string;
-  participantId: string;
-  participantExternalId: string;
-  cohort: string | null;
-  condition: string;
-  itemId: string;
-  itemExternalId: string | null;
-  taskId: string;
-  taskVersion: number;
-  phase: string;
-  rawAnswer: string;
-  canonicalAnswer: string;
-  goldAnswer: string | null;
+/** One row of the page query: the stored response plus the item's gold for T4 (null for other tasks). */
+export interface RawResponseRow extends StoredResponseRow {
   t4Gold: unknown;
-  exact: number;
-  partial: number;
-  rtClientMs: number | null;
-  rtServerMs: number | null;
-  shownAt: Date | null;
-  submittedAt: Date;
-  deviceInfo: unknown;
 }
 
 /** The keyset position after the last row of a page: (submittedAt, id) as the index orders them. */
@@ -53,7 +32,7 @@ const SELECT_RESPONSES = `
          p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
          r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
          CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo"
+         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo", r.late
   FROM "Response" r
   JOIN "Participant" p ON p.id = r."participantId"
   JOIN "Study" s ON s.id = r."studyId"
@@ -90,44 +69,15 @@ export function createPostgresPageReader(client: pg.Client): PageReader {
   };
 }
 
-/** One stored row as the export's row; `polarity` caches each T4 item's classification. */
-export function toResponseExportRow(r: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
-  let resultColumn: string | null = null;
-  if (r.taskId === "residue_ligand") {
-    if (!polarity.has(r.itemId)) {
-      const gold = residueLigandTask.goldSchema.safeParse(r.t4Gold);
-      polarity.set(r.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
-    }
-    const p = polarity.get(r.itemId);
-    resultColumn = p ? toResultColumnKey("residue_ligand", p) : null;
-  } else {
-    resultColumn = toResultColumnKey(r.taskId as ResultTaskId) ?? null;
+/** One page row as the export's row; `polarity` caches each T4 item's classification. */
+function toExportRow({ t4Gold, ...stored }: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
+  if (stored.taskId !== "residue_ligand") return toResponseExportRow(stored, toResultColumnKey(stored.taskId as ResultTaskId) ?? null);
+  if (!polarity.has(stored.itemId)) {
+    const gold = residueLigandTask.goldSchema.safeParse(t4Gold);
+    polarity.set(stored.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
   }
-  return {
-    responseId: r.responseId,
-    studyId: r.studyId,
-    studySlug: r.studySlug,
-    participantId: r.participantId,
-    participantExternalId: r.participantExternalId,
-    cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
-    condition: r.condition,
-    itemId: r.itemId,
-    itemExternalId: r.itemExternalId,
-    taskId: r.taskId,
-    taskVersion: r.taskVersion,
-    resultColumn,
-    phase: r.phase,
-    rawAnswer: r.rawAnswer,
-    canonicalAnswer: r.canonicalAnswer,
-    goldAnswer: r.goldAnswer,
-    exact: r.exact,
-    partial: r.partial,
-    rtClientMs: r.rtClientMs,
-    rtServerMs: r.rtServerMs,
-    shownAt: r.shownAt,
-    submittedAt: r.submittedAt,
-    deviceInfo: r.deviceInfo,
-  };
+  const p = polarity.get(stored.itemId);
+  return toResponseExportRow(stored, p ? toResultColumnKey("residue_ligand", p) : null);
 }
 
 /**
@@ -142,7 +92,7 @@ export async function* iterateResponsePages(client: pg.Client, studyIds: readonl
     let after: PageCursor | null = null;
     for (;;) {
       const page = await readPage(studyId, after, pageRows);
-      if (page.length > 0) yield page.map((r) => toResponseExportRow(r, polarity));
+      if (page.length > 0) yield page.map((r) => toExportRow(r, polarity));
       const last = page[page.length - 1];
       if (!last || page.length < pageRows) break;
       after = { at: last.submittedAt, id: last.responseId };

@@ -8,7 +8,7 @@ import { endScreens, toCurrentQuestion, type SessionUpdateDto } from "@/lib/serv
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
-import { hasTimeLimitRunOut } from "@/lib/question-clock";
+import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
 
 export interface RecordResponseOptions {
   participantId: string;
@@ -157,6 +157,11 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
   let canonical = "";
   let exact = 0;
   let partial = 0;
+  const now = new Date();
+  // An answer that arrives past the server's limit (plus a grace for one in flight) is not lost and not counted as in
+  // time: stored with its text and canonical form, flagged late, scored 0 as a time-out is (the codebook says so).
+  const shownAt = shownAtOf(a);
+  const late = !options.timedOut && config.timeLimitSec !== null && shownAt !== null && isAnswerLate(shownAt.getTime(), config.timeLimitSec, now.getTime());
   if (!options.timedOut) {
     const graded = task.gradeText(options.rawAnswer, a.gold);
     if (!graded.ok) {
@@ -164,11 +169,10 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
       throw new Error(`item ${a.itemId}: stored ${graded.stage} is invalid: ${graded.error}`);
     }
     canonical = graded.canonical;
-    exact = graded.score.exact;
-    partial = graded.score.partial;
+    exact = late ? 0 : graded.score.exact;
+    partial = late ? 0 : graded.score.partial;
   }
 
-  const now = new Date();
   const write: AnswerWrite = {
     ...options,
     row: a,
@@ -177,6 +181,7 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
     canonical,
     exact,
     partial,
+    late,
     now,
     expiresAt: new Date(now.getTime() + config.assignmentTimeoutMin * 60_000),
   };
@@ -223,6 +228,7 @@ interface AnswerWrite extends RecordResponseOptions {
   canonical: string;
   exact: number;
   partial: number;
+  late: boolean;
   now: Date;
   expiresAt: Date;
 }
@@ -264,10 +270,10 @@ async function writeAnswer(client: Prisma.TransactionClient | typeof db, w: Answ
     ), ins AS (
       INSERT INTO "Response" (id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition,
                               "rawAnswer", "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "submittedAt",
-                              "interactionLog", "idempotencyKey")
+                              "interactionLog", "idempotencyKey", late)
       SELECT ${randomUUID()}, upd.id, ${w.participantId}, ${a.studyId}, upd."itemId", ${w.taskId}, ${a.taskVersion}::int, upd.phase,
              ${a.condition}, ${w.rawAnswer}, ${w.canonical}, ${w.exact}::int, ${w.partial}::float8, ${w.rtClientMs ?? null}::int,
-             ${rtServerMs}::int, ${shownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}
+             ${rtServerMs}::int, ${shownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}, ${w.late}::boolean
       FROM upd
       RETURNING id
     ), counted AS (

@@ -1,0 +1,122 @@
+import "server-only";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { ResponsesChildOptions } from "./responses-csv-child";
+
+/**
+ * Heap caps of the child, MB. Live data: its code (pg, zod, the task schemas, csv-stringify: ~10 MB old space) plus
+ * one page of rows raw, mapped and formatted (~5 MB at 1,000 rows). A small young generation keeps the RSS down;
+ * the old-space cap is three times the live size, so a bug that holds rows fails fast instead of growing.
+ */
+export const RESPONSES_CHILD_OLD_SPACE_MB = 48;
+export const RESPONSES_CHILD_SEMI_SPACE_MB = 2;
+/** Rows per page in the child: smaller pages than in-process keep its live heap small. */
+export const RESPONSES_CHILD_PAGE_ROWS = 1_000;
+/** Bytes of the child's stderr kept for the error message. */
+const STDERR_TAIL_BYTES = 4_096;
+
+let bundlePath: Promise<string> | null = null;
+
+/**
+ * The child's code as one plain CommonJS file (pg, csv-stringify, zod and the export's own modules bundled by
+ * esbuild), written once per content to the temp folder: the child then starts as plain `node FILE`, without tsx's
+ * loader thread and esbuild service that made the former worker-thread export heavier than the in-process one.
+ * Built from the sources on first use in each process (~0.3 s), so it can never be older than the code beside it.
+ */
+export function buildResponsesChildBundle(): Promise<string> {
+  bundlePath ??= (async () => {
+    const esbuild = await import("esbuild");
+    try {
+      const result = await esbuild.build({
+        entryPoints: [path.join(process.cwd(), "lib/server/export/responses-csv-child.ts")],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        target: "node20",
+        // "server-only" resolves to its empty module under react-server; pg-native is pg's optional native driver.
+        conditions: ["react-server"],
+        external: ["pg-native"],
+        tsconfig: path.join(process.cwd(), "tsconfig.json"),
+        write: false,
+        logLevel: "silent",
+      });
+      const code = result.outputFiles[0]?.contents;
+      if (!code) throw new Error("esbuild produced no output");
+      const file = path.join(os.tmpdir(), `misi-responses-export-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
+      // Content-addressed: concurrent processes write the same bytes; the rename makes each write whole.
+      const temp = `${file}.${process.pid}.tmp`;
+      await fs.writeFile(temp, code);
+      await fs.rename(temp, file);
+      return file;
+    } finally {
+      await esbuild.stop();
+    }
+  })();
+  bundlePath.catch(() => {
+    bundlePath = null;
+  });
+  return bundlePath;
+}
+
+/**
+ * The responses export as CSV bytes made in a child process (responses-csv-child.ts) with capped heaps. Backpressure
+ * runs through the pipe: the child reads its next page only when the pipe has drained, which happens only as fast as
+ * this stream is read. The stream ends only after the child exited with 0, so a failed export is an error here, never
+ * a silently short file. Destroying the stream (closed download) kills the child and with it its database connection.
+ */
+export function createResponsesChildStream(options: { databaseUrl: string; studyIds: readonly string[]; pageRows?: number }): Readable {
+  let child: ChildProcess | null = null;
+  let done = false;
+  const stream = new Readable({
+    read() {
+      child?.stdout?.resume();
+    },
+    destroy(err, callback) {
+      done = true;
+      if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      callback(err);
+    },
+  });
+  const childOptions: ResponsesChildOptions = { studyIds: [...options.studyIds], pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS };
+  buildResponsesChildBundle().then(
+    (file) => {
+      if (done) return;
+      const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
+        // Only what the child needs: PATH/locale for node itself, the connection string and the options.
+        env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH ?? "", LANG: process.env.LANG ?? "C.UTF-8", MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child = proc;
+      let stderr = "";
+      proc.stderr.setEncoding("utf8");
+      proc.stderr.on("data", (text: string) => {
+        stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
+      });
+      proc.stdout.on("data", (chunk: Buffer) => {
+        if (!stream.push(chunk)) proc.stdout.pause();
+      });
+      proc.on("error", (err) => {
+        if (done) return;
+        done = true;
+        stream.destroy(new Error(`responses export: could not start the export process: ${err.message}`));
+      });
+      // "close": the child has exited and its stdout/stderr are fully read.
+      proc.on("close", (code, signal) => {
+        if (done) return;
+        done = true;
+        if (code === 0) stream.push(null);
+        else stream.destroy(new Error(`responses export failed: ${stderr.trim() || `export process ended with ${signal ?? `code ${code}`}`}`));
+      });
+    },
+    (err: unknown) => {
+      if (done) return;
+      done = true;
+      stream.destroy(new Error(`responses export: could not build the export process's code: ${err instanceof Error ? err.message : String(err)}`));
+    },
+  );
+  return stream;
+}

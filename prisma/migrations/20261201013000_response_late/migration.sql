@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Response" ADD COLUMN     "late" BOOLEAN NOT NULL DEFAULT false;

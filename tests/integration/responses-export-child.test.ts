@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import type { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disconnectDb } from "@/lib/server/db";
+import { databaseUrl } from "@/lib/server/env";
+import { createTableStream } from "@/lib/server/export/table-stream";
+import { iterateResponseRows } from "@/lib/server/export/iterate-response-rows";
+import { createResponsesChildStream } from "@/lib/server/export/responses-child-stream";
+import { RESPONSES_TABLE } from "@/lib/export/response-table";
+import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Command lines of this process's live children (Linux /proc). */
+function childCommands(): string[] {
+  const pids = fs
+    .readdirSync(`/proc/${process.pid}/task`)
+    .flatMap((tid) => fs.readFileSync(`/proc/${process.pid}/task/${tid}/children`, "utf8").trim().split(/\s+/))
+    .filter(Boolean);
+  return pids.flatMap((pid) => {
+    try {
+      return [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")];
+    } catch {
+      return [];
+    }
+  });
+}
+
+let fixture: ResultsStudyFixture;
+
+beforeAll(async () => {
+  fixture = await createResultsStudy("export-child");
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+describe("responses export in a child process", () => {
+  it("writes exactly the bytes of the in-process export, across several pages", async () => {
+    const inProcess = await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId], 7)));
+    const child = await readAll(createResponsesChildStream({ databaseUrl, studyIds: [fixture.studyId], pageRows: 7 }));
+    // The fixture has T4 Pos. and Neg. items, a participant without cohort, practice rows and a timed-out answer.
+    expect(inProcess.split("\n").length).toBeGreaterThan(20);
+    expect(inProcess).toMatch(/,residue_ligand_pos,/);
+    expect(inProcess).toMatch(/,residue_ligand_neg,/);
+    expect(inProcess).toMatch(/,unspecified,/);
+    expect(child).toBe(inProcess);
+  });
+
+  it("kills the child when the reader goes away, and reports a database failure as a stream error", async () => {
+    const stream = createResponsesChildStream({ databaseUrl, studyIds: [fixture.studyId], pageRows: 5 });
+    const first = await new Promise<Buffer>((resolve) => stream.once("data", resolve));
+    expect(first.toString("utf8")).toMatch(/^response_id,/);
+    expect(childCommands().some((c) => c.includes("misi-responses-export-"))).toBe(true);
+    stream.destroy();
+    await new Promise((resolve) => stream.once("close", resolve));
+    await expect.poll(() => childCommands().some((c) => c.includes("misi-responses-export-")), { timeout: 5_000 }).toBe(false);
+
+    const bad = createResponsesChildStream({ databaseUrl: databaseUrl.replace(/\/[^/?]+(\?|$)/, "/misi_no_such_db$1"), studyIds: ["x"] });
+    await expect(readAll(bad)).rejects.toThrow(/responses export failed: .*misi_no_such_db/);
+  });
+});
