@@ -12,7 +12,7 @@ import { databaseUrl, env, usesEmbeddedDb } from "@/lib/server/env";
  */
 export type DatabaseDriver = "postgres" | "embedded-postgres";
 
-function createClient(): PrismaClient {
+function createClient(): { client: PrismaClient; pool: pg.Pool } {
   // Explicit pool (README "Configuration"): the driver default of 10 was undocumented. A connection that failed is
   // dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
   const pool = new pg.Pool({
@@ -23,18 +23,23 @@ function createClient(): PrismaClient {
   });
   // An idle client whose server connection is terminated emits "error" on the pool; without a listener the process dies.
   pool.on("error", (err) => console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`));
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
+  return { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 
 // Cached on globalThis so dev hot reload reuses one pool.
-const globalForDb = globalThis as unknown as { misiDb?: PrismaClient };
-const client = globalForDb.misiDb ?? (globalForDb.misiDb = createClient());
+const globalForDb = globalThis as unknown as { misiDb?: { client: PrismaClient; pool: pg.Pool } };
+const created = globalForDb.misiDb ?? (globalForDb.misiDb = createClient());
+const client = created.client;
 
 export const db = client;
 export const dbDriver: DatabaseDriver = usesEmbeddedDb ? "embedded-postgres" : "postgres";
 
-/** Closes the pool. For scripts and tests. */
+/**
+ * Closes the pool. For scripts and tests. PrismaPg does not end a pool it was handed, so without pool.end() an idle
+ * connection kept every CLI alive for the pool's idle timeout (30 s) after its work was done.
+ */
 export async function disconnectDb(): Promise<void> {
   await client.$disconnect();
+  if (!created.pool.ended) await created.pool.end();
   delete globalForDb.misiDb;
 }

@@ -63,6 +63,16 @@ export function buildResponsesChildBundle(): Promise<string> {
 }
 
 /**
+ * This process's environment (PG* variables and CA certificates reach node-postgres as in the server) without
+ * NODE_OPTIONS, whose loaders (tsx) or heap flags would undo the child's point, plus the export's own variables.
+ */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/**
  * The responses export as CSV bytes made in a child process (responses-csv-child.ts) with capped heaps. Backpressure
  * runs through the pipe: the child reads its next page only when the pipe has drained, which happens only as fast as
  * this stream is read. The stream ends only after the child exited with 0, so a failed export is an error here, never
@@ -86,8 +96,7 @@ export function createResponsesChildStream(options: { databaseUrl: string; study
     (file) => {
       if (done) return;
       const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
-        // Only what the child needs: PATH/locale for node itself, the connection string and the options.
-        env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH ?? "", LANG: process.env.LANG ?? "C.UTF-8", MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) },
+        env: childEnv({ MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) }),
         stdio: ["ignore", "pipe", "pipe"],
       });
       child = proc;
