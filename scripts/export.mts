@@ -3,14 +3,15 @@
 //   paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--condition static|interactive]
 // summary = per-task summary, items = per-item summary, tsv = the pool's items as a VLMEvalKit TSV.
 // Needs DATABASE_URL (or the embedded database, started by the pre-script); prints the error and exits with status 1 on bad input.
+// --what responses loads neither Prisma nor the other exports: the export's child process resolves the study and
+// writes the file itself (lib/server/export/responses-child-stream.ts), so this process stays small (bench/export.mts).
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { disconnectDb } from "@/lib/server/db";
 import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
 import { AppError } from "@/lib/server/errors";
-import { TSV_IMAGE_SIZES, type TsvImageSize } from "@/lib/server/export/tsv-image";
-import { openCodebookExport, openStudyExport, type OpenedExport, type StudyExportKind } from "@/lib/server/export/open-study-export";
+import type { TsvImageSize } from "@/lib/server/export/tsv-image";
+import type { OpenedExport, StudyExportKind } from "@/lib/server/export/open-study-export";
 
 const USAGE =
   "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]\n" +
@@ -38,26 +39,28 @@ function fail(message: string): never {
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
-let parsed;
-try {
-  parsed = parseArgs({
-    options: {
-      study: { type: "string" },
-      what: { type: "string" },
-      scope: { type: "string", default: "study" },
-      out: { type: "string" },
-      format: { type: "string" },
-      metric: { type: "string", default: "both" },
-      intervals: { type: "string", default: "line" },
-      score: { type: "string", default: "paper" },
-      condition: { type: "string" },
-      "image-size": { type: "string", default: "original" },
-      help: { type: "boolean", short: "h" },
-    },
-  }).values;
-} catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: {
+        study: { type: "string" },
+        what: { type: "string" },
+        scope: { type: "string", default: "study" },
+        out: { type: "string" },
+        format: { type: "string" },
+        metric: { type: "string", default: "both" },
+        intervals: { type: "string", default: "line" },
+        score: { type: "string", default: "paper" },
+        condition: { type: "string" },
+        "image-size": { type: "string", default: "original" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
 }
+const parsed = parseCommandLine();
 if (parsed.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -74,42 +77,71 @@ if (what === "paper-table") {
   if (!(PAPER_TABLE_SCORE_KINDS as readonly string[]).includes(parsed.score)) fail(`--score must be one of ${PAPER_TABLE_SCORE_KINDS.join(", ")}, got '${parsed.score}'`);
   if (parsed.condition !== undefined && !["static", "interactive"].includes(parsed.condition)) fail(`--condition must be static or interactive, got '${parsed.condition}'`);
 } else if (what === "vlmevalkit-tsv") {
+  const { TSV_IMAGE_SIZES } = await import("@/lib/server/export/tsv-image");
   if (!(TSV_IMAGE_SIZES as readonly string[]).includes(parsed["image-size"])) fail(`--image-size must be one of ${TSV_IMAGE_SIZES.join(", ")}, got '${parsed["image-size"]}'`);
 } else if (what === "codebook") {
   if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
 }
 
+/** Responses: the child process writes straight to the --out file or to stdout. */
+async function exportResponses(started: number): Promise<void> {
+  const { databaseUrl } = await import("@/lib/server/env");
+  const { writeResponsesWithChild } = await import("@/lib/server/export/responses-child-stream");
+  const fd = parsed.out ? fs.openSync(parsed.out, "w") : 1;
+  try {
+    await writeResponsesWithChild({ databaseUrl, studyId: parsed.study as string, scope: parsed.scope as "study" | "pool" }, fd);
+  } catch (err) {
+    // An unknown study or a failed export leaves no file behind. The child's message is the whole story (no stack).
+    if (parsed.out) fs.rmSync(parsed.out, { force: true });
+    throw new AppError("UNPROCESSABLE", err instanceof Error ? err.message : String(err));
+  } finally {
+    if (parsed.out) fs.closeSync(fd);
+  }
+  if (parsed.out) {
+    process.stderr.write(`export: wrote ${parsed.out} (${fs.statSync(parsed.out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+async function exportOther(started: number): Promise<void> {
+  const { openCodebookExport, openStudyExport } = await import("@/lib/server/export/open-study-export");
+  const { disconnectDb } = await import("@/lib/server/db");
+  try {
+    const opened: OpenedExport =
+      what === "codebook"
+        ? openCodebookExport(parsed.format === "md" ? "md" : "csv")
+        : await openStudyExport({
+            studyId: parsed.study as string,
+            kind: what as StudyExportKind,
+            scope: parsed.scope as "study" | "pool",
+            imageSize: parsed["image-size"] as TsvImageSize,
+            paperTable: {
+              format: paperFormat as PaperTableFormat,
+              metric: parsed.metric as "exact" | "partial" | "both",
+              intervals: parsed.intervals as "line" | "pm",
+              scoreKind: parsed.score as PaperTableScoreKind,
+              condition: parsed.condition ?? null,
+            },
+          });
+    let bytes = 0;
+    opened.stream.on("data", (chunk: Buffer | string) => {
+      bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    });
+    await pipeline(opened.stream, parsed.out ? fs.createWriteStream(parsed.out) : process.stdout);
+    if (parsed.out) {
+      process.stderr.write(`export: wrote ${parsed.out} (${bytes} bytes, ${opened.fileName}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    }
+  } finally {
+    await disconnectDb();
+  }
+}
+
 try {
   const started = performance.now();
-  const opened: OpenedExport =
-    what === "codebook"
-      ? openCodebookExport(parsed.format === "md" ? "md" : "csv")
-      : await openStudyExport({
-          studyId: parsed.study as string,
-          kind: what,
-          scope: parsed.scope,
-          imageSize: parsed["image-size"] as TsvImageSize,
-          paperTable: {
-            format: paperFormat as PaperTableFormat,
-            metric: parsed.metric as "exact" | "partial" | "both",
-            intervals: parsed.intervals as "line" | "pm",
-            scoreKind: parsed.score as PaperTableScoreKind,
-            condition: parsed.condition ?? null,
-          },
-        });
-  let bytes = 0;
-  opened.stream.on("data", (chunk: Buffer | string) => {
-    bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
-  });
-  await pipeline(opened.stream, parsed.out ? fs.createWriteStream(parsed.out) : process.stdout);
-  if (parsed.out) {
-    process.stderr.write(`export: wrote ${parsed.out} (${bytes} bytes, ${opened.fileName}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  }
+  if (what === "responses" && process.env.EXPORT_IN_PROCESS !== "1") await exportResponses(started);
+  else await exportOther(started);
 } catch (err) {
   // The reader closed the pipe (`| head`): what it wanted was written.
   if ((err as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
   process.exitCode = 1;
   process.stderr.write(`export: ${err instanceof AppError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-} finally {
-  await disconnectDb();
 }

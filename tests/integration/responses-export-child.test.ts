@@ -6,6 +6,7 @@ import { databaseUrl } from "@/lib/server/env";
 import { createTableStream } from "@/lib/server/export/table-stream";
 import { iterateResponseRows } from "@/lib/server/export/iterate-response-rows";
 import { createResponsesChildStream } from "@/lib/server/export/responses-child-stream";
+import { resolveResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
 
@@ -43,7 +44,7 @@ afterAll(async () => {
 describe("responses export in a child process", () => {
   it("writes exactly the bytes of the in-process export, across several pages", async () => {
     const inProcess = await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId], 7)));
-    const child = await readAll(createResponsesChildStream({ databaseUrl, studyIds: [fixture.studyId], pageRows: 7 }));
+    const child = await readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 }));
     // The fixture has T4 Pos. and Neg. items, a participant without cohort, practice rows and a timed-out answer.
     expect(inProcess.split("\n").length).toBeGreaterThan(20);
     expect(inProcess).toMatch(/,residue_ligand_pos,/);
@@ -52,8 +53,14 @@ describe("responses export in a child process", () => {
     expect(child).toBe(inProcess);
   });
 
+  it("resolves the pool scope as the results pages do", async () => {
+    const scope = await resolveResultsScope(fixture.studyId, "pool");
+    const inProcess = await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds, 11)));
+    expect(await readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "pool", pageRows: 11 }))).toBe(inProcess);
+  });
+
   it("kills the child when the reader goes away, and reports a database failure as a stream error", async () => {
-    const stream = createResponsesChildStream({ databaseUrl, studyIds: [fixture.studyId], pageRows: 5 });
+    const stream = createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 5 });
     const first = await new Promise<Buffer>((resolve) => stream.once("data", resolve));
     expect(first.toString("utf8")).toMatch(/^response_id,/);
     expect(childCommands().some((c) => c.includes("misi-responses-export-"))).toBe(true);
@@ -61,7 +68,8 @@ describe("responses export in a child process", () => {
     await new Promise((resolve) => stream.once("close", resolve));
     await expect.poll(() => childCommands().some((c) => c.includes("misi-responses-export-")), { timeout: 5_000 }).toBe(false);
 
-    const bad = createResponsesChildStream({ databaseUrl: databaseUrl.replace(/\/[^/?]+(\?|$)/, "/misi_no_such_db$1"), studyIds: ["x"] });
+    const bad = createResponsesChildStream({ databaseUrl: databaseUrl.replace(/\/[^/?]+(\?|$)/, "/misi_no_such_db$1"), studyId: "x", scope: "study" });
     await expect(readAll(bad)).rejects.toThrow(/responses export failed: .*misi_no_such_db/);
+    await expect(readAll(createResponsesChildStream({ databaseUrl, studyId: "no-such-study", scope: "study" }))).rejects.toThrow("No study with id no-such-study.");
   });
 });

@@ -57,7 +57,7 @@ export async function openStudyExport(options: {
       // A child process with capped heaps reads and formats the rows (responses-child-stream.ts): the rows' garbage
       // never grows this process. EXPORT_IN_PROCESS=1 streams them here instead (the former path; bench/export.mts).
       if (process.env.EXPORT_IN_PROCESS === "1") return csv("responses", createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds)));
-      return csv("responses", createResponsesChildStream({ databaseUrl, studyIds: scope.studyIds }));
+      return csv("responses", createResponsesChildStream({ databaseUrl, studyId: scope.study.id, scope: scope.scope }));
     case "participants":
       return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
     case "task-summary": {

@@ -72,13 +72,55 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+export interface ResponsesChildExportOptions {
+  databaseUrl: string;
+  studyId: string;
+  scope: "study" | "pool";
+  pageRows?: number;
+}
+
 /**
- * The responses export as CSV bytes made in a child process (responses-csv-child.ts) with capped heaps. Backpressure
+ * Starts the child (responses-csv-child.ts) with its output on a pipe or on an open file descriptor. The connection
+ * string and options travel in its environment, so they never show in a process list.
+ */
+async function spawnResponsesChild(options: ResponsesChildExportOptions, stdout: "pipe" | number) {
+  const file = await buildResponsesChildBundle();
+  const childOptions: ResponsesChildOptions = { studyId: options.studyId, scope: options.scope, pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS };
+  const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
+    env: childEnv({ MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) }),
+    stdio: ["ignore", stdout, "pipe"],
+  });
+  let stderr = "";
+  const stderrStream = proc.stderr as Readable;
+  stderrStream.setEncoding("utf8");
+  stderrStream.on("data", (text: string) => {
+    stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
+  });
+  /** Why the child failed, from its stderr (the child prints one message) or its exit. */
+  const failure = (code: number | null, signal: NodeJS.Signals | null) => stderr.trim() || `export process ended with ${signal ?? `code ${code}`}`;
+  return { proc, failure };
+}
+
+/**
+ * The responses export written by the child straight to an open file descriptor (the CLI's --out file or stdout): the
+ * bytes never pass through this process. Resolves when the child has finished; rejects with its message (e.g. an
+ * unknown study) otherwise.
+ */
+export async function writeResponsesWithChild(options: ResponsesChildExportOptions, fd: number): Promise<void> {
+  const { proc, failure } = await spawnResponsesChild(options, fd);
+  await new Promise<void>((resolve, reject) => {
+    proc.on("error", (err) => reject(new Error(`could not start the export process: ${err.message}`)));
+    proc.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(failure(code, signal)))));
+  });
+}
+
+/**
+ * The responses export as CSV bytes made in a child process with capped heaps (the route's download). Backpressure
  * runs through the pipe: the child reads its next page only when the pipe has drained, which happens only as fast as
  * this stream is read. The stream ends only after the child exited with 0, so a failed export is an error here, never
  * a silently short file. Destroying the stream (closed download) kills the child and with it its database connection.
  */
-export function createResponsesChildStream(options: { databaseUrl: string; studyIds: readonly string[]; pageRows?: number }): Readable {
+export function createResponsesChildStream(options: ResponsesChildExportOptions): Readable {
   let child: ChildProcess | null = null;
   let done = false;
   const stream = new Readable({
@@ -91,22 +133,16 @@ export function createResponsesChildStream(options: { databaseUrl: string; study
       callback(err);
     },
   });
-  const childOptions: ResponsesChildOptions = { studyIds: [...options.studyIds], pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS };
-  buildResponsesChildBundle().then(
-    (file) => {
-      if (done) return;
-      const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
-        env: childEnv({ MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) }),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+  spawnResponsesChild(options, "pipe").then(
+    ({ proc, failure }) => {
       child = proc;
-      let stderr = "";
-      proc.stderr.setEncoding("utf8");
-      proc.stderr.on("data", (text: string) => {
-        stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
-      });
-      proc.stdout.on("data", (chunk: Buffer) => {
-        if (!stream.push(chunk)) proc.stdout.pause();
+      if (done) {
+        proc.kill("SIGTERM");
+        return;
+      }
+      const stdout = proc.stdout as Readable;
+      stdout.on("data", (chunk: Buffer) => {
+        if (!stream.push(chunk)) stdout.pause();
       });
       proc.on("error", (err) => {
         if (done) return;
@@ -118,7 +154,7 @@ export function createResponsesChildStream(options: { databaseUrl: string; study
         if (done) return;
         done = true;
         if (code === 0) stream.push(null);
-        else stream.destroy(new Error(`responses export failed: ${stderr.trim() || `export process ended with ${signal ?? `code ${code}`}`}`));
+        else stream.destroy(new Error(`responses export failed: ${failure(code, signal)}`));
       });
     },
     (err: unknown) => {

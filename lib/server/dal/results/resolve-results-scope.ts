@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
+import { SCOPE_STUDIES_SQL, type ScopeStudyRow } from "./scope-studies-sql";
 
 /** Results of one study, or of every study that uses the same (frozen, so identical) pool version. */
 export type ResultsScope = "study" | "pool";
@@ -28,10 +29,7 @@ export async function resolveResultsScope(studyId: string, scope: ResultsScope =
     },
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}.`);
-  const studies =
-    scope === "pool"
-      ? await db.study.findMany({ where: { poolVersionId: study.poolVersion.id }, select: { id: true, slug: true, name: true }, orderBy: { createdAt: "asc" } })
-      : [{ id: study.id, slug: study.slug, name: study.name }];
+  const studies = await db.$queryRawUnsafe<ScopeStudyRow[]>(SCOPE_STUDIES_SQL, studyId, scope);
   return {
     scope,
     study: { id: study.id, slug: study.slug, name: study.name, status: study.status, cohortTag: study.cohortTag },
