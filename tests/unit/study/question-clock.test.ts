@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateServerOffsetMs, hasTimeLimitRunOut, questionDeadlineMs, secondsLeft } from "@/lib/question-clock";
+import { estimateServerOffsetMs, hasTimeLimitRunOut, isAnswerLate, LATE_ANSWER_GRACE_MS, questionDeadlineMs, secondsLeft, TIMEOUT_SUBMIT_MARGIN_MS } from "@/lib/question-clock";
 
 describe("question clock", () => {
   it("puts the deadline at the server's stamp plus the limit", () => {
@@ -25,5 +25,11 @@ describe("question clock", () => {
     expect(secondsLeft(deadline, 1_029_001, 0)).toBe(1);
     expect(secondsLeft(deadline, 1_030_000, 0)).toBe(0);
     expect(secondsLeft(deadline, 2_000_000, 0)).toBe(0);
+  });
+
+  it("calls an answer late only past the limit plus the grace, which covers the browser's own time-out submit", () => {
+    expect(isAnswerLate(1_000_000, 30, 1_030_000 + LATE_ANSWER_GRACE_MS)).toBe(false);
+    expect(isAnswerLate(1_000_000, 30, 1_030_000 + LATE_ANSWER_GRACE_MS + 1)).toBe(true);
+    expect(TIMEOUT_SUBMIT_MARGIN_MS).toBeLessThan(LATE_ANSWER_GRACE_MS);
   });
 });
