@@ -52,40 +52,26 @@ export async function recordKeys(tx: Tx, keys: readonly string[], now: Date): Pr
 export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSec: number; key: string };
 
 /**
- * Atomically: if every rule has room, counts one event for each and returns ok; else counts nothing. Two statements
- * under the keys' locks (take the locks; then count and conditionally insert in one statement, whose snapshot is
- * taken after the locks are held, so it sees every earlier holder's rows): a study-wide key is held for two round
- * trips, not six, and a launch's joins queue on it that much less.
+ * Atomically: if every rule has room, counts one event for each and returns ok; else counts nothing. One statement
+ * (database functions misi_rate_limit_lock / _count, migration 20261201021500): the keys' locks are held inside the
+ * database for the count and insert only, so a launch's joins no longer queue on the study-wide key while its holder
+ * waits for a busy app to send the next query.
  */
 export async function consumeRateLimit(rules: readonly RateLimitRule[], now: Date = new Date()): Promise<RateLimitDecision> {
-  const keys = [...new Set(rules.map((r) => r.key))].sort();
-  const ruleKeys = rules.map((r) => r.key);
-  const limits = rules.map((r) => r.limit);
   // timestamp(3) columns hold UTC wall time; an ISO string cast to timestamp drops the "Z" and keeps that time.
   const sinces = rules.map((r) => new Date(now.getTime() - r.windowMs).toISOString());
-  return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT count(pg_advisory_xact_lock(hashtext('ratelimit:' || k)))::int AS n FROM unnest(${keys}::text[]) AS k`;
-    const counted = await tx.$queryRaw<Array<{ i: number; n: number; first: Date | null }>>`
-      WITH r AS (SELECT * FROM unnest(${ruleKeys}::text[], ${limits}::int[], ${sinces}::text[]) WITH ORDINALITY AS r(key, lim, since, i)),
-      c AS (
-        SELECT r.i, r.key, r.lim, count(s.id)::int AS n, min(s.at) AS first
-        FROM r LEFT JOIN "SignInAttempt" s ON s.key = r.key AND s.at > r.since::timestamp(3)
-        GROUP BY r.i, r.key, r.lim
-      ),
-      ins AS (
-        INSERT INTO "SignInAttempt" (key, at) SELECT key, ${now.toISOString()}::timestamp(3) FROM c WHERE NOT EXISTS (SELECT 1 FROM c WHERE n >= lim)
-        RETURNING id
-      )
-      SELECT i::int AS i, n, first FROM c ORDER BY i`;
-    for (const row of counted) {
-      const rule = rules[row.i - 1]!;
-      if (row.n >= rule.limit) {
-        const retryMs = (row.first ? new Date(row.first).getTime() + rule.windowMs : now.getTime() + rule.windowMs) - now.getTime();
-        return { ok: false, retryAfterSec: Math.max(1, Math.ceil(retryMs / 1000)), key: rule.key };
-      }
+  const keys = rules.map((r) => r.key);
+  const counted = await db.$queryRaw<Array<{ rule_index: number; event_count: number; first_at: Date | null }>>`
+    SELECT rule_index, event_count, first_at FROM misi_rate_limit_count(
+      ${keys}::text[], ${rules.map((r) => r.limit)}::int[], ${sinces}::text[]::timestamp(3)[], ${now.toISOString()}::timestamp(3), misi_rate_limit_lock(${keys}::text[]))`;
+  for (const row of counted) {
+    const rule = rules[row.rule_index - 1]!;
+    if (row.event_count >= rule.limit) {
+      const retryMs = (row.first_at ? new Date(row.first_at).getTime() + rule.windowMs : now.getTime() + rule.windowMs) - now.getTime();
+      return { ok: false, retryAfterSec: Math.max(1, Math.ceil(retryMs / 1000)), key: rule.key };
     }
-    // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
-    if (Math.random() < 0.01) await tx.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
-    return { ok: true };
-  }, { maxWait: 30_000, timeout: 30_000 }); // a burst queues on the key locks, each holding a pooled connection
+  }
+  // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
+  if (Math.random() < 0.01) await db.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
+  return { ok: true };
 }
