@@ -7,15 +7,14 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { expect, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { completeDemo } from "../helpers/demo-walk";
 import { FIRST_CONTACT_DB_PORT, FIRST_CONTACT_PORT } from "./ports";
 
 // The tree to copy: this checkout, or FIRST_CONTACT_REPO (e.g. a worktree of an older commit, to see the test fail there).
 const REPO = process.env.FIRST_CONTACT_REPO ?? process.cwd();
 const BASE = `http://localhost:${FIRST_CONTACT_PORT}`;
-const DB_URL = `postgresql://postgres@127.0.0.1:${FIRST_CONTACT_DB_PORT}/misi`;
 
 /** The newcomer's environment: nothing configured (the test only moves the ports off the defaults). */
 function newcomerEnv(): NodeJS.ProcessEnv {
@@ -94,20 +93,16 @@ async function waitForHealthOk(dev: Dev, timeoutMs: number) {
   }
 }
 
-async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: DB_URL });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
+/** The participant's answers as the researcher's responses export has them (through the app: works whatever the database). */
+async function answersOf(request: APIRequestContext, studyId: string): Promise<Array<{ id: string; rawAnswer: string }>> {
+  const r = await request.get(`/api/export/${studyId}/responses`);
+  expect(r.status(), await r.text().catch(() => "")).toBe(200);
+  const rows = parse(await r.text(), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+  return rows
+    .filter((row) => row.participant_external_id === "first-contact")
+    .map((row) => ({ id: row.response_id!, rawAnswer: row.raw_answer! }))
+    .sort((x, y) => x.id.localeCompare(y.id));
 }
-
-const answersOf = () =>
-  sql<{ id: string; rawAnswer: string }>(
-    `SELECT r.id, r."rawAnswer" FROM "Response" r JOIN "Participant" p ON p.id = r."participantId" WHERE p."externalId" = 'first-contact' ORDER BY r.id`,
-  );
 
 test("a newcomer's npm install && npm run dev: sign in, a participant session, kill -9, restart, nothing lost", async ({ browser }) => {
   test.setTimeout(15 * 60_000);
@@ -143,7 +138,8 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     const participant = await (await browser.newContext({ baseURL: BASE })).newPage();
     await completeDemo(participant, link!.replace("test-participant", "first-contact"));
     await expect(participant.getByTestId("completion-code")).toBeVisible();
-    const answers = await answersOf();
+    const studyId = studyPath.split("/").pop()!;
+    const answers = await answersOf(staff.request, studyId);
     expect(answers.length).toBeGreaterThanOrEqual(10); // nine tasks + the practice item
 
     // 4. Dynamic routes a few hundred times (dev mode renders them in worker processes).
@@ -154,29 +150,31 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
 
     // next-auth's own redirects stay on the port the server runs on (its default without NEXTAUTH_URL is localhost:3000).
     const authRedirect = await staff.request.get("/api/auth/signin?callbackUrl=%2Fadmin", { maxRedirects: 0 });
-    expect(authRedirect.status()).toBe(302);
-    const signinUrl = new URL(authRedirect.headers()["location"]!, BASE);
-    expect(signinUrl.origin + signinUrl.pathname).toBe(`${BASE}/signin`);
-    expect(signinUrl.searchParams.get("callbackUrl")).toBe(`${BASE}/admin`);
+    // (Soft: a failure here is reported with the rest of the run, which goes on.)
+    expect.soft(authRedirect.status()).toBe(302);
+    const signinUrl = new URL(authRedirect.headers()["location"] ?? "/", BASE);
+    expect.soft(signinUrl.origin + signinUrl.pathname).toBe(`${BASE}/signin`);
+    expect.soft(signinUrl.searchParams.get("callbackUrl")).toBe(`${BASE}/admin`);
 
     // 5. A CLI while the server runs.
     const imported = spawnSync("npm", ["run", "import", "--", "prisma/demo/structures", "--kind", "structures"], { cwd: dir, env: newcomerEnv(), encoding: "utf8", timeout: 5 * 60_000 });
     expect(imported.status, imported.stdout + imported.stderr).toBe(0);
-    expect((await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "Structure"`))[0]!.n).toBeGreaterThan(0);
+    expect(imported.stdout).toMatch(/batch \S+: succeeded/);
     await expect(admin.getByRole("heading").first()).toBeVisible();
 
     // 6. kill -9 the dev server (its whole process group) and the database server, then the same first command.
-    const postmaster = Number(fs.readFileSync(path.join(dir, ".data/postgres/postmaster.pid"), "utf8").split("\n")[0]);
+    // (A tree without a database server, e.g. PGlite inside the dev server before issue 10, has no postmaster.pid.)
+    const pidFile = path.join(dir, ".data/postgres/postmaster.pid");
+    const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]) : null;
     dev.kill9();
-    process.kill(postmaster, "SIGKILL");
-    await staff.close();
+    if (postmaster) process.kill(postmaster, "SIGKILL");
     for (let i = 0; i < 100 && (await health()) !== null; i++) await new Promise((r) => setTimeout(r, 100));
     t = Date.now();
     dev = new Dev(dir, "npm run dev");
     await waitForHealthOk(dev, 5 * 60_000);
     console.log(`start after kill -9 (database recovery, migrations checked, seed skipped): health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
     expect(dev.output).not.toMatch(/External error|PANIC|RuntimeError: Aborted/);
-    expect(await answersOf()).toEqual(answers);
+    expect(await answersOf(staff.request, studyId)).toEqual(answers);
 
     // 7. The participant comes back after the restart: the completion page shows and stays (no reload loop).
     let navigations = 0;
