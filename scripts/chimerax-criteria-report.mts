@@ -242,6 +242,9 @@ function main(): void {
   lines.push("  are not implemented.");
   lines.push("- SDF/MOL2 ligands are typed from their bond orders and (implicit) hydrogens, so a carboxylic acid drawn with its OH is C2/O2/O3");
   lines.push("  (acceptor A5, donor D1) where ChimeraX, which types from geometry, would see a carboxylate (A3).");
+  lines.push("- A planar N within 2.6 Å of a metal (bound to it: a porphyrin N on its iron) is no donor even when it is not typed as an");
+  lines.push("  acceptor (the spec drops only metal-coordinated acceptor N). With the simplified ring typing, heme NB/ND of 2q8q were N–H donors");
+  lines.push("  and gave two \"H-bonds\" from the iron-bound pyrrole N to the iron-bound HIS 229 NE2 (found by an outside review).");
   lines.push("- D17/D18 also register every N2 of the ring as a donor in ChimeraX; without explicit H such a donor never passes, so it is omitted.");
   lines.push("");
   lines.push("## Per structure: added, removed and PLIP-only pairs");

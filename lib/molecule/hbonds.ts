@@ -57,6 +57,13 @@ export const STRICT_HBOND_CRITERIA: HBondCriteria = { distSlopA: 0, angleSlopDeg
 export const METAL_COORDINATION_RADIUS_A = 4.0;
 /** A donor on the metal's side of a coordinated acceptor (∠(D, A, M) below this) is vetoed. */
 const METAL_VETO_DEG = 45;
+/**
+ * A planar N this close to a metal is bound to it and carries no hydrogen (a porphyrin N on its iron). Deviation from
+ * the spec's donor rule, which looks only at N typed as acceptors: our ring typing is simpler than ChimeraX's
+ * bond-order enumeration and typed heme NB/ND of 2q8q as N–H donors, giving two "H-bonds" from the iron-bound
+ * pyrrole N to the iron-bound HIS NE2 (an outside review of issue 13).
+ */
+const METAL_BOND_A = 2.6;
 /** Sulfur compensation added to relaxed distance limits (spec §1.5). */
 const SULFUR_COMP_A = 0.35;
 /** Superset of every candidate search radius of spec §1.3 (3.65 + 0.4 + 1.25 + 0.35 Å). */
@@ -510,9 +517,10 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
       ? findNeighbours(metalGrid, a, METAL_COORDINATION_RADIUS_A).map((k) => metals[k]!).filter((m) => distanceVec(pos(atoms[m]!), pos(a)) <= METAL_COORDINATION_RADIUS_A)
       : [],
   );
+  const boundToMetal = (a: Atom) => metals.some((m) => distanceVec(pos(atoms[m]!), pos(a)) <= METAL_BOND_A);
   const donors = atoms.map((a, i) => {
-    // A metal-coordinated planar N is no donor (spec §4.2, e.g. a His ring N binding zinc).
-    if (a.element === "N" && isPlanar(graph.types[i]!) && metalsOf[i]!.length > 0) return null;
+    // A metal-coordinated planar N is no donor (spec §4.2, e.g. a His ring N binding zinc); nor is one bound to a metal.
+    if (a.element === "N" && isPlanar(graph.types[i]!) && (metalsOf[i]!.length > 0 || boundToMetal(a))) return null;
     return classifyDonor(graph, atoms, i);
   });
   return { atoms, pocketCount, graph, acceptors, donors, metalsOf, slop: { distA: criteria.distSlopA, angleDeg: criteria.angleSlopDeg } };

@@ -192,3 +192,16 @@ describe("ChimeraX criteria: permutation invariance (spec §9.1 item 3)", () => 
     expect(key(reversed)).toEqual(key(forward));
   });
 });
+
+describe("metal-bound pyrrole N (outside review of issue 13)", () => {
+  it("2q8q: the iron-bound heme N are no donors, so no HEM N → HIS 229 NE2 'H-bond' (both N bind the Fe)", () => {
+    const c = prepare(load("plip-test-pdb", "2q8q.pdb"), {});
+    expect(c.ligand.id).toBe("HEM:A:300");
+    const fe = c.ligand.atoms.find((a) => a.element.toUpperCase() === "FE")!;
+    const dist = (a: { x: number; y: number; z: number }) => Math.hypot(a.x - fe.x, a.y - fe.y, a.z - fe.z);
+    const pyrroleN = c.ligand.atoms.filter((a) => ["NA", "NB", "NC", "ND"].includes(a.name));
+    expect(pyrroleN.map(dist).every((d) => d < 2.6)).toBe(true);
+    const bonds = findComplexHBonds(c);
+    expect(bonds.filter((b) => ["NA", "NB", "NC", "ND"].includes(b.ligandAtom.name) && b.proteinAtom.resName === "HIS")).toEqual([]);
+  });
+});
