@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { answerFor } from "../helpers/demo-walk";
 import { countResponses, createStudyFromDemoPool } from "./helpers/participant-fixtures";
 
 // The participant's screens at 1280×800 in both conditions: axe-core finds no serious or critical violation on
@@ -13,16 +14,6 @@ const SHOTS = process.env.SCREENSHOTS_DIR;
 const VIEWPORT = { width: 1280, height: 800 };
 /** Smallest label font size (CSS px) accepted in the image viewer at 1280×800. */
 const MIN_VIEWER_LABEL_PX = 11;
-
-const ANSWERS: Array<[RegExp, string]> = [
-  [/^Translation \+ rotation|^Rotation \+ rotation|^Interaction location/, "A"],
-  [/^Translation/, "move x 1"],
-  [/^Rotation/, "roll x 15"],
-  [/^Zooming/, "move z 45"],
-  [/^Residue/, "No"],
-  [/docking/i, "roll x 15, move x 10"],
-  [/^Pocket/, "No"],
-];
 
 async function expectNoSeriousViolations(page: Page, where: string, log: string[]) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
@@ -179,17 +170,16 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       await expect(viewer).toBeHidden();
       seen.add(label);
     }
-    const answer = ANSWERS.find(([re]) => re.test(label))?.[1];
-    expect(answer, `no answer for task '${label}'`).toBeDefined();
+    const answer = answerFor(label);
     const field = page.getByLabel(/Your answer/);
     if (keyboardOnly) {
       await tabTo(page, field);
-      await page.keyboard.type(answer!);
+      await page.keyboard.type(answer);
       await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
       // Enter in the answer field submits the form.
       await page.keyboard.press("Enter");
     } else {
-      await field.fill(answer!);
+      await field.fill(answer);
       await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
       await page.getByRole("button", { name: "Submit answer" }).click();
     }
