@@ -187,6 +187,10 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     await participant.waitForTimeout(15_000);
     expect(navigations - settled, "the participant page reloaded itself after the restart").toBe(0);
     await expect(participant.getByTestId("completion-code")).toBeVisible();
+  } catch (err) {
+    // What the dev server said last: why a request was refused or the connection reset.
+    console.log(`--- last output of the dev server ---\n${dev?.output.slice(-6000) ?? "(not started)"}`);
+    throw err;
   } finally {
     dev?.kill9();
     spawnSync("npm", ["run", "--silent", "db:stop"], { cwd: dir, env: newcomerEnv(), timeout: 120_000 });
