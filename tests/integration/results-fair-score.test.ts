@@ -61,6 +61,27 @@ describe("fair score from stored answers", () => {
   });
 });
 
+describe("late answers (outside review: a late swapped answer scored fair 1)", () => {
+  it("a late answer is 0 under fair as under the paper, and is no answer for the item analysis", async () => {
+    const other = await db.response.findFirstOrThrow({
+      where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main", id: { not: changedId }, item: { id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId } },
+      select: { id: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true },
+    });
+    await db.response.update({ where: { id: other.id }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0, late: true } });
+    try {
+      const { records } = await listResponseRecords([fixture.studyId]);
+      const swapped = records.filter((r) => r.taskId === "residue_ligand" && r.answer === "Yes: ARG NH1, O1B");
+      expect(swapped).toHaveLength(1); // the late one carries no answer
+      const fairTotal = records.filter((r) => r.taskId === "residue_ligand").reduce((s, r) => s + (r.fairExact ?? 0), 0);
+      const paperTotal = records.filter((r) => r.taskId === "residue_ligand").reduce((s, r) => s + r.exact, 0);
+      expect(fairTotal - paperTotal).toBe(1); // only the in-time swapped answer gains under fair
+    } finally {
+      const { rawAnswer, canonicalAnswer, exact, partial } = other;
+      await db.response.update({ where: { id: other.id }, data: { rawAnswer, canonicalAnswer, exact, partial, late: false } });
+    }
+  });
+});
+
 describe("fair score of imported model runs", () => {
   it("a model's swapped atom name is paper 0, fair 1: the comparison and the fair paper table use it", async () => {
     const user = await db.user.create({ data: { email: `fair-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" }, select: { id: true } });

@@ -20,6 +20,8 @@ interface RawRecordRow {
   partial: number;
   condition: string;
   canonicalAnswer: string;
+  /** Stored past a timed question's limit: scored 0 like a time-out (paper and fair), kept out of the answer analysis. */
+  late: boolean;
   cohort: string | null;
 }
 
@@ -61,12 +63,12 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
     for (;;) {
       const page: RawRecordRow[] = after
         ? await db.$queryRaw<RawRecordRow[]>`
-            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", p.cohort
+            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
             FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
             WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
             ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`
         : await db.$queryRaw<RawRecordRow[]>`
-            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", p.cohort
+            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
             FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
             WHERE r."studyId" = ${studyId} AND r.phase = 'main'
             ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`;
@@ -110,13 +112,15 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
       }
       record.t4Polarity = p;
     }
-    if (r.canonicalAnswer !== "") record.answer = r.canonicalAnswer;
+    // A late answer counts as a time-out: no answer for the item analysis, fair score from an empty answer (0).
+    const canonical = r.late ? "" : r.canonicalAnswer;
+    if (canonical !== "") record.answer = canonical;
     if (fairTasks.has(r.taskId)) {
       if (!golds.has(r.itemId)) {
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: "item has no answer key (fair score)" });
         continue;
       }
-      const fair = fairFieldsOf(r.taskId as TaskId, r.canonicalAnswer, golds.get(r.itemId), record);
+      const fair = fairFieldsOf(r.taskId as TaskId, canonical, golds.get(r.itemId), record);
       if (!fair.ok) {
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: fair.error });
         continue;
