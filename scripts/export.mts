@@ -6,6 +6,7 @@
 // --what responses loads neither Prisma nor the other exports: the export's child process resolves the study and
 // writes the file itself (lib/server/export/responses-child-stream.ts), so this process stays small (bench/export.mts).
 import fs from "node:fs";
+import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
@@ -83,22 +84,36 @@ if (what === "paper-table") {
   if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
 }
 
-/** Responses: the child process writes straight to the --out file or to stdout. */
+/**
+ * Responses: the child process writes to a temporary file beside --out (or to stdout), renamed to --out only when the
+ * export succeeded: a failed or interrupted export never truncates or removes an existing file of that name.
+ */
 async function exportResponses(started: number): Promise<void> {
   const { databaseUrl } = await import("@/lib/server/env");
   const { writeResponsesWithChild } = await import("@/lib/server/export/responses-child-stream");
-  const fd = parsed.out ? fs.openSync(parsed.out, "w") : 1;
+  const out = parsed.out;
+  const temp = out ? path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.partial`) : null;
+  const removeTemp = () => temp && fs.rmSync(temp, { force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeTemp();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  const fd = temp ? fs.openSync(temp, "w") : 1;
   try {
     await writeResponsesWithChild({ databaseUrl, studyId: parsed.study as string, scope: parsed.scope as "study" | "pool" }, fd);
   } catch (err) {
     // An unknown study or a failed export leaves no file behind. The child's message is the whole story (no stack).
-    if (parsed.out) fs.rmSync(parsed.out, { force: true });
+    if (temp) {
+      fs.closeSync(fd);
+      removeTemp();
+    }
     throw new AppError("UNPROCESSABLE", err instanceof Error ? err.message : String(err));
-  } finally {
-    if (parsed.out) fs.closeSync(fd);
   }
-  if (parsed.out) {
-    process.stderr.write(`export: wrote ${parsed.out} (${fs.statSync(parsed.out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  if (out && temp) {
+    fs.closeSync(fd);
+    fs.renameSync(temp, out);
+    process.stderr.write(`export: wrote ${out} (${fs.statSync(out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
 }
 

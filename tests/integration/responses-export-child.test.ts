@@ -73,3 +73,32 @@ describe("responses export in a child process", () => {
     await expect(readAll(createResponsesChildStream({ databaseUrl, studyId: "no-such-study", scope: "study" }))).rejects.toThrow("No study with id no-such-study.");
   });
 });
+
+describe("export CLI --what responses --out (outside review: a wrong study id deleted an existing file)", () => {
+  it("a failed export leaves an existing file of that name untouched; a good one replaces it whole", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-export-cli-"));
+    const out = path.join(dir, "keep.csv");
+    fs.writeFileSync(out, "earlier export\n");
+    const run = (study: string) =>
+      spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/export.mts", "--study", study, "--what", "responses", "--out", out], {
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        encoding: "utf8",
+      });
+    try {
+      const bad = run("no-such-study");
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain("no-such-study");
+      expect(fs.readFileSync(out, "utf8")).toBe("earlier export\n");
+      expect(fs.readdirSync(dir)).toEqual(["keep.csv"]);
+      const good = run(fixture.studyId);
+      expect(good.status, good.stderr).toBe(0);
+      expect(fs.readFileSync(out, "utf8")).toBe(await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId]))));
+      expect(fs.readdirSync(dir)).toEqual(["keep.csv"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
