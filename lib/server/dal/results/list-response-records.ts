@@ -3,6 +3,7 @@ import { UNSPECIFIED_COHORT } from "@/lib/export/response-table";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { RESULT_TASK_IDS, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
+import { Prisma } from "@/prisma/generated/client";
 import { classifyResidueLigandItems } from "./classify-items";
 import { FAIR_SCORE_TASKS, fairFieldsOf } from "@/lib/tasks/fair-score";
 import type { TaskId } from "@/lib/tasks/types";
@@ -61,17 +62,12 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
   for (const studyId of studyIds) {
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const page: RawRecordRow[] = after
-        ? await db.$queryRaw<RawRecordRow[]>`
-            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
-            FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
-            WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)
-            ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`
-        : await db.$queryRaw<RawRecordRow[]>`
-            SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
-            FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
-            WHERE r."studyId" = ${studyId} AND r.phase = 'main'
-            ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`;
+      const keyset: Prisma.Sql = after ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)` : Prisma.empty;
+      const page: RawRecordRow[] = await db.$queryRaw<RawRecordRow[]>`
+        SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
+        FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
+        WHERE r."studyId" = ${studyId} AND r.phase = 'main' ${keyset}
+        ORDER BY r."submittedAt", r.id LIMIT ${pageSize}`;
       rows.push(...page);
       const last = page[page.length - 1];
       if (!last || page.length < pageSize) break;
