@@ -101,10 +101,21 @@ function giveTo(user: { uid: number; gid: number } | undefined, ...paths: string
     spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, p]);
   }
   // The server must be able to reach its folder: make the parents traversable (temp folders are created 0700).
-  for (let dir = path.dirname(paths[0]!); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+  makeTraversable(user, paths[0]!);
+}
+
+/** As root, the `postgres` user must reach `file`: parents without search permission for others get it. */
+function makeTraversable(user: { uid: number; gid: number } | undefined, file: string) {
+  if (!user) return;
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const mode = fs.statSync(dir).mode;
     if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o011);
   }
+}
+
+/** What a failed command said: its output, or why it could not run at all (spawnSync leaves the output null then). */
+function said(r: ReturnType<typeof spawnSync>): string {
+  return String(r.stderr || r.stdout || r.error?.message || "no output").trim();
 }
 
 function run(cmd: string, args: string[], user: { uid: number; gid: number } | undefined, timeoutMs = 120_000) {
@@ -176,7 +187,9 @@ export async function ensureEmbedded(options: { log?: (line: string) => void; en
     return { url: cfg.url, started: false, initialised: false };
   }
   const bins = binaries();
+  // The binaries live in node_modules: in a checkout under a 0700 folder (mktemp -d, /root) the postgres user could not run them.
   const user = runAs();
+  makeTraversable(user, bins.initdb);
   let initialised = false;
   if (!isEmbeddedInitialised(cfg)) {
     const t = Date.now();
@@ -185,7 +198,7 @@ export async function ensureEmbedded(options: { log?: (line: string) => void; en
     if (fs.readdirSync(cfg.dataDir).length > 0) throw new EmbeddedDbError(`${cfg.dataDir} exists, is not empty and holds no PostgreSQL database. Move it away or set EMBEDDED_DB_DIR.`);
     giveTo(user, cfg.dataDir);
     const r = run(bins.initdb, ["-D", cfg.dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions"], user);
-    if (r.status !== 0) throw new EmbeddedDbError(`initdb failed (exit ${r.status ?? r.signal}):\n${(r.stderr || r.stdout).trim()}`);
+    if (r.status !== 0) throw new EmbeddedDbError(`initdb failed (exit ${r.status ?? r.signal}):\n${said(r)}`);
     // Listen on loopback only; trust authentication is acceptable there for a local single-user database.
     fs.appendFileSync(path.join(cfg.dataDir, "postgresql.conf"), "\n# misi-baseline embedded server\nlisten_addresses = '127.0.0.1'\nmax_connections = 100\nunix_socket_directories = ''\n");
     initialised = true;
