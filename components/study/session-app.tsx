@@ -126,9 +126,12 @@ export function SessionApp({ initial }: { initial: SessionState }) {
 
   const { participant, study, progress, current } = session;
 
-  // The current question's images load while its instructions are read, the next question's while this one is answered.
-  const currentImageIds = current?.item.images.map((i) => i.id).join(",") ?? "";
-  const upcomingImageIds = session.upcomingImageIds?.join(",") ?? "";
+  // Untimed: the current question's images load while its instructions are read, the next question's while this one is
+  // answered. Timed: nothing ahead; the server serves a question's images only once it has stamped the question shown
+  // (the clock starts there), and QuestionScreen requests them after that.
+  const timed = study.timeLimitSec !== null;
+  const currentImageIds = timed ? "" : (current?.item.images.map((i) => i.id).join(",") ?? "");
+  const upcomingImageIds = timed ? "" : (session.upcomingImageIds?.join(",") ?? "");
   useEffect(() => {
     void preloadImages(currentImageIds ? currentImageIds.split(",") : []).then(() => preloadImages(upcomingImageIds ? upcomingImageIds.split(",") : []));
   }, [currentImageIds, upcomingImageIds]);
@@ -168,8 +171,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
             setFeedback({ state: next, result: result.practiceFeedback, question: { taskId: current.task.id, text: current.item.question, images: current.item.images, answer } });
             return;
           }
-          // The next question appears with its images (fetched ahead; waited for here at most a few seconds).
-          await preloadImages(next.current?.item.images.map((i) => i.id) ?? []);
+          // Untimed: the next question appears with its images (fetched ahead; waited for here at most a few seconds).
+          if (!timed) await preloadImages(next.current?.item.images.map((i) => i.id) ?? []);
           setSession(next);
         }}
         onStale={reloadSession}
@@ -360,7 +363,10 @@ function QuestionScreen({
   );
 
   // The server stamps when this question is displayed and owns the deadline: a reload continues the countdown.
-  const remaining = useQuestionClock({ assignmentId: question.assignmentId, timeLimitSec, onExpire: () => void submit(true) });
+  const { remaining, reported } = useQuestionClock({ assignmentId: question.assignmentId, timeLimitSec, onExpire: () => void submit(true) });
+  // Timed: the images and the 3D view are requested only once the server has stamped the question shown (it refuses
+  // them before); the text comes first, the clock starts at the stamp, so loading the images counts against the limit.
+  const contentPending = timeLimitSec !== null && reported === "pending";
 
   useEffect(() => {
     if (widget.type !== "mc") return;
@@ -394,6 +400,11 @@ function QuestionScreen({
           </button>
         </div>
       </div>
+      {timeLimitSec !== null && reported === "failed" ? (
+        <p role="alert" className="mt-4 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm">
+          The server could not be told that this question is on screen, so its images may not load. Reload the page to try again.
+        </p>
+      ) : null}
       {instructionsOpen ? (
         <div id="q-instructions" className="mt-4 grid gap-6 rounded border border-slate-300 bg-white p-4 md:grid-cols-[1fr_auto]">
           <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
@@ -404,11 +415,15 @@ function QuestionScreen({
         {condition === "interactive" && question.interactive ? (
           // The 3D view with the item's images beside it (not below the fold): the target stays in sight while rotating.
           <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,300px)]">
-            <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
-            <ImageGallery images={question.item.images} layout="strip" onZoom={() => (zooms.current += 1)} />
+            {contentPending ? (
+              <p className="text-sm text-slate-600">Loading the 3D view…</p>
+            ) : (
+              <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+            )}
+            <ImageGallery images={question.item.images} layout="strip" pending={contentPending} onZoom={() => (zooms.current += 1)} />
           </div>
         ) : (
-          <ImageGallery images={question.item.images} onZoom={() => (zooms.current += 1)} />
+          <ImageGallery images={question.item.images} pending={contentPending} onZoom={() => (zooms.current += 1)} />
         )}
         <div className="lg:sticky lg:top-4 lg:self-start">
           <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />

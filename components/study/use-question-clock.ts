@@ -28,14 +28,25 @@ async function reportShown(assignmentId: string): Promise<{ body: ShownResponse;
   }
 }
 
+/** Seconds left (null without a limit), and whether the "shown" call has settled (succeeded, or failed for good). */
+export interface QuestionClock {
+  remaining: number | null;
+  /**
+   * In a timed study the server serves the question's images and 3D scene only after it stamped the question shown
+   * (lib/server/dal/participant/question-content-gate.ts): request them only once this is true.
+   */
+  reported: "pending" | "ok" | "failed";
+}
+
 /**
  * Tells the server the question is on screen (it stamps the moment once) and runs the countdown on
- * the server's clock: seconds left, or null without a limit. Calls onExpire once, a margin after the
- * server's deadline. A reload gets the same deadline back, so the time keeps running. If the server
- * cannot be reached the countdown runs from the local mount time; the server still decides.
+ * the server's clock. Calls onExpire once, a margin after the server's deadline. A reload gets the
+ * same deadline back, so the time keeps running. If the server cannot be reached the countdown runs
+ * from the local mount time; the server still decides.
  */
-export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { assignmentId: string; timeLimitSec: number | null; onExpire: () => void }): number | null {
+export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { assignmentId: string; timeLimitSec: number | null; onExpire: () => void }): QuestionClock {
   const [remaining, setRemaining] = useState<number | null>(null);
+  const [reported, setReported] = useState<QuestionClock["reported"]>("pending");
   const expire = useRef(onExpire);
   useEffect(() => {
     expire.current = onExpire;
@@ -46,7 +57,9 @@ export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { ass
     let timer: ReturnType<typeof setInterval> | undefined;
     const mountedAt = Date.now();
     void reportShown(assignmentId).then((shown) => {
-      if (cancelled || timeLimitSec === null) return;
+      if (cancelled) return;
+      setReported(shown ? "ok" : "failed");
+      if (timeLimitSec === null) return;
       const deadline = shown?.body.deadline ? Date.parse(shown.body.deadline) : mountedAt + timeLimitSec * 1000;
       const offset = shown ? estimateServerOffsetMs(Date.parse(shown.body.serverNow), shown.t0, shown.t1) : 0;
       let fired = false;
@@ -68,5 +81,5 @@ export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { ass
     };
   }, [assignmentId, timeLimitSec]);
 
-  return remaining;
+  return { remaining, reported };
 }
