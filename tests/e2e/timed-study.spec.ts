@@ -74,3 +74,70 @@ test("timed study: the time-out is stored after the server's limit, counted from
   // The server accepted it only once its own limit had run out.
   expect(first!.submittedAt!.getTime() - stamp.getTime()).toBeGreaterThanOrEqual(6000);
 });
+
+/** Each assignment's image ids, in position order. */
+async function imageIdsByAssignment(slug: string, externalId: string): Promise<Array<{ id: string; images: string[] }>> {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const r = await client.query(
+      `SELECT a.id, array_agg(im.id ORDER BY im.position) AS images
+         FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId" JOIN "Study" s ON s.id = p."studyId"
+         JOIN "ItemImage" im ON im."itemId" = a."itemId"
+        WHERE s.slug = $1 AND p."externalId" = $2 GROUP BY a.id, a.position ORDER BY a.position`,
+      [slug, externalId],
+    );
+    return r.rows as Array<{ id: string; images: string[] }>;
+  } finally {
+    await client.end();
+  }
+}
+
+test("timed study: no image of a question is requested before the server stamped it shown (no prefetch); the server refuses it before", async ({ page }) => {
+  const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 3600 } });
+  // In order: image requests as the browser issues them, and "shown" reports once their response has arrived.
+  const log: Array<{ kind: "image"; id: string } | { kind: "shown"; assignmentId: string }> = [];
+  page.on("request", (request) => {
+    const image = /^\/api\/images\/([A-Za-z0-9]+)$/.exec(new URL(request.url()).pathname);
+    if (image) log.push({ kind: "image", id: image[1]! });
+  });
+  page.on("requestfinished", (request) => {
+    if (new URL(request.url()).pathname !== "/api/participant/shown") return;
+    log.push({ kind: "shown", assignmentId: (JSON.parse(request.postData() ?? "{}") as { assignmentId: string }).assignmentId });
+  });
+  const imagesOnScreen = () =>
+    expect
+      .poll(() => page.getByRole("list", { name: "Images" }).locator("img").evaluateAll((imgs) => imgs.length === 4 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+
+  await page.goto(`/s/${slug}?PROLIFIC_PID=timed-noprefetch&STUDY_ID=s1&SESSION_ID=x1`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toBeVisible();
+  const [first, second] = await imageIdsByAssignment(slug, "timed-noprefetch");
+  // Asked directly before the question is shown, the server refuses its images (a clear 409, not the image).
+  const early = await page.evaluate(async (id) => {
+    const r = await fetch(`/api/images/${id}`);
+    return { status: r.status, body: await r.text() };
+  }, first!.images[0]!);
+  expect(early.status).toBe(409);
+  expect(early.body).toContain("has not been shown yet");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText("1 of 2")).toBeVisible();
+  await imagesOnScreen();
+  // Time for a prefetch of question 2 to happen, if there were one.
+  await page.waitForTimeout(1500);
+  await page.getByLabel(/Your answer/).fill("move x 1");
+  await page.getByRole("button", { name: "Submit answer" }).click();
+  await expect(page.getByText("2 of 2")).toBeVisible();
+  await imagesOnScreen();
+
+  for (const a of [first!, second!]) {
+    const shownAt = log.findIndex((e) => e.kind === "shown" && e.assignmentId === a.id);
+    expect(shownAt, `question ${a.id} was reported shown`).toBeGreaterThanOrEqual(0);
+    const requested = log.flatMap((e, i) => (e.kind === "image" && a.images.includes(e.id) ? [i] : []));
+    expect(requested.length, "its images were requested").toBeGreaterThanOrEqual(4);
+    // Not one request for its images before it was reported shown (the direct probe above is the one exception for question 1).
+    const before = requested.filter((i) => i < shownAt);
+    expect(before.length).toBe(a === first ? 1 : 0);
+  }
+});

@@ -33,7 +33,10 @@ export interface ParticipantSessionDto {
   };
   progress: { answered: number; total: number; practiceTotal: number };
   current: CurrentQuestionDto | null;
-  /** Image ids of the question after the current one, for the browser to fetch while the current one is answered. */
+  /**
+   * Image ids of the question after the current one, for the browser to fetch while the current one is answered. Always
+   * empty in a timed study (lib/server/dal/participant/question-content-gate.ts).
+   */
   upcomingImageIds: string[];
   completion: { code: string | null; url: string | null } | null;
   screenedOut: { message: string; returnUrl: string | null } | null;
@@ -130,7 +133,8 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
       current = toCurrentQuestion(next, item, participant.condition, config);
     }
   }
-  const following = current ? open[1] : undefined;
+  // Not in a timed study: its images are served only once it is the current question and reported shown.
+  const following = current && config.timeLimitSec === null ? open[1] : undefined;
   const upcomingImageIds = following
     ? (await db.itemImage.findMany({ where: { itemId: following.itemId, item: { status: "active" } }, orderBy: { position: "asc" }, select: { id: true } })).map((i) => i.id)
     : [];

@@ -363,7 +363,8 @@ function toUpdate(
     };
     current = toCurrentQuestion({ id: next.nextId, position: next.nextPosition!, phase: next.nextPhase! }, item, condition, config);
   }
-  const upcoming = current && next ? (typeof next.upcomingImageIds === "string" ? JSON.parse(next.upcomingImageIds) : next.upcomingImageIds) : [];
+  // None in a timed study (see ParticipantSessionDto.upcomingImageIds).
+  const upcoming = current && next && config.timeLimitSec === null ? (typeof next.upcomingImageIds === "string" ? JSON.parse(next.upcomingImageIds) : next.upcomingImageIds) : [];
   return {
     participant: { id: participantId, status, condition, consented: true },
     progress,

@@ -3,6 +3,7 @@ import { questionDeadlineMs } from "@/lib/question-clock";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
+import { GATE_SELECT, isCurrentQuestion } from "@/lib/server/dal/participant/question-content-gate";
 
 /** What the browser needs to run the countdown on the server's clock. */
 export interface QuestionClockDto {
@@ -19,17 +20,19 @@ export interface QuestionClockDto {
 /**
  * Stamps the moment the question itself is displayed (after any instructions screen), once: a
  * reload or a second tab gets the first stamp back, so the countdown continues instead of
- * restarting. Only the participant's own open question can be stamped.
+ * restarting. Only the participant's current question can be stamped: in a timed study the stamp is what unlocks the
+ * question's images and 3D scene (question-content-gate.ts), so stamping the next one early is refused too.
  */
 export async function markQuestionShown(participantId: string, assignmentId: string): Promise<QuestionClockDto> {
   const assignment = await db.assignment.findFirst({
     where: { id: assignmentId, participantId },
-    select: { status: true, questionShownAt: true, participant: { select: { status: true, study: { select: { config: true } } } } },
+    select: GATE_SELECT,
   });
   if (!assignment) throw new AppError("NOT_FOUND", "This question is not part of your session.");
   if (assignment.participant.status !== "active") throw new AppError("GONE", "Your session has ended.");
   if (assignment.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
   if (assignment.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+  if (!(await isCurrentQuestion(participantId, assignment))) throw new AppError("CONFLICT", "This is not your current question.");
   let shownAt = assignment.questionShownAt;
   if (!shownAt) {
     // Conditional: two tabs racing both read the one stamp that won.
