@@ -125,9 +125,9 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       description: "Response time used in analyses: rt_client_ms when present, else rt_server_ms.",
       get: (r) => chooseResponseTimeMs(r),
     },
-    { key: "rt_client_ms", type: "integer", unit: "ms", description: "Client-measured time from first display to submit.", get: (r) => r.rtClientMs },
+    { key: "rt_client_ms", type: "integer", unit: "ms", description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).", get: (r) => r.rtClientMs },
     { key: "rt_server_ms", type: "integer", unit: "ms", description: "Server-measured time from shown_at to storing the answer.", get: (r) => r.rtServerMs },
-    { key: "shown_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it.", get: (r) => r.shownAt },
+    { key: "shown_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.", get: (r) => r.shownAt },
     { key: "submitted_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
     {
       key: "device",
