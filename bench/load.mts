@@ -9,6 +9,8 @@
  * raw single-row INSERT rate into a copy of the Response table (same indexes) at the same concurrency, and SQL checks:
  * nothing acknowledged lost, nothing stored twice, no item beyond k. Prints per-kind latency percentiles; the last line
  * is `answers/s A; raw-insert/s B; ratio R; p99 P ms; lost L; duplicates D; overruns O; participant-5xx E`.
+ * `--joins-only`: only the join (issue 12): N new joiners open the study link at once (each from its own address, split
+ * over both instances), then the same N open it again (resumes); prints joins/s and resumes/s with latency percentiles.
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -24,6 +26,7 @@ const { values: args } = parseArgs({
     participants: { type: "string", default: "200" },
     "items-per-participant": { type: "string", default: "20" },
     faults: { type: "boolean", default: false },
+    "joins-only": { type: "boolean", default: false },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
@@ -280,6 +283,39 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
   if (!state.completion) throw new Error(`participant ${i} ended without completion (noWork ${state.noWork})`);
 }
 
+/** `--joins-only`: N new joiners at once, then the same N again (resumes). Each join is one GET that must redirect to the session page. */
+async function joinsOnly(slug: string, studyId: string, ports: number[]) {
+  const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+  const round = async (label: string) => {
+    latencies.join.length = 0;
+    const t0 = performance.now();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: N }, async (_, j) => {
+        const i = j + 2;
+        const port = ports[i % ports.length]!;
+        const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+        const res = await request("join", () => `http://127.0.0.1:${port}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+        await res.arrayBuffer();
+        const location = res.headers.get("location") ?? "";
+        if (!location.endsWith("/session")) throw new Error(`join ${i}: redirected to ${location}`);
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+    for (const f of failed.slice(0, 3)) log(`  ${label} failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
+    const v = latencies.join;
+    log(`${label}: ${N} at once in ${seconds.toFixed(2)} s; ${fmt((N - failed.length) / seconds)}/s; p50 ${fmt(pct(v, 50))} ms, p95 ${fmt(pct(v, 95))} ms, p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; client retries ${retries}`);
+    return { perSec: (N - failed.length) / seconds, failed: failed.length };
+  };
+  const joins = await round("new joins");
+  const resumes = await round("resumes (same Prolific ids again)");
+  const client = await connectBenchDb();
+  const participants = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1`, [studyId])).rows[0].n);
+  await client.end();
+  if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+  console.log(`joins/s ${joins.perSec.toFixed(1)}; resumes/s ${resumes.perSec.toFixed(1)}; failed ${joins.failed + resumes.failed}; participants ${participants} (expected ${N + 2}); participant-5xx ${participant5xx}`);
+}
+
 async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
@@ -364,6 +400,7 @@ async function main() {
     await runParticipant(1, slug, [portB], { joined: () => {}, started: () => {} });
     latencies.join.length = latencies.page.length = latencies.consent.length = latencies.answer.length = 0;
     acknowledged.length = 0;
+    if (args["joins-only"]) return await joinsOnly(slug, studyId, [portA, portB]);
     firstAnswerAt = Infinity;
 
     let joinedCount = 0;
