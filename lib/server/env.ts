@@ -17,9 +17,12 @@ const EnvSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
   /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
-  /** New participants (and consents) allowed per 10 minutes per study from one client address, and per study overall. */
+  /** New participants (and consents) allowed per 10 minutes per study from one client address. */
   PARTICIPANT_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Consents allowed per 10 minutes per study from all addresses (joins have no study-wide limit). */
   PARTICIPANT_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(300),
+  /** Never-consented participants kept per study; beyond it each new participant removes the longest-idle one. */
+  PARTICIPANT_PENDING_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(5000),
   TRUSTED_PROXY_HOPS: z.string().optional().transform((v, ctx) => {
     try {
       return parseTrustedProxyHops(v);

@@ -48,6 +48,48 @@ describe("entering a study", () => {
     await expect(enterStudy({ slug: open.study.slug, query: { PROLIFIC_PID: "bad id; drop" } })).resolves.toMatchObject({ kind: "invalid" });
   });
 
+  it("a lab participant (no external id) resumes by cookie, only in its own study; another study's cookie makes a new one", async () => {
+    const lab = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1 } });
+    const other = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1 } });
+    const first = (await enterStudy({ slug: lab.study.slug, query: {} })) as { participantId: string };
+    await expect(enterStudy({ slug: lab.study.slug, query: {}, existingParticipantId: first.participantId })).resolves.toMatchObject({ kind: "ok", participantId: first.participantId, resumed: true });
+    const elsewhere = await enterStudy({ slug: other.study.slug, query: {}, existingParticipantId: first.participantId });
+    expect(elsewhere).toMatchObject({ kind: "ok", resumed: false });
+    expect((elsewhere as { participantId: string }).participantId).not.toBe(first.participantId);
+    // A Prolific id in the link wins over the cookie.
+    const pid = await enterStudy({ slug: lab.study.slug, query: { PROLIFIC_PID: "lab-pid" }, existingParticipantId: first.participantId });
+    expect((pid as { participantId: string }).participantId).not.toBe(first.participantId);
+  });
+
+  it("a study's own participant parameter name; a stored config that no longer validates keeps the study closed, also to resumes", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, prolific: { participantParam: "workerId" } } });
+    const a = await enterStudy({ slug: study.slug, query: { workerId: " w-1 " } });
+    expect(a).toMatchObject({ kind: "ok", resumed: false });
+    await expect(enterStudy({ slug: study.slug, query: { workerId: "w-1" } })).resolves.toMatchObject({ kind: "ok", resumed: true, participantId: (a as { participantId: string }).participantId });
+    const stored = (await db.study.findUniqueOrThrow({ where: { id: study.id } })).config as { prolific: Record<string, unknown> };
+    await db.study.update({ where: { id: study.id }, data: { config: { ...stored, prolific: { ...stored.prolific, completionUrl: "javascript:alert(1)" } } } });
+    await expect(enterStudy({ slug: study.slug, query: { workerId: "w-1" } })).resolves.toMatchObject({ kind: "closed" });
+    await expect(enterStudy({ slug: study.slug, query: { workerId: "w-2" } })).resolves.toMatchObject({ kind: "closed" });
+  });
+
+  it("a study closed after its link was read takes no new participant (the join statement checks it again)", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+    await db.study.update({ where: { id: study.id }, data: { status: "closed" } });
+    await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "after-close" } })).resolves.toMatchObject({ kind: "closed" });
+    await expect(db.participant.count({ where: { studyId: study.id } })).resolves.toBe(0);
+  });
+
+  it("50 simultaneous first visits with one external id and 50 different ones, two conditions: one participant per id, conditions balanced", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+    const same = await Promise.all(Array.from({ length: 50 }, () => join(study.slug, "PID-RACE")));
+    expect(new Set(same).size).toBe(1);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => join(study.slug, `race-${i}`)));
+    const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id, externalId: { startsWith: "race-" } }, _count: { _all: true } });
+    const sizes = groups.map((g) => g._count._all);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(50);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(2);
+  });
+
   it("counterbalances conditions between participants", async () => {
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
     for (let i = 0; i < 6; i++) await join(study.slug, `cb-${i}`);

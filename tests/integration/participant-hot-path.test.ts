@@ -138,6 +138,37 @@ describe("database round trips", () => {
     }
   });
 
+  it("a join takes at most 2 round trips (new participant), a resume 1 (Prolific id or the lab cookie)", async () => {
+    // Issue 12: the join was ~5 (study by slug, participant lookup, join limit, counter, insert).
+    const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+    await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "rt-warm" } }); // counter row exists
+    const limits = () => [{ key: `join:address:${study.id}|rt`, limit: 20, windowMs: 600_000 }];
+    const spy = vi.spyOn(pg.Client.prototype, "query");
+    const count = async (run: () => Promise<unknown>) => {
+      spy.mockClear();
+      const out = await run();
+      return { out, trips: spy.mock.calls.length };
+    };
+    try {
+      const joined = await count(() => enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "rt-join" }, joinLimits: limits }));
+      const resumed = await count(() => enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "rt-join" }, joinLimits: limits }));
+      const anon = await count(() => enterStudy({ slug: study.slug, query: {}, joinLimits: limits }));
+      const anonId = (anon.out as { participantId: string }).participantId;
+      const lab = await count(() => enterStudy({ slug: study.slug, query: {}, existingParticipantId: anonId, joinLimits: limits }));
+      console.log(`round trips: join ${joined.trips}, resume ${resumed.trips}, anonymous join ${anon.trips}, lab resume ${lab.trips}`);
+      expect(joined.out).toMatchObject({ kind: "ok", resumed: false });
+      expect(resumed.out).toMatchObject({ kind: "ok", resumed: true, participantId: (joined.out as { participantId: string }).participantId });
+      expect(lab.out).toMatchObject({ kind: "ok", resumed: true, participantId: anonId });
+      expect(joined.trips).toBeGreaterThan(0);
+      expect(joined.trips).toBeLessThanOrEqual(2);
+      expect(anon.trips).toBeLessThanOrEqual(2);
+      expect(resumed.trips).toBe(1);
+      expect(lab.trips).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("a start (consent) is one short transaction: no study-wide lock, a bounded number of round trips", async () => {
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
     await started(study.slug, "warm-counters"); // counters created, reclaim run: later starts skip both

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
-import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { joinLimitRules } from "@/lib/server/participant/admission-limits";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { createParticipantToken, PARTICIPANT_COOKIE, PARTICIPANT_COOKIE_OPTIONS, verifyParticipantToken } from "@/lib/server/participant/token";
 
@@ -13,7 +13,7 @@ export async function GET(request: NextRequest, context: { params: Promise<{ slu
   const query = Object.fromEntries(request.nextUrl.searchParams.entries());
   const cookie = verifyParticipantToken(request.cookies.get(PARTICIPANT_COOKIE)?.value);
   const address = requestClientAddress(request);
-  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId, admit: (studyId) => admitParticipantEvent("join", studyId, address) });
+  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId, joinLimits: (studyId) => joinLimitRules(studyId, address) });
   // Relative Location: behind a reverse proxy (or reached by IP, a www. name…) the browser stays on the host it used,
   // so the participant cookie set here comes back. An absolute URL built from the server's own host would not.
   if (result.kind !== "ok") {

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
 import { env } from "@/lib/server/env";
-import { consumeRateLimit, type RateLimitDecision } from "@/lib/server/rate-limit";
+import { consumeRateLimit, type RateLimitDecision, type RateLimitRule } from "@/lib/server/rate-limit";
 
 /** Window of the participant join and consent limits. */
 export const PARTICIPANT_LIMIT_WINDOW_MS = 10 * 60_000;
@@ -40,4 +40,14 @@ export async function admitConsent(
   const participant = await withDbRetry(() => db.participant.findUnique({ where: { id: participantId }, select: { status: true } }));
   if (participant?.status !== "consenting") return { ok: true };
   return admitParticipantEvent("consent", studyId, address, limits);
+}
+
+/**
+ * The join limit: new participants per study per client address only, counted inside the join's own statement
+ * (enterStudy). Joins have no study-wide limit: a joined participant who has not consented holds nothing, and the
+ * study-wide join window let 17 addresses × 20 GETs turn a Prolific launch away as "busy" (outside review). The
+ * never-consented participants a many-address flood can make are bounded by PARTICIPANT_PENDING_LIMIT_PER_STUDY.
+ */
+export function joinLimitRules(studyId: string, address: string, perAddress: number = env.PARTICIPANT_LIMIT_PER_ADDRESS): RateLimitRule[] {
+  return [{ key: `join:address:${studyId}|${address}`, limit: perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS }];
 }
