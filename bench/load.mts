@@ -309,6 +309,7 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
   };
   const joins = await round("new joins");
   const resumes = await round("resumes (same Prolific ids again)");
+  if (args["cpu-prof"]) await stopServersGracefully();
   const client = await connectBenchDb();
   const participants = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1`, [studyId])).rows[0].n);
   await client.end();
