@@ -4,16 +4,21 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 
-vi.hoisted(() => {
+const cookie = vi.hoisted(() => {
   // The route reads the client address from X-Forwarded-For only behind a trusted proxy (as in production behind nginx).
   process.env.TRUSTED_PROXY_HOPS = "1";
+  return { value: "" };
 });
+// The participant cookie of the consent route's request (next/headers has no request outside Next).
+vi.mock("next/headers", () => ({ cookies: async () => ({ get: () => (cookie.value ? { value: cookie.value } : undefined) }) }));
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { GET } = await import("@/app/s/[slug]/route");
 const { enterStudy } = await import("@/lib/server/dal/participant/enter-study");
 const { recordConsent } = await import("@/lib/server/dal/participant/record-consent");
 const { createTranslationStudy } = await import("../helpers/study-fixtures");
+const { POST: consent } = await import("@/app/api/participant/consent/route");
+const { createParticipantToken } = await import("@/lib/server/participant/token");
 
 afterAll(async () => {
   await disconnectDb();
@@ -74,5 +79,19 @@ describe("never-consented participants per study are bounded", () => {
     expect(again).not.toBe(ids[0]);
     await expect(db.participant.count({ where: { studyId: study.id, status: "consenting" } })).resolves.toBe(3);
     await expect(db.participant.count({ where: { studyId: study.id, externalId: "pending-0" } })).resolves.toBe(1);
+  });
+});
+
+describe("a removed never-consented participant", () => {
+  it("who then consents is asked to open the study link again (401), and the link makes her a participant again", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, answersPerItem: 5 } });
+    const first = (await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" }, pendingLimit: 1 })) as { participantId: string };
+    await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "newer" }, pendingLimit: 1 });
+    await expect(db.participant.findUnique({ where: { id: first.participantId } })).resolves.toBeNull();
+    cookie.value = createParticipantToken(first.participantId, study.id);
+    const res = await consent(new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ accept: true, device: DEVICE }) }));
+    expect(res.status).toBe(401);
+    expect(await res.text()).toMatch(/open your study link again/);
+    await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({ kind: "ok", resumed: false });
   });
 });

@@ -24,7 +24,10 @@ export async function POST(request: Request) {
       if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
     }
     await recordConsent(participantId, body.accept, body.device);
-    return NextResponse.json(await getParticipantSession(participantId), { headers: NO_STORE_JSON });
+    const session = await getParticipantSession(participantId);
+    // A never-consented participant can be removed by the per-study bound (README, Security): ask for the link again.
+    if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
+    return NextResponse.json(session, { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }
