@@ -95,3 +95,18 @@ describe("a removed never-consented participant", () => {
     await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({ kind: "ok", resumed: false });
   });
 });
+
+describe("rate-limit events", () => {
+  it("joins prune events older than two days now and then (as every other rate-limited call does)", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1 });
+    const old = await db.signInAttempt.create({ data: { key: `join:address:${study.id}|old`, at: new Date(Date.now() - 3 * 24 * 3600_000) }, select: { id: true } });
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.001);
+    try {
+      await expect(open(study.slug, "192.0.2.77", "prune-1")).resolves.toBe("joined");
+    } finally {
+      random.mockRestore();
+    }
+    await expect(db.signInAttempt.findUnique({ where: { id: old.id } })).resolves.toBeNull();
+    await expect(db.signInAttempt.count({ where: { key: `join:address:${study.id}|192.0.2.77` } })).resolves.toBe(1);
+  });
+});

@@ -124,6 +124,7 @@ async function createParticipant(
   // says how many have started (maxParticipants counts only those). `go` is empty when the join limit refused or the
   // study closed meanwhile: then nothing below writes. ON CONFLICT … DO UPDATE (a no-op) returns the id of a
   // participant a simultaneous first visit with the same external id committed after this statement's snapshot.
+  // `pruned`: one call in 100 deletes rate-limit events older than two days, as consumeRateLimit does.
   const [out] = await db.$queryRaw<CreatedRow[]>`
     WITH rl AS (
       SELECT rule_index, event_count, first_at FROM misi_rate_limit_count(
@@ -154,6 +155,9 @@ async function createParticipant(
           AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."participantId" = p.id)
         ORDER BY p."lastSeenAt", p.id LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING d.id
+    ),
+    pruned AS (
+      DELETE FROM "SignInAttempt" WHERE ${Math.random() < 0.01}::boolean AND "at" < ${new Date(now.getTime() - 2 * 24 * 3600_000).toISOString()}::timestamp(3)
     ),
     ins AS (
       INSERT INTO "Participant" (id, "studyId", "externalId", anonymous, "externalStudyId", "externalSessionId", condition, cohort, "orderSeed")
