@@ -57,8 +57,23 @@ function migrationsList() {
   };
 }
 
-/** adapter-pg 7.10.1 cannot type Postgres's internal "char" (OID 18) that the schema describer reads: report it as text. */
-function patchCharType(adapter: any): any {
+/**
+ * Two fixes to adapter-pg 7.10.1 for the migration engine:
+ * - it cannot type Postgres's internal "char" (OID 18) that the schema describer reads: report it as text;
+ * - its executeScript splits a migration on every ";" (inside PL/pgSQL bodies and string literals too) and runs the
+ *   pieces one by one: send the script whole instead, as Prisma's native engine does. PostgreSQL's simple-query
+ *   protocol runs the statements in order as one implicit transaction, so a migration also applies all or nothing.
+ */
+function patchAdapter(adapter: any): any {
+  if (typeof adapter.executeScript === "function" && adapter.client?.query) {
+    adapter.executeScript = async (script: string) => {
+      try {
+        await adapter.client.query(script);
+      } catch (error) {
+        adapter.onError(error);
+      }
+    };
+  }
   const performIO = adapter.performIO.bind(adapter);
   adapter.performIO = async (...args: any[]) => {
     const result = await performIO(...args);
@@ -66,7 +81,7 @@ function patchCharType(adapter: any): any {
     return result;
   };
   const startTransaction = adapter.startTransaction?.bind(adapter);
-  if (startTransaction) adapter.startTransaction = async (...args: any[]) => patchCharType(await startTransaction(...args));
+  if (startTransaction) adapter.startTransaction = async (...args: any[]) => patchAdapter(await startTransaction(...args));
   return adapter;
 }
 
@@ -114,7 +129,7 @@ export async function runMigrationCommand(
     connect: async () => {
       const adapter = await main.connect();
       toEnd.push(() => adapter.dispose());
-      return patchCharType(adapter);
+      return patchAdapter(adapter);
     },
     connectToShadowDb: memoryShadow,
   };
