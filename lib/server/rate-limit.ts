@@ -58,20 +58,41 @@ export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSec: numbe
  * waits for a busy app to send the next query.
  */
 export async function consumeRateLimit(rules: readonly RateLimitRule[], now: Date = new Date()): Promise<RateLimitDecision> {
-  // timestamp(3) columns hold UTC wall time; an ISO string cast to timestamp drops the "Z" and keeps that time.
-  const sinces = rules.map((r) => new Date(now.getTime() - r.windowMs).toISOString());
-  const keys = rules.map((r) => r.key);
+  const { keys, limits, sinces } = rateLimitArgs(rules, now);
   const counted = await db.$queryRaw<Array<{ rule_index: number; event_count: number; first_at: Date | null }>>`
     SELECT rule_index, event_count, first_at FROM misi_rate_limit_count(
-      ${keys}::text[], ${rules.map((r) => r.limit)}::int[], ${sinces}::text[]::timestamp(3)[], ${now.toISOString()}::timestamp(3), misi_rate_limit_lock(${keys}::text[]))`;
-  for (const row of counted) {
-    const rule = rules[row.rule_index - 1]!;
-    if (row.event_count >= rule.limit) {
-      const retryMs = (row.first_at ? new Date(row.first_at).getTime() + rule.windowMs : now.getTime() + rule.windowMs) - now.getTime();
+      ${keys}::text[], ${limits}::int[], ${sinces}::text[]::timestamp(3)[], ${now.toISOString()}::timestamp(3), misi_rate_limit_lock(${keys}::text[]))`;
+  const decision = rateLimitDecision(
+    rules,
+    counted.map((r) => r.event_count),
+    counted.map((r) => r.first_at),
+    now,
+  );
+  // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
+  if (decision.ok && Math.random() < 0.01) await db.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
+  return decision;
+}
+
+/**
+ * The arguments of misi_rate_limit_count for these rules (also passed on by misi_consent_context). timestamp(3)
+ * columns hold UTC wall time; an ISO string cast to timestamp drops the "Z" and keeps that time.
+ */
+export function rateLimitArgs(rules: readonly RateLimitRule[], now: Date): { keys: string[]; limits: number[]; sinces: string[] } {
+  return {
+    keys: rules.map((r) => r.key),
+    limits: rules.map((r) => r.limit),
+    sinces: rules.map((r) => new Date(now.getTime() - r.windowMs).toISOString()),
+  };
+}
+
+/** The decision from misi_rate_limit_count's per-rule counts (before this event) and oldest events, in rule order. */
+export function rateLimitDecision(rules: readonly RateLimitRule[], counts: readonly number[], firsts: ReadonlyArray<Date | number | null>, now: Date): RateLimitDecision {
+  for (const [i, rule] of rules.entries()) {
+    if ((counts[i] ?? 0) >= rule.limit) {
+      const first = firsts[i];
+      const retryMs = (first ? new Date(first).getTime() + rule.windowMs : now.getTime() + rule.windowMs) - now.getTime();
       return { ok: false, retryAfterSec: Math.max(1, Math.ceil(retryMs / 1000)), key: rule.key };
     }
   }
-  // Old events are pruned now and then (1 call in 100), so the table stays small without a job.
-  if (Math.random() < 0.01) await db.signInAttempt.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * 24 * 3600_000) } } });
   return { ok: true };
 }

@@ -1,11 +1,27 @@
 import "server-only";
-import { db } from "@/lib/server/db";
-import { withDbRetry } from "@/lib/server/db-retry";
+import { readConsentContext } from "@/lib/server/dal/participant/consent-context";
 import { env } from "@/lib/server/env";
 import { consumeRateLimit, type RateLimitDecision, type RateLimitRule } from "@/lib/server/rate-limit";
 
 /** Window of the participant join and consent limits. */
 export const PARTICIPANT_LIMIT_WINDOW_MS = 10 * 60_000;
+
+export interface ConsentLimits {
+  perAddress: number;
+  perStudy: number;
+}
+
+const defaultLimits = (): ConsentLimits => ({ perAddress: env.PARTICIPANT_LIMIT_PER_ADDRESS, perStudy: env.PARTICIPANT_LIMIT_PER_STUDY });
+
+/** The rules of the `join` or `consent` limit: per study and client address, and per study. */
+export function participantLimitRules(kind: "join" | "consent", studyId: string, address: string, limits: ConsentLimits = defaultLimits()): RateLimitRule[] {
+  return [
+    { key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
+    { key: `${kind}:study:${studyId}`, limit: limits.perStudy, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
+  ];
+}
+
+export const consentLimitRules = (studyId: string, address: string, limits?: ConsentLimits) => participantLimitRules("consent", studyId, address, limits);
 
 /**
  * Counts a new participant (`join`) or a consent for a study, per client address and per study (issue 11, finding 4:
@@ -13,33 +29,20 @@ export const PARTICIPANT_LIMIT_WINDOW_MS = 10 * 60_000;
  * limit nothing is counted and the caller turns the request away. A lab behind one NAT address is the case the
  * per-address default (20 per 10 minutes) is sized for; PARTICIPANT_LIMIT_PER_ADDRESS / _PER_STUDY change them.
  */
-export function admitParticipantEvent(
-  kind: "join" | "consent",
-  studyId: string,
-  address: string,
-  limits: { perAddress: number; perStudy: number } = { perAddress: env.PARTICIPANT_LIMIT_PER_ADDRESS, perStudy: env.PARTICIPANT_LIMIT_PER_STUDY },
-): Promise<RateLimitDecision> {
-  return consumeRateLimit([
-    { key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
-    { key: `${kind}:study:${studyId}`, limit: limits.perStudy, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
-  ]);
+export function admitParticipantEvent(kind: "join" | "consent", studyId: string, address: string, limits?: ConsentLimits): Promise<RateLimitDecision> {
+  return consumeRateLimit(participantLimitRules(kind, studyId, address, limits));
 }
 
 /**
  * The consent limit for one participant's "accept": only a participant still `consenting` is counted. The browser
  * retries a slow consent, and a retry that arrives after the participant started (or one posted later by a
  * participant who finished, declined or was screened out) starts nobody, so it neither consumes the limit nor is
- * refused by it (a retry of a started participant got 429 for minutes once the launch filled the window).
+ * refused by it (a retry of a started participant got 429 for minutes once the launch filled the window). The
+ * consent route does this inside acceptConsent's first call (one query with the participant and study read).
  */
-export async function admitConsent(
-  participantId: string,
-  studyId: string,
-  address: string,
-  limits?: { perAddress: number; perStudy: number },
-): Promise<RateLimitDecision> {
-  const participant = await withDbRetry(() => db.participant.findUnique({ where: { id: participantId }, select: { status: true } }));
-  if (participant?.status !== "consenting") return { ok: true };
-  return admitParticipantEvent("consent", studyId, address, limits);
+export async function admitConsent(participantId: string, studyId: string, address: string, limits?: ConsentLimits): Promise<RateLimitDecision> {
+  const read = await readConsentContext(participantId, consentLimitRules(studyId, address, limits));
+  return read?.decision ?? { ok: true };
 }
 
 /**

@@ -1,11 +1,10 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { acceptConsent, DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
-import { admitConsent } from "@/lib/server/participant/admission-limits";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { AppError } from "@/lib/server/errors";
 
@@ -20,10 +19,11 @@ export async function POST(request: Request) {
     const { participantId, studyId } = await requireParticipant();
     const body = ConsentBodySchema.parse(await readJsonBody(request));
     if (body.accept) {
-      const admitted = await admitConsent(participantId, studyId, requestClientAddress(request));
+      const { admitted } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
       if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
+    } else {
+      await recordConsent(participantId, false, null);
     }
-    await recordConsent(participantId, body.accept, body.device);
     const session = await getParticipantSession(participantId);
     // A never-consented participant can be removed by the per-study bound (README, Security): ask for the link again.
     if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
