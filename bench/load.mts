@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--items-per-participant 20] [--no-build]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--items-per-participant 20] [--no-build]`
  *
  * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
@@ -14,12 +14,13 @@
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "../lib/participant/submit-retry";
+import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +35,11 @@ const { values: args } = parseArgs({
     "db-prefix": { type: "string", default: "misi_bench" },
     /** Writes a V8 CPU profile of each instance (node --cpu-prof) into this folder; open it in Chrome DevTools. */
     "cpu-prof": { type: "string" },
+    /**
+     * Every participant opens the link and loads the session page first; then all N consent at once. Measures the
+     * start (assignment) path on its own: starts/s is N over the time from that moment to the last start.
+     */
+    "consent-barrier": { type: "boolean", default: false },
   },
 });
 const N = Number(args.participants);
@@ -83,7 +89,7 @@ async function dropDatabase() {
 }
 
 /** Translation items (answer grammar `move x|y d`) with one SVG image each; capacity ≥ N × ITEMS at k = K. */
-async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: string }> {
+async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: string; poolVersionId: string; practice: string }> {
   const itemCount = Math.ceil((N * ITEMS * 1.25) / K) + ITEMS;
   const tag = randomBytes(4).toString("hex");
   const ids: string[] = [];
@@ -118,7 +124,7 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
     JSON.stringify(config),
   ]);
   await client.query("COMMIT");
-  return { slug: `bench-${tag}`, studyId: `study-${tag}` };
+  return { slug: `bench-${tag}`, studyId: `study-${tag}`, poolVersionId: `pv-${tag}`, practice };
 }
 
 // ---------------------------------------------------------------- servers
@@ -246,7 +252,7 @@ interface Update {
   noWork?: boolean;
 }
 
-async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void }) {
+async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void; paged?: () => void; beforeConsent?: Promise<void> }) {
   const port = ports[i % ports.length]!;
   const base = () => `http://127.0.0.1:${port}`;
   const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
@@ -259,6 +265,8 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
   const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
   await page.text();
   const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
+  phases.paged?.();
+  await phases.beforeConsent;
   const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
   let state = (await consent.json()) as Update;
   phases.started();
@@ -344,6 +352,60 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
 }
 
 /**
+ * The start (assignment) path without the app: N participants of a fresh study (same size as the bench's) started by
+ * calling misi_start_participant directly, at the instances' total pool size, with the arguments the app passes
+ * (lib/server/dal/participant/assign-items.ts). The database-side ceiling of starts/s, to set against the app's.
+ */
+async function rawStartRate(client: pg.Client, concurrency: number): Promise<{ perSec: number; overruns: number; notStarted: number }> {
+  const { studyId, poolVersionId, practice } = await seedStudy(client);
+  const { StudyConfigSchema } = await import("../lib/study-config");
+  const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: ITEMS, answersPerItem: K, practiceItemIds: [practice], conditions: ["static"] });
+  await client.query(
+    `INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", reserved, answered)
+     SELECT $1, pi."itemId", pi."taskId", 0, 0 FROM "PoolItem" pi WHERE pi."poolVersionId" = $2 AND NOT (pi."itemId" = ANY($3::text[]))`,
+    [studyId, poolVersionId, [practice]],
+  );
+  await client.query(
+    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, "orderSeed") SELECT $1 || g, $2, 'raw-' || g, 'static', md5($1 || g) FROM generate_series(1, $3) g`,
+    [`rawstart-${studyId}-`, studyId, N],
+  );
+  const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
+  pool.on("error", (err) => log(`  raw-start pool connection lost: ${err.message}`));
+  let next = 0;
+  let notStarted = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < N) {
+        const id = `rawstart-${studyId}-${++next}`;
+        const orderSeed = createHash("md5").update(id).digest("hex");
+        const slots = slotArrays(orderSlots(orderSeed, config));
+        const now = new Date();
+        const { rows } = await pool.query(
+          `SELECT outcome FROM misi_start_participant($1, $2, $3::text[], $4::int, $5::int, $6::int, $7::text[], $8, $9::int[], $10::int[], $11::text[], $12::text[],
+             $13::timestamp(3), $14::timestamp(3), $15::jsonb, $16::boolean)`,
+          [id, studyId, config.tasks, config.itemsPerTask, config.answersPerItem, config.maxParticipants, [practice], orderSeed, slots.task, slots.j, slots.item, slots.phase,
+            new Date(now.getTime() + 3600_000).toISOString(), now.toISOString(), JSON.stringify({ userAgent: "bench" }), false],
+        );
+        if (rows[0]?.outcome !== "started") notStarted++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.end();
+  const overruns = Number(
+    (
+      await client.query(
+        `SELECT count(*)::int AS n FROM (SELECT a."itemId" FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId"
+           WHERE p."studyId" = $1 AND a.phase = 'main' GROUP BY 1 HAVING count(*) > $2) o`,
+        [studyId, K],
+      )
+    ).rows[0].n,
+  );
+  return { perSec: N / seconds, overruns, notStarted };
+}
+
+/**
  * Samples the bench database's backends every 200 ms (state × wait event, from pg_stat_activity) until stopped: says
  * whether the database works, waits on locks, or waits for the app ("idle in transaction" = a transaction held open
  * while the app computes or queues; "idle" = a pooled connection with nothing to do). On a connection to the server's
@@ -406,6 +468,17 @@ async function main() {
 
     let joinedCount = 0;
     let startedCount = 0;
+    let pagedCount = 0;
+    let consentFrom = 0;
+    let releaseConsents = () => {};
+    const consentBarrier = args["consent-barrier"]
+      ? new Promise<void>((resolve) => {
+          releaseConsents = () => {
+            consentFrom = performance.now();
+            resolve();
+          };
+        })
+      : undefined;
     let joinEnd = 0;
     let startEnd = 0;
     const t0 = performance.now();
@@ -449,6 +522,10 @@ async function main() {
           started: () => {
             if (++startedCount === N) startEnd = performance.now();
           },
+          paged: () => {
+            if (++pagedCount === N) releaseConsents();
+          },
+          beforeConsent: consentBarrier,
         }),
       ),
     );
@@ -491,6 +568,7 @@ async function main() {
 
     if (args["cpu-prof"]) await stopServersGracefully();
     const rawPerSec = await rawInsertRate(client, Math.max(2000, acknowledged.length), POOL_MAX * 2);
+    const rawStarts = await rawStartRate(client, POOL_MAX * 2);
 
     const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
     log("");
@@ -500,6 +578,8 @@ async function main() {
       log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(Math.max(...v)).padStart(8)}`);
     }
     log(`joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`);
+    if (consentBarrier) log(`consent burst (all ${N} pages loaded, then every consent at once): ${fmt(N / ((startEnd - consentFrom) / 1000))} starts/s, last start ${((startEnd - consentFrom) / 1000).toFixed(2)} s after the burst`);
+    log(`raw starts (misi_start_participant called directly, ${N} participants of a fresh study at concurrency ${POOL_MAX * 2}): ${fmt(rawStarts.perSec)} starts/s; overruns ${rawStarts.overruns}; not started ${rawStarts.notStarted}`);
     log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`);
     log(`answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`);
     log(
