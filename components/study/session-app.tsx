@@ -94,8 +94,10 @@ function deviceInfo() {
 export function SessionApp({ initial }: { initial: SessionState }) {
   const [session, setSession] = useState(initial);
   const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(null);
-  const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set());
-  const [primerSeen, setPrimerSeen] = useState(false);
+  // Reloaded in the middle of a question already reported shown: its task's instructions (and the primer) were read.
+  const resumedTask = initial.current?.alreadyShown ? initial.current.task.id : null;
+  const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set(resumedTask ? [resumedTask] : []));
+  const [primerSeen, setPrimerSeen] = useState(resumedTask !== null && HBOND_TASK_IDS.has(resumedTask));
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -152,9 +154,11 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     body = <PracticeFeedback result={feedback.result} question={feedback.question} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
   } else if (!current) {
     body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
-  } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id)) {
+  } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id) && !current.alreadyShown) {
     body = <HbondPrimer onDone={() => setPrimerSeen(true)} />;
-  } else if (!instructionsSeen.has(current.task.id)) {
+  } else if (!instructionsSeen.has(current.task.id) && !current.alreadyShown) {
+    // A question already reported shown (a reload mid-question) goes straight back to the question: in a timed study
+    // its clock is running, and the instructions screen shows no countdown.
     body = <InstructionsScreen question={current} onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))} />;
   } else {
     body = (

@@ -31,6 +31,15 @@ async function startQuestion(page: Page) {
   await expect(page.getByText(/^Time left: \d+ s$/)).toBeVisible();
 }
 
+/**
+ * After a reload in the middle of a question already reported shown: straight back to the question and its running
+ * countdown, not to the task's instructions (which show no clock while it runs; outside review).
+ */
+async function backInQuestion(page: Page) {
+  await expect(page.getByText(/^Time left: \d+ s$/)).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toHaveCount(0);
+}
+
 test("timed study: a reload continues the server's countdown instead of restarting it", async ({ page }) => {
   const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 3600 } });
   await page.goto(`/s/${slug}?PROLIFIC_PID=timed-reload&STUDY_ID=s1&SESSION_ID=x1`);
@@ -49,7 +58,7 @@ test("timed study: a reload continues the server's countdown instead of restarti
   await page.waitForTimeout(2500);
   await page.reload();
   await page.waitForTimeout(1500);
-  await startQuestion(page);
+  await backInQuestion(page);
   // A restarted countdown would show 3600 (≥ before); the server's clock has moved on by ≥ 4 s.
   await expect.poll(() => secondsLeft(page)).toBeLessThanOrEqual(before - 4);
   const after = await assignments(slug, "timed-reload");
@@ -64,7 +73,7 @@ test("timed study: the time-out is stored after the server's limit, counted from
   await expect(page.getByText("1 of 2")).toBeVisible();
   const stamp = (await assignments(slug, "timed-out"))[0]!.questionShownAt!;
   await page.reload();
-  await startQuestion(page);
+  await backInQuestion(page);
   // Nobody answers: the countdown runs out and the browser moves on to question 2 once the server stored the time-out.
   await expect(page.getByText("2 of 2")).toBeVisible({ timeout: 20_000 });
   const [first] = await assignments(slug, "timed-out");

@@ -102,6 +102,25 @@ describe("timed study: a question's content is served only once it is current an
     await expect(markQuestionShown(pid, current.id)).resolves.toMatchObject({ assignmentId: current.id });
   });
 
+  it("an answer to a question that is not the current one is refused and stores nothing (its clock never started)", async () => {
+    const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-answer-next");
+    // Outside review: an answer to a later question was stored in time (no shown stamp, so no deadline) with exact 1.
+    await expect(submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next-${pid}` })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await db.response.count({ where: { assignmentId: next.id } })).toBe(0);
+    // The current one is answered as usual; then the next one is current and can be answered.
+    await markQuestionShown(pid, current.id);
+    await expect(submitAnswer({ participantId: pid, assignmentId: current.id, rawAnswer: "move x 1", idempotencyKey: `cur-${pid}` })).resolves.toMatchObject({ result: { status: "stored" } });
+    await markQuestionShown(pid, next.id);
+    await expect(submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next2-${pid}` })).resolves.toMatchObject({ result: { status: "stored" } });
+  });
+
+  it("after a reload the session says the current question was already reported shown", async () => {
+    const { participantId: pid, current } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-resume");
+    expect((await getParticipantSession(pid))!.current!.alreadyShown).toBe(false);
+    await markQuestionShown(pid, current.id);
+    expect((await getParticipantSession(pid))!.current).toMatchObject({ assignmentId: current.id, alreadyShown: true });
+  });
+
   it("3D scene (interactive condition): refused before /shown and for the next question, served after", async () => {
     const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60, conditions: ["interactive"] }, "gate-timed-scene");
     expect(await sceneOutcome(current.id, pid)).toBe("refused");

@@ -16,6 +16,11 @@ export interface CurrentQuestionDto {
   task: { id: string; label: string; instructions: string; widget: AnswerWidget; format: string };
   /** Set when the participant is in the interactive condition and the item has a 3D scene. */
   interactive: { allowRotate: boolean; allowZoom: boolean } | null;
+  /**
+   * The question was already reported shown (its clock runs from that stamp): after a reload the browser goes straight
+   * back to it instead of showing the task's instructions (or the H-bond primer) again while the clock runs.
+   */
+  alreadyShown: boolean;
 }
 
 /** Everything the participant's browser needs for its current screen. Public data only. */
@@ -52,7 +57,7 @@ export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "prog
 
 /** The next question as the browser gets it, from the item's public columns (never the answer key). */
 export function toCurrentQuestion(
-  next: { id: string; position: number; phase: CurrentQuestionDto["phase"] },
+  next: { id: string; position: number; phase: CurrentQuestionDto["phase"]; questionShownAt?: Date | null },
   item: PublicItemDto,
   condition: string,
   config: StudyConfig,
@@ -66,6 +71,7 @@ export function toCurrentQuestion(
     item: { ...item, payload: withoutScene(item.payload) },
     task: { id: task.id, label: task.label, instructions: task.instructions, widget: task.answerWidget, format: task.format },
     interactive: condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
+    alreadyShown: (next.questionShownAt ?? null) !== null,
   };
 }
 
@@ -114,7 +120,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
   const assignments = await db.assignment.findMany({
     where: { participantId, status: { not: "abandoned" } },
     orderBy: { position: "asc" },
-    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true, item: { select: { status: true } } },
+    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true, questionShownAt: true, item: { select: { status: true } } },
   });
   // An item excluded or flagged after assignment is skipped, not shown as "no questions" (which stranded the participant).
   const open = assignments.filter((a) => a.status === "assigned" && a.item.status === "active");

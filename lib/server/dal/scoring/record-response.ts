@@ -81,6 +81,8 @@ interface SubmitRow {
   storedKey: string | null;
   storedExact: number | null;
   keyAssignmentId: string | null;
+  /** An open question comes before this one: it is not the current question. */
+  openBefore: boolean;
 }
 
 /** The question's own display (stamped after the instructions screen), else when it was first served. */
@@ -94,7 +96,11 @@ async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | u
            p.status::text AS "participantStatus", p.condition, p."studyId", p.flags, s.config,
            i."taskId", i."taskVersion", k.gold, k.canonical,
            r."idempotencyKey" AS "storedKey", r.exact AS "storedExact",
-           (SELECT x."assignmentId" FROM "Response" x WHERE x."idempotencyKey" = ${options.idempotencyKey}) AS "keyAssignmentId"
+           (SELECT x."assignmentId" FROM "Response" x WHERE x."idempotencyKey" = ${options.idempotencyKey}) AS "keyAssignmentId",
+           EXISTS (
+             SELECT 1 FROM "Assignment" e JOIN "Item" ei ON ei.id = e."itemId"
+             WHERE e."participantId" = a."participantId" AND e.position < a.position AND e.status = 'assigned' AND ei.status = 'active'
+           ) AS "openBefore"
     FROM "Assignment" a
     JOIN "Participant" p ON p.id = a."participantId"
     JOIN "Study" s ON s.id = p."studyId"
@@ -126,6 +132,9 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
   if (row.participantStatus !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
   if (row.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
   if (row.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+  // Only the current question (the first open one, as the session defines it) can be answered: a later question's clock
+  // has not started (no shown stamp), so an answer to it would be stored as in time however long it was studied.
+  if (row.openBefore) throw new AppError("CONFLICT", "This is not your current question.");
   return null;
 }
 
