@@ -38,3 +38,13 @@ export async function createTranslationStudy(options: { itemCount: number; confi
   });
   return { study, items, config };
 }
+
+/**
+ * Makes an assignment its participant's current question (moved before every other position; positions only order).
+ * Only the current question can be answered, so a test that answers e.g. the attention check first puts it there.
+ */
+export async function makeCurrentQuestion(assignmentId: string) {
+  await db.$executeRaw`
+    UPDATE "Assignment" a SET position = (SELECT min(b.position) - 1 FROM "Assignment" b WHERE b."participantId" = a."participantId")
+    WHERE a.id = ${assignmentId}`;
+}

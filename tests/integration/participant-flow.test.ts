@@ -5,7 +5,7 @@ import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { recordResponse } from "@/lib/server/dal/scoring/record-response";
-import { createTranslationItem, createTranslationStudy } from "../helpers/study-fixtures";
+import { createTranslationItem, createTranslationStudy, makeCurrentQuestion } from "../helpers/study-fixtures";
 
 afterAll(async () => {
   await disconnectDb();
@@ -273,6 +273,7 @@ describe("answers", () => {
     const check = await createTranslationItem("attention", { axis: "x", distanceA: 4 });
     const { pid } = await startedParticipant({ itemsPerTask: 3, attentionItemIds: [check.id], attentionPolicy: "screen_out", attentionMaxFailures: 0 });
     const assignment = await db.assignment.findFirstOrThrow({ where: { participantId: pid, phase: "attention" } });
+    await makeCurrentQuestion(assignment.id);
     const r = await recordResponse({ participantId: pid, assignmentId: assignment.id, rawAnswer: "move y 1", idempotencyKey: `att-${pid}` });
     expect(r.ended).toBe("screened_out");
     const session = await getParticipantSession(pid);

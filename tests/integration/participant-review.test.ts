@@ -5,7 +5,7 @@ import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { DeviceInfoSchema, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { recordResponse } from "@/lib/server/dal/scoring/record-response";
-import { createTranslationItem, createTranslationStudy } from "../helpers/study-fixtures";
+import { createTranslationItem, createTranslationStudy, makeCurrentQuestion } from "../helpers/study-fixtures";
 
 // Review of the participant-facing paths: each test reproduces one bug found in the review.
 
@@ -145,6 +145,7 @@ describe("ended sessions release their work", () => {
     const pid = await join(setup.study.slug, `so-${Math.random().toString(36).slice(2)}`);
     await recordConsent(pid, true, DEVICE);
     const attention = await db.assignment.findFirstOrThrow({ where: { participantId: pid, phase: "attention" } });
+    await makeCurrentQuestion(attention.id);
     const r = await recordResponse({ participantId: pid, assignmentId: attention.id, rawAnswer: "move y 1", idempotencyKey: `so-${pid}` });
     expect(r.ended).toBe("screened_out");
     return { ...setup, pid };
