@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--items-per-participant 20] [--no-build]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--items-per-participant 20] [--no-build]`
  *
  * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
@@ -11,6 +11,10 @@
  * is `answers/s A; raw-insert/s B; ratio R; p99 P ms; lost L; duplicates D; overruns O; participant-5xx E`.
  * `--joins-only`: only the join (issue 12): N new joiners open the study link at once (each from its own address, split
  * over both instances), then the same N open it again (resumes); prints joins/s and resumes/s with latency percentiles.
+ * `--route-floor`: the ceiling the app framework sets on the answer route, without the database: N concurrent clients
+ * post answers without a participant cookie to both instances for 10 s (each is refused 401 by the route after the
+ * proxy, the body read and the cookie check — everything an answer costs except the database and scoring); prints
+ * requests/s and latency percentiles. An answers/s target above this figure cannot be met by any database design.
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -28,6 +32,7 @@ const { values: args } = parseArgs({
     "items-per-participant": { type: "string", default: "20" },
     faults: { type: "boolean", default: false },
     "joins-only": { type: "boolean", default: false },
+    "route-floor": { type: "boolean", default: false },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
@@ -325,6 +330,37 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
   console.log(`joins/s ${joins.perSec.toFixed(1)}; resumes/s ${resumes.perSec.toFixed(1)}; failed ${joins.failed + resumes.failed}; participants ${participants} (expected ${N + 2}); participant-5xx ${participant5xx}`);
 }
 
+/** `--route-floor`: N clients post cookie-less answers (401, no database) to both instances for 10 s. */
+async function routeFloor(ports: number[]) {
+  const until = performance.now() + 10_000;
+  const times: number[] = [];
+  const statuses = new Map<number, number>();
+  const body = JSON.stringify({ assignmentId: "a".repeat(25), answer: "move x 1", idempotencyKey: randomBytes(12).toString("hex") });
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: N }, async (_, i) => {
+      const port = ports[i % ports.length]!;
+      while (performance.now() < until) {
+        const started = performance.now();
+        const res = await fetch(`http://127.0.0.1:${port}/api/participant/answer`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+          body,
+        });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const fmt = (v: number) => v.toFixed(1);
+  console.log(
+    `route floor (answer route, no cookie, no database; ${N} clients, 2 instances): ${fmt(times.length / seconds)} requests/s; ` +
+      `p50 ${fmt(pct(times, 50))} ms, p99 ${fmt(pct(times, 99))} ms; statuses ${[...statuses].map(([k, v]) => `${k}×${v}`).join(", ")}`,
+  );
+}
+
 async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
@@ -464,6 +500,7 @@ async function main() {
     latencies.join.length = latencies.page.length = latencies.consent.length = latencies.answer.length = 0;
     acknowledged.length = 0;
     if (args["joins-only"]) return await joinsOnly(slug, studyId, [portA, portB]);
+    if (args["route-floor"]) return await routeFloor([portA, portB]);
     firstAnswerAt = Infinity;
 
     let joinedCount = 0;

@@ -185,7 +185,10 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     await expect(participant.getByTestId("completion-code")).toBeVisible({ timeout: 120_000 });
     const settled = navigations;
     await participant.waitForTimeout(15_000);
-    expect(navigations - settled, "the participant page reloaded itself after the restart").toBe(0);
+    // A reload loop (16 reloads in 15 s once, "HMR hash mismatch" on every request) fails this. One reload is next dev
+    // being next dev: the admin tab left open on the monitor reconnects after the restart, reloads, and its route's first
+    // compile bumps the dev server's HMR version while the participant page is connecting (seen once in CI).
+    expect(navigations - settled, "the participant page kept reloading itself after the restart").toBeLessThanOrEqual(1);
     await expect(participant.getByTestId("completion-code")).toBeVisible();
   } catch (err) {
     // What the dev server said last: why a request was refused or the connection reset.
