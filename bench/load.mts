@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--items-per-participant 20] [--no-build]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--think-ms 0] [--items-per-participant 20] [--no-build]`
  *
  * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
@@ -33,6 +33,12 @@ const { values: args } = parseArgs({
     faults: { type: "boolean", default: false },
     "joins-only": { type: "boolean", default: false },
     "route-floor": { type: "boolean", default: false },
+    /**
+     * Time a participant spends on each question before answering (ms, ±50 % uniform jitter; default 0: answers back to
+     * back, a closed loop that saturates the app, where latency ≈ participants / throughput). A real participant takes
+     * seconds per question: `--think-ms 5000` gives the answer latency at Prolific-like rates.
+     */
+    "think-ms": { type: "string", default: "0" },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
@@ -51,6 +57,7 @@ const N = Number(args.participants);
 const ITEMS = Number(args["items-per-participant"]);
 const K = 12;
 const POOL_MAX = Number(args["pool-max"]);
+const THINK_MS = Number(args["think-ms"]);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 if (!/^[a-z_][a-z0-9_]{0,40}$/.test(args["db-prefix"])) throw new Error(`--db-prefix must be a lower-case SQL identifier, got "${args["db-prefix"]}"`);
@@ -277,6 +284,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
   phases.started();
   let n = 0;
   while (state.current) {
+    if (THINK_MS > 0) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
     const key = randomBytes(16).toString("hex");
     const assignmentId = state.current.assignmentId;
     firstAnswerAt = Math.min(firstAnswerAt, performance.now());
