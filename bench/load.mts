@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--think-ms 0] [--items-per-participant 20] [--no-build]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build]`
  *
  * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
@@ -15,6 +15,8 @@
  * post answers without a participant cookie to both instances for 10 s (each is refused 401 by the route after the
  * proxy, the body read and the cookie check — everything an answer costs except the database and scoring); prints
  * requests/s and latency percentiles. An answers/s target above this figure cannot be met by any database design.
+ * `--reloads R`: only the session page of started participants: N join and consent (not measured), then all N load
+ * their session page R times each at once; last line `page loads/s P; p50 …; p95 …; p99 …; failed F; participant-5xx E`.
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -51,6 +53,11 @@ const { values: args } = parseArgs({
      * start (assignment) path on its own: starts/s is N over the time from that moment to the last start.
      */
     "consent-barrier": { type: "boolean", default: false },
+    /**
+     * Only the session page of started participants (their page load, reload or return after a break): N participants
+     * join and consent (not measured), then all N load their session page this many times each, at once.
+     */
+    reloads: { type: "string", default: "0" },
   },
 });
 const N = Number(args.participants);
@@ -369,6 +376,45 @@ async function routeFloor(ports: number[]) {
   );
 }
 
+/** `--reloads R`: N started participants load their session page R times each, all at once; prints page loads/s and latency. */
+async function reloadsOnly(slug: string, ports: number[], reloads: number) {
+  const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+  const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
+  const participants = await Promise.all(
+    Array.from({ length: N }, async (_, j) => {
+      const i = j + 2;
+      const base = `http://127.0.0.1:${ports[i % ports.length]!}`;
+      const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const joined = await request("join", () => `${base}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+      const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
+      await joined.arrayBuffer();
+      const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: base };
+      const consent = await request("consent", () => `${base}/api/participant/consent`, { method: "POST", headers, body: JSON.stringify({ accept: true, device }), xff });
+      if (!((await consent.json()) as Update).current) throw new Error(`participant ${i} has no question after consent`);
+      return { base, cookie, xff };
+    }),
+  );
+  latencies.page.length = 0;
+  const t0 = performance.now();
+  const outcomes = await Promise.allSettled(
+    participants.map(async (p) => {
+      for (let r = 0; r < reloads; r++) {
+        const res = await request("page", () => `${p.base}/s/${slug}/session`, { method: "GET", headers: { Cookie: p.cookie }, xff: p.xff });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`session page ${res.status} (${res.headers.get("location")})`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+  for (const f of failed.slice(0, 3)) log(`  reloads failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
+  const v = latencies.page;
+  if (args["cpu-prof"]) await stopServersGracefully();
+  if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+  log(`session pages of started participants: ${N} participants × ${reloads} loads at once in ${seconds.toFixed(2)} s; client retries ${retries}`);
+  console.log(`page loads/s ${fmt(v.length / seconds)}; p50 ${fmt(pct(v, 50))} ms; p95 ${fmt(pct(v, 95))} ms; p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; participant-5xx ${participant5xx}`);
+}
+
 async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
@@ -509,6 +555,7 @@ async function main() {
     acknowledged.length = 0;
     if (args["joins-only"]) return await joinsOnly(slug, studyId, [portA, portB]);
     if (args["route-floor"]) return await routeFloor([portA, portB]);
+    if (Number(args.reloads) > 0) return await reloadsOnly(slug, [portA, portB], Number(args.reloads));
     firstAnswerAt = Infinity;
 
     let joinedCount = 0;
