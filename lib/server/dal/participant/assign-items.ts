@@ -85,10 +85,11 @@ async function loadStudy(studyId: string) {
 /**
  * Can the study take one more participant? At least one main item with a free slot (fewer than k reserved) and
  * fewer than maxParticipants started. Checked before consent, so a participant who would get nothing is told so first.
+ * `loaded`: the study as the caller already read it (the session read), which saves reading it again.
  */
-export async function hasCapacity(studyId: string): Promise<boolean> {
+export async function hasCapacity(studyId: string, loaded?: { id: string; poolVersionId: string; config: StudyConfig }): Promise<boolean> {
   return withDbRetry(async () => {
-    const study = await loadStudy(studyId);
+    const study = loaded ?? (await loadStudy(studyId));
     await ensureCountersOnce(study, study.config);
     const check = async () => {
       const special = [...study.config.practiceItemIds, ...study.config.attentionItemIds];

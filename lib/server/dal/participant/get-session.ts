@@ -3,7 +3,7 @@ import { db } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
 import type { AnswerWidget } from "@/lib/tasks/types";
 import { consentTextFor, interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
-import { findPublicItem, type PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
+import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
 import { withDbRetry } from "@/lib/server/db-retry";
@@ -93,15 +93,6 @@ function hasScene(payload: unknown): boolean {
 /** Fewer finished participants than this: the consent text estimates the duration from the study's length. */
 const MIN_COMPLETIONS_FOR_MEDIAN = 5;
 
-/** Median consent-to-completion time of the study's finished participants, or null with too few of them. */
-async function medianDurationSeconds(studyId: string): Promise<number | null> {
-  const rows = await db.$queryRaw<Array<{ n: bigint | number; median: number | null }>>`
-    SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ("completedAt" - "consentAt"))) AS median
-    FROM "Participant" WHERE "studyId" = ${studyId} AND status = 'completed' AND "consentAt" IS NOT NULL AND "completedAt" IS NOT NULL`;
-  const row = rows[0];
-  return row && Number(row.n) >= MIN_COMPLETIONS_FOR_MEDIAN && row.median !== null ? Number(row.median) : null;
-}
-
 /**
  * The participant's current state; marks the current question as first shown (server-side response time). Never
  * assigns or renews reservations. Retried on a dropped connection (its writes are idempotent).
@@ -110,60 +101,124 @@ export async function getParticipantSession(participantId: string): Promise<Part
   return withDbRetry(() => readSession(participantId));
 }
 
+interface SessionRow {
+  id: string;
+  studyId: string;
+  status: string;
+  condition: string;
+  consentAt: Date | null;
+  studyName: string;
+  studySlug: string;
+  poolVersionId: string;
+  config: unknown;
+  /** Median consent-to-completion seconds of the study's finished participants; only read before consent. */
+  medianSec: number | null;
+  answered: number;
+  total: number;
+  practice: number;
+  nextId: string | null;
+  nextPosition: number | null;
+  nextPhase: CurrentQuestionDto["phase"] | null;
+  nextQuestionShownAt: Date | null;
+  itemId: string | null;
+  taskId: string | null;
+  taskVersion: number | null;
+  question: string | null;
+  payload: unknown;
+  images: unknown;
+  upcomingImageIds: unknown;
+}
+
+const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
+/**
+ * One statement (a started participant's page load, reload or consent reply is one round trip): participant, study,
+ * progress, the current question with the public columns of its item (as findPublicItem: never the answer key) and the
+ * next one's image ids. Its two writes are idempotent: a started participant with nothing left open is completed (items
+ * excluded after assignment are skipped), and the current question's firstShownAt is stamped only where it is missing.
+ * Before consent, the capacity check (hasCapacity) adds its own calls.
+ */
 async function readSession(participantId: string): Promise<ParticipantSessionDto | null> {
-  const participant = await db.participant.findUnique({
-    where: { id: participantId },
-    select: { id: true, studyId: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
-  });
-  if (!participant) return null;
-  const config = StudyConfigSchema.parse(participant.study.config);
-  const assignments = await db.assignment.findMany({
-    where: { participantId, status: { not: "abandoned" } },
-    orderBy: { position: "asc" },
-    select: { id: true, position: true, phase: true, status: true, itemId: true, firstShownAt: true, questionShownAt: true, item: { select: { status: true } } },
-  });
-  // An item excluded or flagged after assignment is skipped, not shown as "no questions" (which stranded the participant).
-  const open = assignments.filter((a) => a.status === "assigned" && a.item.status === "active");
-  let status = participant.status;
-  if (status === "active" && assignments.length > 0 && open.length === 0) {
-    // Nothing left to answer (the rest was excluded, or released and taken by others): the session is complete.
-    await db.participant.updateMany({ where: { id: participantId, status: "active" }, data: { status: "completed", completedAt: new Date() } });
-    status = "completed";
-  }
-  const next = status === "active" ? open[0] : undefined;
+  const now = new Date().toISOString();
+  const [row] = await db.$queryRaw<SessionRow[]>`
+    WITH p AS (
+      SELECT p.id, p."studyId", p.status::text AS status, p.condition, p."consentAt",
+             s.name AS "studyName", s.slug AS "studySlug", s."poolVersionId", s.config
+      FROM "Participant" p JOIN "Study" s ON s.id = p."studyId"
+      WHERE p.id = ${participantId}
+    ), a AS (
+      SELECT x.id, x.position, x.phase::text AS phase, x.status::text AS status, x."itemId", x."questionShownAt",
+             (x.status = 'assigned' AND xi.status = 'active') AS open
+      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
+      WHERE x."participantId" = ${participantId} AND x.status <> 'abandoned'
+    ), open AS (
+      SELECT a.*, row_number() OVER (ORDER BY a.position) AS rn FROM a WHERE a.open
+    ), finished AS (
+      -- Nothing left to answer (the rest was excluded, or released and taken by others): the session is complete.
+      SELECT EXISTS (SELECT 1 FROM p WHERE p.status = 'active') AND EXISTS (SELECT 1 FROM a) AND NOT EXISTS (SELECT 1 FROM open) AS yes
+    ), done AS (
+      UPDATE "Participant" SET status = 'completed', "completedAt" = ${now}::timestamp(3)
+      WHERE id = ${participantId} AND status = 'active' AND (SELECT yes FROM finished)
+      RETURNING 1
+    ), nxt AS (
+      SELECT open.* FROM open WHERE open.rn = 1 AND EXISTS (SELECT 1 FROM p WHERE p.status = 'active')
+    ), stamp AS (
+      UPDATE "Assignment" SET "firstShownAt" = COALESCE("firstShownAt", ${now}::timestamp(3))
+      WHERE id = (SELECT id FROM nxt) AND "firstShownAt" IS NULL
+      RETURNING 1
+    )
+    SELECT p.id, p."studyId", CASE WHEN (SELECT yes FROM finished) THEN 'completed' ELSE p.status END AS status,
+           p.condition, p."consentAt", p."studyName", p."studySlug", p."poolVersionId", p.config,
+           CASE WHEN p."consentAt" IS NULL THEN (
+             SELECT CASE WHEN count(*) >= ${MIN_COMPLETIONS_FOR_MEDIAN}::int
+                         THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (c."completedAt" - c."consentAt"))) END
+             FROM "Participant" c
+             WHERE c."studyId" = p."studyId" AND c.status = 'completed' AND c."consentAt" IS NOT NULL AND c."completedAt" IS NOT NULL
+           ) END AS "medianSec",
+           (SELECT count(*) FROM a WHERE a.status = 'answered')::int AS answered, (SELECT count(*) FROM a)::int AS total,
+           (SELECT count(*) FROM a WHERE a.phase = 'practice')::int AS practice,
+           n.id AS "nextId", n.position AS "nextPosition", n.phase AS "nextPhase", n."questionShownAt" AS "nextQuestionShownAt",
+           ni.id AS "itemId", ni."taskId", ni."taskVersion", ni.question, ni.payload,
+           (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', im.id, 'position', im.position, 'caption', im.caption) ORDER BY im.position), '[]'::jsonb)
+            FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images,
+           -- The question after the current one: its image ids let the browser fetch them while this one is answered.
+           (SELECT COALESCE(jsonb_agg(ui.id ORDER BY ui.position), '[]'::jsonb)
+            FROM "ItemImage" ui WHERE n.id IS NOT NULL AND ui."itemId" = (SELECT o."itemId" FROM open o WHERE o.rn = 2)) AS "upcomingImageIds"
+    FROM p LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  if (!row) return null;
+  const config = StudyConfigSchema.parse(fromJson(row.config));
+  const status = row.status;
   let current: CurrentQuestionDto | null = null;
-  if (next) {
-    const item = await findPublicItem(next.itemId);
-    if (item) {
-      if (!next.firstShownAt) await db.assignment.update({ where: { id: next.id }, data: { firstShownAt: new Date() } });
-      current = toCurrentQuestion(next, item, participant.condition, config);
-    }
+  if (row.nextId && row.itemId) {
+    const item: PublicItemDto = {
+      id: row.itemId,
+      taskId: row.taskId!,
+      taskVersion: row.taskVersion!,
+      question: row.question!,
+      payload: fromJson(row.payload),
+      images: fromJson(row.images) as PublicItemDto["images"],
+    };
+    current = toCurrentQuestion({ id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt }, item, row.condition, config);
   }
   // Not in a timed study: its images are served only once it is the current question and reported shown.
-  const following = current && config.timeLimitSec === null ? open[1] : undefined;
-  const upcomingImageIds = following
-    ? (await db.itemImage.findMany({ where: { itemId: following.itemId, item: { status: "active" } }, orderBy: { position: "asc" }, select: { id: true } })).map((i) => i.id)
-    : [];
+  const upcoming = current && config.timeLimitSec === null ? fromJson(row.upcomingImageIds) : [];
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
+  const medianSec = row.consentAt === null && row.medianSec !== null ? Number(row.medianSec) : null;
   return {
-    participant: { id: participant.id, status, condition: participant.condition, consented: participant.consentAt !== null },
+    participant: { id: row.id, status, condition: row.condition, consented: row.consentAt !== null },
     study: {
-      name: participant.study.name,
-      slug: participant.study.slug,
-      consentText: consentTextFor(config, participant.consentAt === null ? await medianDurationSeconds(participant.studyId) : null),
+      name: row.studyName,
+      slug: row.studySlug,
+      consentText: consentTextFor(config, medianSec),
       declineMessage: config.declineMessage,
       timeLimitSec: config.timeLimitSec,
       hbondPrimer: config.hbondPrimer,
       tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
     },
-    progress: {
-      answered: assignments.filter((a) => a.status === "answered").length,
-      total: assignments.length,
-      practiceTotal: assignments.filter((a) => a.phase === "practice").length,
-    },
+    progress: { answered: row.answered, total: row.total, practiceTotal: row.practice },
     current,
-    upcomingImageIds,
+    upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
     ...endScreens(status, config),
-    noWork: status === "consenting" && !(await hasCapacity(participant.studyId)),
+    noWork: status === "consenting" && !(await hasCapacity(row.studyId, { id: row.studyId, poolVersionId: row.poolVersionId, config })),
   };
 }
