@@ -163,7 +163,6 @@ function startServer(port: number): ChildProcess {
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       TRUSTED_PROXY_HOPS: "1",
       // A launch of N at once is the point: the join/consent flood limits (sized for a scripted flood) are lifted.
-      PARTICIPANT_LIMIT_PER_STUDY: "1000000",
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "ignore", "pipe"],

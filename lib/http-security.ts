@@ -82,14 +82,41 @@ export function clientAddressFrom(forwardedFor: string | null | undefined, trust
   return normaliseAddress(entry);
 }
 
-/** "::ffff:1.2.3.4" → "1.2.3.4"; brackets and ports stripped; lower-case; at most 64 characters. */
+/**
+ * "::ffff:1.2.3.4" → "1.2.3.4"; brackets and ports stripped; lower-case; at most 64 characters. An IPv6 address is
+ * reduced to its /64 network ("2001:db8:0:1::/64"): one subscriber or host usually holds a whole /64, so counting
+ * single IPv6 addresses gave an attacker with one prefix unlimited "addresses" (outside review: 25 joins from one /64
+ * all admitted where one IPv4 address gets 20).
+ */
 function normaliseAddress(value: string): string {
   let v = value.toLowerCase();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(v);
   if (bracketed) v = bracketed[1]!;
   else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(v)) v = v.slice(0, v.lastIndexOf(":"));
   if (v.startsWith("::ffff:") && /^\d+\.\d+\.\d+\.\d+$/.test(v.slice(7))) v = v.slice(7);
-  return v.slice(0, 64);
+  return (ipv6Network64(v) ?? v).slice(0, 64);
+}
+
+/** The /64 network of an IPv6 address ("2001:db8:0:1::/64"), or null when `v` is not one. */
+export function ipv6Network64(v: string): string | null {
+  const address = v.split("%")[0]!; // a zone id ("fe80::1%eth0") names an interface, not a network
+  if (!address.includes(":") || address.split("::").length > 2) return null;
+  let tail = address;
+  const groups: string[] = [];
+  // An embedded IPv4 tail ("::1.2.3.4") is two groups.
+  const v4 = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (v4) {
+    const b = v4.slice(2).map(Number);
+    if (b.some((x) => x > 255)) return null;
+    tail = `${v4[1]}${((b[0]! << 8) | b[1]!).toString(16)}:${((b[2]! << 8) | b[3]!).toString(16)}`;
+  }
+  const [head, rest] = tail.split("::") as [string, string | undefined];
+  const h = head ? head.split(":") : [];
+  const t = rest === undefined ? [] : rest ? rest.split(":") : [];
+  if (rest === undefined ? h.length !== 8 : h.length + t.length > 7) return null;
+  groups.push(...h, ...Array<string>(rest === undefined ? 0 : 8 - h.length - t.length).fill("0"), ...t);
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
 }
 
 /** TRUSTED_PROXY_HOPS: a whole number of proxies, 0–10; unset or empty is 0 (no proxy trusted). */

@@ -16,13 +16,11 @@ const EnvSchema = z.object({
   /** Signs next-auth JWTs and participant session tokens. Required in production. */
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
-  /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
-  /** New participants (and consents) allowed per 10 minutes per study from one client address. */
+  /** New participants (and consents) allowed per 10 minutes per study from one client address (IPv6: one /64). */
   PARTICIPANT_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
-  /** Consents allowed per 10 minutes per study from all addresses (joins have no study-wide limit). */
-  PARTICIPANT_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(300),
-  /** Never-consented participants kept per study; beyond it each new participant removes the longest-idle one. */
+  /** Never-consented participants kept per study; beyond it each new participant removes the earliest-joined one. */
   PARTICIPANT_PENDING_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(5000),
+  /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
   TRUSTED_PROXY_HOPS: z.string().optional().transform((v, ctx) => {
     try {
       return parseTrustedProxyHops(v);

@@ -22,7 +22,10 @@ export function errorResponse(err: unknown): NextResponse {
     return NextResponse.json({ error: { code: "UNPROCESSABLE", message: "Invalid request.", details } }, { status: 422 });
   }
   const { status, body } = toErrorResponse(err);
-  return NextResponse.json(body, { status });
+  // A 429 says when to come back in the header clients and proxies read, not only in the body.
+  const retryAfter = status === 429 ? (body.error.details as { retryAfterSec?: unknown } | undefined)?.retryAfterSec : undefined;
+  const headers = typeof retryAfter === "number" ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
+  return NextResponse.json(body, { status, headers });
 }
 
 /**

@@ -6,6 +6,8 @@ import { listItems } from "@/lib/server/dal/items/list-items";
 import { setUserDisabled } from "@/lib/server/dal/users/set-user-disabled";
 import { consumeRateLimit } from "@/lib/server/rate-limit";
 import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { AppError } from "@/lib/server/errors";
+import { errorResponse } from "@/lib/server/route";
 import { SIGNIN_ADDRESS_LIMIT, SIGNIN_BACKOFF_BASE_MS, SIGNIN_FREE_FAILURES, SignInThrottledError, verifySignIn } from "@/lib/server/sign-in";
 import { PASSWORD_HASH_ROUNDS } from "@/lib/server/seed";
 import { createTaggedItems, uniqueSuffix } from "./admin-fixtures";
@@ -107,13 +109,32 @@ describe("rate limits are atomic (findings 3 and 4)", () => {
     expect(await consumeRateLimit([rule])).toEqual({ ok: true });
   });
 
-  it("consents are limited per client address and per study", async () => {
-    // Joins have no study-wide limit any more (tests/integration/join-flood.test.ts); consents, which reserve items, do.
+  it("consents are limited per client address, and many addresses cannot shut a study's consents for everyone", async () => {
     const study = `study-${uniqueSuffix()}`;
-    const limits = { perAddress: 2, perStudy: 3 };
     const got = [];
-    for (const address of ["a", "a", "a", "b", "c"]) got.push((await admitParticipantEvent("consent", study, address, limits)).ok);
-    expect(got).toEqual([true, true, false, true, false]);
+    for (const address of ["a", "a", "a", "b", "c"]) got.push((await admitParticipantEvent("consent", study, address, { perAddress: 2 })).ok);
+    expect(got).toEqual([true, true, false, true, true]);
+    // Outside review: 16 addresses × 20 consents (default limits) filled the old study-wide window of 300, and every real
+    // participant's consent then got 429 for up to 10 minutes. Now only those addresses are refused.
+    const flood = `study-${uniqueSuffix()}`;
+    const results = await Promise.all(
+      Array.from({ length: 16 }, async (_, a) => {
+        const ok = [];
+        for (let i = 0; i < 20; i++) ok.push((await admitParticipantEvent("consent", flood, `198.51.100.${a}`)).ok);
+        return ok.every(Boolean);
+      }),
+    );
+    expect(results.every(Boolean)).toBe(true);
+    expect((await admitParticipantEvent("consent", flood, "198.51.100.99")).ok).toBe(true);
+    expect((await admitParticipantEvent("consent", flood, "198.51.100.0")).ok).toBe(false);
+  });
+
+  it("a 429 carries Retry-After (the consent route's refusal had the wait only in its JSON body)", async () => {
+    const response = errorResponse(new AppError("TOO_MANY_REQUESTS", "Please try again in 586 seconds.", { retryAfterSec: 586 }));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("Retry-After")).toBe("586");
+    expect((await response.json()).error.details).toEqual({ retryAfterSec: 586 });
+    expect(errorResponse(new AppError("CONFLICT", "x")).headers.get("Retry-After")).toBeNull();
   });
 });
 

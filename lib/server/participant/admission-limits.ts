@@ -8,26 +8,27 @@ export const PARTICIPANT_LIMIT_WINDOW_MS = 10 * 60_000;
 
 export interface ConsentLimits {
   perAddress: number;
-  perStudy: number;
 }
 
-const defaultLimits = (): ConsentLimits => ({ perAddress: env.PARTICIPANT_LIMIT_PER_ADDRESS, perStudy: env.PARTICIPANT_LIMIT_PER_STUDY });
+const defaultLimits = (): ConsentLimits => ({ perAddress: env.PARTICIPANT_LIMIT_PER_ADDRESS });
 
-/** The rules of the `join` or `consent` limit: per study and client address, and per study. */
+/**
+ * The rules of the `join` or `consent` limit: per study and client address (an IPv6 client counts as its /64). No
+ * study-wide window: 16 addresses × 20 consents filled the old one (300 per 10 minutes) and every real participant's
+ * start was then refused for up to 10 minutes (outside review), while a many-address attacker could reserve items
+ * with or without it.
+ */
 export function participantLimitRules(kind: "join" | "consent", studyId: string, address: string, limits: ConsentLimits = defaultLimits()): RateLimitRule[] {
-  return [
-    { key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
-    { key: `${kind}:study:${studyId}`, limit: limits.perStudy, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
-  ];
+  return [{ key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS }];
 }
 
 export const consentLimitRules = (studyId: string, address: string, limits?: ConsentLimits) => participantLimitRules("consent", studyId, address, limits);
 
 /**
- * Counts a new participant (`join`) or a consent for a study, per client address and per study (issue 11, finding 4:
- * 500 scripted link opens made 500 participants in 4.5 s; ~90 scripted consents reserved every item). Over either
- * limit nothing is counted and the caller turns the request away. A lab behind one NAT address is the case the
- * per-address default (20 per 10 minutes) is sized for; PARTICIPANT_LIMIT_PER_ADDRESS / _PER_STUDY change them.
+ * Counts a new participant (`join`) or a consent for a study, per client address (issue 11, finding 4: 500 scripted
+ * link opens made 500 participants in 4.5 s). Over the limit nothing is counted and the caller turns the request
+ * away. A lab behind one NAT address is the case the default (20 per 10 minutes) is sized for;
+ * PARTICIPANT_LIMIT_PER_ADDRESS changes it.
  */
 export function admitParticipantEvent(kind: "join" | "consent", studyId: string, address: string, limits?: ConsentLimits): Promise<RateLimitDecision> {
   return consumeRateLimit(participantLimitRules(kind, studyId, address, limits));

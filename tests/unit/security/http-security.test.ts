@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, parseTrustedProxyHops } from "@/lib/http-security";
+import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, ipv6Network64, parseTrustedProxyHops } from "@/lib/http-security";
 import { toSafeLocalPath } from "@/lib/safe-url";
 
 const ORIGINS = ["http://localhost:3000"];
@@ -14,9 +14,26 @@ describe("client address (finding 3b)", () => {
   it("behind N proxies the client is the N-th entry from the right; entries the client wrote are ignored", () => {
     expect(clientAddressFrom("6.6.6.6, 203.0.113.9", 1)).toBe("203.0.113.9");
     expect(clientAddressFrom("6.6.6.6, 203.0.113.9, 10.0.0.2", 2)).toBe("203.0.113.9");
-    expect(clientAddressFrom("[2001:db8::1]:443", 1)).toBe("2001:db8::1");
+    expect(clientAddressFrom("[2001:db8::1]:443", 1)).toBe("2001:db8:0:0::/64");
     expect(clientAddressFrom("198.51.100.4:5555", 1)).toBe("198.51.100.4");
     expect(clientAddressFrom(null, 1)).toBe("unknown");
+  });
+
+  it("an IPv6 client counts as its /64 network (one subscriber holds a whole /64; outside review)", () => {
+    // 2001:db8:0:1::1 … ::19 were 25 separate "addresses", each with its own join limit.
+    expect(clientAddressFrom("2001:db8:0:1::1", 0)).toBe("2001:db8:0:1::/64");
+    expect(clientAddressFrom("2001:DB8:0:1:ffff:1:2:19", 0)).toBe("2001:db8:0:1::/64");
+    expect(clientAddressFrom("2001:db8:0:2::1", 0)).toBe("2001:db8:0:2::/64");
+    expect(clientAddressFrom("fe80::1%eth0", 0)).toBe("fe80:0:0:0::/64");
+    expect(clientAddressFrom("::1", 0)).toBe("0:0:0:0::/64");
+    expect(ipv6Network64("64:ff9b::192.0.2.33")).toBe("64:ff9b:0:0::/64");
+    expect(ipv6Network64("2001:0db8:0000:0001:0000:0000:0000:0001")).toBe("2001:db8:0:1::/64");
+    // Not IPv6 (or malformed): left as it was.
+    expect(ipv6Network64("203.0.113.9")).toBeNull();
+    expect(ipv6Network64("1::2::3")).toBeNull();
+    expect(ipv6Network64("1:2:3:4:5:6:7:8:9")).toBeNull();
+    expect(ipv6Network64("g::1")).toBeNull();
+    expect(clientAddressFrom("unknown", 0)).toBe("unknown");
   });
 
   it("TRUSTED_PROXY_HOPS is a whole number 0–10", () => {

@@ -2,7 +2,7 @@ const MESSAGES: Record<string, { title: string; body: string }> = {
   not_found: { title: "Study not found", body: "This study link is not valid. Please check the link you were given." },
   closed: { title: "This study is closed", body: "The study is not accepting participants at the moment. Thank you for your interest." },
   full: { title: "This study is full", body: "All places in this study have been taken. Thank you for your interest; please return the study on Prolific." },
-  busy: { title: "Too many people are joining right now", body: "Please wait a minute and open the study link again." },
+  busy: { title: "Too many people are joining right now", body: "Please wait a few minutes and open the study link again." },
   no_session: { title: "Session not found", body: "We could not find your session in this browser. Please open the study link you were given again." },
   invalid: { title: "Invalid link", body: "The study link is incomplete or malformed: its participant id may only contain letters, digits and _ - : @. Please use the exact link you were given." },
 };
