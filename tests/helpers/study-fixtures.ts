@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/server/db";
+import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { StudyConfigSchema, type StudyConfigInput } from "@/lib/study-config";
 
 /** A translation item (T1) with its answer key; gold `move <axis> <d>`. */
@@ -47,4 +48,14 @@ export async function makeCurrentQuestion(assignmentId: string) {
   await db.$executeRaw`
     UPDATE "Assignment" a SET position = (SELECT min(b.position) - 1 FROM "Assignment" b WHERE b."participantId" = a."participantId")
     WHERE a.id = ${assignmentId}`;
+}
+
+/** Device metadata as a consenting browser sends it. */
+export const TEST_DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+
+/** Opens a study link with a Prolific id; the new (or resumed) participant's id. */
+export async function joinStudy(slug: string, pid: string): Promise<string> {
+  const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
+  if (entered.kind !== "ok") throw new Error(`could not enter: ${entered.kind}`);
+  return entered.participantId;
 }

@@ -3,9 +3,8 @@ import { db, disconnectDb } from "@/lib/server/db";
 import { startParticipantOnce } from "@/lib/server/dal/participant/assign-items";
 import { orderSlots } from "@/lib/participant/order-slots";
 import { readConsentContext } from "@/lib/server/dal/participant/consent-context";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { createTranslationItem, createTranslationStudy } from "../helpers/study-fixtures";
+import { createTranslationItem, createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 // The start of a participant in one database call (misi_start_participant, migration 20261201050000) under
 // concurrency: called directly, without withDbRetry, so a deadlock or any other database error would surface here.
@@ -14,13 +13,8 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
-
-async function join(slug: string, pid: string) {
-  const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
-  if (entered.kind !== "ok") throw new Error(`could not enter: ${entered.kind}`);
-  return entered.participantId;
-}
+const DEVICE = TEST_DEVICE;
+const join = joinStudy;
 
 /** Every participant's start, called twice at once (a retried consent in flight), all of them in parallel. */
 async function startAllTwice(ids: string[]) {

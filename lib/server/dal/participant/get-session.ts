@@ -101,7 +101,27 @@ export async function getParticipantSession(participantId: string): Promise<Part
   return withDbRetry(() => readSession(participantId));
 }
 
-interface SessionRow {
+/**
+ * The columns a participant's next (current) question arrives in, from the session read and from the answer submit's
+ * statements (record-response.ts): the assignment and its item's public fields.
+ */
+export interface NextQuestionColumns {
+  nextId: string | null;
+  nextPosition: number | null;
+  nextPhase: CurrentQuestionDto["phase"] | null;
+  itemId: string | null;
+  taskId: string | null;
+  taskVersion: number | null;
+  question: string | null;
+  payload: unknown;
+  images: unknown;
+  upcomingImageIds: unknown;
+  answered: number;
+  total: number;
+  practice: number;
+}
+
+interface SessionRow extends NextQuestionColumns {
   id: string;
   studyId: string;
   status: string;
@@ -113,20 +133,7 @@ interface SessionRow {
   config: unknown;
   /** Median consent-to-completion seconds of the study's finished participants; only read before consent. */
   medianSec: number | null;
-  answered: number;
-  total: number;
-  practice: number;
-  nextId: string | null;
-  nextPosition: number | null;
-  nextPhase: CurrentQuestionDto["phase"] | null;
   nextQuestionShownAt: Date | null;
-  itemId: string | null;
-  taskId: string | null;
-  taskVersion: number | null;
-  question: string | null;
-  payload: unknown;
-  images: unknown;
-  upcomingImageIds: unknown;
 }
 
 const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);

@@ -4,7 +4,7 @@ import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
 import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
-import { endScreens, toCurrentQuestion, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import { endScreens, toCurrentQuestion, type NextQuestionColumns, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
@@ -242,21 +242,7 @@ interface AnswerWrite extends RecordResponseOptions {
   expiresAt: Date;
 }
 
-interface NextRow {
-  nextId: string | null;
-  nextPosition: number | null;
-  nextPhase: "practice" | "main" | "attention" | null;
-  itemId: string | null;
-  taskId: string | null;
-  taskVersion: number | null;
-  question: string | null;
-  payload: unknown;
-  images: unknown;
-  upcomingImageIds: unknown;
-  answered: number;
-  total: number;
-  practice: number;
-}
+type NextRow = NextQuestionColumns;
 
 interface WrittenAnswer {
   participantStatus: string | null;
