@@ -20,7 +20,7 @@ export async function POST(request: Request) {
     const body = ConsentBodySchema.parse(await readJsonBody(request));
     if (body.accept) {
       const { admitted } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
-      if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people are starting this study right now. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
+      if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people have started this study from your network address (a shared connection?) in the last few minutes. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
     } else {
       await recordConsent(participantId, false, null);
     }
