@@ -53,5 +53,5 @@ export async function admitConsent(participantId: string, studyId: string, addre
  * never-consented participants a many-address flood can make are bounded by PARTICIPANT_PENDING_LIMIT_PER_STUDY.
  */
 export function joinLimitRules(studyId: string, address: string, perAddress: number = env.PARTICIPANT_LIMIT_PER_ADDRESS): RateLimitRule[] {
-  return [{ key: `join:address:${studyId}|${address}`, limit: perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS }];
+  return participantLimitRules("join", studyId, address, { perAddress });
 }
