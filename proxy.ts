@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { API_CSP, BASE_SECURITY_HEADERS, buildPageCsp, crossOriginProblem, hasNulByte, HSTS_HEADER, parseTrustedProxyHops } from "@/lib/http-security";
+import { API_CSP, BASE_SECURITY_HEADERS, buildPageCsp, crossOriginProblem, hasNulByte, hasUndecodablePath, HSTS_HEADER, parseTrustedProxyHops } from "@/lib/http-security";
 
 /**
  * Runs before every route (Next 16 "proxy", formerly middleware): security headers and the per-request CSP nonce,
- * NUL bytes in the URL → 400, cross-origin state-changing requests → 403, and a client-sent X-Forwarded-For is
+ * NUL bytes or undecodable percent-encodings in the URL → 400, cross-origin state-changing requests → 403, and a client-sent X-Forwarded-For is
  * dropped unless TRUSTED_PROXY_HOPS says proxies set it (Next then fills in the socket address). The route wrappers
  * in lib/server/route.ts repeat the origin check: this file is the first line, not the only one.
  */
@@ -21,6 +21,7 @@ export function proxy(request: NextRequest) {
   };
 
   if (hasNulByte(request.url)) return refuse(400, "The address contains a NUL character.");
+  if (hasUndecodablePath(request.url)) return refuse(400, "The address contains a malformed percent-encoding.");
 
   const allowedOrigins = [request.nextUrl.origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
   const crossOrigin = crossOriginProblem({ method: request.method, secFetchSite: request.headers.get("sec-fetch-site"), origin: request.headers.get("origin") }, allowedOrigins);

@@ -48,6 +48,27 @@ export function hasNulByte(rawUrl: string): boolean {
   return rawUrl.includes("\0") || /%00/i.test(rawUrl);
 }
 
+/**
+ * True when a segment of the URL's path is not valid percent-encoded UTF-8 (`/s/%FF%FE`, `/api/images/%FF`, a lone
+ * `%`): Next's router throws URIError on decoding such a segment, which reached the client as a 500.
+ */
+export function hasUndecodablePath(rawUrl: string): boolean {
+  let path = rawUrl;
+  try {
+    path = new URL(rawUrl, "http://x").pathname;
+  } catch {
+    return true;
+  }
+  for (const segment of path.split("/")) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**

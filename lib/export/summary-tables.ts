@@ -253,6 +253,7 @@ export interface ParticipantExportRow {
   exactMean: number | null;
   partialMean: number | null;
   medianRtMs: number | null;
+  medianRtClientMs: number | null;
 }
 
 export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
@@ -290,8 +291,16 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
       key: "median_rt_ms",
       type: "number",
       unit: "ms",
-      description: "Median response time over main-phase responses (client-measured where present, else server-measured).",
+      description:
+        "Median response time over main-phase responses, measured by the server (question shown to answer stored; client-measured only for a response without a server time). The browser's own figure is median_rt_client_ms.",
       get: (r) => r.medianRtMs,
+    },
+    {
+      key: "median_rt_client_ms",
+      type: "number",
+      unit: "ms",
+      description: "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",
+      get: (r) => r.medianRtClientMs,
     },
   ],
 });

@@ -31,9 +31,35 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The fields of a unique constraint a write violated (Prisma P2002, through the pg driver adapter or not), or null.
+ * Two parallel creates with one study slug or one account email both pass the "already used?" check; the database's
+ * unique index refuses the second, which is a 409 naming the field, not a 500.
+ */
+export function uniqueViolationFields(err: unknown): string[] | null {
+  if (!err || typeof err !== "object" || (err as { code?: unknown }).code !== "P2002") return null;
+  const meta = (err as { meta?: Record<string, unknown> }).meta ?? {};
+  const target = meta.target;
+  if (Array.isArray(target)) return target.map(String);
+  if (typeof target === "string") return [target.replace(/^[A-Za-z]+_(.*)_key$/, "$1")];
+  const cause = (meta.driverAdapterError as { cause?: { constraint?: { fields?: unknown; index?: unknown } } } | undefined)?.cause;
+  const fields = cause?.constraint?.fields;
+  if (Array.isArray(fields)) return fields.map((f) => String(f).replace(/^"|"$/g, ""));
+  if (typeof cause?.constraint?.index === "string") return [cause.constraint.index.replace(/^[A-Za-z]+_(.*)_key$/, "$1")];
+  return ["unknown"];
+}
+
 /** Maps an error to a JSON response body and status; unknown errors are logged and hidden. */
 export function toErrorResponse(err: unknown): { status: number; body: { error: { code: string; message: string; details?: unknown } } } {
   if (err instanceof AppError) return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
+  const unique = uniqueViolationFields(err);
+  if (unique) {
+    const fields = unique.join(", ");
+    return {
+      status: 409,
+      body: { error: { code: "CONFLICT", message: `Another record already uses this ${fields}; choose a different one.`, details: unique.map((path) => ({ path, message: `already used (${path} must be unique)` })) } },
+    };
+  }
   if (isTransientDbError(err)) {
     // Still failing after the retries (database restarting): the client retries, nothing was half-written.
     console.warn(`database unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);

@@ -45,3 +45,19 @@ export async function getHealth(): Promise<HealthReport> {
     };
   }
 }
+
+/** What an anonymous caller sees: the state and counts, without migration names, the driver or error text. */
+export interface PublicHealthReport {
+  status: HealthReport["status"];
+  database: { reachable: boolean };
+  migrations: { expected: number; applied: number; pending: number; failed: number };
+}
+
+export function publicHealth(report: HealthReport): PublicHealthReport {
+  const m = report.migrations;
+  return {
+    status: report.status,
+    database: { reachable: report.database.reachable },
+    migrations: { expected: m.expected, applied: m.applied, pending: m.pending.length, failed: m.failed.length },
+  };
+}

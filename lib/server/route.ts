@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { requireRole, type StaffRole, type StaffUser } from "@/lib/server/auth";
 import { AppError, toErrorResponse } from "@/lib/server/errors";
-import { hasNulByte } from "@/lib/http-security";
+import { hasNulByte, hasUndecodablePath } from "@/lib/http-security";
 import { assertSameOrigin } from "@/lib/server/same-origin";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -39,6 +39,7 @@ export function withRole<P = Record<string, never>>(
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
       if (hasNulByte(request.url)) throw new AppError("BAD_REQUEST", "The address contains a NUL character.");
+      if (hasUndecodablePath(request.url)) throw new AppError("BAD_REQUEST", "The address contains a malformed percent-encoding.");
       assertSameOrigin(request);
       const user = await requireRole(role);
       return await handler({ request, params: await context.params, user });

@@ -377,6 +377,31 @@ test.describe("finding 6: requests", () => {
     await participant.dispose();
   });
 
+  test("a malformed percent-encoding in a path segment is a 400, never a 500", async ({ playwright, baseURL }) => {
+    const participant = await playwright.request.newContext({ baseURL });
+    const urls = [
+      `/s/%FF%FE`,
+      `/s/%E0%A4`,
+      `/s/%`,
+      `/s/%FF/status`,
+      `/admin/studies/%FF`,
+      `/admin/items/%C0%AF`,
+      `/api/images/%FF`,
+      `/api/results/%FF`,
+      `/api/export/%FF/responses`,
+      `/api/admin/studies/%FF`,
+      `/api/admin/import/%FF`,
+      `/api/participant/scene/%FF`,
+    ];
+    for (const url of urls) {
+      for (const ctx of [admin, participant]) {
+        const response = await ctx.get(url, { maxRedirects: 0 });
+        expect(response.status(), url).toBe(400);
+      }
+    }
+    await participant.dispose();
+  });
+
   test("item search treats % and _ literally", async () => {
     const tag = suffix();
     const { slug } = await createSentinelStudy({ count: 1 });

@@ -25,6 +25,7 @@ interface RawParticipantRow {
   exactMean: number | null;
   partialMean: number | null;
   medianRtMs: number | null;
+  medianRtClientMs: number | null;
 }
 
 async function readPage(studyId: string, after: { at: Date; id: string } | null): Promise<RawParticipantRow[]> {
@@ -38,7 +39,8 @@ async function readPage(studyId: string, after: { at: Date; id: string } | null)
            (COUNT(r.id) FILTER (WHERE r.phase = 'attention'))::int AS "nAttention",
            (AVG(r.exact) FILTER (WHERE r.phase = 'main'))::float8 AS "exactMean",
            (AVG(r.partial) FILTER (WHERE r.phase = 'main'))::float8 AS "partialMean",
-           (percentile_cont(0.5) WITHIN GROUP (ORDER BY COALESCE(r."rtClientMs", r."rtServerMs")) FILTER (WHERE r.phase = 'main'))::float8 AS "medianRtMs"
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY COALESCE(r."rtServerMs", r."rtClientMs")) FILTER (WHERE r.phase = 'main'))::float8 AS "medianRtMs",
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY r."rtClientMs") FILTER (WHERE r.phase = 'main'))::float8 AS "medianRtClientMs"
     FROM "Participant" p
     JOIN "Study" s ON s.id = p."studyId"
     LEFT JOIN "Response" r ON r."participantId" = p.id
@@ -84,6 +86,7 @@ export async function* iterateParticipantRows(studyIds: readonly string[]): Asyn
           exactMean: p.exactMean,
           partialMean: p.partialMean,
           medianRtMs: p.medianRtMs,
+          medianRtClientMs: p.medianRtClientMs,
         };
       }
       const last = page[page.length - 1];

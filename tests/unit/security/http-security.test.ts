@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, ipv6Network64, parseTrustedProxyHops } from "@/lib/http-security";
+import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, hasUndecodablePath, ipv6Network64, parseTrustedProxyHops } from "@/lib/http-security";
 import { toSafeLocalPath } from "@/lib/safe-url";
 
 const ORIGINS = ["http://localhost:3000"];
@@ -62,6 +62,11 @@ describe("URL and header helpers", () => {
     expect(hasNulByte("/api/items?q=%00")).toBe(true);
     expect(hasNulByte("/s/a\0")).toBe(true);
     expect(hasNulByte("/s/a%2500")).toBe(false);
+  });
+
+  it("finds path segments that are not percent-encoded UTF-8", () => {
+    for (const bad of ["/s/%FF%FE", "/api/images/%FF", "/s/%", "/s/%E0%A4/status", "http://h/admin/items/%C0%AF?x=1"]) expect(hasUndecodablePath(bad), bad).toBe(true);
+    for (const good of ["/s/abc", "/s/%C3%A9t%C3%A9", "/s/a%2Fb", "http://h/api/items?q=%FF", "/"]) expect(hasUndecodablePath(good), good).toBe(false);
   });
 
   it("the page CSP carries the nonce, strict-dynamic and frame-ancestors 'none'; eval only in dev; upgrades only over https", () => {

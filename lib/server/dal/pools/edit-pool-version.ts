@@ -4,7 +4,7 @@ import { db } from "@/lib/server/db";
 import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { EditPoolVersionSchema, type PoolRecipe } from "@/lib/pools/pool-recipe";
-import { isPoolVersionLocked, lockPoolVersion } from "./pool-version-lock";
+import { isPoolVersionLocked, lockPoolVersion, type LockedPoolVersion } from "./pool-version-lock";
 
 export interface EditPoolVersionResult {
   /** The version that now holds the edit: the same one (draft) or a new one (the edited one was frozen or in use). */
@@ -17,14 +17,34 @@ export interface EditPoolVersionResult {
 }
 
 /**
+ * The version an edit of `v` goes to: `v` itself while it is an unused draft; for a frozen or used version, the draft
+ * already made from it by an earlier edit (locked), if one is still an unused draft, so edits racing a freeze (or
+ * each other) add to one new draft instead of forking sibling drafts of the same version. Takes the pool's row lock
+ * first (two edits of different versions of one pool would otherwise both take max + 1 as their new number).
+ */
+async function draftChildOrSelf(tx: Prisma.TransactionClient, v: LockedPoolVersion): Promise<LockedPoolVersion> {
+  if (!isPoolVersionLocked(v)) return v;
+  await tx.$queryRaw`SELECT id FROM "Pool" WHERE id = ${v.poolId} FOR UPDATE`;
+  const children = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT pv.id FROM "PoolVersion" pv
+    WHERE pv."poolId" = ${v.poolId} AND pv."frozenAt" IS NULL AND pv.recipe->>'kind' = 'edit' AND (pv.recipe->>'basedOnVersion')::int = ${v.version}
+      AND NOT EXISTS (SELECT 1 FROM "Study" s WHERE s."poolVersionId" = pv.id)
+    ORDER BY pv.version DESC LIMIT 1`;
+  if (!children[0]) return v;
+  const child = await lockPoolVersion(tx, children[0].id);
+  return isPoolVersionLocked(child) ? v : child;
+}
+
+/**
  * Adds and removes items. A draft version that no study uses is edited in place; a frozen or used version is never
- * touched: its items are copied into the next version number, which receives the edit (and starts as a draft).
+ * touched: its items are copied into the next version number, which receives the edit (and starts as a draft), or
+ * the edit goes to the unused draft an earlier edit already made from it (draftChildOrSelf).
  * Added items must exist and be active; removed items must be in the version (422 otherwise, listing the ids).
  */
 export async function editPoolVersion(options: { poolVersionId: string; edit: unknown; actorId: string }): Promise<EditPoolVersionResult> {
   const edit = EditPoolVersionSchema.parse(options.edit);
   return db.$transaction(async (tx) => {
-    const v = await lockPoolVersion(tx, options.poolVersionId);
+    const v = await draftChildOrSelf(tx, await lockPoolVersion(tx, options.poolVersionId));
     const current = await tx.poolItem.findMany({ where: { poolVersionId: v.id }, select: { itemId: true, taskId: true } });
     const currentIds = new Set(current.map((c) => c.itemId));
 
@@ -51,8 +71,6 @@ export async function editPoolVersion(options: { poolVersionId: string; edit: un
     let targetVersion = v.version;
     const createdNewVersion = isPoolVersionLocked(v);
     if (createdNewVersion) {
-      // Two edits of different versions of one pool would otherwise both take max + 1.
-      await tx.$queryRaw`SELECT id FROM "Pool" WHERE id = ${v.poolId} FOR UPDATE`;
       const last = await tx.poolVersion.aggregate({ where: { poolId: v.poolId }, _max: { version: true } });
       targetVersion = (last._max.version ?? v.version) + 1;
       const recipe: PoolRecipe = { kind: "edit", basedOnVersion: v.version, added: addable.map((i) => i.id), removed: [...toRemove] };
