@@ -1,5 +1,6 @@
 // npm run user:create -- --email a@b.org --role researcher|admin [--password …] [--name …] [--update] [--reset-password]
 // npm run user:create -- --email a@b.org --disable|--enable   (switch an account off or on; audited)
+// npm run user:create -- --email a@b.org --unlock              (clear its failed sign-ins, the throttle; audited)
 // Creates a staff account, printing a generated password once when none is given. An existing email is refused
 // unless --update is passed; --update changes the role (and the password when --password or --reset-password is given).
 import fs from "node:fs";
@@ -9,10 +10,11 @@ import { disconnectDb } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { saveUser } from "@/lib/server/dal/users/save-user";
 import { setUserDisabled } from "@/lib/server/dal/users/set-user-disabled";
+import { clearUserSignInLock } from "@/lib/server/dal/users/clear-user-sign-in-lock";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
-const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]\n       npm run user:create -- --email <email> --disable|--enable";
+const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]\n       npm run user:create -- --email <email> --disable|--enable|--unlock";
 
 let exitCode = 0;
 try {
@@ -26,12 +28,17 @@ try {
       "reset-password": { type: "boolean", default: false },
       disable: { type: "boolean", default: false },
       enable: { type: "boolean", default: false },
+      unlock: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(USAGE);
+  } else if (values.unlock) {
+    if (!values.email) throw new AppError("BAD_REQUEST", `--email is required.\n${USAGE}`);
+    const result = await clearUserSignInLock({ user: values.email, actorId: null });
+    console.log(`${result.email}: cleared ${result.cleared} failed sign-in(s).`);
   } else if (values.disable || values.enable) {
     if (values.disable && values.enable) throw new AppError("BAD_REQUEST", "Give either --disable or --enable, not both.");
     if (!values.email) throw new AppError("BAD_REQUEST", `--email is required.\n${USAGE}`);

@@ -5,21 +5,30 @@ import { countKeys, lockKeys, recordKeys } from "@/lib/server/rate-limit";
 import type { StaffRole } from "@/lib/server/auth";
 
 /**
- * Password sign-in with three limits (issue 11, finding 3), all counted atomically BEFORE the password is checked
+ * Password sign-in with three limits, all counted atomically BEFORE the password is checked
  * (lib/server/rate-limit.ts), so parallel guesses cannot slip through:
  * - per account AND client address: SIGNIN_FREE_FAILURES failures, then a back-off that doubles with each further
  *   failure (SIGNIN_BACKOFF_BASE_MS … SIGNIN_BACKOFF_MAX_MS since the last one). An attacker at one address slows
  *   down only his own guessing: the owner signs in from her own address, and other accounts are not touched.
- * - per account from all addresses: SIGNIN_ACCOUNT_LIMIT failures an hour (a distributed guess), then refused.
+ * - per account from all addresses (a distributed guess): after SIGNIN_ACCOUNT_FREE_FAILURES failures in an hour,
+ *   every attempt waits accountDelayMs(failures) after the account's last failure, doubling up to
+ *   SIGNIN_BACKOFF_MAX_MS, but an address that has not failed for this account waits at most
+ *   SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS. The account is slowed, never locked: its owner, from an address that has not
+ *   failed, signs in within seconds however many addresses guess (a hard limit of 50 an hour let 11 addresses × 5
+ *   failures lock the owner out for an hour). An attacker's fresh address gets one attempt at that pace, then is
+ *   an address that failed.
  * - per client address over all accounts: SIGNIN_ADDRESS_LIMIT failures in 15 minutes (password spraying).
- * A success clears the account's failures. Unknown, disabled and known accounts all cost one bcrypt comparison, so
- * the answer time does not tell whether an email has an account.
+ * A success clears the account's failures; clearSignInLock (admin users page, `npm run user:create -- --unlock`) too.
+ * Unknown, disabled and known accounts all cost one bcrypt comparison, so the answer time does not tell whether an
+ * email has an account.
  */
 export const SIGNIN_FREE_FAILURES = 5;
 export const SIGNIN_BACKOFF_BASE_MS = 30_000;
 export const SIGNIN_BACKOFF_MAX_MS = 15 * 60_000;
 export const SIGNIN_PAIR_WINDOW_MS = 24 * 3600_000;
-export const SIGNIN_ACCOUNT_LIMIT = 50;
+export const SIGNIN_ACCOUNT_FREE_FAILURES = 10;
+export const SIGNIN_ACCOUNT_BACKOFF_BASE_MS = 1_000;
+export const SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS = 5_000;
 export const SIGNIN_ACCOUNT_WINDOW_MS = 3600_000;
 export const SIGNIN_ADDRESS_LIMIT = 30;
 export const SIGNIN_ADDRESS_WINDOW_MS = 15 * 60_000;
@@ -41,6 +50,33 @@ export class SignInThrottledError extends Error {
 export function backoffMs(failures: number): number {
   if (failures < SIGNIN_FREE_FAILURES) return 0;
   return Math.min(SIGNIN_BACKOFF_MAX_MS, SIGNIN_BACKOFF_BASE_MS * 2 ** (failures - SIGNIN_FREE_FAILURES));
+}
+
+/** The account-wide wait after `failures` failures of one account within SIGNIN_ACCOUNT_WINDOW_MS, from an address that failed it. */
+export function accountDelayMs(failures: number): number {
+  if (failures < SIGNIN_ACCOUNT_FREE_FAILURES) return 0;
+  return Math.min(SIGNIN_BACKOFF_MAX_MS, SIGNIN_ACCOUNT_BACKOFF_BASE_MS * 2 ** (failures - SIGNIN_ACCOUNT_FREE_FAILURES));
+}
+
+export interface SignInCounts {
+  /** Failures of this account from this address (SIGNIN_PAIR_WINDOW_MS) and the newest one. */
+  pair: { count: number; last: Date | null };
+  /** Failures of this account from every address (SIGNIN_ACCOUNT_WINDOW_MS) and the newest one. */
+  account: { count: number; last: Date | null };
+  /** Failures from this address over all accounts (SIGNIN_ADDRESS_WINDOW_MS) and the oldest one. */
+  address: { count: number; first: Date | null };
+}
+
+/** How long this attempt must wait (ms, 0: go ahead): the throttle decision, from the counts before the attempt. */
+export function signInWaitMs(counts: SignInCounts, now: Date): number {
+  const { pair, account, address } = counts;
+  const accountDelay = pair.count > 0 ? accountDelayMs(account.count) : Math.min(accountDelayMs(account.count), SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS);
+  return Math.max(
+    0,
+    pair.last ? pair.last.getTime() + backoffMs(pair.count) - now.getTime() : 0,
+    account.last ? account.last.getTime() + accountDelay - now.getTime() : 0,
+    address.count >= SIGNIN_ADDRESS_LIMIT && address.first ? address.first.getTime() + SIGNIN_ADDRESS_WINDOW_MS - now.getTime() : 0,
+  );
 }
 
 export interface SignedInUser {
@@ -72,12 +108,7 @@ export async function verifySignIn(options: { email: string; password: string; a
     const pair = counts.get(pairKey)!;
     const account = counts.get(accountKey)!;
     const address = counts.get(addressKey)!;
-    const waits = [
-      pair.last ? pair.last.getTime() + backoffMs(pair.count) - now.getTime() : 0,
-      account.count >= SIGNIN_ACCOUNT_LIMIT && account.first ? account.first.getTime() + SIGNIN_ACCOUNT_WINDOW_MS - now.getTime() : 0,
-      address.count >= SIGNIN_ADDRESS_LIMIT && address.first ? address.first.getTime() + SIGNIN_ADDRESS_WINDOW_MS - now.getTime() : 0,
-    ];
-    const wait = Math.max(...waits);
+    const wait = signInWaitMs({ pair, account, address }, now);
     if (wait > 0) return { throttledSec: Math.ceil(wait / 1000), ids: [] };
     // Counted as a failure now, taken back on success: a parallel attempt already sees this one.
     return { throttledSec: 0, ids: await recordKeys(tx, [pairKey, accountKey, addressKey], now) };
@@ -89,4 +120,14 @@ export async function verifySignIn(options: { email: string; password: string; a
   if (!user || user.disabled || !matches) return null;
   await db.signInAttempt.deleteMany({ where: { OR: [{ key: { in: [pairKey, accountKey] } }, { id: pending.ids[2]! }] } });
   return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/**
+ * Clears an account's sign-in throttle (its failures from every address): for an owner slowed by someone else's
+ * guessing. The per-address spraying counts stay. Returns the number of failure events removed.
+ */
+export async function clearSignInLock(email: string): Promise<number> {
+  const key = email.trim().toLowerCase();
+  const { count } = await db.signInAttempt.deleteMany({ where: { OR: [{ key: `signin:account:${key}` }, { key: { startsWith: `signin:pair:${key}|` } }] } });
+  return count;
 }

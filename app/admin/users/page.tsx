@@ -3,6 +3,7 @@ import { requirePageRole } from "@/lib/server/guards";
 import { listUsers } from "@/lib/server/dal/users/list-users";
 import { UserCreateForm } from "@/components/admin/user-create-form";
 import { UserDisableButton } from "@/components/admin/user-disable-button";
+import { UserUnlockButton } from "@/components/admin/user-unlock-button";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ export default async function UsersPage() {
     <main className="mx-auto max-w-5xl px-6 py-8">
       <h1 className="text-2xl font-semibold">Staff accounts</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an existing account, <code>--disable</code> / <code>--enable</code> switch it off and on). A disabled account cannot sign in and its open sessions stop working on their next request.
+        Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an existing account, <code>--disable</code> / <code>--enable</code> switch it off and on, <code>--unlock</code> clears its failed sign-ins). A disabled account cannot sign in and its open sessions stop working on their next request.
       </p>
       <section aria-labelledby="new-h" className="mt-6 rounded border border-slate-300 bg-white p-4">
         <h2 id="new-h" className="mb-2 font-semibold">
@@ -40,7 +41,9 @@ export default async function UsersPage() {
               <td className="px-3 py-2">{u.role}</td>
               <td className="px-3 py-2">{u.disabled ? "disabled" : "active"}</td>
               <td className="px-3 py-2">{u.createdAt.toISOString().slice(0, 10)}</td>
-              <td className="px-3 py-2">{u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}</td>
+              <td className="px-3 py-2">{u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}
+                <UserUnlockButton userId={u.id} email={u.email} />
+              </td>
             </tr>
           ))}
         </tbody>
