@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function AdminHomePage() {
   const user = await requirePageRole("researcher", "/admin");
-  const [facets, pools, studies] = await Promise.all([listItemFacets(), listPools(), listStudies()]);
+  const [facets, pools, studies] = await Promise.all([listItemFacets(), listPools(), listStudies(user)]);
   const open = studies.filter((s) => s.status === "open");
   const activeItems = Object.values(facets.activeByTask).reduce((a, b) => a + b, 0);
   return (

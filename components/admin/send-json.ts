@@ -8,7 +8,7 @@ interface ErrorBody {
 }
 
 /** Sends JSON to one of our /api/admin routes and sorts the error details by field for the form. */
-export async function sendJson<T>(method: "POST" | "PUT" | "PATCH", url: string, body?: unknown): Promise<ApiResult<T>> {
+export async function sendJson<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });

@@ -10,6 +10,8 @@ import { createAccount, E2E_ADMIN, signInRequest, type Credentials } from "./hel
  * ONE row per route. `role` is the least role allowed. `ok` is the status an allowed caller gets: 200 for reads;
  * mutations are sent an invalid body or an unknown id so an allowed caller gets 404/422 (the role check passed, and
  * nothing changes). Placeholders {itemId}, {poolId}, {versionId}, {studyId} are filled in beforeAll.
+ * The study is shared with the matrix's researcher (studies have owners: lib/server/study-access.ts); the ownership
+ * test below calls every {studyId} route as a researcher it is not shared with (404), then shares it (as here).
  */
 type Role = "researcher" | "admin";
 interface Route {
@@ -58,6 +60,9 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/api/admin/studies/authz-missing-study/open", role: "researcher", ok: 404 },
   { method: "POST", path: "/api/admin/studies/authz-missing-study/close", role: "researcher", ok: 404 },
   { method: "GET", path: "/api/admin/studies/{studyId}/monitor", role: "researcher" },
+  { method: "GET", path: "/api/admin/studies/{studyId}/shares", role: "researcher" },
+  { method: "POST", path: "/api/admin/studies/authz-missing-study/shares", role: "researcher", ok: 404, body: { email: "nobody@example.org" } },
+  { method: "POST", path: "/api/admin/users/authz-missing-user/unlock", role: "admin", ok: 404 },
   // APIs: import (another engineer's routes; listed here so the matrix covers every staff route)
   { method: "GET", path: "/api/admin/import", role: "admin" },
   { method: "POST", path: "/api/admin/import", role: "admin", ok: 422, body: {} },
@@ -115,6 +120,8 @@ test.describe("authorisation matrix", () => {
 
     const studies = (await (await contexts.admin.get("/api/admin/studies")).json()) as { studies: Array<{ id: string; slug: string }> };
     ids.studyId = studies.studies.find((s) => s.slug === slug)!.id;
+    const shared = await contexts.admin.post(`/api/admin/studies/${ids.studyId}/shares`, { data: { email: researcher.email } });
+    expect(shared.status(), await shared.text()).toBe(200);
     const study = (await (await contexts.admin.get(`/api/admin/studies/${ids.studyId}`)).json()) as { poolVersion: { id: string; poolId: string } };
     ids.versionId = study.poolVersion.id;
     ids.poolId = study.poolVersion.poolId;
@@ -156,6 +163,46 @@ test.describe("authorisation matrix", () => {
       expect(asAdmin.status()).toBe(200);
       expect(await asAdmin.text()).toContain(GOLD_SENTINEL);
     }
+  });
+
+  test("ownership: a researcher gets 404 on every route of a study not shared with her, and what the owner gets once shared", async ({ playwright }, workerInfo) => {
+    const stranger: Credentials = { email: `stranger-${randomBytes(4).toString("hex")}@e2e.test`, password: `pw-${randomBytes(12).toString("hex")}` };
+    await createAccount(contexts.admin, { ...stranger, role: "researcher" });
+    const ctx = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
+    await signInRequest(ctx, stranger);
+    // Routes of this study that read or change it without side effects (PUT gets an invalid body: 422 once allowed).
+    const studyRoutes = [
+      ...ROUTES.filter((r) => r.path.includes("{studyId}") && r.role === "researcher"),
+      { method: "POST", path: "/api/admin/studies/{studyId}/shares", role: "researcher", ok: 403, body: { email: stranger.email } } as Route,
+      { method: "GET", path: "/api/export/{studyId}/estimate?scope=pool", role: "researcher" } as Route,
+    ];
+    const call = (route: Route) =>
+      ctx.fetch(route.path.replace("{studyId}", ids.studyId!), { method: route.method, maxRedirects: 0, ...(route.body !== undefined || route.method !== "GET" ? { data: route.body ?? {} } : {}) });
+    const before: string[] = [];
+    for (const route of studyRoutes) {
+      const response = await call(route);
+      if (response.status() !== 404) before.push(`${route.method} ${route.path}: ${response.status()}`);
+      expect(await response.text()).not.toContain(GOLD_SENTINEL);
+    }
+    expect(before, "not shared: 404 everywhere").toEqual([]);
+    const listed = (await (await ctx.get("/api/admin/studies")).json()) as { studies: Array<{ id: string }> };
+    expect(listed.studies.map((s) => s.id)).not.toContain(ids.studyId);
+    expect(await (await ctx.get("/admin/studies")).text()).not.toContain(ids.studyId);
+
+    const share = await contexts.admin.post(`/api/admin/studies/${ids.studyId}/shares`, { data: { email: stranger.email } });
+    expect(share.status(), await share.text()).toBe(200);
+    const after: string[] = [];
+    for (const route of studyRoutes) {
+      const response = await call(route);
+      if (response.status() !== (route.ok ?? 200)) after.push(`${route.method} ${route.path}: ${response.status()}`);
+    }
+    expect(after, "shared: as the owner (only the share list is the owner's)").toEqual([]);
+    expect(((await (await ctx.get("/api/admin/studies")).json()) as { studies: Array<{ id: string }> }).studies.map((s) => s.id)).toContain(ids.studyId);
+
+    const unshare = await contexts.admin.fetch(`/api/admin/studies/${ids.studyId}/shares`, { method: "DELETE", data: { email: stranger.email } });
+    expect(unshare.status()).toBe(200);
+    expect((await ctx.get(`/admin/studies/${ids.studyId}`, { maxRedirects: 0 })).status()).toBe(404);
+    await ctx.dispose();
   });
 
   test("staff APIs refuse bodies that are not JSON (no cross-site form posts)", async () => {

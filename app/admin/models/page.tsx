@@ -16,7 +16,7 @@ const TH = "px-2 py-1 text-left font-medium";
 
 export default async function ModelRunsPage() {
   const user = await requirePageRole("researcher", "/admin/models");
-  const [runs, studies] = await Promise.all([listModelRuns(), listResultStudies()]);
+  const [runs, studies] = await Promise.all([listModelRuns(), listResultStudies(user)]);
   return (
     <main className="mx-auto max-w-6xl px-6 py-8">
       <p className="text-sm">

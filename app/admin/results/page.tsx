@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 const TH = "px-2 py-1 text-left font-medium";
 
 export default async function ResultsIndexPage() {
-  await requirePageRole("researcher", "/admin/results");
-  const studies = await listResultStudies();
+  const user = await requirePageRole("researcher", "/admin/results");
+  const studies = await listResultStudies(user);
   return (
     <main className="mx-auto max-w-6xl px-6 py-8">
       <h1 className="text-2xl font-semibold">Results</h1>

@@ -8,8 +8,8 @@ export const metadata: Metadata = { title: "Studies" };
 export const dynamic = "force-dynamic";
 
 export default async function StudiesPage() {
-  await requirePageRole("researcher", "/admin/studies");
-  const studies = await listStudies();
+  const user = await requirePageRole("researcher", "/admin/studies");
+  const studies = await listStudies(user);
   return (
     <main className="mx-auto max-w-6xl px-6 py-8">
       <div className="flex items-baseline justify-between">

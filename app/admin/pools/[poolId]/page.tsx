@@ -20,7 +20,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
   const { poolId } = await params;
   const user = await requirePageRole("researcher", `/admin/pools/${poolId}`);
   const isAdmin = user.role === "admin";
-  const pool = await getPool(poolId).catch((err: unknown) => {
+  const pool = await getPool(poolId, user).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;
   });

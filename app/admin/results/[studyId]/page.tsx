@@ -13,6 +13,7 @@ import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-tabl
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
+import { requireResultsAccess } from "@/lib/server/study-access";
 import { flagItemAction } from "./actions";
 
 export const metadata: Metadata = { title: "Results" };
@@ -34,6 +35,27 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   const conditionParam = first(query.condition);
   const condition = conditionParam === "static" || conditionParam === "interactive" ? conditionParam : null;
 
+  const denied = await requireResultsAccess(user, studyId, scope).then(
+    () => null,
+    (err: unknown) => {
+      if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
+      if (err instanceof AppError && err.code === "FORBIDDEN") return err.message;
+      throw err;
+    },
+  );
+  if (denied) {
+    return (
+      <main className="mx-auto max-w-3xl px-6 py-8">
+        <h1 className="text-2xl font-semibold">Results</h1>
+        <p role="alert" className="mt-4 text-red-700">{denied}</p>
+        <p className="mt-2">
+          <Link href={`/admin/results/${studyId}`} className="text-blue-700 underline">
+            This study&apos;s results
+          </Link>
+        </p>
+      </main>
+    );
+  }
   const page = await getResultsPage({ studyId, scope, condition }).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/lib/server/guards";
+import { requireStudyPage } from "@/lib/server/study-access";
 import { AppError } from "@/lib/server/errors";
 import { env } from "@/lib/server/env";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
@@ -10,7 +11,10 @@ import { toExampleParticipantUrl, toProlificUrl } from "@/lib/pools/study-input"
 import { CopyField } from "@/components/admin/copy-field";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { StudyStatusActions } from "@/components/admin/study-status-actions";
+import { StudyShareList } from "@/components/admin/study-share-list";
+import { listStudyShares } from "@/lib/server/dal/studies/study-shares";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { smallStudyNotice } from "@/lib/participant/address-share";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -26,14 +30,24 @@ async function resolveBaseUrl(): Promise<string> {
 
 export default async function StudyPage({ params }: { params: Promise<{ studyId: string }> }) {
   const { studyId } = await params;
-  await requirePageRole("researcher", `/admin/studies/${studyId}`);
+  const user = await requirePageRole("researcher", `/admin/studies/${studyId}`);
+  await requireStudyPage(user, studyId);
   const study = await getStudy(studyId).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;
   });
+  const shares = await listStudyShares(study.id);
   const link = `${await resolveBaseUrl()}/s/${study.slug}`;
   const c = study.config;
   const r = study.readiness;
+  const smallNotice =
+    c && r
+      ? smallStudyNotice({
+          openSlots: r.perTask.reduce((sum, t) => sum + t.supplyAnswers, 0),
+          slotsPerParticipant: c.itemsPerTask * c.tasks.length,
+          perAddressJoinLimit: env.PARTICIPANT_LIMIT_PER_ADDRESS,
+        })
+      : null;
 
   return (
     <main className="mx-auto max-w-6xl px-6 py-8">
@@ -123,6 +137,11 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
               ) : null}
             </div>
           ) : null}
+          {smallNotice ? (
+            <p aria-label="Per-address limit" className="text-sm text-amber-800">
+              {smallNotice}
+            </p>
+          ) : null}
           <StudyStatusActions studyId={study.id} status={study.status} canOpen={Boolean(r && r.errors.length === 0)} />
           {r ? (
             <table className="w-full text-sm">
@@ -151,6 +170,18 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
           ) : null}
         </section>
       </div>
+
+      <section aria-labelledby="sharing-h" className="mt-6 rounded border border-slate-300 bg-white p-4">
+        <h2 id="sharing-h" className="mb-2 font-semibold">
+          Sharing
+        </h2>
+        <StudyShareList
+          studyId={study.id}
+          ownerEmail={study.createdByEmail}
+          initial={shares.map((s) => ({ userId: s.userId, email: s.email }))}
+          canManage={user.role === "admin" || study.createdByEmail === user.email}
+        />
+      </section>
 
       {c ? (
         <section aria-labelledby="config-h" className="mt-6 rounded border border-slate-300 bg-white p-4">

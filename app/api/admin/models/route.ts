@@ -5,6 +5,7 @@ import { AppError } from "@/lib/server/errors";
 import { MAX_PREDICTION_FILE_BYTES } from "@/lib/model-import/parse-prediction-file";
 import { readFormBody } from "@/lib/server/read-json-body";
 import { withRole } from "@/lib/server/route";
+import { requireStudyAccess } from "@/lib/server/study-access";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -25,10 +26,13 @@ export const POST = withRole("researcher", async ({ request, user }) => {
     const v = form.get(name);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
   };
+  const studyId = text("studyId");
+  // A model run linked to a study reads its pool version: only for a study the caller may see.
+  if (studyId) await requireStudyAccess(user, studyId);
   const result = await importModelRun({
     fileName: file.name,
     bytes: new Uint8Array(await file.arrayBuffer()),
-    input: { model: text("model") ?? "", name: text("name"), studyId: text("studyId"), format: text("format") },
+    input: { model: text("model") ?? "", name: text("name"), studyId, format: text("format") },
     actorId: user.id,
   });
   return NextResponse.json(result, { status: result.status === "created" ? 201 : 200 });

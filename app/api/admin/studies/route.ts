@@ -7,8 +7,8 @@ import { readJsonBody } from "../_lib/read-json-body";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// GET /api/admin/studies – every study with participant counts (researcher)
-export const GET = withRole("researcher", async () => NextResponse.json({ studies: await listStudies() }));
+// GET /api/admin/studies – the studies the caller may see (own and shared; admins: all) with participant counts (researcher)
+export const GET = withRole("researcher", async ({ user }) => NextResponse.json({ studies: await listStudies(user) }));
 
 // POST /api/admin/studies {name, slug, poolVersionId, config} – create a draft study; 422 lists field errors (researcher)
 export const POST = withRole("researcher", async ({ request, user }) => {

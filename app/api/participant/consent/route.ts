@@ -11,6 +11,9 @@ import { AppError } from "@/lib/server/errors";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
+/** When to retry a start refused by the per-address share: reservations of unanswered starts lapse within the first-answer window. */
+const ADDRESS_RETRY_SEC = 120;
+
 const ConsentBodySchema = z.object({ accept: z.boolean(), device: DeviceInfoSchema.nullable().default(null) });
 
 // POST /api/participant/consent – accept (assigns the items) or decline
@@ -19,8 +22,11 @@ export async function POST(request: Request) {
     const { participantId, studyId } = await requireParticipant();
     const body = ConsentBodySchema.parse(await readJsonBody(request));
     if (body.accept) {
-      const { admitted } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
+      const { admitted, result } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
       if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people have started this study from your network address (a shared connection?) in the last few minutes. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
+      if (result?.notStarted === "address_share") {
+        throw new AppError("TOO_MANY_REQUESTS", `Several people on your network address (a shared connection?) are taking this study right now, and it lets one address hold only a few places at once. Please try again in ${ADDRESS_RETRY_SEC / 60} minutes.`, { retryAfterSec: ADDRESS_RETRY_SEC });
+      }
     } else {
       await recordConsent(participantId, false, null);
     }

@@ -5,6 +5,7 @@ import { withDbRetry } from "@/lib/server/db-retry";
 import { readConsentContext, type ConsentContext } from "@/lib/server/dal/participant/consent-context";
 import { orderSlots, slotArrays } from "@/lib/participant/order-slots";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
+import { ADDRESS_SHARE, initialReservationMin } from "@/lib/participant/address-share";
 
 type Client = Prisma.TransactionClient | typeof db;
 
@@ -14,10 +15,11 @@ export interface AssignResult {
   /** Tasks that had fewer available items than itemsPerTask (quota nearly full). */
   shortTasks: string[];
   /**
-   * Why the participant was not started: no item has a free slot, or maxParticipants have started. They stay
-   * `consenting`, hold nothing and are not counted.
+   * Why the participant was not started: no item has a free slot, maxParticipants have started, or their network
+   * address already holds its share of the study (lib/participant/address-share.ts). They stay `consenting`, hold
+   * nothing and are not counted.
    */
-  notStarted?: "no_items" | "full";
+  notStarted?: "no_items" | "full" | "address_share";
 }
 
 /** Creates the per-study item counters for every active pool item of the study's tasks (idempotent). */
@@ -119,16 +121,19 @@ export async function hasCapacity(studyId: string, loaded?: { id: string; poolVe
  * read (readConsentContext); without it, it is read here. Retried on a dropped connection: the call is atomic, and a
  * retry after one that committed finds the participant no longer consenting (null).
  */
-export async function startParticipant(participantId: string, device: Prisma.InputJsonValue | null, context?: ConsentContext): Promise<AssignResult | null> {
+export async function startParticipant(participantId: string, device: Prisma.InputJsonValue | null, context?: ConsentContext, addressKey: string | null = null): Promise<AssignResult | null> {
   return withDbRetry(async () => {
     const ctx = context ?? (await readConsentContext(participantId))?.context;
     if (!ctx) return null;
-    return startParticipantOnce(participantId, device, ctx);
+    return startParticipantOnce(participantId, device, ctx, addressKey);
   });
 }
 
-/** startParticipant without the retry (tests call it to see every database error). */
-export async function startParticipantOnce(participantId: string, device: Prisma.InputJsonValue | null, ctx: ConsentContext): Promise<AssignResult | null> {
+/**
+ * startParticipant without the retry (tests call it to see every database error). `addressKey`: the participant's
+ * network address as a keyed hash (participantAddressKey); null starts without the per-address share.
+ */
+export async function startParticipantOnce(participantId: string, device: Prisma.InputJsonValue | null, ctx: ConsentContext, addressKey: string | null = null): Promise<AssignResult | null> {
   if (ctx.status !== "consenting") return null;
   const { study, orderSeed } = ctx;
   const { config } = study;
@@ -136,14 +141,17 @@ export async function startParticipantOnce(participantId: string, device: Prisma
   await reclaimThrottled(study.id);
   const slots = slotArrays(orderSlots(orderSeed, config));
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + config.assignmentTimeoutMin * 60_000);
-  const [row] = await db.$queryRaw<Array<{ outcome: "started" | "not_consenting" | "full" | "no_items"; main_assigned: number; short_tasks: string[] }>>`
+  // A participant who does not answer within the first-answer window releases the reservation; each answer renews it
+  // for assignmentTimeoutMin (record-response.ts).
+  const expiresAt = new Date(now.getTime() + initialReservationMin(config.assignmentTimeoutMin) * 60_000);
+  const [row] = await db.$queryRaw<Array<{ outcome: "started" | "not_consenting" | "full" | "no_items" | "address_share"; main_assigned: number; short_tasks: string[] }>>`
     SELECT outcome, main_assigned, short_tasks FROM misi_start_participant(
       ${participantId}, ${study.id}, ${config.tasks}::text[], ${config.itemsPerTask}::int, ${config.answersPerItem}::int, ${config.maxParticipants}::int,
       ${[...config.practiceItemIds, ...config.attentionItemIds]}::text[], ${orderSeed},
       ${slots.task}::int[], ${slots.j}::int[], ${slots.item}::text[], ${slots.phase}::text[],
       ${expiresAt.toISOString()}::timestamp(3), ${now.toISOString()}::timestamp(3),
-      ${device === null ? null : JSON.stringify(device)}::jsonb, ${config.hbondPrimer}::boolean)`;
+      ${device === null ? null : JSON.stringify(device)}::jsonb, ${config.hbondPrimer}::boolean,
+      ${addressKey}::text, ${addressKey === null ? null : ADDRESS_SHARE}::float8)`;
   if (!row || row.outcome === "not_consenting") return null;
   if (row.outcome === "started") return { mainAssigned: row.main_assigned, shortTasks: row.short_tasks };
   return { mainAssigned: 0, shortTasks: config.tasks, notStarted: row.outcome };

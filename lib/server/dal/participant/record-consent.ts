@@ -6,6 +6,7 @@ import { withDbRetry } from "@/lib/server/db-retry";
 import { readConsentContext } from "@/lib/server/dal/participant/consent-context";
 import { consentLimitRules, type ConsentLimits } from "@/lib/server/participant/admission-limits";
 import type { RateLimitDecision } from "@/lib/server/rate-limit";
+import { participantAddressKey } from "@/lib/server/participant/address-key";
 
 /** Device metadata recorded at consent (viewport, pixel ratio, user agent, pointer type). */
 export const DeviceInfoSchema = z.object({
@@ -53,5 +54,5 @@ export async function acceptConsent(
   const read = await withDbRetry(() => readConsentContext(participantId, consentLimitRules(studyId, address, limits)));
   if (!read) return { admitted: { ok: true }, result: null };
   if (!read.decision.ok) return { admitted: read.decision, result: null };
-  return { admitted: read.decision, result: await startParticipant(participantId, device, read.context) };
+  return { admitted: read.decision, result: await startParticipant(participantId, device, read.context, address === "unknown" ? null : participantAddressKey(studyId, address)) };
 }

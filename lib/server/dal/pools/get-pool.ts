@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { studyAccessWhere, type StudyViewer } from "@/lib/server/study-access";
 import { AppError } from "@/lib/server/errors";
 
 export interface PoolVersionDetailDto {
@@ -26,8 +27,8 @@ export interface PoolDetailDto {
   audit: Array<{ id: string; at: Date; action: string; actorEmail: string | null; details: unknown }>;
 }
 
-/** A pool with per-task counts of each version; throws NOT_FOUND. */
-export async function getPool(poolId: string): Promise<PoolDetailDto> {
+/** A pool with per-task counts of each version, listing the studies `viewer` may see (all without one); throws NOT_FOUND. */
+export async function getPool(poolId: string, viewer?: StudyViewer): Promise<PoolDetailDto> {
   const pool = await db.pool.findUnique({
     where: { id: poolId },
     select: {
@@ -44,8 +45,8 @@ export async function getPool(poolId: string): Promise<PoolDetailDto> {
           frozenAt: true,
           createdAt: true,
           recipe: true,
-          _count: { select: { items: true } },
-          studies: { select: { id: true, name: true, slug: true, status: true }, orderBy: { createdAt: "asc" } },
+          _count: { select: { items: true, studies: true } },
+          studies: { where: viewer ? studyAccessWhere(viewer) : {}, select: { id: true, name: true, slug: true, status: true }, orderBy: { createdAt: "asc" } },
         },
       },
     },
@@ -85,7 +86,7 @@ export async function getPool(poolId: string): Promise<PoolDetailDto> {
         .filter((c) => c.poolVersionId === v.id)
         .map((c) => ({ taskId: c.taskId, active: Number(c.active), inactive: Number(c.inactive) })),
       studies: v.studies,
-      locked: v.frozenAt !== null || v.studies.length > 0,
+      locked: v.frozenAt !== null || v._count.studies > 0,
     })),
     audit: audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorEmail: a.actor?.email ?? null, details: a.details })),
   };

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { studyAccessWhere, type StudyViewer } from "@/lib/server/study-access";
 
 export interface ResultStudyDto {
   id: string;
@@ -14,10 +15,11 @@ export interface ResultStudyDto {
   lastResponseAt: Date | null;
 }
 
-/** Studies with their response counts, newest first, for the results index. */
-export async function listResultStudies(): Promise<ResultStudyDto[]> {
+/** The studies `viewer` may see with their response counts, newest first, for the results index. */
+export async function listResultStudies(viewer: StudyViewer): Promise<ResultStudyDto[]> {
   const [studies, responseCounts] = await Promise.all([
     db.study.findMany({
+      where: studyAccessWhere(viewer),
       orderBy: { createdAt: "desc" },
       select: {
         id: true,

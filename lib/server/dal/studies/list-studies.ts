@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import { studyAccessWhere, type StudyViewer } from "@/lib/server/study-access";
 
 export interface StudySummaryDto {
   id: string;
@@ -14,10 +15,11 @@ export interface StudySummaryDto {
   completed: number;
 }
 
-/** Every study, newest first, with participant counts. */
-export async function listStudies(): Promise<StudySummaryDto[]> {
+/** The studies `viewer` may see (lib/server/study-access.ts), newest first, with participant counts. */
+export async function listStudies(viewer: StudyViewer): Promise<StudySummaryDto[]> {
   const [studies, completed] = await Promise.all([
     db.study.findMany({
+      where: studyAccessWhere(viewer),
       orderBy: { createdAt: "desc" },
       select: {
         id: true,

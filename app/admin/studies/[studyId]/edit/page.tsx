@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/lib/server/guards";
+import { requireStudyPage } from "@/lib/server/study-access";
 import { AppError } from "@/lib/server/errors";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
 import { StudyConfigSchema } from "@/lib/study-config";
@@ -13,7 +14,8 @@ export const dynamic = "force-dynamic";
 
 export default async function EditStudyPage({ params }: { params: Promise<{ studyId: string }> }) {
   const { studyId } = await params;
-  await requirePageRole("researcher", `/admin/studies/${studyId}/edit`);
+  const user = await requirePageRole("researcher", `/admin/studies/${studyId}/edit`);
+  await requireStudyPage(user, studyId);
   const study = await getStudy(studyId).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/lib/server/guards";
+import { requireStudyPage } from "@/lib/server/study-access";
 import { AppError } from "@/lib/server/errors";
 import { getStudyMonitor } from "@/lib/server/dal/studies/get-study-monitor";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
@@ -18,7 +19,8 @@ const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toF
 
 export default async function MonitorPage({ params }: { params: Promise<{ studyId: string }> }) {
   const { studyId } = await params;
-  await requirePageRole("researcher", `/admin/studies/${studyId}/monitor`);
+  const user = await requirePageRole("researcher", `/admin/studies/${studyId}/monitor`);
+  await requireStudyPage(user, studyId);
   const [study, m] = await Promise.all([getStudy(studyId), getStudyMonitor(studyId)]).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { openStudyExport, STUDY_EXPORT_KINDS } from "@/lib/server/export/open-study-export";
 import { contentDisposition, toWebStream } from "@/lib/server/export/table-stream";
 import { withRole } from "@/lib/server/route";
+import { requireResultsAccess } from "@/lib/server/study-access";
 import { TSV_IMAGE_SIZES } from "@/lib/server/export/tsv-image";
 import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS } from "@/lib/results/paper-table";
 
@@ -23,9 +24,10 @@ const QuerySchema = z.object({
 
 // GET /api/export/:studyId/:kind?scope=study|pool – streamed CSV (or the VLMEvalKit TSV) of a study; contains gold answers, researchers only
 // (paper-table also takes format=latex|md|csv, metric=exact|partial|both, intervals=line|pm, score, condition)
-export const GET = withRole<{ studyId: string; kind: string }>("researcher", async ({ request, params }) => {
+export const GET = withRole<{ studyId: string; kind: string }>("researcher", async ({ request, params, user }) => {
   const { studyId, kind } = ParamsSchema.parse(params);
   const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  await requireResultsAccess(user, studyId, query.scope);
   const opened = await openStudyExport({
     studyId,
     kind,
