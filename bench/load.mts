@@ -27,6 +27,7 @@ import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
+import { ADDRESS_SHARE } from "../lib/participant/address-share";
 
 const { values: args } = parseArgs({
   options: {
@@ -472,9 +473,10 @@ async function rawStartRate(client: pg.Client, concurrency: number): Promise<{ p
         const now = new Date();
         const { rows } = await pool.query(
           `SELECT outcome FROM misi_start_participant($1, $2, $3::text[], $4::int, $5::int, $6::int, $7::text[], $8, $9::int[], $10::int[], $11::text[], $12::text[],
-             $13::timestamp(3), $14::timestamp(3), $15::jsonb, $16::boolean)`,
+             $13::timestamp(3), $14::timestamp(3), $15::jsonb, $16::boolean, $17::text, $18::float8)`,
+          // Each participant from its own address (a launch), so the per-address share is checked but never refuses.
           [id, studyId, config.tasks, config.itemsPerTask, config.answersPerItem, config.maxParticipants, [practice], orderSeed, slots.task, slots.j, slots.item, slots.phase,
-            new Date(now.getTime() + 3600_000).toISOString(), now.toISOString(), JSON.stringify({ userAgent: "bench" }), false],
+            new Date(now.getTime() + 3600_000).toISOString(), now.toISOString(), JSON.stringify({ userAgent: "bench" }), false, `addr-${id}`, ADDRESS_SHARE],
         );
         if (rows[0]?.outcome !== "started") notStarted++;
       }
