@@ -107,16 +107,19 @@ BEGIN
   IF p_address_key IS NOT NULL AND p_address_share IS NOT NULL THEN
     PERFORM pg_advisory_xact_lock(hashtext('misi_start_address:' || p_study_id || '|' || p_address_key));
     v_wanted := p_items_per_task * cardinality(p_tasks);
-    SELECT coalesce(sum(GREATEST(p_k - c.answered, 0)), 0) INTO v_open
-    FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
-    WHERE c."studyId" = p_study_id AND c."taskId" = ANY(p_tasks) AND i.status = 'active' AND NOT (c."itemId" = ANY(p_special));
     SELECT count(*) INTO v_held
     FROM "Participant" p JOIN "Assignment" a ON a."participantId" = p.id
     WHERE p."studyId" = p_study_id AND p."addressKey" = p_address_key AND p.id <> p_participant_id
       AND a.status = 'assigned' AND a.phase = 'main' AND a."expiresAt" > p_now;
-    IF v_held + v_wanted > GREATEST(v_wanted, floor(p_address_share * v_open)) THEN
-      RETURN QUERY SELECT 'address_share'::text, 0, p_tasks;
-      RETURN;
+    -- One participant's worth is always allowed, so the open slots are counted only when the address holds some.
+    IF v_held > 0 THEN
+      SELECT coalesce(sum(GREATEST(p_k - c.answered, 0)), 0) INTO v_open
+      FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
+      WHERE c."studyId" = p_study_id AND c."taskId" = ANY(p_tasks) AND i.status = 'active' AND NOT (c."itemId" = ANY(p_special));
+      IF v_held + v_wanted > GREATEST(v_wanted, floor(p_address_share * v_open)) THEN
+        RETURN QUERY SELECT 'address_share'::text, 0, p_tasks;
+        RETURN;
+      END IF;
     END IF;
   END IF;
 
