@@ -14,9 +14,9 @@ import type { StaffRole } from "@/lib/server/auth";
  *   every attempt waits accountDelayMs(failures) after the account's last failure, doubling up to
  *   SIGNIN_BACKOFF_MAX_MS, but an address that has not failed for this account waits at most
  *   SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS. The account is slowed, never locked: its owner, from an address that has not
- *   failed, signs in within seconds however many addresses guess (a hard limit of 50 an hour let 11 addresses × 5
- *   failures lock the owner out for an hour). An attacker's fresh address gets one attempt at that pace, then is
- *   an address that failed.
+ *   failed, signs in within seconds however many addresses guess (a hard per-account limit would let a few
+ *   addresses lock the owner out). An attacker's fresh address gets one attempt at that pace, then is an address
+ *   that failed.
  * - per client address over all accounts: SIGNIN_ADDRESS_LIMIT failures in 15 minutes (password spraying).
  * A success clears the account's failures; clearSignInLock (admin users page, `npm run user:create -- --unlock`) too.
  * Unknown, disabled and known accounts all cost one bcrypt comparison, so the answer time does not tell whether an
