@@ -14,9 +14,8 @@ import {
   findHBonds,
   formatHBondsT9,
   prepareHBondContext,
-  tetrahedralPositions,
-  trigonalPositions,
 } from "@/lib/molecule/hbonds";
+import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-geometry";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
 import { type Vec3, addVec, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 import type { Atom } from "@/lib/molecule/types";
