@@ -57,9 +57,19 @@ export function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: numbe
   const inRing = g.ringsOf[i]!.length > 0;
   if (g.truncated[i] || isMetal(E(i)) || E(i) === "C") return null;
 
-  // A1/A2/A11 phosphates
+  // A11: a bridging O3 matches through either of its phosphorus atoms (ATP's O3B: through PB, not PG with three O3-).
+  if (t === "O3") {
+    for (const p of nb) {
+      if (T(p) !== "Pac") continue;
+      const pn = g.adj[p]!;
+      if (pn.filter((j) => T(j) === "O3-").length === 2 && pn.length <= 4 && pn.filter((j) => j !== i && T(j) !== "O3-").every(tet)) {
+        return { group: "A11 phosphate ester/P-OH O", test: "theta-tau", partner: p, params: THETA_TAU_ACCEPTORS.A11 };
+      }
+    }
+  }
+  // A1/A2 phosphates
   const pac = nb.find((j) => T(j) === "Pac");
-  if (pac !== undefined && (only === pac || t === "O3")) {
+  if (pac !== undefined && only === pac) {
     const p = pac;
     const pn = g.adj[p]!;
     const charged = pn.filter((j) => T(j) === "O3-");
@@ -70,9 +80,6 @@ export function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: numbe
       if (designated.includes(i)) return { group: "A1 phosphate O-", test: "syn/anti", syn: charged[(charged.indexOf(i) + 1) % charged.length]!, plane: p, params: SYN_ANTI_ACCEPTORS.A1 };
     } else if (t === "O3-" && charged.length === 2 && rest.length <= 2 && rest.every((j) => tet(j) && T(j) !== "O3-")) {
       return { group: "A2 phosphodiester O-", test: "syn/anti", syn: charged.find((j) => j !== i)!, plane: p, params: SYN_ANTI_ACCEPTORS.A2 };
-    }
-    if (t === "O3" && charged.length === 2 && pn.length <= 4 && pn.filter((j) => j !== i && T(j) !== "O3-").every(tet)) {
-      return { group: "A11 phosphate ester/P-OH O", test: "theta-tau", partner: p, params: THETA_TAU_ACCEPTORS.A11 };
     }
   }
   // A3 carboxylate
