@@ -1,36 +1,59 @@
 /**
- * The geometry tests of ChimeraX `hbonds` (after Mills & Dean 1996) as pure functions, written from
- * ../shared/spec/hbond-criteria.md (§1.4 slop processing, §5 tests, §5.5 constructions) with the
- * parameter rows of the groups the spec's unit cases use (§3, §4). `findHBonds` (hbonds.ts) runs
- * the acceptor tests from here and its own donor tests, with the group tables and IDATM typing.
+ * The geometry tests of ChimeraX `hbonds` (after Mills & Dean 1996) as pure functions on positions,
+ * written from ../shared/spec/hbond-criteria.md (§1.4 slop processing, §5 acceptor and donor tests,
+ * §5.5 constructions). `findHBonds` (hbonds.ts) calls exactly these, with the rows of hbond-tables.ts.
  *
  * Conventions (spec §0): ∠(X, Y, Z) is the angle at Y in degrees, 0 when a vector has zero length;
  * distance tests compare squared distances with squared limits, inclusive (except the generic
  * donor's H···A test, strict).
  */
+import { IDATM_TYPES, geometryOf } from "./chemistry/idatm";
 import { type Vec3, addVec, angleAtDeg, crossVec, distanceSquaredVec, dotVec, lengthVec, normalizeVec, scaleVec, subtractVec } from "./geometry/vec3";
+import {
+  GENERIC_DONOR_CLASS,
+  type GenericAcceptorRow,
+  type GenericDonorRow,
+  type PhiPsiRow,
+  SULFUR_COMPENSATION_A,
+  type SynAntiRow,
+  THETA_TAU_DONOR_GENERIC,
+  type ThetaTauAcceptorRow,
+  type ThetaTauDonorRow,
+  UPSILON_TAU_DONOR_GENERIC,
+  type UpsilonTauDonorRow,
+  WATER_DONOR,
+} from "./hbond-tables";
 
-/** ChimeraX `relax true`: 0.4 Å and 20°; `relax false`: 0 and 0. */
-export interface Slop {
-  distA: number;
-  angleDeg: number;
+/** The relaxation ("slop") of every test (spec §1.4). */
+export interface HBondCriteria {
+  /** Added to every distance limit (ChimeraX `relax true`: 0.4 Å; MiSI-Bench used the default). */
+  distSlopA: number;
+  /** Subtracted from every angle minimum, added to every angle maximum (ChimeraX default 20°). */
+  angleSlopDeg: number;
 }
-export const RELAXED: Slop = { distA: 0.4, angleDeg: 20 };
-export const STRICT: Slop = { distA: 0, angleDeg: 0 };
+/** ChimeraX's default relaxation (`relax true`), which MiSI-Bench used. */
+export const DEFAULT_HBOND_CRITERIA: HBondCriteria = { distSlopA: 0.4, angleSlopDeg: 20 };
+/** ChimeraX `relax false`. */
+export const STRICT_HBOND_CRITERIA: HBondCriteria = { distSlopA: 0, angleSlopDeg: 0 };
 
 /** A processed distance limit, squared (spec §1.4: (v + distSlop)²). */
-export function distanceLimit2(v: number, slop: Slop): number {
-  return (v + slop.distA) ** 2;
+export function distanceLimit2(v: number, slop: HBondCriteria): number {
+  return (v + slop.distSlopA) ** 2;
 }
 
 /** A processed angle minimum (v ≥ 7.5): v − angleSlop, floored at 0. */
-export function angleMin(v: number, slop: Slop): number {
-  return Math.max(v - slop.angleDeg, 0);
+export function angleMin(v: number, slop: HBondCriteria): number {
+  return Math.max(v - slop.angleSlopDeg, 0);
 }
 
 /** A processed angle maximum, stored as −|max| (v < 0): the test's maximum becomes min(|v| + angleSlop, 180). */
-export function angleMax(v: number, slop: Slop): number {
-  return -Math.max(v - slop.angleDeg, -180);
+export function angleMax(v: number, slop: HBondCriteria): number {
+  return -Math.max(v - slop.angleSlopDeg, -180);
+}
+
+/** The same criteria with the sulfur compensation added to every distance limit (spec §1.5). */
+export function withSulfurCompensation(slop: HBondCriteria): HBondCriteria {
+  return { distSlopA: slop.distSlopA + SULFUR_COMPENSATION_A, angleSlopDeg: slop.angleSlopDeg };
 }
 
 const angle = angleAtDeg;
@@ -52,13 +75,8 @@ export function thetaTest(hydrogens: readonly Vec3[], donor: Vec3, acceptor: Vec
 // ---------------------------------------------------------------------------------------------
 // Acceptor-side tests (spec §5.2). Raw parameters as in the spec's tables; slop applied here.
 
-export interface SynAntiParams {
-  syn: readonly [r: number, phi: number, theta: number];
-  anti: readonly [r: number, phi: number, theta: number];
-}
-
 /** syn/anti (A1–A3, A5, A6, A9, A10): S = syn atom, P = plane atom. */
-export function synAntiAcceptorTest(a: Vec3, s: Vec3, p: Vec3, d: Vec3, hydrogens: readonly Vec3[], params: SynAntiParams, slop: Slop): boolean {
+export function synAntiAcceptorTest(a: Vec3, s: Vec3, p: Vec3, d: Vec3, hydrogens: readonly Vec3[], params: SynAntiRow, slop: HBondCriteria): boolean {
   const u = normalizeVec(subtractVec(p, a));
   const sp = subtractVec(s, p);
   const w = subtractVec(sp, scaleVec(u, dotVec(sp, u)));
@@ -77,8 +95,8 @@ export function phiPsiAcceptorTest(
   b1Others: readonly Vec3[],
   d: Vec3,
   hydrogens: readonly Vec3[],
-  params: readonly [r: number, phi: number, theta: number],
-  slop: Slop,
+  params: PhiPsiRow,
+  slop: HBondCriteria,
 ): boolean {
   let base: Vec3 | null = null;
   let proj: ((x: Vec3) => Vec3) | null = null;
@@ -103,8 +121,8 @@ export function thetaTauAcceptorTest(
   references: readonly Vec3[],
   d: Vec3,
   hydrogens: readonly Vec3[],
-  params: readonly [r: number, upsilonLow: number, upsilonHigh: number, theta: number],
-  slop: Slop,
+  params: ThetaTauAcceptorRow,
+  slop: HBondCriteria,
 ): boolean {
   const [r, low, high, theta] = params;
   if (distanceSquaredVec(d, a) > distanceLimit2(r, slop)) return false;
@@ -118,128 +136,150 @@ export function thetaTauAcceptorTest(
 }
 
 /** Generic acceptor: distance, then ∠(B, A, D) ≥ βmin for every neighbour B. */
-export function genericAcceptorTest(a: Vec3, neighbours: readonly Vec3[], d: Vec3, params: readonly [r: number, betaMin: number], slop: Slop): boolean {
+export function genericAcceptorTest(a: Vec3, neighbours: readonly Vec3[], d: Vec3, params: GenericAcceptorRow, slop: HBondCriteria): boolean {
   if (distanceSquaredVec(d, a) > distanceLimit2(params[0], slop)) return false;
   const min = angleMin(params[1], slop);
   return neighbours.every((b) => angle(b, a, d) >= min);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Donor-side tests (spec §5.4), for the acceptor classes sp2 O / sp3 O / sp3 N / generic.
 
+// ---------------------------------------------------------------------------------------------
+// Donor-side tests (spec §5.4), by acceptor class
+
+/** Acceptor classes of the donor tests (spec §4.1). */
 export type AcceptorClass = "sp2O" | "sp3O" | "sp3N" | "generic";
 
-/** theta-tau donor (D10, D11, D13–D18) for an sp2-O or generic acceptor: needs a hydrogen (explicit or inferred). */
+/** Acceptor class from IDATM type and element; null for types outside the IDATM table (every donor test rejects). */
+export function acceptorClassOf(type: string, element: string): AcceptorClass | null {
+  if (!IDATM_TYPES[type]) return null;
+  const geom = geometryOf(type);
+  if (element === "O" && geom === 3) return "sp2O";
+  if ((element === "O" && geom === 4) || (element === "N" && geom === 3)) return "sp3O";
+  if (element === "N" && geom === 4) return "sp3N";
+  return "generic";
+}
+
+/** What the donor tests read about the acceptor. */
+export interface AcceptorSite {
+  pos: Vec3;
+  /** Every atom bonded to it: the sp3-O phi plane (two bonds) and the lone pairs of an sp3 N. */
+  neighbours: readonly Vec3[];
+  cls: AcceptorClass;
+  isSulfur: boolean;
+}
+
+const anyHydrogenWithin = (hs: readonly Vec3[], a: Vec3, limit2: number, strict = false) =>
+  hs.some((h) => (strict ? distanceSquaredVec(h, a) < limit2 : distanceSquaredVec(h, a) <= limit2));
+
+/**
+ * theta-tau donor (D10, D11, D13–D18, generic planar N with >1 heavy neighbour; spec §5.4.1): needs a
+ * hydrogen within rp of A (explicit or inferred) and the class's θ. `waterMode` (a water without H) skips
+ * the hydrogen-distance requirement except for the generic class, which then always fails.
+ */
 export function thetaTauDonorTest(
   hydrogens: readonly Vec3[],
   d: Vec3,
-  a: Vec3,
-  acceptorClass: "sp2O" | "generic",
-  params: { sp2O: readonly [rp: number, theta: number]; generic: readonly [rp: number, theta: number] },
-  slop: Slop,
+  acc: AcceptorSite,
+  params: ThetaTauDonorRow,
+  slop: HBondCriteria,
+  options: { waterMode?: boolean; generic?: readonly [rp: number, theta: number] } = {},
 ): boolean {
-  if (hydrogens.length === 0) return false;
-  const [rp, theta] = params[acceptorClass];
-  const limit = distanceLimit2(rp, slop);
-  if (!hydrogens.some((h) => distanceSquaredVec(h, a) <= limit)) return false;
+  const waterMode = options.waterMode ?? false;
+  if (hydrogens.length === 0 && !waterMode) return false;
+  const a = acc.pos;
+  let rp: number;
+  let theta: number;
+  if (acc.cls === "sp2O") [rp, theta] = [params[0], params[1]];
+  else if (acc.cls === "sp3O") {
+    [rp, theta] = [params[2], params[3]];
+    if (acc.neighbours.length === 2) {
+      const [b1, b2] = acc.neighbours as [Vec3, Vec3];
+      const proj = planeProjector(a, b1, b2);
+      if (proj && angle(proj(scaleVec(addVec(b1, b2), 0.5)), proj(a), proj(d)) < angleMin(params[4], slop)) return false;
+    }
+  } else if (acc.cls === "sp3N") {
+    [rp, theta] = [params[5], params[6]];
+    const q = oppositeLonePairs(a, acc.neighbours);
+    if (q.length > 0 && !q.some((x) => angle(d, a, x) > angleMin(params[7], slop))) return false;
+  } else [rp, theta] = options.generic ?? THETA_TAU_DONOR_GENERIC;
+  const skipDistance = waterMode && acc.cls !== "generic";
+  const limit = (rp + slop.distSlopA + (acc.cls === "generic" && acc.isSulfur ? SULFUR_COMPENSATION_A : 0)) ** 2;
+  if (!skipDistance && !anyHydrogenWithin(hydrogens, a, limit)) return false;
   return thetaTest(hydrogens, d, a, angleMin(theta, slop));
 }
 
-/** upsilon-tau donor (D1–D9) for an sp2-O acceptor, τ None: D···A, υ = ∠(X, D, A) within [υlow, υhigh], theta. */
+/**
+ * upsilon-tau donor (D1–D9, generic planar N with ≤1 heavy neighbour; spec §5.4.2): D···A, υ = ∠(X, D, A)
+ * at the donor's only heavy neighbour X, θ, then the tau test against X's substituents (computed on demand).
+ */
 export function upsilonTauDonorTest(
   hydrogens: readonly Vec3[],
   d: Vec3,
   heavyNeighbours: readonly Vec3[],
-  a: Vec3,
-  params: readonly [r: number, upsilonLow: number, negUpsilonHigh: number, theta: number],
-  slop: Slop,
+  acc: AcceptorSite,
+  params: UpsilonTauDonorRow,
+  slop: HBondCriteria,
+  xSubstituents: () => readonly Vec3[],
 ): boolean {
-  const [r, low, negHigh, theta] = params;
-  if (distanceSquaredVec(d, a) > distanceLimit2(r, slop)) return false;
+  const a = acc.pos;
+  let row: readonly [number, number, number, number, number | null];
+  if (acc.cls === "sp2O") row = params.sp2O;
+  else if (acc.cls === "sp3O") row = [params.sp3O[0], params.sp3O[1], params.sp3O[2], params.sp3O[3], params.sp3O[4]];
+  else if (acc.cls === "sp3N") {
+    if (acc.neighbours.length > 1) {
+      const q = oppositeLonePairs(a, acc.neighbours);
+      if (q.length === 0 || !q.some((x) => angle(x, a, d) >= angleMin(params.sp3N[5], slop))) return false;
+    }
+    row = [params.sp3N[0], params.sp3N[1], params.sp3N[2], params.sp3N[3], params.sp3N[4]];
+  } else row = [...UPSILON_TAU_DONOR_GENERIC, null];
+  const [r, low, negHigh, theta, tau] = row;
+  const limit = (r + slop.distSlopA + (acc.cls === "generic" && acc.isSulfur ? SULFUR_COMPENSATION_A : 0)) ** 2;
+  if (distanceSquaredVec(d, a) > limit) return false;
   if (heavyNeighbours.length !== 1) return false;
-  const u = angle(heavyNeighbours[0]!, d, a);
-  if (u < angleMin(low, slop) || u > angleMax(negHigh, slop)) return false;
-  return thetaTest(hydrogens, d, a, angleMin(theta, slop));
+  const x = heavyNeighbours[0]!;
+  const u = angle(x, d, a);
+  // A positive "maximum" (D7's +161, spec §10 Q2) is processed like any angle ≥ 7.5, so υ can never be at most its negative.
+  const max = negHigh < 0 ? angleMax(negHigh, slop) : -angleMin(negHigh, slop);
+  if (u < angleMin(low, slop) || u > max) return false;
+  if (!thetaTest(hydrogens, d, a, angleMin(theta, slop))) return false;
+  if (tau === null) return true;
+  return tauTest(processTau(tau, slop), params.tauSymmetry, d, hydrogens, x, xSubstituents(), a);
 }
 
-/** Generic donor (D19) without hydrogens: D···A ≤ r and ∠(X, D, A) ≥ βmin for every heavy neighbour X. */
-export function genericDonorTestNoH(d: Vec3, heavyNeighbours: readonly Vec3[], a: Vec3, params: readonly [r: number, betaMin: number], slop: Slop): boolean {
-  if (distanceSquaredVec(d, a) > distanceLimit2(params[0], slop)) return false;
-  const min = angleMin(params[1], slop);
-  return heavyNeighbours.every((x) => angle(x, d, a) >= min);
+/** Generic donor (D19 for O, N, S not covered above; spec §5.4.3). */
+export function genericDonorTest(hydrogens: readonly Vec3[], d: Vec3, heavyNeighbours: readonly Vec3[], acc: AcceptorSite, row: GenericDonorRow, slop: HBondCriteria): boolean {
+  const a = acc.pos;
+  const k = acc.cls === "sp2O" ? 0 : acc.cls === "sp3O" ? 1 : acc.cls === "sp3N" ? 2 : null;
+  const rp = k === null ? GENERIC_DONOR_CLASS.rp : row.rp[k];
+  const r = k === null ? GENERIC_DONOR_CLASS.r : row.r[k];
+  // Against a sulfur acceptor of the generic class only the bonded-angle minimum relaxes (spec §10 Q3).
+  const beta = GENERIC_DONOR_CLASS.betaMin - (k === null && acc.isSulfur ? 9 : 0);
+  if (hydrogens.length === 0 ? distanceSquaredVec(d, a) > distanceLimit2(r, slop) : !anyHydrogenWithin(hydrogens, a, distanceLimit2(rp, slop), true)) return false;
+  if (!heavyNeighbours.every((x) => angle(x, d, a) >= angleMin(beta, slop))) return false;
+  return hydrogens.length === 0 || hydrogens.some((h) => angle(d, h, a) >= angleMin(GENERIC_DONOR_CLASS.thetaMin, slop));
 }
 
-/** Water donor without hydrogens (D12): D···A limit by class; a generic-class acceptor always fails (spec §5.4.4). */
-export function waterDonorTestNoH(d: Vec3, a: Vec3, acceptorClass: AcceptorClass, slop: Slop): boolean {
-  if (acceptorClass === "generic") return false;
-  const r = acceptorClass === "sp2O" ? 3.27 : 3.14;
-  return distanceSquaredVec(d, a) <= distanceLimit2(r, slop);
+const WATER_THETA_TAU: ThetaTauDonorRow = [
+  WATER_DONOR.rp.sp2O, WATER_DONOR.theta, WATER_DONOR.rp.sp3O, WATER_DONOR.theta, WATER_DONOR.phiSp3O,
+  WATER_DONOR.rp.sp3N, WATER_DONOR.theta, WATER_DONOR.upsilonSp3N,
+];
+
+/** Water donor (D12; spec §5.4.4): with H the theta-tau test with water limits; without, D···A by class then water mode. */
+export function waterDonorTest(hydrogens: readonly Vec3[], d: Vec3, acc: AcceptorSite, slop: HBondCriteria): boolean {
+  const generic = [WATER_DONOR.rp.generic, WATER_DONOR.theta] as const;
+  if (hydrogens.length > 0) return thetaTauDonorTest(hydrogens, d, acc, WATER_THETA_TAU, slop, { generic });
+  if (distanceSquaredVec(d, acc.pos) > distanceLimit2(WATER_DONOR.r[acc.cls], slop)) return false;
+  return thetaTauDonorTest(hydrogens, d, acc, WATER_THETA_TAU, slop, { waterMode: true, generic });
 }
-
-// ---------------------------------------------------------------------------------------------
-// Constructions (spec §5.5)
-
-/** The hydrogen of a planar donor with two heavy neighbours: on the external bisector, 0.91 Å from it. */
-export function planarHydrogenOnBisector(c: Vec3, k1: Vec3, k2: Vec3, bondA = 0.91): Vec3 {
-  const u1 = normalizeVec(subtractVec(k1, c));
-  const u2 = normalizeVec(subtractVec(k2, c));
-  return addVec(c, scaleVec(normalizeVec(scaleVec(addVec(u1, u2), -1)), bondA));
-}
-
-/** The lone pair of a tetrahedral atom with three substituents (|K| = 3): normal of the plane through C + uᵢ, on C's side. */
-export function tetrahedralFourthPosition(c: Vec3, k: readonly [Vec3, Vec3, Vec3], lengthA = 1): Vec3 {
-  const p = k.map((x) => addVec(c, normalizeVec(subtractVec(x, c)))) as [Vec3, Vec3, Vec3];
-  let n = normalizeVec(crossVec(subtractVec(p[1], p[0]), subtractVec(p[2], p[1])));
-  if (dotVec(n, subtractVec(c, p[0])) < 0) n = scaleVec(n, -1);
-  return addVec(c, scaleVec(n, lengthA));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parameter rows of the groups the spec's unit cases use (raw values, spec §3–§4).
-
-export const ACCEPTOR_PARAMS = {
-  /** A3 carboxylate (syn/anti). */
-  carboxylate: { syn: [3.17, 90, 145], anti: [3.17, 110, 145] } as SynAntiParams,
-  /** A15 non-phenol hydroxyl (theta-tau, Q = heavy neighbour). */
-  hydroxyl: [3.03, 100, 161, 145] as const,
-  /** A17 non-protonated tertiary amine (theta-tau, LP). */
-  tertiaryAmine: [3.17, 153, 180, 145] as const,
-  /** A25 N in a symmetric 6-ring (phi-psi, B1/B2 = ring neighbours). */
-  symmetricSixRingN: [3.17, 150, 145] as const,
-  /** Generic O3- / O2- with a non-planar first neighbour (generic). */
-  genericChargedO: [3.53, 90] as const,
-};
-
-export const DONOR_PARAMS = {
-  /** D13 amide N–H incl. backbone (theta-tau): H···A and θ per class. */
-  amideNH: { sp2O: [2.23, 146] as const, generic: [2.48, 132] as const },
-  /** D5 hydroxyl (upsilon-tau), sp2-O acceptor row: r, υlow, −υhigh, θ (τ None). */
-  hydroxylSp2O: [3.17, 90, -141, 130] as const,
-  /** D19 generic S donor, sp2-O acceptor: r, βmin. */
-  genericSulfurSp2O: [3.65, 90] as const,
-};
 
 // ---------------------------------------------------------------------------------------------
 // Tau test (spec §5.3)
 
 /** A processed tau: positive = minimum (shrinks by the angle slop, floor 0), negative = −maximum (grows, cap 180); null = no test. */
-export function processTau(tau: number | null, slop: Slop): number | null {
+export function processTau(tau: number | null, slop: HBondCriteria): number | null {
   if (tau === null) return null;
-  if (tau >= 0) return Math.max(tau - slop.angleDeg, 0);
-  return Math.max(tau - slop.angleDeg, -180);
-}
-
-/** The two remaining tetrahedral positions of a centre with two known substituents (|K| = 2 construction). */
-export function tetrahedralPairPositions(c: Vec3, k1: Vec3, k2: Vec3, lengthA = 1): [Vec3, Vec3] {
-  const u1 = normalizeVec(subtractVec(k1, c));
-  const u2 = normalizeVec(subtractVec(k2, c));
-  const b = normalizeVec(scaleVec(addVec(u1, u2), -1));
-  const n = normalizeVec(crossVec(u1, u2));
-  const half = (54.75 * Math.PI) / 180;
-  return [
-    addVec(c, scaleVec(addVec(scaleVec(b, Math.cos(half)), scaleVec(n, Math.sin(half))), lengthA)),
-    addVec(c, scaleVec(addVec(scaleVec(b, Math.cos(half)), scaleVec(n, -Math.sin(half))), lengthA)),
-  ];
+  if (tau >= 0) return Math.max(tau - slop.angleSlopDeg, 0);
+  return Math.max(tau - slop.angleSlopDeg, -180);
 }
 
 /**
@@ -268,4 +308,82 @@ export function tauTest(
   if (processedTau < 0) return taus.some((t) => t <= -processedTau);
   if (processedTau > 0) return taus.every((t) => t >= processedTau);
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constructions (spec §5.5): hydrogen, "hydrogen or lone pair" and lone-pair positions
+
+/** Reference perpendicular p̂(u): world +Y made perpendicular to u. */
+function perpendicular(u: Vec3): Vec3 {
+  const y: Vec3 = [0, 1, 0];
+  const p = subtractVec(y, scaleVec(u, dotVec(y, u)));
+  if (lengthVec(p) < 1e-9) return [0, 0, -Math.sign(u[1])];
+  return normalizeVec(p);
+}
+
+/** Unit directions of the known substituents, and a way to add a new one (its position is collected at length L). */
+function positionBuilder(c: Vec3, known: readonly Vec3[], L: number) {
+  const units = known.map((k) => normalizeVec(subtractVec(k, c)));
+  const added: Vec3[] = [];
+  const push = (u: Vec3) => {
+    units.push(u);
+    added.push(addVec(c, scaleVec(u, L)));
+  };
+  return { units, added, push };
+}
+
+/** Missing tetrahedral positions around c at length L, from the known substituent positions. */
+export function tetrahedralPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
+  const { units, added, push } = positionBuilder(c, known, L);
+  if (units.length === 0) push([1, 0, 0]);
+  if (units.length === 1) {
+    const t = (109.5 * Math.PI) / 180;
+    push(normalizeVec(addVec(scaleVec(units[0]!, Math.cos(t)), scaleVec(perpendicular(units[0]!), Math.sin(t)))));
+  }
+  if (units.length === 2) {
+    const b = normalizeVec(scaleVec(addVec(units[0]!, units[1]!), -1));
+    const n = normalizeVec(crossVec(units[0]!, units[1]!));
+    const h = (54.75 * Math.PI) / 180;
+    push(normalizeVec(addVec(scaleVec(b, Math.cos(h)), scaleVec(n, Math.sin(h)))));
+  }
+  if (units.length === 3) {
+    const p = units.map((u) => addVec(c, u));
+    let n = normalizeVec(crossVec(subtractVec(p[1]!, p[0]!), subtractVec(p[2]!, p[1]!)));
+    if (dotVec(n, subtractVec(c, p[0]!)) < 0) n = scaleVec(n, -1);
+    push(n);
+  }
+  return added;
+}
+
+/** Missing trigonal positions around c at length L; `coplanar` are reference points in the plane. */
+export function trigonalPositions(c: Vec3, known: readonly Vec3[], L: number, coplanar: readonly Vec3[]): Vec3[] {
+  const { units, added, push } = positionBuilder(c, known, L);
+  if (units.length === 0) push([1, 0, 0]);
+  if (units.length === 1) {
+    const u = units[0]!;
+    const t = (120 * Math.PI) / 180;
+    const along = (w: Vec3): Vec3 => {
+      const perp = subtractVec(w, scaleVec(u, dotVec(w, u)));
+      const wHat = lengthVec(perp) < 1e-9 ? perpendicular(u) : normalizeVec(perp);
+      return normalizeVec(addVec(scaleVec(u, Math.cos(t)), scaleVec(wHat, Math.sin(t))));
+    };
+    if (coplanar.length === 0) push(along(perpendicular(u)));
+    else if (coplanar.length === 1) push(along(subtractVec(coplanar[0]!, c)));
+    else push(normalizeVec(addVec(along(subtractVec(coplanar[0]!, c)), along(scaleVec(subtractVec(coplanar[1]!, c), -1)))));
+  }
+  if (units.length === 2) push(normalizeVec(scaleVec(addVec(units[0]!, units[1]!), -1)));
+  return added;
+}
+
+/** Missing linear positions around c at length L. */
+export function linearPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
+  if (known.length === 0) return [addVec(c, [L, 0, 0]), addVec(c, [-L, 0, 0])];
+  if (known.length === 1) return [subtractVec(c, scaleVec(normalizeVec(subtractVec(known[0]!, c)), L))];
+  return [];
+}
+
+/** Points opposite the tetrahedral lone pairs of an acceptor at a (1 Å, from all of its neighbours). */
+export function oppositeLonePairs(a: Vec3, neighbours: readonly Vec3[]): Vec3[] {
+  if (neighbours.length >= 4) return [];
+  return tetrahedralPositions(a, neighbours, 1).map((l) => subtractVec(a, subtractVec(l, a)));
 }

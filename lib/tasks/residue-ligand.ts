@@ -52,7 +52,8 @@ export const residueLigandTask = defineTask({
   code: "T4",
   // v2 (issue 13): every atom of the target residue is labelled with its atom name; keys name amino acids only.
   // v3 (issue 13): keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
-  version: 3,
+  // v4: ring systems typed by ChimeraX's bond-order enumeration (guanine N1–H, C2=N3), which can change keys.
+  version: 4,
   label: "Residue–ligand interaction",
   kind: "unit",
   format: "cloze",

@@ -4,14 +4,15 @@
  * for ligands read from SDF/MOL2, and the computed procedure from heavy-atom geometry (§6.3) for
  * everything else (PDB HETATM ligands, cofactors, modified residues).
  *
- * Simplifications (documented in tests/fixtures/molecule/chimerax-criteria-report.md): input is
- * hydrogen-free (the prepared complex drops hydrogens, as the paper's pipeline gives ChimeraX
- * PDBbind pockets; ChimeraX infers what it needs), the aromatic pass is a ring-shape rule instead of
- * ChimeraX's bond-order enumeration, and passes 4.25, 4.75, 10 and 11 (rare nitrogen/sulfur cases)
- * are left out.
+ * Residue templates cover the standard amino acids and nucleotides; ring systems of everything else
+ * get ChimeraX's bond-order enumeration (chemistry/ring-bond-orders.ts). Simplifications (documented
+ * in tests/fixtures/molecule/chimerax-criteria-report.md): input is hydrogen-free (the prepared complex
+ * drops hydrogens, as the paper's pipeline gives ChimeraX PDBbind pockets; ChimeraX infers what it
+ * needs), and passes 4.25, 10 and 11 (rare nitrogen/sulfur cases) are left out.
  */
 import type { Atom, Bond } from "../types";
 import { buildAdjacency } from "./bonds";
+import { assignRingBondOrders } from "./ring-bond-orders";
 
 /** Geometry (4 tetrahedral, 3 planar, 2 linear, 1 single) and substituent count of each IDATM type (spec §6.1). */
 export const IDATM_TYPES: Readonly<Record<string, { geometry: 1 | 2 | 3 | 4; substituents: number }>> = {
@@ -38,7 +39,7 @@ export const isPlanar = (type: string) => geometryOf(type) === 3;
 // ---------------------------------------------------------------------------------------------
 // Residue templates (spec §6.2)
 
-const SIDE_CHAIN_TYPES: Readonly<Record<string, string>> = {
+const SIDE_CHAIN_TYPES: Record<string, string> = {
   ALA: "CB C3",
   ARG: "CB C3 CG C3 CD C3 NE Ng+ CZ C2 NH1 Ng+ NH2 Ng+",
   ASN: "CB C3 CG C2 OD1 O2 ND2 Npl",
@@ -64,6 +65,21 @@ const SIDE_CHAIN_TYPES: Readonly<Record<string, string>> = {
   TYR: "CB C3 CG Car CD1 Car CD2 Car CE1 Car CE2 Car CZ Car OH O3",
   VAL: "CB C3 CG1 C3 CG2 C3",
 };
+/** Sugar-phosphate backbone of the standard nucleotides (spec §6.2). */
+const NUCLEOTIDE_BACKBONE = "P Pac OP1 O3- OP2 O3- OP3 O3- O1P O3- O2P O3- O3P O3- O5' O3 C5' C3 C4' C3 O4' O3 C3' C3 O3' O3 C2' C3 O2' O3 C1' C3";
+const PURINE_RING = "C4 Car C5 Car C8 Car";
+/** Base atoms of the standard nucleotides (spec §6.2): guanine N1–H and C2=N3, cytosine N3 without H, etc. */
+const NUCLEOTIDE_BASES: Readonly<Record<string, string>> = {
+  A: `N1 N2 N3 N2 N7 N2 N6 Npl N9 Npl C2 Car C6 Car ${PURINE_RING}`,
+  G: `N1 Npl N2 Npl N9 Npl N3 N2 N7 N2 C2 C2 C6 C2 O6 O2 ${PURINE_RING}`,
+  C: "N1 Npl N4 Npl N3 N2 C2 C2 C4 C2 C5 C2 C6 C2 O2 O2",
+  U: "N1 Npl N3 Npl C2 C2 C4 C2 C5 C2 C6 C2 O2 O2 O4 O2",
+  T: "N1 Npl N3 Npl C2 C2 C4 C2 C5 C2 C6 C2 O2 O2 O4 O2 C5M C3 C7 C3",
+};
+for (const [base, text] of Object.entries(NUCLEOTIDE_BASES)) {
+  SIDE_CHAIN_TYPES[base] = `${NUCLEOTIDE_BACKBONE} ${text}`;
+  if (base !== "U") SIDE_CHAIN_TYPES[`D${base}`] = `${NUCLEOTIDE_BACKBONE} ${text}`;
+}
 const TEMPLATE_ALIASES: Readonly<Record<string, string>> = { HSD: "HID", HSE: "HIE", HSP: "HIP", CYX: "CYS", CYM: "CYS", LYN: "LYS" };
 const TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
   Object.entries(SIDE_CHAIN_TYPES).map(([res, text]) => {
@@ -345,6 +361,7 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
   if (todo.length === 0) return;
   const mine = new Set(todo);
   const reexamine = new Map<number, number>();
+  const ambiguousVal2Cs = new Set<number>();
   const freeO = (i: number) => adj[i]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1).length;
   // Pass 2: by number of neighbours.
   for (const i of todo) {
@@ -374,9 +391,12 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
         if (ang < 115) {
           types[i] = "C3";
           reexamine.set(i, 1);
+          if (ang > 113.5) ambiguousVal2Cs.add(i);
         } else if (ang < 160) {
           types[i] = "C2";
-          reexamine.set(i, 3);
+          // code −1: a wide angle the ring bond-order pass may still overrule
+          reexamine.set(i, ang < 122 ? 3 : -1);
+          if (ang < 116.5) ambiguousVal2Cs.add(i);
         } else types[i] = "C1";
       } else if (a.element === "N") {
         if (ang < 115) {
@@ -451,39 +471,16 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
       if (near("C", 1.42) || near("N", 1.41)) types[i] = "C2";
     } else if (code === 2 && types[i] === "N3") {
       if (near("C", 1.38) || near("N", 1.32)) types[i] = "Npl";
-    } else if (code === 3 && types[i] === "C2") {
+    } else if ((code === 3 || code === -1) && types[i] === "C2") {
       if (!(near("C", 1.42) || near("N", 1.41)) && (far("C", 1.45) || far("N", 1.46) || far("O", 1.44))) types[i] = "C3";
     }
   }
-  // Pass 4.5 (simplified): planar 5- and 6-rings are aromatic. A ring is planar-typed when none of its atoms is C3/N3/O3/S3
-  // (5-rings may hold one O3/S3/N3 hetero atom: furan, thiophene, pyrrole); rings with an exocyclic C=O stay non-aromatic (lactams).
+  // Pass 4.5: bond orders of planar ring systems (chemistry/ring-bond-orders.ts); then a ring is aromatic when
+  // every ring carbon is Car (as ChimeraX decides it for the later passes).
+  const ringAssignedNs = assignRingBondOrders({ atoms, adj, types, geometryOf, redo: reexamine, ambiguousVal2Cs }, rings, mine);
   for (const ring of rings) {
-    if (ring.length < 5 || ring.length > 6 || !ring.every((i) => mine.has(i) && adj[i]!.length <= 3)) continue;
-    const sp3 = ring.filter((i) => ["C3", "N3", "O3", "S3", "N3+"].includes(types[i] ?? ""));
-    const okSp3 = sp3.length === 0 || (ring.length === 5 && sp3.length === 1 && atoms[sp3[0]!]!.element !== "C");
-    if (!okSp3 || !ring.every((i) => ["C2", "Car", "Npl", "N2", "N3", "O3", "S3", "C3"].includes(types[i] ?? ""))) continue;
-    if (ring.some((i) => atoms[i]!.element === "C" && adj[i]!.some((k) => !ring.includes(k) && types[k] === "O2"))) continue;
+    if (ring.some((i) => !mine.has(i)) || !ring.every((i) => atoms[i]!.element !== "C" || types[i] === "Car")) continue;
     for (const i of ring) aromatic[i] = true;
-  }
-  for (const i of todo) {
-    if (!aromatic[i]) continue;
-    const e = atoms[i]!.element;
-    if (e === "C") types[i] = "Car";
-    else if (e === "O") types[i] = "Oar";
-    else if (e === "S") types[i] = "Sar";
-  }
-  // Ring N of aromatic rings: N with three neighbours is Npl; a two-neighbour N is N2 (pyridine-type), except the one N–H
-  // a 5-ring needs when no ring N carries a substituent (pyrrole/imidazole NH: the N with the longer bonds).
-  for (const ring of rings) {
-    if (!ring.every((i) => aromatic[i])) continue;
-    const ns = ring.filter((i) => atoms[i]!.element === "N" && mine.has(i));
-    for (const i of ns) types[i] = adj[i]!.length === 3 ? "Npl" : "N2";
-    if (ring.length === 5 && !ring.some((i) => ["O", "S"].includes(atoms[i]!.element) || (atoms[i]!.element === "N" && adj[i]!.length === 3))) {
-      const two = ns.filter((i) => adj[i]!.length === 2);
-      const meanLength = (i: number) => adj[i]!.reduce((s, j) => s + dist(atoms[i]!, atoms[j]!), 0) / adj[i]!.length;
-      const nh = two.sort((p, q) => meanLength(q) - meanLength(p))[0];
-      if (nh !== undefined) types[nh] = "Npl";
-    }
   }
   // Pass 4.75: a non-ring N2 on an aromatic C whose other planar neighbours can double-bond elsewhere is Npl (aryl NH of an
   // amide or urea). ChimeraX applies it to N2 marked while a neighbour C was untyped (re-examine code 4); we apply it to every such N2.
@@ -510,16 +507,25 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
   }
   for (const i of todo) {
     if (types[i] !== "C2") continue;
-    const cands = adj[i]!.filter((j) => mine.has(j) && (types[j] === "Npl" || types[j] === "Ng+" || (atoms[j]!.element === "N" && adj[j]!.length === 1) || types[j] === "N2"));
+    // Ring nitrogens typed by the bond-order pass keep their N–H / N2 verdict (guanine N1/N3 beside C2).
+    const n2Candidate = (j: number) => {
+      const other = adj[j]!.find((k) => k !== i);
+      return other === undefined || dist(atoms[i]!, atoms[j]!) <= dist(atoms[j]!, atoms[other]!);
+    };
+    const cands = adj[i]!.filter((j) => mine.has(j) && !ringAssignedNs.has(j) &&
+      (types[j] === "Npl" || types[j] === "Ng+" || (atoms[j]!.element === "N" && adj[j]!.length === 1) || (types[j] === "N2" && n2Candidate(j))));
     if (cands.length < 2 || adj[i]!.some((j) => types[j] === "O2" || types[j] === "S2")) continue;
     const ringed = cands.some((j) => ringsOf[j]!.length > 0);
-    for (const j of cands) types[j] = ringed ? "Npl" : "Ng+";
+    for (const j of cands) {
+      if (!ringed) types[j] = "Ng+";
+      else if (types[j] === "Ng+") types[j] = "Npl";
+    }
   }
   for (const i of todo) if (atoms[i]!.element === "O" && adj[i]!.length === 1 && types[adj[i]![0]!] === "Cac") types[i] = "O2-";
   // Pass 8: aniline N; N next to an isolated planar atom becomes N2/Npl.
   for (const i of todo) {
     const t = types[i];
-    if (atoms[i]!.element !== "N" || aromatic[i] || !((t === "Npl" && adj[i]!.length === 2) || t === "N2" || t === "N3")) continue;
+    if (atoms[i]!.element !== "N" || aromatic[i] || ringAssignedNs.has(i) || !((t === "Npl" && adj[i]!.length === 2) || t === "N2" || t === "N3")) continue;
     if (adj[i]!.length === 1 && aromatic[adj[i]![0]!]) {
       types[i] = "Npl";
       continue;

@@ -38,7 +38,7 @@ describe("T4 images label every atom of the target residue", () => {
 
   it("the question says the residue's atoms are labelled, and the task version is 3 (v2 labels, v3 ChimeraX H-bonds)", () => {
     expect(r.items[0]!.question).toMatch(/Every atom of the residue and every ligand atom is labelled with its atom name/);
-    expect(r.items[0]!.taskVersion).toBe(3);
+    expect(r.items[0]!.taskVersion).toBe(4);
   });
 });
 

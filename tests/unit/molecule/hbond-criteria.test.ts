@@ -1,35 +1,38 @@
 /**
- * ChimeraX `hbonds` geometry tests (lib/molecule/hbond-geometry.ts) against the unit cases of
- * ../shared/spec/hbond-criteria.md §9.2, built by hand from the spec's tables: accepted and rejected
- * geometries for several acceptor groups (carboxylate, hydroxyl, ring N, tertiary amine, phosphate O)
- * and donor groups (backbone N–H, hydroxyl, water, Cys SG), strict (slop 0) and relaxed (0.4 Å / 20°).
+ * ChimeraX `hbonds` geometry tests (lib/molecule/hbond-geometry.ts, the functions findHBonds calls) with
+ * the parameter rows findHBonds uses (lib/molecule/hbond-tables.ts), against the unit cases of
+ * ../shared/spec/hbond-criteria.md §9.2: accepted and rejected geometries for several acceptor groups
+ * (carboxylate, hydroxyl, ring N, tertiary amine, phosphate O) and donor groups (backbone N–H, hydroxyl,
+ * water, Cys SG), strict (slop 0) and relaxed (0.4 Å / 20°).
  */
 import { describe, expect, it } from "vitest";
 import {
-  ACCEPTOR_PARAMS,
-  DONOR_PARAMS,
-  RELAXED,
-  STRICT,
+  type AcceptorClass,
+  type AcceptorSite,
+  DEFAULT_HBOND_CRITERIA as RELAXED,
+  STRICT_HBOND_CRITERIA as STRICT,
   genericAcceptorTest,
-  genericDonorTestNoH,
+  genericDonorTest,
   phiPsiAcceptorTest,
-  planarHydrogenOnBisector,
   processTau,
   synAntiAcceptorTest,
   tauTest,
-  tetrahedralPairPositions,
-  tetrahedralFourthPosition,
+  tetrahedralPositions,
   thetaTauAcceptorTest,
   thetaTauDonorTest,
+  trigonalPositions,
   upsilonTauDonorTest,
-  waterDonorTestNoH,
+  waterDonorTest,
 } from "@/lib/molecule/hbond-geometry";
+import { GENERIC_ACCEPTORS, GENERIC_DONORS, PHI_PSI_ACCEPTORS, SYN_ANTI_ACCEPTORS, THETA_TAU_ACCEPTORS, THETA_TAU_DONORS, UPSILON_TAU_DONORS } from "@/lib/molecule/hbond-tables";
 import { type Vec3, addVec, angleAtDeg, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
 const polar = (deg: number, r = 1): Vec3 => [r * Math.cos(rad(deg)), r * Math.sin(rad(deg)), 0];
 type Verdict = "accept" | "reject";
 const v = (b: boolean): Verdict => (b ? "accept" : "reject");
+/** An acceptor as the donor tests see it (no bonded atoms unless given). */
+const site = (pos: Vec3, cls: AcceptorClass, neighbours: Vec3[] = [], isSulfur = false): AcceptorSite => ({ pos, neighbours, cls, isSulfur });
 
 /** Point at distance d from `from`, making angle `deg` at `from` with the direction `axis` (in the xy plane). */
 function atAngle(from: Vec3, toward: Vec3, deg: number, d: number): Vec3 {
@@ -56,7 +59,7 @@ describe("U1 carboxylate acceptor (A3, syn/anti)", () => {
   const O1: Vec3 = [0.625, 1.0825, 0];
   const O2: Vec3 = [0.625, -1.0825, 0];
   const donorAt = (alpha: number, d: number) => addVec(O1, polar(alpha, d));
-  const test = (D: Vec3, Hs: Vec3[], slop = STRICT) => v(synAntiAcceptorTest(O1, O2, C, D, Hs, ACCEPTOR_PARAMS.carboxylate, slop));
+  const test = (D: Vec3, Hs: Vec3[], slop = STRICT) => v(synAntiAcceptorTest(O1, O2, C, D, Hs, SYN_ANTI_ACCEPTORS.A3, slop));
   it.each([
     [0, 3.0, "accept", "accept"],
     [0, 3.4, "reject", "accept"],
@@ -86,7 +89,7 @@ describe("U1 carboxylate acceptor (A3, syn/anti)", () => {
 describe("U2 hydroxyl acceptor (A15, theta-tau)", () => {
   const CB: Vec3 = [0, 0, 0];
   const OG: Vec3 = [1.43, 0, 0];
-  const test = (upsilon: number, d: number, slop = STRICT) => v(thetaTauAcceptorTest(OG, [CB], atAngle(OG, CB, upsilon, d), [], ACCEPTOR_PARAMS.hydroxyl, slop));
+  const test = (upsilon: number, d: number, slop = STRICT) => v(thetaTauAcceptorTest(OG, [CB], atAngle(OG, CB, upsilon, d), [], THETA_TAU_ACCEPTORS.A15, slop));
   it.each([
     [120, 2.9, "accept", "accept"],
     [165, 2.9, "reject", "accept"],
@@ -105,7 +108,7 @@ describe("U3 symmetric 6-ring N (A25, phi-psi)", () => {
   const N: Vec3 = [0, 0, 0];
   const X1 = polar(120, 1.34);
   const X2 = polar(240, 1.34);
-  const test = (D: Vec3, slop = STRICT) => v(phiPsiAcceptorTest(N, X1, X2, [], D, [], ACCEPTOR_PARAMS.symmetricSixRingN, slop));
+  const test = (D: Vec3, slop = STRICT) => v(phiPsiAcceptorTest(N, X1, X2, [], D, [], PHI_PSI_ACCEPTORS.A25, slop));
   it.each([
     [0, "accept", "accept"],
     [25, "accept", "accept"],
@@ -127,10 +130,10 @@ describe("U4 tertiary amine acceptor (A17, lone pair)", () => {
   const N: Vec3 = [0, 0, 0];
   const sub = (phi: number): Vec3 => [1.47 * Math.sin(rad(109.5)) * Math.cos(rad(phi)), 1.47 * Math.sin(rad(109.5)) * Math.sin(rad(phi)), 1.47 * Math.cos(rad(109.5))];
   const carbons: [Vec3, Vec3, Vec3] = [sub(0), sub(120), sub(240)];
-  const lonePair = tetrahedralFourthPosition(N, carbons);
+  const lonePair = tetrahedralPositions(N, carbons, 1)[0]!;
   const opposite = subtractVec(N, subtractVec(lonePair, N));
   const test = (off: number, d: number, slop = STRICT) =>
-    v(thetaTauAcceptorTest(N, [opposite], [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))], [], ACCEPTOR_PARAMS.tertiaryAmine, slop));
+    v(thetaTauAcceptorTest(N, [opposite], [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))], [], THETA_TAU_ACCEPTORS.A17, slop));
   it("the lone pair points along +z", () => {
     expect(lonePair[2]).toBeCloseTo(1, 6);
   });
@@ -151,7 +154,7 @@ describe("U4 tertiary amine acceptor (A17, lone pair)", () => {
 describe("U5 generic O3- acceptor (phosphate O)", () => {
   const P: Vec3 = [0, 0, 0];
   const O: Vec3 = [1.5, 0, 0];
-  const test = (angle: number, d: number, slop = STRICT) => v(genericAcceptorTest(O, [P], atAngle(O, P, angle, d), ACCEPTOR_PARAMS.genericChargedO, slop));
+  const test = (angle: number, d: number, slop = STRICT) => v(genericAcceptorTest(O, [P], atAngle(O, P, angle, d), GENERIC_ACCEPTORS.oxygen, slop));
   it.each([
     [150, 3.4, "accept", "accept"],
     [95, 3.4, "accept", "accept"],
@@ -167,8 +170,8 @@ describe("U5 generic O3- acceptor (phosphate O)", () => {
 
 describe("U6 backbone N–H donor (D13) with the inferred H", () => {
   const N: Vec3 = [0, 0, 0];
-  const H = planarHydrogenOnBisector(N, polar(120, 1.33), polar(240, 1.46));
-  const test = (A: Vec3, slop = STRICT) => v(thetaTauDonorTest([H], N, A, "sp2O", DONOR_PARAMS.amideNH, slop));
+  const H = trigonalPositions(N, [polar(120, 1.33), polar(240, 1.46)], 0.91, [])[0]!;
+  const test = (A: Vec3, slop = STRICT) => v(thetaTauDonorTest([H], N, site(A, "sp2O"), THETA_TAU_DONORS.D13, slop));
   it("infers H at (0.91, 0, 0)", () => {
     expect(H[0]).toBeCloseTo(0.91, 2);
     expect(Math.abs(H[1])).toBeLessThan(0.02);
@@ -198,7 +201,7 @@ describe("U6 backbone N–H donor (D13) with the inferred H", () => {
 describe("U8 hydroxyl donor (D5, rotor without H) to an sp2 O", () => {
   const CB: Vec3 = [0, 0, 0];
   const OG: Vec3 = [1.43, 0, 0];
-  const test = (u: number, d: number, slop = STRICT) => v(upsilonTauDonorTest([], OG, [CB], atAngle(OG, CB, u, d), DONOR_PARAMS.hydroxylSp2O, slop));
+  const test = (u: number, d: number, slop = STRICT) => v(upsilonTauDonorTest([], OG, [CB], site(atAngle(OG, CB, u, d), "sp2O"), UPSILON_TAU_DONORS.D5, slop, () => []));
   it.each([
     [110, 2.8, "accept", "accept"],
     [145, 2.8, "reject", "accept"],
@@ -220,18 +223,18 @@ describe("U11 water donor without H", () => {
     [3.5, "reject", "accept"],
     [3.7, "reject", "reject"],
   ] as const)("to an O2 at %s Å: strict %s, relaxed %s", (d, strict, relaxed) => {
-    expect(v(waterDonorTestNoH([0, 0, 0], [d, 0, 0], "sp2O", STRICT))).toBe(strict);
-    expect(v(waterDonorTestNoH([0, 0, 0], [d, 0, 0], "sp2O", RELAXED))).toBe(relaxed);
+    expect(v(waterDonorTest([], [0, 0, 0], site([d, 0, 0], "sp2O", [[d + 1.23, 0, 0]]), STRICT))).toBe(strict);
+    expect(v(waterDonorTest([], [0, 0, 0], site([d, 0, 0], "sp2O", [[d + 1.23, 0, 0]]), RELAXED))).toBe(relaxed);
   });
   it("to an S3 (generic class) never", () => {
-    expect(waterDonorTestNoH([0, 0, 0], [3.0, 0, 0], "generic", RELAXED)).toBe(false);
+    expect(waterDonorTest([], [0, 0, 0], site([3.0, 0, 0], "generic", [], true), RELAXED)).toBe(false);
   });
 });
 
 describe("U12 Cys SG generic donor (no H) to an O2", () => {
   const CB: Vec3 = [0, 0, 0];
   const SG: Vec3 = [1.81, 0, 0];
-  const test = (angle: number, d: number, slop = STRICT) => v(genericDonorTestNoH(SG, [CB], atAngle(SG, CB, angle, d), DONOR_PARAMS.genericSulfurSp2O, slop));
+  const test = (angle: number, d: number, slop = STRICT) => v(genericDonorTest([], SG, [CB], site(atAngle(SG, CB, angle, d), "sp2O"), GENERIC_DONORS.S, slop));
   it.each([
     [110, 3.5, "accept", "accept"],
     [110, 3.9, "reject", "accept"],
@@ -273,7 +276,7 @@ describe("U10 primary ammonium tau (D4, symmetry 6)", () => {
   const CE: Vec3 = [0, 0, 0];
   const NZ: Vec3 = [1.49, 0, 0];
   const CD: Vec3 = [-0.5, 1.43, 0];
-  const subs = [CD, ...tetrahedralPairPositions(CE, NZ, CD)];
+  const subs = [CD, ...tetrahedralPositions(CE, [NZ, CD], 1)];
   // Seen down NZ→CE (the x axis) CD projects onto +y; the acceptor sits at projected angle φ from it.
   const acceptor = (phi: number): Vec3 => [NZ[0] + 1, 2.5 * Math.cos(rad(phi)), 2.5 * Math.sin(rad(phi))];
   const test = (phi: number, slop = STRICT) => v(tauTest(processTau(20, slop), 6, NZ, [], CE, subs, acceptor(phi)));

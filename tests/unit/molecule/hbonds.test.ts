@@ -14,9 +14,8 @@ import {
   findHBonds,
   formatHBondsT9,
   prepareHBondContext,
-  tetrahedralPositions,
-  trigonalPositions,
 } from "@/lib/molecule/hbonds";
+import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-geometry";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
 import { type Vec3, addVec, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 import type { Atom } from "@/lib/molecule/types";
@@ -305,5 +304,32 @@ describe("protein typing", () => {
     expect(type(ndp, P, (a) => a.name === "O1X")).toBe("O3-"); // phosphate O
     expect(type(ndp, P, (a) => a.name === "PN")).toBe("Pac");
     expect(type(ndp, P, (a) => a.name === "O7N")).toBe("O2");
+  });
+});
+
+describe("phosphate acceptor groups (spec §3.1 A1/A11)", () => {
+  // Methyl triphosphate tail, PG listed before PB: O3B bridges PG (three O3-) and PB (two O3-, O3A, O3B).
+  const PB: Vec3 = [0, 0, 0];
+  const O3B: Vec3 = [1.6, 0, 0];
+  const PG = addVec(O3B, scaleVec([Math.cos(rad(50)), Math.sin(rad(50)), 0], 1.6));
+  const [O1G, O2G, O3G] = tetrahedralPositions(PG, [O3B], 1.5) as [Vec3, Vec3, Vec3];
+  const [O1B, O2B, O3A] = tetrahedralPositions(PB, [O3B], 1.5) as [Vec3, Vec3, Vec3];
+  const C = addVec(O3A, scaleVec(normalizeVec(subtractVec(O3A, PB)), 1.43));
+  const atoms = [
+    lig("PG", "P", PG), lig("O1G", "O", O1G), lig("O2G", "O", O2G), lig("O3G", "O", O3G), lig("O3B", "O", O3B),
+    lig("PB", "P", PB), lig("O1B", "O", O1B), lig("O2B", "O", O2B), lig("O3A", "O", O3A), lig("C5", "C", C),
+  ];
+  const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: atoms });
+  const groupOf = (name: string) => ctx.acceptors[atoms.findIndex((a) => a.name === name)]?.group ?? null;
+
+  it("a bridging O3 is A11 through the phosphorus that carries two O3- (ATP's O3B via PB), whichever P comes first", () => {
+    expect(groupOf("O3B")).toBe("A11 phosphate ester/P-OH O");
+    const spec = ctx.acceptors[atoms.findIndex((a) => a.name === "O3B")]!;
+    expect(spec.test === "theta-tau" && spec.partner).toBe(atoms.findIndex((a) => a.name === "PB"));
+    expect(groupOf("O3A")).toBe("A11 phosphate ester/P-OH O");
+  });
+  it("the terminal phosphate's first O3- is A1, the others generic; PB's two O3- are A2", () => {
+    expect([groupOf("O1G"), groupOf("O2G"), groupOf("O3G")]).toEqual(["A1 phosphate O-", "generic O3-", "generic O3-"]);
+    expect([groupOf("O1B"), groupOf("O2B")]).toEqual(["A2 phosphodiester O-", "A2 phosphodiester O-"]);
   });
 });
