@@ -65,6 +65,20 @@ describe("T9 pocket–ligand grammar", () => {
   });
 });
 
+describe("T9: a chain letter written before the atom name", () => {
+  it("is refused on the server's grading path with the same located message the participant sees (never silently scored 0)", () => {
+    const graded = task.gradeText("GLY 27 A O, N37", bonds(bond("GLY", 27, "O", "A", "N37")));
+    expect(graded).toEqual({
+      ok: false,
+      stage: "answer",
+      error: `bond 1 ('GLY 27 A O, N37'): 'A' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 O A' — e.g. 'TYR 228 OH A, O5; ASP 104 OD1 A, N2'`,
+    });
+    // Written in the grammar's order, the same bond scores 1.
+    const right = task.gradeText("GLY 27 O A, N37", bonds(bond("GLY", 27, "O", "A", "N37")));
+    expect(right.ok && right.score).toEqual({ exact: 1, partial: 1 });
+  });
+});
+
 describe("T9 pocket–ligand scoring", () => {
   const truth = bonds(TYR, ASP);
   it.each([
