@@ -204,7 +204,10 @@ function optionTextStrategy(id: string, label: string, candidates: Candidates): 
   };
 }
 
-function poseStrategy(id: string, label: string, pick: (rmsd: readonly (readonly number[])[]) => number[], text?: Candidates): ShortcutStrategy {
+/** `pick` chooses among `allowed` option indices by their rows of the 4 × 4 RMSD matrix. */
+type PosePick = (rmsd: readonly (readonly number[])[], allowed: readonly number[]) => number[];
+
+function poseStrategy(id: string, label: string, pick: PosePick, text?: Candidates): ShortcutStrategy {
   return {
     id,
     label,
@@ -215,15 +218,10 @@ function poseStrategy(id: string, label: string, pick: (rmsd: readonly (readonly
         const mc = mcKeyOf(item.gold);
         const m = item.optionPoseRmsd;
         if (!mc || !m || m.length !== 4 || m.some((row) => row.length !== 4)) return null;
-        let c = pick(m);
-        if (text) {
-          const t = text(mc.options);
-          if (t && t.length > 0 && t.length < 4) {
-            const inBoth = c.filter((i) => t.includes(i));
-            if (inBoth.length > 0) c = inBoth;
-          }
-        }
-        const s = shareOf(c, mc.key);
+        // With a text rule, the pose rule chooses among the options the text rule leaves (all four when it says nothing).
+        const t = text ? text(mc.options) : null;
+        const allowed = t && t.length > 0 && t.length < 4 ? t : [0, 1, 2, 3];
+        const s = shareOf(pick(m, allowed), mc.key);
         return { exact: s, partial: s };
       }),
   };
@@ -231,6 +229,11 @@ function poseStrategy(id: string, label: string, pick: (rmsd: readonly (readonly
 
 const sumsOf = (m: readonly (readonly number[])[]) => m.map((row, i) => row.reduce((s, d, j) => (j === i ? s : s + d), 0));
 const nearestOf = (m: readonly (readonly number[])[]) => m.map((row, i) => Math.min(...row.filter((_, j) => j !== i)));
+/** The allowed options with the largest (or smallest) score. */
+function extremeAmong(scores: readonly number[], allowed: readonly number[], largest: boolean): number[] {
+  const picked = argExtreme(allowed.map((i) => scores[i]!), largest);
+  return picked.map((k) => allowed[k]!);
+}
 
 /** A task's answer scored as the task scores it; null when the text does not parse. */
 function scoreText(taskId: TaskId, text: string, gold: unknown): ItemShortcutScore | null {
@@ -304,14 +307,14 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   optionTextStrategy("sign-mirror+unique-angle", "exact mirror, then unique angle", both(exactMirror, uniqueAngle)),
   optionTextStrategy("unique-angle+median", "unique angle, then median", both(uniqueAngle, medianOption)),
   optionTextStrategy("unique-angle+most-shared", "unique angle, then most shared", both(uniqueAngle, mostShared)),
-  poseStrategy("farthest-pose", "option pose farthest from the other three (3D)", (m) => argExtreme(sumsOf(m), true)),
-  poseStrategy("closest-pose", "option pose closest to the other three (3D)", (m) => argExtreme(sumsOf(m), false)),
-  poseStrategy("not-farthest-pose", "any option pose but the farthest from the others (3D)", (m) => {
-    const far = argExtreme(sumsOf(m), true);
-    return [0, 1, 2, 3].filter((i) => !far.includes(i));
+  poseStrategy("farthest-pose", "option pose farthest from the other three (3D)", (m, allowed) => extremeAmong(sumsOf(m), allowed, true)),
+  poseStrategy("closest-pose", "option pose closest to the other three (3D)", (m, allowed) => extremeAmong(sumsOf(m), allowed, false)),
+  poseStrategy("not-farthest-pose", "any option pose but the farthest from the others (3D)", (m, allowed) => {
+    const far = extremeAmong(sumsOf(m), allowed, true);
+    return allowed.filter((i) => !far.includes(i));
   }),
-  poseStrategy("isolated-pose", "option pose with the farthest nearest neighbour (3D)", (m) => argExtreme(nearestOf(m), true)),
-  poseStrategy("farthest-pose+unique-angle", "farthest pose among unique-angle options", (m) => argExtreme(sumsOf(m), true), uniqueAngle),
+  poseStrategy("isolated-pose", "option pose with the farthest nearest neighbour (3D)", (m, allowed) => extremeAmong(nearestOf(m), allowed, true)),
+  poseStrategy("farthest-pose+unique-angle", "farthest pose among unique-angle options", (m, allowed) => extremeAmong(sumsOf(m), allowed, true), uniqueAngle),
   polarDistanceStrategy(3.2),
   polarDistanceStrategy(3.5),
   mostCommonAnswer,

@@ -60,6 +60,16 @@ describe("option-text strategies", () => {
     expect(accuracy("odd-one-out", keyedAtEveryLetter("interaction_location", "move x 20, move y 20", ["move x 0, move y 0", "move x 1, move y 0", "move x 0, move y 1"]))).toBe(1);
     expect(accuracy("odd-one-out", balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
   });
+  it("most-shared: 100 % when the key shares the most values with the others, 25 % balanced", () => {
+    // Shared kind/axis and magnitude per slot: key 8, the others 7, 7, 4.
+    const items = keyedAtEveryLetter("translation_rotation", "move x 2, roll y 30", ["move x 2, roll y 90", "move x -2, roll y 45", "move y 2, roll z 30"]);
+    expect(accuracy("most-shared", items)).toBe(1);
+    expect(accuracy("most-shared", balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
+  });
+  it.each(["sign-mirror+unique-angle", "unique-angle+median", "unique-angle+most-shared"])("%s: 100 %% on the paper-like set (unique angle decides), 25 %% balanced", (id) => {
+    expect(accuracy(id, keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER))).toBe(1);
+    expect(accuracy(id, balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
+  });
   it("every option-text and pose strategy is exactly at chance on a set keyed once at every letter", () => {
     const symmetric = [
       [0, 2, 3, 4],
@@ -83,6 +93,15 @@ describe("option-pose strategies", () => {
     expect(accuracy("farthest-pose", items)).toBe(1);
     expect(accuracy("isolated-pose", items)).toBe(1);
     expect(accuracy("closest-pose", items)).toBe(0);
+  });
+  it("closest-pose 100 % when the key is the central pose (the three others tie for farthest, so not-farthest-pose also finds it)", () => {
+    const keyNear = (key: number) => [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : i === key || j === key ? 1 : 10)));
+    const items = keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 90"], keyNear);
+    expect(accuracy("closest-pose", items)).toBe(1);
+    expect(accuracy("farthest-pose", items)).toBe(0);
+    expect(accuracy("not-farthest-pose", items)).toBe(1);
+    // Unique angle narrows to the key, and the farthest pose among those is the key.
+    expect(accuracy("farthest-pose+unique-angle", keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER, keyNear))).toBe(1);
   });
   it("chance when every pose is equally far from the others", () => {
     const equal = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : 5)));
@@ -116,6 +135,11 @@ describe("polar-distance rules (T4, T9)", () => {
   it("a 3.2 Å rule reproduces keys whose negatives are far (100 %), fails hard negatives", () => {
     expect(accuracy("polar-3.2A", [pos, easyNeg])).toBe(1);
     expect(accuracy("polar-3.2A", [hardNeg])).toBe(0);
+  });
+  it("a 3.5 Å rule lists a 3.4 Å bond that the 3.2 Å rule misses", () => {
+    const longer: ShortcutItem = { ...pos, polarContacts: [contact("OG", "O1", 3.4)] };
+    expect(accuracy("polar-3.2A", [longer])).toBe(0);
+    expect(accuracy("polar-3.5A", [longer])).toBe(1);
   });
   it("T9: lists every pair within the distance in the T9 grammar and is scored by the task's rule", () => {
     const t9: ShortcutItem = {
