@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { createBundleManifest, toBundleAnswer, toBundleItem, toJsonLines } from "@/lib/generate/bundle";
 import { type GeneratorComplex, type ImageFormat, generateItems, loadGeneratorComplex, renderItemImages, toStableJson } from "@/lib/generate";
 import { findStructurePdbId, groupStructureFiles, isStructureFile } from "@/lib/import/structure-files";
+import { formatShortcutTable } from "@/lib/shortcuts/audit";
 import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
 
 const USAGE =
@@ -166,6 +167,8 @@ function main(): void {
       );
     }
   }
+  const audits = result.reports.flatMap((r) => r.shortcuts ?? []);
+  if (audits.length > 0) process.stderr.write(`shortcut audit (also in manifest.json, recipe.reports[].shortcuts):\n${formatShortcutTable(audits)}\n`);
 
   // 3. Images and records.
   fs.mkdirSync(path.join(out, "images"), { recursive: true });

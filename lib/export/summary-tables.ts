@@ -157,7 +157,7 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       type: "number",
       unit: FRACTION,
       description:
-        "Fair score, exact (shown after the paper's): on T4/T9 chemically equivalent atom names count as one — ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT (when the gold names that residue's OXT), PHE and TYR CD1/CD2 and CE1/CE2 — as one relabelling per residue (all of a residue's pair names swapped or none), then matched one-to-one; other tasks: equal to exact_mean. Computed at export time from the stored canonical answer and the gold.",
+        "Fair score, exact (shown after the paper's): on T4/T9 chemically equivalent atom names count as one — ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT (either way round, on a residue that has an OXT: named in the gold or in the item's pick lists), PHE and TYR CD1/CD2 and CE1/CE2 — as one relabelling per residue (all of a residue's pair names swapped or none), then matched one-to-one; other tasks: equal to exact_mean. Computed at export time from the stored canonical answer and the gold.",
       get: (r) => r.fairExactMean,
     },
     { key: "fair_exact_wilson_low", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, lower limit.", get: (r) => r.summary?.fair.exact.wilson.low },

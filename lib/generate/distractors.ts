@@ -184,3 +184,58 @@ export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractor
     { scheme: "sign+magnitude", move: make(true, true) },
   ];
 }
+
+/** How a balanced option's command may differ from the truth's (see `buildBalancedDistractors`). */
+export type PartnerKind = "sign" | "magnitude" | "axis";
+
+export interface BalancedCommandSpec {
+  /** Magnitudes the command's value is drawn from (the truth's magnitude is one of them). */
+  magnitudes: readonly number[];
+  /** A changed magnitude differs from the truth's by at least this. */
+  minChange: number;
+  /** Partner kinds allowed for this command, drawn uniformly. */
+  kinds: readonly PartnerKind[];
+  /** Axes an "axis" partner may switch to (besides the truth's own). */
+  axes?: readonly Axis[];
+}
+
+/**
+ * The partner of one true command, drawn so that truth and partner are exchangeable: given the unordered pair, each
+ * of the two is the truth with probability 1/2. A sign flip and a switch among equally many axes are symmetric by
+ * construction. A magnitude change is not (a magnitude at the edge of the grid has fewer neighbours ≥ minChange away,
+ * so it would be the truth more often than its partner); it is accepted with probability |N(m)| / max|N|, otherwise
+ * the partner is a sign flip, which makes P(truth = m, partner = m') the same constant for every allowed pair while
+ * the truth itself keeps the paper's distribution.
+ */
+export function drawExchangeablePartner(rng: Rng, truth: ViewCommand, spec: BalancedCommandSpec): { kind: PartnerKind; command: ViewCommand } {
+  const kind = rng.pick(spec.kinds);
+  if (kind === "axis") {
+    const axes = (spec.axes ?? []).filter((a) => a !== truth.axis);
+    if (axes.length > 0) return { kind, command: { ...truth, axis: rng.pick(axes) } };
+  }
+  if (kind === "magnitude") {
+    const m = Math.abs(truth.value);
+    const neighbours = (x: number) => spec.magnitudes.filter((y) => Math.abs(y - x) >= spec.minChange - 1e-9);
+    const degree = neighbours(m).length;
+    const maxDegree = Math.max(...spec.magnitudes.map((x) => neighbours(x).length));
+    if (degree > 0 && rng.next() < degree / maxDegree) return { kind, command: withValue(truth, Math.sign(truth.value) * rng.pick(neighbours(m))) };
+  }
+  return { kind: "sign", command: withValue(truth, -truth.value) };
+}
+
+/**
+ * Beyond the paper (generator option `distractors: "balanced"`): the four options are the corners of a 2 × 2 product,
+ * {first, first'} × {second, second'}, with each partner exchangeable with its true command
+ * (`drawExchangeablePartner`). Given the option set, the truth is then equally likely to be any corner, so no rule
+ * that reads only the options (texts, or the option images' poses) can beat chance in expectation: every value
+ * appears in exactly two options, every option has the same relations to the other three.
+ */
+export function buildBalancedDistractors(rng: Rng, truth: readonly [ViewCommand, ViewCommand], first: BalancedCommandSpec, second: BalancedCommandSpec): OptionCandidate[] {
+  const p1 = drawExchangeablePartner(rng, truth[0], first);
+  const p2 = drawExchangeablePartner(rng, truth[1], second);
+  return [
+    { scheme: `balanced:first-${p1.kind}`, commands: [p1.command, truth[1]] },
+    { scheme: `balanced:second-${p2.kind}`, commands: [truth[0], p2.command] },
+    { scheme: `balanced:both`, commands: [p1.command, p2.command] },
+  ];
+}

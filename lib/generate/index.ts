@@ -11,6 +11,8 @@ import { getTask } from "@/lib/tasks/registry";
 import { MC_LETTERS, type TaskId } from "@/lib/tasks/types";
 import { GENERATORS } from "./registry";
 import { requireViewScene } from "./scene";
+import { type TaskShortcutAudit, auditShortcuts, byT4Polarity } from "@/lib/shortcuts/audit";
+import { toShortcutItem } from "@/lib/shortcuts/from-generated";
 import { type OptionTextReport, measureOptionTextStrategies } from "./mc-validity";
 import { toStableJson } from "./stable-json";
 import { type ItemDraft, type PlannedItem, planAnswerSlots } from "./task-generator";
@@ -54,6 +56,12 @@ export interface TaskReport {
    * odd-one-out) over this task's generated items (lib/generate/mc-validity.ts; chance 0.25).
    */
   optionTextStrategies?: OptionTextReport;
+  /**
+   * Shortcut audit over this task's generated items (lib/shortcuts): chance and the knowledge-free strategies'
+   * accuracies with intervals, T4 split into Pos./Neg. (aggregates only; pose and polar-distance rules need the
+   * coordinates only the generator has).
+   */
+  shortcuts?: TaskShortcutAudit[];
 }
 
 export type GenerateItemsResult =
@@ -155,6 +163,7 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
               runSeed: options.seed,
               index,
               params,
+              options: generator.optionsInForce(params),
               renderSettings: settings,
               renderSettingsVersion: RENDER_SETTINGS_VERSION,
               structure: sourceOf(main),
@@ -175,6 +184,8 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
       const mcItems = items.filter((i) => i.taskId === taskId).map((i) => i.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] });
       report.optionTextStrategies = measureOptionTextStrategies(mcItems);
     }
+    const audits = auditShortcuts(items.filter((i) => i.taskId === taskId).map(toShortcutItem), { groupOf: byT4Polarity });
+    if (audits.length > 0) report.shortcuts = audits;
     reports.push(report);
   }
   return { ok: true, items, reports, renderSettings: settings };

@@ -43,6 +43,8 @@ export interface TaskGenerator<P extends Record<string, unknown>> {
   paramsSchema: z.ZodType<P, unknown>;
   /** Why a complex cannot serve this task, or null. */
   checkComplex(complex: GeneratorComplex, params: P): string | null;
+  /** Generator options beyond the paper's recipe that `params` switch on (recorded in every item's provenance); none by default. */
+  optionsInForce?(params: P): string[];
   /** Assigns complexes to `count` items (default: one complex per item, cycling a shuffled list). */
   plan?(eligible: readonly GeneratorComplex[], count: number, rng: Rng, params: P): PlanResult;
   generate(item: PlannedItem, params: P, rng: Rng, context: GeneratorContext): ItemDraft;
@@ -55,6 +57,7 @@ export interface ErasedTaskGenerator {
   taskId: TaskId;
   resolveParams(raw: unknown): { ok: true; params: Params } | { ok: false; error: string };
   checkComplex(complex: GeneratorComplex, params: Params): string | null;
+  optionsInForce(params: Params): string[];
   plan(eligible: readonly GeneratorComplex[], count: number, rng: Rng, params: Params): PlanResult;
   generate(item: PlannedItem, params: Params, rng: Rng, context: GeneratorContext): ItemDraft;
 }
@@ -68,6 +71,7 @@ export function defineGenerator<P extends Params>(generator: TaskGenerator<P>): 
       return { ok: true, params: parsed.data };
     },
     checkComplex: (complex, params) => generator.checkComplex(complex, params as P),
+    optionsInForce: (params) => generator.optionsInForce?.(params as P) ?? [],
     plan: (eligible, count, rng, params) => (generator.plan ?? planOneComplexPerItem)(eligible, count, rng, params as P),
     generate: (item, params, rng, context) => generator.generate(item, params as P, rng, context),
   };

@@ -115,6 +115,12 @@ export interface ItemProvenance {
   index: number;
   /** Generator params in force (after defaults). */
   params: Record<string, unknown>;
+  /**
+   * Generator options beyond the paper's recipe in force for this item (e.g. "balanced-distractors",
+   * "hard-negatives"); empty for the paper's recipe. Also visible in `params`; listed here so a reader need not know
+   * which param values depart from the paper.
+   */
+  options: string[];
   renderSettings: RenderSettings;
   renderSettingsVersion: number;
   /** The complex the question is about (T5: the target complex). */

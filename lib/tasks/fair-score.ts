@@ -5,8 +5,9 @@
  * Fair differs only on the H-bond tasks (T4, T9):
  * 1. Chemically equivalent atom names count as one: a participant cannot tell ARG NH1 from NH2 (the
  *    guanidinium is symmetric, and which N the crystallographer called NH1 is a naming convention),
- *    ASP OD1/OD2, GLU OE1/OE2, a C-terminal O/OXT (recognised when the gold names that residue's OXT:
- *    on any other residue OXT does not exist), and the ring-flip pairs CD1/CD2, CE1/CE2 of PHE
+ *    ASP OD1/OD2, GLU OE1/OE2, a C-terminal O/OXT (a residue is C-terminal when the gold names its OXT
+ *    or the item's pick lists show it has one: on any other residue OXT does not exist, so the swap is
+ *    symmetric there and nowhere else), and the ring-flip pairs CD1/CD2, CE1/CE2 of PHE
  *    and TYR (180° ring flips make them equivalent; they never H-bond, but a list naming them is
  *    judged the same way). Not equivalent: ASN OD1/ND2, GLN OE1/NE2, HIS ND1/NE2 (different
  *    elements or tautomers), LEU CD1/CD2, VAL CG1/CG2 (prochiral methyls, distinguishable in
@@ -31,6 +32,7 @@ import {
   RESIDUE_BOND_GRAMMAR,
   type ResidueBond,
 } from "./grammar/hbond";
+import { HbondPickersSchema } from "./fields";
 import { getTask } from "./registry";
 import type { TaskId } from "./types";
 
@@ -45,7 +47,7 @@ const RESIDUE_FLIPS: Readonly<Record<string, Readonly<Record<string, string>>>> 
   PHE: { CD1: "CD2", CD2: "CD1", CE1: "CE2", CE2: "CE1" },
   TYR: { CD1: "CD2", CD2: "CD1", CE1: "CE2", CE2: "CE1" },
 };
-/** The two oxygens of a C-terminal carboxylate: a residue is C-terminal when the gold names its OXT. */
+/** The two oxygens of a C-terminal carboxylate (see `terminalResiduesOf` for which residues are C-terminal). */
 const TERMINAL_FLIP: Readonly<Record<string, string>> = { O: "OXT", OXT: "O" };
 
 /** Residue name → atom name → the class it shares with its equivalent partner (documentation and the codebook). */
@@ -112,8 +114,28 @@ function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set
   return out;
 }
 
-/** Fair score of an H-bond answer (see the module comment). */
-export function scoreHbondAnswerFair<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>): FairScore {
+/**
+ * The C-terminal residues of an item, as `residueOf` keys: those whose OXT the gold names, and those whose atoms in the
+ * item's public pick lists (fields.pickers, lib/tasks/fields.ts) include OXT. Without pick lists (imported items) a
+ * residue whose gold names only O cannot be recognised as C-terminal, and OXT answered for it stays wrong.
+ */
+export function terminalResiduesOf<B extends ResidueBond>(goldBonds: readonly B[], fields: unknown, grammar: BondListGrammar<B>): Set<string> {
+  const out = new Set(goldBonds.filter((b) => b.atomName.toUpperCase() === "OXT").map((b) => residueOf(b, grammar)));
+  const pickers = HbondPickersSchema.safeParse((fields as { pickers?: unknown } | null | undefined)?.pickers);
+  if (pickers.success) {
+    for (const r of pickers.data.residues) {
+      if (!r.atoms.some((a) => a.toUpperCase() === "OXT")) continue;
+      out.add(residueOf({ ...r, atomName: "", ligandAtomName: "" } as unknown as B, grammar));
+    }
+  }
+  return out;
+}
+
+/**
+ * Fair score of an H-bond answer (see the module comment). `fields` are the item's public fields: their pick lists
+ * tell which residues are C-terminal (O/OXT equivalence).
+ */
+export function scoreHbondAnswerFair<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>, fields?: unknown): FairScore {
   const goldBonds = gold.kind === "none" ? [] : gold.bonds;
   const truth = keySet(goldBonds, grammar);
   const nTrue = truth.size;
@@ -122,7 +144,7 @@ export function scoreHbondAnswerFair<B extends ResidueBond>(answer: HbondAnswer<
     return { exact: right, partial: right, f1: right };
   }
   if (answer.kind === "none") return { exact: 0, partial: 0, f1: 0 };
-  const terminal = new Set(goldBonds.filter((b) => b.atomName.toUpperCase() === "OXT").map((b) => residueOf(b, grammar)));
+  const terminal = terminalResiduesOf(goldBonds, fields, grammar);
   const answered = keySet(bestRelabelling(answer.bonds, truth, terminal, grammar), grammar);
   const nAnswered = answered.size;
   const hits = [...answered].filter((k) => truth.has(k)).length;
@@ -144,12 +166,11 @@ const HBOND_GRAMMARS: Partial<Record<TaskId, BondListGrammar<ResidueBond>>> = {
 export const FAIR_SCORE_TASKS: readonly TaskId[] = ["residue_ligand", "pocket_ligand"];
 
 /**
- * Fair score of a stored response from its canonical answer text and the item's stored gold, or
- * null when fair equals paper for this task (the caller keeps the paper score). An answer text that
- * does not parse (an unanswered or malformed response) scores 0; a gold that does not validate
- * returns an error.
+ * Fair score of a stored response from its canonical answer text, the item's stored gold and (optionally) its public
+ * fields, or null when fair equals paper for this task (the caller keeps the paper score). An answer text that does
+ * not parse (an unanswered or malformed response) scores 0; a gold that does not validate returns an error.
  */
-export function fairScoreOf(taskId: TaskId, canonicalAnswer: string, gold: unknown): { ok: true; score: FairScore | null } | { ok: false; error: string } {
+export function fairScoreOf(taskId: TaskId, canonicalAnswer: string, gold: unknown, fields?: unknown): { ok: true; score: FairScore | null } | { ok: false; error: string } {
   const grammar = HBOND_GRAMMARS[taskId];
   if (!grammar) return { ok: true, score: null };
   const task = getTask(taskId);
@@ -157,7 +178,7 @@ export function fairScoreOf(taskId: TaskId, canonicalAnswer: string, gold: unkno
   if (!parsedGold.success) return { ok: false, error: `stored gold for ${taskId} is invalid: ${parsedGold.error.issues[0]?.message ?? "unknown problem"}` };
   const parsed = task.parseAnswer(canonicalAnswer);
   if (!parsed.ok) return { ok: true, score: { exact: 0, partial: 0, f1: 0 } };
-  return { ok: true, score: scoreHbondAnswerFair(parsed.value as HbondAnswer<ResidueBond>, parsedGold.data as HbondAnswer<ResidueBond>, grammar) };
+  return { ok: true, score: scoreHbondAnswerFair(parsed.value as HbondAnswer<ResidueBond>, parsedGold.data as HbondAnswer<ResidueBond>, grammar, fields) };
 }
 
 /** The fair fields of a scored answer (human response or model prediction), as the results records carry them. */
@@ -177,8 +198,9 @@ export function fairFieldsOf(
   canonicalAnswer: string,
   gold: unknown,
   paper: { exact: 0 | 1; partial: number },
+  itemFields?: unknown,
 ): { ok: true; fields: FairFields | null } | { ok: false; error: string } {
-  const fair = fairScoreOf(taskId, canonicalAnswer, gold);
+  const fair = fairScoreOf(taskId, canonicalAnswer, gold, itemFields);
   if (!fair.ok) return fair;
   if (!fair.score) return { ok: true, fields: null };
   if (paper.exact === 1) return { ok: true, fields: { fairExact: 1, fairPartial: 1, fairF1: 1 } };

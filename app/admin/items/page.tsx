@@ -4,6 +4,8 @@ import { requirePageRole } from "@/lib/server/guards";
 import { listItems } from "@/lib/server/dal/items/list-items";
 import { listItemFacets } from "@/lib/server/dal/items/list-item-facets";
 import { getOptionTextValidity } from "@/lib/server/dal/items/get-option-text-validity";
+import { getShortcutAudit } from "@/lib/server/dal/items/get-shortcut-audit";
+import { ShortcutAuditTable } from "@/components/shortcuts/shortcut-audit-table";
 import { ITEM_SOURCES, ITEM_STATUSES, ItemListQuerySchema, toFilterQueryString, toQueryRecord, type ItemListQuery } from "@/lib/pools/item-filter";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
@@ -18,7 +20,7 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
   const raw = toQueryRecord(await searchParams);
   const parsed = ItemListQuerySchema.safeParse(raw);
   const query: ItemListQuery = parsed.success ? parsed.data : ItemListQuerySchema.parse({});
-  const [page, facets, validity] = await Promise.all([listItems(query), listItemFacets(), getOptionTextValidity()]);
+  const [page, facets, validity, shortcuts] = await Promise.all([listItems(query), listItemFacets(), getOptionTextValidity(), getShortcutAudit()]);
   const tasks = listTasks();
   const taskLabel = new Map(tasks.map((t) => [t.id as string, `${t.code} ${t.label}`]));
   const link = (p: number) => `/admin/items${toFilterQueryString({ ...query, page: p })}`;
@@ -144,6 +146,18 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
             </tbody>
           </table>
         )}
+      </section>
+      <section aria-labelledby="shortcuts-h" className="mt-8">
+        <h2 id="shortcuts-h" className="text-lg font-semibold">
+          Shortcut audit
+        </h2>
+        <p className="text-sm text-slate-700">
+          The best knowledge-free strategy per task over the active items: option-text rules for multiple choice (sign-mirror, one-command mirror,
+          unique angle, median, odd-one-out and their combinations) and the most common answer of the other items for cloze tasks, with a 95% Wilson
+          interval. Option-pose (3D) and polar-distance rules need coordinates, which are not stored with items: they are in the generated bundle&apos;s
+          manifest and in <span className="font-mono">npm run bench:shortcuts</span>. Red: more than 5 points above chance.
+        </p>
+        <ShortcutAuditTable audits={shortcuts} />
       </section>
     </main>
   );

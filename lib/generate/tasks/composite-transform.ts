@@ -13,6 +13,7 @@ import {
   type LetteredOptions,
   type OptionCandidate,
   assignLetters,
+  buildBalancedDistractors,
   buildPairedDistractors,
   computeMinPairwiseRmsd,
   formatOption,
@@ -44,6 +45,12 @@ const angleKnobs = {
   minOptionRmsdA: z.number().min(0).max(20).default(1.5),
   /** Redraws of the distractors before giving up on an item. */
   maxAttempts: z.number().int().min(1).max(1000).default(20),
+  /**
+   * "paper": the paper's three distractor schemes (a), (b), (c). "balanced" (beyond the paper): the options are a
+   * 2 × 2 product of exchangeable partners (lib/generate/distractors.ts `buildBalancedDistractors`), so no option-text
+   * or option-pose rule beats chance (bench:shortcuts measures it).
+   */
+  distractors: z.enum(["paper", "balanced"]).default("paper"),
 };
 
 export const TranslationRotationGeneratorParamsSchema = z
@@ -81,7 +88,7 @@ function signed(rng: Rng, magnitude: number): number {
 function drawDistinctOptions(
   rng: Rng,
   truth: OptionCandidate,
-  spec: PairedChangeSpec,
+  build: (rng: Rng, truth: readonly [ViewCommand, ViewCommand]) => OptionCandidate[],
   poseOf: (commands: readonly ViewCommand[]) => Vec3[],
   minRmsdA: number,
   maxAttempts: number,
@@ -89,7 +96,8 @@ function drawDistinctOptions(
 ): LetteredOptions {
   let best = { rmsd: -1, distractors: [] as OptionCandidate[] };
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    const distractors = buildPairedDistractors(rng, [truth.commands[0]!, truth.commands[1]!], spec);
+    // A redraw depends only on the option set (its closest pair), so it keeps balanced options balanced.
+    const distractors = build(rng, [truth.commands[0]!, truth.commands[1]!]);
     const rmsd = computeMinPairwiseRmsd([truth, ...distractors].map((o) => poseOf(o.commands)));
     if (rmsd > best.rmsd) best = { rmsd, distractors };
     if (rmsd >= minRmsdA) return assignLetters(rng, truth, distractors, answerSlot);
@@ -112,6 +120,7 @@ export const translationRotationGenerator = defineGenerator({
   taskId: "translation_rotation",
   paramsSchema: TranslationRotationGeneratorParamsSchema,
   checkComplex: () => null,
+  optionsInForce: (params) => (params.distractors === "balanced" ? ["balanced-distractors"] : []),
   plan(eligible, count, rng): PlanResult {
     const ids = new Set(eligible.map((c) => c.pdbId));
     if (ids.size < 2) return { items: [], notes: ["needs two complexes with different PDB ids"] };
@@ -141,16 +150,27 @@ export const translationRotationGenerator = defineGenerator({
     const refBase = makeComplexBase(reference, context, framing, 0);
     const targetBase = makeComplexBase(target, context, framing, 1);
     const targetFront = frontPositions(target, targetBase.viewCentre);
+    const paperSpec: PairedChangeSpec = {
+      firstMagnitudes: translationMagnitudes,
+      firstMinChange: params.minTranslationChangeA,
+      firstAxes: params.translationAxes as Axis[],
+      secondMagnitudes: angleMagnitudes,
+      secondMinChange: params.minAngleChangeDeg,
+    };
+    const build =
+      params.distractors === "balanced"
+        ? (r: Rng, t: readonly [ViewCommand, ViewCommand]) =>
+            buildBalancedDistractors(
+              r,
+              t,
+              { magnitudes: translationMagnitudes, minChange: params.minTranslationChangeA, kinds: ["sign", "magnitude", "axis"], axes: params.translationAxes as Axis[] },
+              { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] },
+            )
+        : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
     const lettered = drawDistinctOptions(
       rng,
       truth,
-      {
-        firstMagnitudes: translationMagnitudes,
-        firstMinChange: params.minTranslationChangeA,
-        firstAxes: params.translationAxes as Axis[],
-        secondMagnitudes: angleMagnitudes,
-        secondMinChange: params.minAngleChangeDeg,
-      },
+      build,
       (commands) => applyCommands(targetFront, commands, [0, 0, 0]),
       params.minOptionRmsdA,
       params.maxAttempts,
@@ -176,6 +196,7 @@ export const rotationRotationGenerator = defineGenerator({
   taskId: "rotation_rotation",
   paramsSchema: RotationRotationGeneratorParamsSchema,
   checkComplex: () => null,
+  optionsInForce: (params) => (params.distractors === "balanced" ? ["balanced-distractors"] : []),
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const angleMagnitudes = listGridValues(params.minAngleDeg, params.maxAngleDeg, params.angleStepDeg, false);
@@ -186,17 +207,24 @@ export const rotationRotationGenerator = defineGenerator({
 
     const base = makeComplexBase(complex, context);
     const after = applyCommands(frontPositions(complex, base.viewCentre), truth.commands, [0, 0, 0]);
+    const paperSpec: PairedChangeSpec = {
+      firstMagnitudes: angleMagnitudes,
+      firstMinChange: params.minAngleChangeDeg,
+      firstAxes: params.axes as Axis[],
+      firstAxisExcluded: [axis2],
+      secondMagnitudes: angleMagnitudes,
+      secondMinChange: params.minAngleChangeDeg,
+    };
+    // Balanced: no axis partners, so the two rotations' axes stay different in every option.
+    const rollSpec = { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] as const };
+    const build =
+      params.distractors === "balanced"
+        ? (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildBalancedDistractors(r, t, rollSpec, rollSpec)
+        : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
     const lettered = drawDistinctOptions(
       rng,
       truth,
-      {
-        firstMagnitudes: angleMagnitudes,
-        firstMinChange: params.minAngleChangeDeg,
-        firstAxes: params.axes as Axis[],
-        firstAxisExcluded: [axis2],
-        secondMagnitudes: angleMagnitudes,
-        secondMinChange: params.minAngleChangeDeg,
-      },
+      build,
       (commands) => applyCommands(after, commands, [0, 0, 0]),
       params.minOptionRmsdA,
       params.maxAttempts,

@@ -23,6 +23,13 @@ export const ResidueLigandGeneratorParamsSchema = z.object({
   negativeMaxDistanceA: z.number().positive().max(10).default(4),
   /** Which pocket groups can be the target residue and be keyed (default: amino acids only; same rule as T9). */
   hbondPartners: HBondPartnersParamSchema,
+  /**
+   * "contact" (the paper's recipe as this project reads it): any residue within negativeMaxDistanceA. "hard" (beyond
+   * the paper): only residues with a polar (N/O) atom within hardNegativePolarDistanceA of a polar ligand atom, so
+   * "No" cannot be read from proximity alone (with "contact", the closest polar pair of a Neg. item was ≥ 4.7 Å).
+   */
+  negatives: z.enum(["contact", "hard"]).default("contact"),
+  hardNegativePolarDistanceA: z.number().positive().max(10).default(4),
 });
 export type ResidueLigandGeneratorParams = z.infer<typeof ResidueLigandGeneratorParamsSchema>;
 
@@ -46,17 +53,30 @@ export function listPositiveResidues(complex: GeneratorComplex, partners: HBondP
   return complex.residues.filter((r) => isCandidate(r, partners) && bonded.has(r.id));
 }
 
-/** Residues for Neg. items: amino acids within `maxDistanceA` of the ligand and without an H-bond. */
-export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: number, partners: HBondPartners = "amino-acids"): ComplexResidue[] {
+const POLAR_ELEMENTS: ReadonlySet<string> = new Set(["N", "O"]);
+const isPolar = (a: { element: string }) => POLAR_ELEMENTS.has(a.element.toUpperCase());
+
+/**
+ * Residues for Neg. items: amino acids within `maxDistanceA` of the ligand and without an H-bond. With
+ * `hardPolarDistanceA` (hard negatives), only those with a polar (N/O) atom within that distance of a polar ligand atom.
+ */
+export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: number, partners: HBondPartners = "amino-acids", hardPolarDistanceA?: number): ComplexResidue[] {
   const bonded = bondedResidueIds(complex, partners);
-  const max2 = maxDistanceA * maxDistanceA;
+  const within = (i: number, maxA: number, polarOnly: boolean) => {
+    const p = complex.pocketAtoms[i]!;
+    if (polarOnly && !isPolar(p)) return false;
+    return complex.ligandAtoms.some((l) => (!polarOnly || isPolar(l)) && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= maxA * maxA);
+  };
   return complex.residues.filter((r) => {
     if (!isCandidate(r, partners) || bonded.has(r.id)) return false;
-    return r.atomIndices.some((i) => {
-      const p = complex.pocketAtoms[i]!;
-      return complex.ligandAtoms.some((l) => (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= max2);
-    });
+    if (!r.atomIndices.some((i) => within(i, maxDistanceA, false))) return false;
+    return hardPolarDistanceA === undefined || r.atomIndices.some((i) => within(i, hardPolarDistanceA, true));
   });
+}
+
+/** The Neg. candidates under the params (contact or hard negatives). */
+function negativesOf(complex: GeneratorComplex, params: ResidueLigandGeneratorParams): ComplexResidue[] {
+  return listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners, params.negatives === "hard" ? params.hardNegativePolarDistanceA : undefined);
 }
 
 /** The residue's H-bonds in the T4 grammar (protein side first). */
@@ -69,10 +89,12 @@ function goldBondsOf(complex: GeneratorComplex, residue: ComplexResidue, partner
 export const residueLigandGenerator = defineGenerator({
   taskId: "residue_ligand",
   paramsSchema: ResidueLigandGeneratorParamsSchema,
+  optionsInForce: (params) => (params.negatives === "hard" ? ["hard-negatives"] : []),
   checkComplex(complex, params) {
     if (complex.namingProblem) return complex.namingProblem;
-    if (listPositiveResidues(complex, params.hbondPartners).length === 0 && listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners).length === 0) {
-      return `no amino-acid residue with a one-character chain id is bonded to or within ${params.negativeMaxDistanceA} Å of the ligand`;
+    if (listPositiveResidues(complex, params.hbondPartners).length === 0 && negativesOf(complex, params).length === 0) {
+      const near = params.negatives === "hard" ? `has a polar atom within ${params.hardNegativePolarDistanceA} Å of a polar ligand atom` : `is within ${params.negativeMaxDistanceA} Å of the ligand`;
+      return `no amino-acid residue with a one-character chain id is bonded to the ligand or ${near}`;
     }
     return null;
   },
@@ -85,7 +107,7 @@ export const residueLigandGenerator = defineGenerator({
     const positives = Math.round(count * params.positiveShare);
     const posPlan = planRoundRobin(eligible.map((complex) => ({ complex, options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`) })), count, rng);
     const negPlan = planRoundRobin(
-      eligible.map((complex) => ({ complex, options: listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners).map((r) => `neg:${r.id}`) })),
+      eligible.map((complex) => ({ complex, options: negativesOf(complex, params).map((r) => `neg:${r.id}`) })),
       count,
       rng,
     );
@@ -95,7 +117,7 @@ export const residueLigandGenerator = defineGenerator({
       notes.push(`only ${pos.length} bonded residues for ${positives} Pos. items; Neg. items fill the rest`);
       neg = negPlan.slice(0, count - pos.length);
     } else if (neg.length < count - positives) {
-      notes.push(`only ${neg.length} nearby non-bonded residues for ${count - positives} Neg. items; Pos. items fill the rest`);
+      notes.push(`only ${neg.length} nearby non-bonded residues${params.negatives === "hard" ? " (hard negatives)" : ""} for ${count - positives} Neg. items; Pos. items fill the rest`);
       pos = posPlan.slice(0, count - neg.length);
     }
     const items = rng.shuffle([...pos, ...neg]);
@@ -106,7 +128,7 @@ export const residueLigandGenerator = defineGenerator({
     const complex = requireComplex(item);
     const [variant, residueId] = (item.variant ?? "").split(/:(.*)/s) as [string, string | undefined];
     const candidates =
-      variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners);
+      variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : negativesOf(complex, params);
     const residue = residueId ? candidates.find((r) => r.id === residueId) : rng.pick(candidates);
     if (!residue) throw new Error(`planned residue ${item.variant ?? "(none)"} is not a ${variant} candidate`);
     const residueAtoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { STANDARD_AMINO_ACIDS } from "@/lib/molecule/chemistry/residues";
 import type { ParseResult, TaskScore } from "../types";
 import { normalizeAnswerText, quote, splitTokens } from "./text";
 
@@ -28,6 +29,34 @@ const CHAIN_ID_PATTERN = /^[A-Z0-9]$/i;
 const HAS_LETTER = /[A-Z]/i;
 /** What may follow "No" and still mean no bonds: "hydrogen bonds", "H-bonds", "H bonds", "hbonds" (any case). */
 const NO_BONDS_TAIL = /^(?:hydrogen[ -]?bonds?|h[ -]?bonds?)(?: found)?$/i;
+
+/**
+ * One-letter atom names: a PDB atom name starts with its element symbol, so a one-letter name is an element. On a
+ * standard amino acid only the backbone N, C, O (and hidden H) have one-letter names.
+ */
+const ONE_LETTER_ELEMENTS: ReadonlySet<string> = new Set(["H", "B", "C", "N", "O", "F", "P", "S", "K", "V", "Y", "I", "W", "U"]);
+const ONE_LETTER_AMINO_ACID_ATOMS: ReadonlySet<string> = new Set(["N", "C", "O", "H"]);
+
+/** Whether `token` can be an atom name of residue `residueName` as far as a one-letter name goes. */
+function canBeOneLetterAtom(residueName: string, token: string): boolean {
+  const upper = token.toUpperCase();
+  return STANDARD_AMINO_ACIDS.has(residueName.toUpperCase()) ? ONE_LETTER_AMINO_ACID_ATOMS.has(upper) : ONE_LETTER_ELEMENTS.has(upper);
+}
+
+/**
+ * T9's chain is the 4th part. A one-character 3rd part that cannot be an atom of the residue (`GLY 27 A O`: GLY has
+ * no atom "A") or a 4th part that cannot be a chain (`TYR 228 A OH`) means the chain was written before the atom;
+ * read by the grammar, `GLY 27 A O` would be atom "A" on chain "O" and silently score 0, so it is refused with the
+ * order spelled out. (`GLY 27 C O` stays atom C on chain O: both readings are possible and the grammar decides.)
+ */
+function chainBeforeAtomProblem(residue: string, number: string, third: string, fourth: string, where: string, eg: string): string | undefined {
+  if (!CHAIN_ID_PATTERN.test(third) || !ATOM_NAME_PATTERN.test(fourth) || !HAS_LETTER.test(fourth)) return undefined;
+  const fourthIsChain = CHAIN_ID_PATTERN.test(fourth);
+  if (fourthIsChain && canBeOneLetterAtom(residue, third)) return undefined;
+  const swapped = `${residue} ${number} ${fourth} ${third}`.toUpperCase();
+  const why = fourthIsChain ? `${quote(third)} is not an atom of ${residue.toUpperCase()}` : `${quote(fourth)} is not a one-character chain id`;
+  return `${where}${why}: write the atom name before the chain (${quote("<RES> <resnum> <atom> <chain>")}), as in ${quote(swapped)} — e.g. ${quote(eg)}`;
+}
 
 /** One-letter amino-acid codes and the three-letter codes answers must use. */
 const THREE_LETTER_CODE: Readonly<Record<string, string>> = {
@@ -204,6 +233,8 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
         error: `${where}expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got ${quote(number)} — e.g. ${quote(eg)}`,
       };
     }
+    const swapProblem = chainBeforeAtomProblem(residue, number, atom, chain, where, eg);
+    if (swapProblem !== undefined) return { ok: false, error: swapProblem };
     const atomProblem = checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
     if (atomProblem !== undefined) return { ok: false, error: atomProblem };
     if (!CHAIN_ID_PATTERN.test(chain)) {

@@ -10,13 +10,13 @@ import { getTask } from "@/lib/tasks/registry";
 const t4 = getTask("residue_ligand");
 const t9 = getTask("pocket_ligand");
 
-function both(taskId: "residue_ligand" | "pocket_ligand", answer: string, goldText: string) {
+function both(taskId: "residue_ligand" | "pocket_ligand", answer: string, goldText: string, fields?: unknown) {
   const task = taskId === "residue_ligand" ? t4 : t9;
   const gold = task.parseAnswer(goldText);
   if (!gold.ok) throw new Error(gold.error);
   const paper = task.gradeText(answer, gold.value);
   if (!paper.ok) throw new Error(paper.error);
-  const fair = fairScoreOf(taskId, paper.canonical, gold.value);
+  const fair = fairScoreOf(taskId, paper.canonical, gold.value, fields);
   if (!fair.ok || !fair.score) throw new Error("no fair score");
   return { paper: paper.score, fair: fair.score };
 }
@@ -44,6 +44,25 @@ describe("equivalence is a consistent relabelling of the residue (outside review
   });
   it("O/OXT swap on a C-terminal residue (the gold names its OXT)", () => {
     expect(both("pocket_ligand", "LYS 99 OXT A, N4; LYS 99 O A, N5", "LYS 99 O A, N4; LYS 99 OXT A, N5").fair.exact).toBe(1);
+  });
+  // The item's pick lists (public fields) list every residue's atoms: LYS 99 has an OXT, so it is C-terminal.
+  const pickers = (atoms: string[]) => ({ pickers: { residues: [{ residueName: "LYS", residueNumber: 99, insertionCode: "", chainId: "A", atoms }], ligandAtoms: ["N4", "N5"] } });
+  it("symmetric: OXT answered for a gold O on a C-terminal residue scores as O answered for a gold OXT (T9)", () => {
+    const terminal = pickers(["N", "CA", "C", "O", "CB", "CG", "CD", "CE", "NZ", "OXT"]);
+    const forward = both("pocket_ligand", "LYS 99 O A, N4", "LYS 99 OXT A, N4", terminal);
+    const backward = both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4", terminal);
+    expect(forward.fair).toEqual({ exact: 1, partial: 1, f1: 1 });
+    expect(backward.fair).toEqual(forward.fair);
+    expect(backward.paper).toEqual({ exact: 0, partial: 0 }); // the paper's score keeps exact names
+    // The gold alone cannot tell that LYS 99 is C-terminal (imported items without pick lists): OXT stays wrong.
+    expect(both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4").fair.exact).toBe(0);
+  });
+  it("symmetric O/OXT on T4 (the one residue's pick list has an OXT)", () => {
+    expect(both("residue_ligand", "Yes: LYS OXT, N4", "Yes: LYS O, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact).toBe(1);
+    expect(both("residue_ligand", "Yes: LYS O, N4", "Yes: LYS OXT, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact).toBe(1);
+  });
+  it("no O/OXT equivalence on a residue without an OXT, even with pick lists", () => {
+    expect(both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4", pickers(["N", "CA", "C", "O", "NZ"])).fair).toEqual({ exact: 0, partial: 0, f1: 0 });
   });
   it("one N to two O is not two N to one O each", () => {
     const { paper, fair } = both("residue_ligand", "Yes: ARG NH1, O1; ARG NH2, O2", "Yes: ARG NH1, O1; ARG NH1, O2");

@@ -30,6 +30,9 @@ describe("T9 pocket–ligand grammar", () => {
     ["HOH -3 O B, O1; ALA 2 N A, O1", "ALA 2 N A, O1; HOH -3 O B, O1"], // sorted by chain first
     ["No", "No"],
     ["NO 5 N A, O1", "NO 5 N A, O1"], // a residue named NO is not the word "No"
+    ["GLY 27 O A, N37", "GLY 27 O A, N37"], // atom O, chain A: the grammar's order
+    ["GLY 27 C O, N37", "GLY 27 C O, N37"], // atom C on chain O: both readings are possible, so the grammar's order decides
+    ["SEP 12 P A, O1", "SEP 12 P A, O1"], // a one-letter element on a modified residue is an atom name
   ])("reads %j as %j", (text, canonical) => {
     const parsed = task.parseAnswer(text);
     expect(parsed).toMatchObject({ ok: true, canonical });
@@ -45,7 +48,11 @@ describe("T9 pocket–ligand grammar", () => {
   it.each([
     ["", `the answer is empty: expected 'No' or '<RES> <resnum> <atom> <chain>, <ligand atom>; ...'${EG}`],
     ["TYR 228 OH, O5", `bond 1 ('TYR 228 OH, O5'): expected 4 parts '<RES> <resnum> <atom> <chain>' before the comma (e.g. 'TYR 228 OH A'), got 3: 'TYR 228 OH' (is the chain missing?)${EG}`],
-    ["TYR 228 A OH, O5", `bond 1 ('TYR 228 A OH, O5'): expected a one-character chain id as the 4th part, got 'OH'${EG}`],
+    ["TYR 228 A OH, O5", `bond 1 ('TYR 228 A OH, O5'): 'OH' is not a one-character chain id: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'TYR 228 OH A'${EG}`],
+    // A chain letter before a one-letter atom name: read by position it would be atom "A" on chain "O" and score 0.
+    ["GLY 27 A O, N37", `bond 1 ('GLY 27 A O, N37'): 'A' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 O A'${EG}`],
+    ["TYR 228 OH A, O5; gly 27 b n, n37", `bond 2 ('gly 27 b n, n37'): 'b' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 N B'${EG}`],
+    ["SEP 12 A P, O1", `bond 1 ('SEP 12 A P, O1'): 'A' is not an atom of SEP: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'SEP 12 P A'${EG}`],
     ["TYR X228 OH A, O5", `bond 1 ('TYR X228 OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got 'X228'${EG}`],
     ["TYR 228AB OH A, O5", `bond 1 ('TYR 228AB OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got '228AB'${EG}`],
     ["TYR 228 OH A, O5 O6", `bond 1 ('TYR 228 OH A, O5 O6'): expected one ligand atom name after the comma, got 'O5 O6'${EG}`],
@@ -55,6 +62,20 @@ describe("T9 pocket–ligand grammar", () => {
     ["TYR 228 OH A, O5; ; GLY 229 N A, O3", `bond 2 is empty (two ';' in a row?)${EG}`],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
+  });
+});
+
+describe("T9: a chain letter written before the atom name", () => {
+  it("is refused on the server's grading path with the same located message the participant sees (never silently scored 0)", () => {
+    const graded = task.gradeText("GLY 27 A O, N37", bonds(bond("GLY", 27, "O", "A", "N37")));
+    expect(graded).toEqual({
+      ok: false,
+      stage: "answer",
+      error: `bond 1 ('GLY 27 A O, N37'): 'A' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 O A' — e.g. 'TYR 228 OH A, O5; ASP 104 OD1 A, N2'`,
+    });
+    // Written in the grammar's order, the same bond scores 1.
+    const right = task.gradeText("GLY 27 O A, N37", bonds(bond("GLY", 27, "O", "A", "N37")));
+    expect(right.ok && right.score).toEqual({ exact: 1, partial: 1 });
   });
 });
 

@@ -11,6 +11,8 @@ import { LargeExportDownload } from "@/components/results/large-export-download"
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
 import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
+import { getShortcutAudit } from "@/lib/server/dal/items/get-shortcut-audit";
+import { ShortcutContextTable } from "@/components/results/shortcut-context-table";
 import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireResultsAccess } from "@/lib/server/study-access";
@@ -62,6 +64,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   });
   const { human, items, models } = page;
   const s = human.scope;
+  const shortcuts = await getShortcutAudit({ poolVersionId: s.poolVersion.id });
   const summary = human.summary;
   const href = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams();
@@ -141,6 +144,18 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         ) : (
           <p className="mt-3 text-sm">No main-phase answers yet.</p>
         )}
+      </section>
+
+      <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
+        <h2 id="shortcuts-h" className="text-xl font-semibold">
+          Human accuracy beside chance and the best shortcut
+        </h2>
+        <p className="text-sm text-slate-700">
+          What a number means: each task&apos;s human exact accuracy (all participants) beside chance and the best knowledge-free strategy on this pool
+          version&apos;s items (option texts for multiple choice, the most common answer of the other items for cloze tasks; lib/shortcuts), with its
+          95% Wilson interval. A human accuracy near the shortcut&apos;s says little about spatial reasoning.
+        </p>
+        <ShortcutContextTable columns={summary?.overall.columns ?? []} audits={shortcuts} />
       </section>
 
       <section id="charts" aria-labelledby="charts-h" className={SECTION}>

@@ -4,7 +4,7 @@ import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response
 import { RESULT_TASK_IDS, toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { classifyResidueLigandItems } from "./classify-items";
-import { listResponseRecords, loadFairScoreGolds } from "./list-response-records";
+import { listResponseRecords, loadFairScoreFields, loadFairScoreGolds } from "./list-response-records";
 import { fairFieldsOf } from "@/lib/tasks/fair-score";
 import type { TaskId } from "@/lib/tasks/types";
 import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
@@ -69,6 +69,7 @@ export async function compareScopeWithModels(options: {
   });
   const t4 = await classifyResidueLigandItems(predictions.filter((p) => p.taskId === "residue_ligand").map((p) => p.itemId));
   const golds = await loadFairScoreGolds(predictions);
+  const itemFields = await loadFairScoreFields(predictions);
   const problems: string[] = [];
   const modelRecords: ModelResponseRecord[] = [];
   const humanItems = new Set(options.records.filter((r) => condition === null || r.condition === condition).map((r) => r.itemId));
@@ -90,7 +91,7 @@ export async function compareScopeWithModels(options: {
     if (p.canonical !== null && p.canonical !== "") record.answer = p.canonical;
     // Fair score (lib/tasks/fair-score.ts) of the model's answer, as for human responses; an unparseable prediction scores 0.
     if (golds.has(p.itemId)) {
-      const fair = fairFieldsOf(p.taskId as TaskId, p.canonical ?? "", golds.get(p.itemId), record);
+      const fair = fairFieldsOf(p.taskId as TaskId, p.canonical ?? "", golds.get(p.itemId), record, itemFields.get(p.itemId));
       if (!fair.ok) {
         problems.push(`run ${p.modelRunId}, item ${p.itemId}: ${fair.error}; its fair score is the paper's`);
       } else if (fair.fields) Object.assign(record, fair.fields);

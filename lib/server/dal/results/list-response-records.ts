@@ -53,6 +53,22 @@ export async function loadFairScoreGolds(rows: readonly { itemId: string; taskId
 }
 
 /**
+ * The public pick lists (`{ pickers }`) of the same items, by item id: the fair score reads from them which residues
+ * are C-terminal (O/OXT). Only the pickers leave the database, not the whole payload (the 3D scene is large).
+ */
+export async function loadFairScoreFields(rows: readonly { itemId: string; taskId: string }[]): Promise<Map<string, { pickers: unknown }>> {
+  const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
+  const itemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
+  const fields = new Map<string, { pickers: unknown }>();
+  for (let i = 0; i < itemIds.length; i += RECORD_PAGE_SIZE) {
+    const page = await db.$queryRaw<{ id: string; pickers: unknown }[]>`
+      SELECT id, payload->'pickers' AS pickers FROM "Item" WHERE id = ANY(${itemIds.slice(i, i + RECORD_PAGE_SIZE)}::text[])`;
+    for (const r of page) if (r.pickers !== null) fields.set(r.id, { pickers: r.pickers });
+  }
+  return fields;
+}
+
+/**
  * The main-phase responses of the given studies as plain records for lib/results: cohort resolved
  * (UNSPECIFIED_COHORT when none), T4 polarity from the gold, canonical answer when there is one.
  * Read in keyset pages over (submittedAt, id), the order of the Response index.
@@ -80,6 +96,7 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
   // Fair score (lib/tasks/fair-score.ts): computed here from the stored canonical answer and the gold.
   const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
   const golds = await loadFairScoreGolds(rows);
+  const itemFields = await loadFairScoreFields(rows);
   const records: ResponseRecord[] = [];
   const skipped: SkippedResponse[] = [];
   for (const r of rows) {
@@ -116,7 +133,7 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: "item has no answer key (fair score)" });
         continue;
       }
-      const fair = fairFieldsOf(r.taskId as TaskId, canonical, golds.get(r.itemId), record);
+      const fair = fairFieldsOf(r.taskId as TaskId, canonical, golds.get(r.itemId), record, itemFields.get(r.itemId));
       if (!fair.ok) {
         skipped.push({ responseId: r.id, itemId: r.itemId, reason: fair.error });
         continue;

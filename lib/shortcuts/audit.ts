@@ -1,0 +1,116 @@
+/**
+ * The shortcut audit of a set of items: per task, chance and every applicable strategy's accuracy with a 95 % Wilson
+ * interval, and the best strategy. Only aggregates (no key, no coordinates), so the result may be shown to staff and
+ * written to a bundle manifest.
+ */
+import { wilsonInterval } from "@/lib/stats/wilson-interval";
+import { getTask } from "@/lib/tasks/registry";
+import type { TaskId } from "@/lib/tasks/types";
+import { type ItemShortcutScore, SHORTCUT_STRATEGIES, type ShortcutItem, type ShortcutNeed, type ShortcutStrategy } from "./strategies";
+
+export interface StrategyAccuracy {
+  id: string;
+  label: string;
+  needs: ShortcutNeed;
+  /** Items the strategy could run on. */
+  n: number;
+  /** Mean expected exact score (fraction). */
+  exact: number;
+  /** Mean expected partial score (fraction; the task's paper rule). */
+  partial: number;
+  /**
+   * 95 % Wilson interval of `exact`, from k = round(exact × n) successes: a strategy that ties among options has a
+   * fractional expected score per item, so the interval is that of a strategy breaking ties by a coin.
+   */
+  low: number;
+  high: number;
+}
+
+export interface TaskShortcutAudit {
+  taskId: TaskId;
+  /** The item group (`groupOf`), when the audit is split within a task (e.g. T4 Pos./Neg.). */
+  group?: string;
+  items: number;
+  /** The task's chance level (lib/tasks), null where the spec gives none. */
+  chance: number | null;
+  strategies: StrategyAccuracy[];
+  /** The strategy with the highest exact accuracy (ties: the first listed), null when none could run. */
+  best: StrategyAccuracy | null;
+}
+
+function summarise(strategy: ShortcutStrategy, perItem: readonly (ItemShortcutScore | null)[]): StrategyAccuracy | null {
+  const scores = perItem.filter((s) => s !== null);
+  const n = scores.length;
+  if (n === 0) return null;
+  const exact = scores.reduce((s, x) => s + x.exact, 0) / n;
+  const partial = scores.reduce((s, x) => s + x.partial, 0) / n;
+  const interval = wilsonInterval(Math.min(n, Math.max(0, Math.round(exact * n))), n);
+  return { id: strategy.id, label: strategy.label, needs: strategy.needs, n, exact, partial, low: interval.low, high: interval.high };
+}
+
+export function measureStrategy(strategy: ShortcutStrategy, items: readonly ShortcutItem[]): StrategyAccuracy | null {
+  return summarise(strategy, strategy.run(items));
+}
+
+export interface AuditOptions {
+  strategies?: readonly ShortcutStrategy[];
+  /**
+   * Splits a task's results into groups (e.g. T4 Pos./Neg.); strategies still run on the whole task (the most common
+   * answer is the task's), only the accuracies are taken per group. Undefined: one group per task.
+   */
+  groupOf?: (item: ShortcutItem) => string | undefined;
+}
+
+/** T4 items split into "pos" (the key lists bonds) and "neg" (the key is No), as the paper reports them (spec §4). */
+export function byT4Polarity(item: ShortcutItem): string | undefined {
+  if (item.taskId !== "residue_ligand") return undefined;
+  return (item.gold as { kind?: unknown } | null)?.kind === "none" ? "neg" : "pos";
+}
+
+/** Audit of every task (and group) present in `items`, in the order they first appear. */
+export function auditShortcuts(items: readonly ShortcutItem[], options: AuditOptions = {}): TaskShortcutAudit[] {
+  const strategies = options.strategies ?? SHORTCUT_STRATEGIES;
+  const byTask = new Map<TaskId, ShortcutItem[]>();
+  for (const item of items) byTask.set(item.taskId, [...(byTask.get(item.taskId) ?? []), item]);
+  const out: TaskShortcutAudit[] = [];
+  for (const [taskId, list] of byTask) {
+    const runs = strategies.filter((s) => s.appliesTo(taskId)).map((s) => ({ strategy: s, scores: s.run(list) }));
+    const groups = new Map<string | undefined, number[]>();
+    list.forEach((item, i) => {
+      const g = options.groupOf?.(item);
+      groups.set(g, [...(groups.get(g) ?? []), i]);
+    });
+    for (const [group, indices] of groups) {
+      const measured = runs.flatMap(({ strategy, scores }) => summarise(strategy, indices.map((i) => scores[i] ?? null)) ?? []);
+      const best = measured.reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
+      out.push({ taskId, ...(group !== undefined ? { group } : {}), items: indices.length, chance: getTask(taskId).chance, strategies: measured, best });
+    }
+  }
+  return out;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}`;
+
+/** Plain-text table (task × strategy) for benches and CLI output. */
+export function formatShortcutTable(audits: readonly TaskShortcutAudit[]): string {
+  const rows: string[][] = [["task", "items", "chance %", "strategy", "needs", "n", "exact %", "95 % CI", "partial %", ""]];
+  for (const a of audits) {
+    const code = getTask(a.taskId).code;
+    for (const s of a.strategies) {
+      rows.push([
+        `${code} ${a.taskId}${a.group ? ` ${a.group === "pos" ? "Pos." : a.group === "neg" ? "Neg." : a.group}` : ""}`,
+        String(a.items),
+        a.chance === null ? "—" : pct(a.chance),
+        s.id,
+        s.needs,
+        String(s.n),
+        pct(s.exact),
+        `${pct(s.low)}–${pct(s.high)}`,
+        pct(s.partial),
+        a.best?.id === s.id ? "best" : "",
+      ]);
+    }
+  }
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+}
