@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumExecutable } from "./tests/helpers/browser";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // scripts/test-all.mts passes a fresh PostgreSQL database; run directly, the suite uses its own embedded database
@@ -18,8 +19,7 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
-      // Debian's Chromium: browser downloads are impossible here.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumExecutable(),
       args: [
         "--no-sandbox",
         "--disable-background-networking",

