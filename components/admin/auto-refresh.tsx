@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import { formatUtcTimeOfDay } from "@/lib/format-time";
 
 /** Re-renders the current server page every `intervalMs` while enabled (the live monitor). */
 export function AutoRefresh({ intervalMs, renderedAt }: { intervalMs: number; renderedAt: string }) {
@@ -18,7 +19,7 @@ export function AutoRefresh({ intervalMs, renderedAt }: { intervalMs: number; re
   return (
     <div className="flex items-center gap-3 text-sm text-slate-600">
       <span>
-        Updated <time dateTime={renderedAt}>{new Date(renderedAt).toLocaleTimeString()}</time>
+        Updated <time dateTime={renderedAt}>{formatUtcTimeOfDay(renderedAt)}</time>
       </span>
       <label className="flex items-center gap-1">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />

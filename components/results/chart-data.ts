@@ -14,7 +14,7 @@ export interface ChartBar {
 export interface TaskChartColumn {
   column: string;
   label: string;
-  /** Humans: pooled exact score with the participant-bootstrap interval. */
+  /** Humans: pooled exact score with the reported interval (participant bootstrap or its clustered-Wilson fallback). */
   human: ChartBar | null;
   /** Models by run id: exact score on the items humans answered, Wilson interval over those items. */
   models: Record<string, ChartBar>;
@@ -30,10 +30,8 @@ export interface ConditionChartData {
 const pct = toPercent;
 
 function humanBar(c: ColumnSummary): ChartBar {
-  const b = c.exact.bootstrap;
-  // With one participant the bootstrap cannot vary; Wilson on responses is then the only interval.
-  const low = b.low ?? c.exact.wilson.low;
-  const high = b.high ?? c.exact.wilson.high;
+  // The reported interval (lib/results/interval-rule): the participant bootstrap, or clustered Wilson where it would collapse.
+  const { low, high } = c.exact.interval;
   return { mean: pct(c.exact.mean), low: pct(low), high: pct(high), n: c.nResponses };
 }
 

@@ -17,7 +17,7 @@ export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
-      <div className="overflow-x-auto">
+      <div className="max-w-full overflow-x-auto">
         <table className="min-w-full border-collapse text-sm">
           <caption className="py-1 text-left text-slate-700">
             Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
@@ -51,7 +51,7 @@ function ColumnRows({
       {col.models.map((m, i) => (
         <tr key={m.modelId} className={i === 0 ? "border-t border-slate-400" : "border-t border-slate-100"}>
           {i === 0 ? (
-            <th scope="rowgroup" rowSpan={rows + 1} className={`${TH} align-top whitespace-nowrap`}>
+            <th scope="rowgroup" rowSpan={rows + 1} className={`${TH} sticky left-0 z-10 bg-white align-top whitespace-nowrap`}>
               {col.label}
               <span className="block text-xs font-normal text-slate-600">
                 human-only items {col.nHumanOnlyItems}, model-only {col.nModelOnlyItems}

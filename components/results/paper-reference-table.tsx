@@ -3,20 +3,20 @@ import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatFixed } from "@/lib/results/rounding";
 
 const TH = "px-2 py-1 text-left font-medium";
-const TD = "px-2 py-1 tabular-nums";
+const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 
 /** The paper's published rows, labelled "as reported": the authors' own items, never item-matched to this study. */
 export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
   const rows = PAPER_ROWS.filter((r) => r.metric === metric);
   return (
-    <div className="overflow-x-auto">
+    <div className="max-w-full overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
         <caption className="py-1 text-left text-slate-700">
           {metric === "exact" ? "Exact match (the paper's Table 2)" : "Partial credit (the paper's Table 1)"}, percent, as reported in {PAPER_SOURCE}
         </caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
-            <th scope="col" className={TH}>
+            <th scope="col" className={`${TH} sticky left-0 z-10 bg-slate-100`}>
               Row
             </th>
             <th scope="col" className={TH}>
@@ -34,9 +34,9 @@ export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
             const recomputed = recomputePaperRowAverage(r);
             return (
               <tr key={`${r.model}-${r.metric}`} className="border-b border-slate-200">
-                <th scope="row" className={`${TH} whitespace-nowrap`}>
+                <th scope="row" className={`${TH} sticky left-0 z-10 min-w-56 max-w-72 bg-white`}>
                   {r.model}{" "}
-                  <span className="rounded bg-amber-100 px-1 text-xs font-normal text-amber-900">as reported{r.itemSet === "full_test" ? ", full test set" : ""}</span>
+                  <span className="rounded bg-amber-100 px-1 text-xs font-normal whitespace-nowrap text-amber-900">as reported{r.itemSet === "full_test" ? ", full test set" : ""}</span>
                   {r.note ? (
                     <span className="block text-xs font-normal text-slate-600" title={r.note}>
                       note: {r.note}

@@ -171,7 +171,7 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
         </table>
       </div>
       <figcaption className="mt-2 text-sm text-slate-700">
-        Humans: pooled exact score over all their main-phase answers, whisker = participant bootstrap (95%). Models: exact score on the items humans
+        Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap; clustered Wilson where the bootstrap collapses, see the note under the human table). Models: exact score on the items humans
         answered, whisker = Wilson interval over those items. Unparseable model answers count as wrong.
       </figcaption>
     </figure>
@@ -189,7 +189,7 @@ export function ConditionChart({ data, fileStem }: { data: ConditionChartData; f
     return d;
   });
   const legend = series.map((s) => ({ label: s.name, color: s.color }));
-  const title = "Human exact accuracy by condition (95% participant bootstrap)";
+  const title = "Human exact accuracy by condition (95% intervals)";
   return (
     <figure aria-labelledby={headingId} className="rounded border border-slate-300 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -1,4 +1,5 @@
 import type { ItemStats } from "@/lib/results/item-analysis";
+import { INTERVAL_RULE_NOTE, type IntervalMethod } from "@/lib/results/interval-rule";
 import type { ColumnSummary, GroupSummary, HumanResultsSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
 import { TASK_IDS } from "@/lib/tasks/types";
@@ -6,6 +7,13 @@ import { defineExportTable } from "./columns";
 
 /** Scores are fractions in [0, 1] everywhere in exports (the page shows percent). */
 const FRACTION = "fraction in [0, 1]";
+
+const CI_RULE = INTERVAL_RULE_NOTE;
+const CI_METHODS = ["participant_bootstrap", "clustered_wilson"] as const;
+
+function ciMethod(method: IntervalMethod | undefined): string | undefined {
+  return method === undefined ? undefined : method === "participant-bootstrap" ? "participant_bootstrap" : "clustered_wilson";
+}
 
 export type SummaryGroupType = "overall" | "condition" | "cohort";
 
@@ -118,10 +126,25 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "exact_bootstrap_low",
       type: "number",
       unit: FRACTION,
-      description: "Participant-cluster bootstrap percentile interval of the exact mean (participants resampled with replacement), lower limit.",
+      description: "Participant-cluster bootstrap percentile interval of the exact mean (participants resampled with replacement), lower limit, as computed (a point where every answer scored the same); exact_ci_low is the interval to report.",
       get: (r) => r.summary?.exact.bootstrap.low,
     },
     { key: "exact_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the exact mean, upper limit.", get: (r) => r.summary?.exact.bootstrap.high },
+    {
+      key: "exact_ci_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      get: (r) => r.summary?.exact.interval.low,
+    },
+    { key: "exact_ci_high", type: "number", unit: FRACTION, description: "Exact mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.exact.interval.high },
+    {
+      key: "exact_ci_method",
+      type: "string",
+      values: CI_METHODS,
+      description: "Exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see exact_ci_low).",
+      get: (r) => ciMethod(r.summary?.exact.interval.method),
+    },
     {
       key: "partial_mean",
       type: "number",
@@ -131,6 +154,21 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     },
     { key: "partial_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the partial mean, lower limit.", get: (r) => r.summary?.partial.bootstrap.low },
     { key: "partial_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the partial mean, upper limit.", get: (r) => r.summary?.partial.bootstrap.high },
+    {
+      key: "partial_ci_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      get: (r) => r.summary?.partial.interval.low,
+    },
+    { key: "partial_ci_high", type: "number", unit: FRACTION, description: "Partial mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.partial.interval.high },
+    {
+      key: "partial_ci_method",
+      type: "string",
+      values: CI_METHODS,
+      description: "Partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see partial_ci_low).",
+      get: (r) => ciMethod(r.summary?.partial.interval.method),
+    },
     { key: "exact_participant_min", type: "number", unit: FRACTION, description: "Lowest participant's own exact mean in this column.", get: (r) => r.summary?.exact.participantSpread.min },
     { key: "exact_participant_median", type: "number", unit: FRACTION, description: "Median of the participants' exact means.", get: (r) => r.summary?.exact.participantSpread.median },
     { key: "exact_participant_max", type: "number", unit: FRACTION, description: "Highest participant's exact mean.", get: (r) => r.summary?.exact.participantSpread.max },
@@ -165,6 +203,21 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     { key: "fair_exact_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair exact mean, lower limit.", get: (r) => r.summary?.fair.exact.bootstrap.low },
     { key: "fair_exact_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair exact mean, upper limit.", get: (r) => r.summary?.fair.exact.bootstrap.high },
     {
+      key: "fair_exact_ci_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Fair exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      get: (r) => r.summary?.fair.exact.interval.low,
+    },
+    { key: "fair_exact_ci_high", type: "number", unit: FRACTION, description: "Fair exact mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.fair.exact.interval.high },
+    {
+      key: "fair_exact_ci_method",
+      type: "string",
+      values: CI_METHODS,
+      description: "Fair exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_exact_ci_low).",
+      get: (r) => ciMethod(r.summary?.fair.exact.interval.method),
+    },
+    {
       key: "fair_partial_mean",
       type: "number",
       unit: FRACTION,
@@ -173,6 +226,21 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     },
     { key: "fair_partial_bootstrap_low", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair partial mean, lower limit.", get: (r) => r.summary?.fair.partial.bootstrap.low },
     { key: "fair_partial_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the fair partial mean, upper limit.", get: (r) => r.summary?.fair.partial.bootstrap.high },
+    {
+      key: "fair_partial_ci_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Fair partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      get: (r) => r.summary?.fair.partial.interval.low,
+    },
+    { key: "fair_partial_ci_high", type: "number", unit: FRACTION, description: "Fair partial mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.fair.partial.interval.high },
+    {
+      key: "fair_partial_ci_method",
+      type: "string",
+      values: CI_METHODS,
+      description: "Fair partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_partial_ci_low).",
+      get: (r) => ciMethod(r.summary?.fair.partial.interval.method),
+    },
     {
       key: "fair_f1_mean",
       type: "number",

@@ -1,5 +1,6 @@
 import { neutralizeFormula } from "@/lib/export/csv-cell";
 import type { Comparison } from "./compare";
+import { INTERVAL_RULE_NOTE, type IntervalMethod } from "./interval-rule";
 import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
 import { formatFixed, toPercent } from "./rounding";
 import type { ColumnSummary, GroupSummary } from "./summarize";
@@ -31,6 +32,8 @@ export interface PaperTableCell {
   value: number;
   low?: number;
   high?: number;
+  /** Human cells: which interval rule produced low/high (lib/results/interval-rule). */
+  method?: IntervalMethod;
 }
 
 export interface PaperTableRow {
@@ -66,23 +69,18 @@ const SCORE_ACCESSORS: Record<PaperTableScoreKind, ScoreAccessors> = {
   paper: {
     human: (c, metric) => {
       const s = metric === "exact" ? c.exact : c.partial;
-      // One participant: the bootstrap cannot vary; exact then falls back to Wilson (as the charts do).
-      const low = s.bootstrap.low ?? (metric === "exact" ? c.exact.wilson.low : null);
-      const high = s.bootstrap.high ?? (metric === "exact" ? c.exact.wilson.high : null);
-      return { value: s.mean, ...(low === null || high === null ? {} : { low, high }) };
+      return { value: s.mean, low: s.interval.low, high: s.interval.high, method: s.interval.method };
     },
     humanAverage: (g, metric) => (metric === "exact" ? g.paperAverage.exact : g.paperAverage.partial),
     model: (m, metric) => (metric === "exact" ? m.model.mean : m.model.partialMean),
   },
-  // Issue 13: equivalent atom names count as one on T4/T9 (lib/tasks/fair-score.ts). Humans: the same
-  // participant bootstrap as the paper score (Wilson for exact with one participant). Imported model
-  // runs: their fair score too; the paper's published rows keep the paper score (noted under the table).
+  // Equivalent atom names count as one on T4/T9 (lib/tasks/fair-score.ts). Humans: the same interval
+  // rule as the paper score. Imported model runs: their fair score too; the paper's published rows keep
+  // the paper score (noted under the table).
   fair: {
     human: (c, metric) => {
       const s = metric === "exact" ? c.fair.exact : c.fair.partial;
-      const low = s.bootstrap.low ?? (metric === "exact" ? c.fair.exact.wilson.low : null);
-      const high = s.bootstrap.high ?? (metric === "exact" ? c.fair.exact.wilson.high : null);
-      return { value: s.mean, ...(low === null || high === null ? {} : { low, high }) };
+      return { value: s.mean, low: s.interval.low, high: s.interval.high, method: s.interval.method };
     },
     humanAverage: (g, metric) => (metric === "exact" ? g.fairPaperAverage.exact : g.fairPaperAverage.partial),
     model: (m, metric) => (metric === "exact" ? m.model.fair.mean : m.model.fair.partialMean),
@@ -163,13 +161,18 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   const title = `${metric === "partial" ? "Partial-credit" : "Exact-match"} accuracy (%) per task, the layout of the paper's ${paperTableName}`;
   const notes = [
     "Avg is the mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); – when a column has no data.",
-    "Human (this study): pooled mean of main-phase answers; 95 % interval from a bootstrap that resamples participants (Wilson over answers when there is one participant).",
+    `Human (this study): pooled mean of main-phase answers. ${INTERVAL_RULE_NOTE}`,
     "Imported runs: scored with the same task graders on the items the humans answered (item-matched).",
     `Rows marked "as reported": ${PAPER_SOURCE}, printed values on the paper's own items, not item-matched; their Avg is the printed one.`,
   ];
+  const humanRow = rows.find((r) => r.kind === "human");
+  const fallback = humanRow ? RESULT_COLUMN_KEYS.filter((k) => humanRow.cells[k]?.method === "clustered-wilson") : [];
+  if (fallback.length > 0) {
+    notes.push(`Clustered Wilson interval (not the bootstrap) in: ${fallback.map((k) => RESULT_COLUMNS[k].label).join(", ")}.`);
+  }
   if (scoreKind === "fair") {
     notes.push(
-      "Score: fair — on ResLig and PocLig, chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one; partial is precision with that equivalence (F1 is in the summary export). Human interval: participant bootstrap, as for the paper score. Imported runs are scored the same way; the paper's published rows keep the paper score.",
+      "Score: fair — on ResLig and PocLig, chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one; partial is precision with that equivalence (F1 is in the summary export). Human interval: the same rule as for the paper score. Imported runs are scored the same way; the paper's published rows keep the paper score.",
     );
   }
   return { metric, scoreKind, paperTableName, title, rows, notes };
@@ -196,10 +199,33 @@ function averageText(row: PaperTableRow, digits: number): string {
   return row.asPrinted ? formatFixed(row.average, PAPER_DIGITS) : formatFixed(toPercent(row.average), digits);
 }
 
+/** Extra decimals an interval may take so that it never prints as a point (a zero-width interval claims certainty). */
+const MAX_EXTRA_INTERVAL_DIGITS = 3;
+
+/** The decimals at which low and high print differently: `digits`, or more only when they would print alike. */
+function intervalDigits(low: number, high: number, digits: number): number {
+  for (let d = digits; d < digits + MAX_EXTRA_INTERVAL_DIGITS; d++) {
+    if (formatFixed(toPercent(low), d) !== formatFixed(toPercent(high), d)) return d;
+  }
+  return digits + MAX_EXTRA_INTERVAL_DIGITS;
+}
+
+/** The decimals at which a half-width prints as more than zero. */
+function halfWidthDigits(halfWidth: number, digits: number): number {
+  for (let d = digits; d < digits + MAX_EXTRA_INTERVAL_DIGITS; d++) {
+    if (Number(formatFixed(toPercent(halfWidth), d)) > 0) return d;
+  }
+  return digits + MAX_EXTRA_INTERVAL_DIGITS;
+}
+
 function intervalText(cell: PaperTableCell | undefined, digits: number, style: IntervalStyle): string | null {
   if (!cell || cell.low === undefined || cell.high === undefined) return null;
-  if (style === "pm") return formatFixed(toPercent((cell.high - cell.low) / 2), digits);
-  return `[${formatFixed(toPercent(cell.low), digits)}, ${formatFixed(toPercent(cell.high), digits)}]`;
+  if (style === "pm") {
+    const half = (cell.high - cell.low) / 2;
+    return formatFixed(toPercent(half), halfWidthDigits(half, digits));
+  }
+  const d = intervalDigits(cell.low, cell.high, digits);
+  return `[${formatFixed(toPercent(cell.low), d)}, ${formatFixed(toPercent(cell.high), d)}]`;
 }
 
 function rowLabel(row: PaperTableRow): string {
@@ -305,8 +331,9 @@ export function paperTableCsvRecords(tables: readonly PaperTable[], options: Pic
         const c = row.cells[k];
         const text = cellText(row, c, digits);
         rec.push(text === "–" ? "" : text);
-        rec.push(c?.low === undefined ? "" : formatFixed(toPercent(c.low), digits));
-        rec.push(c?.high === undefined ? "" : formatFixed(toPercent(c.high), digits));
+        const d = c?.low === undefined || c.high === undefined ? digits : intervalDigits(c.low, c.high, digits);
+        rec.push(c?.low === undefined ? "" : formatFixed(toPercent(c.low), d));
+        rec.push(c?.high === undefined ? "" : formatFixed(toPercent(c.high), d));
       }
       const avg = averageText(row, digits);
       rec.push(avg === "–" ? "" : avg, neutralizeFormula(row.note ?? ""));

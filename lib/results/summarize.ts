@@ -1,6 +1,7 @@
 import { bootstrapClusterMean, DEFAULT_BOOTSTRAP_REPLICATES, type BootstrapInterval } from "@/lib/stats/bootstrap";
 import { summarizeSpread, type Spread } from "@/lib/stats/descriptive";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
+import { chooseReportedInterval, type ReportedInterval } from "./interval-rule";
 import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
 import {
   CHANCE_LEVELS,
@@ -25,8 +26,10 @@ export interface SummarizeOptions {
 export interface MetricSummary {
   /** Pooled mean over responses (Σ scores / n responses), a fraction in [0, 1]. */
   mean: number;
-  /** Participant-cluster bootstrap interval of the pooled mean. */
+  /** Participant-cluster bootstrap interval of the pooled mean (as computed, even where it collapses). */
   bootstrap: BootstrapInterval;
+  /** The interval every table, chart and export reports (lib/results/interval-rule: bootstrap or clustered Wilson). */
+  interval: ReportedInterval;
   /** Min / median / max of the participants' own means in this column. */
   participantSpread: Spread;
 }
@@ -109,6 +112,7 @@ function summarizeMetric(
   return {
     mean: bootstrap.estimate as number,
     bootstrap,
+    interval: chooseReportedInterval(clusters, bootstrap),
     participantSpread: summarizeSpread(clusters.map((c) => c.reduce((s, v) => s + v, 0) / c.length)) as Spread,
   };
 }

@@ -59,6 +59,12 @@ test("admin journey: import → pool → study → participant link → monitor"
   const taskGroup = page.getByRole("group", { name: "Tasks and load" });
   for (const code of OTHER_TASK_CODES) await taskGroup.getByRole("checkbox", { name: new RegExp(`^${code} `) }).uncheck();
   await expect(taskGroup.getByRole("checkbox", { checked: true })).toHaveCount(3);
+  // Settings the pool cannot satisfy are refused before saving, beside the field, with the task's name.
+  await page.getByLabel("Items per task per participant").fill("6");
+  await page.getByRole("button", { name: "Create study" }).click();
+  await expect(page.getByText("T1 Translation: the pool has 5 active item(s), but each participant needs 6 different ones. Lower items per task to 5 or add items.")).toBeVisible();
+  await expect(page.getByLabel("Items per task per participant")).toHaveAttribute("aria-invalid", "true");
+  expect(page.url()).toMatch(/\/admin\/studies\/new$/);
   await page.getByLabel("Items per task per participant").fill("2");
   await page.getByLabel("Answers per item (k)").fill("3");
   await page.getByRole("button", { name: "Create study" }).click();

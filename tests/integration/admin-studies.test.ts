@@ -56,15 +56,57 @@ describe("study configuration validation", () => {
     ]);
 
     // Duplicate slug.
-    const ok = await createStudy({ input: { ...base, config: {} }, actorId: admin.id });
-    const dup = await issuesOf(createStudy({ input: { ...base, config: {} }, actorId: admin.id }));
+    const fits = { tasks: ["translation"], itemsPerTask: 3 };
+    const ok = await createStudy({ input: { ...base, config: fits }, actorId: admin.id });
+    const dup = await issuesOf(createStudy({ input: { ...base, config: fits }, actorId: admin.id }));
     expect(dup).toEqual([{ path: "slug", message: `the slug "${base.slug}" is already used by another study` }]);
 
     // Nothing invalid was stored; the valid study has its defaults filled in and the cohort tag mirrored.
     expect(await db.study.count({ where: { slug: base.slug } })).toBe(1);
     const stored = await getStudy(ok.id);
-    expect(stored.config).toMatchObject({ itemsPerTask: 5, answersPerItem: 3, conditions: ["static"] });
+    expect(stored.config).toMatchObject({ itemsPerTask: 3, answersPerItem: 3, conditions: ["static"], maxParticipants: null });
     expect(stored.status).toBe("draft");
+  });
+});
+
+describe("settings against the pool, checked before saving", () => {
+  it("refuses what the pool cannot satisfy, on the field concerned, naming tasks as people read them; nothing is stored", async () => {
+    const { admin, items, poolVersionId } = await setUpPool({ translation: 6, rotation: 4 });
+    const slug = `fit-${uniqueSuffix()}`;
+    const practice = items.translation!.slice(0, 2);
+    const input = (config: Record<string, unknown>) => ({ name: "Fit", slug, poolVersionId, config });
+
+    const tooMany = await issuesOf(createStudy({ input: input({ tasks: ["translation", "rotation", "docking"], itemsPerTask: 5, practiceItemIds: practice }), actorId: admin.id }));
+    expect(tooMany).toEqual([
+      {
+        path: "config.itemsPerTask",
+        message: "T1 Translation: the pool has 4 active item(s) (2 more are practice or attention items, kept out of the main block), but each participant needs 5 different ones. Lower items per task to 4 or add items.",
+      },
+      { path: "config.itemsPerTask", message: "T2 Rotation: the pool has 4 active item(s), but each participant needs 5 different ones. Lower items per task to 4 or add items." },
+      { path: "config.tasks", message: "T7 Ligand docking: the pool version has no active item of this task. Remove the task or add items to the pool." },
+    ]);
+
+    // k × items: rotation 4 items × k 3 = 12 answers serve 12 / 2 = 6 of the 10 participants the cap allows; translation 6 × 3 = 18 serve 9.
+    const quota = await issuesOf(createStudy({ input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 3, maxParticipants: 10 }), actorId: admin.id }));
+    expect(quota).toEqual([
+      {
+        path: "config.maxParticipants",
+        message:
+          "T1 Translation: 6 items × k 3 = 18 answers, less than the expected demand of 10 participants × 2 = 20; only about 9 participants can be served. Lower the cap to 9, raise answers per item to 4, or add items.",
+      },
+      {
+        path: "config.maxParticipants",
+        message:
+          "T2 Rotation: 4 items × k 3 = 12 answers, less than the expected demand of 10 participants × 2 = 20; only about 6 participants can be served. Lower the cap to 6, raise answers per item to 5, or add items.",
+      },
+    ]);
+    expect(await db.study.count({ where: { slug } })).toBe(0);
+
+    // The same rule on update: a saved study cannot be edited into an unsatisfiable one.
+    const saved = await createStudy({ input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 5, maxParticipants: 10 }), actorId: admin.id });
+    const edit = await issuesOf(updateStudy({ studyId: saved.id, input: input({ tasks: ["rotation"], itemsPerTask: 6 }), actorId: admin.id }));
+    expect(edit.map((p) => p.message)).toEqual([expect.stringMatching(/^T2 Rotation: the pool has 4 active item\(s\), but each participant needs 6/)]);
+    expect((await getStudy(saved.id)).config).toMatchObject({ itemsPerTask: 2, answersPerItem: 5 });
   });
 });
 
@@ -72,27 +114,29 @@ describe("opening and closing", () => {
   it("opens only a frozen pool version with enough items per task, then locks the configuration", async () => {
     const { admin, items, poolVersionId } = await setUpPool({ translation: 6, rotation: 4 });
     const practice = items.translation![0]!;
-    const config = { tasks: ["translation", "rotation"], itemsPerTask: 5, answersPerItem: 2, maxParticipants: 10, practiceItemIds: [practice], cohortTag: "expert" };
+    const config = { tasks: ["translation", "rotation"], itemsPerTask: 1, answersPerItem: 2, maxParticipants: 4, practiceItemIds: [practice], cohortTag: "expert" };
     const study = await createStudy({ input: { name: "Open me", slug: `open-${uniqueSuffix()}`, poolVersionId, config }, actorId: admin.id });
     expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).cohortTag).toBe("expert");
+    await updateStudy({ studyId: study.id, input: { name: "Open me", slug: study.slug, poolVersionId, config: { ...config, itemsPerTask: 2 } }, actorId: admin.id });
 
     await expect(openStudy({ studyId: study.id, actorId: admin.id })).rejects.toThrow(/not frozen/);
     await freezePoolVersion({ poolVersionId, actorId: admin.id });
-    // rotation has 4 < 5; translation has 6 − 1 practice item = 5, just enough.
+    // Items excluded after saving: rotation keeps 1 < 2; translation has 6 − 1 practice item = 5.
+    const rotation = items.rotation!;
+    await db.item.updateMany({ where: { id: { in: rotation.slice(0, 3) } }, data: { status: "excluded" } });
     const notEnough = openStudy({ studyId: study.id, actorId: admin.id });
-    await expect(notEnough).rejects.toThrow(/Task rotation: the pool has 4 active item\(s\), but each participant needs 5/);
-    await expect(notEnough).rejects.not.toThrow(/Task translation/);
+    await expect(notEnough).rejects.toThrow(/T2 Rotation: the pool has 1 active item\(s\), but each participant needs 2/);
+    await expect(notEnough).rejects.not.toThrow(/Translation/);
 
-    await updateStudy({ studyId: study.id, input: { name: "Open me", slug: study.slug, poolVersionId, config: { ...config, itemsPerTask: 4 } }, actorId: admin.id });
+    await db.item.updateMany({ where: { id: { in: rotation.slice(0, 2) } }, data: { status: "active" } });
     const opened = await openStudy({ studyId: study.id, actorId: admin.id });
     expect(opened.status).toBe("open");
-    // Supply: rotation 4 × k 2 = 8 < demand 10 × 4 = 40, translation 5 × 2 = 10 < 40 → two warnings, not errors.
-    expect(opened.warnings).toHaveLength(2);
-    expect(opened.warnings[0]).toMatch(/translation: 5 items × k 2 = 10 answers, less than the expected demand of 10 participants × 4 = 40/);
+    // Supply: rotation 3 × k 2 = 6 < demand 4 × 2 = 8 → a warning when opening (saving would have refused it); translation 5 × 2 = 10 ≥ 8.
+    expect(opened.warnings).toEqual([expect.stringMatching(/^T2 Rotation: 3 items × k 2 = 6 answers, less than the expected demand of 4 participants × 2 = 8/)]);
 
     // Counters for main-block items only (the practice item is not counted).
     const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
-    expect(counters).toHaveLength(9);
+    expect(counters).toHaveLength(8);
     expect(counters.map((c) => c.itemId)).not.toContain(practice);
 
     const editWhileOpen = updateStudy({ studyId: study.id, input: { name: "x", slug: study.slug, poolVersionId, config }, actorId: admin.id });

@@ -49,8 +49,8 @@ describe("paper-style tables of a study", () => {
       for (const c of summary.overall.columns) {
         const label = RESULT_COLUMNS[c.column].label;
         expect(human[label]).toBe(formatPercent(c[metric].mean));
-        expect(human[`${label} low`]).toBe(formatPercent(c[metric].bootstrap.low));
-        expect(human[`${label} high`]).toBe(formatPercent(c[metric].bootstrap.high));
+        expect(human[`${label} low`]).toBe(formatPercent(c[metric].interval.low));
+        expect(human[`${label} high`]).toBe(formatPercent(c[metric].interval.high));
       }
       // The study has 4 of the 8 Avg columns: no Avg, as on the page.
       expect(human.Avg).toBe("");

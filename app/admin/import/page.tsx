@@ -4,6 +4,7 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { requirePageRole } from "@/lib/server/guards";
 import { listImportBatches } from "@/lib/server/dal/imports/list-import-batches";
 import { ImportUploadForm } from "./upload-form";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
@@ -50,7 +51,7 @@ export default async function ImportPage() {
                   <tr key={b.id} className="border-t border-slate-200">
                     <td className="px-3 py-2 whitespace-nowrap">
                       <Link href={`/admin/import/${b.id}`} className="text-blue-700 underline">
-                        <time dateTime={b.startedAt}>{new Date(b.startedAt).toLocaleString()}</time>
+                        <UtcTime value={b.startedAt} precision="second" />
                       </Link>
                     </td>
                     <td className="px-3 py-2 break-all">{b.sourceName}</td>

@@ -8,6 +8,7 @@ import { listModelRuns } from "@/lib/server/dal/models/list-model-runs";
 import { listResultStudies } from "@/lib/server/dal/results/list-result-studies";
 import { requirePageRole } from "@/lib/server/guards";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Model runs" };
 export const dynamic = "force-dynamic";
@@ -106,7 +107,7 @@ export default async function ModelRunsPage() {
                         .join(", ")}
                     </td>
                     <td className="px-2 py-1 text-xs">
-                      {r.importedAt.toISOString().slice(0, 16).replace("T", " ")} UTC{r.importedBy ? ` by ${r.importedBy}` : ""}
+                      <UtcTime value={r.importedAt} />{r.importedBy ? ` by ${r.importedBy}` : ""}
                     </td>
                     {user.role === "admin" ? (
                       <td className="px-2 py-1">

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listResultStudies } from "@/lib/server/dal/results/list-result-studies";
 import { requirePageRole } from "@/lib/server/guards";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -67,7 +68,7 @@ export default async function ResultsIndexPage() {
                 </td>
                 <td className="px-2 py-1 tabular-nums">{s.participants}</td>
                 <td className="px-2 py-1 tabular-nums">{s.mainResponses}</td>
-                <td className="px-2 py-1">{s.lastResponseAt ? s.lastResponseAt.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "–"}</td>
+                <td className="px-2 py-1">{s.lastResponseAt ? <UtcTime value={s.lastResponseAt} /> : "–"}</td>
               </tr>
             ))}
           </tbody>

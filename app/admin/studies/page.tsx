@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requirePageRole } from "@/lib/server/guards";
 import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Studies" };
 export const dynamic = "force-dynamic";
@@ -28,7 +29,7 @@ export default async function StudiesPage() {
               <th scope="col" className="px-3 py-2">Cohort</th>
               <th scope="col" className="px-3 py-2">Pool</th>
               <th scope="col" className="px-3 py-2">Participants</th>
-              <th scope="col" className="px-3 py-2">Created</th>
+              <th scope="col" className="px-3 py-2">Created (UTC)</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200">
@@ -53,7 +54,7 @@ export default async function StudiesPage() {
                     monitor
                   </Link>
                 </td>
-                <td className="px-3 py-2">{s.createdAt.toISOString().slice(0, 10)}</td>
+                <td className="px-3 py-2"><UtcTime value={s.createdAt} precision="date" /></td>
               </tr>
             ))}
             {studies.length === 0 ? (

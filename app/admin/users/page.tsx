@@ -4,6 +4,7 @@ import { listUsers } from "@/lib/server/dal/users/list-users";
 import { UserCreateForm } from "@/components/admin/user-create-form";
 import { UserDisableButton } from "@/components/admin/user-disable-button";
 import { UserUnlockButton } from "@/components/admin/user-unlock-button";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
@@ -30,7 +31,7 @@ export default async function UsersPage() {
             <th scope="col" className="px-3 py-2">Email</th>
             <th scope="col" className="px-3 py-2">Role</th>
             <th scope="col" className="px-3 py-2">State</th>
-            <th scope="col" className="px-3 py-2">Created</th>
+            <th scope="col" className="px-3 py-2">Created (UTC)</th>
             <th scope="col" className="px-3 py-2">Access</th>
           </tr>
         </thead>
@@ -40,7 +41,7 @@ export default async function UsersPage() {
               <td className="px-3 py-2">{u.email}</td>
               <td className="px-3 py-2">{u.role}</td>
               <td className="px-3 py-2">{u.disabled ? "disabled" : "active"}</td>
-              <td className="px-3 py-2">{u.createdAt.toISOString().slice(0, 10)}</td>
+              <td className="px-3 py-2"><UtcTime value={u.createdAt} precision="date" /></td>
               <td className="px-3 py-2">{u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}
                 <UserUnlockButton userId={u.id} email={u.email} />
               </td>

@@ -116,7 +116,7 @@ describe("paper-style tables", () => {
     for (const c of SUMMARY.overall.columns) {
       const at = header.findIndex((h) => h === RESULT_COLUMNS[c.column].label.replace("+", "$+$").replace("−", "$-$"));
       expect(human[at]).toBe(formatPercent(c.exact.mean));
-      expect(ci[at]).toBe(`{\\scriptsize [${formatPercent(c.exact.bootstrap.low)}, ${formatPercent(c.exact.bootstrap.high)}]}`);
+      expect(ci[at]).toBe(`{\\scriptsize [${formatPercent(c.exact.interval.low)}, ${formatPercent(c.exact.interval.high)}]}`);
     }
     expect(human.at(-1)).toBe(formatPercent(SUMMARY.overall.paperAverage.exact));
     const r1 = latexCells(tex.find((l) => l.startsWith("GPT"))!);
@@ -146,7 +146,7 @@ describe("paper-style tables", () => {
     expect(records).toHaveLength(1 + 3);
     const human = records[1]!;
     const trans = SUMMARY.overall.columns.find((c) => c.column === "translation")!;
-    expect(human.slice(0, 8)).toEqual(["Table 2", "exact", "paper", "Human (this study)", "this study", formatPercent(trans.exact.mean), formatPercent(trans.exact.bootstrap.low), formatPercent(trans.exact.bootstrap.high)]);
+    expect(human.slice(0, 8)).toEqual(["Table 2", "exact", "paper", "Human (this study)", "this study", formatPercent(trans.exact.mean), formatPercent(trans.exact.interval.low), formatPercent(trans.exact.interval.high)]);
     expect(records.find((r) => r[3] === "'=cmd()")).toBeDefined();
   });
 

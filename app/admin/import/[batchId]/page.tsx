@@ -6,6 +6,7 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { countListed, formatReportEntry, type ReportEntry } from "@/lib/import/report";
 import { requirePageRole } from "@/lib/server/guards";
 import { findImportBatch } from "@/lib/server/dal/imports/get-import-batch";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Import batch" };
 export const dynamic = "force-dynamic";
@@ -57,10 +58,10 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
         <dd>{batch.kind}</dd>
         <dt className="text-slate-600">Started</dt>
         <dd>
-          <time dateTime={batch.startedAt}>{new Date(batch.startedAt).toLocaleString()}</time>
+          <UtcTime value={batch.startedAt} precision="second" />
         </dd>
         <dt className="text-slate-600">Finished</dt>
-        <dd>{batch.finishedAt ? <time dateTime={batch.finishedAt}>{new Date(batch.finishedAt).toLocaleString()}</time> : "–"}</dd>
+        <dd>{batch.finishedAt ? <UtcTime value={batch.finishedAt} precision="second" /> : "–"}</dd>
         <dt className="text-slate-600">By</dt>
         <dd>{batch.importedBy ?? "command line"}</dd>
         <dt className="text-slate-600">Items in this batch</dt>

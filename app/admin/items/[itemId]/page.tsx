@@ -8,6 +8,7 @@ import { findTask } from "@/lib/tasks/registry";
 import { ItemPreview } from "@/components/admin/item-preview";
 import { ItemStatusForm } from "@/components/admin/item-status-form";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Item" };
 export const dynamic = "force-dynamic";
@@ -130,7 +131,7 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
                 return (
                   <tr key={a.id}>
                     <td className="py-1 pr-3 whitespace-nowrap">
-                      <time dateTime={a.at.toISOString()}>{a.at.toISOString().replace("T", " ").slice(0, 19)} UTC</time>
+                      <UtcTime value={a.at} precision="second" />
                     </td>
                     <td className="pr-3">{a.actorEmail ?? "system"}</td>
                     <td className="pr-3">

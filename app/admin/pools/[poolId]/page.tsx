@@ -10,6 +10,7 @@ import { TaskIdSchema } from "@/lib/tasks/types";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { FreezeButton, PoolVersionEditForm } from "@/components/admin/pool-version-actions";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Pool" };
 export const dynamic = "force-dynamic";
@@ -45,7 +46,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
       <h1 className="mt-2 text-2xl font-semibold">{pool.name}</h1>
       {pool.description ? <p className="text-slate-700">{pool.description}</p> : null}
       <p className="text-xs text-slate-600">
-        Created {pool.createdAt.toISOString().slice(0, 10)} by {pool.createdByEmail ?? "unknown"}
+        Created <UtcTime value={pool.createdAt} precision="date" /> (UTC) by {pool.createdByEmail ?? "unknown"}
       </p>
 
       <section aria-labelledby="versions-h" className="mt-6">
@@ -170,7 +171,7 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
         <ul className="mt-1 space-y-0.5 text-sm">
           {pool.audit.map((a) => (
             <li key={a.id}>
-              <time dateTime={a.at.toISOString()}>{a.at.toISOString().replace("T", " ").slice(0, 19)}</time> · {a.actorEmail ?? "system"} · {a.action}
+              <UtcTime value={a.at} precision="second" /> · {a.actorEmail ?? "system"} · {a.action}
             </li>
           ))}
         </ul>

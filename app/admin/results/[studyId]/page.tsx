@@ -9,6 +9,7 @@ import { PaperReferenceTable } from "@/components/results/paper-reference-table"
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 import { LargeExportDownload } from "@/components/results/large-export-download";
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
+import { INTERVAL_RULE_NOTE } from "@/lib/results/interval-rule";
 import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { getShortcutAudit } from "@/lib/server/dal/items/get-shortcut-audit";
@@ -131,9 +132,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <p className="text-sm text-slate-700">
           Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score
           follows it: on T4/T9 chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as
-          one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook). Intervals at 95%: Wilson over answers (treats them as
-          independent) and a bootstrap that resamples participants ({human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each
-          interval derives its own seed from it, the group and the column).
+          one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
+        </p>
+        <p className="mt-1 text-sm text-slate-700" data-testid="interval-rule-note">
+          {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each interval derives its own seed
+          from it, the group and the column. The same interval is used in the charts, the exports and the paper-style tables.
         </p>
         {summary ? (
           <div className="mt-3 space-y-6">
@@ -241,8 +244,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Paper-style tables
         </h2>
         <p className="text-sm text-slate-700">
-          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% participant-bootstrap
-          interval, the imported runs (item-matched{condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same
+          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% interval (the rule
+          above), the imported runs (item-matched{condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same
           numbers and rounding as above.
         </p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">

@@ -15,6 +15,7 @@ import { StudyShareList } from "@/components/admin/study-share-list";
 import { listStudyShares } from "@/lib/server/dal/studies/study-shares";
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { smallStudyNotice } from "@/lib/participant/address-share";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -112,9 +113,19 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
             Status
           </h2>
           <p className="text-sm">
-            Created {study.createdAt.toISOString().slice(0, 16).replace("T", " ")} by {study.createdByEmail ?? "unknown"}
-            {study.openedAt ? ` · first opened ${study.openedAt.toISOString().slice(0, 16).replace("T", " ")}` : ""}
-            {study.closedAt ? ` · closed ${study.closedAt.toISOString().slice(0, 16).replace("T", " ")}` : ""}
+            Created <UtcTime value={study.createdAt} /> by {study.createdByEmail ?? "unknown"}
+            {study.openedAt ? (
+              <>
+                {" "}
+                · first opened <UtcTime value={study.openedAt} />
+              </>
+            ) : null}
+            {study.closedAt ? (
+              <>
+                {" "}
+                · closed <UtcTime value={study.closedAt} />
+              </>
+            ) : null}
           </p>
           {study.configError ? <p className="text-sm text-red-700">Stored configuration is invalid: {study.configError}</p> : null}
           {r && study.status !== "open" ? (

@@ -2,7 +2,8 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
-import { checkStudyReadiness, type Readiness } from "@/lib/pools/study-readiness";
+import type { Readiness } from "@/lib/pools/study-readiness";
+import { checkStudyAgainstPool, countPoolItems } from "./study-pool-check";
 
 export interface StudyDetailDto {
   id: string;
@@ -77,22 +78,9 @@ export async function getStudy(studyId: string): Promise<StudyDetailDto> {
 
 /** Active pool items that can be served in the main block, per configured task (practice/attention items left out). */
 export async function countMainItemsPerTask(poolVersionId: string, config: StudyConfig): Promise<Record<string, number>> {
-  const reserved = [...config.practiceItemIds, ...config.attentionItemIds];
-  const groups = await db.poolItem.groupBy({
-    by: ["taskId"],
-    where: { poolVersionId, taskId: { in: config.tasks }, item: { status: "active" }, ...(reserved.length ? { itemId: { notIn: reserved } } : {}) },
-    _count: { _all: true },
-  });
-  return Object.fromEntries(groups.map((g) => [g.taskId, g._count._all]));
+  return (await countPoolItems(db, poolVersionId, config)).main;
 }
 
 async function computeReadiness(poolVersionId: string, poolFrozen: boolean, config: StudyConfig): Promise<Readiness> {
-  return checkStudyReadiness({
-    poolFrozen,
-    tasks: config.tasks,
-    itemsPerTask: config.itemsPerTask,
-    answersPerItem: config.answersPerItem,
-    maxParticipants: config.maxParticipants,
-    mainItemsPerTask: await countMainItemsPerTask(poolVersionId, config),
-  });
+  return checkStudyAgainstPool(db, { poolVersionId, poolFrozen, config, stage: "open" });
 }

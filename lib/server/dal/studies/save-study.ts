@@ -5,6 +5,7 @@ import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { StudyInputSchema, type StudyInput } from "@/lib/pools/study-input";
 import { lockPoolVersion } from "@/lib/server/dal/pools/pool-version-lock";
+import { checkStudyAgainstPool } from "./study-pool-check";
 
 export interface SavedStudy {
   id: string;
@@ -13,12 +14,15 @@ export interface SavedStudy {
 
 type FieldProblem = { path: string; message: string };
 
-/** Cross-table checks zod cannot do: the pool version exists, practice/attention items exist and are active. */
+/**
+ * Cross-table checks zod cannot do: the slug is free, the pool version exists, practice/attention items exist and
+ * are active, and the pool version can satisfy the settings (checkStudyAgainstPool, stage "save").
+ */
 async function checkReferences(tx: Prisma.TransactionClient, input: StudyInput, studyId: string | null): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   const slugOwner = await tx.study.findUnique({ where: { slug: input.slug }, select: { id: true } });
   if (slugOwner && slugOwner.id !== studyId) problems.push({ path: "slug", message: `the slug "${input.slug}" is already used by another study` });
-  const version = await tx.poolVersion.findUnique({ where: { id: input.poolVersionId }, select: { id: true } });
+  const version = await tx.poolVersion.findUnique({ where: { id: input.poolVersionId }, select: { id: true, frozenAt: true } });
   if (!version) problems.push({ path: "poolVersionId", message: "no such pool version" });
   for (const key of ["practiceItemIds", "attentionItemIds"] as const) {
     const ids = input.config[key];
@@ -29,6 +33,10 @@ async function checkReferences(tx: Prisma.TransactionClient, input: StudyInput, 
     const inactive = ids.filter((id) => byId.has(id) && byId.get(id) !== "active");
     if (missing.length) problems.push({ path: `config.${key}`, message: `unknown item id(s): ${missing.join(", ")}` });
     if (inactive.length) problems.push({ path: `config.${key}`, message: `excluded or flagged item(s): ${inactive.join(", ")}` });
+  }
+  if (version) {
+    const fit = await checkStudyAgainstPool(tx, { poolVersionId: version.id, poolFrozen: version.frozenAt !== null, config: input.config, stage: "save" });
+    problems.push(...fit.problems);
   }
   return problems;
 }

@@ -3,7 +3,7 @@ import { db } from "@/lib/server/db";
 import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { StudyConfigSchema } from "@/lib/study-config";
-import { checkStudyReadiness } from "@/lib/pools/study-readiness";
+import { checkStudyAgainstPool } from "./study-pool-check";
 
 export interface StudyStatusResult {
   id: string;
@@ -32,18 +32,9 @@ export async function openStudy(options: { studyId: string; actorId: string }): 
       where: { poolVersionId: study.poolVersionId, taskId: { in: config.tasks }, item: { status: "active" }, ...(reserved.length ? { itemId: { notIn: reserved } } : {}) },
       select: { itemId: true, taskId: true },
     });
-    const perTask: Record<string, number> = {};
-    for (const m of mainItems) perTask[m.taskId] = (perTask[m.taskId] ?? 0) + 1;
-    const readiness = checkStudyReadiness({
-      poolFrozen: version.frozenAt !== null,
-      tasks: config.tasks,
-      itemsPerTask: config.itemsPerTask,
-      answersPerItem: config.answersPerItem,
-      maxParticipants: config.maxParticipants,
-      mainItemsPerTask: perTask,
-    });
+    const readiness = await checkStudyAgainstPool(tx, { poolVersionId: study.poolVersionId, poolFrozen: version.frozenAt !== null, config, stage: "open" });
     if (readiness.errors.length) {
-      throw new AppError("UNPROCESSABLE", `The study cannot open: ${readiness.errors.join(" ")}`, readiness.errors.map((message) => ({ path: "", message })));
+      throw new AppError("UNPROCESSABLE", `The study cannot open: ${readiness.errors.join(" ")}`, readiness.problems);
     }
     await tx.studyItemCounter.createMany({
       data: mainItems.map((m) => ({ studyId: study.id, itemId: m.itemId, taskId: m.taskId })),

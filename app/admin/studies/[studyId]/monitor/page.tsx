@@ -9,6 +9,7 @@ import { getStudy } from "@/lib/server/dal/studies/get-study";
 import { AutoRefresh } from "@/components/admin/auto-refresh";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Live monitor" };
 export const dynamic = "force-dynamic";
@@ -127,7 +128,7 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
         </div>
         <p className="mt-2 text-sm text-slate-600">
           Median time per item uses the server-measured time (first served to stored) where present, else the browser&apos;s. Last answer:{" "}
-          {m.lastResponseAt ? <time dateTime={m.lastResponseAt.toISOString()}>{m.lastResponseAt.toISOString().replace("T", " ").slice(0, 19)} UTC</time> : "none yet"}.
+          {m.lastResponseAt ? <UtcTime value={m.lastResponseAt} precision="second" /> : "none yet"}.
         </p>
       </section>
     </main>
