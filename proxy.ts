@@ -52,8 +52,10 @@ function withHeaders(response: NextResponse, csp: string | null, https: boolean)
 }
 
 export const config = {
-  // Everything except Next's build assets and the two upload routes: a proxy makes Next buffer the request body
-  // (proxyClientMaxBodySize, 10 MB, then silently truncated), and imports stream up to 4 GB. Those routes get their
-  // headers from next.config.ts and the origin/NUL checks from withRole (lib/server/route.ts).
-  matcher: ["/((?!_next/static|_next/image|api/admin/import|api/admin/models).*)"],
+  // Everything except Next's build assets and the two upload routes themselves: a proxy makes Next buffer the request
+  // body (proxyClientMaxBodySize, 10 MB, then silently truncated), and imports stream up to 4 GB. Those two get their
+  // headers from next.config.ts and the origin/NUL checks from withRole (lib/server/route.ts). Their sub-routes
+  // (/api/admin/import/:batchId, /api/admin/models/:runId) take no upload and go through here: an undecodable id
+  // fails in Next's router before any handler runs.
+  matcher: ["/((?!_next/static|_next/image|api/admin/(?:import|models)/?$).*)"],
 };

@@ -8,6 +8,8 @@ import { type GeneratedItem, generateItems } from "@/lib/generate";
 import { drawExchangeablePartner } from "@/lib/generate/distractors";
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
 import { createRng } from "@/lib/rng";
+import { auditShortcuts } from "@/lib/shortcuts/audit";
+import { toShortcutItem } from "@/lib/shortcuts/from-generated";
 import { describeWithShared } from "../../helpers/shared-data";
 import { loadTestComplexes } from "./complexes";
 
@@ -110,6 +112,19 @@ describe("balanced distractors", () => {
         }
         expect(new Set(options.map((o) => o.join(", "))).size).toBe(4);
       }
+    });
+    it("no option-text or option-pose strategy beats chance by 5 points over 400 items; the paper's recipe leaks (the audit can fail)", () => {
+      const audit = (params?: Record<string, unknown>) => {
+        const items = generate(["translation_rotation", "rotation_rotation"], 400, params);
+        return auditShortcuts(items.map(toShortcutItem));
+      };
+      const balanced = audit({ translation_rotation: { distractors: "balanced" }, rotation_rotation: { distractors: "balanced" } });
+      expect(balanced.map((a) => a.items)).toEqual([400, 400]);
+      for (const a of balanced) {
+        expect(a.strategies.some((s) => s.needs === "option-pose")).toBe(true);
+        for (const s of a.strategies) expect(s.exact, `${a.taskId} ${s.id}`).toBeLessThan(0.3);
+      }
+      for (const a of audit()) expect(a.best!.exact, a.taskId).toBeGreaterThan(0.6);
     });
   });
 });
