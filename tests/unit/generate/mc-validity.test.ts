@@ -8,6 +8,7 @@ import { generateItems } from "@/lib/generate";
 import { measureOptionTextStrategies, scoreOptionTextStrategies } from "@/lib/generate/mc-validity";
 import { createRng } from "@/lib/rng";
 import { MC_LETTERS } from "@/lib/tasks/types";
+import { itWithShared } from "../../helpers/shared-data";
 import { loadTestComplexes } from "./complexes";
 
 const move = (x: number, y: number) => `move x ${x}, move y ${y}`;
@@ -81,7 +82,7 @@ describe("T8 distractors over 1,000 items", () => {
 });
 
 describe("generateItems reports option-text-only accuracy for MC tasks", () => {
-  it("T8 report is present and at chance; cloze tasks have none", () => {
+  itWithShared("T8 report is present and at chance; cloze tasks have none", () => {
     const r = generateItems({ complexes: loadTestComplexes(), tasks: ["interaction_location", "translation"], perTask: 12, seed: "validity", renderSettings: { widthPx: 64, heightPx: 64 } });
     if (!r.ok) throw new Error(r.error);
     const t8 = r.reports.find((x) => x.taskId === "interaction_location")!;

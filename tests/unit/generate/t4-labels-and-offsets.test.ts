@@ -1,3 +1,4 @@
+// needs-shared-structures: whole file
 /**
  * Issue 13: T4 images label every atom of the target residue with its atom name (and every ligand
  * atom), and labels keep a fixed offset from their atom across the images of one item.
