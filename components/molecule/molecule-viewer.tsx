@@ -98,6 +98,38 @@ function CameraRecorder({ onSample, originRef }: { onSample?: (s: { t: number; q
   return null;
 }
 
+type OrbitControlsImpl = React.ComponentRef<typeof OrbitControls>;
+
+/** Centroid of the ligand atoms (scene frame), or null when the scene has no ligand. */
+export function ligandCentreOf(scene: Scene3d): [number, number, number] | null {
+  let n = 0;
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  scene.roles.forEach((role, i) => {
+    if (role !== "l") return;
+    n++;
+    x += scene.positions[3 * i]!;
+    y += scene.positions[3 * i + 1]!;
+    z += scene.positions[3 * i + 2]!;
+  });
+  return n === 0 ? null : [x / n, y / n, z / n];
+}
+
+/**
+ * Turns the camera about the ligand: the orbit target moves to the ligand's centroid and the camera moves with it, so
+ * the orientation and the distance to the target stay as they were.
+ */
+function centreOnLigand(controls: OrbitControlsImpl | null, scene: Scene3d) {
+  const centre = ligandCentreOf(scene);
+  if (!controls || !centre) return;
+  const target = new THREE.Vector3(...centre);
+  const shift = target.clone().sub(controls.target);
+  controls.object.position.add(shift);
+  controls.target.copy(target);
+  controls.update();
+}
+
 export interface MoleculeViewerProps {
   assignmentId: string;
   allowRotate: boolean;
@@ -113,6 +145,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const [resetKey, setResetKey] = useState(0);
   const [showLabels, setShowLabels] = useState(true);
   const labelLayer = useRef<HTMLDivElement>(null);
+  const controls = useRef<OrbitControlsImpl>(null);
   const pathOrigin = useRef<number | null>(null);
   useEffect(() => {
     let cancelled = false;
@@ -149,8 +182,8 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         >
           <AtomImpostors atoms={buffers.atoms} />
           <BondImpostors bonds={buffers.bonds} />
-          <SceneLabels scene={scene} overlay={labelLayer} show={showLabels} />
-          <OrbitControls enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
+          <SceneLabels scene={scene} overlay={labelLayer} show={showLabels} ballRadiusA={BALL_RADIUS_A} />
+          <OrbitControls ref={controls} enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
           <CameraRecorder onSample={onCameraSample} originRef={pathOrigin} />
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
@@ -159,6 +192,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         <span>
           {allowRotate ? "Drag to rotate. " : ""}
           {allowZoom ? "Scroll to zoom. " : ""}
+          {scene.atomNames ? "Point at or tap an atom for its name. " : ""}
           {!allowRotate && !allowZoom ? "This view is fixed for this task." : ""}
         </span>
         <span className="flex items-center gap-3">
@@ -166,6 +200,11 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
             <label className="flex items-center gap-1.5">
               <input type="checkbox" checked={showLabels} onChange={(e) => setShowLabels(e.target.checked)} /> Labels
             </label>
+          ) : null}
+          {(allowRotate || allowZoom) && scene.roles.includes("l") ? (
+            <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => centreOnLigand(controls.current, scene)}>
+              Centre on ligand
+            </button>
           ) : null}
           <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => setResetKey((k) => k + 1)}>
             Reset view

@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { type RenderSettings, type RenderSettingsInput, RENDER_SETTINGS_VERSION, parseRenderSettings } from "@/lib/render/settings";
-import { type LabelOffsetMemory, renderSvg } from "@/lib/render/svg";
+import { type LabelCoverage, type LabelOffsetMemory, type RenderSvgStats, renderSvgWithStats } from "@/lib/render/svg";
+import type { Scene } from "@/lib/render/scene";
 import { renderPng } from "@/lib/render/png";
 import { createRng, hashSeed } from "@/lib/rng";
 import { getTask } from "@/lib/tasks/registry";
@@ -235,27 +236,46 @@ export interface RenderedImage {
 }
 
 /**
- * Views that show the same atoms (same complex, content and residue) share label offsets: a label
- * keeps its offset from its atom from one image of the item to the next wherever it stays clear.
+ * Views that show the same atoms (same complex, content and residue) share label coverage: labels the
+ * earlier images could not place often enough are served first in the next. Those that also look the
+ * same way (same canonical view, e.g. the front view before and after a move) share label offsets: a
+ * label keeps its offset from its atom from one such image to the next wherever it stays clear.
  */
 function labelGroupOf(view: ItemView): string {
   return `${view.source}\u0000${view.content}\u0000${view.residueId ?? ""}`;
 }
 
-/** Renders every view of an item with the render settings recorded in its provenance. */
-export function renderItemImages(item: GeneratedItem, format: ImageFormat): RenderedImage[] {
+export interface RenderedView {
+  view: ItemView;
+  scene: Scene;
+  svg: string;
+  stats: RenderSvgStats;
+}
+
+/**
+ * Every view of an item as SVG, with what the renderer placed (labels, culled atoms), rendered with
+ * the settings recorded in its provenance; views that show the same atoms share label offsets.
+ */
+export function renderItemViews(item: GeneratedItem): RenderedView[] {
   const settings = item.provenance.renderSettings;
+  const coverage = new Map<string, LabelCoverage>();
   const offsets = new Map<string, LabelOffsetMemory>();
   return item.views.map((view) => {
     const complex = item.complexes[view.source];
     if (!complex) throw new Error(`${item.id}: view "${view.caption}" refers to complex #${view.source}, but the item has ${item.complexes.length}`);
     const group = labelGroupOf(view);
-    let labelOffsets = offsets.get(group);
-    if (!labelOffsets) {
-      labelOffsets = new Map();
-      offsets.set(group, labelOffsets);
-    }
-    const svg = renderSvg(requireViewScene(complex, view, settings), settings, { labelOffsets });
+    const orientation = `${group}\u0000${view.view}`;
+    if (!coverage.has(group)) coverage.set(group, new Map());
+    if (!offsets.has(orientation)) offsets.set(orientation, new Map());
+    const scene = requireViewScene(complex, view, settings);
+    const { svg, stats } = renderSvgWithStats(scene, settings, { labelOffsets: offsets.get(orientation)!, labelCoverage: coverage.get(group)! });
+    return { view, scene, svg, stats };
+  });
+}
+
+/** Renders every view of an item with the render settings recorded in its provenance. */
+export function renderItemImages(item: GeneratedItem, format: ImageFormat): RenderedImage[] {
+  return renderItemViews(item).map(({ view, svg }) => {
     const bytes = format === "svg" ? new TextEncoder().encode(svg) : new Uint8Array(renderPng(svg).png);
     const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
     return { file: `images/${hash}.${format}`, caption: view.caption, mimeType: format === "svg" ? "image/svg+xml" : "image/png", bytes };

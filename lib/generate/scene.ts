@@ -152,8 +152,14 @@ function roundTo(value: number, decimals: number): number {
   return r === 0 ? 0 : r;
 }
 
+/** An atom the question names, and the text its 3D label shows ("ASP 25 A OD2", "O1"). */
+export interface NamedAtom {
+  atom: Atom;
+  text: string;
+}
+
 /** The interactive scene (lib/scene3d.ts) of a front-view scene: atoms, bonds, camera distance and field of view. */
-export function toScene3d(scene: Scene): Scene3d {
+export function toScene3d(scene: Scene, named: readonly { atom: number; text: string }[] = []): Scene3d {
   return {
     elements: scene.atoms.map((a) => a.element),
     positions: scene.atoms.flatMap((a) => a.position.map((v) => roundTo(v, SCENE3D_DECIMALS))),
@@ -166,13 +172,39 @@ export function toScene3d(scene: Scene): Scene3d {
       ...scene.atoms.flatMap((a, i) => (a.label ? [{ atom: i, text: a.label, kind: "a" as const }] : [])),
       ...scene.residueLabels.filter((l) => l.text.length > 0).map((l) => ({ atom: l.anchorAtomIndex, text: l.text, kind: "r" as const })),
     ],
+    // Names for hover and tap: what a file says about every shown atom, nothing about any answer.
+    atomNames: scene.atoms.map((a) => a.atomName ?? ""),
+    residueNames: scene.residueNames ?? [],
+    ...(named.length > 0 ? { named: [...named] } : {}),
   };
 }
 
-/** The `scene3d` public field of an item: the scene of `view` (a front view without an after-state). */
-export function buildScene3dField(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): Scene3d {
+/**
+ * Index in the view's scene of each named atom: buildScene keeps ligand then pocket atoms in order and
+ * drops hydrogens, so an atom's index is the number of kept atoms before it.
+ */
+function sceneIndicesOf(complex: GeneratorComplex, view: ItemView, named: readonly NamedAtom[]): { atom: number; text: string }[] {
+  const selected = selectViewAtoms(complex, view.content, view.residueId);
+  const order = new Map<Atom, number>();
+  let k = 0;
+  for (const atom of [...selected.ligand, ...selected.pocket]) {
+    if (atom.element === "H") continue;
+    order.set(atom, k++);
+  }
+  return named.map(({ atom, text }) => {
+    const index = order.get(atom);
+    if (index === undefined) throw new Error(`the question names atom ${atom.name} (serial ${atom.serial}), which view "${view.caption}" does not show`);
+    return { atom: index, text };
+  });
+}
+
+/**
+ * The `scene3d` public field of an item: the scene of `view` (a front view without an after-state), with
+ * the atoms the question names (`named`, atoms of `complex`) marked for the 3D view's first frame.
+ */
+export function buildScene3dField(complex: GeneratorComplex, view: ItemView, settings: RenderSettings, named: readonly NamedAtom[] = []): Scene3d {
   if (view.view !== "front" || view.modelCommands.length > 0) {
     throw new Error(`scene3d must come from a front view before any model command, got "${view.caption}"`);
   }
-  return toScene3d(requireViewScene(complex, view, settings));
+  return toScene3d(requireViewScene(complex, view, settings), sceneIndicesOf(complex, view, named));
 }

@@ -100,7 +100,7 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
       chains.add(atom.chain);
       residueIndex = r;
     }
-    const sceneAtom: SceneAtom = { position: positions[i]!, element: atom.element, role, residueIndex };
+    const sceneAtom: SceneAtom = { position: positions[i]!, element: atom.element, role, residueIndex, atomName: atom.name };
     if (role === "ligand" || (role === "pocket" && options.labelPocketAtoms === true)) sceneAtom.label = atom.name;
     return sceneAtom;
   });
@@ -108,6 +108,8 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
   // Each residue label hangs on the residue atom nearest the residue's centroid: on the residue, and
   // away from the backbone ends that neighbouring residues crowd.
   const withChain = chains.size > 1;
+  const ligandPositions = kept.flatMap(({ role }, i) => (role === "ligand" ? [positions[i]!] : []));
+  const contact2 = settings.residueLabelContactA ** 2;
   const residueLabels: SceneResidueLabel[] = residueAtoms.map((members) => {
     const c: [number, number, number] = [0, 0, 0];
     for (const k of members) {
@@ -120,8 +122,10 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
     for (const k of members) {
       if (distanceSquaredVec(positions[k]!, c) < distanceSquaredVec(positions[anchor]!, c)) anchor = k;
     }
-    return { text: formatResidueLabel(kept[anchor]!.atom, withChain), anchorAtomIndex: anchor };
+    const contact = members.some((k) => ligandPositions.some((q) => distanceSquaredVec(positions[k]!, q) <= contact2));
+    return { text: formatResidueLabel(kept[anchor]!.atom, withChain), anchorAtomIndex: anchor, atomIndices: members, contact };
   });
+  const residueNames = residueAtoms.map((members) => formatResidueLabel(kept[members[0]!]!.atom, true));
 
-  return { ok: true, scene: { atoms, bonds, residueLabels, camera, ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}) } };
+  return { ok: true, scene: { atoms, bonds, residueLabels, residueNames, camera, ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}) } };
 }

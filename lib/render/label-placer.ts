@@ -30,6 +30,15 @@ export interface LabelRequest {
   key?: string;
   /** Never skipped: when no free place exists, the label is drawn at its best place anyway (T4 atom names). */
   required?: boolean;
+  /** Candidate rings beyond the usual ones (a label that must find room more than most). */
+  extraRings?: number;
+  /**
+   * Placement tier, lower first (default 0), after the labels with a remembered offset. A later
+   * request with the key of a label already placed is dropped: it is that label's fallback.
+   */
+  tier?: number;
+  /** Scene atom the label names or hangs on; copied to the placed label (audits check it is not hidden). */
+  anchorAtomIndex?: number;
 }
 
 /**
@@ -43,6 +52,8 @@ export interface LabelOffset {
   anchorRadiusPx: number;
   /** When several remembered labels compete, the one remembered first (lower rank) is placed first. */
   rank?: number;
+  /** The atom the label hung on (a residue label keeps its atom while no nearer ball hides it). */
+  anchorAtomIndex?: number;
 }
 
 /** `offset` replayed on an anchor ball of radius `radiusPx`. */
@@ -66,11 +77,15 @@ export interface PlacedLabel {
   requestIndex: number;
   /** The request's key, when it had one. */
   key?: string;
+  /** The request's anchor atom, when it had one. */
+  anchorAtomIndex?: number;
   text: string;
   kind: "atom" | "residue";
   fontSizePx: number;
   /** Box that the label (glyphs plus halo) is guaranteed to stay within. */
   box: LabelBox;
+  /** The part of `box` the glyphs themselves occupy (box minus the halo margin). */
+  textBox: LabelBox;
   /** Text anchor point: horizontal centre and baseline. */
   xPx: number;
   baselineYPx: number;
@@ -105,8 +120,10 @@ export interface PlaceLabelsResult {
 const LABEL_GAP_PX = 2;
 /** Minimum clear space between two labels in px (also absorbs the SVG's two-decimal rounding). */
 const LABEL_SEPARATION_PX = 1;
-/** Candidate rings: each further ring moves the label out by this many label heights. */
+/** Candidate rings: each further ring moves the label out by one label height. */
 const RING_COUNT = 3;
+/** A required label tries this many rings before it is drawn over another label. */
+const REQUIRED_RING_COUNT = 8;
 /** A label one ring further out must save this many covered balls to be preferred. */
 const RING_PENALTY_BALLS = 2;
 const OBSTACLE_GRID_CELL_PX = 64;
@@ -119,6 +136,8 @@ export interface LabelSize {
   heightPx: number;
   /** Distance from the box top to the text baseline. */
   baselineFromTopPx: number;
+  /** Margin between the box and the glyphs on every side (half the halo plus 1 px). */
+  padPx: number;
 }
 
 /**
@@ -132,6 +151,7 @@ export function measureLabelPx(text: string, fontSizePx: number, haloWidthPx: nu
     widthPx: measureTextEm(text) * fontSizePx + 2 * pad,
     heightPx: LABEL_CAP_HEIGHT_EM * fontSizePx + descent + 2 * pad,
     baselineFromTopPx: pad + LABEL_CAP_HEIGHT_EM * fontSizePx,
+    padPx: pad,
   };
 }
 
@@ -143,7 +163,8 @@ export function boxesOverlap(a: LabelBox, b: LabelBox): boolean {
 function candidateOffsets(request: LabelRequest, w: number, h: number): { dx: number; dy: number; ring: number }[] {
   const out: { dx: number; dy: number; ring: number }[] = [];
   if (request.kind === "residue") out.push({ dx: 0, dy: 0, ring: 0 });
-  for (let ring = 0; ring < RING_COUNT; ring++) {
+  const rings = (request.required ? REQUIRED_RING_COUNT : RING_COUNT) + (request.extraRings ?? 0);
+  for (let ring = 0; ring < rings; ring++) {
     const r = request.anchorRadiusPx + LABEL_GAP_PX + ring * h;
     const c = request.anchorRadiusPx * DIAGONAL + LABEL_GAP_PX + ring * h;
     out.push(
@@ -229,11 +250,14 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
   // A remembered place is kept while it stays inside the image and its boxes (glyphs plus halo) lose
   // at most FIXED_OVERLAP_MAX_FRACTION of their area to other labels: perspective makes nearby atoms
   // shift by a few px relative to each other between images, and re-solving would move the label.
-  const isFreeEnoughForFixed = (box: LabelBox) => {
+  // Only halo margins may overlap there: neither box may reach the other label's glyphs.
+  const isFreeEnoughForFixed = (box: LabelBox, padPx: number) => {
     if (box.x0 < minX || box.y0 < minY || box.x1 > maxX || box.y1 > maxY) return false;
+    const text = { x0: box.x0 + padPx, y0: box.y0 + padPx, x1: box.x1 - padPx, y1: box.y1 - padPx };
     const area = (box.x1 - box.x0) * (box.y1 - box.y0);
     let covered = 0;
     for (const p of placed) {
+      if (boxesOverlap(box, p.textBox) || boxesOverlap(text, p.box)) return false;
       const w = Math.min(box.x1, p.box.x1) - Math.max(box.x0, p.box.x0);
       const h = Math.min(box.y1, p.box.y1) - Math.max(box.y0, p.box.y0);
       if (w > 0 && h > 0) {
@@ -245,21 +269,25 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
     return covered <= FIXED_OVERLAP_MAX_FRACTION * area;
   };
 
-  // Labels with a remembered offset go first (in the caller's order), so newcomers fit around them.
+  // Labels with a remembered offset go first (in the order they were remembered), so newcomers fit
+  // around them; the others follow by tier, then in the caller's order.
   const order = requests.map((_, i) => i);
+  const tierOf = (i: number) => requests[i]!.tier ?? 0;
   const rankOf = (i: number) => requests[i]!.fixedOffset?.rank ?? (requests[i]!.fixedOffset ? 0 : Number.POSITIVE_INFINITY);
-  order.sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+  order.sort((a, b) => rankOf(a) - rankOf(b) || tierOf(a) - tierOf(b) || a - b);
+  const placedKeys = new Set<string>();
 
   for (const requestIndex of order) {
     const request = requests[requestIndex]!;
-    const { widthPx: w, heightPx: h, baselineFromTopPx } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
+    if (request.key !== undefined && placedKeys.has(request.key)) continue;
+    const { widthPx: w, heightPx: h, baselineFromTopPx, padPx } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
     const boxAt = (cx: number, cy: number): LabelBox => ({ x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 });
     let best: { box: LabelBox; cost: number } | null = null;
     let forced = false;
     if (request.fixedOffset) {
       const o = replayOffset(request.fixedOffset, request.anchorRadiusPx);
       const box = boxAt(request.anchorXPx + o.dx, request.anchorYPx + o.dy);
-      if (isFreeEnoughForFixed(box)) best = { box, cost: 0 };
+      if (isFreeEnoughForFixed(box, padPx)) best = { box, cost: 0 };
     }
     if (best === null) {
       for (const c of candidateOffsets(request, w, h)) {
@@ -298,21 +326,39 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
       continue;
     }
     const { box } = best;
+    if (request.key !== undefined) placedKeys.add(request.key);
     const xPx = (box.x0 + box.x1) / 2;
     placed.push({
       requestIndex,
       ...(request.key !== undefined ? { key: request.key } : {}),
+      ...(request.anchorAtomIndex !== undefined ? { anchorAtomIndex: request.anchorAtomIndex } : {}),
       text: request.text,
       kind: request.kind,
       fontSizePx: request.fontSizePx,
       box,
+      textBox: { x0: box.x0 + padPx, y0: box.y0 + padPx, x1: box.x1 - padPx, y1: box.y1 - padPx },
       xPx,
       baselineYPx: box.y0 + baselineFromTopPx,
-      offset: { dx: xPx - request.anchorXPx, dy: (box.y0 + box.y1) / 2 - request.anchorYPx, anchorRadiusPx: request.anchorRadiusPx },
+      offset: {
+        dx: xPx - request.anchorXPx,
+        dy: (box.y0 + box.y1) / 2 - request.anchorYPx,
+        anchorRadiusPx: request.anchorRadiusPx,
+        ...(request.anchorAtomIndex !== undefined ? { anchorAtomIndex: request.anchorAtomIndex } : {}),
+      },
       forced,
     });
   }
   placed.sort((a, b) => a.requestIndex - b.requestIndex);
-  skipped.sort((a, b) => a - b);
-  return { placed, skipped };
+  // A skipped request whose key a fallback placed, or that a fallback repeats, is reported once or not at all.
+  const reported = new Set<string>();
+  const finalSkipped = skipped
+    .sort((a, b) => a - b)
+    .filter((i) => {
+      const key = requests[i]!.key;
+      if (key === undefined) return true;
+      if (placedKeys.has(key) || reported.has(key)) return false;
+      reported.add(key);
+      return true;
+    });
+  return { placed, skipped: finalSkipped };
 }

@@ -19,6 +19,8 @@ export interface SceneAtom {
   residueIndex: number;
   /** Text drawn next to the atom (ligand atoms carry their atom name; T4 residue atoms too). */
   label?: string;
+  /** The atom's name in its file ("OD2"); never drawn by the static renderer (the 3D view shows it on hover). */
+  atomName?: string;
 }
 
 export interface SceneBond {
@@ -33,12 +35,21 @@ export interface SceneResidueLabel {
   text: string;
   /** Index into `Scene.atoms` of the atom the label sits next to. */
   anchorAtomIndex: number;
+  /**
+   * The residue's atoms (indices into `Scene.atoms`). When given, each image hangs the label on the
+   * member nearest the residue's centre that no nearer ball hides, and leaves a hidden residue unlabelled.
+   */
+  atomIndices?: number[];
+  /** The residue has a heavy atom within the contact shell (render settings) of a ligand heavy atom. */
+  contact?: boolean;
 }
 
 export interface Scene {
   atoms: SceneAtom[];
   bonds: SceneBond[];
   residueLabels: SceneResidueLabel[];
+  /** Full name of each residue index, chain included ("ASP 25 A"), for the 3D view's hover names. */
+  residueNames?: string[];
   /**
    * Field of view, distance and near plane of the view. The image size comes from the render
    * settings (the camera's widthPx/heightPx are replaced by them), so one scene renders at any size.
@@ -83,6 +94,9 @@ export function validateScene(scene: Scene): string[] {
   scene.residueLabels.forEach((label, i) => {
     if (!isAtomIndex(label.anchorAtomIndex)) {
       problems.push(`residueLabels[${i}].anchorAtomIndex: ${label.anchorAtomIndex} outside 0..${n - 1}`);
+    }
+    if (label.atomIndices && !label.atomIndices.every(isAtomIndex)) {
+      problems.push(`residueLabels[${i}].atomIndices: an index outside 0..${n - 1}`);
     }
   });
   const cam = scene.camera;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Bump when a default or the drawing itself changes in a way that alters pictures. */
-export const RENDER_SETTINGS_VERSION = 1;
+export const RENDER_SETTINGS_VERSION = 2;
 
 /** Reference image size for font sizes: label sizes are "px at 1024" and scale with the image. */
 export const LABEL_REFERENCE_SIZE_PX = 1024;
@@ -38,10 +38,21 @@ export const RenderSettingsSchema = z.object({
   stickRadiusA: z.number().positive().max(1).default(0.2),
   showLigandLabels: z.boolean().default(true),
   showResidueLabels: z.boolean().default(true),
-  /** Ligand atom-name label size in px at a 1024-px image (scaled with the smaller image side). */
-  labelFontSizePx: z.number().positive().max(200).default(17),
-  /** Residue label size in px at a 1024-px image. */
-  residueLabelFontSizePx: z.number().positive().max(200).default(20),
+  /**
+   * Atom-name label size in px at a 1024-px image (scaled with the smaller image side). The question page
+   * shows the main image at least 600 CSS px wide, so 22 px here reads as ≥ 12.9 CSS px there.
+   */
+  labelFontSizePx: z.number().positive().max(200).default(22),
+  /** Residue label size in px at a 1024-px image (≥ 14 CSS px at 600 CSS px). */
+  residueLabelFontSizePx: z.number().positive().max(200).default(24),
+  /**
+   * Contact shell, Å: a pocket residue with a heavy atom this close to a ligand heavy atom gets its label
+   * placed before other residues', in views that have labelled it least so far. A function of the structure
+   * alone (every H-bond partner lies inside it), so which residues are labelled says nothing about the key.
+   */
+  residueLabelContactA: z.number().positive().max(20).default(4.5),
+  /** Each contact-shell residue should be labelled in at least this many views of an item. */
+  residueLabelMinViews: z.number().int().min(0).max(12).default(2),
   labelColor: HexColorSchema.default("#FFFFFF"),
   residueLabelColor: HexColorSchema.default("#FFFFFF"),
   /** Outline drawn under the text so labels stay readable over bright balls. */

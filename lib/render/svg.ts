@@ -21,7 +21,8 @@ import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import { atomColorOf, darkenHex, lightenHex } from "./colors";
 import { type LabelObstacle, type LabelOffset, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
-import { type Scene, validateScene } from "./scene";
+import { findHiddenAtoms } from "./label-audit";
+import { type Scene, type SceneResidueLabel, validateScene } from "./scene";
 import { LABEL_REFERENCE_SIZE_PX, type RenderSettings } from "./settings";
 
 export interface RenderSvgStats {
@@ -41,8 +42,15 @@ export interface RenderSvgStats {
  */
 export type LabelOffsetMemory = Map<string, LabelOffset>;
 
+/**
+ * How many images of an item have shown each label so far (same keys as `LabelOffsetMemory`): read to
+ * serve the least-shown labels first, and updated with the labels this image places.
+ */
+export type LabelCoverage = Map<string, number>;
+
 export interface RenderSvgOptions {
   labelOffsets?: LabelOffsetMemory;
+  labelCoverage?: LabelCoverage;
 }
 
 export interface RenderSvgResult {
@@ -61,6 +69,9 @@ const BALL_HIGHLIGHT_FOCUS = { fx: 0.36, fy: 0.32 } as const;
 const BALL_HIGHLIGHT_LIGHTEN = 0.6;
 const BALL_EDGE_DARKEN = 0.6;
 
+/** Extra candidate rings for a label (ligand atom, contact-shell residue) that earlier images could not place often enough. */
+const SHORT_LABEL_EXTRA_RINGS = 2;
+
 /** Fixed two-decimal numbers; "-0.00" would make equal pictures differ byte-wise. */
 function fmt(n: number): string {
   const s = n.toFixed(2);
@@ -74,7 +85,7 @@ export function escapeXml(text: string): string {
   );
 }
 
-interface ProjectedBall {
+export interface ProjectedBall {
   xPx: number;
   yPx: number;
   radiusPx: number;
@@ -94,7 +105,8 @@ function midpoint(a: Vec3, b: Vec3): Vec3 {
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
 }
 
-function projectBalls(scene: Scene, camera: PerspectiveCamera, settings: RenderSettings): ProjectedBall[] {
+/** Every atom's ball as drawn in an image of `camera`'s size (centre and radius in px, depth in Å). */
+export function projectBalls(scene: Scene, camera: PerspectiveCamera, settings: RenderSettings): ProjectedBall[] {
   const { widthPx: w, heightPx: h } = camera;
   return scene.atoms.map((atom) => {
     const p = projectToPixels(camera, atom.position);
@@ -178,44 +190,114 @@ function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints)
   );
 }
 
-function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, offsets?: LabelOffsetMemory): LabelRequest[] {
+/** Residue centroid (scene frame) of the given atoms. */
+function centroidOfAtoms(scene: Scene, members: readonly number[]): Vec3 {
+  const c: [number, number, number] = [0, 0, 0];
+  for (const k of members) {
+    const p = scene.atoms[k]!.position;
+    c[0] += p[0] / members.length;
+    c[1] += p[1] / members.length;
+    c[2] += p[2] / members.length;
+  }
+  return c;
+}
+
+/**
+ * The atom a residue label hangs on in this image: the remembered atom if still in view, else the
+ * member nearest the residue's centroid that no nearer ball hides, or null when every member is hidden
+ * (the residue is not seen, so not labelled). Without a member list, the scene's fixed anchor.
+ */
+function residueAnchorOf(scene: Scene, label: SceneResidueLabel, balls: readonly ProjectedBall[], hidden: readonly boolean[], remembered?: number): number | null {
+  if (!label.atomIndices || label.atomIndices.length === 0) return balls[label.anchorAtomIndex]!.visible ? label.anchorAtomIndex : null;
+  // The atom it hung on in an earlier image that looks the same way, while still in view: the label keeps its place.
+  if (remembered !== undefined && label.atomIndices.includes(remembered) && !hidden[remembered]) return remembered;
+  const centre = centroidOfAtoms(scene, label.atomIndices);
+  let best: number | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const k of label.atomIndices) {
+    if (hidden[k]) continue;
+    const p = scene.atoms[k]!.position;
+    const d = (p[0] - centre[0]) ** 2 + (p[1] - centre[1]) ** 2 + (p[2] - centre[2]) ** 2;
+    if (d < bestD || (d === bestD && best !== null && k < best)) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * Label requests in placement tiers: (0) atom labels the item's earlier images have shown fewer than
+ * `residueLabelMinViews` times; (1) contact-shell residue labels short of that, with extra rings; (2)
+ * the short atom labels of tier 0 that found no place, again with extra rings; (3) the other atom
+ * labels; (4) the other contact-shell residues; (5) the remaining residues. Within a tier ligand atoms
+ * before residue atoms, nearest first. Nothing here reads an answer: the order depends on the
+ * structure, the view and the earlier views only.
+ */
+function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, offsets?: LabelOffsetMemory, coverage?: LabelCoverage): LabelRequest[] {
   const scale = Math.min(settings.widthPx, settings.heightPx) / LABEL_REFERENCE_SIZE_PX;
-  const byNearest = (a: { depthA: number; index: number }, b: { depthA: number; index: number }) =>
-    a.depthA - b.depthA || a.index - b.index;
+  const hidden = findHiddenAtoms(balls);
+  const short = (key: string) => (coverage?.get(key) ?? 0) < settings.residueLabelMinViews;
+  const required = scene.atomLabelsRequired === true;
 
-  const atomLabels = settings.showLigandLabels
-    ? scene.atoms
-        .map((atom, index) => ({ atom, index, depthA: balls[index]!.depthA }))
-        .filter(({ atom, index }) => atom.label !== undefined && atom.label.length > 0 && balls[index]!.visible)
-        .sort((a, b) => (a.atom.role === "ligand" ? 0 : 1) - (b.atom.role === "ligand" ? 0 : 1) || byNearest(a, b))
-    : [];
-  const residueLabels = settings.showResidueLabels
-    ? scene.residueLabels
-        .map((label, index) => ({ label, index, depthA: balls[label.anchorAtomIndex]!.depthA }))
-        .filter(({ label }) => label.text.length > 0 && balls[label.anchorAtomIndex]!.visible)
-        .sort(byNearest)
-    : [];
-
-  const request = (key: string, atomIndex: number, text: string, kind: LabelRequest["kind"], fontSizePx: number, required: boolean): LabelRequest => {
+  interface Candidate {
+    tier: number;
+    ligandFirst: number;
+    depthA: number;
+    order: number;
+    request: LabelRequest;
+  }
+  const candidates: Candidate[] = [];
+  const add = (tier: number, ligandFirst: number, atomIndex: number, order: number, key: string, text: string, kind: LabelRequest["kind"], fontSizePx: number, extraRings: number) => {
     const ball = balls[atomIndex]!;
     const fixedOffset = offsets?.get(key);
-    return {
-      key,
-      text,
-      anchorXPx: ball.xPx,
-      anchorYPx: ball.yPx,
-      anchorRadiusPx: ball.radiusPx,
-      fontSizePx,
-      kind,
-      ...(fixedOffset ? { fixedOffset } : {}),
-      ...(required ? { required } : {}),
-    };
+    candidates.push({
+      tier,
+      ligandFirst,
+      depthA: ball.depthA,
+      order,
+      request: {
+        key,
+        anchorAtomIndex: atomIndex,
+        text,
+        anchorXPx: ball.xPx,
+        anchorYPx: ball.yPx,
+        anchorRadiusPx: ball.radiusPx,
+        fontSizePx,
+        kind,
+        tier,
+        ...(fixedOffset ? { fixedOffset } : {}),
+        ...(required && kind === "atom" ? { required } : {}),
+        ...(extraRings > 0 ? { extraRings } : {}),
+      },
+    });
   };
-  const required = scene.atomLabelsRequired === true;
-  return [
-    ...atomLabels.map(({ atom, index }) => request(`a${index}`, index, atom.label!, "atom", settings.labelFontSizePx * scale, required)),
-    ...residueLabels.map(({ label, index }) => request(`r${index}`, label.anchorAtomIndex, label.text, "residue", settings.residueLabelFontSizePx * scale, false)),
-  ];
+  if (settings.showLigandLabels) {
+    const fontSizePx = settings.labelFontSizePx * scale;
+    scene.atoms.forEach((atom, index) => {
+      if (atom.label === undefined || atom.label.length === 0 || !balls[index]!.visible) return;
+      const key = `a${index}`;
+      const ligandFirst = atom.role === "ligand" ? 0 : 1;
+      if (short(key)) {
+        add(0, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, 0);
+        add(2, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, SHORT_LABEL_EXTRA_RINGS);
+      } else add(3, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, 0);
+    });
+  }
+  if (settings.showResidueLabels) {
+    const fontSizePx = settings.residueLabelFontSizePx * scale;
+    scene.residueLabels.forEach((label, index) => {
+      const key = `r${index}`;
+      const anchor = label.text.length > 0 ? residueAnchorOf(scene, label, balls, hidden, offsets?.get(key)?.anchorAtomIndex) : null;
+      if (anchor === null) return;
+      const order = scene.atoms.length + index;
+      if (label.contact !== true) add(5, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
+      else if (short(key)) add(1, 0, anchor, order, key, label.text, "residue", fontSizePx, SHORT_LABEL_EXTRA_RINGS);
+      else add(4, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
+    });
+  }
+  candidates.sort((a, b) => a.tier - b.tier || a.ligandFirst - b.ligandFirst || a.depthA - b.depthA || a.order - b.order);
+  return candidates.map((c) => c.request);
 }
 
 function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color: string, settings: RenderSettings): string {
@@ -269,7 +351,7 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
     })
     .join("");
 
-  const requests = labelRequests(scene, balls, settings, options.labelOffsets);
+  const requests = labelRequests(scene, balls, settings, options.labelOffsets, options.labelCoverage);
   const haloWidthPx = Math.max(...requests.map((r) => r.fontSizePx), 0) * settings.labelHaloFraction;
   const obstacles: LabelObstacle[] = balls.filter((b) => b.visible).map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
   const { placed, skipped } = placeLabels(requests, { widthPx: w, heightPx: h, haloWidthPx, obstacles });
@@ -279,6 +361,9 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
         options.labelOffsets.set(label.key, { ...label.offset, rank: options.labelOffsets.size });
       }
     }
+  }
+  if (options.labelCoverage) {
+    for (const label of placed) if (label.key !== undefined) options.labelCoverage.set(label.key, (options.labelCoverage.get(label.key) ?? 0) + 1);
   }
   const scale = Math.min(w, h) / LABEL_REFERENCE_SIZE_PX;
   const labels =

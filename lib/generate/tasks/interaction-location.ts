@@ -15,7 +15,9 @@ import { formatCommand } from "@/lib/tasks/grammar/command";
 import { MC_LETTERS } from "@/lib/tasks/types";
 import { findResidueOfBond, keyHBondsOf } from "../complex";
 import { buildMoveDistractors, placeTruth } from "../distractors";
-import { buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
+import type { Atom } from "@/lib/molecule/types";
+import type { ResidueRef } from "@/lib/tasks/fields";
+import { type NamedAtom, buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
 import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, planRoundRobin, requireComplex } from "../task-generator";
 import type { DistractorRecord, GeneratorComplex } from "../types";
 
@@ -42,21 +44,35 @@ function listNameableBonds(complex: GeneratorComplex): HBond[] {
   });
 }
 
-/** Midpoint of an H-bond's two atoms, file coordinates. */
-export function bondMidpointOf(bond: Pick<HBond, "proteinAtom" | "ligandAtom">, complex: GeneratorComplex): Vec3 {
+/** The complex's own atoms at the two ends of an H-bond. */
+function bondAtomsOf(bond: Pick<HBond, "proteinAtom" | "ligandAtom">, complex: GeneratorComplex): { protein: Atom; ligand: Atom } {
   const find = (ref: HBond["proteinAtom"], atoms: GeneratorComplex["pocketAtoms"]) => {
     const atom = atoms.find((a) => a.serial === ref.serial && a.name === ref.name && a.chain === ref.chain && a.resSeq === ref.resSeq && a.iCode === ref.iCode);
     if (!atom) throw new Error(`H-bond atom ${ref.name} (serial ${ref.serial}) is not among the shown atoms`);
     return atom;
   };
-  const p = find(bond.proteinAtom, complex.pocketAtoms);
-  const l = find(bond.ligandAtom, complex.ligandAtoms);
+  return { protein: find(bond.proteinAtom, complex.pocketAtoms), ligand: find(bond.ligandAtom, complex.ligandAtoms) };
+}
+
+/** Midpoint of an H-bond's two atoms, file coordinates. */
+export function bondMidpointOf(bond: Pick<HBond, "proteinAtom" | "ligandAtom">, complex: GeneratorComplex): Vec3 {
+  const { protein: p, ligand: l } = bondAtomsOf(bond, complex);
   return [(p.x + l.x) / 2, (p.y + l.y) / 2, (p.z + l.z) / 2];
 }
 
 /** View centre near `centre` such that `point` has whole-Å x and y in the screen frame (shift < 0.5 Å). */
 export function snapViewCentre(centre: Vec3, point: Vec3): Vec3 {
   return [point[0] - Math.round(point[0] - centre[0]), point[1] - Math.round(point[1] - centre[1]), centre[2]];
+}
+
+/** The bond's two atoms as the question names them: "ASP 25 A OD2" and the ligand's "O1". */
+function namedAtomsOf(bond: HBond, complex: GeneratorComplex, residue: ResidueRef): NamedAtom[] {
+  const { protein, ligand } = bondAtomsOf(bond, complex);
+  const res = `${residue.residueName.toUpperCase()} ${residue.residueNumber}${residue.insertionCode.toUpperCase()} ${residue.chainId.toUpperCase()}`;
+  return [
+    { atom: protein, text: `${res} ${bond.proteinAtom.name.toUpperCase()}` },
+    { atom: ligand, text: bond.ligandAtom.name.toUpperCase() },
+  ];
 }
 
 function formatMove(dx: number, dy: number): string {
@@ -103,7 +119,8 @@ export const interactionLocationGenerator = defineGenerator({
         pdbId: complex.pdbId,
         bond: { residue: residue.ref!, atomName: bond.proteinAtom.name, ligandAtomName: bond.ligandAtom.name },
         options: texts,
-        scene3d: buildScene3dField(complex, views[0]!, context.settings),
+        // The question names both atoms, so the 3D view labels them from the first frame.
+        scene3d: buildScene3dField(complex, views[0]!, context.settings, namedAtomsOf(bond, complex, residue.ref!)),
       },
       gold: { letter, options: texts },
       views,

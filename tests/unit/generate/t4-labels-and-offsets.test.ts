@@ -4,7 +4,7 @@
  * atom), and labels keep a fixed offset from their atom across the images of one item.
  */
 import { describe, expect, it } from "vitest";
-import { generateItems, renderItemImages, requireViewScene } from "@/lib/generate";
+import { generateItems, renderItemImages, renderItemViews, requireViewScene } from "@/lib/generate";
 import { type LabelOffset, replayOffset } from "@/lib/render/label-placer";
 import { renderSvgWithStats } from "@/lib/render/svg";
 import { parseTexts } from "../render/svg-parse";
@@ -48,13 +48,11 @@ describe("labels keep a fixed offset from their atom across the images of an ite
   if (!r.ok) throw new Error(r.error);
 
   it.each(r.items.map((item) => [item.id, item] as const))("%s", (_id, item) => {
-    const memory = new Map<string, LabelOffset>();
     const seen = new Map<string, LabelOffset>();
     let compared = 0;
     let kept = 0;
-    for (const view of item.views) {
-      const scene = requireViewScene(item.complexes[view.source]!, view, item.provenance.renderSettings);
-      const { stats } = renderSvgWithStats(scene, item.provenance.renderSettings, { labelOffsets: memory });
+    // As the generator renders them: views that look the same way share remembered offsets.
+    for (const { view, stats } of renderItemViews(item)) {
       for (const label of stats.labelsPlaced) {
         // Same atoms seen the same way round: the front view before and after a move or zoom.
         const key = `${view.source}|${view.content}|${view.view}|${label.key}`;

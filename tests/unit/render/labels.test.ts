@@ -93,9 +93,10 @@ describe("label placement in a cluttered scene", () => {
     const placedLigand = stats.labelsPlaced.filter((l) => l.kind === "atom").length;
     const skippedLigand = stats.labelsSkipped.filter((t) => !t.startsWith("ARG")).length;
     const skippedResidues = stats.labelsSkipped.filter((t) => t.startsWith("ARG")).length;
-    // The ring of residues has room to spare once the ligand is labelled; the ligand grid does not.
+    // Ligand names go first, and those short of room may move a ring or two farther out, into the
+    // residues' space: a larger share of the ligand is named than of the residues.
     expect(placedLigand + skippedLigand).toBe(49);
-    expect(skippedResidues).toBeLessThan(skippedLigand + 1);
+    expect(placedLigand / 49).toBeGreaterThan((16 - skippedResidues) / 16);
     expect(stats.labelsPlaced.findIndex((l) => l.kind === "residue")).toBe(placedLigand);
   });
 });
