@@ -17,6 +17,8 @@ const BudgetEnvSchema = z.object({
   HEAVY_WORKBOOK_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Time budget of one results computation (summary, bootstrap intervals, item analysis), ms. */
   HEAVY_RESULTS_BUDGET_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  /** Main-phase responses from which a scope's results summary is computed in the pool (below: in-process, faster). */
+  HEAVY_RESULTS_MIN_RECORDS: z.coerce.number().int().min(0).default(5_000),
   /** Responses-export child processes running at once (each about 100 MB); more wait their turn. */
   EXPORT_MAX_CHILDREN: z.coerce.number().int().min(1).max(64).default(2),
   /** Bytes an uploaded tar/tar.gz may expand to on disk, and zip entries may declare in total. */

@@ -23,10 +23,11 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 async function zeroTarGz(file: string, bytes: number): Promise<void> {
   const pack = tar.pack();
   const done = pipeline(pack, createGzip(), fs.createWriteStream(file));
-  const entry = pack.entry({ name: "data/zeros.bin", size: bytes });
+  // streamx's typings differ from Node's Writable; the calls below are the common ones.
+  const entry = pack.entry({ name: "data/zeros.bin", size: bytes }) as unknown as NodeJS.WritableStream;
   const chunk = Buffer.alloc(MiB);
   for (let left = bytes; left > 0; left -= chunk.length) {
-    if (!entry.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((r) => entry.once("drain", r));
+    if (!entry.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise<void>((r) => entry.once("drain", () => r()));
   }
   entry.end();
   pack.finalize();
