@@ -22,8 +22,12 @@ import type { HeavyTask } from "./heavy-child";
 
 /** How often the resident memory of a running job's process is read from /proc. */
 const MEMORY_SAMPLE_MS = 50;
-/** Heap of a worker's V8 below its resident cap: code, native buffers and the young generation need the rest. */
-const HEAP_SHARE_OF_RSS = 0.75;
+/**
+ * V8's old-space cap of a worker equals its resident cap: the resident watch, which counts the heap plus everything
+ * else, always fires first and kills at once. A lower heap cap made V8 collect garbage near its limit for minutes
+ * instead of failing (an xlsx bomb at 458 MB resident under a 384 MB heap cap ran into its 60 s time budget).
+ */
+const HEAP_SHARE_OF_RSS = 1;
 
 export type HeavyBudget = "time" | "memory" | "queue" | "crash";
 
@@ -97,10 +101,16 @@ export function buildHeavyChildBundle(): Promise<string> {
 
 let pool: Promise<Tinypool> | null = null;
 let running = 0;
+let startedTotal = 0;
 
 /** Heavy jobs a worker is running right now (not those waiting in the queue). */
 export function heavyJobsRunning(): number {
   return running;
+}
+
+/** Heavy jobs started since this process began (tests tell a cached result from a recomputed one). */
+export function heavyJobsStarted(): number {
+  return startedTotal;
 }
 
 function getPool(): Promise<Tinypool> {
@@ -159,6 +169,7 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
     if (started) return;
     started = true;
     running++;
+    startedTotal++;
     timer = setTimeout(
       () => stop(new HeavyJobError("time", `${label} was stopped: it ran over its time budget of ${formatMs(budgetMs)} (${TIME_BUDGET[kind].variable})`)),
       budgetMs,
