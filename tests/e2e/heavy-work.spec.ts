@@ -50,9 +50,11 @@ test("a nested-SVG bomb is refused by its budget in a worker while a participant
   const batch = async () => (await sql<{ status: string; finishedAt: Date | null; report: unknown }>(`SELECT status, "finishedAt", report FROM "ImportBatch" WHERE id = $1`, [batchId]))[0]!;
   await expect.poll(async () => (await batch()).status, { timeout: 60_000 }).toBe("running");
 
-  // The participant's study page, while the import works on the bomb: answered, and the import still running.
-  const page = await request.get(`/s/${slug}`);
+  // A participant entering the study and getting its session page, while the import works on the bomb: answered,
+  // and the import still running.
+  const page = await request.get(`/s/${slug}?PROLIFIC_PID=heavy-${bundle.tag}&STUDY_ID=s&SESSION_ID=x`);
   expect(page.status()).toBe(200);
+  expect(new URL(page.url()).pathname).toBe(`/s/${slug}/session`);
   expect((await batch()).finishedAt).toBeNull();
 
   await expect.poll(async () => (await batch()).finishedAt, { timeout: 120_000 }).not.toBeNull();
