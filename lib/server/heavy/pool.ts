@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import Tinypool from "tinypool";
+import type Tinypool from "tinypool";
 import { formatBytes, formatMs, heavyBudgets } from "./budgets";
 import type { HeavyJobKind, HeavyJobs } from "./jobs";
 import type { HeavyTask } from "./heavy-child";
@@ -114,10 +114,12 @@ export function heavyJobsStarted(): number {
 }
 
 function getPool(): Promise<Tinypool> {
-  pool ??= buildHeavyChildBundle().then((filename) => {
+  pool ??= buildHeavyChildBundle().then(async (filename) => {
+    // Loaded when first needed, as esbuild is: an ES module kept outside the server bundle (serverExternalPackages).
+    const { default: TinypoolClass } = await import("tinypool");
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "NODE_OPTIONS") env[k] = v;
-    return new Tinypool({
+    return new TinypoolClass({
       filename,
       runtime: "child_process",
       minThreads: 0,
