@@ -6,6 +6,7 @@ import type Tinypool from "tinypool";
 import { formatBytes, formatMs, heavyBudgets } from "./budgets";
 import type { HeavyJobKind, HeavyJobs } from "./jobs";
 import type { HeavyTask } from "./heavy-child";
+import { Semaphore } from "./semaphore";
 
 /**
  * The heavy-work pool: SVG checking and rasterising, prediction-file (xlsx) reading and the results summary run in
@@ -100,6 +101,12 @@ export function buildHeavyChildBundle(): Promise<string> {
 }
 
 let pool: Promise<Tinypool> | null = null;
+/**
+ * The concurrency limit and the queue are here, not tinypool's: when tinypool kills a worker for an aborted job it
+ * replaces it only up to minThreads (0 here), so a job waiting in its queue behind a killed one waited for ever. Each
+ * job enters tinypool only with a slot, when a worker is free or may be started.
+ */
+const slots = new Semaphore(heavyBudgets.HEAVY_WORKERS);
 let running = 0;
 let startedTotal = 0;
 
@@ -124,7 +131,6 @@ function getPool(): Promise<Tinypool> {
       runtime: "child_process",
       minThreads: 0,
       maxThreads: heavyBudgets.HEAVY_WORKERS,
-      maxQueue: heavyBudgets.HEAVY_QUEUE_MAX,
       // A worker left idle this long exits; the next job forks a new one (about 0.1 s).
       idleTimeout: 30_000,
       // Structured clone over the IPC channel: PNG and workbook bytes travel as bytes, not as JSON arrays of numbers.
@@ -195,6 +201,10 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
     }, MEMORY_SAMPLE_MS);
   };
   const task: HeavyTask = { kind, input };
+  if (slots.running >= heavyBudgets.HEAVY_WORKERS && slots.queued >= heavyBudgets.HEAVY_QUEUE_MAX) {
+    throw new HeavyJobError("queue", `${label} was refused: ${heavyBudgets.HEAVY_QUEUE_MAX} heavy jobs are already waiting (HEAVY_QUEUE_MAX); try again later`);
+  }
+  const release = await slots.acquire();
   try {
     const p = await getPool();
     return (await p.run(task, {
@@ -209,12 +219,13 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
   } catch (err) {
     if (overrun) throw overrun;
     const message = err instanceof Error ? err.message : String(err);
-    if (/Task queue is at limit/i.test(message)) throw new HeavyJobError("queue", `${label} was refused: ${heavyBudgets.HEAVY_QUEUE_MAX} heavy jobs are already waiting (HEAVY_QUEUE_MAX); try again later`);
-    if (/exited unexpectedly|Terminating worker thread/i.test(message)) {
+    if (/Terminating worker thread/i.test(message)) throw new HeavyJobError("crash", `${label} was stopped: the heavy-work pool was shut down`);
+    if (/exited unexpectedly/i.test(message)) {
       throw new HeavyJobError("crash", `${label} failed: its process ended unexpectedly, most often over its memory cap of ${formatBytes(rssCap)} (HEAVY_JOB_RSS_MB)`);
     }
     throw err;
   } finally {
+    release();
     if (started) running--;
     clearTimeout(timer);
     clearInterval(sampler);
