@@ -4,7 +4,8 @@ import { API_CSP, BASE_SECURITY_HEADERS } from "./lib/http-security";
 const nextConfig: NextConfig = {
   // Native/wasm database drivers stay outside the server bundle.
   // esbuild bundles the responses export's child process on first use (lib/server/export/responses-child-stream.ts).
-  serverExternalPackages: ["@prisma/adapter-pg", "pg", "@resvg/resvg-js", "esbuild"],
+  // tinypool forks its own entry file (found from its module's URL) for the heavy-work pool (lib/server/heavy/pool.ts).
+  serverExternalPackages: ["@prisma/adapter-pg", "pg", "@resvg/resvg-js", "esbuild", "tinypool"],
   poweredByHeader: false,
   // `next dev` blocks its own scripts for other host names; the README's links use localhost, people also type 127.0.0.1.
   allowedDevOrigins: ["127.0.0.1", "localhost"],

@@ -34,6 +34,8 @@ export interface PredictionFile {
   bytes: Uint8Array;
   /** Overrides detection. */
   format?: PredictionFormat;
+  /** xlsx: most bytes the workbook may declare uncompressed (DEFAULT_MAX_XLSX_INFLATED_BYTES otherwise). */
+  maxXlsxInflatedBytes?: number;
 }
 
 /** Reads a prediction file of any supported format; every problem names the file, line and field. */
@@ -50,7 +52,7 @@ export async function parsePredictionFile(input: PredictionFile): Promise<Predic
       errors: [{ file, line: null, field: null, problem: `unknown prediction format: expected .xlsx or .tsv (VLMEvalKit), .jsonl (lmms-eval samples) or .csv; formats: ${PREDICTION_FORMATS.join(", ")}` }],
     };
   }
-  if (format === "vlmevalkit-xlsx") return parseVlmevalkitXlsx(file, input.bytes);
+  if (format === "vlmevalkit-xlsx") return parseVlmevalkitXlsx(file, input.bytes, input.maxXlsxInflatedBytes);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(input.bytes);

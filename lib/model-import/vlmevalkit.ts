@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import { zipInflatedSize } from "@/lib/import/zip-inflated-size";
 import { readDelimitedText } from "./delimited-text";
 import { readPredictionTable, type TableSpec } from "./table-rows";
 import type { FileIssue, PredictionFileResult } from "./types";
@@ -34,9 +35,28 @@ function cellText(value: ExcelJS.CellValue): string {
   return String(value);
 }
 
+/**
+ * Most bytes an xlsx workbook may declare uncompressed (its XML parts): a full MiSI-Bench test split of predictions is
+ * a few MB; a 2.6 MB "xlsx bomb" declared gigabytes, which the workbook reader inflates in memory.
+ */
+export const DEFAULT_MAX_XLSX_INFLATED_BYTES = 256 * 1024 ** 2;
+
 /** Reads the first worksheet of an xlsx file (header in row 1) as VLMEvalKit predictions. */
-export async function parseVlmevalkitXlsx(file: string, bytes: Uint8Array): Promise<PredictionFileResult> {
+export async function parseVlmevalkitXlsx(file: string, bytes: Uint8Array, maxInflatedBytes = DEFAULT_MAX_XLSX_INFLATED_BYTES): Promise<PredictionFileResult> {
   const format = "vlmevalkit-xlsx";
+  let inflated: number;
+  try {
+    inflated = await zipInflatedSize(bytes);
+  } catch (err) {
+    return { ok: false, format, errors: [{ file, line: null, field: null, problem: `not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}` }] };
+  }
+  if (inflated > maxInflatedBytes) {
+    return {
+      ok: false,
+      format,
+      errors: [{ file, line: null, field: null, problem: `the workbook expands to ${inflated} bytes, more than the limit of ${maxInflatedBytes} bytes (MODEL_XLSX_MAX_INFLATED_BYTES); refused unread` }],
+    };
+  }
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's typings predate Node's generic Buffer; the bytes are passed through unchanged.

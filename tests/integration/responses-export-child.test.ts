@@ -5,7 +5,7 @@ import { disconnectDb } from "@/lib/server/db";
 import { databaseUrl } from "@/lib/server/env";
 import { createTableStream } from "@/lib/server/export/table-stream";
 import { iterateResponseRows } from "@/lib/server/export/iterate-response-rows";
-import { createResponsesChildStream } from "@/lib/server/export/responses-child-stream";
+import { createResponsesChildStream, exportChildSlots } from "@/lib/server/export/responses-child-stream";
 import { resolveResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
@@ -101,4 +101,20 @@ describe("export CLI --what responses --out (outside review: a wrong study id de
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("runs at most EXPORT_MAX_CHILDREN (2) export children at once; the others wait and then finish", async () => {
+    const exportChildren = () => childCommands().filter((c) => c.includes("misi-responses-export-")).length;
+    let most = 0;
+    let mostQueued = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(most, exportChildren(), exportChildSlots.running);
+      mostQueued = Math.max(mostQueued, exportChildSlots.queued);
+    }, 5);
+    const outputs = await Promise.all(Array.from({ length: 6 }, () => readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 }))));
+    clearInterval(sampler);
+    expect(most).toBe(2);
+    expect(mostQueued).toBeGreaterThan(0);
+    expect(new Set(outputs).size).toBe(1);
+    expect(exportChildSlots.running).toBe(0);
+  });
 });

@@ -6,7 +6,7 @@ import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE, toTaskSumma
 import { VLMEVALKIT_TSV_TABLE } from "@/lib/export/vlmevalkit-table";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
-import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { databaseUrl } from "@/lib/server/env";
 import { AppError } from "@/lib/server/errors";
@@ -61,13 +61,12 @@ export async function openStudyExport(options: {
     case "participants":
       return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
     case "task-summary": {
-      const { records, skipped } = await listResponseRecords(scope.studyIds);
-      const results = summarizeScopeRecords(scope, records, skipped);
+      const results = await summarizeScopeRecords(scope, await loadScopeRecords(scope.studyIds));
       if (results.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: results.problems });
       return csv("task-summary", createTableStream(TASK_SUMMARY_TABLE, results.summary ? toTaskSummaryRows(results.summary) : []));
     }
     case "item-summary": {
-      const { records } = await listResponseRecords(scope.studyIds);
+      const { records } = await loadScopeRecords(scope.studyIds);
       const analysis = await analyzeScopeRecords(records);
       if (analysis.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: analysis.problems });
       const rows = analysis.items.map((i) => ({ stats: i, externalId: i.externalId, status: i.status, goldAnswer: i.goldAnswer }));

@@ -13,7 +13,7 @@ import {
 } from "@/lib/results/paper-table";
 import { compareScopeWithModels } from "@/lib/server/dal/results/compare-with-models";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
-import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { AppError } from "@/lib/server/errors";
 
@@ -36,8 +36,9 @@ export interface PaperTableExportOptions {
  */
 export async function buildStudyPaperTables(options: PaperTableExportOptions): Promise<{ tables: PaperTable[]; slug: string }> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const { records, skipped } = await listResponseRecords(scope.studyIds);
-  const human = summarizeScopeRecords(scope, records, skipped);
+  const loaded = await loadScopeRecords(scope.studyIds);
+  const { records } = loaded;
+  const human = await summarizeScopeRecords(scope, loaded);
   if (human.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: human.problems });
   const models = await compareScopeWithModels({ scope, records, condition: options.condition ?? null });
   const runNames = Object.fromEntries(models.runs.map((r) => [r.id, r.name]));

@@ -5,6 +5,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { heavyBudgets } from "@/lib/server/heavy/budgets";
+import { Semaphore } from "@/lib/server/heavy/semaphore";
 import type { ResponsesChildOptions } from "./responses-csv-child";
 
 /**
@@ -80,16 +82,26 @@ export interface ResponsesChildExportOptions {
 }
 
 /**
- * Starts the child (responses-csv-child.ts) with its output on a pipe or on an open file descriptor. The connection
- * string and options travel in its environment, so they never show in a process list.
+ * Export children running at once (EXPORT_MAX_CHILDREN): eight parallel exports made eight children (1.07 GB); more
+ * wait for a slot, their download simply starting later.
+ */
+export const exportChildSlots = new Semaphore(heavyBudgets.EXPORT_MAX_CHILDREN);
+
+/**
+ * Starts the child (responses-csv-child.ts) with its output on a pipe or on an open file descriptor, once a slot is
+ * free (exportChildSlots, held until the child has exited). The connection string and options travel in its
+ * environment, so they never show in a process list.
  */
 async function spawnResponsesChild(options: ResponsesChildExportOptions, stdout: "pipe" | number) {
   const file = await buildResponsesChildBundle();
+  const release = await exportChildSlots.acquire();
   const childOptions: ResponsesChildOptions = { studyId: options.studyId, scope: options.scope, pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS };
   const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
     env: childEnv({ MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) }),
     stdio: ["ignore", stdout, "pipe"],
   });
+  proc.once("close", release);
+  proc.once("error", release);
   let stderr = "";
   const stderrStream = proc.stderr as Readable;
   stderrStream.setEncoding("utf8");

@@ -1,7 +1,8 @@
 import "server-only";
 import { sha256Hex } from "@/lib/import/content-hash";
-import { MAX_IMAGE_BYTES, checkImageBytes, decodeBase64, resolveImagePath, type FileIndex } from "@/lib/import/image-refs";
+import { MAX_IMAGE_BYTES, checkImageBytes, decodeBase64, resolveImagePath, sniffImageMime, type CheckedImage, type FileIndex } from "@/lib/import/image-refs";
 import type { PlannedImage } from "@/lib/import/item-plan";
+import { HeavyJobError, runHeavyJob } from "@/lib/server/heavy/pool";
 import type { SourceTree } from "./source-tree";
 
 /**
@@ -53,6 +54,23 @@ async function readCapped(tree: SourceTree, filePath: string, size: number | und
   return Buffer.concat(chunks);
 }
 
+/**
+ * checkImageBytes with a foreign SVG's XML check and rasterisation in the heavy-work pool (lib/server/heavy/pool.ts):
+ * a deeply nested or blur-heavy SVG costs its worker minutes and gigabytes, never the server's event loop. A job over
+ * its budget refuses the image with the budget named; the import goes on with the next record.
+ */
+async function checkImage(bytes: Buffer, keepSvg: boolean): Promise<CheckedImage> {
+  if (keepSvg || bytes.length === 0 || bytes.length > MAX_IMAGE_BYTES || sniffImageMime(bytes) !== "image/svg+xml") return checkImageBytes(bytes, { keepSvg });
+  try {
+    const raster = await runHeavyJob("svg", { bytes });
+    if (!raster.ok) return raster;
+    return { ok: true, mimeType: "image/png", data: raster.png, rasterizedFrom: "image/svg+xml" };
+  } catch (err) {
+    if (err instanceof HeavyJobError) return { ok: false, problem: `SVG refused: ${err.message}` };
+    throw err;
+  }
+}
+
 /** Reads, checks and hashes a record's images, one at a time. The first problem skips the record. */
 export async function loadPlannedImages(images: readonly PlannedImage[], ctx: ImageLoaderContext): Promise<LoadImagesResult> {
   const out: LoadedImage[] = [];
@@ -86,7 +104,7 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
       if (typeof read === "string") return { ok: false, problem: `${which}${read}` };
       bytes = read;
     }
-    const checked = checkImageBytes(bytes, { keepSvg: ctx.ownSvg ?? false });
+    const checked = await checkImage(bytes, ctx.ownSvg ?? false);
     if (!checked.ok) return { ok: false, problem: `${which}${checked.problem}` };
     const data = Buffer.from(checked.data.buffer, checked.data.byteOffset, checked.data.byteLength);
     out.push({ caption: img.caption, mimeType: checked.mimeType, sha256: sha256Hex(data), data });

@@ -3,11 +3,12 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import yauzl from "yauzl";
+import { RATIO_CHECK_AFTER_BYTES, formatBytes, heavyBudgets } from "@/lib/server/heavy/budgets";
 
 /**
  * A read-only view of what is being imported: a folder, a zip (read in place, entry by entry), a
@@ -46,8 +47,46 @@ export class SourceOpenError extends Error {
   }
 }
 
-/** Most bytes a tar archive may expand to on disk (a guard against decompression bombs; the release is ~2 GB). */
-export const MAX_EXTRACTED_BYTES = 32 * 1024 ** 3;
+/**
+ * Decompression-bomb limits of one import (every archive in it together): the bytes its archives may expand to (tar
+ * and tar.gz counted as they inflate, zips by their declared entry sizes, which yauzl enforces while reading) and the
+ * largest inflated ÷ compressed ratio once past RATIO_CHECK_AFTER_BYTES. The MiSI-Bench release is about 2 GB of
+ * PNGs and JSON, which compress a few times, never hundreds. Defaults and variables: lib/server/heavy/budgets.ts.
+ */
+export interface InflateLimits {
+  maxBytes: number;
+  maxRatio: number;
+}
+
+export function defaultInflateLimits(): InflateLimits {
+  return { maxBytes: heavyBudgets.IMPORT_MAX_INFLATED_BYTES, maxRatio: heavyBudgets.IMPORT_MAX_INFLATE_RATIO };
+}
+
+/** An archive that expands past the import's InflateLimits: stopped at once, its partial extraction deleted. */
+export class InflateLimitError extends Error {}
+
+/** Counts inflated bytes of one import against its limits (shared by nested archives). */
+class InflateBudget {
+  inflated = 0;
+  constructor(readonly limits: InflateLimits) {}
+
+  /** Adds `bytes` inflated; the archive has given `archiveInflated` from `archiveCompressed` so far. Throws past a limit. */
+  add(bytes: number, archiveInflated: number, archiveCompressed: number, archive: string): void {
+    this.inflated += bytes;
+    this.check(this.inflated, archiveInflated, archiveCompressed, archive);
+  }
+
+  check(total: number, inflated: number, compressed: number, archive: string): void {
+    if (total > this.limits.maxBytes) {
+      throw new InflateLimitError(`${archive}: the archives of this import expand to more than ${formatBytes(this.limits.maxBytes)} (IMPORT_MAX_INFLATED_BYTES); stopped there`);
+    }
+    if (inflated > RATIO_CHECK_AFTER_BYTES && compressed > 0 && inflated / compressed > this.limits.maxRatio) {
+      throw new InflateLimitError(
+        `${archive}: expands more than ${this.limits.maxRatio} times its compressed size (${formatBytes(inflated)} from ${formatBytes(compressed)}; IMPORT_MAX_INFLATE_RATIO), a decompression bomb; stopped there`,
+      );
+    }
+  }
+}
 
 /** Archives nested deeper than this are left as plain files (a zip of zips of zips is not a release layout). */
 const MAX_ARCHIVE_NESTING = 2;
@@ -131,7 +170,7 @@ function singleFileTree(filePath: string, label: string): SourceTree {
   };
 }
 
-async function openZipTree(filePath: string, label: string): Promise<SourceTree> {
+async function openZipTree(filePath: string, label: string, budget: InflateBudget): Promise<SourceTree> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(filePath, { lazyEntries: true, autoClose: false });
@@ -149,6 +188,15 @@ async function openZipTree(filePath: string, label: string): Promise<SourceTree>
     zip.close();
     throw new SourceOpenError(label, `cannot read the zip archive's directory (${(e as Error).message})`);
   }
+  // Declared sizes, checked before anything is inflated (yauzl refuses an entry that inflates past its declaration).
+  const declared = [...entries.values()].reduce((sum, e) => sum + e.uncompressedSize, 0);
+  try {
+    budget.check(budget.inflated + declared, declared, (await fsp.stat(filePath)).size, label);
+  } catch (e) {
+    zip.close();
+    throw e instanceof InflateLimitError ? new SourceOpenError(label, e.message) : e;
+  }
+  budget.inflated += declared;
   const files = [...entries.values()]
     .map((e) => ({ path: e.fileName, size: e.uncompressedSize }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -179,17 +227,45 @@ export interface ExtractNotes {
   skipped: Array<{ file: string; reason: string }>;
 }
 
-/** Streams a tar or tar.gz into `dest`. Truncated or corrupt input throws SourceOpenError. */
-export async function extractTar(filePath: string, type: "tar" | "tar.gz", dest: string, label: string, notes: ExtractNotes): Promise<void> {
+/**
+ * Streams a tar or tar.gz into `dest`, counting the bytes as they come out of gunzip against the import's
+ * InflateLimits (a 9 MB tar.gz once wrote 2 GB before anything stopped it). Truncated or corrupt input, or an archive
+ * over a limit, throws SourceOpenError.
+ */
+export async function extractTar(
+  filePath: string,
+  type: "tar" | "tar.gz",
+  dest: string,
+  label: string,
+  notes: ExtractNotes,
+  budget: InflateBudget = new InflateBudget(defaultInflateLimits()),
+): Promise<void> {
   const extract = tar.extract();
   const source = fs.createReadStream(filePath);
-  const feed = type === "tar.gz" ? pipeline(source, createGunzip(), extract) : pipeline(source, extract);
-  let extracted = 0;
+  let compressed = 0;
+  let inflated = 0;
+  const countIn = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      compressed += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const countOut = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      try {
+        inflated += chunk.length;
+        // A plain tar stores its bytes as they are: only the total counts.
+        budget.add(chunk.length, inflated, type === "tar.gz" ? compressed : inflated, label);
+      } catch (e) {
+        return done(e as Error);
+      }
+      done(null, chunk);
+    },
+  });
+  const feed = type === "tar.gz" ? pipeline(source, countIn, createGunzip(), countOut, extract) : pipeline(source, countOut, extract);
   const consume = (async () => {
     for await (const entry of extract) {
       const header = entry.header;
-      extracted += header.size ?? 0;
-      if (extracted > MAX_EXTRACTED_BYTES) throw new Error(`it expands to more than ${MAX_EXTRACTED_BYTES} bytes`);
       const rel = safeEntryPath(header.name);
       if (header.type === "file" || header.type === "contiguous-file") {
         if (!rel) notes.skipped.push({ file: header.name, reason: "unsafe path (absolute or outside the archive)" });
@@ -205,11 +281,14 @@ export async function extractTar(filePath: string, type: "tar" | "tar.gz", dest:
       entry.resume();
     }
   })();
-  try {
-    await Promise.all([feed, consume]);
-  } catch (e) {
+  // Both sides settle before deciding: a limit hit in the feed also ends the consumer with a premature-close error.
+  const [fed, consumed] = await Promise.allSettled([feed, consume]);
+  const failure = [fed, consumed].find((r) => r.status === "rejected");
+  if (failure) {
     extract.destroy();
-    throw new SourceOpenError(label, `cannot read the ${type} archive (${(e as Error).message}); is it truncated or corrupt?`);
+    const limit = [fed, consumed].find((r) => r.status === "rejected" && r.reason instanceof InflateLimitError) as PromiseRejectedResult | undefined;
+    if (limit) throw new SourceOpenError(label, (limit.reason as Error).message);
+    throw new SourceOpenError(label, `cannot read the ${type} archive (${((failure as PromiseRejectedResult).reason as Error).message}); is it truncated or corrupt?`);
   }
 }
 
@@ -219,9 +298,11 @@ export interface OpenSourceOptions {
   /** Display name (an uploaded temp file keeps the user's file name here). */
   label?: string;
   onPhase?: (phase: "extracting" | "listing", detail: string) => void;
+  /** Decompression-bomb limits; defaultInflateLimits() otherwise. */
+  inflateLimits?: InflateLimits;
 }
 
-async function mountNested(tree: SourceTree, depth: number, options: OpenSourceOptions, notes: ExtractNotes): Promise<SourceTree> {
+async function mountNested(tree: SourceTree, depth: number, options: OpenSourceOptions, notes: ExtractNotes, budget: InflateBudget): Promise<SourceTree> {
   const archives = depth < MAX_ARCHIVE_NESTING ? tree.files.filter((f) => archiveTypeOf(f.path)) : [];
   if (archives.length === 0) return tree;
   const mounted = new Map<string, SourceTree>();
@@ -233,7 +314,7 @@ async function mountNested(tree: SourceTree, depth: number, options: OpenSourceO
       tempFiles.push(tmp);
       const local = path.join(tmp, path.basename(a.path));
       await pipeline(await tree.open(a.path), fs.createWriteStream(local));
-      const inner = await openArchiveOrFile(local, `${tree.label}/${a.path}`, depth + 1, options, notes);
+      const inner = await openArchiveOrFile(local, `${tree.label}/${a.path}`, depth + 1, options, notes, budget);
       mounted.set(a.path, inner);
     }
   } catch (e) {
@@ -260,20 +341,20 @@ async function mountNested(tree: SourceTree, depth: number, options: OpenSourceO
   };
 }
 
-async function openArchiveOrFile(filePath: string, label: string, depth: number, options: OpenSourceOptions, notes: ExtractNotes): Promise<SourceTree> {
+async function openArchiveOrFile(filePath: string, label: string, depth: number, options: OpenSourceOptions, notes: ExtractNotes, budget: InflateBudget): Promise<SourceTree> {
   const type = archiveTypeOf(filePath) ?? (await sniffArchiveType(filePath));
-  if (type === "zip") return mountNested(await openZipTree(filePath, label), depth, options, notes);
+  if (type === "zip") return mountNested(await openZipTree(filePath, label, budget), depth, options, notes, budget);
   if (type === "tar" || type === "tar.gz") {
     const dest = await fsp.mkdtemp(path.join(options.tempRoot ?? os.tmpdir(), "misi-import-"));
     options.onPhase?.("extracting", label);
     try {
-      await extractTar(filePath, type, dest, label, notes);
+      await extractTar(filePath, type, dest, label, notes, budget);
     } catch (e) {
       await fsp.rm(dest, { recursive: true, force: true });
       throw e;
     }
     const tree = await openFolderTree(dest, label, () => fsp.rm(dest, { recursive: true, force: true }));
-    return mountNested(tree, depth, options, notes);
+    return mountNested(tree, depth, options, notes, budget);
   }
   return singleFileTree(filePath, label);
 }
@@ -288,10 +369,11 @@ export async function openSourceTree(inputPath: string, options: OpenSourceOptio
     throw new SourceOpenError(label, `'${inputPath}' does not exist or cannot be read`);
   }
   options.onPhase?.("listing", label);
-  if (stat.isDirectory()) return mountNested(await openFolderTree(inputPath, label), 0, options, notes);
+  const budget = new InflateBudget(options.inflateLimits ?? defaultInflateLimits());
+  if (stat.isDirectory()) return mountNested(await openFolderTree(inputPath, label), 0, options, notes, budget);
   if (!stat.isFile()) throw new SourceOpenError(label, `'${inputPath}' is neither a file nor a folder`);
   if (stat.size === 0) throw new SourceOpenError(label, "the file is empty");
-  return openArchiveOrFile(inputPath, label, 0, options, notes);
+  return openArchiveOrFile(inputPath, label, 0, options, notes, budget);
 }
 
 /** Reads a small file of the tree whole (manifests, structure files), refusing anything over `maxBytes`. */

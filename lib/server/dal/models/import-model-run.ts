@@ -4,7 +4,10 @@ import { z } from "zod";
 import { Prisma } from "@/prisma/generated/client";
 import { ANSWER_EXTRACTION_RULE_VERSION } from "@/lib/model-import/extract-answer";
 import { createItemMatcher } from "@/lib/model-import/match-items";
-import { parsePredictionFile } from "@/lib/model-import/parse-prediction-file";
+import type { PredictionFile } from "@/lib/model-import/parse-prediction-file";
+import type { PredictionFileResult } from "@/lib/model-import/types";
+import { heavyBudgets } from "@/lib/server/heavy/budgets";
+import { HeavyJobError, runHeavyJob } from "@/lib/server/heavy/pool";
 import { scorePrediction } from "@/lib/model-import/score-prediction";
 import { capIssues, PREDICTION_FORMATS, type FileIssue } from "@/lib/model-import/types";
 import { writeAudit } from "@/lib/server/audit";
@@ -13,6 +16,20 @@ import { AppError } from "@/lib/server/errors";
 import { findTask } from "@/lib/tasks/registry";
 
 const KEY_CHUNK = 5_000;
+
+/**
+ * Reads a prediction file in the heavy-work pool: exceljs inflates a workbook in memory, and a 2.6 MB xlsx bomb took
+ * the server from 0.5 to 2 GB and stalled participants. Over its time budget or memory cap the read fails with a
+ * problem naming the budget, like any unreadable file.
+ */
+async function readPredictionFile(input: PredictionFile): Promise<PredictionFileResult> {
+  try {
+    return await runHeavyJob("predictionFile", { ...input, maxXlsxInflatedBytes: heavyBudgets.MODEL_XLSX_MAX_INFLATED_BYTES });
+  } catch (err) {
+    if (!(err instanceof HeavyJobError)) throw err;
+    return { ok: false, format: input.format ?? null, errors: [{ file: input.fileName, line: null, field: null, problem: err.message }] };
+  }
+}
 
 export const ImportModelRunInputSchema = z.object({
   /** Model identifier, e.g. "GPT-4o-2024-08-06". */
@@ -60,7 +77,7 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
   const existing = await db.modelRun.findUnique({ where: { contentHash }, select: { id: true, source: true, metadata: true } });
   if (existing) return duplicateResult(existing);
 
-  const parsed = await parsePredictionFile({ fileName: options.fileName, bytes: options.bytes, ...(input.format ? { format: input.format } : {}) });
+  const parsed = await readPredictionFile({ fileName: options.fileName, bytes: options.bytes, ...(input.format ? { format: input.format } : {}) });
   if (!parsed.ok) throw new AppError("UNPROCESSABLE", `Cannot read ${options.fileName}.`, { problems: capIssues(parsed.errors) });
 
   let poolVersionId: string | null = null;

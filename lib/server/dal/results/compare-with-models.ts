@@ -4,7 +4,8 @@ import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response
 import { RESULT_TASK_IDS, toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { classifyResidueLigandItems } from "./classify-items";
-import { listResponseRecords, loadFairScoreFields, loadFairScoreGolds } from "./list-response-records";
+import { loadFairScoreFields, loadFairScoreGolds } from "./list-response-records";
+import { loadScopeRecords } from "./results-cache";
 import { fairFieldsOf } from "@/lib/tasks/fair-score";
 import type { TaskId } from "@/lib/tasks/types";
 import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
@@ -113,6 +114,6 @@ export async function compareScopeWithModels(options: {
 /** The model comparison for a study (or its pool version's studies). */
 export async function getModelComparison(options: { studyId: string; scope?: ResultsScope; runIds?: string[]; condition?: string | null }): Promise<ModelComparisonDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const { records } = await listResponseRecords(scope.studyIds);
+  const { records } = await loadScopeRecords(scope.studyIds);
   return compareScopeWithModels({ scope, records, ...(options.runIds ? { runIds: options.runIds } : {}), condition: options.condition ?? null });
 }

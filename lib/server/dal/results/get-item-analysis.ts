@@ -3,7 +3,7 @@ import { analyzeItems, computeMultipleChoiceAgreement, listMostMissed, type Item
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { db } from "@/lib/server/db";
 import { computeAnswerAgreement, type AnswerAgreement } from "./answer-agreement";
-import { listResponseRecords } from "./list-response-records";
+import { loadScopeRecords } from "./results-cache";
 import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope";
 
 /** Fewer responses than this are not evidence that an item is hard (or its gold wrong). */
@@ -63,6 +63,6 @@ export async function analyzeScopeRecords(records: readonly ResponseRecord[], mi
 /** Item analysis for a study (or its pool version's studies). */
 export async function getItemAnalysis(options: { studyId: string; scope?: ResultsScope; minResponses?: number }): Promise<ItemAnalysisDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const { records } = await listResponseRecords(scope.studyIds);
+  const { records } = await loadScopeRecords(scope.studyIds);
   return analyzeScopeRecords(records, options.minResponses);
 }

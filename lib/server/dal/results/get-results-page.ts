@@ -5,7 +5,7 @@ import { db } from "@/lib/server/db";
 import { analyzeScopeRecords, type ItemAnalysisDto } from "./get-item-analysis";
 import { summarizeScopeRecords, type StudyResultsDto } from "./get-study-results";
 import { compareScopeWithModels, type ModelComparisonDto } from "./compare-with-models";
-import { listResponseRecords } from "./list-response-records";
+import { loadScopeRecords } from "./results-cache";
 import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope";
 
 export interface ResultsPageOptions {
@@ -28,8 +28,9 @@ export interface ResultsPageDto {
 /** Everything the results page shows, from one read of the responses. */
 export async function getResultsPage(options: ResultsPageOptions): Promise<ResultsPageDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const { records, skipped } = await listResponseRecords(scope.studyIds);
-  const human = summarizeScopeRecords(scope, records, skipped, options.seed === undefined ? {} : { seed: options.seed });
+  const loaded = await loadScopeRecords(scope.studyIds);
+  const { records } = loaded;
+  const human = await summarizeScopeRecords(scope, loaded, options.seed === undefined ? {} : { seed: options.seed });
   const [items, models, study] = await Promise.all([
     analyzeScopeRecords(records, options.minResponses),
     compareScopeWithModels({ scope, records, condition: options.condition ?? null }),

@@ -1,8 +1,8 @@
 import "server-only";
-import type { ResponseRecord } from "@/lib/results/response-records";
-import { summarizeHumanResults, type HumanResultsSummary } from "@/lib/results/summarize";
+import type { HumanResultsSummary } from "@/lib/results/summarize";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
-import { listResponseRecords, type SkippedResponse } from "./list-response-records";
+import type { SkippedResponse } from "./list-response-records";
+import { loadScopeRecords, summarizeScopeRecordsCached, type ScopeRecords } from "./results-cache";
 import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
 
 export interface StudyResultsOptions {
@@ -30,18 +30,14 @@ export function defaultResultsSeed(studyId: string, scope: ResultsScope): string
   return `results:${scope}:${studyId}`;
 }
 
-/** Summarises already loaded records (shared by getStudyResults and the results page). */
-export function summarizeScopeRecords(
-  scope: ResultsScopeDto,
-  records: readonly ResponseRecord[],
-  skipped: SkippedResponse[],
-  options: Pick<StudyResultsOptions, "seed" | "replicates"> = {},
-): StudyResultsDto {
+/** Summarises already loaded records (shared by getStudyResults, the results page and the exports); cached per fingerprint. */
+export async function summarizeScopeRecords(scope: ResultsScopeDto, loaded: ScopeRecords, options: Pick<StudyResultsOptions, "seed" | "replicates"> = {}): Promise<StudyResultsDto> {
   const seed = options.seed ?? defaultResultsSeed(scope.study.id, scope.scope);
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
+  const { records, skipped } = loaded;
   const base = { scope, seed, replicates, nResponses: records.length, skipped };
   if (records.length === 0) return { ...base, summary: null, problems: [] };
-  const summary = summarizeHumanResults(records, { seed, replicates });
+  const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates });
   if (!summary.ok) {
     return { ...base, summary: null, problems: summary.issues.map((i) => `record ${i.index}, ${i.field}: ${i.reason}`) };
   }
@@ -54,6 +50,5 @@ export function summarizeScopeRecords(
  */
 export async function getStudyResults(options: StudyResultsOptions): Promise<StudyResultsDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const { records, skipped } = await listResponseRecords(scope.studyIds);
-  return summarizeScopeRecords(scope, records, skipped, options);
+  return summarizeScopeRecords(scope, await loadScopeRecords(scope.studyIds), options);
 }
