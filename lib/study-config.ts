@@ -71,6 +71,12 @@ export const StudyConfigSchema = z
     cohortTag: z.string().max(64).nullable().default(null),
     /** Show the illustrated hydrogen-bond primer before the first H-bond task (T4, T7, T8, T9); recorded per participant. */
     hbondPrimer: z.boolean().default(false),
+    /**
+     * Devices taken: "desktop" (screen ≥ 1024 px, not a touch-first device), "any", or "auto": desktop when the study
+     * has a task whose answers name labelled atoms (lib/participant/device-rule.ts). Others are screened out before
+     * consent with a message to return the study (prolific.returnUrl when set).
+     */
+    deviceRule: z.enum(["auto", "desktop", "any"]).default("auto"),
   })
   .superRefine((cfg, ctx) => {
     const overlap = cfg.practiceItemIds.filter((id) => cfg.attentionItemIds.includes(id));

@@ -62,6 +62,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
   });
   const [cohortTag, setCohortTag] = useState(c.cohortTag ?? "");
   const [hbondPrimer, setHbondPrimer] = useState(c.hbondPrimer);
+  const [deviceRule, setDeviceRule] = useState(c.deviceRule);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -98,6 +99,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         },
         cohortTag: optionalText(cohortTag) ?? null,
         hbondPrimer,
+        deviceRule,
       },
     };
   }
@@ -284,6 +286,14 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <label className="mt-3 flex items-center gap-2 text-sm">
           <input type="checkbox" checked={hbondPrimer} onChange={(e) => setHbondPrimer(e.target.checked)} />
           Show the illustrated hydrogen-bond primer before the first H-bond task (recorded per participant)
+        </label>
+        <label className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          Devices
+          <select value={deviceRule} onChange={(e) => setDeviceRule(e.target.value as typeof deviceRule)} className="rounded border border-slate-400 bg-white px-2 py-1">
+            <option value="auto">desktop only when a task needs atom labels (T4, T8, T9)</option>
+            <option value="desktop">desktop or laptop only</option>
+            <option value="any">any device, phones included</option>
+          </select>
         </label>
       </fieldset>
 

@@ -97,7 +97,13 @@ function AxisPicker({ axes, value, onChange, legend }: { axes: readonly string[]
       <legend className="text-sm font-medium">{legend}</legend>
       <div className="mt-1 flex gap-2">
         {axes.map((a) => (
-          <label key={a} className={`cursor-pointer rounded border px-4 py-1.5 font-mono ${value === a ? "border-blue-700 bg-blue-50" : "border-slate-300 bg-white"}`}>
+          // The radio is visually hidden, so its label shows the keyboard focus (the global :focus-visible ring would be
+          // drawn around the 1-px hidden input).
+          <label
+            key={a}
+            data-testid="axis-option"
+            className={`cursor-pointer rounded border px-4 py-1.5 font-mono has-[input:focus-visible]:outline-3 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-blue-600 ${value === a ? "border-blue-700 bg-blue-50" : "border-slate-300 bg-white"}`}
+          >
             <input type="radio" className="sr-only" name={legend} value={a} checked={value === a} onChange={() => onChange(a)} />
             {a}
           </label>

@@ -4,9 +4,10 @@ import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { findTask } from "@/lib/tasks/registry";
 import { toSafeHttpUrl } from "@/lib/safe-url";
+import { deviceAllowed, type DeviceFacts } from "@/lib/participant/device-rule";
 import { CommandWidget, DockingWidget, HbondListWidget, McWidget, readOptions } from "./answer-widgets";
 import { AxesFigure } from "./axes-figure";
-import { ImageGallery } from "./image-gallery";
+import { QuestionStage } from "./question-stage";
 import { preloadImages } from "./image-preload";
 import { pickMcLetterFromKey } from "./mc-keys";
 import { useQuestionClock } from "./use-question-clock";
@@ -15,6 +16,7 @@ import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } fro
 import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
 import { PracticeFeedback } from "./practice-feedback";
 import { QuestionText } from "./question-text";
+import { dropPendingAnswer, keepPendingAnswer, takePendingAnswer, type PendingAnswer } from "./pending-answer";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
   ssr: false,
@@ -72,7 +74,7 @@ async function postWithRetry<T>(url: string, body: unknown, onRetry: (attempt: n
 }
 
 function deviceInfo() {
-  const pointer = window.matchMedia("(pointer: fine)").matches ? "fine" : window.matchMedia("(pointer: coarse)").matches ? "coarse" : "none";
+  const pointer: DeviceFacts["pointer"] = window.matchMedia("(pointer: fine)").matches ? "fine" : window.matchMedia("(pointer: coarse)").matches ? "coarse" : "none";
   let webgl = false;
   try {
     webgl = !!document.createElement("canvas").getContext("webgl2");
@@ -97,7 +99,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   // Reloaded in the middle of a question already reported shown: its task's instructions (and the primer) were read.
   const resumedTask = initial.current?.alreadyShown ? initial.current.task.id : null;
   const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set(resumedTask ? [resumedTask] : []));
-  const [primerSeen, setPrimerSeen] = useState(resumedTask !== null && HBOND_TASK_IDS.has(resumedTask));
+  const [primerSeen, setPrimerSeen] = useState(initial.hbondPrimerSeen || (resumedTask !== null && HBOND_TASK_IDS.has(resumedTask)));
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -128,6 +130,18 @@ export function SessionApp({ initial }: { initial: SessionState }) {
 
   const { participant, study, progress, current } = session;
 
+  // A study that takes desktops only: a device it does not take is told so before consent (the server applies the same
+  // rule, records the device and gives the screen-out message; it checks again at consent).
+  const checkDevice = study.deviceRule === "desktop" && participant.status === "consenting" && !session.screenedOut;
+  useEffect(() => {
+    if (!checkDevice) return;
+    const device = deviceInfo();
+    if (deviceAllowed("desktop", device)) return;
+    void postWithRetry<SessionState>("/api/participant/device", { device }, () => {})
+      .then(setSession)
+      .catch((err) => setProblem(err instanceof Error ? err.message : "Something went wrong."));
+  }, [checkDevice]);
+
   // Untimed: the current question's images load while its instructions are read, the next question's while this one is
   // answered. Timed: nothing ahead; the server serves a question's images only once it has stamped the question shown
   // (the clock starts there), and QuestionScreen requests them after that.
@@ -140,6 +154,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
 
   let body: React.ReactNode;
+  // The question page fills the window on wide screens (its images and Submit stay within it); other screens scroll.
+  let fitsWindow = false;
   if (session.screenedOut) {
     body = <EndScreen title="Thank you" text={session.screenedOut.message} url={session.screenedOut.returnUrl} />;
   } else if (participant.status === "declined") {
@@ -155,12 +171,22 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   } else if (!current) {
     body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
   } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id) && !current.alreadyShown) {
-    body = <HbondPrimer onDone={() => setPrimerSeen(true)} />;
+    body = (
+      <HbondPrimer
+        onDone={() => {
+          setPrimerSeen(true);
+          // Recorded on the server so a resumed session (another browser) skips it; failing to record only means it may
+          // be shown once more there.
+          void postWithRetry("/api/participant/primer", {}, () => {}).catch(() => {});
+        }}
+      />
+    );
   } else if (!instructionsSeen.has(current.task.id) && !current.alreadyShown) {
     // A question already reported shown (a reload mid-question) goes straight back to the question: in a timed study
     // its clock is running, and the instructions screen shows no countdown.
     body = <InstructionsScreen question={current} onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))} />;
   } else {
+    fitsWindow = true;
     body = (
       <QuestionScreen
         key={current.assignmentId}
@@ -185,8 +211,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   }
 
   return (
-    <div className="mx-auto max-w-screen-xl px-4 py-6">
-      <header className="mb-6">
+    <div className={`mx-auto max-w-screen-xl px-4 ${fitsWindow ? "py-2 lg:flex lg:h-dvh lg:flex-col" : "py-6"}`}>
+      <header className={fitsWindow ? "mb-2" : "mb-6"}>
         <div className="flex items-center justify-between gap-4">
           <h1 className="text-lg font-semibold">{study.name}</h1>
           {participant.consented && progress.total > 0 ? (
@@ -202,7 +228,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         ) : null}
       </header>
       {problem ? (
-        <p role="alert" className="mb-4 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm">
+        <p role="alert" className="mb-2 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm">
           {problem}
         </p>
       ) : null}
@@ -329,6 +355,34 @@ function QuestionScreen({
   const parsed = text.trim() && task ? task.parseAnswer(text) : null;
   const widget = question.task.widget;
 
+  /** Posts one answer body (kept in sessionStorage until the server has it, see pending-answer.ts). */
+  const send = useCallback(
+    async (body: PendingAnswer) => {
+      inFlight.current = true;
+      setSubmitting(true);
+      setServerError(null);
+      keepPendingAnswer(body);
+      try {
+        setStatus("Saving…");
+        const out = await postWithRetry<{ result: SubmitResult; update: SessionUpdate }>("/api/participant/answer", body, (n) =>
+          setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
+        );
+        dropPendingAnswer(body.idempotencyKey);
+        setStatus(null);
+        await onStored(out.result, out.update, body.answer);
+      } catch (err) {
+        setStatus(null);
+        inFlight.current = false;
+        setSubmitting(false);
+        // Refused for good (answered elsewhere, released, invalid): nothing left to resend after a reload.
+        if (err instanceof HttpError) dropPendingAnswer(body.idempotencyKey);
+        if (err instanceof HttpError && (err.status === 409 || err.status === 410)) await onStale(err.message);
+        else setServerError(err instanceof Error ? err.message : "Could not save your answer.");
+      }
+    },
+    [onStored, onStale],
+  );
+
   const submit = useCallback(
     async (timedOut = false) => {
       // A ref, not the `submitting` state: the time-limit timer holds the first render's `submit`, whose state copy is
@@ -336,35 +390,33 @@ function QuestionScreen({
       // it reached the server first, the answer was stored as an empty time-out.
       if (inFlight.current) return;
       if (!timedOut && (!parsed || !parsed.ok)) return;
-      inFlight.current = true;
-      setSubmitting(true);
-      setServerError(null);
-      try {
-        setStatus("Saving…");
-        const out = await postWithRetry<{ result: SubmitResult; update: SessionUpdate }>(
-          "/api/participant/answer",
-          {
-            assignmentId: question.assignmentId,
-            answer: timedOut ? "" : text,
-            idempotencyKey: idempotencyKey.current,
-            rtClientMs: Math.round(performance.now() - shownAt.current),
-            timedOut,
-            interactionLog: { camera: camera.current.slice(0, 5000), events: events.current.slice(0, 2000), imageZooms: zooms.current },
-          },
-          (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
-        );
-        setStatus(null);
-        await onStored(out.result, out.update, timedOut ? "" : text);
-      } catch (err) {
-        setStatus(null);
-        inFlight.current = false;
-        setSubmitting(false);
-        if (err instanceof HttpError && (err.status === 409 || err.status === 410)) await onStale(err.message);
-        else setServerError(err instanceof Error ? err.message : "Could not save your answer.");
-      }
+      await send({
+        assignmentId: question.assignmentId,
+        answer: timedOut ? "" : text,
+        idempotencyKey: idempotencyKey.current,
+        rtClientMs: Math.round(performance.now() - shownAt.current),
+        timedOut,
+        interactionLog: {
+          camera: camera.current.slice(0, 5000),
+          events: events.current.slice(0, 2000),
+          imageZooms: zooms.current,
+          viewport: { width: window.innerWidth, height: window.innerHeight },
+        },
+      });
     },
-    [parsed, question.assignmentId, text, onStored, onStale],
+    [parsed, question.assignmentId, text, send],
   );
+
+  // An answer that was on its way when the page reloaded (a dev server restart reloads every open page; a participant
+  // may press reload while "Reconnecting…" shows) is sent again with its own key: stored once, never lost.
+  useEffect(() => {
+    const pending = takePendingAnswer(question.assignmentId);
+    if (!pending || inFlight.current) return;
+    idempotencyKey.current = pending.idempotencyKey;
+    setText(pending.answer);
+    void send(pending);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the question mounts
+  }, []);
 
   // The server stamps when this question is displayed and owns the deadline: a reload continues the countdown.
   const { remaining, reported } = useQuestionClock({ assignmentId: question.assignmentId, timeLimitSec, onExpire: () => void submit(true) });
@@ -391,7 +443,7 @@ function QuestionScreen({
   };
 
   return (
-    <section aria-labelledby="q-title">
+    <section aria-labelledby="q-title" className="lg:flex lg:min-h-0 lg:flex-1 lg:flex-col">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="q-title" ref={titleRef} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
           {question.task.label}
@@ -409,73 +461,83 @@ function QuestionScreen({
           The server could not be told that this question is on screen, so its images may not load. Reload the page to try again.
         </p>
       ) : null}
-      {instructionsOpen ? (
-        <div id="q-instructions" className="mt-4 grid gap-6 rounded border border-slate-300 bg-white p-4 md:grid-cols-[1fr_auto]">
-          <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
-          <AxesFigure />
-        </div>
-      ) : null}
-      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
-        {condition === "interactive" && question.interactive ? (
-          // The 3D view with the item's images beside it (not below the fold): the target stays in sight while rotating.
-          <div className="grid items-start gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,300px)]">
-            {contentPending ? (
-              <p className="text-sm text-slate-600">Loading the 3D view…</p>
-            ) : (
-              <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
-            )}
-            <ImageGallery images={question.item.images} layout="strip" pending={contentPending} onZoom={() => (zooms.current += 1)} />
-          </div>
-        ) : (
-          <ImageGallery images={question.item.images} pending={contentPending} onZoom={() => (zooms.current += 1)} />
-        )}
-        <div className="lg:sticky lg:top-4 lg:self-start">
+      {/* One column on narrow screens in reading order: question, images, answer. Wide screens: the images left, the
+          question and the answer right, all within the window, the answer's own area scrolling so Submit stays on screen. */}
+      <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
+        <div className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}>
+          {instructionsOpen ? (
+            <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
+              <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
+              <AxesFigure />
+            </div>
+          ) : null}
           <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />
-          <form
-            className="mt-4 space-y-4 rounded border border-slate-300 bg-white p-4"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submit();
-            }}
-          >
-        {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
-        {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
-        {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
-        {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
-        <div>
-          <label htmlFor="answer-text" className="block text-sm font-medium">
-            Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
-          </label>
-          <input
-            id="answer-text"
-            type="text"
-            autoComplete="off"
-            spellCheck={false}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-describedby="answer-feedback"
-            aria-invalid={parsed !== null && !parsed.ok}
-            className="mt-1 w-full rounded border border-slate-400 px-3 py-2 font-mono"
+        </div>
+        <div className="relative lg:col-start-1 lg:row-span-2 lg:row-start-1 lg:min-h-0">
+          <QuestionStage
+            images={question.item.images}
+            pending={contentPending}
+            onZoom={() => (zooms.current += 1)}
+            onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })}
+            viewer3d={
+              condition === "interactive" && question.interactive ? (
+                contentPending ? (
+                  <p className="text-sm text-slate-600">Loading the 3D view…</p>
+                ) : (
+                  <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+                )
+              ) : null
+            }
           />
-          <p id="answer-feedback" aria-live="polite" className={`mt-1 min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
-            {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
-          </p>
         </div>
-        {serverError ? (
-          <p role="alert" className="text-sm text-red-700">
-            {serverError}
-          </p>
-        ) : null}
-        {status ? (
-          <p role="status" className="text-sm text-amber-800">
-            {status}
-          </p>
-        ) : null}
-        <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
-          {submitting ? "Saving…" : "Submit answer"}
-        </button>
-          </form>
-        </div>
+        <form
+          className="flex flex-col rounded border border-slate-300 bg-white lg:col-start-2 lg:row-start-2 lg:min-h-0 lg:self-start lg:max-h-full"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <div className="space-y-4 p-4 lg:min-h-0 lg:overflow-y-auto">
+            {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
+            {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
+            {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
+            {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
+            <div>
+              <label htmlFor="answer-text" className="block text-sm font-medium">
+                Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
+              </label>
+              <input
+                id="answer-text"
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                aria-describedby="answer-feedback"
+                aria-invalid={parsed !== null && !parsed.ok}
+                className="mt-1 w-full rounded border border-slate-400 px-3 py-2 font-mono"
+              />
+              <p id="answer-feedback" aria-live="polite" className={`mt-1 min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
+                {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
+              </p>
+            </div>
+          </div>
+          <div className="shrink-0 space-y-2 border-t border-slate-200 px-4 py-3">
+            {serverError ? (
+              <p role="alert" className="text-sm text-red-700">
+                {serverError}
+              </p>
+            ) : null}
+            {status ? (
+              <p role="status" className="text-sm text-amber-800">
+                {status}
+              </p>
+            ) : null}
+            <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
+              {submitting ? "Saving…" : "Submit answer"}
+            </button>
+          </div>
+        </form>
       </div>
     </section>
   );

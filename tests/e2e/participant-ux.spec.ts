@@ -129,13 +129,20 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
     if (!seen.has(label)) {
       await expectNoSeriousViolations(page, `${condition}: ${label}`, log);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-${shotName(label)}.png` });
-      // The image viewer: open the last image (an option image in MC tasks), keys ← → and Esc.
+      // The image viewer: put the last image (an option image in MC tasks) on the stage, enlarge it, keys ← → and Esc.
       const count = await images.count();
       const lastThumb = images.nth(count - 1).getByRole("button");
+      const enlarge = page.getByRole("button", { name: "Enlarge" });
       if (keyboardOnly) {
         await tabTo(page, lastThumb);
         await page.keyboard.press("Enter");
-      } else await lastThumb.click();
+        await expect(lastThumb).toHaveAttribute("aria-pressed", "true");
+        await tabTo(page, enlarge);
+        await page.keyboard.press("Enter");
+      } else {
+        await lastThumb.click();
+        await enlarge.click();
+      }
       const viewer = page.getByRole("dialog", { name: "Image viewer" });
       await expect(viewer).toBeVisible();
       const caption = viewer.getByTestId("viewer-caption").last();

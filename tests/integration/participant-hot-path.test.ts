@@ -7,6 +7,7 @@ import { endScreens, getParticipantSession, toCurrentQuestion, type CurrentQuest
 import { findPublicItem } from "@/lib/server/dal/participant/get-public-item";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
 import { findTask } from "@/lib/tasks/registry";
+import { effectiveDeviceRule } from "@/lib/participant/device-rule";
 import { consentTextFor, StudyConfigSchema } from "@/lib/study-config";
 import { acceptConsent, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { admitConsent } from "@/lib/server/participant/admission-limits";
@@ -227,10 +228,11 @@ describe("database round trips", () => {
 async function referenceSession(participantId: string): Promise<ParticipantSessionDto | null> {
   const participant = await db.participant.findUnique({
     where: { id: participantId },
-    select: { id: true, studyId: true, status: true, condition: true, consentAt: true, study: { select: { name: true, slug: true, config: true } } },
+    select: { id: true, studyId: true, status: true, condition: true, consentAt: true, flags: true, study: { select: { name: true, slug: true, config: true } } },
   });
   if (!participant) return null;
   const config = StudyConfigSchema.parse(participant.study.config);
+  const flags = (participant.flags ?? {}) as Record<string, unknown>;
   const assignments = await db.assignment.findMany({
     where: { participantId, status: { not: "abandoned" } },
     orderBy: { position: "asc" },
@@ -267,6 +269,7 @@ async function referenceSession(participantId: string): Promise<ParticipantSessi
       declineMessage: config.declineMessage,
       timeLimitSec: config.timeLimitSec,
       hbondPrimer: config.hbondPrimer,
+      deviceRule: effectiveDeviceRule(config),
       tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
     },
     progress: {
@@ -274,9 +277,10 @@ async function referenceSession(participantId: string): Promise<ParticipantSessi
       total: assignments.length,
       practiceTotal: assignments.filter((a) => a.phase === "practice").length,
     },
+    hbondPrimerSeen: typeof flags.hbondPrimerSeenAt === "string",
     current,
     upcomingImageIds,
-    ...endScreens(status, config),
+    ...endScreens(status, config, typeof flags.screenOutReason === "string" ? flags.screenOutReason : null),
     noWork: status === "consenting" && !(await hasCapacity(participant.studyId)),
   };
 }

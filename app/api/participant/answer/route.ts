@@ -14,6 +14,8 @@ const InteractionLogSchema = z
     camera: z.array(z.object({ t: z.number(), q: z.tuple([z.number(), z.number(), z.number(), z.number()]), d: z.number() })).max(5000).optional(),
     events: z.array(z.object({ t: z.number(), type: z.string().max(40), detail: z.string().max(200).optional() })).max(2000).optional(),
     imageZooms: z.number().int().min(0).max(10_000).optional(),
+    /** The browser window when the answer was given (participants resize windows and turn phones). */
+    viewport: z.object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }).optional(),
   })
   .strict();
 

@@ -7,6 +7,8 @@ import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
 import { withDbRetry } from "@/lib/server/db-retry";
+import { DEVICE_SCREEN_OUT_MESSAGE, effectiveDeviceRule, type EffectiveDeviceRule } from "@/lib/participant/device-rule";
+import { SCREEN_OUT_REASON_DEVICE } from "@/lib/server/dal/participant/device-and-primer";
 
 export interface CurrentQuestionDto {
   assignmentId: string;
@@ -34,9 +36,13 @@ export interface ParticipantSessionDto {
     timeLimitSec: number | null;
     /** The H-bond primer is shown before the first H-bond task. */
     hbondPrimer: boolean;
+    /** Devices the study takes; "desktop": the browser reports its device before consent (lib/participant/device-rule.ts). */
+    deviceRule: EffectiveDeviceRule;
     tasks: Array<{ id: string; label: string; instructions: string }>;
   };
   progress: { answered: number; total: number; practiceTotal: number };
+  /** The participant has read the H-bond primer (recorded on the server, so it is not shown again in a new browser). */
+  hbondPrimerSeen: boolean;
   current: CurrentQuestionDto | null;
   /**
    * Image ids of the question after the current one, for the browser to fetch while the current one is answered. Always
@@ -76,12 +82,18 @@ export function toCurrentQuestion(
 }
 
 /** The end-of-session screens for a participant status. */
-export function endScreens(status: string, config: StudyConfig): Pick<ParticipantSessionDto, "completion" | "screenedOut"> {
+export function endScreens(status: string, config: StudyConfig, screenOutReason: string | null = null): Pick<ParticipantSessionDto, "completion" | "screenedOut"> {
   return {
     completion: status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
     screenedOut:
       status === "screened_out"
-        ? { message: "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.", returnUrl: config.prolific.returnUrl ?? null }
+        ? {
+            message:
+              screenOutReason === SCREEN_OUT_REASON_DEVICE
+                ? DEVICE_SCREEN_OUT_MESSAGE
+                : "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.",
+            returnUrl: config.prolific.returnUrl ?? null,
+          }
         : null,
   };
 }
@@ -134,6 +146,8 @@ interface SessionRow extends NextQuestionColumns {
   /** Median consent-to-completion seconds of the study's finished participants; only read before consent. */
   medianSec: number | null;
   nextQuestionShownAt: Date | null;
+  screenOutReason: string | null;
+  primerSeen: boolean;
 }
 
 const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
@@ -149,7 +163,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
   const now = new Date().toISOString();
   const [row] = await db.$queryRaw<SessionRow[]>`
     WITH p AS (
-      SELECT p.id, p."studyId", p.status::text AS status, p.condition, p."consentAt",
+      SELECT p.id, p."studyId", p.status::text AS status, p.condition, p."consentAt", p.flags,
              s.name AS "studyName", s.slug AS "studySlug", s."poolVersionId", s.config
       FROM "Participant" p JOIN "Study" s ON s.id = p."studyId"
       WHERE p.id = ${participantId}
@@ -176,6 +190,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
     )
     SELECT p.id, p."studyId", CASE WHEN (SELECT yes FROM finished) THEN 'completed' ELSE p.status END AS status,
            p.condition, p."consentAt", p."studyName", p."studySlug", p."poolVersionId", p.config,
+           p.flags ->> 'screenOutReason' AS "screenOutReason", (p.flags ? 'hbondPrimerSeenAt') IS TRUE AS "primerSeen",
            CASE WHEN p."consentAt" IS NULL THEN (
              SELECT CASE WHEN count(*) >= ${MIN_COMPLETIONS_FOR_MEDIAN}::int
                          THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (c."completedAt" - c."consentAt"))) END
@@ -220,12 +235,14 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
       declineMessage: config.declineMessage,
       timeLimitSec: config.timeLimitSec,
       hbondPrimer: config.hbondPrimer,
+      deviceRule: effectiveDeviceRule(config),
       tasks: tasks.map((t) => ({ id: t.id, label: t.label, instructions: t.instructions })),
     },
     progress: { answered: row.answered, total: row.total, practiceTotal: row.practice },
+    hbondPrimerSeen: row.primerSeen === true,
     current,
     upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
-    ...endScreens(status, config),
+    ...endScreens(status, config, row.screenOutReason),
     noWork: status === "consenting" && !(await hasCapacity(row.studyId, { id: row.studyId, poolVersionId: row.poolVersionId, config })),
   };
 }

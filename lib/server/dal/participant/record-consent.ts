@@ -7,6 +7,8 @@ import { readConsentContext } from "@/lib/server/dal/participant/consent-context
 import { consentLimitRules, type ConsentLimits } from "@/lib/server/participant/admission-limits";
 import type { RateLimitDecision } from "@/lib/server/rate-limit";
 import { participantAddressKey } from "@/lib/server/participant/address-key";
+import { deviceAllowed, effectiveDeviceRule } from "@/lib/participant/device-rule";
+import { screenOutForDevice } from "@/lib/server/dal/participant/device-and-primer";
 
 /** Device metadata recorded at consent (viewport, pixel ratio, user agent, pointer type). */
 export const DeviceInfoSchema = z.object({
@@ -54,5 +56,11 @@ export async function acceptConsent(
   const read = await withDbRetry(() => readConsentContext(participantId, consentLimitRules(studyId, address, limits)));
   if (!read) return { admitted: { ok: true }, result: null };
   if (!read.decision.ok) return { admitted: read.decision, result: null };
+  // The browser checks the device before showing consent (the device route); a client that skipped it is screened
+  // out here by the same rule, before anything is reserved.
+  if (!deviceAllowed(effectiveDeviceRule(read.context.study.config), device)) {
+    await screenOutForDevice(participantId, device);
+    return { admitted: read.decision, result: null };
+  }
   return { admitted: read.decision, result: await startParticipant(participantId, device, read.context, address === "unknown" ? null : participantAddressKey(studyId, address)) };
 }
