@@ -464,7 +464,13 @@ function QuestionScreen({
       {/* One column on narrow screens in reading order: question, images, answer. Wide screens: the images left, the
           question and the answer right, all within the window, the answer's own area scrolling so Submit stays on screen. */}
       <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
-        <div className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}>
+        {/* Focusable: a long question scrolls inside this area on wide screens, and the keyboard must reach it too. */}
+        <div
+          role="region"
+          aria-label="Question"
+          tabIndex={0}
+          className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}
+        >
           {instructionsOpen ? (
             <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
               <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
