@@ -49,16 +49,25 @@ export function uniqueViolationFields(err: unknown): string[] | null {
   return ["unknown"];
 }
 
+/**
+ * The 409 for a value a unique field already holds: the same body whether a pre-check saw the clash or the database's
+ * unique index refused the write (a lost race), so a client handles one answer.
+ */
+export function uniqueConflictError(fields: readonly string[]): AppError {
+  return new AppError(
+    "CONFLICT",
+    `Another record already uses this ${fields.join(", ")}; choose a different one.`,
+    fields.map((path) => ({ path, message: `already used (${path} must be unique)` })),
+  );
+}
+
 /** Maps an error to a JSON response body and status; unknown errors are logged and hidden. */
 export function toErrorResponse(err: unknown): { status: number; body: { error: { code: string; message: string; details?: unknown } } } {
   if (err instanceof AppError) return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
   const unique = uniqueViolationFields(err);
   if (unique) {
-    const fields = unique.join(", ");
-    return {
-      status: 409,
-      body: { error: { code: "CONFLICT", message: `Another record already uses this ${fields}; choose a different one.`, details: unique.map((path) => ({ path, message: `already used (${path} must be unique)` })) } },
-    };
+    const conflict = uniqueConflictError(unique);
+    return { status: conflict.status, body: { error: { code: conflict.code, message: conflict.message, details: conflict.details } } };
   }
   if (isTransientDbError(err)) {
     // Still failing after the retries (database restarting): the client retries, nothing was half-written.

@@ -18,7 +18,9 @@ import type { StaffRole } from "@/lib/server/auth";
  *   addresses lock the owner out). An attacker's fresh address gets one attempt at that pace, then is an address
  *   that failed.
  * - per client address over all accounts: SIGNIN_ADDRESS_LIMIT failures in 15 minutes (password spraying).
- * A success clears the account's failures; clearSignInLock (admin users page, `npm run user:create -- --unlock`) too.
+ * A success clears only the failures of the address that succeeded (its account × address count and the
+ * account-wide events those failures added; clearOwnFailures): the account-wide count of other addresses stays, so an
+ * attacker cannot reset it by signing in to the account from anywhere. clearSignInLock (admin users page, `npm run user:create -- --unlock`) too.
  * Unknown, disabled and known accounts all cost one bcrypt comparison, so the answer time does not tell whether an
  * email has an account.
  */
@@ -39,9 +41,16 @@ const DUMMY_HASH = "$2b$12$UuB1WDpnrZ66W7aVKOS2V.nrW4ApxqLYkd0if0MfVL/WtSTRwwXwq
 /** A burst of sign-ins queues on the key locks, each holding a pooled connection meanwhile. */
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
+/** "1 second", "40 seconds", "1 minute", "15 minutes". */
+export function waitText(sec: number): string {
+  if (sec < 90) return `${sec} ${sec === 1 ? "second" : "seconds"}`;
+  const min = Math.ceil(sec / 60);
+  return `${min} ${min === 1 ? "minute" : "minutes"}`;
+}
+
 export class SignInThrottledError extends Error {
   constructor(readonly retryAfterSec: number) {
-    super(`Too many failed sign-ins. Try again in ${retryAfterSec < 90 ? `${retryAfterSec} seconds` : `${Math.ceil(retryAfterSec / 60)} minutes`}.`);
+    super(`Too many failed sign-ins. Try again in ${waitText(retryAfterSec)}.`);
     this.name = "SignInThrottledError";
   }
 }
@@ -118,8 +127,29 @@ export async function verifySignIn(options: { email: string; password: string; a
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, disabled: true } });
   const matches = await bcrypt.compare(options.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || user.disabled || !matches) return null;
-  await db.signInAttempt.deleteMany({ where: { OR: [{ key: { in: [pairKey, accountKey] } }, { id: pending.ids[2]! }] } });
+  await clearOwnFailures(pairKey, accountKey, pending.ids[2]!);
   return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/**
+ * After a success: removes this address's failures of the account (the pair key, this attempt included), one
+ * account-wide event for each of them (recordKeys gave every attempt's rows one time), and this attempt's
+ * per-address event. Account-wide events of other addresses stay.
+ */
+async function clearOwnFailures(pairKey: string, accountKey: string, addressEventId: bigint): Promise<void> {
+  const own = await db.signInAttempt.findMany({ where: { key: pairKey }, select: { at: true } });
+  const wanted = new Map<number, number>();
+  for (const { at } of own) wanted.set(at.getTime(), (wanted.get(at.getTime()) ?? 0) + 1);
+  const candidates = wanted.size ? await db.signInAttempt.findMany({ where: { key: accountKey, at: { in: own.map((r) => r.at) } }, select: { id: true, at: true } }) : [];
+  const ids: bigint[] = [addressEventId];
+  for (const { id, at } of candidates) {
+    const left = wanted.get(at.getTime()) ?? 0;
+    if (left > 0) {
+      ids.push(id);
+      wanted.set(at.getTime(), left - 1);
+    }
+  }
+  await db.signInAttempt.deleteMany({ where: { OR: [{ key: pairKey }, { id: { in: ids } }] } });
 }
 
 /**

@@ -58,8 +58,14 @@ describe("study configuration validation", () => {
     // Duplicate slug.
     const fits = { tasks: ["translation"], itemsPerTask: 3 };
     const ok = await createStudy({ input: { ...base, config: fits }, actorId: admin.id });
-    const dup = await issuesOf(createStudy({ input: { ...base, config: fits }, actorId: admin.id }));
-    expect(dup).toEqual([{ path: "slug", message: `the slug "${base.slug}" is already used by another study` }]);
+    // Duplicate slug: the 409 the unique index gives a lost race (toErrorResponse), not a 422.
+    const dup = await createStudy({ input: { ...base, config: fits }, actorId: admin.id }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(dup).toBeInstanceOf(AppError);
+    expect((dup as AppError).status).toBe(409);
+    expect((dup as AppError).details).toEqual([{ path: "slug", message: "already used (slug must be unique)" }]);
 
     // Nothing invalid was stored; the valid study has its defaults filled in and the cohort tag mirrored.
     expect(await db.study.count({ where: { slug: base.slug } })).toBe(1);

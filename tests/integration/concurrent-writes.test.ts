@@ -49,7 +49,7 @@ describe("unique conflicts", () => {
     expect(body.error.details.map((d) => d.path)).toEqual(["email"]);
   });
 
-  it("8 parallel creates of one study slug: one 201, the others 409/422 naming the slug, no 500", async () => {
+  it("8 parallel creates of one study slug: one 201, the others 409 naming the slug (the pre-check's answer and the lost race's alike), no 500", async () => {
     await signedInAdmin();
     const { versionId } = await draftPoolVersion(`slug-${uniqueSuffix()}`);
     const slug = `race-${uniqueSuffix()}`;
@@ -57,9 +57,10 @@ describe("unique conflicts", () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     for (const r of responses.filter((x) => x.status !== 201)) {
-      expect([409, 422]).toContain(r.status);
-      const body = (await r.json()) as { error: { details: Array<{ path: string }> } };
-      expect(body.error.details.map((d) => d.path)).toContain("slug");
+      expect(r.status).toBe(409);
+      const body = (await r.json()) as { error: { code: string; details: Array<{ path: string; message: string }> } };
+      expect(body.error.code).toBe("CONFLICT");
+      expect(body.error.details).toEqual([{ path: "slug", message: "already used (slug must be unique)" }]);
     }
     await expect(db.study.count({ where: { slug } })).resolves.toBe(1);
   });

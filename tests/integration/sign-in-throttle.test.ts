@@ -3,7 +3,7 @@
 import bcrypt from "bcryptjs";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS, SignInThrottledError, verifySignIn } from "@/lib/server/sign-in";
+import { SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS, SignInThrottledError, verifySignIn, waitText } from "@/lib/server/sign-in";
 import { clearUserSignInLock } from "@/lib/server/dal/users/clear-user-sign-in-lock";
 import { uniqueSuffix } from "./admin-fixtures";
 
@@ -89,5 +89,32 @@ describe("sign-in throttling without lock-out", () => {
     expect(cleared.cleared).toBeGreaterThan(0);
     expect(await attempt(owner.email, owner.password, home, new Date(t + 1000))).toBe("ok");
     await expect(db.auditLog.count({ where: { entityType: "user", entityId: owner.id, action: "user.signin.unlock" } })).resolves.toBe(1);
+  });
+
+  it("a success clears only the succeeding address's failures, not the account-wide count of the others", async () => {
+    const owner = await account("researcher");
+    const attack = await distributedGuess(owner.email, Date.now() - 15 * 60_000);
+    const accountRows = () => db.signInAttempt.count({ where: { key: `signin:account:${owner.email}` } });
+    const before = await accountRows();
+    expect(before).toBe(attack.wrong);
+    // The owner (or an attacker who knows the password) mistypes once at home, then signs in there.
+    const home = "192.0.2.202";
+    let t = attack.t + SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS;
+    expect(await attempt(owner.email, "typo", home, new Date(t))).toBe("wrong");
+    expect(await accountRows()).toBe(before + 1);
+    let ok = await attempt(owner.email, owner.password, home, new Date((t += 1000)));
+    if (typeof ok === "object") ok = await attempt(owner.email, owner.password, home, new Date((t += ok.waitSec * 1000)));
+    expect(ok).toBe("ok");
+    // Her typo and her success are gone; the attackers' failures still slow the account.
+    expect(await accountRows()).toBe(before);
+    await expect(db.signInAttempt.count({ where: { key: { startsWith: `signin:pair:${owner.email}|${home}` } } })).resolves.toBe(0);
+  });
+
+  it("says the wait in words with the right plural", () => {
+    expect(waitText(1)).toBe("1 second");
+    expect(waitText(40)).toBe("40 seconds");
+    expect(waitText(90)).toBe("2 minutes");
+    expect(waitText(60 * 60)).toBe("60 minutes");
+    expect(new SignInThrottledError(1).message).toBe("Too many failed sign-ins. Try again in 1 second.");
   });
 });

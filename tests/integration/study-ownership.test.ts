@@ -114,6 +114,30 @@ describe("study ownership", () => {
     await expect(db.auditLog.count({ where: { entityType: "study", entityId: study.id, action: { in: ["study.share", "study.unshare"] } } })).resolves.toBe(2);
   });
 
+  it("sharing tells a researcher no staff roles; an unknown address and a disabled account get one answer", async () => {
+    const owner = await staff("researcher");
+    const { study } = await createTranslationStudy({ itemCount: 1, status: "draft" });
+    await db.study.update({ where: { id: study.id }, data: { createdById: owner.id } });
+    signIn(owner);
+    const admin = await staff("admin");
+    const withAdmin = await call(sharesRoute.POST, "POST", `/api/admin/studies/${study.id}/shares`, { studyId: study.id }, { email: admin.email });
+    expect(withAdmin.status).toBe(200);
+    const withAdminText = await withAdmin.text();
+    expect(withAdminText).toContain(admin.email);
+    expect(withAdminText).not.toMatch(/role|admin"/);
+    await expect((await call(sharesRoute.GET, "GET", `/api/admin/studies/${study.id}/shares`, { studyId: study.id })).text()).resolves.not.toMatch(/role/);
+    const disabled = await db.user.create({ data: { email: `disabled-${uniqueSuffix()}@example.org`, role: "admin", passwordHash: "x", disabled: true } });
+    const ghostEmail = `ghost-${uniqueSuffix()}@example.org`;
+    const answers = [];
+    for (const email of [ghostEmail, disabled.email]) {
+      const r = await call(sharesRoute.POST, "POST", `/api/admin/studies/${study.id}/shares`, { studyId: study.id }, { email });
+      answers.push({ status: r.status, body: (await r.text()).replaceAll(email, "EMAIL") });
+    }
+    expect(answers[0]!.status).toBe(422);
+    expect(answers[1]).toEqual(answers[0]);
+    expect((await call(sharesRoute.DELETE, "DELETE", `/api/admin/studies/${study.id}/shares`, { studyId: study.id }, { email: admin.email })).status).toBe(200);
+  });
+
   it("admins see every study; a study without an owner is admins' only", async () => {
     const admin = await staff("admin");
     const researcher = await staff("researcher");

@@ -2,7 +2,7 @@ import "server-only";
 import type { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
 import { writeAudit } from "@/lib/server/audit";
-import { AppError } from "@/lib/server/errors";
+import { AppError, uniqueConflictError } from "@/lib/server/errors";
 import { StudyInputSchema, type StudyInput } from "@/lib/pools/study-input";
 import { lockPoolVersion } from "@/lib/server/dal/pools/pool-version-lock";
 import { checkStudyAgainstPool } from "./study-pool-check";
@@ -15,13 +15,14 @@ export interface SavedStudy {
 type FieldProblem = { path: string; message: string };
 
 /**
- * Cross-table checks zod cannot do: the slug is free, the pool version exists, practice/attention items exist and
+ * Cross-table checks zod cannot do: the slug is free (else a 409), the pool version exists, practice/attention items exist and
  * are active, and the pool version can satisfy the settings (checkStudyAgainstPool, stage "save").
  */
 async function checkReferences(tx: Prisma.TransactionClient, input: StudyInput, studyId: string | null): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
+  // A taken slug is the same 409 the unique index gives when the insert loses a race.
   const slugOwner = await tx.study.findUnique({ where: { slug: input.slug }, select: { id: true } });
-  if (slugOwner && slugOwner.id !== studyId) problems.push({ path: "slug", message: `the slug "${input.slug}" is already used by another study` });
+  if (slugOwner && slugOwner.id !== studyId) throw uniqueConflictError(["slug"]);
   const version = await tx.poolVersion.findUnique({ where: { id: input.poolVersionId }, select: { id: true, frozenAt: true } });
   if (!version) problems.push({ path: "poolVersionId", message: "no such pool version" });
   for (const key of ["practiceItemIds", "attentionItemIds"] as const) {

@@ -5,10 +5,10 @@ import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { normaliseStaffEmail } from "@/lib/staff-email";
 
+/** No role: the owner sharing a study is often a researcher, and the answer must not list who the admins are. */
 export interface StudyShareDto {
   userId: string;
   email: string;
-  role: "admin" | "researcher";
   addedAt: Date;
 }
 
@@ -16,13 +16,18 @@ export const StudyShareInputSchema = z.object({ email: z.string().trim().min(3).
 
 /** The researchers a study is shared with (besides its owner), in the order they were added. */
 export async function listStudyShares(studyId: string): Promise<StudyShareDto[]> {
-  const rows = await db.studyShare.findMany({ where: { studyId }, orderBy: { addedAt: "asc" }, select: { addedAt: true, user: { select: { id: true, email: true, role: true } } } });
-  return rows.map((r) => ({ userId: r.user.id, email: r.user.email, role: r.user.role, addedAt: r.addedAt }));
+  const rows = await db.studyShare.findMany({ where: { studyId }, orderBy: { addedAt: "asc" }, select: { addedAt: true, user: { select: { id: true, email: true } } } });
+  return rows.map((r) => ({ userId: r.user.id, email: r.user.email, addedAt: r.addedAt }));
+}
+
+/** An unknown address and a disabled account get the same answer, so sharing does not tell them apart. */
+function noActiveAccount(email: string): AppError {
+  return new AppError("UNPROCESSABLE", `No active staff account ${email}.`, [{ path: "email", message: "no active staff account with this email" }]);
 }
 
 async function findAccount(email: string) {
   const user = await db.user.findUnique({ where: { email: normaliseStaffEmail(email) }, select: { id: true, email: true, disabled: true } });
-  if (!user) throw new AppError("UNPROCESSABLE", `No staff account ${email}.`, [{ path: "email", message: "no staff account with this email" }]);
+  if (!user) throw noActiveAccount(email);
   return user;
 }
 
@@ -30,10 +35,10 @@ async function findAccount(email: string) {
 export async function addStudyShare(options: { studyId: string; input: unknown; actorId: string }): Promise<StudyShareDto[]> {
   const { email } = StudyShareInputSchema.parse(options.input);
   const user = await findAccount(email);
+  if (user.disabled) throw noActiveAccount(email);
   const study = await db.study.findUnique({ where: { id: options.studyId }, select: { createdById: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${options.studyId}.`);
   if (study.createdById === user.id) throw new AppError("UNPROCESSABLE", `${user.email} owns this study.`, [{ path: "email", message: "already the owner" }]);
-  if (user.disabled) throw new AppError("UNPROCESSABLE", `${user.email} is disabled.`, [{ path: "email", message: "the account is disabled" }]);
   await db.studyShare.upsert({
     where: { studyId_userId: { studyId: options.studyId, userId: user.id } },
     create: { studyId: options.studyId, userId: user.id, addedById: options.actorId },
