@@ -31,9 +31,18 @@ export function createTableStream<Row>(table: ExportTable<Row>, rows: AsyncItera
   });
 }
 
-/** A Node stream as the web ReadableStream a route handler returns. */
+/**
+ * A Node stream as the web ReadableStream a route handler returns. Some export sources emit strings (Readable.from of
+ * text, csv-stringify without an encoding); a web Response body must carry bytes ("Received non-Uint8Array chunk").
+ */
 export function toWebStream(stream: Readable): ReadableStream<Uint8Array> {
-  return Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+  const encoder = new TextEncoder();
+  const bytes = new TransformStream<unknown, Uint8Array>({
+    transform(chunk, controller) {
+      controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : (chunk as Uint8Array));
+    },
+  });
+  return (Readable.toWeb(stream) as unknown as ReadableStream<unknown>).pipeThrough(bytes);
 }
 
 /** `attachment` with an ASCII file name and its UTF-8 form (RFC 6266 / 5987). */
