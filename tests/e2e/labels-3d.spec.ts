@@ -12,6 +12,8 @@ import { createStudyFromDemoPool } from "./helpers/participant-fixtures";
 const SHOTS = process.env.SCREENSHOTS_DIR;
 /** Fields of the 3D scene payload (lib/scene3d.ts); anything else reaching the browser fails the test. */
 const SCENE_FIELDS = new Set(["elements", "positions", "roles", "residueIndex", "bonds", "camera", "labels", "atomNames", "residueNames", "named"]);
+/** Smallest label font (CSS px) accepted in the main image on the stage, without opening anything. */
+const MIN_MAIN_LABEL_PX = 12;
 /** Smallest 3D label font (CSS px) accepted. */
 const MIN_3D_LABEL_PX = 12;
 
@@ -118,10 +120,15 @@ for (const viewport of [
         await expect.poll(() => images.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
         if (!seen.has(label)) {
           seen.add(label);
-          const first = await labelSizes(images.first());
-          const entry: Record<string, unknown> = { firstImage: first };
-          // The enlarged viewer on the first image.
+          // The first image on the stage (the main view, what a participant reads without opening anything).
           await page.getByRole("list", { name: "Images" }).getByRole("listitem").first().getByRole("button").click();
+          const main = page.getByTestId("main-image");
+          await expect.poll(() => main.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+          const first = await labelSizes(main);
+          expect(first.minFontPx, `${label}: smallest label in the main image (CSS px)`).toBeGreaterThanOrEqual(MIN_MAIN_LABEL_PX);
+          const entry: Record<string, unknown> = { mainImage: first };
+          // The enlarged viewer on the same image.
+          await page.getByRole("button", { name: "Enlarge", exact: true }).click();
           const dialog = page.getByRole("dialog", { name: "Image viewer" });
           await expect(dialog).toBeVisible();
           const viewerImg = dialog.getByTestId("viewer-image").last();
@@ -130,6 +137,9 @@ for (const viewport of [
           if (SHOTS && !seen.has(`viewer:${label}`)) await page.screenshot({ path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}-viewer.png` });
           await page.keyboard.press("Escape");
           await expect(dialog).toBeHidden();
+          // Back to the 3D view on the stage (the interactive condition shows it first).
+          const stage3d = page.locator('[data-slot="3d"]');
+          if ((await stage3d.count()) > 0) await stage3d.click();
           const viewer = page.getByTestId("molecule-viewer");
           if (condition === "interactive" && (await viewer.count()) > 0) {
             await expect(viewer).toHaveAttribute("data-ready", "true");
