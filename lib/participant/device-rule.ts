@@ -39,4 +39,4 @@ export function deviceAllowed(rule: EffectiveDeviceRule, device: DeviceFacts | n
 
 /** Shown to a participant whose device the study does not take; says how to leave on Prolific. */
 export const DEVICE_SCREEN_OUT_MESSAGE =
-  "This study needs a desktop or laptop computer with a mouse or trackpad and a screen at least 1024 pixels wide: the pictures show small atom labels that cannot be read on a phone or tablet. Only this device check has been recorded. Please return the study on Prolific (choose “Return submission”, or follow the link below if there is one), and take it again from a computer if you like.";
+  "This study needs a desktop or laptop computer with a mouse or trackpad and a screen at least 1024 pixels wide: the pictures show small atom labels that cannot be read on a phone or tablet. Only this device check has been recorded. Please return the study on Prolific (choose “Return submission”; no completion code is needed), and take it again from a computer if you like.";
