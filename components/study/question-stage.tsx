@@ -7,11 +7,8 @@ import type { PublicImage } from "./types";
 
 /** The two-column question layout starts here (Tailwind's lg); below it the page is one column. */
 const WIDE_QUERY = "(min-width: 1024px)";
-/**
- * Height kept for the 3D view's control rows under its canvas (components/molecule/molecule-viewer.tsx): the hint line
- * and the Centre/Reset buttons take 58 px at 1366×768, with room for a wrapped hint.
- */
-const VIEWER_CONTROLS_PX = 72;
+/** Height of the 3D view's control row under its canvas (components/molecule/molecule-viewer.tsx). */
+const VIEWER_CONTROLS_PX = 44;
 /** A horizontal swipe longer than this (CSS px) moves to the previous/next image. */
 const SWIPE_PX = 40;
 const INLINE_ZOOM = 2;
