@@ -1,10 +1,8 @@
 import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
+import { buildChildBundle } from "@/lib/server/child-bundle";
 import { heavyBudgets } from "@/lib/server/heavy/budgets";
 import { Semaphore } from "@/lib/server/heavy/semaphore";
 import type { ResponsesChildOptions } from "./responses-csv-child";
@@ -30,34 +28,8 @@ let bundlePath: Promise<string> | null = null;
  * Built from the sources on first use in each process (~0.3 s), so it can never be older than the code beside it.
  */
 export function buildResponsesChildBundle(): Promise<string> {
-  bundlePath ??= (async () => {
-    const esbuild = await import("esbuild");
-    try {
-      const result = await esbuild.build({
-        entryPoints: [path.join(process.cwd(), "lib/server/export/responses-csv-child.ts")],
-        bundle: true,
-        platform: "node",
-        format: "cjs",
-        target: "node20",
-        // "server-only" resolves to its empty module under react-server; pg-native is pg's optional native driver.
-        conditions: ["react-server"],
-        external: ["pg-native"],
-        tsconfig: path.join(process.cwd(), "tsconfig.json"),
-        write: false,
-        logLevel: "silent",
-      });
-      const code = result.outputFiles[0]?.contents;
-      if (!code) throw new Error("esbuild produced no output");
-      const file = path.join(os.tmpdir(), `misi-responses-export-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
-      // Content-addressed: concurrent processes write the same bytes; the rename makes each write whole.
-      const temp = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temp, code);
-      await fs.rename(temp, file);
-      return file;
-    } finally {
-      await esbuild.stop();
-    }
-  })();
+  // pg-native is pg's optional native driver.
+  bundlePath ??= buildChildBundle({ entry: "lib/server/export/responses-csv-child.ts", dir: os.tmpdir(), prefix: "misi-responses-export", external: ["pg-native"] });
   bundlePath.catch(() => {
     bundlePath = null;
   });

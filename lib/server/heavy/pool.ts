@@ -1,11 +1,11 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type Tinypool from "tinypool";
 import { formatBytes, formatMs, heavyBudgets } from "./budgets";
 import type { HeavyJobKind, HeavyJobs } from "./jobs";
 import type { HeavyTask } from "./heavy-child";
+import { buildChildBundle } from "@/lib/server/child-bundle";
 import { Semaphore } from "./semaphore";
 
 /**
@@ -63,37 +63,16 @@ let bundle: Promise<string> | null = null;
  * project's node_modules; content-addressed, so concurrent processes write the same bytes.
  */
 export function buildHeavyChildBundle(): Promise<string> {
-  bundle ??= (async () => {
-    const esbuild = await import("esbuild");
-    try {
-      const result = await esbuild.build({
-        entryPoints: [path.join(process.cwd(), "lib/server/heavy/heavy-child.ts")],
-        bundle: true,
-        platform: "node",
-        format: "cjs",
-        target: "node20",
-        conditions: ["react-server"],
-        external: ["@resvg/resvg-js", "exceljs"],
-        // lib/render/png.ts finds its font package relative to its own module.
-        banner: { js: 'const __heavyChildUrl = require("node:url").pathToFileURL(__filename).href;' },
-        define: { "import.meta.url": "__heavyChildUrl" },
-        tsconfig: path.join(process.cwd(), "tsconfig.json"),
-        write: false,
-        logLevel: "silent",
-      });
-      const code = result.outputFiles[0]?.contents;
-      if (!code) throw new Error("esbuild produced no output");
-      const dir = path.join(process.cwd(), "node_modules", ".cache", "misi-heavy");
-      await fs.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `heavy-child-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
-      const temp = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temp, code);
-      await fs.rename(temp, file);
-      return file;
-    } finally {
-      await esbuild.stop();
-    }
-  })();
+  bundle ??= buildChildBundle({
+    entry: "lib/server/heavy/heavy-child.ts",
+    // Under node_modules so that the native externals resolve from the project's node_modules.
+    dir: path.join(process.cwd(), "node_modules", ".cache", "misi-heavy"),
+    prefix: "heavy-child",
+    external: ["@resvg/resvg-js", "exceljs"],
+    // lib/render/png.ts finds its font package relative to its own module.
+    banner: 'const __heavyChildUrl = require("node:url").pathToFileURL(__filename).href;',
+    define: { "import.meta.url": "__heavyChildUrl" },
+  });
   bundle.catch(() => {
     bundle = null;
   });
