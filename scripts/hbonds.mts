@@ -10,7 +10,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex } from "@/lib/molecule/prepare";
-import { STRICT_HBOND_CRITERIA, findComplexHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
+import { STRICT_HBOND_CRITERIA } from "@/lib/molecule/hbond-geometry";
+import { findComplexHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
 
 const USAGE = "usage: npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff 10] [--include-sugars] [--all-groups] [--strict] [--json]";

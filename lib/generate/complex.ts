@@ -3,7 +3,8 @@
  * answers, pocket residues with their atoms, and a check that answers can name its atoms.
  */
 import { perceiveBonds } from "@/lib/molecule/chemistry/bonds";
-import { type HBond, type HBondCriteria, type HBondPartners, HBOND_PARTNERS, filterHBondPartners, findComplexHBonds } from "@/lib/molecule/hbonds";
+import type { HBondCriteria } from "@/lib/molecule/hbond-geometry";
+import { type HBond, type HBondPartners, HBOND_PARTNERS, filterHBondPartners, findComplexHBonds } from "@/lib/molecule/hbonds";
 import { z } from "zod";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { type PrepareComplexOptions, type PreparedComplex, prepareComplex } from "@/lib/molecule/prepare";

@@ -1,7 +1,7 @@
 /**
  * The geometry tests of ChimeraX `hbonds` (after Mills & Dean 1996) as pure functions on positions,
- * written from ../shared/spec/hbond-criteria.md (§1.4 slop processing, §5 acceptor and donor tests,
- * §5.5 constructions). `findHBonds` (hbonds.ts) calls exactly these, with the rows of hbond-tables.ts.
+ * written from ../shared/spec/hbond-criteria.md (§1.4 slop processing, §5 acceptor and donor tests, §7
+ * metal veto). `evaluatePair` (hbond-pair.ts) calls exactly these, with the rows of hbond-tables.ts.
  *
  * Conventions (spec §0): ∠(X, Y, Z) is the angle at Y in degrees, 0 when a vector has zero length;
  * distance tests compare squared distances with squared limits, inclusive (except the generic
@@ -11,6 +11,7 @@ import { IDATM_TYPES, geometryOf } from "./chemistry/idatm";
 import { type Vec3, addVec, angleAtDeg, crossVec, distanceSquaredVec, dotVec, lengthVec, normalizeVec, scaleVec, subtractVec } from "./geometry/vec3";
 import {
   GENERIC_DONOR_CLASS,
+  METAL_VETO_DEG,
   type GenericAcceptorRow,
   type GenericDonorRow,
   type PhiPsiRow,
@@ -23,6 +24,7 @@ import {
   type UpsilonTauDonorRow,
   WATER_DONOR,
 } from "./hbond-tables";
+import { oppositeLonePairs } from "./hbond-hydrogens";
 
 /** The relaxation ("slop") of every test (spec §1.4). */
 export interface HBondCriteria {
@@ -37,17 +39,17 @@ export const DEFAULT_HBOND_CRITERIA: HBondCriteria = { distSlopA: 0.4, angleSlop
 export const STRICT_HBOND_CRITERIA: HBondCriteria = { distSlopA: 0, angleSlopDeg: 0 };
 
 /** A processed distance limit, squared (spec §1.4: (v + distSlop)²). */
-export function distanceLimit2(v: number, slop: HBondCriteria): number {
+function distanceLimit2(v: number, slop: HBondCriteria): number {
   return (v + slop.distSlopA) ** 2;
 }
 
 /** A processed angle minimum (v ≥ 7.5): v − angleSlop, floored at 0. */
-export function angleMin(v: number, slop: HBondCriteria): number {
+function angleMin(v: number, slop: HBondCriteria): number {
   return Math.max(v - slop.angleSlopDeg, 0);
 }
 
 /** A processed angle maximum, stored as −|max| (v < 0): the test's maximum becomes min(|v| + angleSlop, 180). */
-export function angleMax(v: number, slop: HBondCriteria): number {
+function angleMax(v: number, slop: HBondCriteria): number {
   return -Math.max(v - slop.angleSlopDeg, -180);
 }
 
@@ -59,7 +61,7 @@ export function withSulfurCompensation(slop: HBondCriteria): HBondCriteria {
 const angle = angleAtDeg;
 
 /** Projection of X onto the plane through X0, X1, X2 (spec §5.1); null when the three points are collinear. */
-export function planeProjector(x0: Vec3, x1: Vec3, x2: Vec3): ((x: Vec3) => Vec3) | null {
+function planeProjector(x0: Vec3, x1: Vec3, x2: Vec3): ((x: Vec3) => Vec3) | null {
   const n = crossVec(subtractVec(x1, x0), subtractVec(x2, x1));
   if (lengthVec(n) < 1e-12) return null;
   const u = normalizeVec(n);
@@ -68,7 +70,7 @@ export function planeProjector(x0: Vec3, x1: Vec3, x2: Vec3): ((x: Vec3) => Vec3
 }
 
 /** Theta test: passes with no hydrogens, else iff some H has ∠(A, H, D) ≥ θmin. */
-export function thetaTest(hydrogens: readonly Vec3[], donor: Vec3, acceptor: Vec3, thetaMin: number): boolean {
+function thetaTest(hydrogens: readonly Vec3[], donor: Vec3, acceptor: Vec3, thetaMin: number): boolean {
   return hydrogens.length === 0 || hydrogens.some((h) => angle(acceptor, h, donor) >= thetaMin);
 }
 
@@ -310,80 +312,7 @@ export function tauTest(
   return true;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Constructions (spec §5.5): hydrogen, "hydrogen or lone pair" and lone-pair positions
-
-/** Reference perpendicular p̂(u): world +Y made perpendicular to u. */
-function perpendicular(u: Vec3): Vec3 {
-  const y: Vec3 = [0, 1, 0];
-  const p = subtractVec(y, scaleVec(u, dotVec(y, u)));
-  if (lengthVec(p) < 1e-9) return [0, 0, -Math.sign(u[1])];
-  return normalizeVec(p);
-}
-
-/** Unit directions of the known substituents, and a way to add a new one (its position is collected at length L). */
-function positionBuilder(c: Vec3, known: readonly Vec3[], L: number) {
-  const units = known.map((k) => normalizeVec(subtractVec(k, c)));
-  const added: Vec3[] = [];
-  const push = (u: Vec3) => {
-    units.push(u);
-    added.push(addVec(c, scaleVec(u, L)));
-  };
-  return { units, added, push };
-}
-
-/** Missing tetrahedral positions around c at length L, from the known substituent positions. */
-export function tetrahedralPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
-  const { units, added, push } = positionBuilder(c, known, L);
-  if (units.length === 0) push([1, 0, 0]);
-  if (units.length === 1) {
-    const t = (109.5 * Math.PI) / 180;
-    push(normalizeVec(addVec(scaleVec(units[0]!, Math.cos(t)), scaleVec(perpendicular(units[0]!), Math.sin(t)))));
-  }
-  if (units.length === 2) {
-    const b = normalizeVec(scaleVec(addVec(units[0]!, units[1]!), -1));
-    const n = normalizeVec(crossVec(units[0]!, units[1]!));
-    const h = (54.75 * Math.PI) / 180;
-    push(normalizeVec(addVec(scaleVec(b, Math.cos(h)), scaleVec(n, Math.sin(h)))));
-  }
-  if (units.length === 3) {
-    const p = units.map((u) => addVec(c, u));
-    let n = normalizeVec(crossVec(subtractVec(p[1]!, p[0]!), subtractVec(p[2]!, p[1]!)));
-    if (dotVec(n, subtractVec(c, p[0]!)) < 0) n = scaleVec(n, -1);
-    push(n);
-  }
-  return added;
-}
-
-/** Missing trigonal positions around c at length L; `coplanar` are reference points in the plane. */
-export function trigonalPositions(c: Vec3, known: readonly Vec3[], L: number, coplanar: readonly Vec3[]): Vec3[] {
-  const { units, added, push } = positionBuilder(c, known, L);
-  if (units.length === 0) push([1, 0, 0]);
-  if (units.length === 1) {
-    const u = units[0]!;
-    const t = (120 * Math.PI) / 180;
-    const along = (w: Vec3): Vec3 => {
-      const perp = subtractVec(w, scaleVec(u, dotVec(w, u)));
-      const wHat = lengthVec(perp) < 1e-9 ? perpendicular(u) : normalizeVec(perp);
-      return normalizeVec(addVec(scaleVec(u, Math.cos(t)), scaleVec(wHat, Math.sin(t))));
-    };
-    if (coplanar.length === 0) push(along(perpendicular(u)));
-    else if (coplanar.length === 1) push(along(subtractVec(coplanar[0]!, c)));
-    else push(normalizeVec(addVec(along(subtractVec(coplanar[0]!, c)), along(scaleVec(subtractVec(coplanar[1]!, c), -1)))));
-  }
-  if (units.length === 2) push(normalizeVec(scaleVec(addVec(units[0]!, units[1]!), -1)));
-  return added;
-}
-
-/** Missing linear positions around c at length L. */
-export function linearPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
-  if (known.length === 0) return [addVec(c, [L, 0, 0]), addVec(c, [-L, 0, 0])];
-  if (known.length === 1) return [subtractVec(c, scaleVec(normalizeVec(subtractVec(known[0]!, c)), L))];
-  return [];
-}
-
-/** Points opposite the tetrahedral lone pairs of an acceptor at a (1 Å, from all of its neighbours). */
-export function oppositeLonePairs(a: Vec3, neighbours: readonly Vec3[]): Vec3[] {
-  if (neighbours.length >= 4) return [];
-  return tetrahedralPositions(a, neighbours, 1).map((l) => subtractVec(a, subtractVec(l, a)));
+/** Metal veto (spec §1.1 step 5, §7): a donor on the side of one of the acceptor's metals, ∠(D, A, M) < 45° (never relaxed). */
+export function metalVeto(a: Vec3, d: Vec3, metals: readonly Vec3[]): boolean {
+  return metals.some((m) => angleAtDeg(d, a, m) < METAL_VETO_DEG);
 }

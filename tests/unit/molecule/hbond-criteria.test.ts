@@ -13,17 +13,17 @@ import {
   STRICT_HBOND_CRITERIA as STRICT,
   genericAcceptorTest,
   genericDonorTest,
+  metalVeto,
   phiPsiAcceptorTest,
   processTau,
   synAntiAcceptorTest,
   tauTest,
-  tetrahedralPositions,
   thetaTauAcceptorTest,
   thetaTauDonorTest,
-  trigonalPositions,
   upsilonTauDonorTest,
   waterDonorTest,
 } from "@/lib/molecule/hbond-geometry";
+import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-hydrogens";
 import { GENERIC_ACCEPTORS, GENERIC_DONORS, PHI_PSI_ACCEPTORS, SYN_ANTI_ACCEPTORS, THETA_TAU_ACCEPTORS, THETA_TAU_DONORS, UPSILON_TAU_DONORS } from "@/lib/molecule/hbond-tables";
 import { type Vec3, addVec, angleAtDeg, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 
@@ -293,3 +293,21 @@ describe("U10 primary ammonium tau (D4, symmetry 6)", () => {
     expect(tauTest(processTau(-30, STRICT), 2, NZ, [], CE, subs, acceptor(0))).toBe(false);
   });
 });
+
+describe("metal veto (spec §1.1 step 5: ∠(D, A, M) < 45°, never relaxed)", () => {
+  const A: Vec3 = [0, 0, 0];
+  const M: Vec3 = [2.1, 0, 0];
+  it.each([
+    [40, true],
+    [44, true],
+    [46, false],
+    [120, false],
+  ] as const)("donor %s° from the metal seen from A: vetoed %s", (deg, vetoed) => {
+    expect(metalVeto(A, polar(deg, 2.9), [M])).toBe(vetoed);
+  });
+  it("an acceptor without metals is never vetoed; one of several metals on the donor's side is enough", () => {
+    expect(metalVeto(A, polar(10, 2.9), [])).toBe(false);
+    expect(metalVeto(A, polar(10, 2.9), [polar(180, 2.1), M])).toBe(true);
+  });
+});
+

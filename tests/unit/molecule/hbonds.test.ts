@@ -7,15 +7,10 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_HBOND_CRITERIA,
-  STRICT_HBOND_CRITERIA,
-  type FindHBondsInput,
-  findHBonds,
-  formatHBondsT9,
-  prepareHBondContext,
-} from "@/lib/molecule/hbonds";
-import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-geometry";
+import { DEFAULT_HBOND_CRITERIA, STRICT_HBOND_CRITERIA } from "@/lib/molecule/hbond-geometry";
+import { type FindHBondsInput, prepareHBondContext } from "@/lib/molecule/hbond-context";
+import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-hydrogens";
+import { findHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
 import { parsePdb, parseSdf } from "@/lib/molecule/parse";
 import { type Vec3, addVec, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 import type { Atom } from "@/lib/molecule/types";

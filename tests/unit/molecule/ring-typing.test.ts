@@ -13,7 +13,8 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findHBonds, prepareHBondContext, type HBondContext } from "@/lib/molecule/hbonds";
+import { type HBondContext, prepareHBondContext } from "@/lib/molecule/hbond-context";
+import { findHBonds } from "@/lib/molecule/hbonds";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { prepareComplex } from "@/lib/molecule/prepare";
 import type { Atom } from "@/lib/molecule/types";

@@ -4,7 +4,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { chooseLigand, prepareComplex, type PreparedComplex } from "@/lib/molecule/prepare";
-import { evaluatePair, findComplexHBonds, prepareHBondContext, type HBond } from "@/lib/molecule/hbonds";
+import { prepareHBondContext } from "@/lib/molecule/hbond-context";
+import { evaluatePair } from "@/lib/molecule/hbond-pair";
+import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
 import { LITERATURE_RESIDUES, SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
 
