@@ -29,6 +29,16 @@ const config = [
     ignores: ["lib/server/**"],
     rules: { "no-restricted-imports": ["error", PURE_LIB_BANS] },
   },
+  {
+    // Exports read results; results never format for an export (the one arrow that would run back up).
+    files: ["lib/results/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { ...PURE_LIB_BANS, patterns: [...PURE_LIB_BANS.patterns, { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." }] },
+      ],
+    },
+  },
 ];
 
 export default config;

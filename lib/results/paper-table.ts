@@ -1,4 +1,3 @@
-import { neutralizeFormula } from "@/lib/export/csv-cell";
 import type { Comparison } from "./compare";
 import { INTERVAL_RULE_NOTE, type IntervalMethod } from "./interval-rule";
 import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
@@ -189,12 +188,12 @@ export interface PaperTableFormatOptions {
 
 const PAPER_DIGITS = 2;
 
-function cellText(row: PaperTableRow, cell: PaperTableCell | undefined, digits: number): string {
+export function cellText(row: PaperTableRow, cell: PaperTableCell | undefined, digits: number): string {
   if (!cell) return "–";
   return row.asPrinted ? formatFixed(cell.value, PAPER_DIGITS) : formatFixed(toPercent(cell.value), digits);
 }
 
-function averageText(row: PaperTableRow, digits: number): string {
+export function averageText(row: PaperTableRow, digits: number): string {
   if (row.average === null) return "–";
   return row.asPrinted ? formatFixed(row.average, PAPER_DIGITS) : formatFixed(toPercent(row.average), digits);
 }
@@ -203,7 +202,7 @@ function averageText(row: PaperTableRow, digits: number): string {
 const MAX_EXTRA_INTERVAL_DIGITS = 3;
 
 /** The decimals at which low and high print differently: `digits`, or more only when they would print alike. */
-function intervalDigits(low: number, high: number, digits: number): number {
+export function intervalDigits(low: number, high: number, digits: number): number {
   for (let d = digits; d < digits + MAX_EXTRA_INTERVAL_DIGITS; d++) {
     if (formatFixed(toPercent(low), d) !== formatFixed(toPercent(high), d)) return d;
   }
@@ -315,30 +314,4 @@ export function formatPaperTableMarkdown(table: PaperTable, options: PaperTableF
   lines.push("");
   for (const n of table.notes) lines.push(`- ${n}`);
   return `${lines.join("\n")}\n`;
-}
-
-/** One CSV record per row: labels, then value / 95 % low / high per column (percent, same rounding), then Avg. */
-export function paperTableCsvRecords(tables: readonly PaperTable[], options: Pick<PaperTableFormatOptions, "digits"> = {}): string[][] {
-  const digits = options.digits ?? 1;
-  const header = ["table", "metric", "score_kind", "row", "provenance"];
-  for (const k of RESULT_COLUMN_KEYS) header.push(RESULT_COLUMNS[k].label, `${RESULT_COLUMNS[k].label} low`, `${RESULT_COLUMNS[k].label} high`);
-  header.push("Avg", "note");
-  const out: string[][] = [header];
-  for (const t of tables) {
-    for (const row of t.rows) {
-      const rec = [t.paperTableName, t.metric, t.scoreKind, neutralizeFormula(row.label), row.provenance];
-      for (const k of RESULT_COLUMN_KEYS) {
-        const c = row.cells[k];
-        const text = cellText(row, c, digits);
-        rec.push(text === "–" ? "" : text);
-        const d = c?.low === undefined || c.high === undefined ? digits : intervalDigits(c.low, c.high, digits);
-        rec.push(c?.low === undefined ? "" : formatFixed(toPercent(c.low), d));
-        rec.push(c?.high === undefined ? "" : formatFixed(toPercent(c.high), d));
-      }
-      const avg = averageText(row, digits);
-      rec.push(avg === "–" ? "" : avg, neutralizeFormula(row.note ?? ""));
-      out.push(rec);
-    }
-  }
-  return out;
 }

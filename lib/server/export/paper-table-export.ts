@@ -5,12 +5,12 @@ import {
   buildPaperTable,
   formatPaperTableLatex,
   formatPaperTableMarkdown,
-  paperTableCsvRecords,
   type IntervalStyle,
   type PaperTable,
   type PaperTableFormat,
   type PaperTableScoreKind,
 } from "@/lib/results/paper-table";
+import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import { compareScopeWithModels } from "@/lib/server/dal/results/compare-with-models";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";

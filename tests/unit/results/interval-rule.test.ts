@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chooseReportedInterval, describeInterval, MIN_BOOTSTRAP_PARTICIPANTS } from "@/lib/results/interval-rule";
-import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, paperTableCsvRecords } from "@/lib/results/paper-table";
+import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown } from "@/lib/results/paper-table";
+import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type HumanResultsSummary } from "@/lib/results/summarize";
 import { bootstrapClusterMean } from "@/lib/stats/bootstrap";

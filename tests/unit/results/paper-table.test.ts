@@ -10,8 +10,8 @@ import {
   formatPaperTableLatex,
   formatPaperTableMarkdown,
   PAPER_TABLE_HEADERS,
-  paperTableCsvRecords,
 } from "@/lib/results/paper-table";
+import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type HumanResultsSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
