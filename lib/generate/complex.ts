@@ -8,7 +8,7 @@ import { type HBond, type HBondPartners, HBOND_PARTNERS, filterHBondPartners, fi
 import { z } from "zod";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { type PrepareComplexOptions, type PreparedComplex, prepareComplex } from "@/lib/molecule/prepare";
-import type { Atom, Structure } from "@/lib/molecule/types";
+import { type Atom, type Structure, residueKeyText } from "@/lib/molecule/types";
 import { PdbIdSchema } from "@/lib/tasks/fields";
 import { NUCLEOTIDES } from "@/lib/molecule/chemistry/residues";
 import type { ComplexResidue, ComplexSource, GeneratorComplex } from "./types";
@@ -27,10 +27,6 @@ export interface CreateGeneratorComplexInput extends ComplexSource {
 }
 
 export type CreateGeneratorComplexResult = { ok: true; complex: GeneratorComplex } | { ok: false; reason: string };
-
-function residueKeyOf(a: Atom): string {
-  return `${a.chain}\u0000${a.resSeq}\u0000${a.iCode}\u0000${a.resName}`;
-}
 
 /** Why answers could not name this complex's atoms unambiguously, or null. */
 function findNamingProblem(ligandAtoms: readonly Atom[], residues: readonly ComplexResidue[]): string | null {
@@ -72,11 +68,11 @@ export function createGeneratorComplex(input: CreateGeneratorComplexInput): Crea
   const ligandBonds = prepared.ligand.bonds.length > 0 ? prepared.ligand.bonds : perceiveBonds(ligandAtoms);
   const pocketBonds = perceiveBonds(pocketAtoms);
 
-  const kindOf = new Map(prepared.pocketResidues.map((g) => [`${g.key.chain}\u0000${g.key.resSeq}\u0000${g.key.iCode}\u0000${g.key.resName}`, g]));
+  const kindOf = new Map(prepared.pocketResidues.map((g) => [residueKeyText(g.key), g]));
   const byKey = new Map<string, ComplexResidue>();
   const residues: ComplexResidue[] = [];
   pocketAtoms.forEach((a, i) => {
-    const k = residueKeyOf(a);
+    const k = residueKeyText(a);
     let r = byKey.get(k);
     if (!r) {
       const group = kindOf.get(k);

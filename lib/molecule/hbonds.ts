@@ -20,7 +20,7 @@
  * without added H), so every donor uses inferred hydrogens. Only pocket–ligand pairs are examined.
  */
 import type { Atom, AtomRef } from "./types";
-import { positionOf, toAtomRef } from "./types";
+import { positionOf, residueKeyText, toAtomRef } from "./types";
 import type { PreparedComplex } from "./prepare";
 import { NUCLEOTIDES, isAminoAcid } from "./chemistry/residues";
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
@@ -156,10 +156,6 @@ function aminoAcidAtomTest(complex: PreparedComplex): (atom: Atom) => boolean {
     complex.pocketResidues.filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName)).map((g) => residueKeyText(g.key)),
   );
   return (atom) => keys.has(residueKeyText(atom));
-}
-
-function residueKeyText(k: { chain: string; resSeq: number; iCode: string; resName: string }): string {
-  return `${k.chain}\u0000${k.resSeq}\u0000${k.iCode}\u0000${k.resName}`;
 }
 
 /** Keeps the bonds an answer key may name under the `partners` rule. */

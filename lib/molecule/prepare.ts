@@ -5,7 +5,7 @@
  * file plus a separate ligand file (PDBbind's protein/ligand split).
  */
 import type { Atom, Bond, ResidueKey, Structure } from "./types";
-import { formatResidueId, isSameResidue, parseResidueId, residueKeyOf } from "./types";
+import { formatResidueId, isSameResidue, parseResidueId, residueKeyOf, residueKeyText } from "./types";
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
 import { isBuffer, isIon, isPolymerResidueName, isSugar, isWater } from "./chemistry/residues";
 import { covalentRadiusOf } from "./chemistry/elements";
@@ -32,16 +32,12 @@ export interface ResidueGroup {
   heavyAtomCount: number;
 }
 
-function groupKey(a: Atom): string {
-  return `${a.chain}|${a.resSeq}|${a.iCode}|${a.resName}`;
-}
-
 /** Residues of a structure in file order, each classified (see ResidueKind). */
 export function listResidues(structure: Structure): ResidueGroup[] {
   const { atoms } = structure;
   const groups = new Map<string, ResidueGroup>();
   atoms.forEach((atom, i) => {
-    const k = groupKey(atom);
+    const k = residueKeyText(atom);
     let g = groups.get(k);
     if (!g) {
       const key = residueKeyOf(atom);

@@ -104,6 +104,14 @@ export function toAtomRef(atom: Atom): AtomRef {
   };
 }
 
+/**
+ * One residue as a Map/Set key: chain, number, insertion code and name joined by NUL (a character no
+ * parsed field holds, so no two residues share a key). In-memory only: never stored or shown.
+ */
+export function residueKeyText(r: Pick<ResidueKey, "chain" | "resSeq" | "iCode" | "resName">): string {
+  return `${r.chain}\u0000${r.resSeq}\u0000${r.iCode}\u0000${r.resName}`;
+}
+
 export function residueKeyOf(atom: Pick<Atom, "resName" | "chain" | "resSeq" | "iCode">): ResidueKey {
   return { resName: atom.resName, chain: atom.chain, resSeq: atom.resSeq, iCode: atom.iCode };
 }

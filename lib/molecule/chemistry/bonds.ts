@@ -4,7 +4,7 @@
  * d ≤ r₁ + r₂ + COVALENT_TOLERANCE_A with Cordero covalent radii, the rule used by Open Babel and
  * RDKit's distance-based perception (tolerance 0.45 Å, see Open Babel `ConnectTheDots`).
  */
-import type { Atom, Bond } from "../types";
+import { type Atom, type Bond, residueKeyText } from "../types";
 import { covalentRadiusOf } from "./elements";
 import { isAminoAcid, templateBondsOf } from "./residues";
 import { createSpatialGrid, findNeighbours } from "../geometry/spatial-grid";
@@ -27,13 +27,9 @@ export function isMetal(element: string): boolean {
   return !NON_METALS.has(element);
 }
 
-function residueKey(a: Atom): string {
-  return `${a.chain}|${a.resSeq}|${a.iCode}|${a.resName}`;
-}
-
 /** Perceives single bonds (order 1: orders are unknown) between atoms, sorted by (a, b). */
 export function perceiveBonds(atoms: readonly Atom[]): Bond[] {
-  const residueOf = atoms.map(residueKey);
+  const residueOf = atoms.map(residueKeyText);
   const bonds = new Map<number, Bond>();
   const n = atoms.length;
   const add = (i: number, j: number) => {

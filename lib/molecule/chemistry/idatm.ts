@@ -10,7 +10,7 @@
  * drops hydrogens, as the paper's pipeline gives ChimeraX PDBbind pockets; ChimeraX infers what it
  * needs), and passes 4.25, 10 and 11 (rare nitrogen/sulfur cases) are left out.
  */
-import type { Atom, Bond } from "../types";
+import { type Atom, type Bond, residueKeyText } from "../types";
 import { buildAdjacency } from "./bonds";
 import { assignRingBondOrders } from "./ring-bond-orders";
 
@@ -97,14 +97,10 @@ export function hasResidueTemplate(resName: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Rings: smallest ring through each bond, per residue (spec §6.3: minimal rings within a residue)
 
-function residueKey(a: Atom): string {
-  return `${a.chain}|${a.resSeq}|${a.iCode}|${a.resName}`;
-}
-
 /** Smallest rings (≤ 8 atoms) through every intra-residue bond; each ring once, as sorted atom indices. */
 export function findRings(atoms: readonly Atom[], adj: readonly (readonly number[])[]): number[][] {
   const rings = new Map<string, number[]>();
-  const res = atoms.map(residueKey);
+  const res = atoms.map(residueKeyText);
   for (let u = 0; u < atoms.length; u++) {
     for (const v of adj[u]!) {
       if (v <= u || res[u] !== res[v]) continue;
@@ -190,7 +186,7 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
   // 1. Templates: standard amino acids by atom name.
   const byResidue = new Map<string, number[]>();
   atoms.forEach((a, i) => {
-    const k = residueKey(a);
+    const k = residueKeyText(a);
     const l = byResidue.get(k);
     if (l) l.push(i);
     else byResidue.set(k, [i]);
@@ -206,7 +202,7 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
       let t: string | undefined;
       switch (a.name) {
         case "N": {
-          const linked = adj[i]!.some((j) => atoms[j]!.name === "C" && residueKey(atoms[j]!) !== residueKey(a));
+          const linked = adj[i]!.some((j) => atoms[j]!.name === "C" && residueKeyText(atoms[j]!) !== residueKeyText(a));
           t = linked ? "Npl" : "N3+";
           break;
         }
@@ -219,7 +215,7 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
       if (t === undefined) continue; // odd names: computed below
       types[i] = t;
       const want = expected.get(a.name);
-      const have = adj[i]!.filter((j) => residueKey(atoms[j]!) === residueKey(a)).length;
+      const have = adj[i]!.filter((j) => residueKeyText(atoms[j]!) === residueKeyText(a)).length;
       if (want !== undefined && have < want) truncated[i] = true;
     }
   }

@@ -7,7 +7,7 @@ import { chooseLigand, prepareComplex, type PreparedComplex } from "@/lib/molecu
 import { prepareHBondContext } from "@/lib/molecule/hbond-context";
 import { evaluatePair } from "@/lib/molecule/hbond-pair";
 import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
-import type { Structure } from "@/lib/molecule/types";
+import { type Structure, residueKeyText } from "@/lib/molecule/types";
 import { LITERATURE_RESIDUES, SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 function load(...parts: string[]): Structure {
@@ -41,10 +41,9 @@ describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut,
     expect(c.pocketAtoms.length).toBeGreaterThan(100);
     expect(c.pocketAtoms.every((a) => a.element !== "H" && a.resName !== "HOH")).toBe(true);
     // whole residues: each pocket residue brings every heavy atom it has in the file
-    const key = (a: { chain: string; resSeq: number; iCode: string; resName: string }) => `${a.chain}|${a.resSeq}|${a.iCode}|${a.resName}`;
     const inPocket = new Map<string, number>();
-    for (const a of c.pocketAtoms) inPocket.set(key(a), (inPocket.get(key(a)) ?? 0) + 1);
-    for (const [k, n] of inPocket) expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && key(a) === k).length);
+    for (const a of c.pocketAtoms) inPocket.set(residueKeyText(a), (inPocket.get(residueKeyText(a)) ?? 0) + 1);
+    for (const [k, n] of inPocket) expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && residueKeyText(a) === k).length);
     expect(inPocket.size).toBe(c.pocketResidues.length);
     const bonds = findComplexHBonds(c);
     // the largest relaxed D···A limit of the tables: generic sulfur acceptor 3.83 + 0.4 Å
