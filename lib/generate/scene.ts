@@ -4,10 +4,10 @@
  * labels), and the interactive `Scene3d` of a front view.
  */
 import { frameCameraOnRadius, type PerspectiveCamera } from "@/lib/molecule/geometry/camera";
-import { type ViewCommand, applyCommands, canonicalViewTransform, commandsToTransform } from "@/lib/molecule/geometry/commands";
+import { type ViewCommand, applyCommands, canonicalViewTransform, commandsToTransform, toScreenFrame } from "@/lib/molecule/geometry/commands";
 import { composeTransforms } from "@/lib/molecule/geometry/transform";
 import { type Vec3, boundingSphereOf, centroidOf, lengthVec } from "@/lib/molecule/geometry/vec3";
-import { type Atom, type Bond, positionOf } from "@/lib/molecule/types";
+import { type Atom, type Bond, positionOf, positionsOf } from "@/lib/molecule/types";
 import { type BuildSceneResult, buildScene } from "@/lib/render/build-scene";
 import type { Scene } from "@/lib/render/scene";
 import type { RenderSettings } from "@/lib/render/settings";
@@ -66,12 +66,7 @@ export function computeViewCentre(atoms: readonly Atom[]): Vec3 {
 
 /** Front-view screen-frame positions: file coordinates minus the view centre. */
 export function toFrontFrame(atoms: readonly Atom[], viewCentre: Vec3): Vec3[] {
-  return atoms.map((a) => [a.x - viewCentre[0], a.y - viewCentre[1], a.z - viewCentre[2]] as const);
-}
-
-/** Centroid of the ligand in the front-view screen frame: the rotation centre of `ligandCommands`. */
-export function ligandCentreOf(complex: GeneratorComplex, viewCentre: Vec3): Vec3 {
-  return centroidOf(toFrontFrame(complex.ligandAtoms, viewCentre));
+  return toScreenFrame(positionsOf(atoms), viewCentre);
 }
 
 /** Ligand positions (front-view screen frame) after ligand-only commands about the ligand centroid. */

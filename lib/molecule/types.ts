@@ -81,17 +81,6 @@ export function positionsOf(atoms: readonly Atom[]): Vec3[] {
   return atoms.map(positionOf);
 }
 
-/** Packed xyz positions (renderers and instanced meshes want one typed array). */
-export function toPositionArray(atoms: readonly Atom[]): Float32Array {
-  const out = new Float32Array(atoms.length * 3);
-  atoms.forEach((a, i) => {
-    out[i * 3] = a.x;
-    out[i * 3 + 1] = a.y;
-    out[i * 3 + 2] = a.z;
-  });
-  return out;
-}
-
 export function toAtomRef(atom: Atom): AtomRef {
   return {
     resName: atom.resName,

@@ -68,14 +68,6 @@ export function resvgOptionsFor(font: LabelFont = resolveLabelFont()): ResvgRend
   };
 }
 
-export interface RasterImage {
-  widthPx: number;
-  heightPx: number;
-  /** Non-premultiplied RGBA, row-major from the top-left pixel. */
-  rgba: Uint8Array;
-  font: LabelFont;
-}
-
 export interface PngImage {
   widthPx: number;
   heightPx: number;
@@ -87,10 +79,4 @@ export interface PngImage {
 export function renderPng(svg: string, font: LabelFont = resolveLabelFont()): PngImage {
   const image = new Resvg(svg, resvgOptionsFor(font)).render();
   return { widthPx: image.width, heightPx: image.height, png: image.asPng(), font };
-}
-
-/** Rasterises an SVG string to raw RGBA pixels (for image statistics and tests). */
-export function rasterizeSvg(svg: string, font: LabelFont = resolveLabelFont()): RasterImage {
-  const image = new Resvg(svg, resvgOptionsFor(font)).render();
-  return { widthPx: image.width, heightPx: image.height, rgba: new Uint8Array(image.pixels), font };
 }

@@ -148,6 +148,3 @@ export function vdwRadiusOf(symbol: string): number {
   return ELEMENTS.get(symbol)?.vdwRadiusA ?? DEFAULT_VDW_RADIUS_A;
 }
 
-export function isHydrogen(symbol: string): boolean {
-  return symbol === "H";
-}

@@ -90,10 +90,6 @@ const TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
   }),
 );
 
-export function hasResidueTemplate(resName: string): boolean {
-  return TEMPLATES.has(TEMPLATE_ALIASES[resName] ?? resName);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rings: smallest ring through each bond, per residue (spec §6.3: minimal rings within a residue)
 

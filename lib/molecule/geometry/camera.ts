@@ -96,10 +96,6 @@ export function projectToPixels(camera: PerspectiveCamera, p: Vec3): ProjectedPo
   };
 }
 
-export function projectAllToPixels(camera: PerspectiveCamera, points: readonly Vec3[]): ProjectedPoint[] {
-  return points.map((p) => projectToPixels(camera, p));
-}
-
 /**
  * Apparent radius in pixels of a sphere of `radiusA` centred at a camera-space point: the half-angle
  * of the tangent cone is asin(r/d), drawn at the focal length, i.e. f·r/√(d² − r²) (exact on the view

@@ -51,11 +51,6 @@ export const CANONICAL_VIEW_COMMANDS: Readonly<Record<CanonicalViewName, readonl
   bottom: [{ kind: "roll", axis: "x", value: -90 }],
 };
 
-/** `move x 4` / `roll y -30` (ChimeraX spelling; integers print without a decimal point). */
-export function formatViewCommand(command: ViewCommand): string {
-  return `${command.kind} ${command.axis} ${command.value}`;
-}
-
 const AXIS_UNIT: Readonly<Record<Axis, Vec3>> = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
 
 /**

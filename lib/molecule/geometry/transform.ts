@@ -39,26 +39,6 @@ export function rotationAboutAxis(axis: Axis, angleDeg: number): Mat3 {
   }
 }
 
-/** Rotation by `angleDeg` about an arbitrary unit axis (Rodrigues' formula), right-hand rule. */
-export function rotationAboutVector(unitAxis: Vec3, angleDeg: number): Mat3 {
-  const a = angleDeg * DEG_TO_RAD;
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  const t = 1 - c;
-  const [x, y, z] = unitAxis;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
-}
-
 /** Matrix product a·b (apply b first, then a). */
 export function multiplyMat3(a: Mat3, b: Mat3): Mat3 {
   const out: number[] = new Array<number>(9);
@@ -68,10 +48,6 @@ export function multiplyMat3(a: Mat3, b: Mat3): Mat3 {
     }
   }
   return out as unknown as Mat3;
-}
-
-export function transposeMat3(m: Mat3): Mat3 {
-  return [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 }
 
 export function applyMat3(m: Mat3, p: Vec3): Vec3 {
@@ -99,18 +75,6 @@ export function composeTransforms(outer: RigidTransform, inner: RigidTransform):
   return { rotation, translation };
 }
 
-/** The transform that applies the given transforms in list order (first element first). */
-export function chainTransforms(transforms: readonly RigidTransform[]): RigidTransform {
-  return transforms.reduce((acc, t) => composeTransforms(t, acc), IDENTITY_TRANSFORM);
-}
-
-/** Inverse of a rigid transform: p = Rᵀ·(p' − t). */
-export function invertTransform(t: RigidTransform): RigidTransform {
-  const rotation = transposeMat3(t.rotation);
-  const moved = applyMat3(rotation, t.translation);
-  return { rotation, translation: [-moved[0], -moved[1], -moved[2]] };
-}
-
 export function translationTransform(offset: Vec3): RigidTransform {
   return { rotation: IDENTITY_MAT3, translation: offset };
 }
@@ -121,12 +85,3 @@ export function rotationAboutPoint(rotation: Mat3, centre: Vec3): RigidTransform
   return { rotation, translation: [centre[0] - rc[0], centre[1] - rc[1], centre[2] - rc[2]] };
 }
 
-/**
- * Column-major 4×4 matrix (the layout of three.js `Matrix4.fromArray` and WebGL uniforms), so the
- * renderer can copy a transform without re-deriving the convention.
- */
-export function toColumnMajorMat4(t: RigidTransform): number[] {
-  const m = t.rotation;
-  const v = t.translation;
-  return [m[0], m[3], m[6], 0, m[1], m[4], m[7], 0, m[2], m[5], m[8], 0, v[0], v[1], v[2], 1];
-}

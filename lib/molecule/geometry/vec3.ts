@@ -4,8 +4,6 @@
  */
 export type Vec3 = readonly [number, number, number];
 
-export const ORIGIN: Vec3 = [0, 0, 0];
-
 export function addVec(a: Vec3, b: Vec3): Vec3 {
   return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 }

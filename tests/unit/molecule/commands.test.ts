@@ -3,7 +3,6 @@ import {
   CANONICAL_VIEW_NAMES,
   applyCommands,
   canonicalViewTransform,
-  formatViewCommand,
   toScreenFrame,
 } from "@/lib/molecule/geometry/commands";
 import { applyTransform } from "@/lib/molecule/geometry/transform";
@@ -48,10 +47,6 @@ describe("move / roll in screen coordinates", () => {
     expectVec(xThenY[0], [1, 0, 0]);
     // y 90 leaves (0,1,0); then x 90 → (0,0,1)
     expectVec(yThenX[0], [0, 0, 1]);
-  });
-  it("formats commands in ChimeraX spelling", () => {
-    expect(formatViewCommand({ kind: "roll", axis: "y", value: -30 })).toBe("roll y -30");
-    expect(formatViewCommand({ kind: "move", axis: "z", value: 45 })).toBe("move z 45");
   });
 });
 

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RenderSettingsSchema, buildScene, renderSvgWithStats } from "@/lib/render";
-import { rasterizeSvg, renderPng } from "@/lib/render/png";
+import { Resvg } from "@resvg/resvg-js";
+import { renderPng, resvgOptionsFor } from "@/lib/render/png";
 import { loadPocketComplex } from "./pocket-scene";
 import { parseCircles, parseTexts } from "./svg-parse";
 
@@ -63,14 +64,15 @@ describe("1aku FMN pocket, front view", () => {
     expect(png.png.readUInt32BE(16)).toBe(512);
     expect(png.png.readUInt32BE(20)).toBe(512);
 
-    const image = rasterizeSvg(svg);
-    expect([image.widthPx, image.heightPx]).toEqual([512, 512]);
+    // The pixels renderPng encodes: the same resvg render, read back as RGBA.
+    const raster = new Resvg(svg, resvgOptionsFor()).render();
+    expect([raster.width, raster.height]).toEqual([512, 512]);
     let black = 0;
     let purple = 0;
     let orange = 0;
     let red = 0;
     let white = 0;
-    const px = image.rgba;
+    const px = new Uint8Array(raster.pixels);
     for (let i = 0; i < px.length; i += 4) {
       const r = px[i]!;
       const g = px[i + 1]!;
