@@ -114,18 +114,3 @@ export const PAPER_ROWS: readonly PaperRow[] = [
 export function recomputePaperRowAverage(row: PaperRow): number {
   return computePaperAverage(row.cells).value as number;
 }
-
-/** Rows whose printed Avg differs from the mean of their cells by more than the tolerance (in points). */
-export function listAverageDiscrepancies(
-  rows: readonly PaperRow[] = PAPER_ROWS,
-  tolerancePoints = 0.015,
-): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
-  return rows
-    .map((row) => ({ model: row.model, metric: row.metric, printed: row.avgPrinted, recomputed: recomputePaperRowAverage(row) }))
-    .filter((d) => Math.abs(d.printed - d.recomputed) > tolerancePoints);
-}
-
-/** One printed row, by model and metric; undefined when the paper has no such row. */
-export function findPaperRow(model: string, metric: PaperMetric): PaperRow | undefined {
-  return PAPER_ROWS.find((r) => r.model === model && r.metric === metric);
-}

@@ -48,10 +48,6 @@ function summarise(strategy: ShortcutStrategy, perItem: readonly (ItemShortcutSc
   return { id: strategy.id, label: strategy.label, needs: strategy.needs, n, exact, partial, low: interval.low, high: interval.high };
 }
 
-export function measureStrategy(strategy: ShortcutStrategy, items: readonly ShortcutItem[]): StrategyAccuracy | null {
-  return summarise(strategy, strategy.run(items));
-}
-
 export interface AuditOptions {
   strategies?: readonly ShortcutStrategy[];
   /**

@@ -319,7 +319,3 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   polarDistanceStrategy(3.5),
   mostCommonAnswer,
 ];
-
-export function getShortcutStrategy(id: string): ShortcutStrategy | undefined {
-  return SHORTCUT_STRATEGIES.find((s) => s.id === id);
-}

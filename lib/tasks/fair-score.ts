@@ -50,21 +50,6 @@ const RESIDUE_FLIPS: Readonly<Record<string, Readonly<Record<string, string>>>> 
 /** The two oxygens of a C-terminal carboxylate (see `terminalResiduesOf` for which residues are C-terminal). */
 const TERMINAL_FLIP: Readonly<Record<string, string>> = { O: "OXT", OXT: "O" };
 
-/** Residue name → atom name → the class it shares with its equivalent partner (documentation and the codebook). */
-export const EQUIVALENT_ATOM_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
-  Object.entries(RESIDUE_FLIPS).map(([res, flip]) => [res, Object.fromEntries(Object.entries(flip).map(([a, b]) => [a, [a, b].sort().join("|")]))]),
-);
-
-/**
- * The equivalence class of an atom name within its residue (the name itself when it has no partner). O/OXT form a
- * class only on a C-terminal residue (`terminal`): on any other residue OXT does not exist and naming it is wrong.
- */
-export function equivalentAtomClass(residueName: string, atomName: string, terminal = false): string {
-  const res = residueName.toUpperCase();
-  const atom = atomName.toUpperCase();
-  return EQUIVALENT_ATOM_NAMES[res]?.[atom] ?? (terminal && TERMINAL_FLIP[atom] ? "O|OXT" : atom);
-}
-
 export interface FairScore {
   exact: 0 | 1;
   /** Precision under the paper's partial rule (superset cap, over-listing rule), atom names up to equivalence. */

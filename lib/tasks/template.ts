@@ -9,9 +9,3 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
     return value;
   });
 }
-
-/** Placeholder names used in a template, in order of first use. */
-export function listTemplatePlaceholders(template: string): string[] {
-  const names = [...template.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((m) => m[1] ?? "");
-  return [...new Set(names)];
-}

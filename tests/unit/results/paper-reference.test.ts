@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { findPaperRow, listAverageDiscrepancies, PAPER_ROWS, recomputePaperRowAverage } from "@/lib/results/paper-reference";
+import { PAPER_ROWS, type PaperMetric, type PaperRow, recomputePaperRowAverage } from "@/lib/results/paper-reference";
 import { computeAllTaskAverage, computePaperAverage, PAPER_AVERAGE_COLUMNS, RESULT_COLUMN_KEYS, toResultColumnKey } from "@/lib/results/task-columns";
+
+/** Rows whose printed Avg differs from the mean of their cells by more than the tolerance (in points). */
+function listAverageDiscrepancies(
+  rows: readonly PaperRow[] = PAPER_ROWS,
+  tolerancePoints = 0.015,
+): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
+  return rows
+    .map((row) => ({ model: row.model, metric: row.metric, printed: row.avgPrinted, recomputed: recomputePaperRowAverage(row) }))
+    .filter((d) => Math.abs(d.printed - d.recomputed) > tolerancePoints);
+}
+
+/** One printed row, by model and metric; undefined when the paper has no such row. */
+function findPaperRow(model: string, metric: PaperMetric): PaperRow | undefined {
+  return PAPER_ROWS.find((r) => r.model === model && r.metric === metric);
+}
 
 describe("paper reference rows", () => {
   it("recomputes the human Avg from the paper's own cells (T4 Pos./Neg. as two columns)", () => {

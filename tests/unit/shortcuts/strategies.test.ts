@@ -4,15 +4,17 @@
  * nothing).
  */
 import { describe, expect, it } from "vitest";
-import { auditShortcuts, byT4Polarity, formatShortcutTable, measureStrategy } from "@/lib/shortcuts/audit";
-import { type PolarContact, SHORTCUT_STRATEGIES, type ShortcutItem, getShortcutStrategy } from "@/lib/shortcuts/strategies";
+import { auditShortcuts, byT4Polarity, formatShortcutTable } from "@/lib/shortcuts/audit";
+import { type PolarContact, SHORTCUT_STRATEGIES, type ShortcutItem, type ShortcutStrategy } from "@/lib/shortcuts/strategies";
 import { MC_LETTERS, type TaskId } from "@/lib/tasks/types";
 
 const strategy = (id: string) => {
-  const s = getShortcutStrategy(id);
+  const s = SHORTCUT_STRATEGIES.find((x) => x.id === id);
   if (!s) throw new Error(`no strategy ${id}`);
   return s;
 };
+/** One strategy's accuracy on one task's items, as the audit reports it (null: not run). */
+const measureStrategy = (s: ShortcutStrategy, items: ShortcutItem[]) => auditShortcuts(items, { strategies: [s] })[0]?.strategies[0] ?? null;
 const accuracy = (id: string, items: ShortcutItem[]) => measureStrategy(strategy(id), items)?.exact;
 
 /** One MC item per letter: the key moved to A, B, C, D in turn (options rotated with it). */

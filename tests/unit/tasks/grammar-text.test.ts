@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatCommandValue } from "@/lib/tasks/grammar/command";
 import { joinAlternatives, normalizeAnswerText, quote } from "@/lib/tasks/grammar/text";
-import { fillTemplate, listTemplatePlaceholders } from "@/lib/tasks/template";
+import { fillTemplate } from "@/lib/tasks/template";
 
 describe("answer text normalisation", () => {
   it.each([
@@ -41,6 +41,5 @@ describe("question templates", () => {
   it("fills placeholders and refuses missing ones", () => {
     expect(fillTemplate("complex {pdbId}, residue {residue}", { pdbId: "5ey0", residue: "ARG 45" })).toBe("complex 5ey0, residue ARG 45");
     expect(() => fillTemplate("complex {pdbId}", {})).toThrow("question template placeholder {pdbId} has no value");
-    expect(listTemplatePlaceholders("{a} {b} {a}")).toEqual(["a", "b"]);
   });
 });
