@@ -82,11 +82,3 @@ export function bootstrapClusterMean(
     high: quantileSorted(sorted, 1 - alpha / 2),
   };
 }
-
-/** Ordinary bootstrap of a mean: the cluster bootstrap with every value its own cluster. */
-export function bootstrapMean(values: readonly number[], options: BootstrapOptions): BootstrapInterval {
-  return bootstrapClusterMean(
-    values.map((v) => [v]),
-    options,
-  );
-}

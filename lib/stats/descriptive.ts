@@ -13,15 +13,6 @@ function assertFinite(values: readonly number[], where: string): void {
   });
 }
 
-/** Arithmetic mean, or null for no values. */
-export function mean(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  assertFinite(values, "mean");
-  let sum = 0;
-  for (const v of values) sum += v;
-  return sum / values.length;
-}
-
 /**
  * Quantile of already sorted values by linear interpolation between order statistics
  * (Hyndman & Fan 1996 type 7, the default of R's quantile() and NumPy's percentile()).
@@ -36,20 +27,6 @@ export function quantileSorted(sorted: readonly number[], p: number): number | n
   // Written as a weighted sum so equal neighbours give exactly that value (no rounding drift).
   const w = h - lo;
   return w === 0 ? below : below * (1 - w) + above * w;
-}
-
-/** Quantile (type 7, see quantileSorted) of unsorted values; null for no values. */
-export function quantile(values: readonly number[], p: number): number | null {
-  assertFinite(values, "quantile");
-  return quantileSorted(
-    [...values].sort((a, b) => a - b),
-    p,
-  );
-}
-
-/** Median (average of the two middle values for an even count); null for no values. */
-export function median(values: readonly number[]): number | null {
-  return quantile(values, 0.5);
 }
 
 /** n, min, median and max in one pass over a sorted copy; null for no values. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapClusterMean, bootstrapMean } from "@/lib/stats/bootstrap";
+import { bootstrapClusterMean } from "@/lib/stats/bootstrap";
 
 const CLUSTERS = [
   [1, 1, 0, 1],
@@ -46,10 +46,13 @@ describe("bootstrapClusterMean", () => {
     expect(r99.high! - r99.low!).toBeGreaterThan(r90.high! - r90.low!);
   });
 
-  it("bootstrapMean of many values approaches the normal-theory interval", () => {
+  it("with every value its own cluster, many values approach the normal-theory interval", () => {
     // 200 Bernoulli values with p̂ = 0.5: SE = √(0.25/200) = 0.0354, so ±1.96·SE ≈ ±0.069.
     const values = Array.from({ length: 200 }, (_, i) => i % 2);
-    const r = bootstrapMean(values, { seed: "normal-check" });
+    const r = bootstrapClusterMean(
+      values.map((v) => [v]),
+      { seed: "normal-check" },
+    );
     expect(r.estimate).toBe(0.5);
     expect(r.low!).toBeCloseTo(0.5 - 0.069, 1);
     expect(r.high!).toBeCloseTo(0.5 + 0.069, 1);
