@@ -123,7 +123,7 @@ export function trigonalPositions(c: Vec3, known: readonly Vec3[], L: number, co
 }
 
 /** Missing linear positions around c at length L. */
-export function linearPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
+function linearPositions(c: Vec3, known: readonly Vec3[], L: number): Vec3[] {
   if (known.length === 0) return [addVec(c, [L, 0, 0]), addVec(c, [-L, 0, 0])];
   if (known.length === 1) return [subtractVec(c, scaleVec(normalizeVec(subtractVec(known[0]!, c)), L))];
   return [];

@@ -126,12 +126,12 @@ function compareRefs(a: AtomRef, b: AtomRef): number {
 }
 
 /** Deterministic order: protein atom (chain, number, insertion code, name), then ligand atom. */
-export function compareHBonds(a: HBond, b: HBond): number {
+function compareHBonds(a: HBond, b: HBond): number {
   return compareRefs(a.proteinAtom, b.proteinAtom) || compareRefs(a.ligandAtom, b.ligandAtom);
 }
 
 /** "ARG 45 NH2 A, O1B" (MiSI T9): residue, number with insertion code, protein atom, chain; ligand atom. */
-export function formatHBondT9(bond: HBond): string {
+function formatHBondT9(bond: HBond): string {
   const p = bond.proteinAtom;
   const chain = p.chain === "" ? "" : ` ${p.chain}`;
   return `${p.resName} ${p.resSeq}${p.iCode} ${p.name}${chain}, ${bond.ligandAtom.name}`;
