@@ -37,7 +37,9 @@ describe("admin UI kit", () => {
 
   it("ruled and plain tables; row headings; dense cells", () => {
     const ruled = renderToStaticMarkup(h(DataTable, { variant: "ruled" }, h(TableHead, { variant: "ruled", children: h(Th, { variant: "ruled" }, "Run") })));
-    expect(ruled).toBe('<div class="overflow-x-auto"><table class="min-w-full border-collapse text-sm"><thead><tr class="border-b border-slate-400 bg-slate-100"><th scope="col" class="px-2 py-1 text-left font-medium">Run</th></tr></thead></table></div>');
+    expect(ruled).toBe(
+      '<div class="overflow-x-auto"><table class="min-w-full border-collapse text-sm"><thead><tr class="border-b border-slate-400 bg-slate-100"><th scope="col" class="px-2 py-1 text-left font-medium">Run</th></tr></thead></table></div>',
+    );
     const plain = renderToStaticMarkup(h(DataTable, { variant: "plain", className: "mt-2", ...{ "data-testid": "t" } }, h("tbody", null, h("tr", null, h(Th, { scope: "row", size: "sm" }, "T1")))));
     expect(plain).toBe('<table class="text-sm mt-2" data-testid="t"><tbody><tr><th scope="row" class="px-3 py-1">T1</th></tr></tbody></table>');
   });
