@@ -6,7 +6,7 @@
 // The CLI's whole process tree (the CLI and the export child it spawns) is sampled from /proc every
 // 50 ms: peak RSS is the largest sum over the tree (shared pages such as node's own code count once
 // per process, so the sum overstates what the tree really holds). Prints rows/s and peak RSS for the
-// default path (child process) and the former in-process stream (EXPORT_IN_PROCESS=1), then drops
+// default path (child process) and the in-process stream (EXPORT_IN_PROCESS=1), then drops
 // the database (unless --keep). Target: peak RSS under 300 MB with default flags.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -9,7 +9,7 @@
  * raw single-row INSERT rate into a copy of the Response table (same indexes) at the same concurrency, and SQL checks:
  * nothing acknowledged lost, nothing stored twice, no item beyond k. Prints per-kind latency percentiles; the last line
  * is `answers/s A; raw-insert/s B; ratio R; p99 P ms; lost L; duplicates D; overruns O; participant-5xx E`.
- * `--joins-only`: only the join (issue 12): N new joiners open the study link at once (each from its own address, split
+ * `--joins-only`: only the join: N new joiners open the study link at once (each from its own address, split
  * over both instances), then the same N open it again (resumes); prints joins/s and resumes/s with latency percentiles.
  * `--route-floor`: the ceiling the app framework sets on the answer route, without the database: N concurrent clients
  * post answers without a participant cookie to both instances for 10 s (each is refused 401 by the route after the

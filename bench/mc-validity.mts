@@ -1,4 +1,4 @@
-// Option-text-only accuracies of the MC tasks (T5, T6, T8) over generated items (issue 13).
+// Option-text-only accuracies of the MC tasks (T5, T6, T8) over generated items (lib/generate/mc-validity.ts).
 //   npx tsx bench/mc-validity.mts [--structures DIR] [--items 1000]
 // Loads every complex under DIR (default ../shared/data/structures), generates items with
 // successive run seeds until each MC task has --items items, and prints the expected accuracy of

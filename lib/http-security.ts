@@ -106,8 +106,8 @@ export function clientAddressFrom(forwardedFor: string | null | undefined, trust
 /**
  * "::ffff:1.2.3.4" → "1.2.3.4"; brackets and ports stripped; lower-case; at most 64 characters. An IPv6 address is
  * reduced to its /64 network ("2001:db8:0:1::/64"): one subscriber or host usually holds a whole /64, so counting
- * single IPv6 addresses gave an attacker with one prefix unlimited "addresses" (outside review: 25 joins from one /64
- * all admitted where one IPv4 address gets 20).
+ * single IPv6 addresses would give an attacker with one prefix unlimited "addresses" (25 joins from one /64 all
+ * admitted where one IPv4 address gets 20).
  */
 function normaliseAddress(value: string): string {
   let v = value.toLowerCase();

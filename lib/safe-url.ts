@@ -1,6 +1,6 @@
 /**
  * Link targets the app sends a browser to (a study's completion and return URLs). Only http(s): a `javascript:` or
- * `data:` URL would run script in the app's origin with the visitor's session (issue 11, finding 1). Parsed with the
+ * `data:` URL would run script in the app's origin with the visitor's session. Parsed with the
  * WHATWG URL parser, the one the browser uses when it navigates, so tabs, newlines and leading spaces cannot hide a
  * scheme from this check.
  */
@@ -26,7 +26,7 @@ const LOCAL_BASE = "http://local.invalid";
 
 /**
  * A same-origin path to go to after signing in, or `fallback`. Browsers read `\` as `/`, so `/\evil.example/x`
- * (finding 5) is really `//evil.example/x`, another host; any backslash, control character or scheme is refused,
+ * (an open redirect) is really `//evil.example/x`, another host; any backslash, control character or scheme is refused,
  * and the result must resolve to our own origin.
  */
 export function toSafeLocalPath(value: string | null | undefined, fallback: string): string {

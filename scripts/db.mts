@@ -1,7 +1,7 @@
 // Offline replacement for `prisma migrate dev --create-only | migrate deploy | migrate reset | migrate diff`, plus the
 // embedded database's lifecycle (start | stop | status | backup | restore FILE).
 // Prisma 7.10's CLI needs a native schema-engine binary downloaded from outside npm; this script uses the
-// npm-published @prisma/schema-engine-wasm through driver adapters instead (see README, Decisions).
+// npm-published @prisma/schema-engine-wasm through driver adapters instead (docs/decisions/0001-migrations-wasm-schema-engine.md).
 //   DATABASE_URL set   -> that PostgreSQL server
 //   DATABASE_URL unset -> the embedded PostgreSQL server (scripts/embedded-postgres.mts), started when needed;
 //                         before migrations run on an existing embedded database, a backup goes to .data/backups/.

@@ -3,7 +3,7 @@
 // adapter-pg/pg, exactly as to any PostgreSQL server. The server's own postmaster.pid lock guarantees that no second
 // process opens the folder; its write-ahead log makes kill -9 of any process safe (acknowledged commits survive).
 // The server keeps running in the background once started (like a local database service): `npm run db:stop` stops it.
-// README "Embedded database" has the decision and its measurements.
+// docs/decisions/0002-embedded-postgresql.md has the decision and its measurements.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -55,7 +55,7 @@ export function binaries(): Binaries {
   } catch {
     throw new EmbeddedDbError(
       `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${pkg} is not installed). ` +
-        "Set DATABASE_URL to a PostgreSQL server instead (see README, Configuration).",
+        "Set DATABASE_URL to a PostgreSQL server instead (see docs/configuration.md).",
     );
   }
   // The package restores its library symlinks in a postinstall script; npm may skip install scripts, so do it here too.

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL), production build, Playwright e2e (Chromium),
+// `npm test`: typecheck, lint, format check (Prettier), unit + integration tests (real PostgreSQL), production build, Playwright e2e (Chromium),
 // the reverse-proxy e2e (nginx), then the first-contact test (tests/first-contact: the README's first command in a
 // temporary copy, with its own embedded database as a newcomer's run has).
 // The PostgreSQL server comes from scripts/test-database.mts (TEST_DATABASE_URL, else one running on 127.0.0.1:5432,
@@ -93,6 +93,8 @@ async function main(db: TestDatabase) {
 
   await check("typecheck", bin("tsc"), ["--noEmit"]);
   await check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+  // Prettier names every file that is not formatted as .prettierrc says; `npm run format` rewrites them.
+  if (!(await check("format", bin("prettier"), ["--check", "."]))) console.log("━━ format: run `npm run format` to rewrite the files listed above");
 
   for (const project of ["unit", "integration"] as const) {
     const out = path.join(tmp, `${project}.json`);

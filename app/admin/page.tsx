@@ -6,6 +6,7 @@ import { listPools } from "@/lib/server/dal/pools/list-pools";
 import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { AdminPage } from "@/components/admin/page-shell";
 
 export const metadata: Metadata = { title: "Dashboard" };
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export default async function AdminHomePage() {
   const open = studies.filter((s) => s.status === "open");
   const activeItems = Object.values(facets.activeByTask).reduce((a, b) => a + b, 0);
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
+    <AdminPage>
       <h1 className="text-2xl font-semibold">Dashboard</h1>
       <p className="mt-1 text-slate-700">
         Signed in as {user.email} ({user.role}).{" "}
@@ -116,6 +117,6 @@ export default async function AdminHomePage() {
           </ul>
         </section>
       </div>
-    </main>
+    </AdminPage>
   );
 }

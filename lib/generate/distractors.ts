@@ -134,7 +134,7 @@ type Move = readonly [number, number];
 
 /**
  * T8: three distractors for the move (dx, dy), chosen so the four option texts give the key away to
- * no option-text-only strategy (issue 13; lib/generate/mc-validity.ts). The options form a
+ * no option-text-only strategy (lib/generate/mc-validity.ts). The options form a
  * rectangle: one component's sign is flipped (scheme "sign"), the other component's magnitude is
  * changed by d ∈ [minDeltaA, maxDeltaA] Å, grown or shrunk with equal odds when both are possible
  * ("magnitude"), and both together ("sign+magnitude"):

@@ -1,5 +1,5 @@
 /**
- * MC validity (issue 13): how well a test-taker who reads only the four option texts, never the
+ * MC validity: how well a test-taker who reads only the four option texts, never the
  * images, can guess the key. Three option-text-only strategies, each scored as an expected accuracy
  * per item (ties broken uniformly at random, so a tie among k options including the key is worth 1/k):
  *

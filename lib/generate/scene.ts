@@ -162,7 +162,7 @@ export function toScene3d(scene: Scene, named: readonly { atom: number; text: st
     residueIndex: scene.atoms.map((a) => a.residueIndex),
     bonds: scene.bonds.flatMap((b) => [b.a, b.b]),
     camera: { distanceA: roundTo(scene.camera.distanceA, SCENE3D_DECIMALS), fovDeg: scene.camera.fieldOfViewDeg },
-    // The same labels as the static views, so the 3D view can show them (issue 14).
+    // The same labels as the static views, so the 3D view can show them.
     labels: [
       ...scene.atoms.flatMap((a, i) => (a.label ? [{ atom: i, text: a.label, kind: "a" as const }] : [])),
       ...scene.residueLabels.filter((l) => l.text.length > 0).map((l) => ({ atom: l.anchorAtomIndex, text: l.text, kind: "r" as const })),

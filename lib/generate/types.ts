@@ -14,8 +14,8 @@ import type { TaskId } from "@/lib/tasks/types";
 /**
  * Bump when a generator's output for the same seed and structures changes (values drawn, views,
  * framing, distractors). Stored in every item's provenance so old items are never silently altered.
- * 2: H-bond keys (T4, T9) and T8 questions name amino-acid residues only by default (issue 13).
- * 3: H-bonds (T4, T8, T9 keys and questions) follow ChimeraX's criteria (issue 13, ../shared/spec/hbond-criteria.md).
+ * 2: H-bond keys (T4, T9) and T8 questions name amino-acid residues only by default.
+ * 3: H-bonds (T4, T8, T9 keys and questions) follow ChimeraX's criteria (../shared/spec/hbond-criteria.md).
  * 4: scene3d carries atom and residue names (hover) and, in T8, the two atoms the question names; images follow
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
  */

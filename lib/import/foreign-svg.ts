@@ -1,13 +1,12 @@
 /**
  * Foreign SVG (from an imported bundle, release or TSV) is rasterised to PNG at import and never stored or served as
- * SVG (issue 11, finding 2: a text deny-list was bypassed by `<x:script>` in the SVG namespace, `&#106;avascript:`
- * and `&#104;ttps:`).
+ * SVG: a text deny-list is bypassed by `<x:script>` in the SVG namespace, `&#106;avascript:` and `&#104;ttps:`.
  *
  * Why rasterise rather than sanitise: a PNG cannot carry script, links or external loads, whatever the markup tricks;
  * a sanitiser must parse exactly as every browser does (namespaces, entities, CDATA, `<use>`, SMIL `<set>`), and the
  * maintained ones (DOMPurify) need a DOM (jsdom) on the server. resvg is already a dependency (lib/render/png.ts) and
  * renders without any network access. The cost: import CPU (≈130 ms for a 1024² view) and bytes (a PNG is larger),
- * and a foreign image is no longer a vector image in the zoom view; the app's own generator can still write SVG.
+ * and a foreign image is not a vector image in the zoom view; the app's own generator can still write SVG.
  *
  * resvg does read a LOCAL file named by `<image href="/path">` (it has no option to turn that off), so the markup is
  * parsed first with a conforming XML parser (saxes, which decodes entities as resvg's XML parser does) and refused

@@ -25,7 +25,7 @@ function clientAddress(headers: Record<string, unknown> | undefined): string {
 
 // Without NEXTAUTH_URL next-auth sends its redirects (sign-out, failed sign-in, /api/auth/signin) to
 // http://localhost:3000 whatever port `next dev` listens on. In development they follow the host the browser used
-// (PORT=3001, 127.0.0.1) instead; production sets NEXTAUTH_URL (README, Configuration).
+// (PORT=3001, 127.0.0.1) instead; production sets NEXTAUTH_URL (docs/configuration.md).
 if (!env.NEXTAUTH_URL && env.NODE_ENV === "development") process.env.AUTH_TRUST_HOST ??= "1";
 
 /** Built per request so a missing production secret fails the request, not the build. */

@@ -13,8 +13,8 @@ import { databaseUrl, env, usesEmbeddedDb } from "@/lib/server/env";
 export type DatabaseDriver = "postgres" | "embedded-postgres";
 
 function createClient(): { client: PrismaClient; pool: pg.Pool } {
-  // Explicit pool (README "Configuration"): the driver default of 10 was undocumented. A connection that failed is
-  // dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
+  // Explicit pool, sized by DATABASE_POOL_MAX (docs/configuration.md) rather than the driver's undocumented default.
+  // A connection that failed is dropped by pg-pool on release (it checks the client's queryable state), never handed out again.
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: env.DATABASE_POOL_MAX,

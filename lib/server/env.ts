@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { parseTrustedProxyHops } from "@/lib/http-security";
 
-/** Server environment, validated once. Every variable is documented in README.md#configuration. */
+/** Server environment, validated once. Every variable is documented in docs/configuration.md. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** PostgreSQL connection string; unset → the embedded PostgreSQL server (scripts/embedded-postgres.mts). */

@@ -6,7 +6,7 @@ import { db } from "@/lib/server/db";
  * Rate limits on the SignInAttempt table (one row per counted event, keyed; despite its name it also holds the
  * participant join/consent events). Counting is atomic: the keys' transaction-scoped advisory locks are taken (in a
  * fixed order, so two callers cannot deadlock) before counting and inserting, so N parallel requests see each
- * other's rows. The old count-then-insert let 29 of 31 parallel sign-ins through a limit of 5.
+ * other's rows (a plain count-then-insert let 29 of 31 parallel sign-ins through a limit of 5).
  */
 
 export interface RateLimitRule {

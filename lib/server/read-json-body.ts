@@ -15,9 +15,9 @@ export interface ReadJsonBodyOptions {
 }
 
 /**
- * Reads a JSON request body (same-origin requests only, lib/server/same-origin.ts) of at most `maxBytes` (counted while streaming, not trusted from Content-Length; a
- * 100 MB body used to be buffered whole). A NUL character anywhere in a string or key is refused with 422:
- * PostgreSQL text and jsonb cannot store it, and it used to surface as a 500.
+ * Reads a JSON request body (same-origin requests only, lib/server/same-origin.ts) of at most `maxBytes` (counted while streaming, not trusted from Content-Length, so a
+ * 100 MB body is never buffered whole). A NUL character anywhere in a string or key is refused with 422:
+ * PostgreSQL text and jsonb cannot store it, so it would otherwise surface as a 500.
  */
 export async function readJsonBody(request: Request, options: ReadJsonBodyOptions): Promise<unknown> {
   // Every JSON-reading route changes state: the same-origin rule comes with reading the body.

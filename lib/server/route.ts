@@ -10,7 +10,7 @@ type RouteContext<P> = { params: Promise<P> };
 
 /**
  * Headers of the participant's JSON responses: never cached, and not gzipped by the server (`no-transform` makes
- * Next's compression skip them): a few hundred bytes to a few kB per answer, where zlib was ~5 % of an instance's CPU
+ * Next's compression skip them): a few hundred bytes to a few kB per answer, where zlib costs ~5 % of an instance's CPU
  * under bench:load (no-transform asks proxies not to compress them either).
  */
 export const NO_STORE_JSON = { "Cache-Control": "no-store, no-transform" } as const;

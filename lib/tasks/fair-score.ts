@@ -1,5 +1,5 @@
 /**
- * The "fair" score (issue 13), reported beside the paper's score everywhere results appear. The
+ * The "fair" score, reported beside the paper's score everywhere results appear. The
  * paper's rules (lib/tasks/*: `score`) stay the primary score, comparable with the published tables.
  *
  * Fair differs only on the H-bond tasks (T4, T9):

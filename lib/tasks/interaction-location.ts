@@ -59,7 +59,7 @@ const QUESTION_TEMPLATE =
 export const interactionLocationTask = defineTask({
   id: "interaction_location",
   code: "T8",
-  // v2 (issue 13): the located bond comes from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts).
+  // v2: the located bond comes from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts).
   // v3: ring systems typed by ChimeraX's bond-order enumeration (guanine N1–H, C2=N3), which can change the bond.
   version: 3,
   label: "Interaction location",

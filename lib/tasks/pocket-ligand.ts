@@ -52,7 +52,7 @@ const QUESTION_TEMPLATE =
 export const pocketLigandTask = defineTask({
   id: "pocket_ligand",
   code: "T9",
-  // v2 (issue 13): keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
+  // v2: keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
   // v3: ring systems typed by ChimeraX's bond-order enumeration (guanine N1–H, C2=N3), which can change keys.
   version: 3,
   label: "Pocket–ligand interaction",

@@ -50,8 +50,8 @@ const QUESTION_TEMPLATE =
 export const residueLigandTask = defineTask({
   id: "residue_ligand",
   code: "T4",
-  // v2 (issue 13): every atom of the target residue is labelled with its atom name; keys name amino acids only.
-  // v3 (issue 13): keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
+  // v2: every atom of the target residue is labelled with its atom name; keys name amino acids only.
+  // v3: keys from ChimeraX's H-bond criteria (lib/molecule/hbonds.ts, ../shared/spec/hbond-criteria.md).
   // v4: ring systems typed by ChimeraX's bond-order enumeration (guanine N1–H, C2=N3), which can change keys.
   version: 4,
   label: "Residue–ligand interaction",

@@ -1,8 +1,8 @@
 import path from "node:path";
 
 /**
- * Public-domain (wwPDB, CC0) complexes shipped with the app for the demo study; see README.md beside
- * this file for where each came from. Generate a demo bundle with
+ * Public-domain (wwPDB, CC0) complexes shipped with the app for the demo study; where each came from:
+ * docs/decisions/0006-demo-study-at-first-start.md. Generate a demo bundle with
  * `npm run generate -- --structures prisma/demo/structures --tasks all --per-task 5 --seed demo --out <dir>`.
  */
 export const DEMO_STRUCTURES_DIR = path.resolve(import.meta.dirname, "structures");

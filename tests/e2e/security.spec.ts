@@ -8,7 +8,7 @@ import { createSentinelStudy, e2eDatabaseUrl } from "./helpers/participant-fixtu
 import { createAccount, E2E_ADMIN, signInPage, signInRequest, type Credentials } from "./helpers/sign-in";
 
 /**
- * Issue 11: every finding of the outside security review, performed for real against the production build.
+ * The attacks the security rules defend against (docs/security.md), performed for real against the production build.
  * Script execution is detected with a dialog listener (the payloads call alert()); the rest is HTTP-level.
  * The e2e server trusts one proxy hop (TRUSTED_PROXY_HOPS=1, playwright.config.ts), so a test can act from its
  * own client address by sending `X-Forwarded-For: <spoofed>, <address>`; without the header the socket address counts.
@@ -70,7 +70,7 @@ test.afterAll(async () => {
   await admin?.dispose();
 });
 
-test.describe("finding 1: completion and return URLs", () => {
+test.describe("completion and return URLs", () => {
   test("a researcher cannot save a javascript: or data: URL", async ({ playwright, baseURL }) => {
     const researcher = await playwright.request.newContext({ baseURL });
     await newResearcher(admin, researcher);
@@ -144,7 +144,7 @@ test.describe("finding 1: completion and return URLs", () => {
   });
 });
 
-test.describe("finding 2: foreign SVG", () => {
+test.describe("foreign SVG", () => {
   const SVG_NS = "http://www.w3.org/2000/svg";
   const BYPASSES = {
     namespacedScript: `<svg xmlns="${SVG_NS}" xmlns:x="${SVG_NS}" width="64" height="64"><rect width="64" height="64" fill="#123"/><x:script>alert('xss-svg-script')</x:script></svg>`,
@@ -190,7 +190,7 @@ test.describe("finding 2: foreign SVG", () => {
     expect(dialogs).toEqual([]);
   });
 
-  test("an SVG stored before the fix is served under a sandbox policy: its script does not run when opened", async ({ page }) => {
+  test("an SVG stored unrasterised is served under a sandbox policy: its script does not run when opened", async ({ page }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const [image] = await sql<{ id: string }>(
       `SELECT im.id FROM "ItemImage" im JOIN "PoolItem" pi ON pi."itemId" = im."itemId" JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 AND im.position = 0`,
@@ -207,7 +207,7 @@ test.describe("finding 2: foreign SVG", () => {
   });
 });
 
-test.describe("finding 3: sign-in limits", () => {
+test.describe("sign-in limits", () => {
   test("failures without X-Forwarded-For do not lock out other staff (no shared 'local' key)", async ({ playwright, baseURL }) => {
     const anyone = await playwright.request.newContext({ baseURL });
     for (let i = 0; i < 6; i++) expect(await postSignIn(anyone, { email: `nobody-${suffix()}@e2e.test`, password: "wrong" })).toBe("wrong");
@@ -244,7 +244,7 @@ test.describe("finding 3: sign-in limits", () => {
   });
 });
 
-test.describe("finding 4: participant flood", () => {
+test.describe("participant flood", () => {
   test("one client address cannot create more than 20 participants of a study", async ({ playwright, baseURL }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const from = address();
@@ -281,7 +281,7 @@ test.describe("finding 4: participant flood", () => {
   });
 });
 
-test.describe("finding 5: open redirect after sign-in", () => {
+test.describe("open redirect after sign-in", () => {
   test("callbackUrl=/%5Cevil.example/x stays on this site", async ({ page, baseURL }) => {
     const researcher = { email: `redirect-${suffix()}@e2e.test`, password: `pw-${randomBytes(12).toString("hex")}` };
     await createAccount(admin, { ...researcher, role: "researcher" });
@@ -295,7 +295,7 @@ test.describe("finding 5: open redirect after sign-in", () => {
   });
 });
 
-test.describe("finding 6: requests", () => {
+test.describe("requests", () => {
   test("a same-site page on another port cannot close a study (Origin / Sec-Fetch-Site)", async ({ baseURL }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const [study] = await sql<{ id: string }>(`SELECT id FROM "Study" WHERE slug = $1`, [slug]);
@@ -441,7 +441,7 @@ test.describe("finding 6: requests", () => {
   });
 });
 
-test.describe("finding 6: security headers", () => {
+test.describe("security headers", () => {
   test("pages, APIs and assets carry the headers; the CSP nonce is on Next's scripts and nothing is blocked", async ({ page, request }) => {
     const violations: string[] = [];
     page.on("console", (m) => {

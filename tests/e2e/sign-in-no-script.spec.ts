@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 
 // The sign-in form when its script is not running (blocked dev resources, a slow network, scripts off): the browser
 // submits it natively. Without method="post" that is a GET with the password in the query string, so in the URL bar,
-// the history and every server or proxy log (found by a newcomer review at 127.0.0.1 in `next dev`).
+// the history and every server or proxy log (happens in `next dev` at 127.0.0.1, whose dev resources are blocked).
 test("without its script the sign-in form posts: the password never lands in a URL", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();

@@ -33,7 +33,7 @@ async function startQuestion(page: Page) {
 
 /**
  * After a reload in the middle of a question already reported shown: straight back to the question and its running
- * countdown, not to the task's instructions (which show no clock while it runs; outside review).
+ * countdown, not to the task's instructions (which show no clock while it runs).
  */
 async function backInQuestion(page: Page) {
   await expect(page.getByText(/^Time left: \d+ s$/)).toBeVisible();

@@ -167,7 +167,7 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     await expect(admin.getByRole("heading").first()).toBeVisible();
 
     // 6. kill -9 the dev server (its whole process group) and the database server, then the same first command.
-    // (A tree without a database server, e.g. PGlite inside the dev server before issue 10, has no postmaster.pid.)
+    // (A tree without a database server, e.g. an older commit with PGlite inside the dev server, has no postmaster.pid.)
     const pidFile = path.join(dir, ".data/postgres/postmaster.pid");
     const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]) : null;
     dev.kill9();

@@ -1,6 +1,6 @@
 // Reservations cannot be hoarded: one address holds at most a small share of a study's open slots at once, and a
-// participant who does not answer within the first-answer window releases the reservation. 20 consents from one
-// address used to reserve every slot of a small study for the 60-minute assignment timeout.
+// participant who does not answer within the first-answer window releases the reservation. Without this, 20 consents
+// from one address could reserve every slot of a small study for the 60-minute assignment timeout.
 import { afterAll, describe, expect, it, vi } from "vitest";
 
 const cookie = vi.hoisted(() => {

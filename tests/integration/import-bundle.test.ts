@@ -57,7 +57,7 @@ describe("bundle import", () => {
     const translation = items.find((i) => i.taskId === "translation")!;
     expect(translation).toMatchObject({ pdbId: "1acj", split: "test", generatorVersion: "0.0.1", seed: "seed-0", renderSettings: { widthPx: 8 }, payload: { pdbId: "1acj" } });
     expect(translation.answerKey?.gold).toEqual({ axis: "x", distanceA: 3 });
-    // Images: in bundle order, with the bundle's captions; PNGs byte for byte, SVGs rasterised to PNG (issue 11).
+    // Images: in bundle order, with the bundle's captions; PNGs byte for byte, SVGs rasterised to PNG (lib/import/foreign-svg.ts).
     const lines = fs.readFileSync(path.join(dir, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string; caption: string }> });
     const line = lines.find((l) => l.id === translation.externalId)!;
     expect(translation.images.map((im) => [im.position, im.caption, im.mimeType])).toEqual([

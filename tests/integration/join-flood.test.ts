@@ -1,4 +1,4 @@
-// The join flood (outside review): joins are limited per study per client address only, so many addresses cannot
+// The join flood: joins are limited per study per client address only, so many addresses cannot
 // fill a study-wide window and turn a Prolific launch away; the never-consented participants a flood can make are
 // bounded per study instead (PARTICIPANT_PENDING_LIMIT_PER_STUDY).
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -35,7 +35,7 @@ async function open(slug: string, address: string, pid?: string): Promise<string
 }
 
 describe("the join flood", () => {
-  it("17 addresses × 20 joins (the old study-wide window of 300 filled), then real participants still join", async () => {
+  it("17 addresses × 20 joins (enough to fill a study-wide window of 300), then real participants still join", async () => {
     const { study } = await createTranslationStudy({ itemCount: 2 });
     const flood: string[] = [];
     for (let a = 0; a < 17; a++) {

@@ -1,5 +1,5 @@
 /**
- * Item browser MC validity (issue 13): option-text-only accuracy per MC task over active items, read
+ * Item browser MC validity: option-text-only accuracy per MC task over active items, read
  * from real PostgreSQL. The fixture's T8 items all share the same four options with the key spread
  * over the letters, so every strategy's accuracy is computable by hand from them.
  */

@@ -74,7 +74,7 @@ describe("responses export in a child process", () => {
   });
 });
 
-describe("export CLI --what responses --out (outside review: a wrong study id deleted an existing file)", () => {
+describe("export CLI --what responses --out (a wrong study id leaves an existing file alone)", () => {
   it("a failed export leaves an existing file of that name untouched; a good one replaces it whole", async () => {
     const { spawnSync } = await import("node:child_process");
     const os = await import("node:os");

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the fair score is computed at results time from the stored canonical answer and the gold
+ * The fair score is computed at results time from the stored canonical answer and the gold
  * (real PostgreSQL): a stored T4 answer "ARG NH1" for a gold "ARG NH2" scores 0 under the paper and 1
  * under fair, on the results page data and in the summary export.
  */
@@ -61,7 +61,7 @@ describe("fair score from stored answers", () => {
   });
 });
 
-describe("late answers (outside review: a late swapped answer scored fair 1)", () => {
+describe("late answers (a late swapped answer scores 0 under fair too)", () => {
   it("a late answer is 0 under fair as under the paper, and is no answer for the item analysis", async () => {
     const other = await db.response.findFirstOrThrow({
       where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main", id: { not: changedId }, item: { id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId } },

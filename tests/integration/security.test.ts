@@ -33,7 +33,7 @@ async function attempt(email: string, password: string, address: string, now?: D
   }
 }
 
-describe("sign-in limits (finding 3)", () => {
+describe("sign-in limits", () => {
   it("31 parallel guesses get exactly SIGNIN_FREE_FAILURES password checks; the right password is then refused from that address too", async () => {
     const user = await account();
     const address = `198.51.100.${Math.floor(Math.random() * 250)}`;
@@ -94,7 +94,7 @@ describe("sign-in limits (finding 3)", () => {
   });
 });
 
-describe("rate limits are atomic (findings 3 and 4)", () => {
+describe("rate limits are atomic (sign-in and participant limits)", () => {
   it("20 parallel events against a limit of 5: exactly 5 pass", async () => {
     const key = `test:${uniqueSuffix()}`;
     const results = await Promise.all(Array.from({ length: 20 }, () => consumeRateLimit([{ key, limit: 5, windowMs: 60_000 }])));
@@ -114,8 +114,8 @@ describe("rate limits are atomic (findings 3 and 4)", () => {
     const got = [];
     for (const address of ["a", "a", "a", "b", "c"]) got.push((await admitParticipantEvent("consent", study, address, { perAddress: 2 })).ok);
     expect(got).toEqual([true, true, false, true, true]);
-    // Outside review: 16 addresses × 20 consents (default limits) filled the old study-wide window of 300, and every real
-    // participant's consent then got 429 for up to 10 minutes. Now only those addresses are refused.
+    // 16 addresses × 20 consents (default limits) would fill a study-wide window of 300 and refuse every real
+    // participant's consent for up to 10 minutes; per-address limits refuse only those addresses.
     const flood = `study-${uniqueSuffix()}`;
     const results = await Promise.all(
       Array.from({ length: 16 }, async (_, a) => {
@@ -138,7 +138,7 @@ describe("rate limits are atomic (findings 3 and 4)", () => {
   });
 });
 
-describe("disabled staff accounts (finding 6)", () => {
+describe("disabled staff accounts", () => {
   it("cannot sign in; disabling is audited; self-disable and disabling the last admin are refused", async () => {
     const admin = await account("admin");
     const user = await account();
@@ -162,7 +162,7 @@ describe("disabled staff accounts (finding 6)", () => {
   });
 });
 
-describe("item search (finding 6)", () => {
+describe("item search", () => {
   it("treats % and _ literally", async () => {
     const tag = `like-${uniqueSuffix()}`;
     const ids = await createTaggedItems(tag, { translation: 3 });

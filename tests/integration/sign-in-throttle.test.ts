@@ -1,5 +1,5 @@
-// Accounts are slowed, never locked: a distributed guess (11 addresses × 5 failures) used to spend the per-account
-// hard limit (50 an hour) and lock the account for an hour, its owner included.
+// Accounts are slowed, never locked: with a per-account hard limit (50 an hour) a distributed guess (11 addresses ×
+// 5 failures) would lock the account for an hour, its owner included.
 import bcrypt from "bcryptjs";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";

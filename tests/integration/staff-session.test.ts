@@ -21,7 +21,7 @@ async function staff(role: "admin" | "researcher") {
   return db.user.create({ data: { email: `${role}-${uniqueSuffix()}@example.org`, role, passwordHash: "x" } });
 }
 
-describe("staff sessions and disabling (finding 6)", () => {
+describe("staff sessions and disabling", () => {
   it("the sign-in time is stamped into the token once and passed to the session", async () => {
     const { jwt, session: toSession } = getAuthOptions().callbacks!;
     const before = Date.now();

@@ -37,7 +37,7 @@ export default defineConfig({
         NEXTAUTH_SECRET: "proxy-e2e-secret-not-for-production-0123",
         ADMIN_EMAIL: "admin@localhost",
         ADMIN_PASSWORD: "proxy-admin-password",
-        // nginx appends the client to X-Forwarded-For: one trusted hop (README, Security).
+        // nginx appends the client to X-Forwarded-For: one trusted hop (docs/security.md).
         TRUSTED_PROXY_HOPS: "1",
         ...databaseEnv,
       },

@@ -9,6 +9,8 @@ import { ShortcutAuditTable } from "@/components/shortcuts/shortcut-audit-table"
 import { ITEM_SOURCES, ITEM_STATUSES, ItemListQuerySchema, toFilterQueryString, toQueryRecord, type ItemListQuery } from "@/lib/pools/item-filter";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { AdminPage } from "@/components/admin/page-shell";
+import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Items" };
 export const dynamic = "force-dynamic";
@@ -26,7 +28,7 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
   const link = (p: number) => `/admin/items${toFilterQueryString({ ...query, page: p })}`;
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
+    <AdminPage>
       <h1 className="text-2xl font-semibold">Items</h1>
       {!parsed.success ? (
         <p role="alert" className="mt-2 text-sm text-red-700">
@@ -59,50 +61,41 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
       <p className="mt-4 text-sm text-slate-700" aria-live="polite">
         {page.total} item(s) match · page {page.page} of {page.pageCount}
       </p>
-      <div className="mt-2 overflow-x-auto rounded border border-slate-300 bg-white">
-        <table className="w-full text-sm">
-          <caption className="sr-only">Items matching the filters</caption>
-          <thead className="bg-slate-100 text-left">
-            <tr>
-              <th scope="col" className="px-3 py-2">Task</th>
-              <th scope="col" className="px-3 py-2">Question</th>
-              <th scope="col" className="px-3 py-2">PDB</th>
-              <th scope="col" className="px-3 py-2">Split / source</th>
-              <th scope="col" className="px-3 py-2">Tags</th>
-              <th scope="col" className="px-3 py-2">Status</th>
+      <DataTable caption="Items matching the filters" className="mt-2">
+        <TableHead>
+          <Th>Task</Th>
+          <Th>Question</Th>
+          <Th>PDB</Th>
+          <Th>Split / source</Th>
+          <Th>Tags</Th>
+          <Th>Status</Th>
+        </TableHead>
+        <TableBody>
+          {page.rows.map((r) => (
+            <tr key={r.id}>
+              <Td className="whitespace-nowrap">{taskLabel.get(r.taskId) ?? r.taskId}</Td>
+              <Td>
+                <Link href={`/admin/items/${r.id}`} className="text-blue-700 underline">
+                  {r.questionExcerpt}
+                </Link>
+                <div className="font-mono text-xs text-slate-500">
+                  {r.externalId ?? r.id} · {r.imageCount} image(s)
+                </div>
+              </Td>
+              <Td className="font-mono">{r.pdbId ?? "–"}</Td>
+              <Td>
+                {r.split} / {r.source}
+              </Td>
+              <Td>{r.tags.join(", ")}</Td>
+              <Td>
+                <StatusBadge status={r.status} />
+                {r.statusReason ? <div className="text-xs text-slate-600">{r.statusReason}</div> : null}
+              </Td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {page.rows.map((r) => (
-              <tr key={r.id}>
-                <td className="whitespace-nowrap px-3 py-2">{taskLabel.get(r.taskId) ?? r.taskId}</td>
-                <td className="px-3 py-2">
-                  <Link href={`/admin/items/${r.id}`} className="text-blue-700 underline">
-                    {r.questionExcerpt}
-                  </Link>
-                  <div className="font-mono text-xs text-slate-500">{r.externalId ?? r.id} · {r.imageCount} image(s)</div>
-                </td>
-                <td className="px-3 py-2 font-mono">{r.pdbId ?? "–"}</td>
-                <td className="px-3 py-2">
-                  {r.split} / {r.source}
-                </td>
-                <td className="px-3 py-2">{r.tags.join(", ")}</td>
-                <td className="px-3 py-2">
-                  <StatusBadge status={r.status} />
-                  {r.statusReason ? <div className="text-xs text-slate-600">{r.statusReason}</div> : null}
-                </td>
-              </tr>
-            ))}
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-3 py-6 text-center text-slate-600">
-                  No item matches. {facets.total === 0 ? "Import a bundle first." : "Loosen the filters."}
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+          ))}
+          {page.rows.length === 0 ? <EmptyRow colSpan={6}>No item matches. {facets.total === 0 ? "Import a bundle first." : "Loosen the filters."}</EmptyRow> : null}
+        </TableBody>
+      </DataTable>
       <nav aria-label="Pages" className="mt-3 flex items-center gap-4 text-sm">
         {page.page > 1 ? <Link href={link(page.page - 1)} className="underline">← Previous</Link> : <span className="text-slate-400">← Previous</span>}
         {page.page < page.pageCount ? <Link href={link(page.page + 1)} className="underline">Next →</Link> : <span className="text-slate-400">Next →</span>}
@@ -121,30 +114,32 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
         {validity.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No active multiple-choice items.</p>
         ) : (
-          <table className="mt-2 text-sm" data-testid="mc-validity">
-            <thead className="bg-slate-100 text-left">
-              <tr>
-                <th scope="col" className="px-3 py-1">Task</th>
-                <th scope="col" className="px-3 py-1">Items</th>
-                <th scope="col" className="px-3 py-1">Sign-mirror</th>
-                <th scope="col" className="px-3 py-1">Median-of-options</th>
-                <th scope="col" className="px-3 py-1">Odd-one-out</th>
-                <th scope="col" className="px-3 py-1">Worst excess over chance</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
+          <DataTable variant="plain" className="mt-2" data-testid="mc-validity">
+            <TableHead>
+              <Th size="sm">Task</Th>
+              <Th size="sm">Items</Th>
+              <Th size="sm">Sign-mirror</Th>
+              <Th size="sm">Median-of-options</Th>
+              <Th size="sm">Odd-one-out</Th>
+              <Th size="sm">Worst excess over chance</Th>
+            </TableHead>
+            <TableBody>
               {validity.map((v) => (
                 <tr key={v.taskId}>
-                  <th scope="row" className="px-3 py-1 text-left font-normal">{taskLabel.get(v.taskId) ?? v.taskId}</th>
-                  <td className="px-3 py-1 tabular-nums">{v.report.items}</td>
-                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["sign-mirror"]).toFixed(1)}%</td>
-                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["median-of-options"]).toFixed(1)}%</td>
-                  <td className="px-3 py-1 tabular-nums">{(100 * v.report.accuracy["odd-one-out"]).toFixed(1)}%</td>
-                  <td className={`px-3 py-1 tabular-nums ${v.report.worstExcessPoints > 5 ? "font-semibold text-red-700" : ""}`}>{v.report.worstExcessPoints.toFixed(1)} points</td>
+                  <Th size="sm" scope="row" align="left" className="font-normal">
+                    {taskLabel.get(v.taskId) ?? v.taskId}
+                  </Th>
+                  <Td size="sm" className="tabular-nums">{v.report.items}</Td>
+                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["sign-mirror"]).toFixed(1)}%</Td>
+                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["median-of-options"]).toFixed(1)}%</Td>
+                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["odd-one-out"]).toFixed(1)}%</Td>
+                  <Td size="sm" className={`tabular-nums ${v.report.worstExcessPoints > 5 ? "font-semibold text-red-700" : ""}`}>
+                    {v.report.worstExcessPoints.toFixed(1)} points
+                  </Td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </DataTable>
         )}
       </section>
       <section aria-labelledby="shortcuts-h" className="mt-8">
@@ -159,7 +154,7 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
         </p>
         <ShortcutAuditTable audits={shortcuts} />
       </section>
-    </main>
+    </AdminPage>
   );
 }
 

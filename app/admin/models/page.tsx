@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DeleteRunButton } from "@/components/results/delete-run-button";
 import { ModelImportForm } from "@/components/results/model-import-form";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
@@ -9,22 +8,19 @@ import { listResultStudies } from "@/lib/server/dal/results/list-result-studies"
 import { requirePageRole } from "@/lib/server/guards";
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
+import { DataTable, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Model runs" };
 export const dynamic = "force-dynamic";
-
-const TH = "px-2 py-1 text-left font-medium";
 
 export default async function ModelRunsPage() {
   const user = await requirePageRole("researcher", "/admin/models");
   const [runs, studies] = await Promise.all([listModelRuns(), listResultStudies(user)]);
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href="/admin/results" className="underline">
-          ← Results
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href="/admin/results">Results</BackLink>
       <h1 className="mt-2 text-2xl font-semibold">Model runs</h1>
       <p className="mt-1 text-sm text-slate-700">
         Model outputs are scored with the same task scorers as human answers and compared item by item on each study&apos;s results page. Importing the same
@@ -51,74 +47,55 @@ export default async function ModelRunsPage() {
         {runs.length === 0 ? (
           <p className="mt-2 text-sm">None yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="mt-2 min-w-full border-collapse text-sm">
-              <thead>
-                <tr className="border-b border-slate-400 bg-slate-100">
-                  <th scope="col" className={TH}>
-                    Run
-                  </th>
-                  <th scope="col" className={TH}>
-                    Format / file
-                  </th>
-                  <th scope="col" className={TH}>
-                    Predictions
-                  </th>
-                  <th scope="col" className={TH}>
-                    Unparseable
-                  </th>
-                  <th scope="col" className={TH}>
-                    Rows not stored
-                  </th>
-                  <th scope="col" className={TH}>
-                    Answer ≠ gold
-                  </th>
-                  <th scope="col" className={TH}>
-                    Per task
-                  </th>
-                  <th scope="col" className={TH}>
-                    Imported
-                  </th>
+          <DataTable variant="ruled" className="mt-2">
+            <TableHead variant="ruled">
+              <Th variant="ruled">Run</Th>
+              <Th variant="ruled">Format / file</Th>
+              <Th variant="ruled">Predictions</Th>
+              <Th variant="ruled">Unparseable</Th>
+              <Th variant="ruled">Rows not stored</Th>
+              <Th variant="ruled">Answer ≠ gold</Th>
+              <Th variant="ruled">Per task</Th>
+              <Th variant="ruled">Imported</Th>
+              {user.role === "admin" ? (
+                <Th variant="ruled">
+                  <span className="sr-only">Actions</span>
+                </Th>
+              ) : null}
+            </TableHead>
+            <tbody>
+              {runs.map((r) => (
+                <tr key={r.id} className="border-b border-slate-200 align-top">
+                  <Th variant="ruled" scope="row" className="font-normal">
+                    {r.name}
+                    {r.name !== r.model ? <span className="block text-xs text-slate-600">{r.model}</span> : null}
+                  </Th>
+                  <Td variant="ruled">
+                    {r.source}
+                    <span className="block font-mono text-xs text-slate-600">{r.fileName}</span>
+                  </Td>
+                  <Td variant="ruled" className="tabular-nums">{r.nPredictions}</Td>
+                  <Td variant="ruled" className="tabular-nums">{r.nUnparseable}</Td>
+                  <Td variant="ruled" className="tabular-nums">{r.nSkipped}</Td>
+                  <Td variant="ruled" className="tabular-nums">{r.nReferenceMismatches}</Td>
+                  <Td variant="ruled" className="text-xs">
+                    {Object.entries(r.byTask)
+                      .map(([t, n]) => `${taskDisplayName(t)} ${n}`)
+                      .join(", ")}
+                  </Td>
+                  <Td variant="ruled" className="text-xs">
+                    <UtcTime value={r.importedAt} />
+                    {r.importedBy ? ` by ${r.importedBy}` : ""}
+                  </Td>
                   {user.role === "admin" ? (
-                    <th scope="col" className={TH}>
-                      <span className="sr-only">Actions</span>
-                    </th>
+                    <Td variant="ruled">
+                      <DeleteRunButton runId={r.id} name={r.name} />
+                    </Td>
                   ) : null}
                 </tr>
-              </thead>
-              <tbody>
-                {runs.map((r) => (
-                  <tr key={r.id} className="border-b border-slate-200 align-top">
-                    <th scope="row" className={`${TH} font-normal`}>
-                      {r.name}
-                      {r.name !== r.model ? <span className="block text-xs text-slate-600">{r.model}</span> : null}
-                    </th>
-                    <td className="px-2 py-1">
-                      {r.source}
-                      <span className="block font-mono text-xs text-slate-600">{r.fileName}</span>
-                    </td>
-                    <td className="px-2 py-1 tabular-nums">{r.nPredictions}</td>
-                    <td className="px-2 py-1 tabular-nums">{r.nUnparseable}</td>
-                    <td className="px-2 py-1 tabular-nums">{r.nSkipped}</td>
-                    <td className="px-2 py-1 tabular-nums">{r.nReferenceMismatches}</td>
-                    <td className="px-2 py-1 text-xs">
-                      {Object.entries(r.byTask)
-                        .map(([t, n]) => `${taskDisplayName(t)} ${n}`)
-                        .join(", ")}
-                    </td>
-                    <td className="px-2 py-1 text-xs">
-                      <UtcTime value={r.importedAt} />{r.importedBy ? ` by ${r.importedBy}` : ""}
-                    </td>
-                    {user.role === "admin" ? (
-                      <td className="px-2 py-1">
-                        <DeleteRunButton runId={r.id} name={r.name} />
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         )}
       </section>
 
@@ -132,6 +109,6 @@ export default async function ModelRunsPage() {
           <PaperReferenceTable metric="partial" />
         </div>
       </section>
-    </main>
+    </AdminPage>
   );
 }

@@ -4,6 +4,7 @@ import { requirePageRole } from "@/lib/server/guards";
 import { listPools } from "@/lib/server/dal/pools/list-pools";
 import { describeRecipe } from "@/lib/pools/pool-recipe";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { AdminPage } from "@/components/admin/page-shell";
 
 export const metadata: Metadata = { title: "Pools" };
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export default async function PoolsPage() {
   const user = await requirePageRole("researcher", "/admin/pools");
   const pools = await listPools();
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
+    <AdminPage>
       <div className="flex items-baseline justify-between">
         <h1 className="text-2xl font-semibold">Pools</h1>
         {user.role === "admin" ? (
@@ -46,6 +47,6 @@ export default async function PoolsPage() {
         ))}
         {pools.length === 0 ? <li className="text-slate-600">No pool yet.{user.role === "admin" ? " Build one from imported items." : " An admin builds pools."}</li> : null}
       </ul>
-    </main>
+    </AdminPage>
   );
 }

@@ -5,6 +5,8 @@ import { UserCreateForm } from "@/components/admin/user-create-form";
 import { UserDisableButton } from "@/components/admin/user-disable-button";
 import { UserUnlockButton } from "@/components/admin/user-unlock-button";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { DataTable, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
@@ -13,7 +15,7 @@ export default async function UsersPage() {
   const me = await requirePageRole("admin", "/admin/users");
   const users = await listUsers();
   return (
-    <main className="mx-auto max-w-5xl px-6 py-8">
+    <AdminPage width="medium">
       <h1 className="text-2xl font-semibold">Staff accounts</h1>
       <p className="mt-1 text-sm text-slate-700">
         Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an existing account, <code>--disable</code> / <code>--enable</code> switch it off and on, <code>--unlock</code> clears its failed sign-ins). A disabled account cannot sign in and its open sessions stop working on their next request.
@@ -24,31 +26,31 @@ export default async function UsersPage() {
         </h2>
         <UserCreateForm />
       </section>
-      <table className="mt-6 w-full rounded border border-slate-300 bg-white text-sm">
-        <caption className="sr-only">Staff accounts</caption>
-        <thead className="bg-slate-100 text-left">
-          <tr>
-            <th scope="col" className="px-3 py-2">Email</th>
-            <th scope="col" className="px-3 py-2">Role</th>
-            <th scope="col" className="px-3 py-2">State</th>
-            <th scope="col" className="px-3 py-2">Created (UTC)</th>
-            <th scope="col" className="px-3 py-2">Access</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
+      <DataTable caption="Staff accounts" className="mt-6">
+        <TableHead>
+          <Th>Email</Th>
+          <Th>Role</Th>
+          <Th>State</Th>
+          <Th>Created (UTC)</Th>
+          <Th>Access</Th>
+        </TableHead>
+        <TableBody>
           {users.map((u) => (
             <tr key={u.id}>
-              <td className="px-3 py-2">{u.email}</td>
-              <td className="px-3 py-2">{u.role}</td>
-              <td className="px-3 py-2">{u.disabled ? "disabled" : "active"}</td>
-              <td className="px-3 py-2"><UtcTime value={u.createdAt} precision="date" /></td>
-              <td className="px-3 py-2">{u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}
+              <Td>{u.email}</Td>
+              <Td>{u.role}</Td>
+              <Td>{u.disabled ? "disabled" : "active"}</Td>
+              <Td>
+                <UtcTime value={u.createdAt} precision="date" />
+              </Td>
+              <Td>
+                {u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}
                 <UserUnlockButton userId={u.id} email={u.email} />
-              </td>
+              </Td>
             </tr>
           ))}
-        </tbody>
-      </table>
-    </main>
+        </TableBody>
+      </DataTable>
+    </AdminPage>
   );
 }

@@ -24,7 +24,7 @@ let bundlePath: Promise<string> | null = null;
 /**
  * The child's code as one plain CommonJS file (pg, csv-stringify, zod and the export's own modules bundled by
  * esbuild), written once per content to the temp folder: the child then starts as plain `node FILE`, without tsx's
- * loader thread and esbuild service that made the former worker-thread export heavier than the in-process one.
+ * loader thread and esbuild service, which would make the child heavier than the in-process export.
  * Built from the sources on first use in each process (~0.3 s), so it can never be older than the code beside it.
  */
 export function buildResponsesChildBundle(): Promise<string> {

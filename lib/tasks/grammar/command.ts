@@ -28,7 +28,7 @@ type Result<V> = { ok: true; value: V } | { ok: false; error: string };
 /** Tolerance when checking that a value sits on the step grid (values are small decimals). */
 const STEP_TOLERANCE = 1e-9;
 const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/** Units a participant may write after the number (issue 13): distances in Å, angles in degrees. */
+/** Units a participant may write after the number (people write them): distances in Å, angles in degrees. */
 const UNIT_ALTERNATIVES = "å|a|ang|angstroms?|ångströms?|Å|°|º|deg|degs|degrees?";
 const NUMBER_WITH_UNIT_PATTERN = new RegExp(`^([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))(${UNIT_ALTERNATIVES})$`, "i");
 const UNIT_TOKEN_PATTERN = new RegExp(`^(?:${UNIT_ALTERNATIVES})$`, "i");

@@ -1,6 +1,6 @@
 // needs-shared-structures: whole file
 /**
- * Answer keys name amino-acid residues only by default (issue 13): on 1bju four of the ligand's
+ * Answer keys name amino-acid residues only by default: on 1bju four of the ligand's
  * H-bonds go to a sulfate (SO4 901) in the pocket; T4 and T9 keys (and T8 questions) must not name
  * it unless the generator is asked for every pocket group.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 MC validity: option-text-only strategies (sign-mirror, median-of-options, odd-one-out)
+ * MC validity: option-text-only strategies (sign-mirror, median-of-options, odd-one-out)
  * and the T8 distractors that keep every one of them at chance over 1,000 items.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 // needs-shared-structures: whole file
 /**
- * Issue 13: T4 images label every atom of the target residue with its atom name (and every ligand
+ * T4 images label every atom of the target residue with its atom name (and every ligand
  * atom), and labels keep a fixed offset from their atom across the images of one item.
  */
 import { describe, expect, it } from "vitest";

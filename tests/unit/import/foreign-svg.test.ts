@@ -5,7 +5,7 @@ import { sniffImageMime } from "@/lib/import/image-refs";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const pngText = (png: Uint8Array) => Buffer.from(png).toString("latin1");
 
-/** The three bypasses of the old text deny-list (issue 11, finding 2), each as the reviewer sent it. */
+/** Three payloads that bypass a text deny-list (namespaced script, entity-encoded schemes), as an attacker would send them. */
 const BYPASSES = {
   namespacedScript: `<svg xmlns="${SVG_NS}" xmlns:x="${SVG_NS}" width="20" height="20"><x:script>alert(document.domain)</x:script><rect width="20" height="20" fill="#000"/></svg>`,
   entityJavascriptLink: `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20"><a xlink:href="&#106;avascript:alert(1)"><rect width="20" height="20"/></a></svg>`,

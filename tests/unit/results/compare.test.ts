@@ -100,7 +100,7 @@ describe("compareHumansWithModels", () => {
   });
 });
 
-describe("the model's fair score (issue 13)", () => {
+describe("the model's fair score", () => {
   it("uses fairExact / fairPartial where the record has them and the paper score elsewhere", () => {
     const t9 = (itemId: string, exact: 0 | 1) => makeRecord({ itemId, participantId: "P1", taskId: "pocket_ligand", exact, partial: exact, condition: "static" });
     const humans = [t9("i1", 1), t9("i2", 1), t9("i3", 0)];

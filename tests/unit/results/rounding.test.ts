@@ -28,7 +28,7 @@ describe("the one rounding rule", () => {
     expect(formatPercent(0.0005, 1)).toBe("0.1");
   });
 
-  it("prints the Wilson low bound of 1/2 as 9.5 in the chart table and in the model table (was 9.4 vs 9.5)", () => {
+  it("prints the Wilson low bound of 1/2 as 9.5 in the chart table and in the model table alike", () => {
     const w = wilsonInterval(1, 2);
     expect(w.low).toBeCloseTo(0.0945312, 6);
     const comparison = {

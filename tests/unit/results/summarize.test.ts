@@ -144,7 +144,7 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
   });
 });
 
-describe("fair score beside the paper score (issue 13)", () => {
+describe("fair score beside the paper score", () => {
   const base = { condition: "static", cohort: "c" };
   const records = [
     { ...base, participantId: "p1", itemId: "t9a", taskId: "pocket_ligand", exact: 0, partial: 0, fairExact: 1, fairPartial: 1, fairF1: 1 },

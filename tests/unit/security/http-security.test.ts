@@ -4,7 +4,7 @@ import { toSafeLocalPath } from "@/lib/safe-url";
 
 const ORIGINS = ["http://localhost:3000"];
 
-describe("client address (finding 3b)", () => {
+describe("client address", () => {
   it("with no trusted proxy the header is ignored in favour of what Next filled in from the socket", () => {
     // proxy.ts deletes a client-sent header when TRUSTED_PROXY_HOPS is 0; Next then sets it to the socket address.
     expect(clientAddressFrom("127.0.0.1", 0)).toBe("127.0.0.1");
@@ -19,8 +19,8 @@ describe("client address (finding 3b)", () => {
     expect(clientAddressFrom(null, 1)).toBe("unknown");
   });
 
-  it("an IPv6 client counts as its /64 network (one subscriber holds a whole /64; outside review)", () => {
-    // 2001:db8:0:1::1 … ::19 were 25 separate "addresses", each with its own join limit.
+  it("an IPv6 client counts as its /64 network (one subscriber holds a whole /64)", () => {
+    // Counted singly, 2001:db8:0:1::1 … ::19 would be 25 separate "addresses", each with its own join limit.
     expect(clientAddressFrom("2001:db8:0:1::1", 0)).toBe("2001:db8:0:1::/64");
     expect(clientAddressFrom("2001:DB8:0:1:ffff:1:2:19", 0)).toBe("2001:db8:0:1::/64");
     expect(clientAddressFrom("2001:db8:0:2::1", 0)).toBe("2001:db8:0:2::/64");
@@ -44,7 +44,7 @@ describe("client address (finding 3b)", () => {
   });
 });
 
-describe("same-origin rule (finding 6)", () => {
+describe("same-origin rule", () => {
   it("refuses a same-site page on another port, cross-site posts and foreign origins; allows same-origin, safe methods and non-browser clients", () => {
     expect(crossOriginProblem({ method: "POST", secFetchSite: "same-site", origin: "http://localhost:4119" }, ORIGINS)).toMatch(/same-site/);
     expect(crossOriginProblem({ method: "DELETE", secFetchSite: "cross-site", origin: "https://evil.example" }, ORIGINS)).toMatch(/cross-site/);
@@ -79,7 +79,7 @@ describe("URL and header helpers", () => {
     expect(buildPageCsp({ nonce: "abc", dev: false, https: false })).not.toContain("upgrade-insecure-requests");
   });
 
-  it("sign-in callbacks stay on this origin (finding 5)", () => {
+  it("sign-in callbacks stay on this origin (no open redirect)", () => {
     expect(toSafeLocalPath("/\\evil.example/x", "/admin")).toBe("/admin");
     expect(toSafeLocalPath("//evil.example/x", "/admin")).toBe("/admin");
     expect(toSafeLocalPath("/\t/evil.example", "/admin")).toBe("/admin");

@@ -4,7 +4,7 @@ import { consentTextFor, DEFAULT_CONSENT_TEXT, estimateDuration, itemsPerPartici
 const config = (input: Record<string, unknown>) => StudyConfigSchema.parse(input);
 
 describe("consent duration", () => {
-  it("follows the study's length: one task × 10 items is minutes, not the old fixed 30–45", () => {
+  it("follows the study's length: one task × 10 items is minutes, not a fixed 30–45", () => {
     const small = config({ tasks: ["translation"], itemsPerTask: 10 });
     expect(itemsPerParticipant(small)).toBe(10);
     // 120 s + 30 s instructions + 10 × 45..90 s = 600..1050 s → 10 and 17.5 → 20 (5-minute steps above 10) minutes (round down / up)

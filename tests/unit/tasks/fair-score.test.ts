@@ -1,5 +1,5 @@
 /**
- * Issue 13: the fair score beside the paper's. Equivalent atom names count as one (ARG NH1/NH2,
+ * The fair score beside the paper's. Equivalent atom names count as one (ARG NH1/NH2,
  * ASP OD1/OD2, GLU OE1/OE2, …), matching is one-to-one, and partial is reported as F1 beside
  * precision. The paper score must not change.
  */
@@ -39,7 +39,7 @@ describe("equivalent atom names", () => {
   });
 });
 
-describe("equivalence is a consistent relabelling of the residue (outside review of issue 13)", () => {
+describe("equivalence is a consistent relabelling of the residue", () => {
   it("OXT for O on a residue that is not C-terminal is wrong (the gold never names its OXT)", () => {
     expect(both("pocket_ligand", "GLY 48 OXT A, N4", "GLY 48 O A, N4").fair).toEqual({ exact: 0, partial: 0, f1: 0 });
   });

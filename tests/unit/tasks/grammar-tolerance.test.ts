@@ -1,5 +1,5 @@
 /**
- * Issue 13 grammar cases: units after numbers, the ways people write "no H-bonds", and one-letter
+ * Grammar tolerance: units after numbers, the ways people write "no H-bonds", and one-letter
  * residue codes (a format error that names the three-letter code instead of a silent 0).
  */
 import { describe, expect, it } from "vitest";

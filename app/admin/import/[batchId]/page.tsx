@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/admin/auto-refresh";
 import { StatusBadge } from "@/components/admin/status-badge";
@@ -7,6 +6,8 @@ import { countListed, formatReportEntry, type ReportEntry } from "@/lib/import/r
 import { requirePageRole } from "@/lib/server/guards";
 import { findImportBatch } from "@/lib/server/dal/imports/get-import-batch";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
 
 export const metadata: Metadata = { title: "Import batch" };
 export const dynamic = "force-dynamic";
@@ -42,12 +43,8 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
   const running = ["uploading", "queued", "running"].includes(batch.status);
   const r = batch.report;
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href="/admin/import" className="underline">
-          ← Import
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href="/admin/import">Import</BackLink>
       <h1 className="mt-2 text-2xl font-semibold break-all">{batch.sourceName}</h1>
       <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
         <dt className="text-slate-600">Status</dt>
@@ -106,6 +103,6 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
           <EntryList title="Notes" entries={r.notes} total={r.counts.notes} />
         </>
       ) : null}
-    </main>
+    </AdminPage>
   );
 }

@@ -9,6 +9,8 @@ import { ItemPreview } from "@/components/admin/item-preview";
 import { ItemStatusForm } from "@/components/admin/item-status-form";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
 
 export const metadata: Metadata = { title: "Item" };
 export const dynamic = "force-dynamic";
@@ -26,12 +28,8 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
   const templateMismatch = rendered?.ok && rendered.text !== item.question;
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href="/admin/items" className="underline">
-          ← Items
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href="/admin/items">Items</BackLink>
       <h1 className="mt-2 flex items-center gap-3 text-2xl font-semibold">
         {task ? `${task.code} ${task.label}` : item.taskId} item <StatusBadge status={item.status} />
       </h1>
@@ -146,6 +144,6 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
           </table>
         )}
       </section>
-    </main>
+    </AdminPage>
   );
 }

@@ -11,6 +11,9 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { FreezeButton, PoolVersionEditForm } from "@/components/admin/pool-version-actions";
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
+import { DataTable, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Pool" };
 export const dynamic = "force-dynamic";
@@ -37,12 +40,8 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
   };
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href="/admin/pools" className="underline">
-          ← Pools
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href="/admin/pools">Pools</BackLink>
       <h1 className="mt-2 text-2xl font-semibold">{pool.name}</h1>
       {pool.description ? <p className="text-slate-700">{pool.description}</p> : null}
       <p className="text-xs text-slate-600">
@@ -129,31 +128,29 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
               </Link>
             ))}
           </nav>
-          <table className="mt-2 w-full rounded border border-slate-300 bg-white text-sm">
-            <thead className="bg-slate-100 text-left">
-              <tr>
-                <th scope="col" className="px-3 py-1">Task</th>
-                <th scope="col" className="px-3 py-1">Item</th>
-                <th scope="col" className="px-3 py-1">Status</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
+          <DataTable className="mt-2">
+            <TableHead>
+              <Th size="sm">Task</Th>
+              <Th size="sm">Item</Th>
+              <Th size="sm">Status</Th>
+            </TableHead>
+            <TableBody>
               {items.items.map((i) => (
                 <tr key={i.id}>
-                  <td className="px-3 py-1">{taskDisplayName(i.taskId)}</td>
-                  <td className="px-3 py-1">
+                  <Td size="sm">{taskDisplayName(i.taskId)}</Td>
+                  <Td size="sm">
                     <Link href={`/admin/items/${i.id}`} className="text-blue-700 underline">
                       {i.questionExcerpt}
                     </Link>
                     <div className="font-mono text-xs text-slate-500">{i.id}</div>
-                  </td>
-                  <td className="px-3 py-1">
+                  </Td>
+                  <Td size="sm">
                     <StatusBadge status={i.status} />
-                  </td>
+                  </Td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </DataTable>
           <nav aria-label="Pages" className="mt-2 flex gap-4 text-sm">
             <span>
               page {items.page} of {items.pageCount}
@@ -176,6 +173,6 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
           ))}
         </ul>
       </section>
-    </main>
+    </AdminPage>
   );
 }

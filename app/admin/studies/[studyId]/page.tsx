@@ -16,6 +16,8 @@ import { listStudyShares } from "@/lib/server/dal/studies/study-shares";
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { smallStudyNotice } from "@/lib/participant/address-share";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -51,12 +53,8 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
       : null;
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href="/admin/studies" className="underline">
-          ← Studies
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href="/admin/studies">Studies</BackLink>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold">{study.name}</h1>
         <StatusBadge status={study.status} />
@@ -217,7 +215,7 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
           </details>
         </section>
       ) : null}
-    </main>
+    </AdminPage>
   );
 }
 

@@ -4,7 +4,7 @@ import { type OptionTextReport, measureOptionTextStrategies } from "@/lib/genera
 import { listTasks } from "@/lib/tasks/registry";
 import { MC_LETTERS, type McLetter } from "@/lib/tasks/types";
 
-/** Option-text-only accuracy per MC task over its active items (issue 13); only aggregates leave this module, never a key. */
+/** Option-text-only accuracy per MC task over its active items (lib/generate/mc-validity.ts); only aggregates leave this module, never a key. */
 export interface OptionTextValidityDto {
   taskId: string;
   report: OptionTextReport;

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { studyAccessWhere, type StudyViewer } from "@/lib/server/study-access";
+import { studyListFields, studyListSelect } from "@/lib/server/dal/studies/study-select";
 
 export interface ResultStudyDto {
   id: string;
@@ -21,28 +22,14 @@ export async function listResultStudies(viewer: StudyViewer): Promise<ResultStud
     db.study.findMany({
       where: studyAccessWhere(viewer),
       orderBy: { createdAt: "desc" },
-      select: {
-        id: true,
-        slug: true,
-        name: true,
-        status: true,
-        poolVersionId: true,
-        poolVersion: { select: { version: true, pool: { select: { name: true } } } },
-        _count: { select: { participants: true } },
-      },
+      select: { ...studyListSelect, poolVersionId: true },
     }),
     db.response.groupBy({ by: ["studyId"], where: { phase: "main" }, _count: { _all: true }, _max: { submittedAt: true } }),
   ]);
   const byStudy = new Map(responseCounts.map((r) => [r.studyId, r]));
   return studies.map((s) => ({
-    id: s.id,
-    slug: s.slug,
-    name: s.name,
-    status: s.status,
-    poolName: s.poolVersion.pool.name,
-    poolVersion: s.poolVersion.version,
+    ...studyListFields(s),
     poolVersionId: s.poolVersionId,
-    participants: s._count.participants,
     mainResponses: byStudy.get(s.id)?._count._all ?? 0,
     lastResponseAt: byStudy.get(s.id)?._max.submittedAt ?? null,
   }));

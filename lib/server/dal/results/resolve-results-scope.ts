@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { SCOPE_STUDIES_SQL, type ScopeStudyRow } from "./scope-studies-sql";
+import { studyHeadSelect } from "@/lib/server/dal/studies/study-select";
 
 /** Results of one study, or of every study that uses the same (frozen, so identical) pool version. */
 export type ResultsScope = "study" | "pool";
@@ -19,21 +20,14 @@ export interface ResultsScopeDto {
 export async function resolveResultsScope(studyId: string, scope: ResultsScope = "study"): Promise<ResultsScopeDto> {
   const study = await db.study.findUnique({
     where: { id: studyId },
-    select: {
-      id: true,
-      slug: true,
-      name: true,
-      status: true,
-      cohortTag: true,
-      poolVersion: { select: { id: true, poolId: true, version: true, pool: { select: { name: true } } } },
-    },
+    select: studyHeadSelect,
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}.`);
   const studies = await db.$queryRawUnsafe<ScopeStudyRow[]>(SCOPE_STUDIES_SQL, studyId, scope);
   return {
     scope,
     study: { id: study.id, slug: study.slug, name: study.name, status: study.status, cohortTag: study.cohortTag },
-    poolVersion: { id: study.poolVersion.id, poolId: study.poolVersion.poolId, poolName: study.poolVersion.pool.name, version: study.poolVersion.version },
+    poolVersion: { id: study.poolVersion.id, poolId: study.poolVersion.pool.id, poolName: study.poolVersion.pool.name, version: study.poolVersion.version },
     studies,
     studyIds: studies.map((s) => s.id),
   };

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/server/errors";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import type { Readiness } from "@/lib/pools/study-readiness";
 import { checkStudyAgainstPool, countPoolItems } from "./study-pool-check";
+import { studyHeadSelect, studyPoolVersionSelect } from "./study-select";
 
 export interface StudyDetailDto {
   id: string;
@@ -31,17 +32,13 @@ export async function getStudy(studyId: string): Promise<StudyDetailDto> {
   const study = await db.study.findUnique({
     where: { id: studyId },
     select: {
-      id: true,
-      slug: true,
-      name: true,
-      status: true,
-      cohortTag: true,
+      ...studyHeadSelect,
       createdAt: true,
       openedAt: true,
       closedAt: true,
       config: true,
       createdBy: { select: { email: true } },
-      poolVersion: { select: { id: true, version: true, frozenAt: true, pool: { select: { id: true, name: true } }, _count: { select: { items: true } } } },
+      poolVersion: { select: { ...studyPoolVersionSelect, frozenAt: true, _count: { select: { items: true } } } },
       _count: { select: { participants: true } },
     },
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { studyAccessWhere, type StudyViewer } from "@/lib/server/study-access";
+import { studyListFields, studyListSelect } from "./study-select";
 
 export interface StudySummaryDto {
   id: string;
@@ -21,30 +22,10 @@ export async function listStudies(viewer: StudyViewer): Promise<StudySummaryDto[
     db.study.findMany({
       where: studyAccessWhere(viewer),
       orderBy: { createdAt: "desc" },
-      select: {
-        id: true,
-        slug: true,
-        name: true,
-        status: true,
-        cohortTag: true,
-        createdAt: true,
-        poolVersion: { select: { version: true, pool: { select: { name: true } } } },
-        _count: { select: { participants: true } },
-      },
+      select: { ...studyListSelect, cohortTag: true, createdAt: true },
     }),
     db.participant.groupBy({ by: ["studyId"], where: { status: "completed" }, _count: { _all: true } }),
   ]);
   const completedBy = new Map(completed.map((c) => [c.studyId, c._count._all]));
-  return studies.map((s) => ({
-    id: s.id,
-    slug: s.slug,
-    name: s.name,
-    status: s.status,
-    cohortTag: s.cohortTag,
-    createdAt: s.createdAt,
-    poolName: s.poolVersion.pool.name,
-    poolVersion: s.poolVersion.version,
-    participants: s._count.participants,
-    completed: completedBy.get(s.id) ?? 0,
-  }));
+  return studies.map((s) => ({ ...studyListFields(s), cohortTag: s.cohortTag, createdAt: s.createdAt, completed: completedBy.get(s.id) ?? 0 }));
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireStudyPage } from "@/lib/server/study-access";
@@ -10,6 +9,9 @@ import { AutoRefresh } from "@/components/admin/auto-refresh";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { UtcTime } from "@/components/utc-time";
+import { AdminPage } from "@/components/admin/page-shell";
+import { BackLink } from "@/components/admin/back-link";
+import { DataTable, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Live monitor" };
 export const dynamic = "force-dynamic";
@@ -35,12 +37,8 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
   );
 
   return (
-    <main className="mx-auto max-w-6xl px-6 py-8">
-      <p className="text-sm">
-        <Link href={`/admin/studies/${study.id}`} className="underline">
-          ← {study.name}
-        </Link>
-      </p>
+    <AdminPage>
+      <BackLink href={`/admin/studies/${study.id}`}>{study.name}</BackLink>
       <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
         <h1 className="flex items-center gap-3 text-2xl font-semibold">
           Live monitor <StatusBadge status={m.status} />
@@ -74,63 +72,61 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
         <h2 id="tasks-h" className="text-lg font-semibold">
           Answers per task (main block, k = {m.answersPerItem})
         </h2>
-        <div className="mt-2 overflow-x-auto rounded border border-slate-300 bg-white">
-          <table className="w-full text-sm">
-            <thead className="bg-slate-100 text-left">
-              <tr>
-                <th scope="col" className="px-3 py-2">Task</th>
-                <th scope="col" className="px-3 py-2 text-right">Answers / quota</th>
-                <th scope="col" className="px-3 py-2">Progress</th>
-                <th scope="col" className="px-3 py-2 text-right">Reserved now</th>
-                <th scope="col" className="px-3 py-2 text-right">Items at k</th>
-                <th scope="col" className="px-3 py-2 text-right">Median time</th>
-                <th scope="col" className="px-3 py-2 text-right">server / client</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {m.tasks.map((t) => {
-                const pct = t.quota ? Math.min(100, Math.round((100 * t.answers) / t.quota)) : 0;
-                return (
-                  <tr key={t.taskId}>
-                    <td className="px-3 py-2">{taskDisplayName(t.taskId)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">
-                      {t.answers} / {t.quota}
-                    </td>
-                    <td className="px-3 py-2">
-                      <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" /> <span className="tabular-nums">{pct}%</span>
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{t.reservedOpen}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">
-                      {t.itemsAtQuota} / {t.items}
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{seconds(t.medianRtMs)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums text-slate-600">
-                      {seconds(t.medianRtServerMs)} / {seconds(t.medianRtClientMs)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-            <tfoot className="border-t border-slate-300 font-medium">
-              <tr>
-                <th scope="row" className="px-3 py-2 text-left">All tasks</th>
-                <td className="px-3 py-2 text-right tabular-nums">
-                  {m.totals.answers} / {m.totals.quota}
-                </td>
-                <td colSpan={3} className="px-3 py-2 text-sm font-normal text-slate-600">
-                  + {m.totals.practiceAnswers} practice, {m.totals.attentionAnswers} attention-check answers
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{seconds(m.totals.medianRtMs)}</td>
-                <td />
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <DataTable className="mt-2">
+          <TableHead>
+            <Th>Task</Th>
+            <Th align="right">Answers / quota</Th>
+            <Th>Progress</Th>
+            <Th align="right">Reserved now</Th>
+            <Th align="right">Items at k</Th>
+            <Th align="right">Median time</Th>
+            <Th align="right">server / client</Th>
+          </TableHead>
+          <TableBody>
+            {m.tasks.map((t) => {
+              const pct = t.quota ? Math.min(100, Math.round((100 * t.answers) / t.quota)) : 0;
+              return (
+                <tr key={t.taskId}>
+                  <Td>{taskDisplayName(t.taskId)}</Td>
+                  <Td align="right" className="tabular-nums">
+                    {t.answers} / {t.quota}
+                  </Td>
+                  <Td>
+                    <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" /> <span className="tabular-nums">{pct}%</span>
+                  </Td>
+                  <Td align="right" className="tabular-nums">{t.reservedOpen}</Td>
+                  <Td align="right" className="tabular-nums">
+                    {t.itemsAtQuota} / {t.items}
+                  </Td>
+                  <Td align="right" className="tabular-nums">{seconds(t.medianRtMs)}</Td>
+                  <Td align="right" className="tabular-nums text-slate-600">
+                    {seconds(t.medianRtServerMs)} / {seconds(t.medianRtClientMs)}
+                  </Td>
+                </tr>
+              );
+            })}
+          </TableBody>
+          <tfoot className="border-t border-slate-300 font-medium">
+            <tr>
+              <Th scope="row" align="left">
+                All tasks
+              </Th>
+              <Td align="right" className="tabular-nums">
+                {m.totals.answers} / {m.totals.quota}
+              </Td>
+              <Td colSpan={3} className="text-sm font-normal text-slate-600">
+                + {m.totals.practiceAnswers} practice, {m.totals.attentionAnswers} attention-check answers
+              </Td>
+              <Td align="right" className="tabular-nums">{seconds(m.totals.medianRtMs)}</Td>
+              <td />
+            </tr>
+          </tfoot>
+        </DataTable>
         <p className="mt-2 text-sm text-slate-600">
           Median time per item uses the server-measured time (first served to stored) where present, else the browser&apos;s. Last answer:{" "}
           {m.lastResponseAt ? <UtcTime value={m.lastResponseAt} precision="second" /> : "none yet"}.
         </p>
       </section>
-    </main>
+    </AdminPage>
   );
 }
