@@ -40,7 +40,7 @@ function atomColors(scene: Scene3d): Float32Array {
 }
 
 /** Impostor buffers: one sphere per atom, two half-sticks per bond coloured by their own atom (ChimeraX style). */
-function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: ImpostorBonds } {
+export function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: ImpostorBonds } {
   const colors = atomColors(scene);
   const positions = Float32Array.from(scene.positions);
   const halves = scene.bonds.length;

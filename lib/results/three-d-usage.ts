@@ -190,3 +190,50 @@ export function summarizeThreeDUsage(answers: UsageAnswer[]): TaskUsageSummary[]
     };
   });
 }
+
+export interface CameraPose {
+  position: [number, number, number];
+  quaternion: [number, number, number, number];
+  target: [number, number, number];
+}
+
+/** Rotates v by the unit quaternion q = [x, y, z, w]. */
+function rotate(q: readonly number[], v: readonly [number, number, number]): [number, number, number] {
+  const [x, y, z, w] = q as [number, number, number, number];
+  // v' = v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
+  const cx = y * v[2] - z * v[1];
+  const cy = z * v[0] - x * v[2];
+  const cz = x * v[1] - y * v[0];
+  return [v[0] + 2 * (w * cx + y * cz - z * cy), v[1] + 2 * (w * cy + z * cx - x * cz), v[2] + 2 * (w * cz + x * cy - y * cx)];
+}
+
+/** Milliseconds between the question being shown and the viewer's first frame (0 when the log has no start event). */
+export function viewerOffsetMs(events: readonly LogEvent[]): number {
+  return events.find((e) => e.type === "viewer" && e.detail === "start")?.t ?? 0;
+}
+
+/**
+ * The camera at question time `t` (ms since shown) for a replay: the last sample at or before t. The viewer orbits a
+ * target, the origin (the scene's centre) until "Centre on ligand" moves it to the ligand's centroid (until the next
+ * reset). The log holds the orientation and the distance from the origin, so after a centring the camera is placed on
+ * its viewing ray from that target at the logged distance from the origin.
+ */
+export function cameraPoseAt(camera: readonly CameraSample[], events: readonly LogEvent[], ligandCentre: [number, number, number] | null, t: number): CameraPose | null {
+  if (camera.length === 0) return null;
+  const offset = viewerOffsetMs(events);
+  let sample = camera[0]!;
+  for (const s of camera) if (s.t + offset <= t) sample = s;
+  let centred = false;
+  for (const e of [...events].sort((a, b) => a.t - b.t)) {
+    if (e.t > t || e.type !== "viewer") continue;
+    if (e.detail === "centre") centred = ligandCentre !== null;
+    else if (e.detail === "reset") centred = false;
+  }
+  const view = rotate(sample.q, [0, 0, 1]);
+  const target: [number, number, number] = centred && ligandCentre ? ligandCentre : [0, 0, 0];
+  // |target + s·view| = d, the root on the camera's side of the target.
+  const b = target[0] * view[0] + target[1] * view[1] + target[2] * view[2];
+  const c = target[0] ** 2 + target[1] ** 2 + target[2] ** 2 - sample.d ** 2;
+  const s = -b + Math.sqrt(Math.max(0, b * b - c));
+  return { position: [target[0] + s * view[0], target[1] + s * view[1], target[2] + s * view[2]], quaternion: sample.q, target };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quaternionAngleDeg, summarizeThreeDUsage, threeDUsageOf, type CameraSample } from "@/lib/results/three-d-usage";
+import { cameraPoseAt, quaternionAngleDeg, summarizeThreeDUsage, threeDUsageOf, type CameraSample } from "@/lib/results/three-d-usage";
 
 const S = Math.SQRT1_2;
 // Front view, then 90° about Y (q = [0, sin 45°, 0, cos 45°]), then 90° more (180° about Y: [0, 1, 0, 0]).
@@ -101,5 +101,34 @@ describe("summarizeThreeDUsage", () => {
     expect(t1.medianRotationWrong).toBe(5);
     expect(rows[1]!.withLabelToggle).toBe(1);
     expect(rows[1]!.medianRotationCorrect).toBeNull();
+  });
+});
+
+describe("cameraPoseAt", () => {
+  it("places the camera on +Z at the logged distance for the front view, and turns it with the orientation", () => {
+    const camera: CameraSample[] = [
+      { t: 0, q: front, d: 40 },
+      { t: 1000, q: y90, d: 30 },
+    ];
+    const events = [{ t: 200, type: "viewer", detail: "start" }];
+    expect(cameraPoseAt(camera, events, null, 500)!.position).toEqual([0, 0, 40]);
+    // 90° about Y turns the camera's +Z offset to +X (right-hand rule); at question time 1200 = camera time 1000.
+    const turned = cameraPoseAt(camera, events, null, 1200)!.position;
+    expect(turned[0]).toBeCloseTo(30, 9);
+    expect(turned[1]).toBeCloseTo(0, 9);
+    expect(turned[2]).toBeCloseTo(0, 9);
+  });
+
+  it("orbits the ligand centre after Centre on ligand, keeping the logged distance from the origin, until a reset", () => {
+    const camera: CameraSample[] = [{ t: 0, q: front, d: 13 }];
+    const events = [
+      { t: 100, type: "viewer", detail: "centre" },
+      { t: 300, type: "viewer", detail: "reset" },
+    ];
+    const centred = cameraPoseAt(camera, events, [0, 5, 0], 200)!;
+    expect(centred.target).toEqual([0, 5, 0]);
+    // On the ray (0, 5, 0) + s·(0, 0, 1) at distance 13 from the origin: s = 12 (5-12-13 triangle).
+    expect(centred.position[2]).toBeCloseTo(12, 9);
+    expect(cameraPoseAt(camera, events, [0, 5, 0], 400)!.target).toEqual([0, 0, 0]);
   });
 });
