@@ -89,3 +89,21 @@ describe("3D view usage on the results page", () => {
     expect(await getCameraReplay(other.studyId, interactive[0]!.id)).toBeNull();
   });
 });
+
+describe("3D view usage export", () => {
+  it("has one row per answer whose 3D view rendered, with the codebook's columns", async () => {
+    const { openStudyExport } = await import("@/lib/server/export/open-study-export");
+    const { parse } = await import("csv-parse/sync");
+    const { THREE_D_USAGE_TABLE } = await import("@/lib/export/three-d-usage-table");
+    const opened = await openStudyExport({ studyId: fixture.studyId, kind: "three-d-usage" });
+    expect(opened.fileName).toBe(`${fixture.slug}-three-d-usage.csv`);
+    const chunks: Buffer[] = [];
+    for await (const c of opened.stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+    const rows = parse(Buffer.concat(chunks).toString("utf8"), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual(THREE_D_USAGE_TABLE.columns.map((c) => c.key));
+    expect(rows).toHaveLength(3);
+    const first = rows.find((r) => r.response_id === interactive[0]!.id)!;
+    expect(first).toMatchObject({ rotation_deg: "180", resets: "1", answer_ms: "4000", view3d_ms: "2000", images_ms: "2000", zoom_min: "1", zoom_max: "1" });
+    expect(rows.find((r) => r.response_id === interactive[1]!.id)).toMatchObject({ rotation_deg: "90", zoom_min: "0.5" });
+  });
+});

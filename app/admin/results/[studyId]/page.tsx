@@ -338,6 +338,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             </a>
           </li>
           <li>
+            <a href={exportHref("three-d-usage")} className="text-blue-700 underline">
+              3D view usage per interactive answer
+            </a>
+          </li>
+          <li>
             Pool items as a VLMEvalKit TSV (base64 PNG images) – run models on exactly the items humans saw; longest image side:{" "}
             {(["original", "1024", "768", "512"] as const).map((size, i) => (
               <span key={size}>

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { RESULT_TASK_IDS } from "@/lib/results/task-columns";
 import { summarizeThreeDUsage, threeDUsageOf, type TaskUsageSummary, type ThreeDUsage, type UsageAnswer } from "@/lib/results/three-d-usage";
+import type { ThreeDUsageExportRow } from "@/lib/export/three-d-usage-table";
 import { db } from "@/lib/server/db";
 import { Prisma } from "@/prisma/generated/client";
 import { Scene3dSchema, type Scene3d } from "@/lib/scene3d";
@@ -18,10 +19,53 @@ const StoredLogSchema = z.object({
 interface UsageRow {
   id: string;
   submittedAt: Date;
+  participantId: string;
+  itemId: string;
   taskId: string;
   exact: number;
   rtClientMs: number | null;
   interactionLog: unknown;
+}
+
+/** One interactive-condition main answer with its 3D usage (null when the 3D view never rendered). */
+export interface AnswerUsageRow {
+  studyId: string;
+  responseId: string;
+  participantId: string;
+  itemId: string;
+  taskId: string;
+  exact: 0 | 1;
+  usage: ThreeDUsage | null;
+}
+
+/**
+ * The interactive-condition main answers of the studies with their usage, in submission order per study, read in
+ * keyset pages over (submittedAt, id) (the order of the Response index). The results page and the export both read
+ * through this.
+ */
+export async function* iterateAnswerUsage(studyIds: readonly string[]): AsyncGenerator<AnswerUsageRow> {
+  for (const studyId of studyIds) {
+    let after: { at: Date; id: string } | null = null;
+    for (;;) {
+      const keyset: Prisma.Sql = after ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)` : Prisma.empty;
+      const page: UsageRow[] = await db.$queryRaw<UsageRow[]>`
+        SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r."rtClientMs", r."interactionLog"
+        FROM "Response" r
+        WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND r.condition = 'interactive' ${keyset}
+        ORDER BY r."submittedAt", r.id LIMIT ${USAGE_PAGE_SIZE}`;
+      for (const r of page) {
+        yield { studyId, responseId: r.id, participantId: r.participantId, itemId: r.itemId, taskId: r.taskId, exact: r.exact === 1 ? 1 : 0, usage: usageOfStoredLog(r.interactionLog, r.rtClientMs) };
+      }
+      const last = page[page.length - 1];
+      if (!last || page.length < USAGE_PAGE_SIZE) break;
+      after = { at: last.submittedAt, id: last.id };
+    }
+  }
+}
+
+/** The export's rows: answers whose 3D view rendered. */
+export async function* iterateThreeDUsageRows(studyIds: readonly string[]): AsyncGenerator<ThreeDUsageExportRow> {
+  for await (const row of iterateAnswerUsage(studyIds)) if (row.usage) yield { ...row, usage: row.usage };
 }
 
 export interface ThreeDUsageExample {
@@ -51,24 +95,9 @@ export function usageOfStoredLog(log: unknown, rtClientMs: number | null): Three
 export async function getThreeDUsage(studyIds: readonly string[]): Promise<ThreeDUsageDto> {
   const answers: (UsageAnswer & { responseId: string; studyId: string })[] = [];
   let interactiveAnswers = 0;
-  for (const studyId of studyIds) {
-    let after: { at: Date; id: string } | null = null;
-    for (;;) {
-      const keyset: Prisma.Sql = after ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)` : Prisma.empty;
-      const page: UsageRow[] = await db.$queryRaw<UsageRow[]>`
-        SELECT r.id, r."submittedAt", r."taskId", r.exact, r."rtClientMs", r."interactionLog"
-        FROM "Response" r
-        WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND r.condition = 'interactive' ${keyset}
-        ORDER BY r."submittedAt", r.id LIMIT ${USAGE_PAGE_SIZE}`;
-      interactiveAnswers += page.length;
-      for (const r of page) {
-        const usage = usageOfStoredLog(r.interactionLog, r.rtClientMs);
-        if (usage) answers.push({ studyId, responseId: r.id, taskId: r.taskId, correct: r.exact === 1 ? 1 : 0, usage });
-      }
-      const last = page[page.length - 1];
-      if (!last || page.length < USAGE_PAGE_SIZE) break;
-      after = { at: last.submittedAt, id: last.id };
-    }
+  for await (const row of iterateAnswerUsage(studyIds)) {
+    interactiveAnswers++;
+    if (row.usage) answers.push({ studyId: row.studyId, responseId: row.responseId, taskId: row.taskId, correct: row.exact, usage: row.usage });
   }
   const order = new Map<string, number>(RESULT_TASK_IDS.map((t, i) => [t, i]));
   answers.sort((a, b) => (order.get(a.taskId) ?? 99) - (order.get(b.taskId) ?? 99));
