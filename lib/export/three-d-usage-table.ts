@@ -15,7 +15,7 @@ export interface ThreeDUsageExportRow {
 }
 
 export const THREE_D_USAGE_TABLE = defineExportTable<ThreeDUsageExportRow>({
-  id: "three-d-usage",
+  id: "three_d_usage",
   title: "3D view usage (one row per interactive answer)",
   description:
     "One row per main-phase answer in the interactive condition whose 3D view rendered (camera samples logged), in submission order per study. Derived from the interaction log sent with the answer: camera orientation and distance sampled every 200 ms while it changes, stage and viewer events.",
