@@ -40,7 +40,7 @@ function atomColors(scene: Scene3d): Float32Array {
 }
 
 /** Impostor buffers: one sphere per atom, two half-sticks per bond coloured by their own atom (ChimeraX style). */
-function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: ImpostorBonds } {
+export function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: ImpostorBonds } {
   const colors = atomColors(scene);
   const positions = Float32Array.from(scene.positions);
   const halves = scene.bonds.length;
@@ -69,16 +69,28 @@ function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: Imposto
 }
 
 /** Records the camera path (orientation quaternion + distance) without React state updates per frame. */
-function CameraRecorder({ onSample, originRef }: { onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void; originRef: React.RefObject<number | null> }) {
+function CameraRecorder({
+  onSample,
+  onStart,
+  originRef,
+}: {
+  onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void;
+  onStart?: () => void;
+  originRef: React.RefObject<number | null>;
+}) {
   const { camera, invalidate } = useThree();
   // The parent passes a fresh callback on every render; the recorder must not restart (and reset t) because of it.
   const callback = useRef(onSample);
+  const started = useRef(onStart);
   useEffect(() => {
     callback.current = onSample;
-  }, [onSample]);
+    started.current = onStart;
+  }, [onSample, onStart]);
   useEffect(() => {
     // One time origin per viewer: "Reset view" remounts the canvas (and this recorder), and the path's t must not
     // restart at 0 there, or samples after a reset read as if they came first.
+    // The question's log learns when t = 0 is (event viewer/start), so camera samples and events share a time line.
+    if (originRef.current === null) started.current?.();
     const start = originRef.current ?? (originRef.current = performance.now());
     let last = Number.NaN;
     const sample = () => {
@@ -135,10 +147,12 @@ export interface MoleculeViewerProps {
   allowRotate: boolean;
   allowZoom: boolean;
   onCameraSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void;
+  /** Viewer events for the interaction log: start (t = 0 of the camera samples), reset, labels on/off, centre. */
+  onEvent?: (type: string, detail: string) => void;
 }
 
 /** Interactive 3D view of the item's first image; the initial camera equals the static front view. */
-export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraSample }: MoleculeViewerProps) {
+export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraSample, onEvent }: MoleculeViewerProps) {
   const [scene, setScene] = useState<Scene3d | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
@@ -184,7 +198,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           <BondImpostors bonds={buffers.bonds} />
           <SceneLabels scene={scene} overlay={labelLayer} show={showLabels} ballRadiusA={BALL_RADIUS_A} />
           <OrbitControls ref={controls} enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
-          <CameraRecorder onSample={onCameraSample} originRef={pathOrigin} />
+          <CameraRecorder onSample={onCameraSample} onStart={() => onEvent?.("viewer", "start")} originRef={pathOrigin} />
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>
@@ -198,15 +212,27 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         <span className="flex items-center gap-3">
           {scene.labels && scene.labels.length > 0 ? (
             <label className="flex items-center gap-1.5">
-              <input type="checkbox" checked={showLabels} onChange={(e) => setShowLabels(e.target.checked)} /> Labels
+              <input type="checkbox" checked={showLabels} onChange={(e) => {
+                  setShowLabels(e.target.checked);
+                  onEvent?.("viewer", e.target.checked ? "labels on" : "labels off");
+                }}
+              /> Labels
             </label>
           ) : null}
           {(allowRotate || allowZoom) && scene.roles.includes("l") ? (
-            <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => centreOnLigand(controls.current, scene)}>
+            <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => {
+                centreOnLigand(controls.current, scene);
+                onEvent?.("viewer", "centre");
+              }}
+            >
               Centre on ligand
             </button>
           ) : null}
-          <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => setResetKey((k) => k + 1)}>
+          <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => {
+              setResetKey((k) => k + 1);
+              onEvent?.("viewer", "reset");
+            }}
+          >
             Reset view
           </button>
         </span>

@@ -490,7 +490,7 @@ function QuestionScreen({
                 contentPending ? (
                   <p className="text-sm text-slate-600">Loading the 3D view…</p>
                 ) : (
-                  <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} />
+                  <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })} />
                 )
               ) : null
             }

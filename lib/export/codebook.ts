@@ -1,6 +1,7 @@
 import { defineExportTable, type ExportTable } from "./columns";
 import { RESPONSES_TABLE } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE } from "./summary-tables";
+import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
 import { VLMEVALKIT_TSV_TABLE } from "./vlmevalkit-table";
 
 /** Every exported file, in the order the codebook lists them. */
@@ -9,6 +10,7 @@ export const EXPORT_TABLES: readonly ExportTable<never>[] = [
   TASK_SUMMARY_TABLE,
   ITEM_SUMMARY_TABLE,
   PARTICIPANTS_TABLE,
+  THREE_D_USAGE_TABLE,
   VLMEVALKIT_TSV_TABLE,
 ] as unknown as readonly ExportTable<never>[];
 

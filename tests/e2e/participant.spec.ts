@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { countResponses, createSentinelStudy, GOLD_SENTINEL, interactionLogs, tinyScene3d } from "./helpers/participant-fixtures";
+import { threeDUsageOf, type InteractionLogInput } from "@/lib/results/three-d-usage";
+import { countResponses, createSentinelStudy, GOLD_SENTINEL, interactionLogs, studyIdOf, tinyScene3d } from "./helpers/participant-fixtures";
+import { E2E_ADMIN, signInPage } from "./helpers/sign-in";
 
 async function answerCurrent(page: Page, text: string) {
   await page.getByLabel(/Your answer/).fill(text);
@@ -134,7 +136,7 @@ test("closed and unknown study links say so", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Session not found" })).toBeVisible();
 });
 
-test("interactive condition: the 3D view draws, rotates, and the camera path is saved with the answer", async ({ page }) => {
+test("interactive condition: the 3D view draws, rotates, and the camera path is saved with the answer; a researcher replays it", async ({ page, browser }) => {
   const { slug } = await createSentinelStudy({ count: 1, config: { conditions: ["interactive"] }, scene3d: tinyScene3d() });
   const sceneJson: string[] = [];
   page.on("response", async (r) => {
@@ -167,9 +169,25 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
   }
   await page.mouse.up();
   await page.waitForTimeout(600);
+  // Reset view, then turn again: the reset's jump back to the front view is logged as an event, not as a turn.
+  await viewer.getByRole("button", { name: "Reset view" }).click();
+  await expect(viewer).toHaveAttribute("data-ready", "true");
+  await page.waitForTimeout(400);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 5; i++) {
+    await page.mouse.move(box.x + box.width / 2 - i * 15, box.y + box.height / 2);
+    await page.waitForTimeout(40);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(600);
   await answerCurrent(page, "move x 1");
   await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
-  const [log] = (await interactionLogs(slug, "e2e-3d")) as Array<{ camera: Array<{ t: number; q: number[]; d: number }> }>;
+  const [log] = (await interactionLogs(slug, "e2e-3d")) as Array<{ camera: Array<{ t: number; q: number[]; d: number }>; events: Array<{ t: number; type: string; detail?: string }> }>;
+  expect(log!.events.filter((e) => e.type === "viewer").map((e) => e.detail)).toEqual(["start", "reset"]);
+  const usage = threeDUsageOf(log as InteractionLogInput, null)!;
+  expect(usage.resets).toBe(1);
+  expect(usage.rotationDeg).toBeGreaterThan(15);
   expect(log!.camera.length).toBeGreaterThan(1);
   const first = log!.camera[0]!;
   const last = log!.camera.at(-1)!;
@@ -177,4 +195,19 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
   expect(last.q).not.toEqual([0, 0, 0, 1]); // the drag rotated the camera
   // The 3D scene is served on its own route, not inside the question payload.
   expect(sceneJson.join("")).not.toContain("residueIndex");
+
+  // The researcher sees the answer in the 3D-usage table and replays its camera path on the scene.
+  const staff = await browser.newContext();
+  const admin = await staff.newPage();
+  await signInPage(admin, E2E_ADMIN, `/admin/results/${await studyIdOf(slug)}`);
+  const table = admin.getByTestId("three-d-usage");
+  await expect(table.getByRole("row", { name: /T1 Translation/ }).getByRole("cell").first()).toHaveText("1");
+  await table.getByRole("link", { name: /Replay a typical answer/ }).click();
+  const replay = admin.getByTestId("camera-replay");
+  await expect(replay.locator("canvas")).toBeVisible();
+  const time = replay.getByTestId("replay-time");
+  const before = await time.textContent();
+  await replay.getByRole("button", { name: "Play" }).click();
+  await expect(time).not.toHaveText(before ?? "");
+  await staff.close();
 });

@@ -3,7 +3,9 @@ import { Readable } from "node:stream";
 import { buildCodebook, CODEBOOK_TABLE, formatCodebookMarkdown } from "@/lib/export/codebook";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE, toTaskSummaryRows } from "@/lib/export/summary-tables";
+import { THREE_D_USAGE_TABLE } from "@/lib/export/three-d-usage-table";
 import { VLMEVALKIT_TSV_TABLE } from "@/lib/export/vlmevalkit-table";
+import { iterateThreeDUsageRows } from "@/lib/server/dal/results/get-three-d-usage";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
@@ -19,7 +21,7 @@ import { openPaperTableExport, type PaperTableExportOptions } from "./paper-tabl
 import { createTableStream } from "./table-stream";
 
 /** What can be exported for a study; the URL segment and the CLI's --what use these names. */
-export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "vlmevalkit-tsv", "paper-table"] as const;
+export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "three-d-usage", "vlmevalkit-tsv", "paper-table"] as const;
 export type StudyExportKind = (typeof STUDY_EXPORT_KINDS)[number];
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
@@ -60,6 +62,8 @@ export async function openStudyExport(options: {
       return csv("responses", createResponsesChildStream({ databaseUrl, studyId: scope.study.id, scope: scope.scope }));
     case "participants":
       return csv("participants", createTableStream(PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds)));
+    case "three-d-usage":
+      return csv("three-d-usage", createTableStream(THREE_D_USAGE_TABLE, iterateThreeDUsageRows(scope.studyIds)));
     case "task-summary": {
       const results = await summarizeScopeRecords(scope, await loadScopeRecords(scope.studyIds));
       if (results.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: results.problems });

@@ -9,12 +9,16 @@ const MAX_QUOTED_CHARS = 60;
 /**
  * Trims, collapses runs of whitespace (tabs, newlines, no-break spaces) to one space, drops
  * trailing periods/semicolons, composes Unicode (NFC), and turns U+2212 (minus sign) and U+2013 (en dash) into '-':
- * word processors and PDF copies of the paper put those in place of a hyphen-minus.
+ * word processors and PDF copies of the paper put those in place of a hyphen-minus. Likewise typographic apostrophes
+ * and primes (’ ‘ ′ ` ´) become ' and double ones (″ “ ”) become ": phone keyboards and macOS type ’ for ', and atom
+ * names such as O5' and C1'' are written with them.
  */
 export function normalizeAnswerText(text: string): string {
   return text
     .normalize("NFC") // U+212B ANGSTROM SIGN and A + combining ring become Å
     .replace(/[\u2212\u2013]/g, "-")
+    .replace(/[\u2019\u2018\u2032`\u00b4]/g, "'")
+    .replace(/[\u2033\u201c\u201d]/g, '"')
     .replace(/\s+/g, " ")
     .trim()
     .replace(/[\s.;]+$/, "");

@@ -101,6 +101,11 @@ export async function countResponses(slug: string, externalId: string): Promise<
   });
 }
 
+/** The id of the study with this slug (for staff pages addressed by id). */
+export async function studyIdOf(slug: string): Promise<string> {
+  return withClient(async (c) => (await c.query(`SELECT id FROM "Study" WHERE slug = $1`, [slug])).rows[0].id as string);
+}
+
 /** The stored interaction log of a participant's responses (camera path etc.). */
 export async function interactionLogs(slug: string, externalId: string): Promise<unknown[]> {
   return withClient(async (c) => {

@@ -18,7 +18,7 @@ describe("codebook", () => {
   });
 
   it("lists the files in a fixed order and numbers columns from 1", () => {
-    expect([...new Set(codebook.map((e) => e.table))]).toEqual(["responses", "task_summary", "item_summary", "participants", "vlmevalkit_items"]);
+    expect([...new Set(codebook.map((e) => e.table))]).toEqual(["responses", "task_summary", "item_summary", "participants", "three_d_usage", "vlmevalkit_items"]);
     const responses = codebook.filter((e) => e.table === "responses");
     expect(responses.map((e) => e.position)).toEqual(responses.map((_, i) => i + 1));
     expect(responses.map((e) => e.column)).toEqual(RESPONSES_TABLE.columns.map((c) => c.key));

@@ -13,9 +13,18 @@ describe("answer text normalisation", () => {
     ["roll y \u221260", "roll y -60"], // U+2212 minus sign
     ["roll y \u201360", "roll y -60"], // U+2013 en dash
     ["move\u00a0x\u00a04", "move x 4"], // no-break spaces
+    ["TYR 228 OH A, O5\u2019", "TYR 228 OH A, O5'"], // right single quotation mark, as phones and macOS type it
+    ["TYR 228 OH A, O5\u2032; ASP 104 OD1 A, C1`", "TYR 228 OH A, O5'; ASP 104 OD1 A, C1'"], // prime, backtick
+    ["TYR 228 OH A, C1\u2033", 'TYR 228 OH A, C1"'], // double prime
     ["", ""],
   ])("%j → %j", (input, output) => {
     expect(normalizeAnswerText(input)).toBe(output);
+  });
+
+  it("reads a typographic apostrophe in a ligand atom name as the PDB's prime", async () => {
+    const { getTask } = await import("@/lib/tasks/registry");
+    const parsed = getTask("pocket_ligand").parseAnswer("TYR 228 OH A, O5\u2019");
+    expect(parsed).toMatchObject({ ok: true, canonical: "TYR 228 OH A, O5'" });
   });
 
   it("quotes and shortens long fragments", () => {

@@ -14,6 +14,8 @@ import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-tabl
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { getShortcutAudit } from "@/lib/server/dal/items/get-shortcut-audit";
 import { ShortcutContextTable } from "@/components/results/shortcut-context-table";
+import { ThreeDUsageSection } from "@/components/results/three-d-usage-section";
+import { getThreeDUsage } from "@/lib/server/dal/results/get-three-d-usage";
 import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireResultsAccess } from "@/lib/server/study-access";
@@ -65,7 +67,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   });
   const { human, items, models } = page;
   const s = human.scope;
-  const shortcuts = await getShortcutAudit({ poolVersionId: s.poolVersion.id });
+  const [shortcuts, threeD] = await Promise.all([getShortcutAudit({ poolVersionId: s.poolVersion.id }), getThreeDUsage(s.studies.map((x) => x.id))]);
   const summary = human.summary;
   const href = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams();
@@ -175,6 +177,13 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <p className="text-sm">Nothing to chart before the first main-phase answers.</p>
           )}
         </div>
+      </section>
+
+      <section id="three-d" aria-labelledby="three-d-h" className={SECTION}>
+        <h2 id="three-d-h" className="text-xl font-semibold">
+          How the 3D view was used
+        </h2>
+        <ThreeDUsageSection usage={threeD} replayHref={(study, response) => `/admin/results/${study}/replay/${response}`} />
       </section>
 
       <section id="items" aria-labelledby="items-h" className={SECTION}>
@@ -326,6 +335,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           <li>
             <a href={exportHref("participants")} className="text-blue-700 underline">
               Participants
+            </a>
+          </li>
+          <li>
+            <a href={exportHref("three-d-usage")} className="text-blue-700 underline">
+              3D view usage per interactive answer
             </a>
           </li>
           <li>
