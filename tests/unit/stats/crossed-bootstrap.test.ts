@@ -9,6 +9,7 @@ import {
   parkMillerState,
   type CrossedAnswer,
 } from "@/lib/stats/crossed-bootstrap";
+import { referenceReplicates } from "../../helpers/crossed-bootstrap-reference";
 
 const M = 2147483647;
 
@@ -86,36 +87,6 @@ describe("crossed bootstrap: hand-checked replicates", () => {
     expect(() => crossedBootstrapConditionEffect(HAND, { replicates: 0 })).toThrow(/replicates/);
   });
 });
-
-/** A straightforward re-implementation: materialise each replicate's resampled data set and count. */
-function referenceReplicates(answers: readonly CrossedAnswer[], seed: number, replicates: number): { values: number[]; skipped: number } {
-  const participants = [...new Set(answers.map((a) => a.participantId))].sort();
-  const items = [...new Set(answers.map((a) => a.itemId))].sort();
-  let s = seed;
-  const next = () => {
-    s = (16807 * s) % M;
-    return s / M;
-  };
-  const values: number[] = [];
-  let skipped = 0;
-  for (let b = 0; b < replicates; b++) {
-    const drawnP: string[] = [];
-    for (let k = 0; k < participants.length; k++) drawnP.push(participants[Math.floor(next() * participants.length)]!);
-    const drawnI: string[] = [];
-    for (let k = 0; k < items.length; k++) drawnI.push(items[Math.floor(next() * items.length)]!);
-    const sample: CrossedAnswer[] = [];
-    for (const p of drawnP) for (const i of drawnI) for (const a of answers) if (a.participantId === p && a.itemId === i) sample.push(a);
-    const acc = (c: string) => {
-      const xs = sample.filter((a) => a.condition === c);
-      return xs.length === 0 ? null : xs.reduce((t, a) => t + a.correct, 0) / xs.length;
-    };
-    const x = acc("interactive");
-    const st = acc("static");
-    if (x === null || st === null) skipped++;
-    else values.push(x - st);
-  }
-  return { values, skipped };
-}
 
 function crossedStudy(seed: string, nPerCondition: number, nItems: number, itemsPerParticipant: number, trueEffect: number): CrossedAnswer[] {
   // Linear-probability model: p = 0.55 + effect·[interactive] + u_participant + v_item, u and v uniform on ±0.15,
