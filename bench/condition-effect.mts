@@ -1,6 +1,7 @@
 // Benchmark and simulation (not a test): the crossed bootstrap of the condition effect (lib/stats/crossed-bootstrap.ts).
 //   npm run bench:condition-effect [-- --studies 200 --replicates 1000]
-// 1. One simulated study with a known effect: truth, estimate and 95% interval, overall and per task.
+// 1. One simulated study with a known effect: truth, estimate and 95% interval, overall and per task; the
+//    interval's ends under other seeds (Monte Carlo error of B = 2000).
 // 2. Coverage over many simulated studies: how often the crossed interval holds the truth, beside the same
 //    bootstrap resampling participants only (all items one unit) and answers only (every answer its own unit).
 // 3. Run time at the size of a large study (200,000 answers, 10 columns + overall, 2000 replicates).
@@ -56,6 +57,11 @@ for (const [name, e] of [["overall", effects.overall] as const, ...Object.entrie
   const covers = e.low !== null && e.high !== null && e.low <= TRUTH && TRUTH <= e.high;
   console.log(`  ${name.padEnd(8)} estimate ${pp(e.estimate)} pp  95% [${pp(e.low)}, ${pp(e.high)}]  n answers static ${e.byCondition.static.nAnswers} / interactive ${e.byCondition.interactive.nAnswers}  ${covers ? "covers the truth" : "MISSES the truth"}`);
 }
+
+// Monte Carlo error of the interval's ends: the same study with other seeds.
+const ends = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => crossedBootstrapConditionEffect(study, { seed }));
+const spread = (xs: number[]) => `${pp(Math.min(...xs))} … ${pp(Math.max(...xs))}`;
+console.log(`  overall with 8 other seeds: low ${spread(ends.map((e) => e.low!))} pp, high ${spread(ends.map((e) => e.high!))} pp`);
 
 // 2. Coverage.
 const small: Design = { perCondition: 20, items: 30, itemsPerParticipant: 20, tasks: 1 };
