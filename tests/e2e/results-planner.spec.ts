@@ -78,7 +78,8 @@ async function answerInBothConditions(slug: string, golds: Map<string, string>, 
       );
       for (const [j, itemId] of items.entries()) {
         const right = (i + j) % 3 !== 0 || (condition === "interactive" && j === 0);
-        const answer = right ? golds.get(itemId)! : "move z 9";
+        // A wrong answer in the task's grammar: the gold distance moved by one within 1..4.
+        const answer = right ? golds.get(itemId)! : golds.get(itemId)!.replace(/\d$/, (d) => String((Number(d) % 4) + 1));
         await client.query(`INSERT INTO "Assignment"(id, "participantId", "itemId", position, phase, status, "firstShownAt") VALUES ($1, $2, $3, $4, 'main', 'answered', now())`, [
           `a_${pid}_${j}`,
           pid,
@@ -87,8 +88,8 @@ async function answerInBothConditions(slug: string, golds: Map<string, string>, 
         ]);
         await client.query(
           `INSERT INTO "Response"(id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer", "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "idempotencyKey")
-           VALUES ($1, $2, $3, $4, $5, 'translation', 1, 'main', $6, $7, $7, $8, $8, 5000, 5200, now(), $1)`,
-          [`r_${pid}_${j}`, `a_${pid}_${j}`, pid, studyId, itemId, condition, answer, right ? 1 : 0],
+           VALUES ($1, $2, $3, $4, $5, 'translation', 1, 'main', $6, $7, $8, $9, $10, 5000, 5200, now(), $11)`,
+          [`r_${pid}_${j}`, `a_${pid}_${j}`, pid, studyId, itemId, condition, answer, answer, right ? 1 : 0, right ? 1 : 0, `r_${pid}_${j}`],
         );
       }
     }
