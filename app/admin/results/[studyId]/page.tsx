@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildConditionChartData, buildTaskChartColumns } from "@/components/results/chart-data";
 import { ComparisonTable } from "@/components/results/comparison-table";
+import { ConditionEffectSection } from "@/components/results/condition-effect";
 import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/human-results-table";
 import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
@@ -150,6 +151,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           <p className="mt-3 text-sm">No main-phase answers yet.</p>
         )}
       </section>
+
+      <ConditionEffectSection summary={summary?.conditionEffect ?? null} />
 
       <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
         <h2 id="shortcuts-h" className="text-xl font-semibold">
@@ -301,7 +304,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <details className="mt-2">
           <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>
           <pre className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs" data-testid="paper-table-latex">
-            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames }))}
+            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames, conditionEffect: summary?.conditionEffect ?? null }))}
           </pre>
         </details>
       </section>
