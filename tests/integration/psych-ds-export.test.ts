@@ -1,0 +1,304 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import Ajv from "ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatPercent } from "@/components/results/format";
+import { buildVariableMeasured, CONDITION_BOOTSTRAP_DEFAULTS, PSYCHDS_DATA_FILE_PATTERN } from "@/lib/export/psych-ds";
+import schema from "@/lib/export/psych-ds/schema.json";
+import type { GroupSummary } from "@/lib/results/summarize";
+import { db, disconnectDb } from "@/lib/server/db";
+import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
+import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { writePsychDsDataset } from "@/lib/server/export/psych-ds-export";
+import { createRng } from "@/lib/rng";
+import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
+
+/*
+ * The analysis package end to end: export a study with both conditions, run the exported analysis.R and analysis.py
+ * (Debian's r-base-core + r-cran-lme4, python3-pandas + python3-statsmodels: .ci/run installs them) and check every
+ * printed number against the results page's (the same lib functions), to 1e-9 and as the page prints it.
+ */
+
+function findRscript(): string {
+  const found = spawnSync("sh", ["-c", "command -v Rscript"], { encoding: "utf8" });
+  if (found.status !== 0 || found.stdout.trim() === "") {
+    throw new Error("Rscript is not installed: install Debian's r-base-core and r-cran-lme4 (apt-get install r-base-core r-cran-lme4; .ci/run does this)");
+  }
+  return found.stdout.trim();
+}
+
+/** A python3 with pandas and statsmodels: $PYTHON, the one on PATH, then Debian's (where apt installs them). */
+function findPython(): string {
+  for (const candidate of [process.env.PYTHON, "python3", "/usr/bin/python3"].filter((c): c is string => !!c)) {
+    const probe = spawnSync(candidate, ["-c", "import pandas, statsmodels"], { encoding: "utf8" });
+    if (probe.status === 0) return candidate;
+  }
+  throw new Error("no python3 with pandas and statsmodels: install Debian's python3-pandas and python3-statsmodels (.ci/run does this)");
+}
+
+type Line = { kind: string; fields: Record<string, string> };
+
+function parseOutput(text: string): Line[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => {
+      const [kind, ...rest] = l.trim().split(" ");
+      const fields: Record<string, string> = {};
+      for (const token of rest) {
+        const eq = token.indexOf("=");
+        fields[token.slice(0, eq)] = decodeURIComponent(token.slice(eq + 1));
+      }
+      return { kind: kind as string, fields };
+    });
+}
+
+function num(text: string | undefined): number | null {
+  if (text === undefined) throw new Error("missing field");
+  return text === "NA" ? null : Number(text);
+}
+
+/** The condition-bootstrap contract (/work/notes/condition-bootstrap.md) read literally: the reference the scripts must equal. */
+function referenceConditionEffect(rows: readonly { participantId: string; itemId: string; condition: string; exact: number }[], seed: number, B: number) {
+  const byCondition = (c: string) => rows.filter((r) => r.condition === c);
+  const nStatic = byCondition("static").length;
+  const nInteractive = byCondition("interactive").length;
+  const people = [...new Set(rows.map((r) => r.participantId))].sort();
+  const items = [...new Set(rows.map((r) => r.itemId))].sort();
+  if (nStatic === 0 || nInteractive === 0) return { estimate: null, low: null, high: null, skipped: 0, nStatic, nInteractive };
+  const acc = (list: typeof rows) => list.reduce((s, r) => s + r.exact, 0) / list.length;
+  let s = ((seed - 1) % 2147483646) + 1;
+  const next = () => {
+    s = (16807 * s) % 2147483647;
+    return s / 2147483647;
+  };
+  const pIndex = new Map(people.map((p, i) => [p, i]));
+  const iIndex = new Map(items.map((p, i) => [p, i]));
+  const values: number[] = [];
+  let skipped = 0;
+  for (let b = 0; b < B; b++) {
+    const cP = new Array<number>(people.length).fill(0);
+    const cI = new Array<number>(items.length).fill(0);
+    for (let k = 0; k < people.length; k++) cP[Math.floor(next() * people.length)]! += 1;
+    for (let k = 0; k < items.length; k++) cI[Math.floor(next() * items.length)]! += 1;
+    const sum = { static: [0, 0], interactive: [0, 0] } as Record<string, [number, number]>;
+    for (const r of rows) {
+      const w = cP[pIndex.get(r.participantId)!]! * cI[iIndex.get(r.itemId)!]!;
+      sum[r.condition]![0] += w * r.exact;
+      sum[r.condition]![1] += w;
+    }
+    if (sum.interactive![1] === 0 || sum.static![1] === 0) {
+      skipped++;
+      continue;
+    }
+    values.push(sum.interactive![0] / sum.interactive![1] - sum.static![0] / sum.static![1]);
+  }
+  values.sort((a, b) => a - b);
+  const q = (p: number) => {
+    const h = (values.length - 1) * p;
+    const lo = Math.floor(h);
+    const w = h - lo;
+    return w === 0 ? values[lo]! : values[lo]! * (1 - w) + values[Math.min(lo + 1, values.length - 1)]! * w;
+  };
+  return { estimate: acc(byCondition("interactive")) - acc(byCondition("static")), low: q(0.025), high: q(0.975), skipped, nStatic, nInteractive };
+}
+
+/**
+ * Fourteen more participants (20 in all, 10 per condition) so that intervals take the bootstrap path as well as the
+ * clustered-Wilson fallback: each answers every item with a copy of another participant's answer to it.
+ */
+async function addParticipants(fixture: ResultsStudyFixture, count: number): Promise<void> {
+  const rng = createRng(`psych-ds|${fixture.tag}`);
+  const answers = await db.response.findMany({ where: { studyId: fixture.studyId, phase: "main" }, orderBy: [{ participantId: "asc" }, { itemId: "asc" }] });
+  const byItem = new Map<string, typeof answers>();
+  for (const a of answers) byItem.set(a.itemId, [...(byItem.get(a.itemId) ?? []), a]);
+  let clock = Date.UTC(2025, 6, 1, 9, 0, 0);
+  for (let k = 0; k < count; k++) {
+    const condition = k % 2 === 0 ? "static" : "interactive";
+    const participant = await db.participant.create({
+      data: { studyId: fixture.studyId, externalId: `extra-${k}-${fixture.tag}`, condition, cohort: k % 3 === 0 ? "crowd" : "expert", status: "completed", orderSeed: `x${k}`, consentAt: new Date(clock) },
+      select: { id: true },
+    });
+    for (const [position, item] of fixture.items.entries()) {
+      // Interactive participants copy a right answer more often: the condition has an effect to estimate.
+      const pool = byItem.get(item.id)!;
+      const right = pool.filter((a) => a.exact === 1);
+      const source = condition === "interactive" && right.length > 0 && rng.next() < 0.5 ? rng.pick(right) : rng.pick(pool);
+      clock += 5_000;
+      const assignment = await db.assignment.create({
+        data: { participantId: participant.id, itemId: item.id, position, phase: "main", status: "answered", firstShownAt: new Date(clock - 4_000) },
+        select: { id: true },
+      });
+      await db.response.create({
+        data: {
+          assignmentId: assignment.id,
+          participantId: participant.id,
+          studyId: fixture.studyId,
+          itemId: item.id,
+          taskId: source.taskId,
+          taskVersion: source.taskVersion,
+          phase: "main",
+          condition,
+          rawAnswer: source.rawAnswer,
+          canonicalAnswer: source.canonicalAnswer,
+          exact: source.exact,
+          partial: source.partial,
+          rtClientMs: 3_000,
+          rtServerMs: 3_300,
+          shownAt: new Date(clock - 4_000),
+          submittedAt: new Date(clock),
+          idempotencyKey: `extra-${fixture.tag}-${k}-${position}`,
+        },
+      });
+    }
+  }
+}
+
+let fixture: ResultsStudyFixture;
+let dir: string;
+let page: StudyResultsDto;
+
+beforeAll(async () => {
+  fixture = await createResultsStudy("psych-ds");
+  await addParticipants(fixture, 14);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "psychds-test-"));
+  await writePsychDsDataset({ studyId: fixture.studyId, dir: path.join(dir, "pkg") });
+  page = await getStudyResults({ studyId: fixture.studyId });
+}, 120_000);
+
+afterAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  await disconnectDb();
+});
+
+function groupsOf(summary: NonNullable<StudyResultsDto["summary"]>): [string, GroupSummary][] {
+  return [
+    ["all", summary.overall],
+    ...Object.entries(summary.byCondition).map(([k, g]) => [`condition=${k}`, g] as [string, GroupSummary]),
+    ...Object.entries(summary.byCohort).map(([k, g]) => [`cohort=${k}`, g] as [string, GroupSummary]),
+  ];
+}
+
+/** Every accuracy, interval and average line of a script equals the page's number (1e-9, and as printed). */
+async function expectPageNumbers(lines: Line[], script: string): Promise<number> {
+  const summary = page.summary!;
+  let compared = 0;
+  const methods = new Set<string>();
+  for (const [label, group] of groupsOf(summary)) {
+    for (const c of group.columns) {
+      for (const metric of ["exact", "partial"] as const) {
+        const line = lines.find((l) => l.kind === "accuracy" && l.fields.group === label && l.fields.column === c.column && l.fields.metric === metric);
+        expect(line, `${script}: accuracy ${label} ${c.column} ${metric}`).toBeDefined();
+        const f = line!.fields;
+        const s = c[metric];
+        expect(Number(f.n)).toBe(c.nResponses);
+        expect(Number(f.participants)).toBe(c.nParticipants);
+        expect(f.method, `${script} ${label} ${c.column} ${metric}`).toBe(s.interval.method);
+        methods.add(s.interval.method);
+        expect(f.reason).toBe(s.interval.reason ?? "none");
+        for (const [key, want] of [["value", s.mean], ["low", s.interval.low], ["high", s.interval.high]] as const) {
+          const got = num(f[key])!;
+          expect(Math.abs(got - want), `${script} ${label} ${c.column} ${metric} ${key}: ${got} vs page ${want}`).toBeLessThan(1e-9);
+          expect(formatPercent(got)).toBe(formatPercent(want));
+          compared++;
+        }
+      }
+    }
+    for (const metric of ["exact", "partial"] as const) {
+      for (const [kind, want] of [["paper", group.paperAverage[metric]], ["all-task", group.allTaskAverage[metric]]] as const) {
+        const line = lines.find((l) => l.kind === "average" && l.fields.group === label && l.fields.kind === kind && l.fields.metric === metric)!;
+        expect(line, `${script}: average ${label} ${kind} ${metric}`).toBeDefined();
+        const got = num(line.fields.value);
+        if (want === null) expect(got).toBeNull();
+        else expect(Math.abs(got! - want)).toBeLessThan(1e-9);
+        compared++;
+      }
+    }
+  }
+  // The fixture reaches both interval rules: the bootstrap (10+ participants) and the clustered-Wilson fallback.
+  expect([...methods].sort()).toEqual(["clustered-wilson", "participant-bootstrap"]);
+  return compared;
+}
+
+async function expectConditionEffects(lines: Line[], script: string): Promise<number> {
+  const { records } = await listResponseRecords([fixture.studyId]);
+  const subsets: [string, typeof records][] = [["all", records], ...[...new Set(records.map((r) => r.taskId))].sort().map((t) => [`task=${t}`, records.filter((r) => r.taskId === t)] as [string, typeof records])];
+  let compared = 0;
+  for (const [label, rows] of subsets) {
+    const want = referenceConditionEffect(rows, CONDITION_BOOTSTRAP_DEFAULTS.seed, CONDITION_BOOTSTRAP_DEFAULTS.replicates);
+    const line = lines.find((l) => l.kind === "effect" && l.fields.subset === label);
+    expect(line, `${script}: effect ${label}`).toBeDefined();
+    const f = line!.fields;
+    expect(Number(f.skipped)).toBe(want.skipped);
+    expect(Number(f.n_static)).toBe(want.nStatic);
+    expect(Number(f.n_interactive)).toBe(want.nInteractive);
+    for (const key of ["estimate", "low", "high"] as const) {
+      const got = num(f[key]);
+      if (want[key] === null) expect(got).toBeNull();
+      else {
+        expect(Math.abs(got! - want[key]!), `${script} effect ${label} ${key}`).toBeLessThan(1e-12);
+        compared++;
+      }
+    }
+  }
+  return compared;
+}
+
+describe("analysis package (Psych-DS)", () => {
+  it("is a Psych-DS dataset: the description validates against the shipped schema, every header is described, file names follow the rule", () => {
+    const root = path.join(dir, "pkg");
+    const description = JSON.parse(fs.readFileSync(path.join(root, "dataset_description.json"), "utf8")) as { variableMeasured: { name: string; description: string }[] };
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(schema);
+    expect(validate(description), JSON.stringify(validate.errors)).toBe(true);
+    // The same schema rejects a description without variableMeasured or of another @type.
+    expect(validate({ ...description, variableMeasured: undefined })).toBe(false);
+    expect(validate({ ...description, "@type": "Thing" })).toBe(false);
+    const names = new Set(description.variableMeasured.map((v) => v.name));
+    expect(description.variableMeasured).toEqual(JSON.parse(JSON.stringify(buildVariableMeasured())));
+    const dataFiles = fs.readdirSync(path.join(root, "data"));
+    expect(dataFiles).toHaveLength(3);
+    for (const file of dataFiles) {
+      expect(file).toMatch(PSYCHDS_DATA_FILE_PATTERN);
+      const [header] = parse(fs.readFileSync(path.join(root, "data", file), "utf8"), { to_line: 1 }) as string[][];
+      for (const h of header!) expect(names.has(h), `${file}: column ${h} is not in variableMeasured`).toBe(true);
+    }
+    for (const v of description.variableMeasured) expect(v.description.length, v.name).toBeGreaterThan(5);
+    const trials = parse(fs.readFileSync(path.join(root, "data", dataFiles.find((f) => f.includes("table-trials"))!), "utf8"), { columns: true }) as Record<string, string>[];
+    // Main phase only (13 items × 20 participants), every one counted by the page; no recruitment ids in the package.
+    expect(trials).toHaveLength(13 * 20);
+    expect(trials.every((t) => t.in_results === "1")).toBe(true);
+    expect(trials.filter((t) => t.in_results === "1")).toHaveLength(page.nResponses);
+    expect(Object.keys(trials[0]!)).not.toContain("participant_external_id");
+    expect(fs.readFileSync(path.join(root, "data", dataFiles.find((f) => f.includes("participants"))!), "utf8")).not.toContain("HYPERLINK");
+  });
+
+  it("analysis.R reproduces every number of the results page and fits the glmer condition model", async () => {
+    const rscript = findRscript();
+    const started = performance.now();
+    const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 });
+    const seconds = (performance.now() - started) / 1000;
+    const lines = parseOutput(stdout);
+    const compared = (await expectPageNumbers(lines, "analysis.R")) + (await expectConditionEffects(lines, "analysis.R"));
+    const model = lines.find((l) => l.kind === "model")!;
+    expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
+    const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
+    expect(Number.isFinite(num(term.fields.estimate))).toBe(true);
+    console.log(`analysis.R: ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
+  }, 300_000);
+
+  it("analysis.py reproduces every number of the results page and fits the Bayesian mixed GLM", async () => {
+    const python = findPython();
+    const started = performance.now();
+    const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 });
+    const seconds = (performance.now() - started) / 1000;
+    const lines = parseOutput(stdout);
+    const compared = (await expectPageNumbers(lines, "analysis.py")) + (await expectConditionEffects(lines, "analysis.py"));
+    expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
+    expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
+    console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
+  }, 300_000);
+});
