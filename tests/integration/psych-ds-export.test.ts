@@ -2,16 +2,21 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import * as tar from "tar-stream";
 import { parse } from "csv-parse/sync";
 import Ajv from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
-import { buildVariableMeasured, CONDITION_BOOTSTRAP_DEFAULTS, PSYCHDS_DATA_FILE_PATTERN } from "@/lib/export/psych-ds";
+import { buildVariableMeasured, CONDITION_BOOTSTRAP_DEFAULTS, PSYCHDS_DATA_FILE_PATTERN, psychDsDataFileName } from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
 import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
+import { openStudyExport } from "@/lib/server/export/open-study-export";
 import { writePsychDsDataset } from "@/lib/server/export/psych-ds-export";
 import { createRng } from "@/lib/rng";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
@@ -167,6 +172,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "psychds-test-"));
   await writePsychDsDataset({ studyId: fixture.studyId, dir: path.join(dir, "pkg") });
   page = await getStudyResults({ studyId: fixture.studyId });
+  // PSYCHDS_KEEP=DIR keeps a copy of the package to look at.
+  if (process.env.PSYCHDS_KEEP) fs.cpSync(path.join(dir, "pkg"), process.env.PSYCHDS_KEEP, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -247,7 +254,48 @@ async function expectConditionEffects(lines: Line[], script: string): Promise<nu
   return compared;
 }
 
+/** Entry name → content of a .tar.gz stream. */
+async function readTarGz(stream: Readable): Promise<Map<string, string>> {
+  const extract = tar.extract();
+  const entries = new Map<string, string>();
+  const done = (async () => {
+    for await (const entry of extract) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      entries.set(entry.header.name, Buffer.concat(chunks).toString("utf8"));
+    }
+  })();
+  await pipeline(stream, createGunzip(), extract);
+  await done;
+  return entries;
+}
+
 describe("analysis package (Psych-DS)", () => {
+  it("the results page's download is the same package as one .tar.gz with a top folder", async () => {
+    const opened = await openStudyExport({ studyId: fixture.studyId, kind: "psych-ds" });
+    expect(opened.fileName).toBe(`${fixture.slug}-psych-ds.tar.gz`);
+    expect(opened.contentType).toBe("application/gzip");
+    const entries = await readTarGz(opened.stream);
+    const root = `${fixture.slug}-psych-ds`;
+    const names = [...entries.keys()].sort();
+    const trials = `${root}/data/${psychDsDataFileName(fixture.studyId, "trials")}`;
+    expect(names).toEqual(
+      [
+        `${root}/analysis/analysis.R`,
+        `${root}/analysis/analysis.py`,
+        `${root}/analysis/settings.csv`,
+        `${root}/data/${psychDsDataFileName(fixture.studyId, "items")}`,
+        `${root}/data/${psychDsDataFileName(fixture.studyId, "participants")}`,
+        trials,
+        `${root}/dataset_description.json`,
+      ].sort(),
+    );
+    // Same bytes as the folder export, apart from the description's creation time.
+    const folderTrials = fs.readFileSync(path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8");
+    expect(entries.get(trials)).toBe(folderTrials);
+    await expect(openStudyExport({ studyId: "nope", kind: "psych-ds" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("is a Psych-DS dataset: the description validates against the shipped schema, every header is described, file names follow the rule", () => {
     const root = path.join(dir, "pkg");
     const description = JSON.parse(fs.readFileSync(path.join(root, "dataset_description.json"), "utf8")) as { variableMeasured: { name: string; description: string }[] };
