@@ -1,6 +1,7 @@
 import { bootstrapClusterMean, DEFAULT_BOOTSTRAP_REPLICATES, type BootstrapInterval } from "@/lib/stats/bootstrap";
 import { summarizeSpread, type Spread } from "@/lib/stats/descriptive";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
+import { summarizeConditionEffect, type ConditionEffectSummary } from "./condition-effect";
 import { chooseReportedInterval, type ReportedInterval } from "./interval-rule";
 import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
 import {
@@ -82,6 +83,11 @@ export interface HumanResultsSummary {
   overall: GroupSummary;
   byCondition: Record<string, GroupSummary>;
   byCohort: Record<string, GroupSummary>;
+  /**
+   * Exact accuracy interactive − static with its crossed (participants × items) bootstrap interval,
+   * overall and per column; from the fixed contract seed (lib/results/condition-effect), not `seed`.
+   */
+  conditionEffect: ConditionEffectSummary;
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
@@ -238,6 +244,7 @@ export function summarizeHumanResults(input: unknown, options: SummarizeOptions)
       overall: summarizeGroup(records, `${seed}|all`, replicates, confidence),
       byCondition: summarizeGroups(records, (r) => r.condition, "condition", seed, replicates, confidence),
       byCohort: summarizeGroups(records, (r) => r.cohort, "cohort", seed, replicates, confidence),
+      conditionEffect: summarizeConditionEffect(records, { replicates }),
     },
   };
 }

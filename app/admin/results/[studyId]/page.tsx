@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildConditionChartData, buildTaskChartColumns } from "@/components/results/chart-data";
 import { ComparisonTable } from "@/components/results/comparison-table";
+import { ConditionEffectSection } from "@/components/results/condition-effect";
 import { GroupBreakdownTable, HumanResultsTable } from "@/components/results/human-results-table";
 import { ItemAnalysisSection } from "@/components/results/item-analysis-section";
 import { PaperReferenceTable } from "@/components/results/paper-reference-table";
@@ -148,6 +149,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           <p className="mt-3 text-sm">No main-phase answers yet.</p>
         )}
       </section>
+
+      <ConditionEffectSection summary={summary?.conditionEffect ?? null} />
 
       <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
         <h2 id="shortcuts-h" className="text-xl font-semibold">

@@ -1,0 +1,108 @@
+import { CONDITION_EFFECT_NOTE, formatPp, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import { RESULT_COLUMNS } from "@/lib/results/task-columns";
+import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-bootstrap";
+import { taskDisplayName } from "@/lib/tasks/display-name";
+import { HeaderRow } from "./header-row";
+import { formatPercent } from "./format";
+
+const TH = "px-2 py-1 text-left font-medium";
+const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
+const STICKY = "sticky left-0 z-10 bg-white";
+
+function interval(e: ConditionEffect): string {
+  return e.low === null || e.high === null ? "–" : `[${formatPp(e.low)}, ${formatPp(e.high)}]`;
+}
+
+function CountCells({ c }: { c: ConditionCounts }) {
+  return (
+    <>
+      <td className={`${TD} border-l border-slate-300`}>{c.nParticipants}</td>
+      <td className={TD}>{c.nItems}</td>
+      <td className={TD}>{c.nAnswers}</td>
+      <td className={TD}>{formatPercent(c.accuracy)}</td>
+    </>
+  );
+}
+
+function EffectRow({ id, label, detail, e }: { id: string; label: string; detail?: string; e: ConditionEffect }) {
+  return (
+    <tr className="border-b border-slate-200" data-testid={`condition-effect-${id}`}>
+      <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
+        {label} {detail ? <span className="text-xs font-normal text-slate-600">{detail}</span> : null}
+      </th>
+      <CountCells c={e.byCondition.static} />
+      <CountCells c={e.byCondition.interactive} />
+      <td className={`${TD} border-l border-slate-300 font-medium`} data-testid="condition-effect-estimate">
+        {e.estimate === null ? "–" : `${formatPp(e.estimate)} pp`}
+      </td>
+      <td className={TD} title={e.estimate === null ? "A condition has no answers in this task" : `${e.replicates} replicates, ${e.skipped} without both conditions`}>
+        {interval(e)}
+      </td>
+    </tr>
+  );
+}
+
+/** One plain sentence for the overall estimate. */
+export function describeConditionEffect(e: ConditionEffect): string {
+  if (e.estimate === null || e.low === null || e.high === null) return "";
+  const size = formatPp(Math.abs(e.estimate)).replace("+", "");
+  const direction = size === "0.0" ? "as often" : e.estimate > 0 ? `${size} percentage points more often` : `${size} percentage points less often`;
+  const verdict = e.low > 0 ? "the interval lies above zero" : e.high < 0 ? "the interval lies below zero" : "the interval includes zero, so these data do not settle the direction";
+  return `Over all tasks, answers with the interactive 3D view were exactly right ${direction} than answers with static images (95% interval ${formatPp(e.low)} to ${formatPp(e.high)} pp); ${verdict}. The interval resamples participants and items together, so it allows for people and questions differing in difficulty, not only for answer-to-answer chance.`;
+}
+
+/** The "Condition effect" section of the results page: interactive − static per task and overall. */
+export function ConditionEffectSection({ summary }: { summary: ConditionEffectSummary | null }) {
+  return (
+    <section id="condition-effect" aria-labelledby="condition-effect-h" className="mt-10 scroll-mt-4" data-testid="condition-effect">
+      <h2 id="condition-effect-h" className="text-xl font-semibold">
+        Condition effect: interactive − static
+      </h2>
+      <p className="text-sm text-slate-700">{CONDITION_EFFECT_NOTE}</p>
+      {summary === null ? (
+        <p className="mt-3 text-sm">No main-phase answers yet.</p>
+      ) : !summary.estimable ? (
+        <p className="mt-3 text-sm" data-testid="condition-effect-needs-both">
+          Needs both conditions: this comparison needs answers in the static and the interactive condition, and{" "}
+          {summary.overall.byCondition.static.nAnswers > 0 ? "only the static" : "only the interactive"} condition has answers here (
+          {summary.overall.nAnswers} answers).
+        </p>
+      ) : (
+        <>
+          <p className="mt-2 text-sm" data-testid="condition-effect-sentence">
+            {describeConditionEffect(summary.overall)}
+          </p>
+          <div className="mt-3 max-w-full overflow-x-auto">
+            <table className="min-w-full border-collapse text-sm">
+              <caption className="py-1 text-left text-slate-700">
+                Exact accuracy per condition and the difference; {summary.overall.replicates} bootstrap replicates, seed{" "}
+                <span className="font-mono">{summary.overall.seed}</span> (docs/condition-effect.md; the exported R and Python scripts recompute it).
+              </caption>
+              <thead>
+                <tr className="bg-slate-50 text-xs text-slate-700">
+                  <th className={`px-2 pt-1 text-left font-medium ${STICKY}`} />
+                  <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                    Static
+                  </th>
+                  <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                    Interactive
+                  </th>
+                  <th scope="colgroup" colSpan={2} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                    Interactive − static
+                  </th>
+                </tr>
+                <HeaderRow labels={["Task", "People", "Items", "Answers", "Exact %", "People", "Items", "Answers", "Exact %", "Difference", "95% interval"]} stickyFirst />
+              </thead>
+              <tbody>
+                {summary.columns.map((c) => (
+                  <EffectRow key={c.column} id={c.column} label={c.label} detail={taskDisplayName(RESULT_COLUMNS[c.column].taskId)} e={c.effect} />
+                ))}
+                <EffectRow id="overall" label="All tasks" e={summary.overall} />
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import {
+  CONDITION_EFFECT_DEFAULT_REPLICATES,
+  CONDITION_EFFECT_DEFAULT_SEED,
+  crossedBootstrapConditionEffect,
+  type ConditionEffect,
+  type CrossedAnswer,
+} from "@/lib/stats/crossed-bootstrap";
+import type { ResponseRecord } from "./response-records";
+import { formatFractionAsPercent } from "./rounding";
+import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
+
+export interface ConditionEffectColumn {
+  column: ResultColumnKey;
+  label: string;
+  effect: ConditionEffect;
+}
+
+export interface ConditionEffectSummary {
+  /** Both conditions have answers (otherwise every estimate is null: nothing to compare). */
+  estimable: boolean;
+  overall: ConditionEffect;
+  /** One entry per result column with answers, in the paper's order (T4 as Pos. and Neg.). */
+  columns: ConditionEffectColumn[];
+}
+
+/** What the interval respects, in one sentence (page, paper-table note). */
+export const CONDITION_EFFECT_NOTE =
+  "Difference in exact accuracy, interactive − static, in percentage points; the 95% interval comes from a crossed bootstrap that resamples participants and items together, so it allows for both people and questions varying in difficulty.";
+
+/** The records as bootstrap answers: exact score, the result column as the task; conditions other than the two are left out. */
+export function toCrossedAnswers(records: readonly ResponseRecord[]): CrossedAnswer[] {
+  const out: CrossedAnswer[] = [];
+  for (const r of records) {
+    if (r.condition !== "static" && r.condition !== "interactive") continue;
+    const column = toResultColumnKey(r.taskId, r.t4Polarity);
+    if (column === null) continue;
+    out.push({ participantId: r.participantId, itemId: r.itemId, task: column, condition: r.condition, correct: r.exact });
+  }
+  return out;
+}
+
+/**
+ * The condition effect (lib/stats/crossed-bootstrap) over all answers and per result column, each from
+ * the fixed seed of the contract the exported R and Python scripts follow (docs/condition-effect.md).
+ */
+export function summarizeConditionEffect(records: readonly ResponseRecord[], options: { seed?: number; replicates?: number } = {}): ConditionEffectSummary {
+  const seed = options.seed ?? CONDITION_EFFECT_DEFAULT_SEED;
+  const replicates = options.replicates ?? CONDITION_EFFECT_DEFAULT_REPLICATES;
+  const answers = toCrossedAnswers(records);
+  const overall = crossedBootstrapConditionEffect(answers, { seed, replicates });
+  const columns = RESULT_COLUMN_KEYS.flatMap((column) => {
+    const subset = answers.filter((a) => a.task === column);
+    return subset.length === 0 ? [] : [{ column, label: RESULT_COLUMNS[column].label, effect: crossedBootstrapConditionEffect(subset, { seed, replicates }) }];
+  });
+  return { estimable: overall.estimate !== null, overall, columns };
+}
+
+/** A difference (fraction) as signed percentage points, one decimal, the one rounding rule (lib/results/rounding): "+4.2", "−1.0", "0.0". */
+export function formatPp(value: number): string {
+  const text = formatFractionAsPercent(Math.abs(value), 1);
+  if (text === "0.0") return "0.0";
+  return `${value < 0 ? "−" : "+"}${text}`;
+}
+
+/** "+4.2 pp [−1.0, +9.8]", or "not estimable" when a condition has no answers. */
+export function formatConditionEffect(effect: ConditionEffect): string {
+  if (effect.estimate === null) return "not estimable";
+  const interval = effect.low === null || effect.high === null ? "[no interval]" : `[${formatPp(effect.low)}, ${formatPp(effect.high)}]`;
+  return `${formatPp(effect.estimate)} pp ${interval}`;
+}

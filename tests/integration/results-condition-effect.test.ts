@@ -1,0 +1,103 @@
+import { parse } from "csv-parse/sync";
+import type { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "@/lib/server/db";
+import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
+import { openStudyExport } from "@/lib/server/export/open-study-export";
+import type { CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
+import { referenceQuantile, referenceReplicates } from "../helpers/crossed-bootstrap-reference";
+import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
+
+type Row = Record<string, string>;
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function mainRows(studyId: string): Promise<Row[]> {
+  const exported = await openStudyExport({ studyId, kind: "responses" });
+  return (parse(await readAll(exported.stream), { columns: true }) as Row[]).filter((r) => r.phase === "main");
+}
+
+/** The contract recomputed from exported rows only: pooled accuracies, the reference replicates, type-7 quantiles. */
+function recompute(rows: readonly Row[]) {
+  const answers: CrossedAnswer[] = rows.map((r) => ({
+    participantId: r.participant_id!,
+    itemId: r.item_id!,
+    task: r.result_column!,
+    condition: r.condition as "static" | "interactive",
+    correct: Number(r.exact),
+  }));
+  const acc = (c: string) => {
+    const xs = answers.filter((a) => a.condition === c);
+    return xs.reduce((t, a) => t + a.correct, 0) / xs.length;
+  };
+  const { values, skipped } = referenceReplicates(answers, 20261201, 2000);
+  return {
+    estimate: acc("interactive") - acc("static"),
+    low: referenceQuantile(values, 0.025),
+    high: referenceQuantile(values, 0.975),
+    skipped,
+    nAnswers: { static: answers.filter((a) => a.condition === "static").length, interactive: answers.filter((a) => a.condition === "interactive").length },
+    nParticipants: new Set(answers.map((a) => a.participantId)).size,
+    nItems: new Set(answers.map((a) => a.itemId)).size,
+  };
+}
+
+let crossed: ResultsStudyFixture;
+let oneCondition: ResultsStudyFixture;
+
+beforeAll(async () => {
+  crossed = await createResultsStudy("condition-effect");
+  oneCondition = await createResultsStudy("condition-effect-one");
+  // Only the static participants' answers remain: the comparison has nothing to compare with.
+  await db.response.deleteMany({ where: { studyId: oneCondition.studyId, condition: "interactive" } });
+});
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+describe("condition effect on the results page (seeded crossed study: 3 static + 3 interactive participants × 13 items)", () => {
+  it("equals the contract recomputed from the responses export, overall and per result column", async () => {
+    const page = await getResultsPage({ studyId: crossed.studyId });
+    const effect = page.human.summary?.conditionEffect;
+    expect(effect?.estimable).toBe(true);
+    const rows = await mainRows(crossed.studyId);
+    expect(rows).toHaveLength(6 * 13);
+
+    const overall = recompute(rows);
+    expect(effect!.overall.estimate).toBeCloseTo(overall.estimate, 12);
+    expect(effect!.overall.low).toBeCloseTo(overall.low, 12);
+    expect(effect!.overall.high).toBeCloseTo(overall.high, 12);
+    expect(effect!.overall.skipped).toBe(overall.skipped);
+    expect(effect!.overall).toMatchObject({ replicates: 2000, seed: 20261201, nParticipants: 6, nItems: 13, nAnswers: 78 });
+    expect(effect!.overall.byCondition.static.nAnswers).toBe(overall.nAnswers.static);
+    expect(effect!.overall.byCondition.interactive.nParticipants).toBe(3);
+    // A real interval around the estimate, not a collapsed one.
+    expect(effect!.overall.low!).toBeLessThan(effect!.overall.estimate!);
+    expect(effect!.overall.high!).toBeGreaterThan(effect!.overall.estimate!);
+
+    const columns = [...new Set(rows.map((r) => r.result_column!))];
+    expect(effect!.columns.map((c) => c.column).sort()).toEqual(columns.sort());
+    for (const c of effect!.columns) {
+      const mine = recompute(rows.filter((r) => r.result_column === c.column));
+      expect(c.effect.estimate, c.column).toBeCloseTo(mine.estimate, 12);
+      expect(c.effect.low, c.column).toBeCloseTo(mine.low, 12);
+      expect(c.effect.high, c.column).toBeCloseTo(mine.high, 12);
+      expect(c.effect.skipped, c.column).toBe(mine.skipped);
+      expect([c.effect.nParticipants, c.effect.nItems], c.column).toEqual([mine.nParticipants, mine.nItems]);
+    }
+  });
+
+  it("is not estimable when the study has answers in one condition only", async () => {
+    const page = await getResultsPage({ studyId: oneCondition.studyId });
+    const effect = page.human.summary?.conditionEffect;
+    expect(effect?.estimable).toBe(false);
+    expect(effect!.overall).toMatchObject({ estimate: null, low: null, high: null, nParticipants: 3 });
+    expect(effect!.overall.byCondition.interactive.nAnswers).toBe(0);
+    expect(effect!.overall.byCondition.static.nAnswers).toBe(3 * 13);
+  });
+});
