@@ -131,9 +131,6 @@ export function buildVariableMeasured(files: readonly { keyword: string; table: 
   });
 }
 
-/** The crossed bootstrap of the condition effect: default seed and replicates (/docs/analysis-package.md). */
-export const CONDITION_BOOTSTRAP_DEFAULTS = { seed: 20261201, replicates: 2000 } as const;
-
 /** What analysis/settings.csv holds: everything the scripts need besides the data files to reproduce the page. */
 export interface AnalysisSettings {
   studyId: string;

@@ -10,12 +10,12 @@ import { parse } from "csv-parse/sync";
 import Ajv from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
-import { buildVariableMeasured, CONDITION_BOOTSTRAP_DEFAULTS, PSYCHDS_DATA_FILE_PATTERN, psychDsDataFileName } from "@/lib/export/psych-ds";
+import { buildVariableMeasured, PSYCHDS_DATA_FILE_PATTERN, psychDsDataFileName } from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
+import { formatConditionEffect } from "@/lib/results/condition-effect";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
-import { listResponseRecords } from "@/lib/server/dal/results/list-response-records";
 import { openStudyExport } from "@/lib/server/export/open-study-export";
 import { writePsychDsDataset } from "@/lib/server/export/psych-ds-export";
 import { createRng } from "@/lib/rng";
@@ -64,51 +64,6 @@ function parseOutput(text: string): Line[] {
 function num(text: string | undefined): number | null {
   if (text === undefined) throw new Error("missing field");
   return text === "NA" ? null : Number(text);
-}
-
-/** The condition-bootstrap contract (/work/notes/condition-bootstrap.md) read literally: the reference the scripts must equal. */
-function referenceConditionEffect(rows: readonly { participantId: string; itemId: string; condition: string; exact: number }[], seed: number, B: number) {
-  const byCondition = (c: string) => rows.filter((r) => r.condition === c);
-  const nStatic = byCondition("static").length;
-  const nInteractive = byCondition("interactive").length;
-  const people = [...new Set(rows.map((r) => r.participantId))].sort();
-  const items = [...new Set(rows.map((r) => r.itemId))].sort();
-  if (nStatic === 0 || nInteractive === 0) return { estimate: null, low: null, high: null, skipped: 0, nStatic, nInteractive };
-  const acc = (list: typeof rows) => list.reduce((s, r) => s + r.exact, 0) / list.length;
-  let s = ((seed - 1) % 2147483646) + 1;
-  const next = () => {
-    s = (16807 * s) % 2147483647;
-    return s / 2147483647;
-  };
-  const pIndex = new Map(people.map((p, i) => [p, i]));
-  const iIndex = new Map(items.map((p, i) => [p, i]));
-  const values: number[] = [];
-  let skipped = 0;
-  for (let b = 0; b < B; b++) {
-    const cP = new Array<number>(people.length).fill(0);
-    const cI = new Array<number>(items.length).fill(0);
-    for (let k = 0; k < people.length; k++) cP[Math.floor(next() * people.length)]! += 1;
-    for (let k = 0; k < items.length; k++) cI[Math.floor(next() * items.length)]! += 1;
-    const sum = { static: [0, 0], interactive: [0, 0] } as Record<string, [number, number]>;
-    for (const r of rows) {
-      const w = cP[pIndex.get(r.participantId)!]! * cI[iIndex.get(r.itemId)!]!;
-      sum[r.condition]![0] += w * r.exact;
-      sum[r.condition]![1] += w;
-    }
-    if (sum.interactive![1] === 0 || sum.static![1] === 0) {
-      skipped++;
-      continue;
-    }
-    values.push(sum.interactive![0] / sum.interactive![1] - sum.static![0] / sum.static![1]);
-  }
-  values.sort((a, b) => a - b);
-  const q = (p: number) => {
-    const h = (values.length - 1) * p;
-    const lo = Math.floor(h);
-    const w = h - lo;
-    return w === 0 ? values[lo]! : values[lo]! * (1 - w) + values[Math.min(lo + 1, values.length - 1)]! * w;
-  };
-  return { estimate: acc(byCondition("interactive")) - acc(byCondition("static")), low: q(0.025), high: q(0.975), skipped, nStatic, nInteractive };
 }
 
 /**
@@ -230,27 +185,31 @@ async function expectPageNumbers(lines: Line[], script: string): Promise<number>
   return compared;
 }
 
-async function expectConditionEffects(lines: Line[], script: string): Promise<number> {
-  const { records } = await listResponseRecords([fixture.studyId]);
-  const subsets: [string, typeof records][] = [["all", records], ...[...new Set(records.map((r) => r.taskId))].sort().map((t) => [`task=${t}`, records.filter((r) => r.taskId === t)] as [string, typeof records])];
+/** Every effect line equals the page's condition effect (lib/results/condition-effect.ts), to 1e-12 and as printed. */
+function expectConditionEffects(lines: Line[], script: string): number {
+  const effects = page.summary!.conditionEffect;
+  expect(effects.estimable).toBe(true);
   let compared = 0;
-  for (const [label, rows] of subsets) {
-    const want = referenceConditionEffect(rows, CONDITION_BOOTSTRAP_DEFAULTS.seed, CONDITION_BOOTSTRAP_DEFAULTS.replicates);
+  for (const [label, want] of [["all", effects.overall] as const, ...effects.columns.map((c) => [`column=${c.column}`, c.effect] as const)]) {
     const line = lines.find((l) => l.kind === "effect" && l.fields.subset === label);
     expect(line, `${script}: effect ${label}`).toBeDefined();
     const f = line!.fields;
+    expect(Number(f.B)).toBe(want.replicates);
+    expect(Number(f.seed)).toBe(want.seed);
     expect(Number(f.skipped)).toBe(want.skipped);
-    expect(Number(f.n_static)).toBe(want.nStatic);
-    expect(Number(f.n_interactive)).toBe(want.nInteractive);
+    expect(Number(f.participants)).toBe(want.nParticipants);
+    expect(Number(f.items)).toBe(want.nItems);
+    expect(Number(f.n_static)).toBe(want.byCondition.static.nAnswers);
+    expect(Number(f.n_interactive)).toBe(want.byCondition.interactive.nAnswers);
+    const got = { estimate: num(f.estimate), low: num(f.low), high: num(f.high) };
     for (const key of ["estimate", "low", "high"] as const) {
-      const got = num(f[key]);
-      if (want[key] === null) expect(got).toBeNull();
-      else {
-        expect(Math.abs(got! - want[key]!), `${script} effect ${label} ${key}`).toBeLessThan(1e-12);
-        compared++;
-      }
+      expect(Math.abs(got[key]! - want[key]!), `${script} effect ${label} ${key}: ${got[key]} vs page ${want[key]}`).toBeLessThan(1e-12);
+      compared++;
     }
+    // As the page prints it: "+4.2 pp [−1.0, +9.8]".
+    expect(formatConditionEffect({ ...want, ...got })).toBe(formatConditionEffect(want));
   }
+  expect(lines.filter((l) => l.kind === "effect")).toHaveLength(1 + effects.columns.length);
   return compared;
 }
 
@@ -330,7 +289,7 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = (await expectPageNumbers(lines, "analysis.R")) + (await expectConditionEffects(lines, "analysis.R"));
+    const compared = (await expectPageNumbers(lines, "analysis.R")) + expectConditionEffects(lines, "analysis.R");
     const model = lines.find((l) => l.kind === "model")!;
     expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
     const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
@@ -344,7 +303,7 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = (await expectPageNumbers(lines, "analysis.py")) + (await expectConditionEffects(lines, "analysis.py"));
+    const compared = (await expectPageNumbers(lines, "analysis.py")) + expectConditionEffects(lines, "analysis.py");
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
     expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);

@@ -9,7 +9,8 @@
 #   and the 95 % interval the page reports: a participant bootstrap (mulberry32 seeded with FNV-1a of the page's
 #   seed string), or the clustered Wilson interval where the bootstrap collapses or is unreliable.
 # - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
-# - effect: accuracy(interactive) - accuracy(static) with the crossed participant x item bootstrap (Park-Miller).
+# - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
+#   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
 # - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood.
 
 RESULT_COLUMNS <- c("translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
@@ -248,8 +249,12 @@ main <- function() {
       summarize_group(d[d[[dimension]] == key, , drop = FALSE], paste0(seed, "|", dimension, "=", key), paste0(dimension, "=", key), settings)
     }
   }
-  condition_effect(d, "all", settings)
-  for (task in sort(unique(d$task_id), method = "radix")) condition_effect(d[d$task_id == task, , drop = FALSE], paste0("task=", task), settings)
+  # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
+  both <- d[d$condition %in% c("static", "interactive"), , drop = FALSE]
+  condition_effect(both, "all", settings)
+  for (column in RESULT_COLUMNS) {
+    if (any(both$result_column == column)) condition_effect(both[both$result_column == column, , drop = FALSE], paste0("column=", column), settings)
+  }
   fit_condition_model(d)
 }
 

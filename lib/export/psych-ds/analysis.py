@@ -10,7 +10,8 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
   95 % interval the page reports: a participant bootstrap (mulberry32 seeded with FNV-1a of the page's seed string),
   or the clustered Wilson interval where the bootstrap collapses or is unreliable (lib/results/interval-rule.ts).
 - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
-- effect: accuracy(interactive) - accuracy(static) with the crossed participant x item bootstrap (Park-Miller RNG).
+- effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
+  participant x item bootstrap (Park-Miller RNG), as lib/stats/crossed-bootstrap.ts computes it for the page.
 - model: the condition model. statsmodels has no frequentist crossed-random-effects GLMM, so this script fits
   BinomialBayesMixedGLM (variational Bayes, fit_vb) with participant and item variance components: posterior means
   and SDs, not lme4's maximum-likelihood estimates (analysis.R prints those).
@@ -248,9 +249,12 @@ def main():
     for dimension in ("condition", "cohort"):
         for key in sorted(df[dimension].unique()):
             summarize_group(df[df[dimension] == key], f"{seed}|{dimension}={key}", f"{dimension}={key}", settings)
-    condition_effect(df, "all", settings)
-    for task in sorted(df["task_id"].unique()):
-        condition_effect(df[df["task_id"] == task], f"task={task}", settings)
+    # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
+    both = df[df["condition"].isin(["static", "interactive"])]
+    condition_effect(both, "all", settings)
+    for column in RESULT_COLUMNS:
+        if (both["result_column"] == column).any():
+            condition_effect(both[both["result_column"] == column], f"column={column}", settings)
     fit_condition_model(df)
 
 

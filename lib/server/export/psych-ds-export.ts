@@ -11,7 +11,6 @@ import {
   ANALYSIS_SETTINGS_TABLE,
   analysisSettingRows,
   buildDatasetDescription,
-  CONDITION_BOOTSTRAP_DEFAULTS,
   PSYCHDS_ITEMS_TABLE,
   PSYCHDS_PARTICIPANTS_TABLE,
   PSYCHDS_TRIALS_TABLE,
@@ -20,6 +19,7 @@ import {
   type PsychDsTrialRow,
 } from "@/lib/export/psych-ds";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
+import { CONDITION_EFFECT_DEFAULT_SEED } from "@/lib/stats/crossed-bootstrap";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
 import { defaultResultsSeed } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
@@ -101,8 +101,9 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     resultsSeed: defaultResultsSeed(scope.study.id, scope.scope),
     resultsReplicates: DEFAULT_BOOTSTRAP_REPLICATES,
     confidence: 0.95,
-    conditionSeed: CONDITION_BOOTSTRAP_DEFAULTS.seed,
-    conditionReplicates: CONDITION_BOOTSTRAP_DEFAULTS.replicates,
+    // As the page: the contract's fixed seed, the page's replicate count (lib/results/summarize.ts conditionEffect).
+    conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
+    conditionReplicates: DEFAULT_BOOTSTRAP_REPLICATES,
     files,
   };
   await writeTable(path.join(dir, "analysis", "settings.csv"), ANALYSIS_SETTINGS_TABLE, analysisSettingRows(settings));
