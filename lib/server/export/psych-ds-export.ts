@@ -154,13 +154,11 @@ export async function openPsychDsArchive(options: { studyId: string; scope?: Res
   const pack = tar.pack();
   const gzip = createGzip();
   (async () => {
+    // File by file from disk: a large study's trial file is never held in memory whole.
     for (const rel of listFiles(temp)) {
-      const body = fs.readFileSync(path.join(temp, rel));
-      await new Promise<void>((resolve, reject) =>
-        pack.entry({ name: `${options.root}/${rel}`, size: body.length, mode: rel.startsWith("analysis/analysis.") ? 0o755 : 0o644, mtime: new Date() }, body, (err) =>
-          err ? reject(err) : resolve(),
-        ),
-      );
+      const file = path.join(temp, rel);
+      const entry = pack.entry({ name: `${options.root}/${rel}`, size: fs.statSync(file).size, mode: rel.startsWith("analysis/analysis.") ? 0o755 : 0o644, mtime: new Date() });
+      await pipeline(fs.createReadStream(file), entry);
     }
     pack.finalize();
   })().catch((err: unknown) => pack.destroy(err as Error));
