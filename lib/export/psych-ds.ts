@@ -18,9 +18,13 @@ import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, type ParticipantExportRow } fro
 const TRIAL_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_external_id", "raw_answer", "device", "phase"]);
 const PARTICIPANT_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_external_id"]);
 
-/** One main-phase answer of the trial-level file: the responses export's row plus whether the results page counts it. */
+/** One main-phase answer of the trial-level file: the responses export's row plus what the results page made of it. */
 export interface PsychDsTrialRow extends ResponseExportRow {
   inResults: boolean;
+  /** The fair score the results page computed for the answer (lib/tasks/fair-score.ts); absent where it uses the paper score. */
+  fairExact?: 0 | 1;
+  fairPartial?: number;
+  fairF1?: number;
 }
 
 function without<Row>(table: ExportTable<Row>, leftOut: ReadonlySet<string>): ExportColumn<Row>[] {
@@ -39,6 +43,28 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
     "One row per main-phase answer (the responses export's columns without recruitment ids, raw answer text, device and phase). The results page and analysis/ use the rows with in_results = 1.",
   columns: [
     ...without<PsychDsTrialRow>(RESPONSES_TABLE as ExportTable<PsychDsTrialRow>, TRIAL_COLUMNS_LEFT_OUT),
+    {
+      key: "fair_exact",
+      type: "integer",
+      values: ["0", "1"],
+      description:
+        "The fair exact score the results page shows after the paper's (lib/tasks/fair-score.ts): on ResLig (T4) and PocLig (T9) chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one. Empty where the page uses exact instead (other tasks).",
+      get: (r) => r.fairExact,
+    },
+    {
+      key: "fair_partial",
+      type: "number",
+      unit: "fraction in [0, 1]",
+      description: "The fair partial credit (precision with the same equivalence); empty where the page uses partial instead.",
+      get: (r) => r.fairPartial,
+    },
+    {
+      key: "fair_f1",
+      type: "number",
+      unit: "fraction in [0, 1]",
+      description: "F1 of the answered H-bond set against the gold, with the same equivalence (T4 and T9 only; empty elsewhere).",
+      get: (r) => r.fairF1,
+    },
     {
       key: "in_results",
       type: "boolean",

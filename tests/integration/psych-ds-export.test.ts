@@ -144,44 +144,87 @@ function groupsOf(summary: NonNullable<StudyResultsDto["summary"]>): [string, Gr
   ];
 }
 
-/** Every accuracy, interval and average line of a script equals the page's number (1e-9, and as printed). */
-async function expectPageNumbers(lines: Line[], script: string): Promise<number> {
+function expectClose(got: number | null, want: number | null | undefined, what: string, digits = 1): void {
+  if (want === null || want === undefined) {
+    expect(got, what).toBeNull();
+    return;
+  }
+  expect(got, what).not.toBeNull();
+  expect(Math.abs(got! - want), `${what}: ${got} vs page ${want}`).toBeLessThan(1e-9);
+  expect(formatPercent(got, digits), what).toBe(formatPercent(want, digits));
+}
+
+/**
+ * Every accuracy, interval, spread, F1 and average line of a script equals the page's number (1e-9, and as printed):
+ * paper and fair scores, exact and partial, for all participants, each condition and each cohort.
+ */
+function expectPageNumbers(lines: Line[], script: string): number {
   const summary = page.summary!;
   let compared = 0;
   const methods = new Set<string>();
   for (const [label, group] of groupsOf(summary)) {
     for (const c of group.columns) {
-      for (const metric of ["exact", "partial"] as const) {
+      const metrics = [
+        ["exact", c.exact],
+        ["partial", c.partial],
+        ["fair-exact", c.fair.exact],
+        ["fair-partial", c.fair.partial],
+      ] as const;
+      for (const [metric, s] of metrics) {
+        const where = `${script} ${label} ${c.column} ${metric}`;
         const line = lines.find((l) => l.kind === "accuracy" && l.fields.group === label && l.fields.column === c.column && l.fields.metric === metric);
-        expect(line, `${script}: accuracy ${label} ${c.column} ${metric}`).toBeDefined();
+        expect(line, where).toBeDefined();
         const f = line!.fields;
-        const s = c[metric];
         expect(Number(f.n)).toBe(c.nResponses);
         expect(Number(f.participants)).toBe(c.nParticipants);
-        expect(f.method, `${script} ${label} ${c.column} ${metric}`).toBe(s.interval.method);
+        expect(Number(f.items)).toBe(c.nItems);
+        expect(f.method, where).toBe(s.interval.method);
         methods.add(s.interval.method);
-        expect(f.reason).toBe(s.interval.reason ?? "none");
-        for (const [key, want] of [["value", s.mean], ["low", s.interval.low], ["high", s.interval.high]] as const) {
-          const got = num(f[key])!;
-          expect(Math.abs(got - want), `${script} ${label} ${c.column} ${metric} ${key}: ${got} vs page ${want}`).toBeLessThan(1e-9);
-          expect(formatPercent(got)).toBe(formatPercent(want));
+        expect(f.reason, where).toBe(s.interval.reason ?? "none");
+        const checks: [string, number | null | undefined, number][] = [
+          ["value", s.mean, 1],
+          ["low", s.interval.low, 1],
+          ["high", s.interval.high, 1],
+          ["bootstrap_low", s.bootstrap.low, 1],
+          ["bootstrap_high", s.bootstrap.high, 1],
+          // The page prints the participants' spread as whole percents.
+          ["spread_min", s.participantSpread.min, 0],
+          ["spread_median", s.participantSpread.median, 0],
+          ["spread_max", s.participantSpread.max, 0],
+        ];
+        if ("wilson" in s) checks.push(["wilson_low", s.wilson.low, 1], ["wilson_high", s.wilson.high, 1]);
+        for (const [key, want, digits] of checks) {
+          expectClose(num(f[key]), want, `${where} ${key}`, digits);
           compared++;
         }
       }
+      const f1 = lines.find((l) => l.kind === "f1" && l.fields.group === label && l.fields.column === c.column);
+      expectClose(num(f1?.fields.value), c.fair.f1?.mean ?? null, `${script} ${label} ${c.column} f1`);
+      compared++;
     }
-    for (const metric of ["exact", "partial"] as const) {
-      for (const [kind, want] of [["paper", group.paperAverage[metric]], ["all-task", group.allTaskAverage[metric]]] as const) {
-        const line = lines.find((l) => l.kind === "average" && l.fields.group === label && l.fields.kind === kind && l.fields.metric === metric)!;
-        expect(line, `${script}: average ${label} ${kind} ${metric}`).toBeDefined();
-        const got = num(line.fields.value);
-        if (want === null) expect(got).toBeNull();
-        else expect(Math.abs(got! - want)).toBeLessThan(1e-9);
-        compared++;
-      }
+    const averages = [
+      ["exact", "paper", group.paperAverage.exact],
+      ["partial", "paper", group.paperAverage.partial],
+      ["exact", "all-task", group.allTaskAverage.exact],
+      ["partial", "all-task", group.allTaskAverage.partial],
+      ["fair-exact", "paper", group.fairPaperAverage.exact],
+      ["fair-partial", "paper", group.fairPaperAverage.partial],
+      ["fair-exact", "all-task", group.fairAllTaskAverage.exact],
+      ["fair-partial", "all-task", group.fairAllTaskAverage.partial],
+    ] as const;
+    for (const [metric, kind, want] of averages) {
+      const line = lines.find((l) => l.kind === "average" && l.fields.group === label && l.fields.kind === kind && l.fields.metric === metric);
+      expect(line, `${script}: average ${label} ${kind} ${metric}`).toBeDefined();
+      expectClose(num(line!.fields.value), want, `${script}: average ${label} ${kind} ${metric}`);
+      compared++;
     }
   }
+  // Nothing printed that the page does not have.
+  expect(lines.filter((l) => l.kind === "accuracy")).toHaveLength(groupsOf(summary).reduce((n, [, g]) => n + 4 * g.columns.length, 0));
   // The fixture reaches both interval rules: the bootstrap (10+ participants) and the clustered-Wilson fallback.
   expect([...methods].sort()).toEqual(["clustered-wilson", "participant-bootstrap"]);
+  // T4 carries fair scores that differ from the paper's fields (the fair path is exercised, not only its fallback).
+  expect(summary.overall.columns.find((c) => c.column === "residue_ligand_pos")!.fair.f1).not.toBeNull();
   return compared;
 }
 
@@ -289,7 +332,7 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = (await expectPageNumbers(lines, "analysis.R")) + expectConditionEffects(lines, "analysis.R");
+    const compared = expectPageNumbers(lines, "analysis.R") + expectConditionEffects(lines, "analysis.R");
     const model = lines.find((l) => l.kind === "model")!;
     expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
     const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
@@ -303,7 +346,7 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = (await expectPageNumbers(lines, "analysis.py")) + expectConditionEffects(lines, "analysis.py");
+    const compared = expectPageNumbers(lines, "analysis.py") + expectConditionEffects(lines, "analysis.py");
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
     expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);

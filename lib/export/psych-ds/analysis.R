@@ -100,7 +100,8 @@ clustered_wilson <- function(clusters, confidence) {
   wilson_limits(estimate, n / de, confidence)
 }
 
-# lib/stats/bootstrap.ts bootstrapClusterMean + lib/results/interval-rule.ts chooseReportedInterval.
+# lib/stats/bootstrap.ts bootstrapClusterMean + lib/results/interval-rule.ts chooseReportedInterval: the bootstrap's
+# own limits and the reported interval.
 reported_interval <- function(clusters, seed, replicates, confidence) {
   g <- length(clusters)
   sums <- vapply(clusters, sum, 0)
@@ -112,29 +113,55 @@ reported_interval <- function(clusters, seed, replicates, confidence) {
   high <- quantile_sorted(means, 1 - alpha / 2)
   values <- unlist(clusters)
   reason <- if (all(values == values[1])) "boundary" else if (g < MIN_BOOTSTRAP_PARTICIPANTS) "few-participants" else if (high - low < MIN_REPORTED_WIDTH) "narrow" else "none"
-  if (reason == "none") return(list(low = low, high = high, method = "participant-bootstrap", reason = reason))
+  if (reason == "none") return(list(b_low = low, b_high = high, low = low, high = high, method = "participant-bootstrap", reason = reason))
   cw <- clustered_wilson(clusters, confidence)
-  list(low = cw[1], high = cw[2], method = "clustered-wilson", reason = reason)
+  list(b_low = low, b_high = high, low = cw[1], high = cw[2], method = "clustered-wilson", reason = reason)
+}
+
+# One metric of one column: pooled mean, bootstrap, reported interval, Wilson (0/1 scores) and participant spread.
+summarize_metric <- function(scores, participant, ids, seed, settings, binary) {
+  clusters <- unname(split(scores, factor(participant, levels = ids)))
+  n <- sum(lengths(clusters))
+  value <- sum(vapply(clusters, sum, 0)) / n
+  iv <- reported_interval(clusters, seed, settings$resultsReplicates, settings$confidence)
+  means <- sort(vapply(clusters, function(c) sum(c) / length(c), 0))
+  fields <- list(value = fmt(value), low = fmt(iv$low), high = fmt(iv$high), method = iv$method, reason = iv$reason,
+                 bootstrap_low = fmt(iv$b_low), bootstrap_high = fmt(iv$b_high))
+  if (binary) {
+    w <- wilson_limits(value, n, settings$confidence)
+    fields <- c(fields, list(wilson_low = fmt(w[1]), wilson_high = fmt(w[2])))
+  }
+  fields <- c(fields, list(spread_min = fmt(means[1]), spread_median = fmt(quantile_sorted(means, 0.5)), spread_max = fmt(means[length(means)])))
+  list(value = value, fields = fields)
 }
 
 summarize_group <- function(d, prefix, label, settings) {
-  cells <- list(exact = list(), partial = list())
+  metrics <- c("exact", "partial", "fair-exact", "fair-partial")
+  cells <- setNames(lapply(metrics, function(m) list()), metrics)
   for (column in RESULT_COLUMNS) {
     sub <- d[d$result_column == column, , drop = FALSE]
     if (nrow(sub) == 0) next
     # Clusters in participant-id order (code-unit order, as the page sorts them).
     ids <- sort(unique(sub$participant_id), method = "radix")
-    for (metric in c("exact", "partial")) {
-      clusters <- unname(split(as.numeric(sub[[metric]]), factor(sub$participant_id, levels = ids)))
-      n <- sum(lengths(clusters))
-      value <- sum(vapply(clusters, sum, 0)) / n
-      iv <- reported_interval(clusters, paste0(prefix, "|", column, "|", metric), settings$resultsReplicates, settings$confidence)
-      cells[[metric]][[column]] <- value
-      out("accuracy", group = label, column = column, metric = metric, n = n, participants = length(clusters), items = length(unique(sub$item_id)),
-          value = fmt(value), low = fmt(iv$low), high = fmt(iv$high), method = iv$method, reason = iv$reason)
+    exact <- as.numeric(sub$exact)
+    partial <- as.numeric(sub$partial)
+    # The fair score where the answer has one, else the paper score (lib/results/summarize.ts fairExactOf).
+    fair_exact <- ifelse(sub$fair_exact != "", suppressWarnings(as.numeric(sub$fair_exact)), exact)
+    fair_partial <- ifelse(sub$fair_partial != "", suppressWarnings(as.numeric(sub$fair_partial)), partial)
+    # Without any fair score in the column the page reuses the paper numbers (and their intervals).
+    has_fair <- any(sub$fair_exact != "" | sub$fair_partial != "")
+    results <- list()
+    for (metric in metrics) {
+      scores <- switch(metric, exact = exact, partial = partial, "fair-exact" = fair_exact, "fair-partial" = fair_partial)
+      results[[metric]] <- if (startsWith(metric, "fair-") && !has_fair) results[[substring(metric, 6)]] else
+        summarize_metric(scores, sub$participant_id, ids, paste0(prefix, "|", column, "|", metric), settings, metric %in% c("exact", "fair-exact"))
+      cells[[metric]][[column]] <- results[[metric]]$value
+      do.call(out, c(list("accuracy", group = label, column = column, metric = metric, n = nrow(sub), participants = length(ids),
+                          items = length(unique(sub$item_id))), results[[metric]]$fields))
     }
+    out("f1", group = label, column = column, value = if (all(sub$fair_f1 != "")) fmt(sum(as.numeric(sub$fair_f1)) / nrow(sub)) else "NA")
   }
-  for (metric in c("exact", "partial")) {
+  for (metric in metrics) {
     for (kind in c("paper", "all-task")) {
       cols <- if (kind == "paper") PAPER_AVERAGE_COLUMNS else RESULT_COLUMNS
       value <- if (all(cols %in% names(cells[[metric]]))) sum(unlist(cells[[metric]][cols])) / length(cols) else NA

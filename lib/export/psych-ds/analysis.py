@@ -118,14 +118,15 @@ def clustered_wilson(clusters, confidence):
 
 
 def reported_interval(clusters, seed, replicates, confidence):
-    """lib/stats/bootstrap.ts bootstrapClusterMean + lib/results/interval-rule.ts chooseReportedInterval."""
+    """lib/stats/bootstrap.ts bootstrapClusterMean + lib/results/interval-rule.ts chooseReportedInterval.
+    Returns the bootstrap's own limits and the reported interval (low, high, method, reason)."""
     sums = np.array([sum(c) for c in clusters], dtype=np.float64)
     counts = np.array([len(c) for c in clusters], dtype=np.float64)
     g = len(clusters)
     picks = np.floor(mulberry32(seed, replicates * g) * g).astype(np.int64).reshape(replicates, g)
     means = np.sort(sums[picks].sum(axis=1) / counts[picks].sum(axis=1))
     alpha = 1 - confidence
-    low, high = quantile_sorted(means, alpha / 2), quantile_sorted(means, 1 - alpha / 2)
+    low, high = float(quantile_sorted(means, alpha / 2)), float(quantile_sorted(means, 1 - alpha / 2))
     values = [v for c in clusters for v in c]
     if all(v == values[0] for v in values):
         reason = "boundary"
@@ -134,28 +135,54 @@ def reported_interval(clusters, seed, replicates, confidence):
     elif high - low < MIN_REPORTED_WIDTH:
         reason = "narrow"
     else:
-        return float(low), float(high), "participant-bootstrap", "none"
+        return (low, high), (low, high, "participant-bootstrap", "none")
     cl, ch = clustered_wilson(clusters, confidence)
-    return cl, ch, "clustered-wilson", reason
+    return (low, high), (cl, ch, "clustered-wilson", reason)
+
+
+def summarize_metric(by_participant, scores, seed, settings, binary):
+    """One metric of one column: pooled mean, bootstrap, reported interval, Wilson (0/1 scores) and participant spread."""
+    clusters = [list(scores[g.index]) for _, g in by_participant]
+    n = sum(len(c) for c in clusters)
+    total = sum(sum(c) for c in clusters)
+    (b_low, b_high), (low, high, method, reason) = reported_interval(clusters, seed, settings["resultsReplicates"], settings["confidence"])
+    means = sorted(sum(c) / len(c) for c in clusters)
+    fields = {"value": fmt(total / n), "low": fmt(low), "high": fmt(high), "method": method, "reason": reason,
+              "bootstrap_low": fmt(b_low), "bootstrap_high": fmt(b_high)}
+    if binary:
+        w_low, w_high = wilson_limits(total / n, n, settings["confidence"])
+        fields.update({"wilson_low": fmt(w_low), "wilson_high": fmt(w_high)})
+    fields.update({"spread_min": fmt(means[0]), "spread_median": fmt(quantile_sorted(means, 0.5)), "spread_max": fmt(means[-1])})
+    return total / n, fields
 
 
 def summarize_group(df, prefix, label, settings):
-    cells = {"exact": {}, "partial": {}}
+    cells = {m: {} for m in ("exact", "partial", "fair-exact", "fair-partial")}
     for column in RESULT_COLUMNS:
         sub = df[df["result_column"] == column]
         if len(sub) == 0:
             continue
         # Clusters in participant-id order (code-unit order, as the page sorts them).
         by_participant = sorted(sub.groupby("participant_id", sort=False), key=lambda kv: kv[0])
-        for metric in ("exact", "partial"):
-            clusters = [list(g[metric].astype(float)) for _, g in by_participant]
-            n = sum(len(c) for c in clusters)
-            mean = sum(sum(c) for c in clusters) / n
-            low, high, method, reason = reported_interval(clusters, f"{prefix}|{column}|{metric}", settings["resultsReplicates"], settings["confidence"])
-            cells[metric][column] = mean
-            out("accuracy", group=label, column=column, metric=metric, n=n, participants=len(clusters), items=sub["item_id"].nunique(),
-                value=fmt(mean), low=fmt(low), high=fmt(high), method=method, reason=reason)
-    for metric in ("exact", "partial"):
+        exact = sub["exact"].astype(float)
+        partial = sub["partial"].astype(float)
+        # The fair score where the answer has one, else the paper score (lib/results/summarize.ts fairExactOf).
+        fair_exact = pd.Series(np.where(sub["fair_exact"] != "", pd.to_numeric(sub["fair_exact"], errors="coerce"), exact), index=sub.index)
+        fair_partial = pd.Series(np.where(sub["fair_partial"] != "", pd.to_numeric(sub["fair_partial"], errors="coerce"), partial), index=sub.index)
+        # Without any fair score in the column the page reuses the paper numbers (and their intervals).
+        has_fair = bool(((sub["fair_exact"] != "") | (sub["fair_partial"] != "")).any())
+        results = {}
+        for metric, scores, binary in (("exact", exact, True), ("partial", partial, False), ("fair-exact", fair_exact, True), ("fair-partial", fair_partial, False)):
+            if metric.startswith("fair-") and not has_fair:
+                results[metric] = results[metric[5:]]
+            else:
+                results[metric] = summarize_metric(by_participant, scores, f"{prefix}|{column}|{metric}", settings, binary)
+            value, fields = results[metric]
+            cells[metric][column] = value
+            out("accuracy", group=label, column=column, metric=metric, n=len(sub), participants=len(by_participant), items=sub["item_id"].nunique(), **fields)
+        f1 = sub["fair_f1"]
+        out("f1", group=label, column=column, value=fmt(pd.to_numeric(f1).mean()) if (f1 != "").all() else "NA")
+    for metric in cells:
         for kind, cols in (("paper", PAPER_AVERAGE_COLUMNS), ("all-task", RESULT_COLUMNS)):
             value = sum(cells[metric][c] for c in cols) / len(cols) if all(c in cells[metric] for c in cols) else None
             out("average", group=label, kind=kind, metric=metric, value=fmt(value))

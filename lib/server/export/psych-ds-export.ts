@@ -70,19 +70,25 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     items: psychDsDataFileName(scope.study.id, "items"),
   };
 
+  // The records the page summarises, by (participant, item): one main-phase answer each (Assignment is unique on them).
+  const recordOf = new Map(loaded.records.map((r) => [`${r.participantId}\u0000${r.itemId}`, r]));
   let nTrials = 0;
   const participants = new Set<string>();
   const items = new Set<string>();
   async function* trials(): AsyncGenerator<PsychDsTrialRow> {
     for await (const row of iterateResponseRows(scope.studyIds)) {
       if (row.phase !== "main") continue;
-      const inResults = !leftOut.has(row.responseId);
-      if (inResults) {
-        nTrials++;
-        participants.add(row.participantId);
-        items.add(row.itemId);
+      if (leftOut.has(row.responseId)) {
+        yield { ...row, inResults: false };
+        continue;
       }
-      yield { ...row, inResults };
+      const record = recordOf.get(`${row.participantId}\u0000${row.itemId}`);
+      // Stored after the records were read: not in this snapshot of the results, so not in the package either.
+      if (!record) continue;
+      nTrials++;
+      participants.add(row.participantId);
+      items.add(row.itemId);
+      yield { ...row, inResults: true, fairExact: record.fairExact, fairPartial: record.fairPartial, fairF1: record.fairF1 };
     }
   }
   await writeTable(path.join(dir, "data", files.trials), PSYCHDS_TRIALS_TABLE, trials());
