@@ -351,4 +351,37 @@ describe("analysis package (Psych-DS)", () => {
     expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
+
+  it("a study with one condition: effects not estimable (NA), model skipped, every other number still the page's", async () => {
+    const single = await createResultsStudy("psych-ds-single");
+    await db.participant.updateMany({ where: { studyId: single.studyId }, data: { condition: "static" } });
+    await db.response.updateMany({ where: { studyId: single.studyId }, data: { condition: "static" } });
+    const out = path.join(dir, "single");
+    await writePsychDsDataset({ studyId: single.studyId, dir: out });
+    const singlePage = await getStudyResults({ studyId: single.studyId });
+    expect(singlePage.summary!.conditionEffect.estimable).toBe(false);
+    for (const [run, args] of [
+      [findRscript(), [path.join(out, "analysis", "analysis.R")]],
+      [findPython(), [path.join(out, "analysis", "analysis.py")]],
+    ] as const) {
+      const lines = parseOutput(execFileSync(run, [...args], { encoding: "utf8", timeout: 240_000 }));
+      const effects = lines.filter((l) => l.kind === "effect");
+      expect(effects.length).toBe(1 + singlePage.summary!.conditionEffect.columns.length);
+      for (const e of effects) expect([e.fields.estimate, e.fields.low, e.fields.high, e.fields.n_interactive]).toEqual(["NA", "NA", "NA", "0"]);
+      expect(lines.find((l) => l.kind === "model")!.fields.status).toBe("skipped");
+      const overall = singlePage.summary!.overall.columns[0]!;
+      const line = lines.find((l) => l.kind === "accuracy" && l.fields.group === "all" && l.fields.column === overall.column && l.fields.metric === "exact")!;
+      expect(Math.abs(num(line.fields.value)! - overall.exact.mean)).toBeLessThan(1e-12);
+      expect(Math.abs(num(line.fields.low)! - overall.exact.interval.low)).toBeLessThan(1e-9);
+    }
+  }, 300_000);
+
+  it("refuses a folder that is not empty and an unknown study, with the reason", async () => {
+    const busy = path.join(dir, "busy");
+    fs.mkdirSync(busy);
+    fs.writeFileSync(path.join(busy, "keep.txt"), "mine");
+    await expect(writePsychDsDataset({ studyId: fixture.studyId, dir: busy })).rejects.toThrow(/is not empty/);
+    expect(fs.readdirSync(busy)).toEqual(["keep.txt"]);
+    await expect(writePsychDsDataset({ studyId: "no-such-study", dir: path.join(dir, "none") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
 });
