@@ -231,7 +231,7 @@ fit_condition_model <- function(d) {
   data <- data.frame(correct = as.numeric(d$exact), condition = factor(d$condition, levels = c("static", "interactive")),
                      task = factor(d$task_id), participant = factor(d$participant_id), item = factor(d$item_id))
   if (length(unique(d$condition)) < 2) {
-    out("model", engine = "lme4::glmer", status = "skipped", reason = "one condition")
+    out("model", engine = "lme4::glmer", status = "skipped", reason = "fewer than two conditions")
     return(invisible())
   }
   formula <- if (nlevels(data$task) > 1) correct ~ condition * task + (1 | participant) + (1 | item) else correct ~ condition + (1 | participant) + (1 | item)

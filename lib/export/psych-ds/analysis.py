@@ -22,8 +22,12 @@ import sys
 import warnings
 from statistics import NormalDist
 
-import numpy as np
-import pandas as pd
+try:
+    import numpy as np
+    import pandas as pd
+except ImportError as missing:
+    sys.exit(f"analysis.py needs numpy, pandas and statsmodels ({missing}); Debian: apt-get install python3-pandas python3-statsmodels, "
+             "then run it with that Python (/usr/bin/python3)")
 
 RESULT_COLUMNS = ["translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
                   "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"]
@@ -238,12 +242,12 @@ def fit_condition_model(df):
     try:
         from statsmodels.genmod.bayes_mixed_glm import BinomialBayesMixedGLM
     except ImportError as err:  # pragma: no cover - reported, the rest of the output stands
-        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="unavailable", reason=str(err).replace(" ", "_"))
+        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="unavailable", reason=str(err))
         return
     data = pd.DataFrame({"correct": df["exact"].astype(float), "condition": pd.Categorical(df["condition"], categories=["static", "interactive"]),
                          "task": df["task_id"].astype(str), "participant": df["participant_id"].astype(str), "item": df["item_id"].astype(str)})
     if data["condition"].nunique() < 2:
-        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="skipped", reason="one_condition")
+        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="skipped", reason="fewer than two conditions")
         return
     formula = "correct ~ C(condition, Treatment('static')) * C(task)" if data["task"].nunique() > 1 else "correct ~ C(condition, Treatment('static'))"
     with warnings.catch_warnings():
