@@ -123,8 +123,6 @@ export interface PropertyValue {
   unitText?: string;
   /** The closed set of values of a categorical column. */
   value?: string[];
-  /** The files (table ids) the column appears in. */
-  measurementTechnique?: string;
   /** How to read the value (string, integer, number, boolean, datetime, json). */
   additionalType: string;
 }
@@ -152,7 +150,6 @@ export function buildVariableMeasured(files: readonly { keyword: string; table: 
       additionalType: column.type,
       ...(column.unit ? { unitText: column.unit } : {}),
       ...(column.values ? { value: [...column.values] } : {}),
-      measurementTechnique: `in the ${uses.map((u) => u.keyword).join(", ")} file${uses.length > 1 ? "s" : ""}`,
     };
   });
 }
@@ -214,6 +211,7 @@ export interface DatasetDescriptionInput {
   nTrials: number;
   nParticipants: number;
   nItems: number;
+  /** The app that wrote the package (schema.org version of the dataset's form). */
   appVersion: string;
 }
 
@@ -238,6 +236,6 @@ export function buildDatasetDescription(input: DatasetDescriptionInput): Record<
     conditionsOfAccess: "Exported by a researcher of the study; contains the items' gold answers.",
     measurementTechnique: "Online study (misi-baseline web app); answers scored by the MiSI-Bench task graders.",
     variableMeasured: buildVariableMeasured(),
-    softwareVersion: input.appVersion,
+    version: input.appVersion,
   };
 }

@@ -63,10 +63,10 @@ describe("Psych-DS analysis package description", () => {
     expect(variables.find((v) => v.name === "rt_ms")!.unitText).toBe("ms");
   });
 
-  it("trial file: the responses export's columns (recruitment id, raw text, device, phase left out) plus in_results", () => {
+  it("trial file: the responses export's columns (recruitment id, raw text, device, phase left out), the fair score and in_results", () => {
     const keys = PSYCHDS_TRIALS_TABLE.columns.map((c) => c.key);
     const expected = RESPONSES_TABLE.columns.map((c) => c.key).filter((k) => !["participant_external_id", "raw_answer", "device", "phase"].includes(k));
-    expect(keys).toEqual([...expected, "in_results"]);
+    expect(keys).toEqual([...expected, "fair_exact", "fair_partial", "fair_f1", "in_results"]);
   });
 
   it("names data files by keywords as the standard's rule requires", () => {
