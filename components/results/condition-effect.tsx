@@ -63,9 +63,13 @@ export function ConditionEffectSection({ summary }: { summary: ConditionEffectSu
         <p className="mt-3 text-sm">No main-phase answers yet.</p>
       ) : !summary.estimable ? (
         <p className="mt-3 text-sm" data-testid="condition-effect-needs-both">
-          Needs both conditions: this comparison needs answers in the static and the interactive condition, and{" "}
-          {summary.overall.byCondition.static.nAnswers > 0 ? "only the static" : "only the interactive"} condition has answers here (
-          {summary.overall.nAnswers} answers).
+          Needs both conditions: this comparison needs answers in the static and the interactive condition;{" "}
+          {summary.overall.byCondition.static.nAnswers > 0
+            ? `only the static condition has answers here (${summary.overall.nAnswers})`
+            : summary.overall.byCondition.interactive.nAnswers > 0
+              ? `only the interactive condition has answers here (${summary.overall.nAnswers})`
+              : "neither has answers here"}
+          .
         </p>
       ) : (
         <>

@@ -28,7 +28,8 @@ function num(text: string): number {
 
 /**
  * Sample-size planner (lib/results/sample-size-plan over lib/stats/sample-size): participants and
- * items per task for a target interval half-width or a difference to detect from a model.
+ * items per task for a target interval half-width, a difference to detect from a model, or a condition effect
+ * (interactive − static) to detect.
  */
 export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEditable = false, pilot }: SampleSizePlannerProps) {
   const id = useId();
@@ -46,6 +47,7 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
   const columns = RESULT_COLUMN_KEYS.filter((c) => tasks.includes(RESULT_COLUMNS[c].taskId as TaskId));
   const target: PlanTarget =
     kind === "precision" ? { kind, halfWidth: num(halfWidth) / 100 } : { kind, difference: num(difference) / 100, power: num(power) / 100 };
+  const byCondition = kind === "condition";
   const inputsOk = Number.isInteger(m) && m >= 1 && Number.isInteger(k) && k >= 1 && num(icc) >= 0 && num(icc) <= 1;
   const plan = inputsOk
     ? planStudy({ target, columns, itemsPerTask: m, answersPerItem: k, assumedIcc: num(icc), ...(usePilot && pilot ? { pilot } : {}) })
@@ -64,6 +66,9 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
           </label>
           <label>
             <input type="radio" name={`${id}-kind`} checked={kind === "difference"} onChange={() => setKind("difference")} /> difference from the best model
+          </label>
+          <label className="ml-3">
+            <input type="radio" name={`${id}-kind`} checked={kind === "condition"} onChange={() => setKind("condition")} /> condition effect (interactive − static)
           </label>
         </fieldset>
         {kind === "precision" ? (
@@ -126,7 +131,19 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
           <table className="mt-1">
             <thead>
               <tr className="border-b border-slate-300">
-                {["Column", "Expected accuracy", kind === "difference" ? "Model (paper's best)" : null, "ICC", "Answers / participant", "Design effect", "Answers", "Participants", "Items"]
+                {[
+                  "Column",
+                  byCondition ? "Static (expected)" : "Expected accuracy",
+                  kind === "difference" ? "Model (paper's best)" : null,
+                  byCondition ? "Interactive (alternative)" : null,
+                  "ICC",
+                  "Answers / participant",
+                  "Design effect",
+                  "Answers",
+                  byCondition ? "Participants / condition" : null,
+                  "Participants",
+                  "Items",
+                ]
                   .filter((x): x is string => x !== null)
                   .map((h) => (
                     <th key={h} scope="col" className={TH}>
@@ -149,12 +166,14 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
                       {formatFractionAsPercent(c.modelAccuracy)}% <span className="text-xs text-slate-600">{PAPER_BEST_MODEL_EXACT[c.column as ResultColumnKey].model}</span>
                     </td>
                   ) : null}
+                  {byCondition ? <td className={TD}>{formatFractionAsPercent(c.alternativeAccuracy)}%</td> : null}
                   <td className={TD}>
                     {formatFixed(c.icc, 3)} <span className="text-xs text-slate-600">({c.iccFrom})</span>
                   </td>
                   <td className={TD}>{c.answersPerParticipant}</td>
                   <td className={TD}>{formatFixed(c.designEffect, 2)}</td>
                   <td className={TD}>{c.answers}</td>
+                  {byCondition ? <td className={TD}>{c.perCondition?.participants}</td> : null}
                   <td className={TD}>{c.participants}</td>
                   <td className={TD}>{c.items}</td>
                 </tr>
@@ -173,6 +192,12 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
           <li>
             Difference target: n = [z₁₋α/₂√(p₀q₀) + z₁₋β√(p₁q₁)]² / (p₁−p₀)², p₀ the model&apos;s accuracy (paper Table 2, best model), p₁ = p₀ ± the difference
             on the humans&apos; expected side, α = 0.05 two-sided.
+          </li>
+          <li>
+            Condition effect: answers per condition n = [z₁₋α/₂√(2p̄q̄) + z₁₋β√(p₁q₁ + p₂q₂)]² / (p₂−p₁)² (Fleiss, no continuity correction; R&apos;s
+            power.prop.test), p₁ the expected (static) accuracy, p₂ = p₁ + the difference (p₁ − it near 100%), p̄ = (p₁+p₂)/2; each condition&apos;s answers
+            then get the design effect below, and the two conditions together give the participants. It treats items as exchangeable; the crossed
+            bootstrap on the results page also counts item variation, so plan with some margin (docs/condition-effect.md).
           </li>
           <li>
             Clustering: answers = ⌈n · (1 + (m−1)ρ)⌉ with m answers per participant and ρ the between-participant ICC (one-way ANOVA estimate from the pilot);

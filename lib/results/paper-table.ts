@@ -1,5 +1,6 @@
 import { neutralizeFormula } from "@/lib/export/csv-cell";
 import type { Comparison } from "./compare";
+import { formatConditionEffect, type ConditionEffectSummary } from "./condition-effect";
 import { INTERVAL_RULE_NOTE, type IntervalMethod } from "./interval-rule";
 import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
 import { formatFixed, toPercent } from "./rounding";
@@ -38,7 +39,8 @@ export interface PaperTableCell {
 
 export interface PaperTableRow {
   label: string;
-  kind: "human" | "model" | "paper";
+  /** "effect": the condition effect, interactive − static (cells are signed differences, fractions). */
+  kind: "human" | "model" | "paper" | "effect";
   /** "this study", "imported run" or "as reported". */
   provenance: string;
   /** Paper rows hold the printed percentages; study rows hold fractions. */
@@ -99,6 +101,12 @@ export interface BuildPaperTableOptions {
   runNames?: Readonly<Record<string, string>>;
   /** Include the paper's published rows (default true). */
   includePaperRows?: boolean;
+  /**
+   * The condition effect (lib/results/condition-effect): adds a last row block, interactive − static per
+   * column with its crossed-bootstrap interval, to the exact-match table of the paper score (the effect is a
+   * difference in exact accuracy). Left out when absent or not estimable.
+   */
+  conditionEffect?: ConditionEffectSummary | null;
 }
 
 /** Builds Table 1 (partial) or Table 2 (exact) from a study's results. */
@@ -157,6 +165,25 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     }
   }
 
+  const effect = options.conditionEffect;
+  const withEffect = effect?.estimable === true && metric === "exact" && scoreKind === "paper";
+  if (withEffect) {
+    const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
+    for (const c of effect.columns) {
+      if (c.effect.estimate === null) continue;
+      cells[c.column] = { value: c.effect.estimate, ...(c.effect.low === null || c.effect.high === null ? {} : { low: c.effect.low, high: c.effect.high }) };
+    }
+    rows.push({
+      label: "Human: interactive − static (pp)",
+      kind: "effect",
+      provenance: "this study, condition effect",
+      asPrinted: false,
+      cells,
+      average: null,
+      note: `All tasks pooled: ${formatConditionEffect(effect.overall)}`,
+    });
+  }
+
   const paperTableName = metric === "partial" ? "Table 1" : "Table 2";
   const title = `${metric === "partial" ? "Partial-credit" : "Exact-match"} accuracy (%) per task, the layout of the paper's ${paperTableName}`;
   const notes = [
@@ -169,6 +196,11 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   const fallback = humanRow ? RESULT_COLUMN_KEYS.filter((k) => humanRow.cells[k]?.method === "clustered-wilson") : [];
   if (fallback.length > 0) {
     notes.push(`Clustered Wilson interval (not the bootstrap) in: ${fallback.map((k) => RESULT_COLUMNS[k].label).join(", ")}.`);
+  }
+  if (withEffect) {
+    notes.push(
+      `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% interval from a crossed bootstrap resampling participants and items (${effect.overall.replicates} replicates, seed ${effect.overall.seed}; docs/condition-effect.md); – where a condition has no answers; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
+    );
   }
   if (scoreKind === "fair") {
     notes.push(
@@ -228,6 +260,11 @@ function intervalText(cell: PaperTableCell | undefined, digits: number, style: I
   return `[${formatFixed(toPercent(cell.low), d)}, ${formatFixed(toPercent(cell.high), d)}]`;
 }
 
+/** Effect rows print signed numbers ("+4.2", minus as given) in LaTeX and Markdown; CSV keeps plain numbers. */
+function signNumbers(text: string, minus: string, plus: string): string {
+  return text.replace(/-?\d+(?:\.\d+)?/g, (m) => (m.startsWith("-") ? `${minus}${m.slice(1)}` : Number(m) === 0 ? m : `${plus}${m}`));
+}
+
 function rowLabel(row: PaperTableRow): string {
   return row.kind === "paper" ? `${row.label} (${row.provenance})` : row.kind === "model" ? `${row.label} (imported run)` : row.label;
 }
@@ -271,16 +308,20 @@ export function formatPaperTableLatex(table: PaperTable, options: PaperTableForm
   for (const row of table.rows) {
     if (lastKind !== null && row.kind !== lastKind) lines.push("\\midrule");
     lastKind = row.kind;
+    const sign = (t: string) => (row.kind === "effect" ? signNumbers(t, "$-$", "$+$") : t);
     const cells = RESULT_COLUMN_KEYS.map((k) => {
-      const main = cellText(row, row.cells[k], digits);
+      const main = sign(cellText(row, row.cells[k], digits));
       const iv = style === "pm" ? intervalText(row.cells[k], digits, "pm") : null;
       return iv === null ? main : `${main}\\,$\\pm$\\,${iv}`;
     });
     // "--" (an en dash in TeX) marks a missing cell, as "–" does in the other formats.
     const printed = [...cells, averageText(row, digits)].map((c) => (c === "–" ? "--" : c));
-    lines.push(`${escapeLatex(rowLabel(row))} & ${printed.join(" & ")} \\\\`);
-    if (style === "line" && row.kind === "human") {
-      const ivs = RESULT_COLUMN_KEYS.map((k) => intervalText(row.cells[k], digits, "line"));
+    lines.push(`${escapeLatex(rowLabel(row)).replace("−", "$-$")} & ${printed.join(" & ")} \\\\`);
+    if (style === "line" && (row.kind === "human" || row.kind === "effect")) {
+      const ivs = RESULT_COLUMN_KEYS.map((k) => {
+        const iv = intervalText(row.cells[k], digits, "line");
+        return iv === null ? null : sign(iv);
+      });
       if (ivs.some((x) => x !== null)) {
         lines.push(`\\quad{\\scriptsize 95\\% CI} & ${[...ivs.map((x) => (x === null ? "" : `{\\scriptsize ${x}}`)), ""].join(" & ")} \\\\`);
       }
@@ -304,9 +345,11 @@ export function formatPaperTableMarkdown(table: PaperTable, options: PaperTableF
   lines.push(`| Model | ${PAPER_TABLE_HEADERS.join(" | ")} |`);
   lines.push(`|---|${PAPER_TABLE_HEADERS.map(() => "---:").join("|")}|`);
   for (const row of table.rows) {
+    const sign = (t: string) => (row.kind === "effect" ? signNumbers(t, "−", "+") : t);
     const cells = RESULT_COLUMN_KEYS.map((k) => {
-      const main = cellText(row, row.cells[k], digits);
-      const iv = intervalText(row.cells[k], digits, style);
+      const main = sign(cellText(row, row.cells[k], digits));
+      const raw = intervalText(row.cells[k], digits, style);
+      const iv = raw !== null && style === "line" ? sign(raw) : raw;
       if (iv === null) return main;
       return style === "pm" ? `${main} ± ${iv}` : `${main}<br>${iv}`;
     });

@@ -1,4 +1,4 @@
-import { answersForDifference, answersForPrecision, estimateIcc, planClustered, type ClusteredPlan } from "@/lib/stats/sample-size";
+import { answersForDifference, answersForPrecision, answersPerGroupForTwoProportions, estimateIcc, planClustered, type ClusteredPlan } from "@/lib/stats/sample-size";
 import { PAPER_ROWS } from "./paper-reference";
 import type { ResponseRecord } from "./response-records";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
@@ -69,6 +69,14 @@ export type PlanTarget =
       alpha?: number;
       /** Model accuracy per column; default the paper's best model (Table 2). */
       modelAccuracy?: Partial<Record<ResultColumnKey, number>>;
+    }
+  | {
+      /** Interactive − static: the smallest condition effect to detect (participants split evenly between the two). */
+      kind: "condition";
+      /** As a fraction; the static condition's accuracy is the expected accuracy, the interactive one that plus the difference. */
+      difference: number;
+      power?: number;
+      alpha?: number;
     };
 
 export interface PlanOptions {
@@ -96,6 +104,11 @@ export interface ColumnPlan extends ClusteredPlan {
   /** Difference target only: the model's accuracy and the human accuracy of the alternative. */
   modelAccuracy?: number;
   alternativeAccuracy?: number;
+  /**
+   * Condition target only: what each condition needs (answers, participants); the plan's answers and
+   * participants are the two conditions together. alternativeAccuracy is then the interactive condition's.
+   */
+  perCondition?: { effectiveAnswers: number; answers: number; participants: number };
 }
 
 export interface StudyPlan {
@@ -119,6 +132,31 @@ export function planStudy(options: PlanOptions): StudyPlan {
     const icc = p?.icc ?? options.assumedIcc;
     const m = def.t4Polarity ? Math.max(1, Math.ceil(options.itemsPerTask / 2)) : options.itemsPerTask;
     try {
+      if (options.target.kind === "condition") {
+        const t = options.target;
+        // The alternative lies the difference above the static accuracy, or below it where that would pass 100 %.
+        const p2 = expected + t.difference <= 1 ? expected + t.difference : expected - t.difference;
+        const perGroup = answersPerGroupForTwoProportions({ p1: expected, p2, power: t.power ?? 0.8, alpha: t.alpha ?? 0.05 });
+        const one = planClustered({ effectiveAnswers: perGroup, answersPerParticipant: m, icc, answersPerItem: options.answersPerItem });
+        const participants = 2 * one.participants;
+        columns.push({
+          column,
+          label: def.label,
+          expectedAccuracy: expected,
+          expectedFrom: p ? "pilot" : "paper",
+          icc,
+          iccFrom: p?.icc == null ? "assumed" : "pilot",
+          answersPerParticipant: m,
+          effectiveAnswers: 2 * perGroup,
+          designEffect: one.designEffect,
+          answers: 2 * one.answers,
+          participants,
+          items: Math.max(m, Math.ceil((participants * m) / options.answersPerItem)),
+          alternativeAccuracy: p2,
+          perCondition: { effectiveAnswers: perGroup, answers: one.answers, participants: one.participants },
+        });
+        continue;
+      }
       let effective: number;
       const extra: Pick<ColumnPlan, "modelAccuracy" | "alternativeAccuracy"> = {};
       if (options.target.kind === "precision") {

@@ -158,21 +158,23 @@ export function crossedBootstrapReplicates(answers: readonly CrossedAnswer[], op
 function replicateValues(answers: readonly CrossedAnswer[], participants: readonly string[], items: readonly string[], state: number, replicates: number): { values: number[]; skipped: number } {
   const pIndex = new Map(participants.map((id, i) => [id, i]));
   const iIndex = new Map(items.map((id, i) => [id, i]));
-  const nA = answers.length;
-  const ap = new Int32Array(nA);
-  const ai = new Int32Array(nA);
-  const interactive = new Uint8Array(nA);
-  const correct = new Uint8Array(nA);
-  answers.forEach((a, k) => {
-    ap[k] = pIndex.get(a.participantId) as number;
-    ai[k] = iIndex.get(a.itemId) as number;
-    interactive[k] = a.condition === "interactive" ? 1 : 0;
-    correct[k] = a.correct;
-  });
-
-  const rng = createParkMiller(state);
   const nP = participants.length;
   const nI = items.length;
+  // Answers laid out by participant, static ones first: each participant's two runs of item indices and
+  // correctness, so a participant drawn zero times is skipped whole and the inner loops carry no branches.
+  const segment = new Int32Array(2 * nP + 1);
+  for (const a of answers) segment[2 * (pIndex.get(a.participantId) as number) + (a.condition === "interactive" ? 1 : 0) + 1]! += 1;
+  for (let k = 1; k < segment.length; k++) segment[k]! += segment[k - 1]!;
+  const fill = segment.slice(0, 2 * nP);
+  const item = new Int32Array(answers.length);
+  const correct = new Float64Array(answers.length);
+  for (const a of answers) {
+    const slot = fill[2 * (pIndex.get(a.participantId) as number) + (a.condition === "interactive" ? 1 : 0)]!++;
+    item[slot] = iIndex.get(a.itemId) as number;
+    correct[slot] = a.correct;
+  }
+
+  const rng = createParkMiller(state);
   const cP = new Float64Array(nP);
   const cI = new Float64Array(nI);
   const values: number[] = [];
@@ -182,21 +184,35 @@ function replicateValues(answers: readonly CrossedAnswer[], participants: readon
     cI.fill(0);
     for (let k = 0; k < nP; k++) cP[Math.floor(rng.next() * nP)]! += 1;
     for (let k = 0; k < nI; k++) cI[Math.floor(rng.next() * nI)]! += 1;
-    // Integer weights: every sum below is an exact integer, so the ratios are reproducible to the last bit.
+    // Integer weights: every sum below is an exact integer (far below 2^53), so the order of summation cannot
+    // change them and the ratios are reproducible to the last bit in any language.
     let wS = 0;
     let cS = 0;
     let wX = 0;
     let cX = 0;
-    for (let k = 0; k < nA; k++) {
-      const w = cP[ap[k]!]! * cI[ai[k]!]!;
-      if (w === 0) continue;
-      if (interactive[k]) {
-        wX += w;
-        if (correct[k]) cX += w;
-      } else {
-        wS += w;
-        if (correct[k]) cS += w;
+    for (let p = 0; p < nP; p++) {
+      const c = cP[p]!;
+      if (c === 0) continue;
+      let w = 0;
+      let r = 0;
+      const mid = segment[2 * p + 1]!;
+      for (let k = segment[2 * p]!; k < mid; k++) {
+        const v = cI[item[k]!]!;
+        w += v;
+        r += v * correct[k]!;
       }
+      wS += c * w;
+      cS += c * r;
+      w = 0;
+      r = 0;
+      const end = segment[2 * p + 2]!;
+      for (let k = mid; k < end; k++) {
+        const v = cI[item[k]!]!;
+        w += v;
+        r += v * correct[k]!;
+      }
+      wX += c * w;
+      cX += c * r;
     }
     if (wS === 0 || wX === 0) {
       skipped++;

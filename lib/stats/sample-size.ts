@@ -14,6 +14,12 @@ import { assertConfidenceLevel, normalQuantile, toTwoSidedZ } from "./normal-qua
  *      n = [z_{1−α/2} √(p0 q0) + z_{1−β} √(p1 q1)]² / (p1 − p0)²
  *    The "alternative" variance variant n = (z_{1−α/2} + z_{1−β})² p1 q1 / (p1 − p0)² (Chow, Shao &
  *    Wang 2008, §4.1) is available for comparison with that book's examples.
+ * 2b. Difference between two groups (the static and the interactive condition): answers per group for a
+ *    two-sided test of H0: p1 = p2 (Fleiss, Levin & Paik 2003, ch. 4, without the continuity correction;
+ *    R's power.prop.test), p̄ = (p1 + p2)/2:
+ *      n = [z_{1−α/2} √(2 p̄ q̄) + z_{1−β} √(p1 q1 + p2 q2)]² / (p2 − p1)²
+ *    p1 = 0.5, p2 = 0.6, α = 0.05, power 0.8: 387.34 → 388 per group (power.prop.test gives 387.3385). The
+ *    "alternative" variant n = (z_{1−α/2} + z_{1−β})² (p1 q1 + p2 q2) / (p2 − p1)² gives 384.6 → 385.
  * 3. Clustering. A participant's answers within a task are correlated (intraclass correlation ρ),
  *    so m answers per participant carry less information than m independent ones. Kish's design
  *    effect DE = 1 + (m − 1)ρ inflates the answers needed: N = ⌈n_eff · DE⌉, participants ⌈N / m⌉.
@@ -88,6 +94,24 @@ export function answersForDifference(options: {
   const v0 = options.p0 * (1 - options.p0);
   const v1 = options.p1 * (1 - options.p1);
   const root = (options.variance ?? "null-and-alternative") === "alternative" ? (za + zb) * Math.sqrt(v1) : za * Math.sqrt(v0) + zb * Math.sqrt(v1);
+  return Math.max(1, Math.ceil((root * root) / (delta * delta) - 1e-9));
+}
+
+/** Independent answers per group for a two-sided two-sample test of H0: p1 = p2 with the given power (point 2b). */
+export function answersPerGroupForTwoProportions(options: { p1: number; p2: number; alpha?: number; power?: number; variance?: DifferenceVariance }): number {
+  const alpha = options.alpha ?? 0.05;
+  const power = options.power ?? 0.8;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+  assertProportion("accuracy in the first condition", options.p1);
+  assertProportion("accuracy in the second condition", options.p2);
+  const delta = Math.abs(options.p2 - options.p1);
+  if (delta === 0) throw new RangeError("the two accuracies are equal: no difference to detect");
+  const za = normalQuantile(1 - alpha / 2);
+  const zb = normalQuantile(power);
+  const v = options.p1 * (1 - options.p1) + options.p2 * (1 - options.p2);
+  const pBar = (options.p1 + options.p2) / 2;
+  const root = (options.variance ?? "null-and-alternative") === "alternative" ? (za + zb) * Math.sqrt(v) : za * Math.sqrt(2 * pBar * (1 - pBar)) + zb * Math.sqrt(v);
   return Math.max(1, Math.ceil((root * root) / (delta * delta) - 1e-9));
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { openStudyExport } from "@/lib/server/export/open-study-export";
+import { formatFractionAsPercent } from "@/lib/results/rounding";
 import type { CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
 import { referenceQuantile, referenceReplicates } from "../helpers/crossed-bootstrap-reference";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
@@ -89,6 +90,28 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
       expect(c.effect.high, c.column).toBeCloseTo(mine.high, 12);
       expect(c.effect.skipped, c.column).toBe(mine.skipped);
       expect([c.effect.nParticipants, c.effect.nItems], c.column).toEqual([mine.nParticipants, mine.nItems]);
+    }
+  });
+
+  it("fills the paper-table export's effect row with the page's numbers (Table 2 only)", async () => {
+    const page = await getResultsPage({ studyId: crossed.studyId });
+    const effect = page.human.summary!.conditionEffect;
+    const opened = await openStudyExport({ studyId: crossed.studyId, kind: "paper-table", paperTable: { format: "csv", metric: "both" } });
+    const rows = parse(await readAll(opened.stream), { columns: true }) as Row[];
+    const effectRows = rows.filter((r) => r.row === "Human: interactive − static (pp)");
+    expect(effectRows.map((r) => r.metric)).toEqual(["exact"]);
+    const row = effectRows[0]!;
+    for (const c of effect.columns) {
+      const label = c.label;
+      if (c.effect.estimate === null) {
+        expect(row[label]).toBe("");
+        continue;
+      }
+      expect([row[label], row[`${label} low`], row[`${label} high`]], label).toEqual([
+        formatFractionAsPercent(c.effect.estimate),
+        formatFractionAsPercent(c.effect.low!),
+        formatFractionAsPercent(c.effect.high!),
+      ]);
     }
   });
 

@@ -50,6 +50,7 @@ export async function buildStudyPaperTables(options: PaperTableExportOptions): P
       human: human.summary?.overall ?? null,
       comparison: models.comparison,
       runNames,
+      conditionEffect: human.summary?.conditionEffect ?? null,
     }),
   );
   return { tables, slug: `${scope.study.slug}${scope.scope === "pool" ? "-pool" : ""}` };

@@ -295,7 +295,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <details className="mt-2">
           <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>
           <pre className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs" data-testid="paper-table-latex">
-            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames }))}
+            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames, conditionEffect: summary?.conditionEffect ?? null }))}
           </pre>
         </details>
       </section>
