@@ -384,12 +384,18 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
     values: PAPER_TABLE_SCORE_KINDS,
     description: "paper: the paper's scoring; fair: chemically equivalent atom names count as one on ResLig and PocLig (the paper's published rows keep the paper score).",
   },
-  { key: "row", type: "string", description: "Row label: 'Human (this study)', an imported model run's name, or a model of the paper's published rows." },
+  {
+    key: "row",
+    type: "string",
+    description:
+      "Row label: 'Human (this study)', an imported model run's name, a model of the paper's published rows, or (Table 2, paper score, both conditions answered) 'Human: interactive − static (pp)', the condition effect.",
+  },
   {
     key: "provenance",
     type: "string",
-    values: ["this study", "imported run", "as reported", "as reported, full test set"],
-    description: "Where the row's numbers come from: this study's humans, an imported model run scored on the items the humans answered (item-matched), or the paper's printed values on its own items.",
+    values: ["this study", "imported run", "as reported", "as reported, full test set", "this study, condition effect"],
+    description:
+      "Where the row's numbers come from: this study's humans, an imported model run scored on the items the humans answered (item-matched), the paper's printed values on its own items, or this study's condition effect (interactive − static exact accuracy, crossed participant × item bootstrap; docs/condition-effect.md).",
   },
   ...RESULT_COLUMN_KEYS.flatMap((k): PaperTableCsvColumn[] => {
     const label = RESULT_COLUMNS[k].label;
@@ -398,13 +404,13 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
         key: label,
         type: "number",
         unit: PERCENT,
-        description: `${label} (result column ${k}): the row's accuracy in percent, study rows rounded to 1 decimal (half away from zero, as on the results page), the paper's rows as printed (2 decimals); empty when the row has no answers in this column.`,
+        description: `${label} (result column ${k}): the row's accuracy in percent, study rows rounded to 1 decimal (half away from zero, as on the results page), the paper's rows as printed (2 decimals); on the condition-effect row the difference in percentage points (negative when static is higher); empty when the row has no answers in this column.`,
       },
       {
         key: `${label} low`,
         type: "number",
         unit: PERCENT,
-        description: `${label}: lower limit of the human row's 95 % interval in percent, with the decimals (1 to 3) needed for low and high to print differently; empty on other rows. ${INTERVAL_RULE_NOTE}`,
+        description: `${label}: lower limit of the 95 % interval of the human row (percent) or of the condition-effect row (percentage points, crossed bootstrap), with the decimals (1 to 3) needed for low and high to print differently; empty on other rows. Human row: ${INTERVAL_RULE_NOTE}`,
       },
       { key: `${label} high`, type: "number", unit: PERCENT, description: `${label}: upper limit of the human row's 95 % interval (as ${label} low).` },
     ];
@@ -413,9 +419,13 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
     key: "Avg",
     type: "number",
     unit: PERCENT,
-    description: "The paper's Avg: mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); empty when one of them has no data; the paper's rows carry their printed Avg.",
+    description: "The paper's Avg: mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); empty when one of them has no data and on the condition-effect row; the paper's rows carry their printed Avg.",
   },
-  { key: "note", type: "string", description: "Footnote of a paper row (e.g. which item set it was reported on); empty otherwise." },
+  {
+    key: "note",
+    type: "string",
+    description: "Footnote of a paper row (e.g. which item set it was reported on); on the condition-effect row the effect over all tasks pooled ('All tasks pooled: +4.2 pp [−1.0, +9.8]'); empty otherwise.",
+  },
 ];
 
 /** One CSV record per row: labels, then value / 95 % low / high per column (percent, same rounding), then Avg. */
