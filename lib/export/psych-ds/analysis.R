@@ -270,19 +270,24 @@ main <- function() {
   out("meta", script = "analysis.R", study = settings$studyId, scope = settings$scope, answers = nrow(d), participants = length(unique(d$participant_id)),
       items = length(unique(d$item_id)), seed = settings$resultsSeed, replicates = settings$resultsReplicates)
   seed <- settings$resultsSeed
+  started <- proc.time()[["elapsed"]]
+  lap <- function() { now <- proc.time()[["elapsed"]]; on.exit(started <<- now); now - started }
   summarize_group(d, paste0(seed, "|all"), "all", settings)
   for (dimension in c("condition", "cohort")) {
     for (key in sort(unique(d[[dimension]]), method = "radix")) {
       summarize_group(d[d[[dimension]] == key, , drop = FALSE], paste0(seed, "|", dimension, "=", key), paste0(dimension, "=", key), settings)
     }
   }
+  summary_seconds <- lap()
   # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
   both <- d[d$condition %in% c("static", "interactive"), , drop = FALSE]
   condition_effect(both, "all", settings)
   for (column in RESULT_COLUMNS) {
     if (any(both$result_column == column)) condition_effect(both[both$result_column == column, , drop = FALSE], paste0("column=", column), settings)
   }
+  effect_seconds <- lap()
   fit_condition_model(d)
+  out("timing", page = sprintf("%.2f", summary_seconds), effect = sprintf("%.2f", effect_seconds), model = sprintf("%.2f", lap()), unit = "s")
 }
 
 main()

@@ -19,6 +19,7 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
 import math
 import os
 import sys
+import time
 import warnings
 from statistics import NormalDist
 
@@ -276,17 +277,22 @@ def main():
     out("meta", script="analysis.py", study=settings["studyId"], scope=settings["scope"], answers=len(df), participants=df["participant_id"].nunique(),
         items=df["item_id"].nunique(), seed=settings["resultsSeed"], replicates=settings["resultsReplicates"])
     seed = settings["resultsSeed"]
+    laps = [time.perf_counter()]
     summarize_group(df, f"{seed}|all", "all", settings)
     for dimension in ("condition", "cohort"):
         for key in sorted(df[dimension].unique()):
             summarize_group(df[df[dimension] == key], f"{seed}|{dimension}={key}", f"{dimension}={key}", settings)
+    laps.append(time.perf_counter())
     # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
     both = df[df["condition"].isin(["static", "interactive"])]
     condition_effect(both, "all", settings)
     for column in RESULT_COLUMNS:
         if (both["result_column"] == column).any():
             condition_effect(both[both["result_column"] == column], f"column={column}", settings)
+    laps.append(time.perf_counter())
     fit_condition_model(df)
+    laps.append(time.perf_counter())
+    out("timing", page=f"{laps[1] - laps[0]:.2f}", effect=f"{laps[2] - laps[1]:.2f}", model=f"{laps[3] - laps[2]:.2f}", unit="s")
 
 
 if __name__ == "__main__":
