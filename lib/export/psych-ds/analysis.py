@@ -269,8 +269,8 @@ def main():
     s = dict(zip(raw["setting"], raw["value"]))
     settings = {"studyId": s["studyId"], "scope": s["scope"], "resultsSeed": s["resultsSeed"], "resultsReplicates": int(s["resultsReplicates"]),
                 "confidence": float(s["confidence"]), "conditionSeed": int(s["conditionSeed"]), "conditionReplicates": int(s["conditionReplicates"])}
-    trials = pd.read_csv(os.path.join(root, "data", s["trialsFile"]), dtype={"participant_id": str, "item_id": str, "cohort": str, "condition": str},
-                         keep_default_na=False)
+    # Every column as text (empty cells stay ""), converted where used: ids never turn into numbers.
+    trials = pd.read_csv(os.path.join(root, "data", s["trialsFile"]), dtype=str, keep_default_na=False)
     df = trials[trials["in_results"].astype(int) == 1].copy()
     df["exact"] = df["exact"].astype(int)
     df["partial"] = df["partial"].astype(float)

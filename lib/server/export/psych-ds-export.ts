@@ -53,7 +53,8 @@ async function writeTable<Row>(file: string, table: ExportTable<Row>, rows: Asyn
  * Writes the analysis package of a study (or of every study on its pool version) into `dir`, which must not exist or
  * be empty: dataset_description.json, data/ (trials, participants, items), analysis/ (settings.csv, analysis.R,
  * analysis.py). Trials are the responses export's rows of the main phase, in_results marking the ones the results
- * page counts (the same record list it summarises: every main-phase answer except those it lists as left out).
+ * page counts (the record list it summarises, read once: answers stored after that read are not in the package), with
+ * the fair score the page computed for each.
  */
 export async function writePsychDsDataset(options: { studyId: string; scope?: ResultsScope; dir: string; now?: Date }): Promise<PsychDsExportResult> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
