@@ -158,8 +158,8 @@ function expectClose(got: number | null, want: number | null | undefined, what: 
  * Every accuracy, interval, spread, F1 and average line of a script equals the page's number (1e-9, and as printed):
  * paper and fair scores, exact and partial, for all participants, each condition and each cohort.
  */
-function expectPageNumbers(lines: Line[], script: string): number {
-  const summary = page.summary!;
+function expectPageNumbers(lines: Line[], script: string, results: StudyResultsDto = page): number {
+  const summary = results.summary!;
   let compared = 0;
   const methods = new Set<string>();
   for (const [label, group] of groupsOf(summary)) {
@@ -384,4 +384,15 @@ describe("analysis package (Psych-DS)", () => {
     expect(fs.readdirSync(busy)).toEqual(["keep.txt"]);
     await expect(writePsychDsDataset({ studyId: "no-such-study", dir: path.join(dir, "none") })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("pool scope: the package carries the pool's seed and analysis.py reproduces the pool results page", async () => {
+    const out = path.join(dir, "pool");
+    await writePsychDsDataset({ studyId: fixture.studyId, scope: "pool", dir: out });
+    const settings = parse(fs.readFileSync(path.join(out, "analysis", "settings.csv"), "utf8"), { columns: true }) as { setting: string; value: string }[];
+    expect(settings.find((r) => r.setting === "resultsSeed")!.value).toBe(`results:pool:${fixture.studyId}`);
+    expect(settings.find((r) => r.setting === "scope")!.value).toBe("pool");
+    const poolPage = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
+    const lines = parseOutput(execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
+    expect(expectPageNumbers(lines, "analysis.py (pool)", poolPage)).toBeGreaterThan(500);
+  }, 300_000);
 });
