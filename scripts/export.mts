@@ -1,5 +1,6 @@
 // Streams a study's export to a file or stdout, the same bytes as the /api/export routes.
 //   npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]
+//   npm run export -- --study ID --what psych-ds --out DIR [--scope study|pool]   (the analysis package: a Psych-DS folder)
 //   paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--condition static|interactive]
 // summary = per-task summary, items = per-item summary, tsv = the pool's items as a VLMEvalKit TSV.
 // Needs DATABASE_URL (or the embedded database, started by the pre-script); prints the error and exits with status 1 on bad input.
@@ -15,10 +16,11 @@ import type { TsvImageSize } from "@/lib/server/export/tsv-image";
 import type { OpenedExport, StudyExportKind } from "@/lib/server/export/open-study-export";
 
 const USAGE =
-  "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]\n" +
+  "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table|psych-ds [--scope study|pool] [--out FILE]\n" +
   "       paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--score paper] [--condition static|interactive]\n" +
   "       tsv: [--image-size original|1024|768|512] (longest image side, px)\n" +
-  "       codebook: [--format csv|md]";
+  "       codebook: [--format csv|md]\n" +
+  "       psych-ds: --out DIR (a new or empty folder; the analysis package: Psych-DS dataset, analysis.R, analysis.py)";
 
 const WHAT: Record<string, StudyExportKind | "codebook"> = {
   responses: "responses",
@@ -31,6 +33,7 @@ const WHAT: Record<string, StudyExportKind | "codebook"> = {
   "vlmevalkit-tsv": "vlmevalkit-tsv",
   codebook: "codebook",
   "paper-table": "paper-table",
+  "psych-ds": "psych-ds",
 };
 
 function fail(message: string): never {
@@ -80,6 +83,8 @@ if (what === "paper-table") {
 } else if (what === "vlmevalkit-tsv") {
   const { TSV_IMAGE_SIZES } = await import("@/lib/server/export/tsv-image");
   if (!(TSV_IMAGE_SIZES as readonly string[]).includes(parsed["image-size"])) fail(`--image-size must be one of ${TSV_IMAGE_SIZES.join(", ")}, got '${parsed["image-size"]}'`);
+} else if (what === "psych-ds") {
+  if (!parsed.out) fail("--out DIR is required for psych-ds (the package is a folder)");
 } else if (what === "codebook") {
   if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
 }
@@ -114,6 +119,22 @@ async function exportResponses(started: number): Promise<void> {
     fs.closeSync(fd);
     fs.renameSync(temp, out);
     process.stderr.write(`export: wrote ${out} (${fs.statSync(out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+/** The analysis package, written as a folder (the results page's download is the same folder as .tar.gz). */
+async function exportPsychDs(started: number): Promise<void> {
+  const { writePsychDsDataset } = await import("@/lib/server/export/psych-ds-export");
+  const { disconnectDb } = await import("@/lib/server/db");
+  try {
+    const result = await writePsychDsDataset({ studyId: parsed.study as string, scope: parsed.scope as "study" | "pool", dir: parsed.out as string });
+    process.stderr.write(
+      `export: wrote the analysis package to ${result.dir} (${result.nTrials} answers, ${result.nParticipants} participants, ${result.nItems} items) in ${((performance.now() - started) / 1000).toFixed(1)} s\n` +
+        result.files.map((f) => `  ${f}\n`).join("") +
+        `run: Rscript ${path.join(result.dir, "analysis", "analysis.R")}   /   python3 ${path.join(result.dir, "analysis", "analysis.py")}\n`,
+    );
+  } finally {
+    await disconnectDb();
   }
 }
 
@@ -153,6 +174,7 @@ async function exportOther(started: number): Promise<void> {
 try {
   const started = performance.now();
   if (what === "responses" && process.env.EXPORT_IN_PROCESS !== "1") await exportResponses(started);
+  else if (what === "psych-ds") await exportPsychDs(started);
   else await exportOther(started);
 } catch (err) {
   // The reader closed the pipe (`| head`): what it wanted was written.

@@ -1,18 +1,45 @@
-import { defineExportTable, type ExportTable } from "./columns";
+import { PAPER_TABLE_CSV_COLUMNS } from "./paper-table-csv";
+import { defineExportTable, type ExportColumn } from "./columns";
+import { ANALYSIS_SETTINGS_TABLE, PSYCHDS_ITEMS_TABLE, PSYCHDS_PARTICIPANTS_TABLE, PSYCHDS_TRIALS_TABLE } from "./psych-ds";
 import { RESPONSES_TABLE } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE } from "./summary-tables";
 import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
 import { VLMEVALKIT_TSV_TABLE } from "./vlmevalkit-table";
 
+/** A file as the codebook describes it: a table's id, title, description and columns (without their getters). */
+export interface DocumentedTable {
+  id: string;
+  title: string;
+  description: string;
+  columns: readonly Omit<ExportColumn<never>, "get">[];
+}
+
+/**
+ * The paper-style tables as CSV (npm run export -- --what paper-table --format csv): its header is not snake_case (the
+ * paper's column labels), so it is documented from PAPER_TABLE_CSV_COLUMNS, which also writes that header.
+ */
+export const PAPER_TABLE_CSV_DOC: DocumentedTable = {
+  id: "paper_table",
+  title: "Paper-style tables (CSV)",
+  description:
+    "One row per table row of the paper's Table 1 (partial credit) and/or Table 2 (exact match): this study's human row, one row per imported model run (item-matched), then the paper's published rows as reported. Numbers are percent as printed on the results page.",
+  columns: PAPER_TABLE_CSV_COLUMNS,
+};
+
 /** Every exported file, in the order the codebook lists them. */
-export const EXPORT_TABLES: readonly ExportTable<never>[] = [
+export const EXPORT_TABLES: readonly DocumentedTable[] = [
   RESPONSES_TABLE,
   TASK_SUMMARY_TABLE,
   ITEM_SUMMARY_TABLE,
   PARTICIPANTS_TABLE,
   THREE_D_USAGE_TABLE,
   VLMEVALKIT_TSV_TABLE,
-] as unknown as readonly ExportTable<never>[];
+  PAPER_TABLE_CSV_DOC,
+  PSYCHDS_TRIALS_TABLE,
+  PSYCHDS_PARTICIPANTS_TABLE,
+  PSYCHDS_ITEMS_TABLE,
+  ANALYSIS_SETTINGS_TABLE,
+] as unknown as readonly DocumentedTable[];
 
 /** One codebook line: a column of an exported file. */
 export interface CodebookEntry {
@@ -28,7 +55,7 @@ export interface CodebookEntry {
 }
 
 /** The codebook, generated from the column definitions themselves (so it cannot drift from the files). */
-export function buildCodebook(tables: readonly ExportTable<never>[] = EXPORT_TABLES): CodebookEntry[] {
+export function buildCodebook(tables: readonly DocumentedTable[] = EXPORT_TABLES): CodebookEntry[] {
   return tables.flatMap((t) =>
     t.columns.map((c, i) => ({
       table: t.id,
@@ -62,7 +89,7 @@ export const CODEBOOK_TABLE = defineExportTable<CodebookEntry>({
 });
 
 /** The codebook as Markdown (one section per file), for a README or a data paper's supplement. */
-export function formatCodebookMarkdown(tables: readonly ExportTable<never>[] = EXPORT_TABLES): string {
+export function formatCodebookMarkdown(tables: readonly DocumentedTable[] = EXPORT_TABLES): string {
   const escape = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const sections = tables.map((t) => {
     const lines = [`## ${t.title} (\`${t.id}\`)`, "", t.description, "", "| column | type | unit | values | description |", "|---|---|---|---|---|"];

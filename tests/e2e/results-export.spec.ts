@@ -1,4 +1,8 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { expect, test } from "@playwright/test";
+import * as tar from "tar-stream";
 import { parse } from "csv-parse/sync";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 import { E2E_ADMIN, signInPage, signInRequest } from "./helpers/sign-in";
@@ -52,6 +56,26 @@ test("a researcher opens the results page and downloads every export", async ({ 
   const codebook = await request.get("/api/export/codebook");
   expect(codebook.status()).toBe(200);
   expect((await codebook.text()).split("\n")[0]).toBe("table,table_title,table_description,column,position,type,unit,values,description");
+
+  // The analysis package: the page's link, a .tar.gz with the Psych-DS folder and both scripts.
+  const packageHref = await page.getByTestId("psych-ds-download").getAttribute("href");
+  expect(packageHref).toBe(`/api/export/${studyId}/psych-ds`);
+  const archive = await request.get(packageHref!);
+  expect(archive.status()).toBe(200);
+  expect(archive.headers()["content-type"]).toBe("application/gzip");
+  expect(archive.headers()["content-disposition"]).toMatch(/^attachment; filename="demo-psych-ds\.tar\.gz"/);
+  const names: string[] = [];
+  const extract = tar.extract();
+  const listed = (async () => {
+    for await (const entry of extract) {
+      names.push(entry.header.name);
+      entry.resume();
+    }
+  })();
+  await pipeline(Readable.from([await archive.body()]), createGunzip(), extract);
+  await listed;
+  for (const file of ["dataset_description.json", "analysis/analysis.R", "analysis/analysis.py", "analysis/settings.csv"]) expect(names).toContain(`demo-psych-ds/${file}`);
+  expect(names.filter((n) => /^demo-psych-ds\/data\/study-[A-Za-z0-9]+_table-(trials|participants|items)_data\.csv$/.test(n))).toHaveLength(3);
 });
 
 test("exports refuse anonymous callers and unknown studies", async ({ request, playwright, baseURL }) => {

@@ -18,10 +18,11 @@ import { createResponsesChildStream } from "./responses-child-stream";
 import { toMaxSidePx, type TsvImageSize } from "./tsv-image";
 import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
 import { openPaperTableExport, type PaperTableExportOptions } from "./paper-table-export";
+import { openPsychDsArchive } from "./psych-ds-export";
 import { createTableStream } from "./table-stream";
 
 /** What can be exported for a study; the URL segment and the CLI's --what use these names. */
-export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "three-d-usage", "vlmevalkit-tsv", "paper-table"] as const;
+export const STUDY_EXPORT_KINDS = ["responses", "task-summary", "item-summary", "participants", "three-d-usage", "vlmevalkit-tsv", "paper-table", "psych-ds"] as const;
 export type StudyExportKind = (typeof STUDY_EXPORT_KINDS)[number];
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
@@ -76,6 +77,9 @@ export async function openStudyExport(options: {
       const rows = analysis.items.map((i) => ({ stats: i, externalId: i.externalId, status: i.status, goldAnswer: i.goldAnswer }));
       return csv("item-summary", createTableStream(ITEM_SUMMARY_TABLE, rows));
     }
+    case "psych-ds":
+      // The analysis package (Psych-DS dataset + R/Python scripts) as one .tar.gz with a top folder of the same name.
+      return { fileName: `${stem}-psych-ds.tar.gz`, contentType: "application/gzip", stream: await openPsychDsArchive({ studyId: scope.study.id, scope: scope.scope, root: `${stem}-psych-ds` }) };
     case "vlmevalkit-tsv":
       return {
         fileName: `${scope.study.slug}-items-vlmevalkit${options.imageSize && options.imageSize !== "original" ? `-${options.imageSize}px` : ""}.tsv`,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildCodebook, CODEBOOK_TABLE, EXPORT_TABLES, formatCodebookMarkdown } from "@/lib/export/codebook";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
+import { buildPaperTable } from "@/lib/results/paper-table";
+import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 
 describe("codebook", () => {
   const codebook = buildCodebook();
@@ -18,7 +20,19 @@ describe("codebook", () => {
   });
 
   it("lists the files in a fixed order and numbers columns from 1", () => {
-    expect([...new Set(codebook.map((e) => e.table))]).toEqual(["responses", "task_summary", "item_summary", "participants", "three_d_usage", "vlmevalkit_items"]);
+    expect([...new Set(codebook.map((e) => e.table))]).toEqual([
+      "responses",
+      "task_summary",
+      "item_summary",
+      "participants",
+      "three_d_usage",
+      "vlmevalkit_items",
+      "paper_table",
+      "psychds_trials",
+      "psychds_participants",
+      "psychds_items",
+      "psychds_analysis_settings",
+    ]);
     const responses = codebook.filter((e) => e.table === "responses");
     expect(responses.map((e) => e.position)).toEqual(responses.map((_, i) => i + 1));
     expect(responses.map((e) => e.column)).toEqual(RESPONSES_TABLE.columns.map((c) => c.key));
@@ -53,6 +67,16 @@ describe("codebook", () => {
     expect(rt).toMatchObject({ type: "integer", unit: "ms" });
     const phase = codebook.find((e) => e.table === "responses" && e.column === "phase");
     expect(phase?.values).toBe("practice | main | attention");
+  });
+
+  it("documents the paper-table CSV's 37 columns from the list that writes its header", () => {
+    const table = buildPaperTable({ metric: "exact", human: null, comparison: null });
+    const [header] = paperTableCsvRecords([table]);
+    expect(header).toHaveLength(37);
+    const documented = codebook.filter((e) => e.table === "paper_table");
+    expect(documented.map((e) => e.column)).toEqual(header);
+    expect(documented.find((e) => e.column === "ResLig− low")).toMatchObject({ type: "number", unit: "percent" });
+    for (const e of documented) expect(e.description.length, e.column).toBeGreaterThan(20);
   });
 
   it("renders Markdown with a row per column and escapes pipes", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatConditionEffect, formatPp } from "@/lib/results/condition-effect";
-import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, PAPER_TABLE_HEADERS, paperTableCsvRecords } from "@/lib/results/paper-table";
+import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, PAPER_TABLE_HEADERS } from "@/lib/results/paper-table";
+import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { formatFractionAsPercent } from "@/lib/results/rounding";
 import { summarizeHumanResults } from "@/lib/results/summarize";

@@ -361,6 +361,13 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             ))}
           </li>
           <li>
+            <a href={exportHref("psych-ds")} className="text-blue-700 underline" data-testid="psych-ds-download">
+              Analysis package (.tar.gz)
+            </a>
+            : a Psych-DS dataset (trials, participants, items, dataset_description.json) with analysis.R (base R + lme4) and analysis.py (pandas +
+            statsmodels) that recompute this page&apos;s accuracies, intervals and the condition effect, and fit the condition model (docs/analysis-package.md).
+          </li>
+          <li>
             Codebook:{" "}
             {/* A file download from a route handler: a plain link, not client-side navigation. */}
             {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}

@@ -1,0 +1,293 @@
+#!/usr/bin/env Rscript
+# Recomputes the misi-baseline results page from this Psych-DS dataset and fits the condition model.
+#
+#   Rscript analysis/analysis.R [DATASET_DIR]     (base R + lme4; Debian: r-base-core r-cran-lme4)
+#
+# DATASET_DIR defaults to the folder above this script. Output: one line per number, `kind key=value ...`, values
+# unrounded (17 significant digits, fractions in [0, 1]); docs/analysis-package.md in the app describes every line.
+# - accuracy: per result column and group (all / condition=X / cohort=X), metric exact or partial: the pooled mean
+#   and the 95 % interval the page reports: a participant bootstrap (mulberry32 seeded with FNV-1a of the page's
+#   seed string), or the clustered Wilson interval where the bootstrap collapses or is unreliable.
+# - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
+# - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
+#   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
+# - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood.
+
+RESULT_COLUMNS <- c("translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
+                    "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand")
+PAPER_AVERAGE_COLUMNS <- setdiff(RESULT_COLUMNS, c("translation_rotation", "rotation_rotation"))
+MIN_BOOTSTRAP_PARTICIPANTS <- 10
+MIN_REPORTED_WIDTH <- 0.001
+U32 <- 4294967296
+
+fmt <- function(x) if (is.null(x) || length(x) == 0 || is.na(x) || !is.finite(x)) "NA" else sprintf("%.17g", x)
+enc <- function(v) gsub(" ", "%20", gsub("%", "%25", as.character(v), fixed = TRUE), fixed = TRUE)
+out <- function(.line_kind, ...) {
+  f <- list(...)
+  cat(.line_kind, paste0(" ", names(f), "=", vapply(f, enc, ""), collapse = ""), "\n", sep = "")
+}
+
+# ---- the results page's RNG: FNV-1a seed hash and mulberry32 (lib/rng.ts), on doubles holding uint32 values ----
+xor32 <- function(a, b) {
+  bitwXor(as.integer(a %/% 65536), as.integer(b %/% 65536)) * 65536 + bitwXor(as.integer(a %% 65536), as.integer(b %% 65536))
+}
+imul32 <- function(a, b) {
+  ah <- a %/% 65536; al <- a %% 65536; bh <- b %/% 65536; bl <- b %% 65536
+  (((ah * bl + al * bh) %% 65536) * 65536 + al * bl) %% U32
+}
+or1 <- function(t) t + (t %% 2 == 0)
+or61 <- function(t) { lo <- t %% 64; t - lo + bitwOr(as.integer(lo), 61L) }
+hash_seed <- function(seed) {
+  units <- c()
+  for (cp in utf8ToInt(enc2utf8(as.character(seed)))) {
+    # JavaScript strings are UTF-16: a code point above U+FFFF is two code units.
+    units <- c(units, if (cp > 65535) c(55296 + (cp - 65536) %/% 1024, 56320 + (cp - 65536) %% 1024) else cp)
+  }
+  h <- 2166136261
+  for (u in units) h <- imul32(xor32(h, u), 16777619)
+  h
+}
+# The first n numbers of createRng(seed).next(): state k is seed + k * 0x6d2b79f5 (mod 2^32).
+mulberry32 <- function(seed, n) {
+  t <- (hash_seed(seed) + seq_len(n) * 1831565813) %% U32
+  t <- imul32(xor32(t, t %/% 32768), or1(t))
+  t <- xor32(t, (t + imul32(xor32(t, t %/% 128), or61(t))) %% U32)
+  xor32(t, t %/% 16384) / U32
+}
+
+quantile_sorted <- function(v, p) {
+  h <- (length(v) - 1) * p
+  lo <- floor(h)
+  below <- v[lo + 1]
+  above <- v[min(lo + 2, length(v))]
+  w <- h - lo
+  if (w == 0) below else below * (1 - w) + above * w
+}
+
+wilson_limits <- function(p, n, confidence) {
+  z <- qnorm(1 - (1 - confidence) / 2)
+  z2 <- z * z
+  den <- 1 + z2 / n
+  centre <- (p + z2 / (2 * n)) / den
+  half <- (z / den) * sqrt((p * (1 - p)) / n + z2 / (4 * n * n))
+  c(if (p == 0) 0 else max(0, centre - half), if (p == 1) 1 else min(1, centre + half))
+}
+
+estimate_icc <- function(clusters) {
+  k <- length(clusters)
+  sizes <- lengths(clusters)
+  n <- sum(sizes)
+  if (k < 2 || n <= k) return(NULL)
+  grand <- sum(vapply(clusters, sum, 0)) / n
+  means <- vapply(clusters, mean, 0)
+  ssb <- sum(sizes * (means - grand)^2)
+  ssw <- sum(unlist(Map(function(c, m) sum((c - m)^2), clusters, means)))
+  msb <- ssb / (k - 1)
+  msw <- ssw / (n - k)
+  m0 <- (n - sum(sizes^2) / n) / (k - 1)
+  den <- msb + (m0 - 1) * msw
+  raw <- if (den == 0) 0 else (msb - msw) / den
+  min(1, max(0, raw))
+}
+
+clustered_wilson <- function(clusters, confidence) {
+  values <- unlist(clusters)
+  n <- length(values)
+  estimate <- min(1, max(0, sum(values) / n))
+  icc <- if (all(values == values[1])) NULL else estimate_icc(clusters)
+  rho <- if (is.null(icc)) 1 else icc
+  de <- 1 + (sum(lengths(clusters)^2) / n - 1) * rho
+  wilson_limits(estimate, n / de, confidence)
+}
+
+# lib/stats/bootstrap.ts bootstrapClusterMean + lib/results/interval-rule.ts chooseReportedInterval: the bootstrap's
+# own limits and the reported interval.
+reported_interval <- function(clusters, seed, replicates, confidence) {
+  g <- length(clusters)
+  sums <- vapply(clusters, sum, 0)
+  counts <- lengths(clusters)
+  picks <- matrix(floor(mulberry32(seed, replicates * g) * g) + 1, nrow = replicates, byrow = TRUE)
+  means <- sort(rowSums(matrix(sums[picks], nrow = replicates)) / rowSums(matrix(counts[picks], nrow = replicates)))
+  alpha <- 1 - confidence
+  low <- quantile_sorted(means, alpha / 2)
+  high <- quantile_sorted(means, 1 - alpha / 2)
+  values <- unlist(clusters)
+  reason <- if (all(values == values[1])) "boundary" else if (g < MIN_BOOTSTRAP_PARTICIPANTS) "few-participants" else if (high - low < MIN_REPORTED_WIDTH) "narrow" else "none"
+  if (reason == "none") return(list(b_low = low, b_high = high, low = low, high = high, method = "participant-bootstrap", reason = reason))
+  cw <- clustered_wilson(clusters, confidence)
+  list(b_low = low, b_high = high, low = cw[1], high = cw[2], method = "clustered-wilson", reason = reason)
+}
+
+# One metric of one column: pooled mean, bootstrap, reported interval, Wilson (0/1 scores) and participant spread.
+summarize_metric <- function(scores, participant, ids, seed, settings, binary) {
+  clusters <- unname(split(scores, factor(participant, levels = ids)))
+  n <- sum(lengths(clusters))
+  value <- sum(vapply(clusters, sum, 0)) / n
+  iv <- reported_interval(clusters, seed, settings$resultsReplicates, settings$confidence)
+  means <- sort(vapply(clusters, function(c) sum(c) / length(c), 0))
+  fields <- list(value = fmt(value), low = fmt(iv$low), high = fmt(iv$high), method = iv$method, reason = iv$reason,
+                 bootstrap_low = fmt(iv$b_low), bootstrap_high = fmt(iv$b_high))
+  if (binary) {
+    w <- wilson_limits(value, n, settings$confidence)
+    fields <- c(fields, list(wilson_low = fmt(w[1]), wilson_high = fmt(w[2])))
+  }
+  fields <- c(fields, list(spread_min = fmt(means[1]), spread_median = fmt(quantile_sorted(means, 0.5)), spread_max = fmt(means[length(means)])))
+  list(value = value, fields = fields)
+}
+
+summarize_group <- function(d, prefix, label, settings) {
+  metrics <- c("exact", "partial", "fair-exact", "fair-partial")
+  cells <- setNames(lapply(metrics, function(m) list()), metrics)
+  for (column in RESULT_COLUMNS) {
+    sub <- d[d$result_column == column, , drop = FALSE]
+    if (nrow(sub) == 0) next
+    # Clusters in participant-id order (code-unit order, as the page sorts them).
+    ids <- sort(unique(sub$participant_id), method = "radix")
+    exact <- as.numeric(sub$exact)
+    partial <- as.numeric(sub$partial)
+    # The fair score where the answer has one, else the paper score (lib/results/summarize.ts fairExactOf).
+    fair_exact <- ifelse(sub$fair_exact != "", suppressWarnings(as.numeric(sub$fair_exact)), exact)
+    fair_partial <- ifelse(sub$fair_partial != "", suppressWarnings(as.numeric(sub$fair_partial)), partial)
+    # Without any fair score in the column the page reuses the paper numbers (and their intervals).
+    has_fair <- any(sub$fair_exact != "" | sub$fair_partial != "")
+    results <- list()
+    for (metric in metrics) {
+      scores <- switch(metric, exact = exact, partial = partial, "fair-exact" = fair_exact, "fair-partial" = fair_partial)
+      results[[metric]] <- if (startsWith(metric, "fair-") && !has_fair) results[[substring(metric, 6)]] else
+        summarize_metric(scores, sub$participant_id, ids, paste0(prefix, "|", column, "|", metric), settings, metric %in% c("exact", "fair-exact"))
+      cells[[metric]][[column]] <- results[[metric]]$value
+      do.call(out, c(list("accuracy", group = label, column = column, metric = metric, n = nrow(sub), participants = length(ids),
+                          items = length(unique(sub$item_id))), results[[metric]]$fields))
+    }
+    out("f1", group = label, column = column, value = if (all(sub$fair_f1 != "")) fmt(sum(as.numeric(sub$fair_f1)) / nrow(sub)) else "NA")
+  }
+  for (metric in metrics) {
+    for (kind in c("paper", "all-task")) {
+      cols <- if (kind == "paper") PAPER_AVERAGE_COLUMNS else RESULT_COLUMNS
+      value <- if (all(cols %in% names(cells[[metric]]))) sum(unlist(cells[[metric]][cols])) / length(cols) else NA
+      out("average", group = label, kind = kind, metric = metric, value = fmt(value))
+    }
+  }
+}
+
+# ---- the condition effect: crossed participant x item bootstrap (condition-bootstrap contract) ----
+park_miller <- function(seed, n) {
+  s <- ((seed - 1) %% 2147483646) + 1
+  u <- numeric(n)
+  for (i in seq_len(n)) {
+    s <- (16807 * s) %% 2147483647
+    u[i] <- s / 2147483647
+  }
+  u
+}
+
+condition_effect <- function(d, label, settings) {
+  seed <- settings$conditionSeed
+  B <- settings$conditionReplicates
+  interactive <- d$condition == "interactive"
+  n_static <- sum(d$condition == "static")
+  n_interactive <- sum(interactive)
+  people <- sort(unique(d$participant_id), method = "radix")
+  items <- sort(unique(d$item_id), method = "radix")
+  n_p <- length(people)
+  n_i <- length(items)
+  if (n_static == 0 || n_interactive == 0) {
+    out("effect", subset = label, estimate = "NA", low = "NA", high = "NA", B = B, seed = seed, skipped = 0, participants = n_p, items = n_i,
+        n_static = n_static, n_interactive = n_interactive)
+    return(invisible())
+  }
+  correct <- as.numeric(d$exact)
+  p_index <- match(d$participant_id, people)
+  i_index <- match(d$item_id, items)
+  estimate <- sum(correct[interactive]) / sum(interactive) - sum(correct[!interactive]) / sum(!interactive)
+  u <- matrix(park_miller(seed, B * (n_p + n_i)), nrow = B, byrow = TRUE)
+  values <- numeric(0)
+  skipped <- 0
+  for (b in seq_len(B)) {
+    c_p <- tabulate(floor(u[b, seq_len(n_p)] * n_p) + 1, n_p)
+    c_i <- tabulate(floor(u[b, n_p + seq_len(n_i)] * n_i) + 1, n_i)
+    w <- c_p[p_index] * c_i[i_index]
+    w_int <- sum(w[interactive])
+    w_sta <- sum(w[!interactive])
+    if (w_int == 0 || w_sta == 0) {
+      skipped <- skipped + 1
+      next
+    }
+    values <- c(values, sum(w[interactive] * correct[interactive]) / w_int - sum(w[!interactive] * correct[!interactive]) / w_sta)
+  }
+  values <- sort(values)
+  alpha <- 1 - settings$confidence
+  low <- if (length(values) > 0) quantile_sorted(values, alpha / 2) else NA
+  high <- if (length(values) > 0) quantile_sorted(values, 1 - alpha / 2) else NA
+  out("effect", subset = label, estimate = fmt(estimate), low = fmt(low), high = fmt(high), B = B, seed = seed, skipped = skipped,
+      participants = n_p, items = n_i, n_static = n_static, n_interactive = n_interactive)
+}
+
+fit_condition_model <- function(d) {
+  if (!requireNamespace("lme4", quietly = TRUE)) {
+    out("model", engine = "lme4::glmer", status = "unavailable", reason = "package lme4 is not installed (Debian: r-cran-lme4)")
+    return(invisible())
+  }
+  data <- data.frame(correct = as.numeric(d$exact), condition = factor(d$condition, levels = c("static", "interactive")),
+                     task = factor(d$task_id), participant = factor(d$participant_id), item = factor(d$item_id))
+  if (length(unique(d$condition)) < 2) {
+    out("model", engine = "lme4::glmer", status = "skipped", reason = "fewer than two conditions")
+    return(invisible())
+  }
+  formula <- if (nlevels(data$task) > 1) correct ~ condition * task + (1 | participant) + (1 | item) else correct ~ condition + (1 | participant) + (1 | item)
+  notes <- character(0)
+  fit <- tryCatch(
+    withCallingHandlers(lme4::glmer(formula, data = data, family = binomial),
+                        warning = function(w) { notes <<- c(notes, conditionMessage(w)); invokeRestart("muffleWarning") },
+                        message = function(m) { notes <<- c(notes, trimws(conditionMessage(m))); invokeRestart("muffleMessage") }),
+    error = function(e) e)
+  if (inherits(fit, "error")) {
+    out("model", engine = "lme4::glmer", status = "failed", reason = conditionMessage(fit))
+    return(invisible())
+  }
+  out("model", engine = "lme4::glmer", method = "Laplace", status = "ok", n = nrow(data), singular = lme4::isSingular(fit))
+  for (note in notes) out("model_note", engine = "lme4", text = gsub("\n", " ", note))
+  co <- summary(fit)$coefficients
+  for (i in seq_len(nrow(co))) {
+    out("model_term", engine = "lme4", term = rownames(co)[i], estimate = fmt(co[i, 1]), se = fmt(co[i, 2]), z = fmt(co[i, 3]), p = fmt(co[i, 4]))
+  }
+  vc <- as.data.frame(lme4::VarCorr(fit))
+  for (i in seq_len(nrow(vc))) out("model_variance", engine = "lme4", component = vc$grp[i], sd = fmt(vc$sdcor[i]))
+}
+
+main <- function() {
+  args <- commandArgs(trailingOnly = TRUE)
+  file_arg <- grep("^--file=", commandArgs(), value = TRUE)
+  root <- if (length(args) >= 1) args[1] else if (length(file_arg) == 1) dirname(dirname(normalizePath(sub("^--file=", "", file_arg)))) else ".."
+  raw <- read.csv(file.path(root, "analysis", "settings.csv"), colClasses = "character")
+  s <- setNames(as.list(raw$value), raw$setting)
+  settings <- list(studyId = s$studyId, scope = s$scope, resultsSeed = s$resultsSeed, resultsReplicates = as.integer(s$resultsReplicates),
+                   confidence = as.numeric(s$confidence), conditionSeed = as.numeric(s$conditionSeed), conditionReplicates = as.integer(s$conditionReplicates))
+  trials <- read.csv(file.path(root, "data", s$trialsFile), colClasses = "character", na.strings = character(0), encoding = "UTF-8")
+  d <- trials[trials$in_results == "1", , drop = FALSE]
+  d$exact <- as.integer(d$exact)
+  d$partial <- as.numeric(d$partial)
+  out("meta", script = "analysis.R", study = settings$studyId, scope = settings$scope, answers = nrow(d), participants = length(unique(d$participant_id)),
+      items = length(unique(d$item_id)), seed = settings$resultsSeed, replicates = settings$resultsReplicates)
+  seed <- settings$resultsSeed
+  started <- proc.time()[["elapsed"]]
+  lap <- function() { now <- proc.time()[["elapsed"]]; on.exit(started <<- now); now - started }
+  summarize_group(d, paste0(seed, "|all"), "all", settings)
+  for (dimension in c("condition", "cohort")) {
+    for (key in sort(unique(d[[dimension]]), method = "radix")) {
+      summarize_group(d[d[[dimension]] == key, , drop = FALSE], paste0(seed, "|", dimension, "=", key), paste0(dimension, "=", key), settings)
+    }
+  }
+  summary_seconds <- lap()
+  # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
+  both <- d[d$condition %in% c("static", "interactive"), , drop = FALSE]
+  condition_effect(both, "all", settings)
+  for (column in RESULT_COLUMNS) {
+    if (any(both$result_column == column)) condition_effect(both[both$result_column == column, , drop = FALSE], paste0("column=", column), settings)
+  }
+  effect_seconds <- lap()
+  fit_condition_model(d)
+  out("timing", page = sprintf("%.2f", summary_seconds), effect = sprintf("%.2f", effect_seconds), model = sprintf("%.2f", lap()), unit = "s")
+}
+
+main()
