@@ -18,6 +18,7 @@ import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireResultsAccess } from "@/lib/server/study-access";
 import { flagItemAction } from "./actions";
+import { IntegritySection } from "@/components/results/exclusions";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -148,6 +149,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           <p className="mt-3 text-sm">No main-phase answers yet.</p>
         )}
       </section>
+
+      <IntegritySection studyId={studyId} scope={scope} />
 
       <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
         <h2 id="shortcuts-h" className="text-xl font-semibold">
