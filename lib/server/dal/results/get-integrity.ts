@@ -3,6 +3,7 @@ import { AnswerSignalsSchema, summarizeParticipantSignals, type SignalledAnswer 
 import { applyExclusionPolicy, type ExclusionResults } from "@/lib/results/exclusions";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
+import { Prisma } from "@/prisma/generated/client";
 import { loadScopeRecords } from "./results-cache";
 import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope";
 
@@ -15,12 +16,16 @@ interface SignalRow {
   signals: unknown;
 }
 
-/** The main answers of the given studies with their browser signals, per participant in submission order. */
-export async function listSignalledAnswers(studyIds: readonly string[]): Promise<SignalledAnswer[]> {
+/**
+ * The main answers of the given studies (or of the given participants) with their browser signals, per participant in
+ * submission order.
+ */
+export async function listSignalledAnswers(of: { studyIds: readonly string[] } | { participantIds: readonly string[] }): Promise<SignalledAnswer[]> {
+  const where = "studyIds" in of ? Prisma.sql`r."studyId" = ANY(${[...of.studyIds]}::text[])` : Prisma.sql`r."participantId" = ANY(${[...of.participantIds]}::text[])`;
   const rows = await db.$queryRaw<SignalRow[]>`
     SELECT r."participantId", r."taskId", r."canonicalAnswer", r."rtClientMs", r."rtServerMs", s.signals
     FROM "Response" r LEFT JOIN "AnswerSignals" s ON s."assignmentId" = r."assignmentId"
-    WHERE r."studyId" = ANY(${[...studyIds]}::text[]) AND r.phase = 'main'
+    WHERE ${where} AND r.phase = 'main'
     ORDER BY r."participantId", r."submittedAt", r.id`;
   return rows.map((r) => {
     const signals = AnswerSignalsSchema.safeParse(r.signals);
@@ -42,7 +47,7 @@ export async function listSignalledAnswers(studyIds: readonly string[]): Promise
 export async function getIntegrityResults(options: { studyId: string; scope?: ResultsScope }): Promise<ExclusionResults> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const [answers, loaded, study] = await Promise.all([
-    listSignalledAnswers(scope.studyIds),
+    listSignalledAnswers({ studyIds: scope.studyIds }),
     loadScopeRecords(scope.studyIds),
     db.study.findUnique({ where: { id: options.studyId }, select: { config: true } }),
   ]);
