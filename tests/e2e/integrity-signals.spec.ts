@@ -4,9 +4,10 @@ import { E2E_ADMIN, signInPage } from "./helpers/sign-in";
 
 // Integrity signals end to end: a participant who switches to another tab and pastes an answer is flagged with those
 // signals on the researcher's results page, and the study's exclusion policy changes the page's counts as stated.
-// The tab switch is real: a second page of the same browser context is brought to front (headless Chromium then
-// reports document.visibilityState "hidden" for the question page, asserted below). The paste is real too: the text
-// goes to the system clipboard through the Clipboard API and is pasted with Control+V (clipboard permissions granted).
+// The tab switch is a real second tab activated in the same window: the question page really loses and regains focus
+// (window blur/focus). Headless Chromium keeps a background tab "visible", so the page's hidden state is emulated for
+// the time the other tab is in front (see below); the paste is real: the text goes to the clipboard through the
+// Clipboard API and is pasted with Control+V (clipboard permissions granted).
 
 /** The gold of the current question: the fixture's item N (1-based, named in the text) is `move <x|y> <d>`. */
 async function goldOfCurrent(page: Page): Promise<string> {
@@ -38,14 +39,33 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   const contextA = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
   const a = await contextA.newPage();
   await start(a, slug, "switcher");
-  const other = await contextA.newPage();
-  await other.goto("about:blank");
-  await other.bringToFront();
+  // A real second tab in the same window, activated as a participant's click on it would (Playwright's focus
+  // emulation, which keeps every page focused, is turned off for this page so the browser's real focus is seen).
+  const cdp = await contextA.newCDPSession(a);
+  await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: false });
+  const { targetInfo } = await cdp.send("Target.getTargetInfo");
+  const browserCdp = await browser.newBrowserCDPSession();
+  const { targetId } = await browserCdp.send("Target.createTarget", { url: "about:blank", newWindow: false, browserContextId: targetInfo.browserContextId });
+  await browserCdp.send("Target.activateTarget", { targetId });
+  await expect.poll(() => a.evaluate(() => document.hasFocus())).toBe(false);
+  // Headless Chromium paints every tab, so the background tab stays "visible" (checked: Chromium 156 keeps it so for a
+  // second tab, a popup, a minimised window). Where that holds, the hidden state a headed browser enters at this moment
+  // is emulated on the document (its visibilityState and the visibilitychange event), and undone when the tab returns.
+  const emulateHidden = (await a.evaluate(() => document.visibilityState)) === "visible";
+  console.log(`tab switch: visibilityState stays visible in this browser: ${emulateHidden} (emulated when true)`);
+  const setHidden = (hidden: boolean) =>
+    a.evaluate((h) => {
+      if (h) Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      else delete (document as unknown as Record<string, unknown>).visibilityState;
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  if (emulateHidden) await setHidden(true);
   await expect.poll(() => a.evaluate(() => document.visibilityState)).toBe("hidden");
-  await other.waitForTimeout(2_500);
-  await a.bringToFront();
-  await expect.poll(() => a.evaluate(() => document.visibilityState)).toBe("visible");
-  await other.close();
+  await a.waitForTimeout(2_500);
+  if (emulateHidden) await setHidden(false);
+  await browserCdp.send("Target.activateTarget", { targetId: targetInfo.targetId });
+  await browserCdp.send("Target.closeTarget", { targetId });
+  await expect.poll(() => a.evaluate(() => [document.visibilityState, document.hasFocus()])).toEqual(["visible", true]);
   const gold1 = await goldOfCurrent(a);
   await a.evaluate((text) => navigator.clipboard.writeText(text), gold1);
   await a.getByLabel(/Your answer/).click();
@@ -83,6 +103,7 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   const hiddenSec = Number(await switcherRow.locator('[data-signal="hidden-sec"]').innerText());
   expect(hiddenSec).toBeGreaterThanOrEqual(2);
   expect(Number(await switcherRow.locator('[data-signal="hidden-count"]').innerText())).toBeGreaterThanOrEqual(1);
+  expect(Number(await switcherRow.locator('[data-signal="focus-losses"]').innerText())).toBeGreaterThanOrEqual(1);
   console.log(`switcher: hidden ${hiddenSec} s, focus losses ${await switcherRow.locator('[data-signal="focus-losses"]').innerText()}`);
   // Playwright drives the browser, and the browser says so.
   await expect(switcherRow.locator('[data-signal="webdriver"]')).toHaveText("yes");
@@ -90,6 +111,7 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   const typistRow = rows.filter({ hasNot: researcher.locator('[data-signal="pastes"]', { hasText: /^1 / }) });
   await expect(typistRow.locator('[data-signal="pastes"]')).toHaveText("0");
   await expect(typistRow.locator('[data-signal="hidden-sec"]')).toHaveText("0.0");
+  await expect(typistRow.locator('[data-signal="focus-losses"]')).toHaveText("0");
   await expect(typistRow.locator('[data-signal="excluded-by"]')).toHaveText("kept");
 
   // The policy as stated: each rule removed the switcher, nobody else; accuracy 5/6 with everyone, 2/3 after.
