@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TASK_IDS, TaskIdSchema } from "@/lib/tasks/types";
 import { isSafeHttpUrl } from "@/lib/safe-url";
+import { ExclusionPolicySchema } from "@/lib/participant/integrity";
 
 /** Study conditions: the paper's static images, or an interactive 3D view (static images stay available where useful). */
 export const CONDITIONS = ["static", "interactive"] as const;
@@ -77,6 +78,8 @@ export const StudyConfigSchema = z
      * consent with a message to return the study (prolific.returnUrl when set).
      */
     deviceRule: z.enum(["auto", "desktop", "any"]).default("auto"),
+    /** Which integrity signals exclude a participant from the results' "with exclusions" figures (default: none). */
+    exclusions: ExclusionPolicySchema.default(ExclusionPolicySchema.parse({})),
   })
   .superRefine((cfg, ctx) => {
     const overlap = cfg.practiceItemIds.filter((id) => cfg.attentionItemIds.includes(id));

@@ -9,6 +9,7 @@ import { errorsFor, sendJson } from "./send-json";
 import { FieldErrors, FormStatus } from "./field-errors";
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 import { ItemPicker } from "@/components/admin/item-picker";
+import { ExclusionPolicyFields, formToPolicy, policyToForm } from "./exclusion-policy-fields";
 
 export interface PoolVersionChoice {
   id: string;
@@ -63,6 +64,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
   const [cohortTag, setCohortTag] = useState(c.cohortTag ?? "");
   const [hbondPrimer, setHbondPrimer] = useState(c.hbondPrimer);
   const [deviceRule, setDeviceRule] = useState(c.deviceRule);
+  const [exclusions, setExclusions] = useState(() => policyToForm(c.exclusions));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -100,6 +102,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         cohortTag: optionalText(cohortTag) ?? null,
         hbondPrimer,
         deviceRule,
+        exclusions: formToPolicy(exclusions),
       },
     };
   }
@@ -297,6 +300,8 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         </label>
       </fieldset>
 
+      <ExclusionPolicyFields value={exclusions} onChange={setExclusions} errors={errs} />
+
       <fieldset className="rounded border border-slate-300 p-3">
         <legend className="px-1 text-sm font-medium">Time limits</legend>
         <div className="grid gap-4 sm:grid-cols-2">
@@ -345,5 +350,5 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
 const KNOWN_PREFIXES = [
   "name", "slug", "poolVersionId", "config.cohortTag", "config.tasks", "config.itemsPerTask", "config.answersPerItem", "config.maxParticipants",
   "config.conditions", "config.practiceItemIds", "config.attentionItemIds", "config.attentionPolicy", "config.attentionMaxFailures",
-  "config.timeLimitSec", "config.assignmentTimeoutMin", "config.consentText", "config.declineMessage", "config.prolific",
+  "config.timeLimitSec", "config.assignmentTimeoutMin", "config.consentText", "config.declineMessage", "config.prolific", "config.exclusions",
 ];

@@ -1,3 +1,5 @@
+import { AnswerSignalsSchema, type AnswerSignals } from "@/lib/participant/integrity";
+
 /**
  * The answer being saved, kept in sessionStorage (this tab only) from the first attempt until the server has stored
  * it: a page reload in between (a dev server restart reloads open pages; a participant may reload while the page says
@@ -10,6 +12,8 @@ export interface PendingAnswer {
   rtClientMs: number;
   timedOut: boolean;
   interactionLog: Record<string, unknown>;
+  /** The question's integrity signals as measured at submit: a resend carries the same values. */
+  signals?: AnswerSignals;
 }
 
 const STORAGE_KEY = "misi.pendingAnswer";
@@ -58,6 +62,7 @@ function read(s: Storage | null): PendingAnswer | null {
     const raw = s?.getItem(STORAGE_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<PendingAnswer>;
+    const signals = AnswerSignalsSchema.safeParse(v.signals);
     if (typeof v.assignmentId !== "string" || typeof v.idempotencyKey !== "string" || typeof v.answer !== "string") return null;
     return {
       assignmentId: v.assignmentId,
@@ -66,6 +71,7 @@ function read(s: Storage | null): PendingAnswer | null {
       rtClientMs: typeof v.rtClientMs === "number" ? v.rtClientMs : 0,
       timedOut: v.timedOut === true,
       interactionLog: v.interactionLog && typeof v.interactionLog === "object" ? v.interactionLog : {},
+      ...(signals.success ? { signals: signals.data } : {}),
     };
   } catch {
     return null;

@@ -17,6 +17,7 @@ import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
 import { PracticeFeedback } from "./practice-feedback";
 import { QuestionText } from "./question-text";
 import { dropPendingAnswer, keepPendingAnswer, takePendingAnswer, type PendingAnswer } from "./pending-answer";
+import { useIntegritySignals } from "./integrity-signals";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
   ssr: false,
@@ -338,6 +339,7 @@ function QuestionScreen({
   const camera = useRef<CameraSample[]>([]);
   const events = useRef<Array<{ t: number; type: string; detail?: string }>>([]);
   const zooms = useRef(0);
+  const integrity = useIntegritySignals(question.assignmentId);
   // Shown inline: switching to the instructions screen unmounted the question, which restarted the time limit and the
   // response-time clock, issued a new idempotency key and dropped the typed answer and the interaction log.
   const [instructionsOpen, setInstructionsOpen] = useState(false);
@@ -402,9 +404,10 @@ function QuestionScreen({
           imageZooms: zooms.current,
           viewport: { width: window.innerWidth, height: window.innerHeight },
         },
+        signals: integrity.snapshot(),
       });
     },
-    [parsed, question.assignmentId, text, send],
+    [parsed, question.assignmentId, text, send, integrity],
   );
 
   // An answer that was on its way when the page reloaded (a dev server restart reloads every open page; a participant

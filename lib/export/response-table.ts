@@ -1,7 +1,9 @@
 import { LATE_ANSWER_GRACE_MS } from "@/lib/question-clock";
 import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
 import { TASK_IDS } from "@/lib/tasks/types";
+import { AnswerSignalsSchema, type AnswerSignals } from "@/lib/participant/integrity";
 import { defineExportTable } from "./columns";
+import { responseSignalColumns } from "./signal-columns";
 
 /** Cohort of a participant who entered a study without a cohort tag (results group them under this name). */
 export const UNSPECIFIED_COHORT = "unspecified";
@@ -35,17 +37,24 @@ export interface ResponseExportRow {
   deviceInfo: unknown;
   /** Stored after the time limit plus the grace (scored 0 like a time-out). */
   late: boolean;
+  /** The browser's integrity signals of this answer (null: none were sent). */
+  signals: AnswerSignals | null;
+  /** Main phase: identical canonical answers in a row up to this one (lib/participant/integrity.ts); null otherwise. */
+  identicalRun: number | null;
 }
 
 /** A response as stored (Response joined with Participant, Item, AnswerKey), before the export derives its columns. */
-export interface StoredResponseRow extends Omit<ResponseExportRow, "cohort" | "resultColumn"> {
+export interface StoredResponseRow extends Omit<ResponseExportRow, "cohort" | "resultColumn" | "signals" | "identicalRun"> {
   /** The participant's cohort tag as stored; null or blank when the study had none. */
   cohort: string | null;
+  /** AnswerSignals.signals as stored (validated here), null when the answer carried none. */
+  signals: unknown;
 }
 
 /** A stored response as the export's row, given its result column (derived from the item's gold). */
-export function toResponseExportRow(row: StoredResponseRow, resultColumn: string | null): ResponseExportRow {
-  return { ...row, cohort: row.cohort && row.cohort.trim() !== "" ? row.cohort : UNSPECIFIED_COHORT, resultColumn };
+export function toResponseExportRow(row: StoredResponseRow, resultColumn: string | null, identicalRun: number | null = null): ResponseExportRow {
+  const signals = row.signals === null || row.signals === undefined ? null : AnswerSignalsSchema.safeParse(row.signals);
+  return { ...row, cohort: row.cohort && row.cohort.trim() !== "" ? row.cohort : UNSPECIFIED_COHORT, resultColumn, signals: signals?.success ? signals.data : null, identicalRun };
 }
 
 /**
@@ -142,5 +151,6 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       description: `1 when an answer (not a time-out) of a timed study reached the server more than ${LATE_ANSWER_GRACE_MS / 1000} s after the question's time limit ran out (server clock, from shown_at). It is kept (raw and canonical answer) but scored like a time-out: exact and partial are 0, so it counts as wrong in the results; re-score from canonical_answer to count it.`,
       get: (r) => r.late,
     },
+    ...responseSignalColumns<ResponseExportRow>(),
   ],
 });

@@ -4,6 +4,7 @@ import type { ColumnSummary, GroupSummary, HumanResultsSummary } from "@/lib/res
 import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
 import { TASK_IDS } from "@/lib/tasks/types";
 import { defineExportTable } from "./columns";
+import { participantSignalColumns, type ParticipantSignalCells } from "./signal-columns";
 
 /** Scores are fractions in [0, 1] everywhere in exports (the page shows percent). */
 const FRACTION = "fraction in [0, 1]";
@@ -298,8 +299,8 @@ export const ITEM_SUMMARY_TABLE = defineExportTable<ItemSummaryRow>({
   ],
 });
 
-/** One participant with counts and scores over their responses. */
-export interface ParticipantExportRow {
+/** One participant with counts and scores over their responses, and their integrity signals. */
+export interface ParticipantExportRow extends ParticipantSignalCells {
   participantId: string;
   studyId: string;
   studySlug: string;
@@ -370,5 +371,6 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
       description: "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",
       get: (r) => r.medianRtClientMs,
     },
+    ...participantSignalColumns<ParticipantExportRow>(),
   ],
 });

@@ -2,6 +2,9 @@ import "server-only";
 import { UNSPECIFIED_COHORT } from "@/lib/export/response-table";
 import type { ParticipantExportRow } from "@/lib/export/summary-tables";
 import { db } from "@/lib/server/db";
+import { exclusionReasons, SignalDeviceSchema, summarizeParticipantSignals, type ExclusionPolicy, type ParticipantSignalSummary, type SignalDevice } from "@/lib/participant/integrity";
+import { StudyConfigSchema } from "@/lib/study-config";
+import { listSignalledAnswers } from "@/lib/server/dal/results/get-integrity";
 
 const PARTICIPANT_PAGE_ROWS = 1_000;
 
@@ -59,13 +62,35 @@ function readFlags(flags: unknown): { attentionFailures: number | null; flagged:
   };
 }
 
+/** The page's participants' integrity signals: device and automation flag, main-answer totals, the policy's verdict. */
+async function readSignals(participantIds: string[]): Promise<{ device: Map<string, { device: SignalDevice | null; webdriver: boolean }>; totals: Map<string, ParticipantSignalSummary> }> {
+  if (participantIds.length === 0) return { device: new Map(), totals: new Map() };
+  const rows = await db.participantSignals.findMany({ where: { participantId: { in: participantIds } }, select: { participantId: true, device: true, webdriver: true } });
+  const device = new Map(rows.map((r) => {
+    const d = SignalDeviceSchema.safeParse(r.device);
+    return [r.participantId, { device: d.success ? d.data : null, webdriver: r.webdriver }];
+  }));
+  const totals = new Map(summarizeParticipantSignals(await listSignalledAnswers({ participantIds })).map((s) => [s.participantId, s]));
+  return { device, totals };
+}
+
+async function readPolicy(studyId: string): Promise<ExclusionPolicy> {
+  const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
+  const config = StudyConfigSchema.safeParse(study?.config ?? {});
+  return (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
+}
+
 /** Participants of the given studies with their response counts and main-phase scores, in keyset pages. */
 export async function* iterateParticipantRows(studyIds: readonly string[]): AsyncGenerator<ParticipantExportRow> {
   for (const studyId of studyIds) {
+    const policy = await readPolicy(studyId);
     let after: { at: Date; id: string } | null = null;
     for (;;) {
       const page = await readPage(studyId, after);
+      const signals = await readSignals(page.map((p) => p.participantId));
       for (const p of page) {
+        const device = signals.device.get(p.participantId);
+        const totals = signals.totals.get(p.participantId) ?? null;
         yield {
           participantId: p.participantId,
           studyId: p.studyId,
@@ -87,6 +112,10 @@ export async function* iterateParticipantRows(studyIds: readonly string[]): Asyn
           partialMean: p.partialMean,
           medianRtMs: p.medianRtMs,
           medianRtClientMs: p.medianRtClientMs,
+          signalDevice: device?.device ?? null,
+          signalWebdriver: device ? device.webdriver : null,
+          signalTotals: totals,
+          excludedBy: totals ? exclusionReasons(policy, totals) : null,
         };
       }
       const last = page[page.length - 1];

@@ -3,6 +3,7 @@ import pg from "pg";
 import { toResponseExportRow, type ResponseExportRow, type StoredResponseRow } from "@/lib/export/response-table";
 import { toResultColumnKey, type ResultTaskId } from "@/lib/results/task-columns";
 import { classifyResidueLigandItem, residueLigandTask } from "@/lib/tasks/residue-ligand";
+import { IdenticalRunTracker } from "@/lib/participant/integrity";
 import { parseUtcTimestamp, PG_TIMESTAMP_OID } from "./parse-utc-timestamp";
 
 // The responses export's SQL and row mapping, with no Prisma or app environment: shared by the
@@ -32,12 +33,13 @@ const SELECT_RESPONSES = `
          p.cohort, r.condition, r."itemId", i."externalId" AS "itemExternalId", r."taskId", r."taskVersion", r.phase::text AS phase,
          r."rawAnswer", r."canonicalAnswer", ak.canonical AS "goldAnswer",
          CASE WHEN r."taskId" = 'residue_ligand' THEN ak.gold END AS "t4Gold",
-         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo", r.late
+         r.exact, r.partial, r."rtClientMs", r."rtServerMs", r."shownAt", r."submittedAt", p."deviceInfo", r.late, sig.signals
   FROM "Response" r
   JOIN "Participant" p ON p.id = r."participantId"
   JOIN "Study" s ON s.id = r."studyId"
   JOIN "Item" i ON i.id = r."itemId"
-  LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"`;
+  LEFT JOIN "AnswerKey" ak ON ak."itemId" = r."itemId"
+  LEFT JOIN "AnswerSignals" sig ON sig."assignmentId" = r."assignmentId"`;
 export const FIRST_PAGE_SQL = `${SELECT_RESPONSES}
   WHERE r."studyId" = $1
   ORDER BY r."submittedAt", r.id
@@ -70,14 +72,15 @@ export function createPostgresPageReader(client: pg.Client): PageReader {
 }
 
 /** One page row as the export's row; `polarity` caches each T4 item's classification. */
-function toExportRow({ t4Gold, ...stored }: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>): ResponseExportRow {
-  if (stored.taskId !== "residue_ligand") return toResponseExportRow(stored, toResultColumnKey(stored.taskId as ResultTaskId) ?? null);
+function toExportRow({ t4Gold, ...stored }: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>, runs: IdenticalRunTracker): ResponseExportRow {
+  const run = stored.phase === "main" ? runs.next(stored.participantId, stored.canonicalAnswer) : null;
+  if (stored.taskId !== "residue_ligand") return toResponseExportRow(stored, toResultColumnKey(stored.taskId as ResultTaskId) ?? null, run);
   if (!polarity.has(stored.itemId)) {
     const gold = residueLigandTask.goldSchema.safeParse(t4Gold);
     polarity.set(stored.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
   }
   const p = polarity.get(stored.itemId);
-  return toResponseExportRow(stored, p ? toResultColumnKey("residue_ligand", p) : null);
+  return toResponseExportRow(stored, p ? toResultColumnKey("residue_ligand", p) : null, run);
 }
 
 /**
@@ -88,11 +91,13 @@ export async function* iterateResponsePages(client: pg.Client, studyIds: readonl
   const readPage = createPostgresPageReader(client);
   // T4 polarity per item, computed once from its gold (items are far fewer than responses).
   const polarity = new Map<string, "pos" | "neg" | null>();
+  // Identical-answer runs follow each participant through the pages (rows come in submission order).
+  const runs = new IdenticalRunTracker();
   for (const studyId of studyIds) {
     let after: PageCursor | null = null;
     for (;;) {
       const page = await readPage(studyId, after, pageRows);
-      if (page.length > 0) yield page.map((r) => toExportRow(r, polarity));
+      if (page.length > 0) yield page.map((r) => toExportRow(r, polarity, runs));
       const last = page[page.length - 1];
       if (!last || page.length < pageRows) break;
       after = { at: last.submittedAt, id: last.responseId };

@@ -21,6 +21,7 @@ import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireResultsAccess } from "@/lib/server/study-access";
 import { flagItemAction } from "./actions";
+import { IntegritySection } from "@/components/results/exclusions";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -153,6 +154,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
       </section>
 
       <ConditionEffectSection summary={summary?.conditionEffect ?? null} />
+
+      <IntegritySection studyId={studyId} scope={scope} />
 
       <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
         <h2 id="shortcuts-h" className="text-xl font-semibold">

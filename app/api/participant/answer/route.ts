@@ -1,6 +1,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
+import { recordAnswerSignals } from "@/lib/server/dal/scoring/record-signals";
+import { AnswerSignalsSchema } from "@/lib/participant/integrity";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
@@ -26,6 +28,7 @@ const AnswerBodySchema = z.object({
   rtClientMs: z.number().int().min(0).max(24 * 3600 * 1000).nullable().optional(),
   timedOut: z.boolean().optional(),
   interactionLog: InteractionLogSchema.optional(),
+  signals: AnswerSignalsSchema.optional(),
 });
 
 // POST /api/participant/answer – score on the server and store before the participant advances (idempotent)
@@ -42,6 +45,7 @@ export async function POST(request: Request) {
       interactionLog: body.interactionLog,
       timedOut: body.timedOut,
     });
+    if (body.signals) await recordAnswerSignals({ participantId, assignmentId: body.assignmentId, signals: body.signals });
     // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
     return NextResponse.json({ result, update }, { headers: NO_STORE_JSON });
   } catch (err) {

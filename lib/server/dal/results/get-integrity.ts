@@ -1,0 +1,57 @@
+import "server-only";
+import { AnswerSignalsSchema, summarizeParticipantSignals, type SignalledAnswer } from "@/lib/participant/integrity";
+import { applyExclusionPolicy, type ExclusionResults } from "@/lib/results/exclusions";
+import { StudyConfigSchema } from "@/lib/study-config";
+import { db } from "@/lib/server/db";
+import { Prisma } from "@/prisma/generated/client";
+import { loadScopeRecords } from "./results-cache";
+import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope";
+
+interface SignalRow {
+  participantId: string;
+  taskId: string;
+  canonicalAnswer: string;
+  rtClientMs: number | null;
+  rtServerMs: number | null;
+  signals: unknown;
+}
+
+/**
+ * The main answers of the given studies (or of the given participants) with their browser signals, per participant in
+ * submission order.
+ */
+export async function listSignalledAnswers(of: { studyIds: readonly string[] } | { participantIds: readonly string[] }): Promise<SignalledAnswer[]> {
+  const where = "studyIds" in of ? Prisma.sql`r."studyId" = ANY(${[...of.studyIds]}::text[])` : Prisma.sql`r."participantId" = ANY(${[...of.participantIds]}::text[])`;
+  const rows = await db.$queryRaw<SignalRow[]>`
+    SELECT r."participantId", r."taskId", r."canonicalAnswer", r."rtClientMs", r."rtServerMs", s.signals
+    FROM "Response" r LEFT JOIN "AnswerSignals" s ON s."assignmentId" = r."assignmentId"
+    WHERE ${where} AND r.phase = 'main'
+    ORDER BY r."participantId", r."submittedAt", r.id`;
+  return rows.map((r) => {
+    const signals = AnswerSignalsSchema.safeParse(r.signals);
+    return {
+      participantId: r.participantId,
+      taskId: r.taskId,
+      canonicalAnswer: r.canonicalAnswer,
+      rtClientMs: r.rtClientMs,
+      rtServerMs: r.rtServerMs,
+      signals: signals.success ? signals.data : null,
+    };
+  });
+}
+
+/**
+ * The results page's integrity section: the viewed study's exclusion policy applied to every participant of the scope
+ * (lib/results/exclusions.ts), with accuracy over the same main-phase records the page's other sections use.
+ */
+export async function getIntegrityResults(options: { studyId: string; scope?: ResultsScope }): Promise<ExclusionResults> {
+  const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
+  const [answers, loaded, study] = await Promise.all([
+    listSignalledAnswers({ studyIds: scope.studyIds }),
+    loadScopeRecords(scope.studyIds),
+    db.study.findUnique({ where: { id: options.studyId }, select: { config: true } }),
+  ]);
+  const config = StudyConfigSchema.safeParse(study?.config ?? {});
+  const policy = (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
+  return applyExclusionPolicy(policy, summarizeParticipantSignals(answers), loaded.records);
+}

@@ -1,0 +1,32 @@
+import "server-only";
+import { db } from "@/lib/server/db";
+import { withDbRetry } from "@/lib/server/db-retry";
+import type { AnswerSignals } from "@/lib/participant/integrity";
+
+/**
+ * Stores the browser's integrity signals of an answered question, once: the first body that reaches the server after
+ * the answer is stored wins, and a retried submit (same idempotency key, same kept signals) writes nothing new. Only an
+ * assignment of this participant that has a stored response gets signals. The participant's row keeps the device of
+ * their first signalled answer and whether any answer reported navigator.webdriver. One statement, idempotent, so a
+ * transient fault simply runs it again.
+ */
+export async function recordAnswerSignals(options: { participantId: string; assignmentId: string; signals: AnswerSignals }): Promise<void> {
+  const signals = JSON.stringify(options.signals);
+  const device = JSON.stringify(options.signals.device);
+  await withDbRetry(
+    () => db.$executeRaw`
+      WITH answered AS (
+        SELECT a.id, a."participantId", r."studyId"
+        FROM "Assignment" a JOIN "Response" r ON r."assignmentId" = a.id
+        WHERE a.id = ${options.assignmentId} AND a."participantId" = ${options.participantId}
+      ), ins AS (
+        INSERT INTO "AnswerSignals" ("assignmentId", "participantId", "studyId", signals)
+        SELECT id, "participantId", "studyId", ${signals}::jsonb FROM answered
+        ON CONFLICT ("assignmentId") DO NOTHING
+        RETURNING "participantId", "studyId"
+      )
+      INSERT INTO "ParticipantSignals" ("participantId", "studyId", device, webdriver)
+      SELECT "participantId", "studyId", ${device}::jsonb, ${options.signals.webdriver}::boolean FROM ins
+      ON CONFLICT ("participantId") DO UPDATE SET webdriver = "ParticipantSignals".webdriver OR EXCLUDED.webdriver, "lastAt" = now()`,
+  );
+}
