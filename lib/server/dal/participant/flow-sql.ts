@@ -20,7 +20,9 @@ export type FlowStatement =
   | "attention-failure"
   | "release-unanswered"
   | "shown"
-  | "current-question";
+  | "current-question"
+  | "consent-context"
+  | "start";
 
 const STATEMENTS_DIR = path.join(process.cwd(), "lib/server/dal/participant/sql/statements");
 const texts = new Map<FlowStatement, string>();
