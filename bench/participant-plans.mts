@@ -8,6 +8,7 @@
  * other participant's first answer. Then EXPLAIN (ANALYZE, BUFFERS) of:
  * - the open-assignment lookup without the partial index (the predicate the statements used before
  *   misi_open_assignments, with the indexes the schema had) and through misi_open_assignments with its index;
+ * - the session read, submit read and content gate statements (sql/statements) of the measured participant;
  * - the rate-limit count (misi_rate_limit_count's count) over a SignInAttempt table of other keys' events, as a join
  *   over the unnested rules and as a per-rule index range.
  * Prints, per plan, the index used, shared buffers hit/read and execution time. Needs a PostgreSQL server
@@ -17,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
+import { statementText } from "../lib/server/dal/participant/flow-sql";
 
 const { values: args } = parseArgs({
   options: {
@@ -59,8 +61,8 @@ async function seed(c: pg.Client): Promise<string> {
     [items],
   );
   await c.query(
-    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, status, "orderSeed")
-     SELECT 'p-' || g, 'study', 'x-' || g, 'static', 'active', 's' FROM generate_series(0, $1::int) g`,
+    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, status, "orderSeed", "consentAt")
+     SELECT 'p-' || g, 'study', 'x-' || g, 'static', 'active', 's', now() FROM generate_series(0, $1::int) g`,
     [N],
   );
   // Participant p holds items (p + 100 j) mod items at positions j: distinct within a participant.
@@ -155,6 +157,11 @@ async function main() {
     await c.query("ROLLBACK");
     await explain(c, "after:  current question (misi_open_assignments)", NEW_OPEN, [participant]);
     await explain(c, "after:  open assignments (misi_open_assignments)", NEW_OPEN_ALL, [participant]);
+    // The participant flow's statements as the app runs them (sql/statements), for the measured participant.
+    const now = new Date().toISOString();
+    await explain(c, "after:  session read statement", statementText("session-read"), [participant, now, "5"]);
+    await explain(c, "after:  submit read statement", statementText("submit-read"), [`a-0-${M - 1}`, participant, "no-such-key"]);
+    await explain(c, "after:  content gate statement", statementText("current-question"), [participant, `a-0-${M - 1}`]);
     await explain(c, "before: rate-limit count (join over the rules)", OLD_COUNT, RULE_PARAMS);
     await explain(c, "after:  rate-limit count (per-rule index range)", NEW_COUNT, RULE_PARAMS);
   } finally {
