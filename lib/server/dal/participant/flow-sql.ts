@@ -24,11 +24,11 @@ export type FlowStatement =
   | "consent-context"
   | "start";
 
-const STATEMENTS_DIR = path.join(process.cwd(), "lib/server/dal/participant/sql/statements");
 const texts = new Map<FlowStatement, string>();
 
 function read(name: string): string {
-  return fs.readFileSync(path.join(STATEMENTS_DIR, `${name}.sql`), "utf8");
+  // Written out in the call so that the build's file tracing keeps to this folder (and ships its files).
+  return fs.readFileSync(path.join(process.cwd(), "lib/server/dal/participant/sql/statements", `${name}.sql`), "utf8");
 }
 
 /** The statement's text with its fragments included (read once per process). */
