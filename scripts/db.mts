@@ -5,12 +5,14 @@
 //   DATABASE_URL set   -> that PostgreSQL server
 //   DATABASE_URL unset -> the embedded PostgreSQL server (scripts/embedded-postgres.mts), started when needed;
 //                         before migrations run on an existing embedded database, a backup goes to .data/backups/.
+// After the schema migrations, deploy and reset install the database functions (scripts/db-functions.mts).
 // The shadow database (for `create`) is ALWAYS an in-memory PGlite: adapter-pg 7.10.1's own
 // connectToShadowDb() reuses the connection string and would reset the MAIN database.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import pg from "pg";
+import { installFunctions } from "./db-functions.mts";
 import { backupEmbedded, embeddedConfig, EmbeddedDbError, ensureEmbedded, listBackups, recoveryAdvice, restoreEmbedded, stopEmbedded } from "./embedded-postgres.mts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the wasm engine's glue is untyped */
@@ -24,7 +26,13 @@ const schemaPath = path.join(root, "prisma/schema.prisma");
 const migrationsDir = path.join(root, "prisma/migrations");
 const filters = { externalTables: [], externalEnums: [] };
 
-async function loadEngineModule(): Promise<any> {
+// Instantiated once per process: a second instance of the wasm module panics on its first call.
+let engineModule: Promise<any> | undefined;
+function loadEngineModule(): Promise<any> {
+  return (engineModule ??= instantiateEngineModule());
+}
+
+async function instantiateEngineModule(): Promise<any> {
   const require = createRequire(import.meta.url);
   const bg: any = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
@@ -107,7 +115,7 @@ export async function pendingMigrations(databaseUrl: string): Promise<{ pending:
  */
 export async function runMigrationCommand(
   cmd: "deploy" | "reset" | "create" | "diff",
-  options: { databaseUrl: string; name?: string; quiet?: boolean },
+  options: { databaseUrl: string; name?: string; quiet?: boolean; functionsDir?: string },
 ): Promise<MigrateResult> {
   const log = options.quiet ? () => {} : (...a: unknown[]) => console.log(...a);
   // Loaded here, not at the top: `db:start` and the CLIs' pre-scripts should not pay for the migration engine.
@@ -168,6 +176,8 @@ export async function runMigrationCommand(
       const r = await engine.applyMigrations({ migrationsList: migrationsList(), filters });
       const applied: string[] = r.appliedMigrationNames;
       log(`Migrations applied: ${applied.length ? applied.join(", ") : "(none pending)"}`);
+      // Functions after the schema they use: migrations hold schema only, the function files are the source of truth.
+      await installFunctions(options.databaseUrl, { dir: options.functionsDir, log });
       return { applied };
     }
     const r = await engine.diff({ from: { tag: "empty" }, to: { tag: "schemaDatamodel", files }, script: true, exitCode: null, filters });

@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import { readConsentContext, type ConsentContext } from "@/lib/server/dal/participant/consent-context";
 import { orderSlots, slotArrays } from "@/lib/participant/order-slots";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
@@ -114,8 +115,8 @@ export async function hasCapacity(studyId: string, loaded?: { id: string; poolVe
 /**
  * Starts a participant who accepted consent: reserves N items per task (least-reserved first, never beyond k, never
  * twice to one participant), adds practice items and attention checks in the order `orderSlots` gives, marks them
- * active and counts them against maxParticipants, all in ONE database call (misi_start_participant, migration
- * 20261201050000): its row locks are held for the function's own run time, never across a round trip to the app.
+ * active and counts them against maxParticipants, all in ONE database call (misi_start_participant,
+ * sql/functions/40_start_participant.sql): its row locks are held for the function's own run time, never across a round trip to the app.
  * Nothing is reserved or counted when no item is free or the study is full. Returns null for a participant who is
  * not deciding on consent (already started, declined): starting happens once. `context` is the consent request's
  * read (readConsentContext); without it, it is read here. Retried on a dropped connection: the call is atomic, and a
@@ -144,14 +145,26 @@ export async function startParticipantOnce(participantId: string, device: Prisma
   // A participant who does not answer within the first-answer window releases the reservation; each answer renews it
   // for assignmentTimeoutMin (record-response.ts).
   const expiresAt = new Date(now.getTime() + initialReservationMin(config.assignmentTimeoutMin) * 60_000);
-  const [row] = await db.$queryRaw<Array<{ outcome: "started" | "not_consenting" | "full" | "no_items" | "address_share"; main_assigned: number; short_tasks: string[] }>>`
-    SELECT outcome, main_assigned, short_tasks FROM misi_start_participant(
-      ${participantId}, ${study.id}, ${config.tasks}::text[], ${config.itemsPerTask}::int, ${config.answersPerItem}::int, ${config.maxParticipants}::int,
-      ${[...config.practiceItemIds, ...config.attentionItemIds]}::text[], ${orderSeed},
-      ${slots.task}::int[], ${slots.j}::int[], ${slots.item}::text[], ${slots.phase}::text[],
-      ${expiresAt.toISOString()}::timestamp(3), ${now.toISOString()}::timestamp(3),
-      ${device === null ? null : JSON.stringify(device)}::jsonb, ${config.hbondPrimer}::boolean,
-      ${addressKey}::text, ${addressKey === null ? null : ADDRESS_SHARE}::float8)`;
+  const [row] = await flowQuery<{ outcome: "started" | "not_consenting" | "full" | "no_items" | "address_share"; main_assigned: number; short_tasks: string[] }>("start", [
+    participantId,
+    study.id,
+    config.tasks,
+    config.itemsPerTask,
+    config.answersPerItem,
+    config.maxParticipants,
+    [...config.practiceItemIds, ...config.attentionItemIds],
+    orderSeed,
+    slots.task,
+    slots.j,
+    slots.item,
+    slots.phase,
+    expiresAt.toISOString(),
+    now.toISOString(),
+    device === null ? null : JSON.stringify(device),
+    config.hbondPrimer,
+    addressKey,
+    addressKey === null ? null : ADDRESS_SHARE,
+  ]);
   if (!row || row.outcome === "not_consenting") return null;
   if (row.outcome === "started") return { mainAssigned: row.main_assigned, shortTasks: row.short_tasks };
   return { mainAssigned: 0, shortTasks: config.tasks, notStarted: row.outcome };

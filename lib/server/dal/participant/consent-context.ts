@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/server/db";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import { rateLimitArgs, rateLimitDecision, type RateLimitDecision, type RateLimitRule } from "@/lib/server/rate-limit";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 
@@ -12,7 +12,7 @@ export interface ConsentContext {
 }
 
 /**
- * One database call (misi_consent_context, migration 20261201050000): the participant's status and order seed with
+ * One database call (misi_consent_context, sql/functions/20_consent_context.sql): the participant's status and order seed with
  * the study's config, and, when `rules` are given and the participant is still `consenting`, the consent rate limit
  * counted in the same call (a started participant's retried consent starts nobody, so it is neither counted nor
  * refused). Null for an unknown participant. Not retried here: counting is a write (see the callers).
@@ -23,11 +23,15 @@ export async function readConsentContext(
   now: Date = new Date(),
 ): Promise<{ context: ConsentContext; decision: RateLimitDecision } | null> {
   const { keys, limits, sinces } = rateLimitArgs(rules, now);
-  const [row] = await db.$queryRaw<
-    Array<{ status: string; study_id: string; order_seed: string; pool_version_id: string; config: unknown; limit_counts: number[] | null; limit_first_ms: Array<number | null> | null }>
-  >`
-    SELECT status, study_id, order_seed, pool_version_id, config, limit_counts, limit_first_ms FROM misi_consent_context(
-      ${participantId}, ${keys}::text[], ${limits}::int[], ${sinces}::text[]::timestamp(3)[], ${now.toISOString()}::timestamp(3))`;
+  const [row] = await flowQuery<{
+    status: string;
+    study_id: string;
+    order_seed: string;
+    pool_version_id: string;
+    config: unknown;
+    limit_counts: number[] | null;
+    limit_first_ms: Array<number | null> | null;
+  }>("consent-context", [participantId, keys, limits, sinces, now.toISOString()]);
   if (!row) return null;
   const decision = row.limit_counts ? rateLimitDecision(rules, row.limit_counts, row.limit_first_ms ?? [], now) : ({ ok: true } as const);
   return {

@@ -107,7 +107,7 @@ async function createParticipant(
 ): Promise<EnterStudyResult> {
   const now = new Date();
   const rules = options.joinLimits?.(study.id) ?? [];
-  // The join limit's count and insert run inside this statement (misi_rate_limit_count, migration 20261201021500;
+  // The join limit's count and insert run inside this statement (misi_rate_limit_count, sql/functions/10_rate_limit.sql;
   // timestamp(3) columns hold UTC wall time, so ISO strings are cast to timestamp).
   const keys = rules.map((r) => r.key);
   const limits = rules.map((r) => r.limit);

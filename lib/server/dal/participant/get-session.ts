@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/server/db";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import { findTask } from "@/lib/tasks/registry";
 import type { AnswerWidget } from "@/lib/tasks/types";
 import { consentTextFor, interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
@@ -115,12 +115,13 @@ export async function getParticipantSession(participantId: string): Promise<Part
 
 /**
  * The columns a participant's next (current) question arrives in, from the session read and from the answer submit's
- * statements (record-response.ts): the assignment and its item's public fields.
+ * statements (sql/statements/_next-question.sql): the assignment and its item's public fields.
  */
 export interface NextQuestionColumns {
   nextId: string | null;
   nextPosition: number | null;
   nextPhase: CurrentQuestionDto["phase"] | null;
+  nextQuestionShownAt: Date | null;
   itemId: string | null;
   taskId: string | null;
   taskVersion: number | null;
@@ -131,6 +132,29 @@ export interface NextQuestionColumns {
   answered: number;
   total: number;
   practice: number;
+}
+
+/**
+ * The current question and the image ids of the one after it, from a statement's next-question columns. None ahead in
+ * a timed study: there a question's images are served only once it is current and reported shown.
+ */
+export function nextQuestionOf(
+  row: NextQuestionColumns,
+  condition: string,
+  config: StudyConfig,
+): Pick<ParticipantSessionDto, "current" | "upcomingImageIds"> {
+  if (!row.nextId || !row.itemId) return { current: null, upcomingImageIds: [] };
+  const item: PublicItemDto = {
+    id: row.itemId,
+    taskId: row.taskId!,
+    taskVersion: row.taskVersion!,
+    question: row.question!,
+    payload: row.payload,
+    images: row.images as PublicItemDto["images"],
+  };
+  const current = toCurrentQuestion({ id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt }, item, condition, config);
+  const upcoming = current && config.timeLimitSec === null ? row.upcomingImageIds : [];
+  return { current, upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [] };
 }
 
 interface SessionRow extends NextQuestionColumns {
@@ -145,85 +169,20 @@ interface SessionRow extends NextQuestionColumns {
   config: unknown;
   /** Median consent-to-completion seconds of the study's finished participants; only read before consent. */
   medianSec: number | null;
-  nextQuestionShownAt: Date | null;
   screenOutReason: string | null;
   primerSeen: boolean;
 }
 
-const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
-
 /**
- * One statement (a started participant's page load, reload or consent reply is one round trip): participant, study,
- * progress, the current question with the public columns of its item (as findPublicItem: never the answer key) and the
- * next one's image ids. Its two writes are idempotent: a started participant with nothing left open is completed (items
- * excluded after assignment are skipped), and the current question's firstShownAt is stamped only where it is missing.
- * Before consent, the capacity check (hasCapacity) adds its own calls.
+ * One statement (sql/statements/session-read.sql): a started participant's page load, reload or consent reply is one
+ * round trip. Before consent, the capacity check (hasCapacity) adds its own calls.
  */
 async function readSession(participantId: string): Promise<ParticipantSessionDto | null> {
-  const now = new Date().toISOString();
-  const [row] = await db.$queryRaw<SessionRow[]>`
-    WITH p AS (
-      SELECT p.id, p."studyId", p.status::text AS status, p.condition, p."consentAt", p.flags,
-             s.name AS "studyName", s.slug AS "studySlug", s."poolVersionId", s.config
-      FROM "Participant" p JOIN "Study" s ON s.id = p."studyId"
-      WHERE p.id = ${participantId}
-    ), a AS (
-      SELECT x.id, x.position, x.phase::text AS phase, x.status::text AS status, x."itemId", x."questionShownAt",
-             (x.status = 'assigned' AND xi.status = 'active') AS open
-      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
-      WHERE x."participantId" = ${participantId} AND x.status <> 'abandoned'
-    ), open AS (
-      SELECT a.*, row_number() OVER (ORDER BY a.position) AS rn FROM a WHERE a.open
-    ), finished AS (
-      -- Nothing left to answer (the rest was excluded, or released and taken by others): the session is complete.
-      SELECT EXISTS (SELECT 1 FROM p WHERE p.status = 'active') AND EXISTS (SELECT 1 FROM a) AND NOT EXISTS (SELECT 1 FROM open) AS yes
-    ), done AS (
-      UPDATE "Participant" SET status = 'completed', "completedAt" = ${now}::timestamp(3)
-      WHERE id = ${participantId} AND status = 'active' AND (SELECT yes FROM finished)
-      RETURNING 1
-    ), nxt AS (
-      SELECT open.* FROM open WHERE open.rn = 1 AND EXISTS (SELECT 1 FROM p WHERE p.status = 'active')
-    ), stamp AS (
-      UPDATE "Assignment" SET "firstShownAt" = COALESCE("firstShownAt", ${now}::timestamp(3))
-      WHERE id = (SELECT id FROM nxt) AND "firstShownAt" IS NULL
-      RETURNING 1
-    )
-    SELECT p.id, p."studyId", CASE WHEN (SELECT yes FROM finished) THEN 'completed' ELSE p.status END AS status,
-           p.condition, p."consentAt", p."studyName", p."studySlug", p."poolVersionId", p.config,
-           p.flags ->> 'screenOutReason' AS "screenOutReason", (p.flags ? 'hbondPrimerSeenAt') IS TRUE AS "primerSeen",
-           CASE WHEN p."consentAt" IS NULL THEN (
-             SELECT CASE WHEN count(*) >= ${MIN_COMPLETIONS_FOR_MEDIAN}::int
-                         THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (c."completedAt" - c."consentAt"))) END
-             FROM "Participant" c
-             WHERE c."studyId" = p."studyId" AND c.status = 'completed' AND c."consentAt" IS NOT NULL AND c."completedAt" IS NOT NULL
-           ) END AS "medianSec",
-           (SELECT count(*) FROM a WHERE a.status = 'answered')::int AS answered, (SELECT count(*) FROM a)::int AS total,
-           (SELECT count(*) FROM a WHERE a.phase = 'practice')::int AS practice,
-           n.id AS "nextId", n.position AS "nextPosition", n.phase AS "nextPhase", n."questionShownAt" AS "nextQuestionShownAt",
-           ni.id AS "itemId", ni."taskId", ni."taskVersion", ni.question, ni.payload,
-           (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', im.id, 'position', im.position, 'caption', im.caption) ORDER BY im.position), '[]'::jsonb)
-            FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images,
-           -- The question after the current one: its image ids let the browser fetch them while this one is answered.
-           (SELECT COALESCE(jsonb_agg(ui.id ORDER BY ui.position), '[]'::jsonb)
-            FROM "ItemImage" ui WHERE n.id IS NOT NULL AND ui."itemId" = (SELECT o."itemId" FROM open o WHERE o.rn = 2)) AS "upcomingImageIds"
-    FROM p LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  const [row] = await flowQuery<SessionRow>("session-read", [participantId, new Date().toISOString(), MIN_COMPLETIONS_FOR_MEDIAN]);
   if (!row) return null;
-  const config = StudyConfigSchema.parse(fromJson(row.config));
+  const config = StudyConfigSchema.parse(row.config);
   const status = row.status;
-  let current: CurrentQuestionDto | null = null;
-  if (row.nextId && row.itemId) {
-    const item: PublicItemDto = {
-      id: row.itemId,
-      taskId: row.taskId!,
-      taskVersion: row.taskVersion!,
-      question: row.question!,
-      payload: fromJson(row.payload),
-      images: fromJson(row.images) as PublicItemDto["images"],
-    };
-    current = toCurrentQuestion({ id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt }, item, row.condition, config);
-  }
-  // Not in a timed study: its images are served only once it is the current question and reported shown.
-  const upcoming = current && config.timeLimitSec === null ? fromJson(row.upcomingImageIds) : [];
+  const { current, upcomingImageIds } = nextQuestionOf(row, row.condition, config);
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);
   const medianSec = row.consentAt === null && row.medianSec !== null ? Number(row.medianSec) : null;
   return {
@@ -241,7 +200,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
     progress: { answered: row.answered, total: row.total, practiceTotal: row.practice },
     hbondPrimerSeen: row.primerSeen === true,
     current,
-    upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
+    upcomingImageIds,
     ...endScreens(status, config, row.screenOutReason),
     noWork: status === "consenting" && !(await hasCapacity(row.studyId, { id: row.studyId, poolVersionId: row.poolVersionId, config })),
   };

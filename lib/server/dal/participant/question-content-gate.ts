@@ -1,12 +1,12 @@
 import "server-only";
-import { db } from "@/lib/server/db";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import { StudyConfigSchema } from "@/lib/study-config";
 
 /**
  * In a timed study the clock starts at the question's "shown" stamp (POST /api/participant/shown), so what lets one
  * study a question — its images (MC option images are item images too) and its 3D scene — is served only for the
  * participant's current question, and only once that stamp exists. Otherwise a client could fetch the images, study
- * them untimed and then report the question shown just before answering (outside review, issue 15). Answered
+ * them untimed and then report the question shown just before answering. Answered
  * questions stay available (practice feedback shows their images again). Untimed studies serve any question assigned
  * to the participant, so the browser may fetch the next one ahead.
  */
@@ -15,19 +15,15 @@ export type ContentRefusal = { refused: string };
 /** The assignment columns the gate needs; select them with GATE_SELECT. */
 export const GATE_SELECT = {
   id: true,
-  position: true,
   status: true,
   questionShownAt: true,
-  item: { select: { status: true } },
   participant: { select: { status: true, study: { select: { config: true } } } },
 } as const;
 
 interface GateRow {
   id: string;
-  position: number;
   status: string;
   questionShownAt: Date | null;
-  item: { status: string };
   participant: { status: string; study: { config: unknown } };
 }
 
@@ -40,15 +36,12 @@ export function isTimedConfig(config: unknown): boolean {
 }
 
 /**
- * True when the assignment is the participant's current question: open, its item active, the session active, and no
- * open question before it (the same rule as the session's `current`, lib/server/dal/participant/get-session.ts).
+ * True when the assignment is the participant's current question: the first of their open assignments
+ * (misi_open_assignments, the definition the session read and the answer submit use too).
  */
-export async function isCurrentQuestion(participantId: string, a: Pick<GateRow, "id" | "position" | "status" | "item" | "participant">): Promise<boolean> {
-  if (a.status !== "assigned" || a.item.status !== "active" || a.participant.status !== "active") return false;
-  const earlier = await db.assignment.count({
-    where: { participantId, status: "assigned", item: { status: "active" }, position: { lt: a.position } },
-  });
-  return earlier === 0;
+export async function isCurrentQuestion(participantId: string, a: Pick<GateRow, "id">): Promise<boolean> {
+  const [row] = await flowQuery<{ current: boolean }>("current-question", [participantId, a.id]);
+  return row?.current === true;
 }
 
 /** Null when the participant may have this assignment's content now; otherwise why not (a 409 for the browser). */

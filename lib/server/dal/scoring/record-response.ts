@@ -1,11 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/prisma/generated/client";
-import { db } from "@/lib/server/db";
 import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
-import { endScreens, toCurrentQuestion, type NextQuestionColumns, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
-import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
+import { endScreens, nextQuestionOf, type NextQuestionColumns, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/dal/participant/flow-sql";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
@@ -91,23 +89,7 @@ function shownAtOf(a: Pick<SubmitRow, "questionShownAt" | "firstShownAt">): Date
 }
 
 async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
-  const [row] = await db.$queryRaw<SubmitRow[]>`
-    SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt", a."questionShownAt",
-           p.status::text AS "participantStatus", p.condition, p."studyId", p.flags, s.config,
-           i."taskId", i."taskVersion", k.gold, k.canonical,
-           r."idempotencyKey" AS "storedKey", r.exact AS "storedExact",
-           (SELECT x."assignmentId" FROM "Response" x WHERE x."idempotencyKey" = ${options.idempotencyKey}) AS "keyAssignmentId",
-           EXISTS (
-             SELECT 1 FROM "Assignment" e JOIN "Item" ei ON ei.id = e."itemId"
-             WHERE e."participantId" = a."participantId" AND e.position < a.position AND e.status = 'assigned' AND ei.status = 'active'
-           ) AS "openBefore"
-    FROM "Assignment" a
-    JOIN "Participant" p ON p.id = a."participantId"
-    JOIN "Study" s ON s.id = p."studyId"
-    JOIN "Item" i ON i.id = a."itemId"
-    LEFT JOIN "AnswerKey" k ON k."itemId" = a."itemId"
-    LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a.id = ${options.assignmentId} AND a."participantId" = ${options.participantId}`;
+  const [row] = await flowQuery<SubmitRow>("submit-read", [options.assignmentId, options.participantId, options.idempotencyKey]);
   return row;
 }
 
@@ -198,12 +180,12 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
   let written: WrittenAnswer | null;
   try {
     written = attentionFailed
-      ? await db.$transaction(async (tx) => {
-          const w = await writeAnswer(tx, write);
+      ? await flowTransaction(async (tx) => {
+          const w = await writeAnswer(write, tx);
           if (w) w.participantStatus = (await recordAttentionFailure(tx, options.participantId, a, config, now)) ?? w.participantStatus;
           return w;
         })
-      : await writeAnswer(db, write);
+      : await writeAnswer(write);
   } catch (err) {
     if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
     // A unique key refused the insert (this key stored for another question meanwhile): decide again on what is
@@ -250,89 +232,46 @@ interface WrittenAnswer {
   progress: { answered: number; total: number; practiceTotal: number };
 }
 
-/** The single write statement; null when the assignment was no longer open (nothing written). */
-async function writeAnswer(client: Prisma.TransactionClient | typeof db, w: AnswerWrite): Promise<WrittenAnswer | null> {
+/** The single write statement (sql/statements/submit-write.sql); null when the assignment was no longer open (nothing written). */
+async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<WrittenAnswer | null> {
   const a = w.row;
   const shownAt = shownAtOf(a);
   const rtServerMs = shownAt ? w.now.getTime() - shownAt.getTime() : null;
   const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
-  const [r] = await client.$queryRaw<Array<NextRow & { responseId: string | null; participantStatus: string | null }>>`
-    WITH upd AS (
-      UPDATE "Assignment" a SET status = 'answered'
-      WHERE a.id = ${a.id} AND a."participantId" = ${w.participantId} AND a.status = 'assigned'
-        AND EXISTS (SELECT 1 FROM "Participant" p WHERE p.id = ${w.participantId} AND p.status = 'active')
-      RETURNING a.id, a."itemId", a.phase
-    ), ins AS (
-      INSERT INTO "Response" (id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition,
-                              "rawAnswer", "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "submittedAt",
-                              "interactionLog", "idempotencyKey", late)
-      SELECT ${randomUUID()}, upd.id, ${w.participantId}, ${a.studyId}, upd."itemId", ${w.taskId}, ${a.taskVersion}::int, upd.phase,
-             ${a.condition}, ${w.rawAnswer}, ${w.canonical}, ${w.exact}::int, ${w.partial}::float8, ${w.rtClientMs ?? null}::int,
-             ${rtServerMs}::int, ${shownAt}, ${w.now}, ${log}::jsonb, ${w.idempotencyKey}, ${w.late}::boolean
-      FROM upd
-      RETURNING id
-    ), counted AS (
-      UPDATE "StudyItemCounter" SET answered = answered + 1
-      WHERE "studyId" = ${a.studyId} AND "itemId" = ${a.itemId} AND ${a.phase === "main"}::boolean AND EXISTS (SELECT 1 FROM ins)
-      RETURNING 1
-    ), open AS (
-      -- Items excluded after assignment are skipped, so they do not hold completion back.
-      SELECT x.id, x.position, x.phase::text AS phase, x."itemId"
-      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
-      WHERE x."participantId" = ${w.participantId} AND x.status = 'assigned' AND xi.status = 'active' AND x.id <> ${a.id}
-    ), nxt AS (
-      SELECT * FROM open ORDER BY position LIMIT 1
-    ), renewed AS (
-      -- Answering is activity: the rest of the participant's work stays reserved; the next question is marked shown.
-      UPDATE "Assignment" x SET "expiresAt" = ${w.expiresAt},
-             "firstShownAt" = CASE WHEN x.id = (SELECT id FROM nxt) THEN COALESCE(x."firstShownAt", ${w.now}) ELSE x."firstShownAt" END
-      WHERE x."participantId" = ${w.participantId} AND x.status = 'assigned' AND x.id <> ${a.id} AND EXISTS (SELECT 1 FROM ins)
-      RETURNING 1
-    ), part AS (
-      UPDATE "Participant" SET "lastSeenAt" = ${w.now},
-             status = CASE WHEN EXISTS (SELECT 1 FROM open) THEN status ELSE 'completed'::"ParticipantStatus" END,
-             "completedAt" = CASE WHEN EXISTS (SELECT 1 FROM open) THEN "completedAt" ELSE ${w.now} END
-      WHERE id = ${w.participantId} AND EXISTS (SELECT 1 FROM ins)
-      RETURNING status::text AS status
-    ), progress AS (
-      SELECT (count(*) FILTER (WHERE status = 'answered') + 1)::int AS answered, count(*)::int AS total,
-             count(*) FILTER (WHERE phase = 'practice')::int AS practice
-      FROM "Assignment" WHERE "participantId" = ${w.participantId} AND status <> 'abandoned'
-    )
-    SELECT (SELECT id FROM ins) AS "responseId", (SELECT status FROM part) AS "participantStatus",
-           progress.answered, progress.total, progress.practice, ${NEXT_COLUMNS}
-    FROM progress LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  const [r] = await flowQuery<NextRow & { responseId: string | null; participantStatus: string | null }>(
+    "submit-write",
+    [
+      a.id,
+      w.participantId,
+      randomUUID(),
+      a.studyId,
+      w.taskId,
+      a.taskVersion,
+      a.condition,
+      w.rawAnswer,
+      w.canonical,
+      w.exact,
+      w.partial,
+      w.rtClientMs ?? null,
+      rtServerMs,
+      shownAt?.toISOString() ?? null,
+      w.now.toISOString(),
+      log,
+      w.idempotencyKey,
+      w.late,
+      a.itemId,
+      a.phase === "main",
+      w.expiresAt.toISOString(),
+    ],
+    client,
+  );
   if (!r || r.responseId === null) return null;
   return { participantStatus: r.participantStatus, next: r, progress: { answered: r.answered, total: r.total, practiceTotal: r.practice } };
 }
 
-// The next question's public columns only (the participant's browser gets them): never the answer key.
-const NEXT_COLUMNS = Prisma.sql`
-  n.id AS "nextId", n.position AS "nextPosition", n.phase AS "nextPhase",
-  ni.id AS "itemId", ni."taskId", ni."taskVersion", ni.question, ni.payload,
-  (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', im.id, 'position', im.position, 'caption', im.caption) ORDER BY im.position), '[]'::jsonb)
-   FROM "ItemImage" im WHERE im."itemId" = ni.id) AS images,
-  -- The question after the next one: its image ids let the browser fetch them while the next one is answered.
-  (SELECT COALESCE(jsonb_agg(ui.id ORDER BY ui.position), '[]'::jsonb)
-   FROM "ItemImage" ui WHERE ui."itemId" = (SELECT o."itemId" FROM open o ORDER BY o.position OFFSET 1 LIMIT 1)) AS "upcomingImageIds"`;
-
-/** Progress and next question after a replay (read only). */
+/** Progress and next question after a replay (read only; sql/statements/submit-update.sql). */
 async function readUpdate(participantId: string, condition: string, config: StudyConfig): Promise<SessionUpdateDto> {
-  const [r] = await db.$queryRaw<Array<NextRow & { participantStatus: string }>>`
-    WITH open AS (
-      SELECT x.id, x.position, x.phase::text AS phase, x."itemId"
-      FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
-      WHERE x."participantId" = ${participantId} AND x.status = 'assigned' AND xi.status = 'active'
-    ), nxt AS (
-      SELECT * FROM open ORDER BY position LIMIT 1
-    ), progress AS (
-      SELECT count(*) FILTER (WHERE status = 'answered')::int AS answered, count(*)::int AS total,
-             count(*) FILTER (WHERE phase = 'practice')::int AS practice
-      FROM "Assignment" WHERE "participantId" = ${participantId} AND status <> 'abandoned'
-    )
-    SELECT (SELECT status::text FROM "Participant" WHERE id = ${participantId}) AS "participantStatus",
-           progress.answered, progress.total, progress.practice, ${NEXT_COLUMNS}
-    FROM progress LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"`;
+  const [r] = await flowQuery<NextRow & { participantStatus: string }>("submit-update", [participantId]);
   const status = r!.participantStatus;
   return toUpdate(participantId, status, condition, config, status === "active" ? r! : null, { answered: r!.answered, total: r!.total, practiceTotal: r!.practice });
 }
@@ -345,42 +284,27 @@ function toUpdate(
   next: NextRow | null,
   progress: SessionUpdateDto["progress"],
 ): SessionUpdateDto {
-  let current: SessionUpdateDto["current"] = null;
-  if (next?.nextId && next.itemId) {
-    const images = typeof next.images === "string" ? JSON.parse(next.images) : next.images;
-    const item: PublicItemDto = {
-      id: next.itemId,
-      taskId: next.taskId!,
-      taskVersion: next.taskVersion!,
-      question: next.question!,
-      payload: next.payload,
-      images: images as PublicItemDto["images"],
-    };
-    current = toCurrentQuestion({ id: next.nextId, position: next.nextPosition!, phase: next.nextPhase! }, item, condition, config);
-  }
-  // None in a timed study (see ParticipantSessionDto.upcomingImageIds).
-  const upcoming = current && next && config.timeLimitSec === null ? (typeof next.upcomingImageIds === "string" ? JSON.parse(next.upcomingImageIds) : next.upcomingImageIds) : [];
+  const { current, upcomingImageIds } = next ? nextQuestionOf(next, condition, config) : { current: null, upcomingImageIds: [] };
   return {
     participant: { id: participantId, status, condition, consented: true },
     progress,
     current,
-    upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
+    upcomingImageIds,
     ...endScreens(status, config),
     noWork: false,
   };
 }
 
 /** A wrong attention check: counted in the participant's flags, and past the limit under screen_out the session ends. */
-async function recordAttentionFailure(tx: Prisma.TransactionClient, participantId: string, a: SubmitRow, config: StudyConfig, now: Date): Promise<string | null> {
+async function recordAttentionFailure(tx: FlowClient, participantId: string, a: SubmitRow, config: StudyConfig, now: Date): Promise<string | null> {
   const flags = (a.flags ?? {}) as { attentionFailures?: number };
   const failures = (flags.attentionFailures ?? 0) + 1;
   const screenOut = config.attentionPolicy === "screen_out" && failures > config.attentionMaxFailures;
-  await tx.participant.update({
-    where: { id: participantId },
-    data: { flags: { ...flags, attentionFailures: failures, flagged: failures > config.attentionMaxFailures }, ...(screenOut ? { status: "screened_out", completedAt: now } : {}) },
-  });
+  const newFlags = { ...flags, attentionFailures: failures, flagged: failures > config.attentionMaxFailures };
+  await flowQuery("attention-failure", [participantId, JSON.stringify(newFlags), screenOut, now.toISOString()], tx);
   if (!screenOut) return null;
-  await releaseUnanswered(tx, participantId, a.studyId);
+  // The session ended early: the unanswered questions go back to the pool now, not after the timeout.
+  await flowQuery("release-unanswered", [participantId, a.studyId], tx);
   return "screened_out";
 }
 
@@ -389,18 +313,4 @@ function containsNul(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(containsNul);
   if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
   return false;
-}
-
-/** A participant's session ended early: their unanswered questions go back to the pool now, not after the timeout. */
-async function releaseUnanswered(tx: Prisma.TransactionClient, participantId: string, studyId: string): Promise<void> {
-  const released = await tx.$queryRaw<Array<{ itemId: string; phase: string }>>`
-    UPDATE "Assignment" SET status = 'abandoned'
-    WHERE "participantId" = ${participantId} AND status = 'assigned'
-    RETURNING "itemId", phase::text AS phase`;
-  const mainItems = released.filter((r) => r.phase === "main").map((r) => r.itemId);
-  if (mainItems.length) {
-    await tx.$executeRaw`
-      UPDATE "StudyItemCounter" SET reserved = GREATEST(0, reserved - 1)
-      WHERE "studyId" = ${studyId} AND "itemId" = ANY(${mainItems}::text[])`;
-  }
 }

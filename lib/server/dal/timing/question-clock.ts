@@ -3,7 +3,7 @@ import { questionDeadlineMs } from "@/lib/question-clock";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
-import { GATE_SELECT, isCurrentQuestion } from "@/lib/server/dal/participant/question-content-gate";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 
 /** What the browser needs to run the countdown on the server's clock. */
 export interface QuestionClockDto {
@@ -24,22 +24,18 @@ export interface QuestionClockDto {
  * question's images and 3D scene (question-content-gate.ts), so stamping the next one early is refused too.
  */
 export async function markQuestionShown(participantId: string, assignmentId: string): Promise<QuestionClockDto> {
-  const assignment = await db.assignment.findFirst({
-    where: { id: assignmentId, participantId },
-    select: GATE_SELECT,
-  });
-  if (!assignment) throw new AppError("NOT_FOUND", "This question is not part of your session.");
-  if (assignment.participant.status !== "active") throw new AppError("GONE", "Your session has ended.");
-  if (assignment.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
-  if (assignment.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
-  if (!(await isCurrentQuestion(participantId, assignment))) throw new AppError("CONFLICT", "This is not your current question.");
-  let shownAt = assignment.questionShownAt;
-  if (!shownAt) {
-    // Conditional: two tabs racing both read the one stamp that won.
-    await db.assignment.updateMany({ where: { id: assignmentId, questionShownAt: null }, data: { questionShownAt: new Date() } });
-    shownAt = (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } })).questionShownAt as Date;
-  }
-  const { timeLimitSec } = StudyConfigSchema.parse(assignment.participant.study.config);
+  const [a] = await flowQuery<{ status: string; questionShownAt: Date | null; participantStatus: string; config: unknown; current: boolean; stampedAt: Date | null }>(
+    "shown",
+    [participantId, assignmentId, new Date().toISOString()],
+  );
+  if (!a) throw new AppError("NOT_FOUND", "This question is not part of your session.");
+  if (a.participantStatus !== "active") throw new AppError("GONE", "Your session has ended.");
+  if (a.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
+  if (a.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
+  if (!a.current) throw new AppError("CONFLICT", "This is not your current question.");
+  // Two tabs racing: the one that did not stamp reads the stamp that won.
+  const shownAt = a.questionShownAt ?? a.stampedAt ?? (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } })).questionShownAt!;
+  const { timeLimitSec } = StudyConfigSchema.parse(a.config);
   const deadline = questionDeadlineMs(shownAt.getTime(), timeLimitSec);
   return {
     assignmentId,

@@ -8,7 +8,7 @@ import { recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
 import type { StudyConfigInput } from "@/lib/study-config";
-import { createTranslationStudy } from "../helpers/study-fixtures";
+import { createTranslationStudy } from "../../helpers/study-fixtures";
 
 afterAll(async () => {
   await disconnectDb();

@@ -1,0 +1,18 @@
+-- THE rule for which questions a participant still has to answer, and so which one is current: the one definition every
+-- participant-flow statement uses (session read, answer submit, content gate, shown stamp, start).
+-- An assignment is open while its participant's session is active, it is reserved for them and not answered
+-- (status 'assigned'), and its item is still active (an item excluded after assignment is skipped, so it never holds
+-- completion back). The current question is the open assignment with the lowest position; when an active participant
+-- has assignments but none open, the session is complete.
+-- A plain STABLE SQL function with one SELECT: PostgreSQL inlines it into the calling statement (it plans as if the
+-- SELECT were written there), so the partial index "Assignment_open_participantId_position_idx" finds the
+-- participant's open rows without touching other participants' rows.
+CREATE OR REPLACE FUNCTION misi_open_assignments(p_participant_id text)
+RETURNS TABLE (id text, "position" int, phase text, "itemId" text, "questionShownAt" timestamp(3), "firstShownAt" timestamp(3), "expiresAt" timestamp(3))
+LANGUAGE sql STABLE AS $fn$
+  SELECT a.id, a.position, a.phase::text, a."itemId", a."questionShownAt", a."firstShownAt", a."expiresAt"
+  FROM "Assignment" a
+  JOIN "Participant" p ON p.id = a."participantId"
+  JOIN "Item" i ON i.id = a."itemId"
+  WHERE a."participantId" = p_participant_id AND a.status = 'assigned' AND i.status = 'active' AND p.status = 'active'
+$fn$;

@@ -1,0 +1,51 @@
+-- Reservation rounds that never wait (used by misi_start_participant): up to 3 rounds take, per task, the
+-- least-reserved counter rows still below k that no other starter holds (FOR UPDATE SKIP LOCKED: a burst of starters
+-- does not queue on the same few least-reserved rows, and a call that never waits cannot deadlock), each reservation
+-- `reserved + 1` re-checked `reserved < p_k` on the locked row; later rounds replace items lost to concurrent starters.
+-- p_items / p_tidx (1-based task number) / p_seq (pick order) are what the caller already holds, extended and returned.
+CREATE OR REPLACE FUNCTION misi_reserve_unlocked(
+  p_study_id text, p_tasks text[], p_items_per_task int, p_k int, p_special text[], p_order_seed text, p_round_base int,
+  INOUT p_items text[], INOUT p_tidx int[], INOUT p_seq int[])
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_need int[];
+  v_wanted int;
+  v_got int;
+BEGIN
+  FOR v_round IN 1..3 LOOP
+    SELECT array_agg(GREATEST(0, p_items_per_task - coalesce(g.n, 0)) ORDER BY t.ord)
+      INTO v_need
+    FROM unnest(p_tasks) WITH ORDINALITY AS t(task, ord)
+    LEFT JOIN (SELECT x.tidx, count(*)::int AS n FROM unnest(p_tidx) AS x(tidx) GROUP BY x.tidx) g ON g.tidx = t.ord;
+    SELECT coalesce(sum(n), 0)::int INTO v_wanted FROM unnest(v_need) AS n;
+    EXIT WHEN v_wanted = 0;
+    -- Per task, the least-reserved rows still below k that no other starter holds (a locked row is skipped, the
+    -- next one taken: starters never queue behind each other on the same few least-reserved rows).
+    WITH need AS (
+      SELECT t.task, t.need, t.ord::int AS ord FROM unnest(p_tasks, v_need) WITH ORDINALITY AS t(task, need, ord) WHERE t.need > 0
+    ), pick AS (
+      SELECT l."itemId", need.ord, l.rn FROM need CROSS JOIN LATERAL (
+        SELECT c."itemId", (p_round_base + v_round * 1000 + row_number() OVER ())::int AS rn FROM (
+          SELECT c."itemId" FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
+          WHERE c."studyId" = p_study_id AND c."taskId" = need.task AND c.reserved < p_k AND i.status = 'active'
+            AND NOT (c."itemId" = ANY(p_special)) AND NOT (c."itemId" = ANY(p_items))
+          ORDER BY c.reserved, hashtext(c."itemId" || p_order_seed)
+          LIMIT need.need
+          FOR UPDATE OF c SKIP LOCKED
+        ) c
+      ) l
+    ), upd AS (
+      UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1
+      FROM pick WHERE c."studyId" = p_study_id AND c."itemId" = pick."itemId" AND c.reserved < p_k
+      RETURNING c."itemId"
+    )
+    SELECT p_items || coalesce(array_agg(pick."itemId" ORDER BY pick.ord, pick.rn), '{}'),
+           p_tidx || coalesce(array_agg(pick.ord ORDER BY pick.ord, pick.rn), '{}'),
+           p_seq || coalesce(array_agg(pick.rn ORDER BY pick.ord, pick.rn), '{}'),
+           count(*)::int
+      INTO p_items, p_tidx, p_seq, v_got
+    FROM upd JOIN pick ON pick."itemId" = upd."itemId";
+    EXIT WHEN v_got = 0;
+  END LOOP;
+END
+$fn$;

@@ -1,0 +1,7 @@
+-- A wrong attention check (record-response.ts): the participant's flags, and past the limit under screen_out the end
+-- of the session. $1 participant id, $2 flags (JSON text), $3 screened out, $4 now (ISO).
+UPDATE "Participant"
+SET flags = $2::jsonb,
+    status = CASE WHEN $3::boolean THEN 'screened_out'::"ParticipantStatus" ELSE status END,
+    "completedAt" = CASE WHEN $3::boolean THEN $4::timestamp(3) ELSE "completedAt" END
+WHERE id = $1
