@@ -24,4 +24,4 @@ export type ContractShapesMatch = [
   Same<DalDeviceInfo, DeviceInfo>,
 ] extends true[] ? true : never;
 
-export const CONTRACT_SHAPES_MATCH: ContractShapesMatch = true;
+const _contractShapesMatch: ContractShapesMatch = true;

@@ -41,7 +41,7 @@ export function participantFromRequest(request: Request): { participantId: strin
 }
 
 /** One cookie's value from a Cookie header (`a=1; b=2`), percent-decoded as browsers and Next read it; null when absent. */
-export function cookieValue(header: string | null, name: string): string | null {
+function cookieValue(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const pair of header.split(/; */)) {
     const eq = pair.indexOf("=");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NextResponse } from "next/server";
-import { cookieValue, createParticipantToken, PARTICIPANT_COOKIE, PARTICIPANT_COOKIE_OPTIONS, participantFromRequest, participantSetCookie } from "@/lib/server/participant/token";
+import { createParticipantToken, PARTICIPANT_COOKIE, PARTICIPANT_COOKIE_OPTIONS, participantFromRequest, participantSetCookie } from "@/lib/server/participant/token";
 
 describe("the participant cookie without Next's request context", () => {
   it("Set-Cookie carries what Next's response.cookies.set wrote (same attributes, same order)", () => {
@@ -23,7 +23,7 @@ describe("the participant cookie without Next's request context", () => {
     expect(participantFromRequest(request(`${PARTICIPANT_COOKIE}=${token.slice(0, -2)}xx`))).toBeNull();
     expect(participantFromRequest(request(`x${PARTICIPANT_COOKIE}=${token}`))).toBeNull();
     expect(participantFromRequest(request())).toBeNull();
-    expect(cookieValue("a=%41b; c=%zz", "a")).toBe("Ab");
-    expect(cookieValue("a=%41b; c=%zz", "c")).toBe("%zz");
+    // Percent-encoded as a browser may send it back; a malformed escape elsewhere in the header changes nothing.
+    expect(participantFromRequest(request(`c=%zz; ${PARTICIPANT_COOKIE}=${encodeURIComponent(token).replace(/\./g, "%2E")}`))).toEqual({ participantId: "p2", studyId: "s2" });
   });
 });
