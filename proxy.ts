@@ -32,7 +32,7 @@ export function proxy(request: NextRequest) {
 
   if (isApi || path.startsWith("/_next/")) {
     const response = NextResponse.next({ request: { headers: requestHeaders } });
-    // Item images set their own, stricter sandbox policy (app/api/images/[id]/route.ts).
+    // Item images set their own, stricter sandbox policy (lib/server/participant-api/image.ts).
     return withHeaders(response, path.startsWith("/api/images/") ? null : API_CSP, https);
   }
 

@@ -1,14 +1,15 @@
 import type { DefaultSession } from "next-auth";
+import type { StaffRole } from "@/types/staff-role";
 
 declare module "next-auth" {
   interface Session {
-    user?: DefaultSession["user"] & { id: string; role: "admin" | "researcher"; signedInAt: number };
+    user?: DefaultSession["user"] & { id: string; role: StaffRole; signedInAt: number };
   }
 }
 
 declare module "next-auth/jwt" {
   interface JWT {
-    role?: "admin" | "researcher";
+    role?: StaffRole;
     /** Epoch ms of the password sign-in that created this session (kept across token refreshes, unlike iat). */
     signedInAt?: number;
   }

@@ -4,13 +4,14 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { FieldErrors, FormStatus } from "./field-errors";
 import { sendJson } from "./send-json";
+import type { StaffRole } from "@/types/staff-role";
 
 /** Creates a staff account; a generated password is shown once. */
 export function UserCreateForm() {
   const router = useRouter();
   const id = useId();
   const [email, setEmail] = useState("");
-  const [role, setRole] = useState<"researcher" | "admin">("researcher");
+  const [role, setRole] = useState<StaffRole>("researcher");
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +51,7 @@ export function UserCreateForm() {
         <label htmlFor={`${id}-role`} className="block text-sm font-medium">
           Role
         </label>
-        <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as "researcher" | "admin")} className={`${input} bg-white`}>
+        <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as StaffRole)} className={`${input} bg-white`}>
           <option value="researcher">researcher</option>
           <option value="admin">admin</option>
         </select>

@@ -1,6 +1,8 @@
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
+
 /** Participant images by opaque id (served with a private cache lifetime, so a preloaded copy is reused). */
 export function imageUrl(id: string): string {
-  return `/api/images/${id}`;
+  return PARTICIPANT_API.image.path(id);
 }
 
 const loaded = new Map<string, Promise<void>>();

@@ -1,4 +1,5 @@
 import { AnswerSignalsSchema, type AnswerSignals } from "@/lib/participant/integrity";
+import type { InteractionLog } from "@/lib/participant/api-contract";
 
 /**
  * The answer being saved, kept in sessionStorage (this tab only) from the first attempt until the server has stored
@@ -11,7 +12,7 @@ export interface PendingAnswer {
   idempotencyKey: string;
   rtClientMs: number;
   timedOut: boolean;
-  interactionLog: Record<string, unknown>;
+  interactionLog: InteractionLog;
   /** The question's integrity signals as measured at submit: a resend carries the same values. */
   signals?: AnswerSignals;
 }

@@ -25,3 +25,25 @@ export function isRetryableStatus(status: number): boolean {
 export function withinBudget(startedAt: number, now: number, nextDelayMs: number): boolean {
   return now + nextDelayMs - startedAt <= RETRY_BUDGET_MS;
 }
+
+/**
+ * How long a 503 or 429 asks the client to wait (`Retry-After`: delay-seconds or an HTTP date), in ms; null when the
+ * status is another one or the header is absent or unreadable. A restarted or saturated server sheds load this way.
+ */
+export function retryAfterMs(status: number, header: string | null, now: number = Date.now()): number | null {
+  if ((status !== 503 && status !== 429) || !header) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): the back-off, or what the server asked for when that is longer,
+ * plus up to 20 % so a crowd told the same Retry-After does not return in the same instant.
+ */
+export function nextRetryDelayMs(attempt: number, retryAfter: number | null, random: () => number = Math.random): number {
+  const backoff = retryDelayMs(attempt, random);
+  if (retryAfter === null || retryAfter <= backoff) return backoff;
+  return Math.round(retryAfter * (1 + 0.2 * random()));
+}

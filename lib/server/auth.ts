@@ -11,8 +11,9 @@ import { StaffEmailSchema } from "@/lib/staff-email";
 import { env } from "@/lib/server/env";
 import { verifySignIn } from "@/lib/server/sign-in";
 import { clientAddressFrom } from "@/lib/http-security";
+import type { StaffRole } from "@/types/staff-role";
 
-export type StaffRole = "admin" | "researcher";
+export type { StaffRole } from "@/types/staff-role";
 
 // Sign-in accepts any address the shared rule accepts (admin@localhost included), so every account that can be created can sign in.
 const CredentialsSchema = z.object({ email: StaffEmailSchema, password: z.string().min(1).max(200) });

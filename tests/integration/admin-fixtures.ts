@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/server/db";
+import type { StaffRole } from "@/types/staff-role";
 
 /** A short random suffix so rows from different tests (and runs) never collide in the shared test database. */
 export function uniqueSuffix(): string {
   return randomBytes(4).toString("hex");
 }
 
-export async function createStaffUser(role: "admin" | "researcher" = "admin") {
+export async function createStaffUser(role: StaffRole = "admin") {
   return db.user.create({ data: { email: `${role}-${uniqueSuffix()}@example.org`, passwordHash: "x", role } });
 }
 

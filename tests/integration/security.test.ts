@@ -11,12 +11,13 @@ import { errorResponse } from "@/lib/server/route";
 import { SIGNIN_ADDRESS_LIMIT, SIGNIN_BACKOFF_BASE_MS, SIGNIN_FREE_FAILURES, SignInThrottledError, verifySignIn } from "@/lib/server/sign-in";
 import { PASSWORD_HASH_ROUNDS } from "@/lib/server/seed";
 import { createTaggedItems, uniqueSuffix } from "./admin-fixtures";
+import type { StaffRole } from "@/types/staff-role";
 
 afterAll(async () => {
   await disconnectDb();
 });
 
-async function account(role: "admin" | "researcher" = "researcher", password = "right-password-123") {
+async function account(role: StaffRole = "researcher", password = "right-password-123") {
   const email = `${role}-${uniqueSuffix()}@example.org`;
   // Cost 4 keeps the test fast; the server's cost (PASSWORD_HASH_ROUNDS) is what the dummy hash matches.
   const user = await db.user.create({ data: { email, role, passwordHash: await bcrypt.hash(password, 4) } });

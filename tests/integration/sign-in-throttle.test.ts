@@ -6,12 +6,13 @@ import { db, disconnectDb } from "@/lib/server/db";
 import { SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS, SignInThrottledError, verifySignIn, waitText } from "@/lib/server/sign-in";
 import { clearUserSignInLock } from "@/lib/server/dal/users/clear-user-sign-in-lock";
 import { uniqueSuffix } from "./admin-fixtures";
+import type { StaffRole } from "@/types/staff-role";
 
 afterAll(async () => {
   await disconnectDb();
 });
 
-async function account(role: "admin" | "researcher", password = "right-password-123") {
+async function account(role: StaffRole, password = "right-password-123") {
   const email = `${role}-${uniqueSuffix()}@example.org`;
   const user = await db.user.create({ data: { email, role, passwordHash: await bcrypt.hash(password, 4) } });
   return { ...user, password };

@@ -2,6 +2,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { setUserDisabled } from "@/lib/server/dal/users/set-user-disabled";
 import { uniqueSuffix } from "./admin-fixtures";
+import type { StaffRole } from "@/types/staff-role";
 
 // The session cookie is decoded by next-auth (not under test here); what getStaffUser does with it is.
 const session = vi.hoisted(() => ({ current: null as null | { user: { id: string; role: string; signedInAt: number } } }));
@@ -17,7 +18,7 @@ beforeEach(() => {
   session.current = null;
 });
 
-async function staff(role: "admin" | "researcher") {
+async function staff(role: StaffRole) {
   return db.user.create({ data: { email: `${role}-${uniqueSuffix()}@example.org`, role, passwordHash: "x" } });
 }
 

@@ -1,6 +1,7 @@
 // Studies have owners (lib/server/study-access.ts): a researcher sees and acts on her own studies and those shared
 // with her; another researcher's study answers 404 on every route that takes its id, and 200 once it is shared.
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { StaffRole } from "@/types/staff-role";
 
 const session = vi.hoisted(() => {
   process.env.NEXTAUTH_URL ??= "http://localhost:3000";
@@ -32,7 +33,7 @@ beforeEach(() => {
   session.current = null;
 });
 
-async function staff(role: "admin" | "researcher") {
+async function staff(role: StaffRole) {
   return db.user.create({ data: { email: `${role}-${uniqueSuffix()}@example.org`, role, passwordHash: "x" } });
 }
 

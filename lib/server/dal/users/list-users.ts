@@ -1,11 +1,12 @@
 import "server-only";
 import { db } from "@/lib/server/db";
+import type { StaffRole } from "@/types/staff-role";
 
 export interface UserRowDto {
   id: string;
   email: string;
   name: string | null;
-  role: "admin" | "researcher";
+  role: StaffRole;
   disabled: boolean;
   createdAt: Date;
 }

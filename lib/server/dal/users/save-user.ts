@@ -7,6 +7,8 @@ import { writeAudit } from "@/lib/server/audit";
 import { AppError } from "@/lib/server/errors";
 import { PASSWORD_HASH_ROUNDS } from "@/lib/server/seed";
 import { normaliseStaffEmail, StaffEmailSchema } from "@/lib/staff-email";
+import { Role } from "@/prisma/generated/enums";
+import type { StaffRole } from "@/types/staff-role";
 
 export const MIN_PASSWORD_CHARS = 10;
 // bcrypt only reads the first 72 bytes; a longer password would silently match any string sharing that prefix.
@@ -19,7 +21,7 @@ export const PasswordSchema = z
 
 export const SaveUserSchema = z.object({
   email: StaffEmailSchema,
-  role: z.enum(["admin", "researcher"]),
+  role: z.enum(Role),
   name: z.string().trim().max(200).optional(),
   /** Absent: a password is generated and returned once. */
   password: PasswordSchema.optional(),
@@ -29,7 +31,7 @@ export type SaveUserInput = z.input<typeof SaveUserSchema>;
 export interface SaveUserResult {
   id: string;
   email: string;
-  role: "admin" | "researcher";
+  role: StaffRole;
   created: boolean;
   passwordChanged: boolean;
   /** Set only when this call generated the password; it is never stored in clear. */

@@ -1,0 +1,15 @@
+import "server-only";
+import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { NO_STORE_JSON } from "@/lib/server/api-response";
+import { AppError } from "@/lib/server/errors";
+import { withParticipant } from "@/lib/server/participant-api/with-participant";
+
+/**
+ * GET /api/participant/session – the participant's current screen (public data only). Reading never assigns or
+ * renews reservations: only answering does.
+ */
+export const getSession = withParticipant({}, async ({ participant }) => {
+  const session = await getParticipantSession(participant.participantId);
+  if (!session) throw new AppError("NOT_FOUND", "Session not found.");
+  return Response.json(session, { headers: NO_STORE_JSON });
+});
