@@ -1,14 +1,13 @@
 // Integrity signals through the answer route as a browser sends them: stored once per answered question, a retried
 // submit writes nothing new, a tampered body is refused with the field named; the results and exports read them.
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-const cookie = vi.hoisted(() => ({ value: "" }));
-// The participant cookie of the route's request (next/headers has no request outside Next).
-vi.mock("next/headers", () => ({ cookies: async () => ({ get: () => (cookie.value ? { value: cookie.value } : undefined) }) }));
+/** The participant cookie the next request carries, as the browser would send it. */
+const cookie = { value: "" };
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { POST: answer } = await import("@/app/api/participant/answer/route");
-const { createParticipantToken } = await import("@/lib/server/participant/token");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
 const { recordConsent } = await import("@/lib/server/dal/participant/record-consent");
 const { getParticipantSession } = await import("@/lib/server/dal/participant/get-session");
 const { getIntegrityResults } = await import("@/lib/server/dal/results/get-integrity");
@@ -27,7 +26,7 @@ const device = { viewportWidth: 1366, viewportHeight: 768, devicePixelRatio: 1.5
 const signals = { hiddenMs: 12_345, hiddenCount: 2, blurCount: 3, blurMs: 14_000, pasteCount: 1, pasteChars: 8, copyCount: 1, copyChars: 40, reloads: 0, webdriver: false, device };
 
 async function post(body: unknown): Promise<{ status: number; json: { error?: { details?: Array<{ path: string }> } } }> {
-  const res = await answer(new Request("http://localhost/api/participant/answer", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  const res = await answer(new Request("http://localhost/api/participant/answer", { method: "POST", headers: { "content-type": "application/json", cookie: `${PARTICIPANT_COOKIE}=${cookie.value}` }, body: JSON.stringify(body) }));
   return { status: res.status, json: await res.json() };
 }
 
