@@ -8,4 +8,6 @@ export interface PublicImage {
   id: string;
   position: number;
   caption: string;
+  /** A signed address from the server (untimed studies); absent: /api/images/<id>. */
+  url?: string;
 }

@@ -2,23 +2,17 @@ import { getStaffUser } from "@/lib/server/auth";
 import { findImageForParticipant, findImageForStaff } from "@/lib/server/dal/participant/get-image";
 import { readParticipantSession } from "@/lib/server/participant/token";
 import { NO_STORE_JSON } from "@/lib/server/route";
+import { IMAGE_RESPONSE_HEADERS, serveSignedImage } from "@/lib/server/image-serve";
+import { isSignedSegment } from "@/lib/server/image-url";
 
 export const runtime = "nodejs";
-
-/**
- * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
- * load anything or act in the app's origin when opened directly: no sources at all, and a sandbox (unique origin).
- */
-const IMAGE_RESPONSE_HEADERS = {
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-  "X-Content-Type-Options": "nosniff",
-} as const;
 export const dynamic = "force-dynamic";
 
 // GET /api/images/:id – an item image by opaque id (participants: only their own items, in a timed study only the
-// current question's once it is shown; staff: any)
-export async function GET(_request: Request, context: { params: Promise<{ id: string }> }) {
+// current question's once it is shown; staff: any), or by a participant's signed URL (lib/server/image-url.ts)
+export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
+  if (isSignedSegment(id)) return serveSignedImage(request, id);
   if (!/^[a-z0-9]{10,40}$/i.test(id)) return new Response("Not found", { status: 404 });
   const participant = await readParticipantSession();
   const found = participant ? await findImageForParticipant(id, participant.participantId) : null;

@@ -4,6 +4,7 @@ import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -33,7 +34,7 @@ export async function POST(request: Request) {
   try {
     const { participantId } = await requireParticipant();
     const body = AnswerBodySchema.parse(await readJsonBody(request));
-    const { result, update } = await submitAnswer({
+    const { result, update, timed } = await submitAnswer({
       participantId,
       assignmentId: body.assignmentId,
       rawAnswer: body.answer,
@@ -43,7 +44,7 @@ export async function POST(request: Request) {
       timedOut: body.timedOut,
     });
     // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
-    return NextResponse.json({ result, update }, { headers: NO_STORE_JSON });
+    return NextResponse.json({ result, update: withSignedImageUrls(update, participantId, timed) }, { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }

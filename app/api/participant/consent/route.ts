@@ -5,6 +5,7 @@ import { acceptConsent, DeviceInfoSchema, recordConsent } from "@/lib/server/dal
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { AppError } from "@/lib/server/errors";
 
@@ -33,7 +34,7 @@ export async function POST(request: Request) {
     const session = await getParticipantSession(participantId);
     // A never-consented participant can be removed by the per-study bound (README, Security): ask for the link again.
     if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-    return NextResponse.json(session, { headers: NO_STORE_JSON });
+    return NextResponse.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }

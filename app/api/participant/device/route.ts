@@ -8,6 +8,7 @@ import { screenOutForDevice } from "@/lib/server/dal/participant/device-and-prim
 import { readJsonBody } from "@/lib/server/participant/read-json-body";
 import { requireParticipant } from "@/lib/server/participant/require-participant";
 import { errorResponse, NO_STORE_JSON } from "@/lib/server/route";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 import { AppError } from "@/lib/server/errors";
 import { deviceAllowed, effectiveDeviceRule } from "@/lib/participant/device-rule";
 import { StudyConfigSchema } from "@/lib/study-config";
@@ -28,7 +29,7 @@ export async function POST(request: Request) {
     if (!deviceAllowed(effectiveDeviceRule(StudyConfigSchema.parse(study.config)), device)) await screenOutForDevice(participantId, device);
     const session = await getParticipantSession(participantId);
     if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-    return NextResponse.json(session, { headers: NO_STORE_JSON });
+    return NextResponse.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
   } catch (err) {
     return errorResponse(err);
   }

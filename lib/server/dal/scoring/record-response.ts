@@ -34,6 +34,8 @@ export interface RecordResponseResult {
 export interface SubmitAnswerOutcome {
   result: RecordResponseResult;
   update: SessionUpdateDto;
+  /** The study has a time limit: its images are gated on the question's "shown" stamp, so none may be signed ahead. */
+  timed: boolean;
 }
 
 /**
@@ -127,6 +129,7 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
         ended: endedOf(row.participantStatus),
       },
       update: await readUpdate(options.participantId, row.condition, config),
+      timed: config.timeLimitSec !== null,
     };
   }
   if (row.participantStatus !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
@@ -228,6 +231,7 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
       ended,
     },
     update: toUpdate(options.participantId, written.participantStatus ?? "active", a.condition, config, ended ? null : written.next, written.progress),
+    timed: config.timeLimitSec !== null,
   };
 }
 
