@@ -12,7 +12,7 @@ import { imageUrl, preloadImages } from "./image-preload";
 import { pickMcLetterFromKey } from "./mc-keys";
 import { useQuestionClock } from "./use-question-clock";
 import type { CurrentQuestion, SessionState, SessionUpdate, SubmitResult } from "./types";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayAfterMs, withinBudget } from "@/lib/participant/submit-retry";
 import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
 import { PracticeFeedback } from "./practice-feedback";
 import { QuestionText } from "./question-text";
@@ -52,6 +52,8 @@ class HttpError extends Error {
 async function postWithRetry<T>(url: string, body: unknown, onRetry: (attempt: number) => void): Promise<T> {
   const startedAt = Date.now();
   for (let attempt = 0; ; attempt++) {
+    // A shedding (503) or rate-limiting (429) server says when to come back; that wait replaces the back-off.
+    let retryAfter: string | null = null;
     try {
       const res = await fetch(url, {
         method: "POST",
@@ -63,9 +65,10 @@ async function postWithRetry<T>(url: string, body: unknown, onRetry: (attempt: n
       if (res.ok) return json as T;
       const message = json?.error?.message ?? `Request failed (${res.status}).`;
       if (!isRetryableStatus(res.status)) throw new HttpError(res.status, message);
+      retryAfter = res.headers.get("retry-after");
       throw new Error(message);
     } catch (err) {
-      const delay = retryDelayMs(attempt + 1);
+      const delay = retryDelayAfterMs(attempt + 1, retryAfter);
       if (err instanceof HttpError || !withinBudget(startedAt, Date.now(), delay)) throw err;
       onRetry(attempt + 1);
       await new Promise((r) => setTimeout(r, delay));

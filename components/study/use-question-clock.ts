@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { estimateServerOffsetMs, secondsLeft, TIMEOUT_SUBMIT_MARGIN_MS } from "@/lib/question-clock";
+import { retryDelayAfterMs } from "@/lib/participant/submit-retry";
 
 interface ShownResponse {
   serverNow: string;
@@ -14,17 +15,20 @@ const SHOWN_RETRY_DELAYS_MS = [500, 1500, 4000];
 async function reportShown(assignmentId: string): Promise<{ body: ShownResponse; t0: number; t1: number } | null> {
   for (let attempt = 0; ; attempt++) {
     const t0 = Date.now();
+    let retryAfter: string | null = null;
     try {
       const res = await fetch("/api/participant/shown", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assignmentId }) });
       const t1 = Date.now();
       if (res.ok) return { body: (await res.json()) as ShownResponse, t0, t1 };
       if (res.status < 500) return null;
+      retryAfter = res.headers.get("retry-after");
     } catch {
       // Network error: retried below.
     }
     const delay = SHOWN_RETRY_DELAYS_MS[attempt];
     if (delay === undefined) return null;
-    await new Promise((r) => setTimeout(r, delay));
+    // A shedding server (503 + Retry-After) says when to come back.
+    await new Promise((r) => setTimeout(r, retryAfter ? retryDelayAfterMs(attempt + 1, retryAfter) : delay));
   }
 }
 

@@ -25,3 +25,14 @@ export function isRetryableStatus(status: number): boolean {
 export function withinBudget(startedAt: number, now: number, nextDelayMs: number): boolean {
   return now + nextDelayMs - startedAt <= RETRY_BUDGET_MS;
 }
+
+/**
+ * The delay before retry number `attempt` when the server said when to come back (`Retry-After` in seconds, as a
+ * shedding or rate-limited server sends it): at least that long, plus up to 50 % jitter so the shed crowd does not
+ * return in step; otherwise the back-off above. Capped at the longest back-off step.
+ */
+export function retryDelayAfterMs(attempt: number, retryAfter: string | null | undefined, random: () => number = Math.random): number {
+  const seconds = retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : NaN;
+  if (!Number.isFinite(seconds)) return retryDelayMs(attempt, random);
+  return Math.min(BACKOFF_MS.at(-1)!, Math.round(Math.max(seconds * 1000, 250) * (1 + 0.5 * random())));
+}

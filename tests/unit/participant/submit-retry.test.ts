@@ -36,3 +36,15 @@ describe("the browser's submit retry rules", () => {
     for (const s of [400, 401, 403, 404, 409, 410, 422]) expect(isRetryableStatus(s)).toBe(false);
   });
 });
+
+describe("Retry-After", () => {
+  it("waits at least what the server asked, with jitter up to half again, else the usual back-off", async () => {
+    const { retryDelayAfterMs } = await import("@/lib/participant/submit-retry");
+    expect(retryDelayAfterMs(1, "2", () => 0)).toBe(2000);
+    expect(retryDelayAfterMs(1, "2", () => 1)).toBe(3000);
+    expect(retryDelayAfterMs(1, "0", () => 0)).toBe(250);
+    expect(retryDelayAfterMs(1, "3600", () => 0)).toBe(10_000);
+    expect(retryDelayAfterMs(1, null, () => 0.5)).toBe(retryDelayMs(1, () => 0.5));
+    expect(retryDelayAfterMs(2, "soon", () => 0.5)).toBe(retryDelayMs(2, () => 0.5));
+  });
+});
