@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * Transient database faults: the connection was dropped (server restart, pg_terminate_backend, network), the pool had
@@ -43,18 +44,26 @@ export function isTransientDbError(err: unknown, depth = 0): boolean {
 /** Delays between attempts: a dropped connection is replaced at once, a restarting server takes a moment. */
 const RETRY_DELAYS_MS = [25, 100, 250, 500, 1000];
 
+/** Set while an outer withDbRetry runs: it owns the retrying, so the calls inside it run once each. */
+const retryScope = new AsyncLocalStorage<true>();
+
 /**
  * Runs an idempotent database operation, retrying it on a transient fault (at most `RETRY_DELAYS_MS.length` more
  * times). Only for operations that are safe to repeat: reads, and writes whose effect is decided by a key or a
  * conditional update (an answer with its idempotency key, a consent that only moves `consenting` on).
+ * Nested calls do not retry on their own: the outermost one re-runs its whole operation, so a database that stays
+ * away costs one back-off sequence per request, not one per level (6 × 6 attempts).
  */
 export async function withDbRetry<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await operation();
-    } catch (err) {
-      if (attempt >= RETRY_DELAYS_MS.length || !isTransientDbError(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]! * (0.5 + Math.random())));
+  if (retryScope.getStore()) return operation();
+  return retryScope.run(true, async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await operation();
+      } catch (err) {
+        if (attempt >= RETRY_DELAYS_MS.length || !isTransientDbError(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]! * (0.5 + Math.random())));
+      }
     }
-  }
+  });
 }

@@ -4,7 +4,7 @@ import { withDbRetry } from "@/lib/server/db-retry";
 import { env } from "@/lib/server/env";
 import { ImageCache, type CachedImage } from "@/lib/server/image-cache";
 import { verifyImageSegment } from "@/lib/server/image-url";
-import { PARTICIPANT_COOKIE, verifyParticipantToken } from "@/lib/server/participant/token";
+import { participantFromRequest } from "@/lib/server/participant/token";
 
 /**
  * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
@@ -20,22 +20,6 @@ const cache = new ImageCache(env.IMAGE_CACHE_MB * 1024 * 1024);
 /** The image cache of this process (its counters are read by the serving layer's status line). */
 export function imageCache(): ImageCache {
   return cache;
-}
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      const raw = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(raw);
-      } catch {
-        return raw;
-      }
-    }
-  }
-  return undefined;
 }
 
 async function loadImage(imageId: string): Promise<CachedImage | null> {
@@ -57,7 +41,7 @@ const plain = (status: number, text: string) => new Response(text, { status, hea
  * browser already holds the image (If-None-Match). Same response headers under the custom server and under Next.
  */
 export async function serveSignedImage(request: Request, segment: string, nowMs = Date.now()): Promise<Response> {
-  const participant = verifyParticipantToken(cookieValue(request.headers.get("cookie"), PARTICIPANT_COOKIE));
+  const participant = participantFromRequest(request);
   if (!participant) return plain(401, "Unauthorized");
   const check = verifyImageSegment(segment, participant.participantId, nowMs);
   if (!check.ok) return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");

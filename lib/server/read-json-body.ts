@@ -5,6 +5,13 @@ import { assertSameOrigin } from "@/lib/server/same-origin";
 /** Largest staff JSON body: a study config with a 20,000-character consent text or a pool edit with thousands of ids is far below. */
 export const MAX_STAFF_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Largest participant request body. An answer with a full interaction log at the schema's caps (5000 camera samples
+ * of ~60 bytes, 2000 events of up to ~270 bytes) stays under 1 MB; route handlers have no body limit of their own,
+ * and anyone can get a participant cookie from an open study link.
+ */
+export const MAX_PARTICIPANT_BODY_BYTES = 1024 * 1024;
+
 export interface ReadJsonBodyOptions {
   maxBytes: number;
   /**
@@ -40,6 +47,16 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
   }
   if (nulAt !== null) throw new AppError("UNPROCESSABLE", `The request body contains a NUL character (in '${String(nulAt).slice(0, 40)}').`, { field: nulAt });
   return parsed;
+}
+
+/** The JSON body of a staff API request: application/json only, at most MAX_STAFF_BODY_BYTES, no NUL characters. */
+export function readStaffJsonBody(request: Request): Promise<unknown> {
+  return readJsonBody(request, { maxBytes: MAX_STAFF_BODY_BYTES, requireJsonType: true });
+}
+
+/** A participant's JSON body: at most `maxBytes` (MAX_PARTICIPANT_BODY_BYTES), no NUL characters. */
+export function readParticipantJsonBody(request: Request, maxBytes: number = MAX_PARTICIPANT_BODY_BYTES): Promise<unknown> {
+  return readJsonBody(request, { maxBytes });
 }
 
 /** The raw body, at most `maxBytes` (413 beyond; counted while streaming, Content-Length is only a shortcut). */

@@ -3,15 +3,13 @@
 // address used to reserve every slot of a small study for the 60-minute assignment timeout.
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-const cookie = vi.hoisted(() => {
+vi.hoisted(() => {
   process.env.TRUSTED_PROXY_HOPS = "1";
-  return { value: "" };
 });
-vi.mock("next/headers", () => ({ cookies: async () => ({ get: () => (cookie.value ? { value: cookie.value } : undefined) }) }));
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { POST: consent } = await import("@/app/api/participant/consent/route");
-const { createParticipantToken } = await import("@/lib/server/participant/token");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
 const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../helpers/study-fixtures");
 const { reclaimExpiredAssignments } = await import("@/lib/server/dal/participant/assign-items");
 const { recordResponse } = await import("@/lib/server/dal/scoring/record-response");
@@ -25,11 +23,10 @@ afterAll(async () => {
 
 /** A consent "accept" from `address` for participant `pid` of study `studyId`: the response status and body. */
 async function accept(studyId: string, pid: string, address: string): Promise<{ status: number; body: string }> {
-  cookie.value = createParticipantToken(pid, studyId);
   const res = await consent(
     new Request("http://localhost/api/participant/consent", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": address },
+      headers: { "content-type": "application/json", "x-forwarded-for": address, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(pid, studyId)}` },
       body: JSON.stringify({ accept: true, device: TEST_DEVICE }),
     }),
   );

@@ -4,13 +4,10 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 
-const cookie = vi.hoisted(() => {
+vi.hoisted(() => {
   // The route reads the client address from X-Forwarded-For only behind a trusted proxy (as in production behind nginx).
   process.env.TRUSTED_PROXY_HOPS = "1";
-  return { value: "" };
 });
-// The participant cookie of the consent route's request (next/headers has no request outside Next).
-vi.mock("next/headers", () => ({ cookies: async () => ({ get: () => (cookie.value ? { value: cookie.value } : undefined) }) }));
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { GET } = await import("@/app/s/[slug]/route");
@@ -18,7 +15,7 @@ const { enterStudy } = await import("@/lib/server/dal/participant/enter-study");
 const { recordConsent } = await import("@/lib/server/dal/participant/record-consent");
 const { createTranslationStudy } = await import("../helpers/study-fixtures");
 const { POST: consent } = await import("@/app/api/participant/consent/route");
-const { createParticipantToken } = await import("@/lib/server/participant/token");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
 
 afterAll(async () => {
   await disconnectDb();
@@ -88,8 +85,8 @@ describe("a removed never-consented participant", () => {
     const first = (await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" }, pendingLimit: 1 })) as { participantId: string };
     await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "newer" }, pendingLimit: 1 });
     await expect(db.participant.findUnique({ where: { id: first.participantId } })).resolves.toBeNull();
-    cookie.value = createParticipantToken(first.participantId, study.id);
-    const res = await consent(new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ accept: true, device: DEVICE }) }));
+    const cookie = `${PARTICIPANT_COOKIE}=${createParticipantToken(first.participantId, study.id)}`;
+    const res = await consent(new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ accept: true, device: DEVICE }) }));
     expect(res.status).toBe(401);
     expect(await res.text()).toMatch(/open your study link again/);
     await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({ kind: "ok", resumed: false });

@@ -1,6 +1,5 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { cookies } from "next/headers";
 import { getAuthSecret } from "@/lib/server/secrets";
 
 /** The participant's session cookie: `<participantId>.<studyId>.<hmac>`; no account, the signed link is the identity. */
@@ -36,8 +35,33 @@ export const PARTICIPANT_COOKIE_OPTIONS = {
   secure: process.env.NODE_ENV === "production" && (process.env.NEXTAUTH_URL ?? "").startsWith("https://"),
 };
 
-/** The participant session of the current request (cookie), or null. */
-export async function readParticipantSession(): Promise<{ participantId: string; studyId: string } | null> {
-  const store = await cookies();
-  return verifyParticipantToken(store.get(PARTICIPANT_COOKIE)?.value);
+/** The participant session a request carries in its Cookie header, or null (no Next request context needed). */
+export function participantFromRequest(request: Request): { participantId: string; studyId: string } | null {
+  return verifyParticipantToken(cookieValue(request.headers.get("cookie"), PARTICIPANT_COOKIE));
+}
+
+/** One cookie's value from a Cookie header (`a=1; b=2`), percent-decoded as browsers and Next read it; null when absent. */
+export function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const pair of header.split(/; */)) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || pair.slice(0, eq) !== name) continue;
+    const raw = pair.slice(eq + 1);
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return null;
+}
+
+/**
+ * The Set-Cookie header value that gives the browser its participant session, with PARTICIPANT_COOKIE_OPTIONS in the
+ * form Next's `response.cookies.set` writes it (Path, Expires, Max-Age, Secure, HttpOnly, SameSite).
+ */
+export function participantSetCookie(participantId: string, studyId: string, now: number = Date.now()): string {
+  const o = PARTICIPANT_COOKIE_OPTIONS;
+  const attributes = [`Path=${o.path}`, `Expires=${new Date(now + o.maxAge * 1000).toUTCString()}`, `Max-Age=${o.maxAge}`, ...(o.secure ? ["Secure"] : []), "HttpOnly", `SameSite=${o.sameSite}`];
+  return [`${PARTICIPANT_COOKIE}=${encodeURIComponent(createParticipantToken(participantId, studyId))}`, ...attributes].join("; ");
 }

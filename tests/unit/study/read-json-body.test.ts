@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readJsonBody } from "@/lib/server/participant/read-json-body";
+import { readParticipantJsonBody as readJsonBody } from "@/lib/server/read-json-body";
 
 function streamed(parts: string[]): Request {
   const encoder = new TextEncoder();

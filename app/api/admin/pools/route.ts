@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { withRole } from "@/lib/server/route";
 import { listPools } from "@/lib/server/dal/pools/list-pools";
 import { createPool } from "@/lib/server/dal/pools/create-pool";
-import { readJsonBody } from "../_lib/read-json-body";
+import { readStaffJsonBody } from "@/lib/server/read-json-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,6 +12,6 @@ export const GET = withRole("researcher", async () => NextResponse.json({ pools:
 
 // POST /api/admin/pools {mode: "filter"|"stratified", …} – build a pool's version 1 (admin)
 export const POST = withRole("admin", async ({ request, user }) => {
-  const result = await createPool({ input: await readJsonBody(request), actorId: user.id });
+  const result = await createPool({ input: await readStaffJsonBody(request), actorId: user.id });
   return NextResponse.json(result, { status: 201 });
 });

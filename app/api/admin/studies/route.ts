@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { withRole } from "@/lib/server/route";
 import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { createStudy } from "@/lib/server/dal/studies/save-study";
-import { readJsonBody } from "../_lib/read-json-body";
+import { readStaffJsonBody } from "@/lib/server/read-json-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,5 +12,5 @@ export const GET = withRole("researcher", async ({ user }) => NextResponse.json(
 
 // POST /api/admin/studies {name, slug, poolVersionId, config} – create a draft study; 422 lists field errors (researcher)
 export const POST = withRole("researcher", async ({ request, user }) => {
-  return NextResponse.json(await createStudy({ input: await readJsonBody(request), actorId: user.id }), { status: 201 });
+  return NextResponse.json(await createStudy({ input: await readStaffJsonBody(request), actorId: user.id }), { status: 201 });
 });

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { SessionApp } from "@/components/study/session-app";
 import type { SessionState } from "@/components/study/types";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { readParticipantSession } from "@/lib/server/participant/token";
+import { readParticipantSession } from "@/lib/server/participant/page-session";
 import { withSignedImageUrls } from "@/lib/server/image-url";
 
 export const dynamic = "force-dynamic";

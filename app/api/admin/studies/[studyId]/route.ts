@@ -3,7 +3,7 @@ import { withRole } from "@/lib/server/route";
 import { requireStudyAccess } from "@/lib/server/study-access";
 import { getStudy } from "@/lib/server/dal/studies/get-study";
 import { updateStudy } from "@/lib/server/dal/studies/save-study";
-import { readJsonBody } from "../../_lib/read-json-body";
+import { readStaffJsonBody } from "@/lib/server/read-json-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -17,5 +17,5 @@ export const GET = withRole<{ studyId: string }>("researcher", async ({ params, 
 // PUT /api/admin/studies/:studyId {name, slug, poolVersionId, config} – replace; only before anyone joined (researcher)
 export const PUT = withRole<{ studyId: string }>("researcher", async ({ request, params, user }) => {
   await requireStudyAccess(user, params.studyId);
-  return NextResponse.json(await updateStudy({ studyId: params.studyId, input: await readJsonBody(request), actorId: user.id }));
+  return NextResponse.json(await updateStudy({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }));
 });

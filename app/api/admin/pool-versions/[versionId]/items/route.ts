@@ -5,7 +5,7 @@ import { TaskIdSchema } from "@/lib/tasks/types";
 import { toQueryRecord } from "@/lib/pools/item-filter";
 import { listPoolVersionItems } from "@/lib/server/dal/pools/list-pool-version-items";
 import { editPoolVersion } from "@/lib/server/dal/pools/edit-pool-version";
-import { readJsonBody } from "../../../_lib/read-json-body";
+import { readStaffJsonBody } from "@/lib/server/read-json-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -21,5 +21,5 @@ export const GET = withRole<{ versionId: string }>("researcher", async ({ reques
 // PATCH /api/admin/pool-versions/:versionId/items {addItemIds, removeItemIds} – edit; a frozen or used version
 // is never changed: the edit creates the next version (admin)
 export const PATCH = withRole<{ versionId: string }>("admin", async ({ request, params, user }) => {
-  return NextResponse.json(await editPoolVersion({ poolVersionId: params.versionId, edit: await readJsonBody(request), actorId: user.id }));
+  return NextResponse.json(await editPoolVersion({ poolVersionId: params.versionId, edit: await readStaffJsonBody(request), actorId: user.id }));
 });

@@ -1,0 +1,32 @@
+import "server-only";
+import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { requestClientAddress } from "@/lib/server/client-address";
+import { joinLimitRules } from "@/lib/server/participant/admission-limits";
+import { participantFromRequest, participantSetCookie } from "@/lib/server/participant/token";
+
+/**
+ * GET /s/:slug?PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=.. – enter a study (or resume) and set the participant cookie,
+ * then 303 to the session page (or to the status page saying why not). A database error that outlasts enterStudy's
+ * retries is thrown: the server in front turns it into its error page.
+ */
+export async function getJoin(request: Request, context: { params: { slug: string } | Promise<{ slug: string }> }): Promise<Response> {
+  const { slug } = await context.params;
+  const query = Object.fromEntries(new URL(request.url).searchParams.entries());
+  const cookie = participantFromRequest(request);
+  const address = requestClientAddress(request);
+  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId, joinLimits: (studyId) => joinLimitRules(studyId, address) });
+  // Relative Location: behind a reverse proxy (or reached by IP, a www. name…) the browser stays on the host it used,
+  // so the participant cookie set here comes back. An absolute URL built from the server's own host would not.
+  if (result.kind !== "ok") {
+    const response = seeOther(`/s/${encodeURIComponent(slug)}/status?kind=${encodeURIComponent(result.kind)}`);
+    if (result.kind === "busy") response.headers.set("Retry-After", String(result.retryAfterSec));
+    return response;
+  }
+  const response = seeOther(`/s/${encodeURIComponent(slug)}/session`);
+  response.headers.append("Set-Cookie", participantSetCookie(result.participantId, result.studyId));
+  return response;
+}
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location } });
+}
