@@ -1,18 +1,28 @@
+import { createHash } from "node:crypto";
+
 /**
- * A bounded in-memory LRU of image bytes, keyed by the image's sha256 (two items sharing a picture share one entry),
- * with a small index from image id to sha256. Item images never change once imported (a new import makes new items),
- * so an entry is never stale; the bound is on bytes (IMAGE_CACHE_MB), and the least recently served go first. The
- * index holds only ids and hashes (≈ 100 bytes each) and is bounded by count.
+ * A bounded in-memory LRU of image bytes, keyed by the sha256 of the bytes themselves (computed here on a miss, so
+ * two items sharing a picture share one entry, and a stored hash that is wrong cannot mix two pictures up), with an
+ * index from image id to that key. Item images never change once imported (a new import makes new items), so an
+ * entry is never stale. The bound is on bytes (IMAGE_CACHE_MB), the least recently served go first; the index holds
+ * only ids and hashes (≈ 150 bytes each) and is bounded by count.
  */
 export interface CachedImage {
   data: Uint8Array;
   mimeType: string;
+  /** The stored sha256 column (the ETag, as the plain image route sends it). */
   sha256: string;
 }
 
+interface IdEntry {
+  key: string;
+  sha256: string;
+  mimeType: string;
+}
+
 export class ImageCache {
-  private readonly bytes = new Map<string, CachedImage>();
-  private readonly ids = new Map<string, string>();
+  private readonly bytes = new Map<string, Uint8Array>();
+  private readonly ids = new Map<string, IdEntry>();
   private size = 0;
   hits = 0;
   misses = 0;
@@ -27,34 +37,35 @@ export class ImageCache {
   }
 
   get(imageId: string): CachedImage | null {
-    const sha = this.ids.get(imageId);
-    const entry = sha === undefined ? undefined : this.bytes.get(sha);
-    if (!entry) {
+    const entry = this.ids.get(imageId);
+    const data = entry === undefined ? undefined : this.bytes.get(entry.key);
+    if (!entry || !data) {
       this.misses++;
       return null;
     }
     // Re-insert: a Map iterates in insertion order, so the first key is the least recently used.
-    this.bytes.delete(entry.sha256);
-    this.bytes.set(entry.sha256, entry);
+    this.bytes.delete(entry.key);
+    this.bytes.set(entry.key, data);
     this.hits++;
-    return entry;
+    return { data, mimeType: entry.mimeType, sha256: entry.sha256 };
   }
 
   set(imageId: string, image: CachedImage): void {
+    const key = createHash("sha256").update(image.data).digest("hex");
     if (this.ids.size >= this.maxIds && !this.ids.has(imageId)) this.ids.delete(this.ids.keys().next().value!);
-    this.ids.set(imageId, image.sha256);
+    this.ids.set(imageId, { key, sha256: image.sha256, mimeType: image.mimeType });
     if (image.data.byteLength > this.maxBytes) return;
-    const old = this.bytes.get(image.sha256);
+    const old = this.bytes.get(key);
     if (old) {
-      this.bytes.delete(image.sha256);
-      this.size -= old.data.byteLength;
+      this.bytes.delete(key);
+      this.size -= old.byteLength;
     }
-    this.bytes.set(image.sha256, image);
+    this.bytes.set(key, image.data);
     this.size += image.data.byteLength;
-    for (const [sha, entry] of this.bytes) {
+    for (const [k, data] of this.bytes) {
       if (this.size <= this.maxBytes) break;
-      this.bytes.delete(sha);
-      this.size -= entry.data.byteLength;
+      this.bytes.delete(k);
+      this.size -= data.byteLength;
     }
   }
 }
