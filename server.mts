@@ -12,6 +12,7 @@ import next from "next";
 import { env } from "@/lib/server/env";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
+import { StaticAssets } from "@/lib/server/serving/static-assets";
 
 const { values: args } = parseArgs({ options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } } });
 const port = Number(args.port ?? process.env.PORT ?? 3000);
@@ -23,7 +24,7 @@ const dir = path.resolve(import.meta.dirname, "..");
 const shedder = new LoadShedder({ maxInFlight: env.SHED_MAX_IN_FLIGHT, maxLagMs: env.SHED_MAX_LAG_MS, warmupMs: env.SHED_WARMUP_MS });
 const app = next({ dev: false, dir, hostname: hostname ?? "localhost", port });
 const nextHandler = app.getRequestHandler();
-const front = createFrontHandler({ next: (req, res) => nextHandler(req, res), shedder });
+const front = createFrontHandler({ next: (req, res) => nextHandler(req, res), shedder, assets: new StaticAssets(dir) });
 
 const server = http.createServer((req, res) => {
   Promise.resolve(front(req, res)).catch((err) => {

@@ -7,6 +7,7 @@ import { getHealth, publicHealth } from "@/lib/server/health";
 import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
 import { hasStaffSessionCookie, matchParticipantRoute } from "@/lib/server/serving/routes";
 import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
+import type { StaticAssets } from "@/lib/server/serving/static-assets";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -26,8 +27,8 @@ const HEALTH_TIMEOUT_MS = 2000;
  * process is saturated or warming up it answers 503 + Retry-After at once (for a page: a small page that reloads
  * itself after that wait) instead of queueing.
  */
-export function createFrontHandler(options: { next: NodeHandler; shedder: LoadShedder }): NodeHandler {
-  const { next, shedder } = options;
+export function createFrontHandler(options: { next: NodeHandler; shedder: LoadShedder; assets?: StaticAssets }): NodeHandler {
+  const { next, shedder, assets } = options;
   const https = (env.NEXTAUTH_URL ?? "").startsWith("https:");
   const protocol = "http" as const;
 
@@ -55,6 +56,14 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
     if (hasNulByte(rawUrl) || hasUndecodablePath(rawUrl)) return next(req, res);
     const q = rawUrl.indexOf("?");
     const pathname = q === -1 ? rawUrl : rawUrl.slice(0, q);
+
+    if (assets && pathname.startsWith("/_next/static/")) {
+      const asset = await assets.serve(pathname, method, String(req.headers["accept-encoding"] ?? ""));
+      if (!asset) return next(req, res);
+      res.writeHead(asset.status, asset.headers);
+      res.end(asset.body ?? undefined);
+      return;
+    }
 
     if (pathname === "/api/health" && method === "GET" && !hasStaffSessionCookie(req.headers.cookie)) {
       const report = await Promise.race([getHealth(), new Promise<null>((r) => setTimeout(() => r(null), HEALTH_TIMEOUT_MS).unref())]);
