@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build]`
  *
- * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
+ * The participant hot path end to end: two production instances (`npm start`'s custom server, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
  * session page, consent, answer every question) with the browser's retry rules (lib/participant/submit-retry.ts).
  * `--faults`: one instance is killed with SIGKILL and restarted mid-run, every database connection is terminated
@@ -58,7 +58,7 @@ const { values: args } = parseArgs({
     "images-per-item": { type: "string" },
     "image-kb": { type: "string", default: "12" },
     /** What the instances run: the custom server in front of Next (`custom`, what `npm start` runs) or `next start`. */
-    serving: { type: "string", default: "next" },
+    serving: { type: "string", default: "custom" },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
