@@ -33,7 +33,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayAfterMs, withinBudget } from "../lib/participant/submit-retry";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
 
@@ -267,7 +267,7 @@ class FinalError extends Error {}
 class RetryAfterError extends Error {
   constructor(
     message: string,
-    readonly retryAfter: string | null,
+    readonly retryAfter: number | null,
   ) {
     super(message);
   }
@@ -298,13 +298,13 @@ async function request(kind: Kind, url: () => string, init: RequestInit & { xff:
       if (res.status >= 400 && !isRetryableStatus(res.status)) throw new FinalError(`${kind} ${res.status}: ${await res.text()}`);
       if (res.status >= 400) {
         await res.arrayBuffer().catch(() => undefined);
-        throw new RetryAfterError(`${kind} ${res.status}`, retryAfter);
+        throw new RetryAfterError(`${kind} ${res.status}`, retryAfterMs(res.status, retryAfter));
       }
       latencies[kind].push(performance.now() - started);
       return res;
     } catch (err) {
       noteFailure(`${kind} ${err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 80) : String(err)}`);
-      const delay = retryDelayAfterMs(attempt + 1, err instanceof RetryAfterError ? err.retryAfter : null);
+      const delay = nextRetryDelayMs(attempt + 1, err instanceof RetryAfterError ? err.retryAfter : null);
       if (err instanceof FinalError || !withinBudget(startedAt, Date.now(), delay)) throw err;
       retries++;
       await new Promise((r) => setTimeout(r, delay));

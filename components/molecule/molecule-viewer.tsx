@@ -8,6 +8,7 @@ import type { Scene3d } from "@/lib/scene3d";
 import { cpkColorOf } from "@/lib/molecule/chemistry/elements";
 import { AtomImpostors, BondImpostors, type ImpostorAtoms, type ImpostorBonds } from "./impostors";
 import { SceneLabels } from "./scene-labels";
+import { participantApi } from "@/components/study/participant-api-client";
 
 /** Pocket carbons alternate between these by residue; ligand carbons grey (spec §2). */
 const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
@@ -149,8 +150,8 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const pathOrigin = useRef<number | null>(null);
   useEffect(() => {
     let cancelled = false;
-    fetch(`/api/participant/scene/${assignmentId}`)
-      .then(async (r) => (r.ok ? ((await r.json()) as Scene3d) : Promise.reject(new Error(`3D view unavailable (${r.status})`))))
+    participantApi
+      .scene(assignmentId)
       .then((s) => !cancelled && setScene(s))
       .catch((e: Error) => !cancelled && setError(e.message));
     return () => {

@@ -1,9 +1,11 @@
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
+
 /**
  * A participant image's address: the signed one the server gave (untimed studies; immutable, so a preloaded copy is
  * reused), else by opaque id (timed studies, checked against the question's "shown" stamp on every request).
  */
 export function imageUrl(image: { id: string; url?: string }): string {
-  return image.url ?? `/api/images/${image.id}`;
+  return image.url ?? PARTICIPANT_API.image.path(image.id);
 }
 
 const loaded = new Map<string, Promise<void>>();

@@ -1,3 +1,5 @@
+import type { InteractionLog } from "@/lib/participant/api-contract";
+
 /**
  * The answer being saved, kept in sessionStorage (this tab only) from the first attempt until the server has stored
  * it: a page reload in between (a dev server restart reloads open pages; a participant may reload while the page says
@@ -9,7 +11,7 @@ export interface PendingAnswer {
   idempotencyKey: string;
   rtClientMs: number;
   timedOut: boolean;
-  interactionLog: Record<string, unknown>;
+  interactionLog: InteractionLog;
 }
 
 const STORAGE_KEY = "misi.pendingAnswer";

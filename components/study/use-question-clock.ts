@@ -2,35 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { estimateServerOffsetMs, secondsLeft, TIMEOUT_SUBMIT_MARGIN_MS } from "@/lib/question-clock";
-import { retryDelayAfterMs } from "@/lib/participant/submit-retry";
-
-interface ShownResponse {
-  serverNow: string;
-  deadline: string | null;
-}
-
-const SHOWN_RETRY_DELAYS_MS = [500, 1500, 4000];
-
-/** POST /api/participant/shown, retried on network errors and 5xx; null when it keeps failing. */
-async function reportShown(assignmentId: string): Promise<{ body: ShownResponse; t0: number; t1: number } | null> {
-  for (let attempt = 0; ; attempt++) {
-    const t0 = Date.now();
-    let retryAfter: string | null = null;
-    try {
-      const res = await fetch("/api/participant/shown", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assignmentId }) });
-      const t1 = Date.now();
-      if (res.ok) return { body: (await res.json()) as ShownResponse, t0, t1 };
-      if (res.status < 500) return null;
-      retryAfter = res.headers.get("retry-after");
-    } catch {
-      // Network error: retried below.
-    }
-    const delay = SHOWN_RETRY_DELAYS_MS[attempt];
-    if (delay === undefined) return null;
-    // A shedding server (503 + Retry-After) says when to come back.
-    await new Promise((r) => setTimeout(r, retryAfter ? retryDelayAfterMs(attempt + 1, retryAfter) : delay));
-  }
-}
+import { participantApi } from "./participant-api-client";
 
 /** Seconds left (null without a limit), and whether the "shown" call has settled (succeeded, or failed for good). */
 export interface QuestionClock {
@@ -60,7 +32,7 @@ export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { ass
     let cancelled = false;
     let timer: ReturnType<typeof setInterval> | undefined;
     const mountedAt = Date.now();
-    void reportShown(assignmentId).then((shown) => {
+    void participantApi.shown({ assignmentId }).then((shown) => {
       if (cancelled) return;
       setReported(shown ? "ok" : "failed");
       if (timeLimitSec === null) return;

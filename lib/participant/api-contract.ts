@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { Scene3dSchema } from "@/lib/scene3d";
+import type { AnswerWidget } from "@/lib/tasks/types";
 
 /**
  * The participant API: every route's address, method, request body and response, in one module the route handlers
@@ -69,14 +71,111 @@ export const ImageIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/i);
 export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
+// ---- Responses -------------------------------------------------------------------------------------------------
+
+/**
+ * One image of an item as the participant's browser knows it: an opaque id and a caption; `url`, a signed address
+ * (untimed studies, lib/server/image-url.ts), else the browser uses PARTICIPANT_API.image.path(id).
+ */
+export const PublicImageSchema = z.object({ id: z.string(), position: z.number(), caption: z.string(), url: z.string().optional() });
+export type PublicImage = z.infer<typeof PublicImageSchema>;
+
+/** What a participant's browser may receive about an item. Never the gold answer or distractor provenance. */
+export const PublicItemSchema = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  taskVersion: z.number(),
+  question: z.string(),
+  payload: z.unknown(),
+  images: z.array(PublicImageSchema),
+});
+export type PublicItem = z.infer<typeof PublicItemSchema>;
+
+/** The task's answer widget (lib/tasks/types.ts: the registry builds it, the browser only renders it). */
+const AnswerWidgetSchema = z.custom<AnswerWidget>((v) => !!v && typeof v === "object" && typeof (v as { type?: unknown }).type === "string", "an answer widget");
+
+export const CurrentQuestionSchema = z.object({
+  assignmentId: z.string(),
+  position: z.number(),
+  phase: z.enum(["practice", "main", "attention"]),
+  item: PublicItemSchema,
+  task: z.object({ id: z.string(), label: z.string(), instructions: z.string(), widget: AnswerWidgetSchema, format: z.string() }),
+  /** Set when the participant is in the interactive condition and the item has a 3D scene. */
+  interactive: z.object({ allowRotate: z.boolean(), allowZoom: z.boolean() }).nullable(),
+  /** Already reported shown (its clock runs): after a reload the browser goes straight back to it. */
+  alreadyShown: z.boolean(),
+});
+export type CurrentQuestion = z.infer<typeof CurrentQuestionSchema>;
+
+/** GET /api/participant/session (and consent, device): everything the browser needs for its current screen. */
+export const SessionSchema = z.object({
+  participant: z.object({ id: z.string(), status: z.string(), condition: z.string(), consented: z.boolean() }),
+  study: z.object({
+    name: z.string(),
+    slug: z.string(),
+    consentText: z.string(),
+    declineMessage: z.string(),
+    timeLimitSec: z.number().nullable(),
+    hbondPrimer: z.boolean(),
+    deviceRule: z.enum(["any", "desktop"]),
+    tasks: z.array(z.object({ id: z.string(), label: z.string(), instructions: z.string() })),
+  }),
+  progress: z.object({ answered: z.number(), total: z.number(), practiceTotal: z.number() }),
+  hbondPrimerSeen: z.boolean(),
+  current: CurrentQuestionSchema.nullable(),
+  /** Image ids of the next question, fetched ahead while this one is answered (always empty in a timed study). */
+  upcomingImageIds: z.array(z.string()),
+  /** Their signed addresses, in the same order (added by the participant routes; empty in a timed study). */
+  upcomingImageUrls: z.array(z.string()).optional(),
+  completion: z.object({ code: z.string().nullable(), url: z.string().nullable() }).nullable(),
+  screenedOut: z.object({ message: z.string(), returnUrl: z.string().nullable() }).nullable(),
+  /** Not started and the study cannot take this participant: told before consenting. */
+  noWork: z.boolean(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+/** What changes after an answer: everything but the study's texts, which the browser already has. */
+export const SessionUpdateSchema = SessionSchema.pick({ participant: true, progress: true, current: true, upcomingImageIds: true, upcomingImageUrls: true, completion: true, screenedOut: true, noWork: true });
+export type SessionUpdate = z.infer<typeof SessionUpdateSchema>;
+
+/** What the participant may learn after submitting: never the score of a main item. */
+export const SubmitResultSchema = z.object({
+  status: z.enum(["stored", "duplicate"]),
+  practiceFeedback: z.object({ correct: z.boolean(), correctAnswer: z.string() }).nullable(),
+  ended: z.enum(["completed", "screened_out"]).nullable(),
+});
+export type SubmitResult = z.infer<typeof SubmitResultSchema>;
+
+/** POST /api/participant/answer: the outcome and what the browser shows next. */
+export const AnswerResponseSchema = z.object({ result: SubmitResultSchema, update: SessionUpdateSchema });
+export type AnswerResponse = z.infer<typeof AnswerResponseSchema>;
+
+/** POST /api/participant/shown: the stamp and the deadline on the server's clock (ISO times). */
+export const QuestionClockSchema = z.object({
+  assignmentId: z.string(),
+  shownAt: z.string(),
+  serverNow: z.string(),
+  timeLimitSec: z.number().nullable(),
+  deadline: z.string().nullable(),
+});
+export type QuestionClock = z.infer<typeof QuestionClockSchema>;
+
+/** POST /api/participant/primer. */
+export const PrimerResponseSchema = z.object({ ok: z.literal(true) });
+
+/** GET /api/participant/scene/:assignmentId: the interactive scene (first view only). */
+export const SceneResponseSchema = Scene3dSchema;
+
 /** Addresses of the participant routes. */
 export const PARTICIPANT_API = {
-  session: { method: "GET", path: "/api/participant/session" },
-  consent: { method: "POST", path: "/api/participant/consent" },
-  device: { method: "POST", path: "/api/participant/device" },
-  primer: { method: "POST", path: "/api/participant/primer" },
-  shown: { method: "POST", path: "/api/participant/shown" },
-  answer: { method: "POST", path: "/api/participant/answer" },
-  scene: { method: "GET", path: (assignmentId: string) => `/api/participant/scene/${encodeURIComponent(assignmentId)}` },
+  session: { method: "GET", path: "/api/participant/session", response: SessionSchema },
+  consent: { method: "POST", path: "/api/participant/consent", body: ConsentBodySchema, response: SessionSchema },
+  device: { method: "POST", path: "/api/participant/device", body: DeviceBodySchema, response: SessionSchema },
+  /** No body is read. */
+  primer: { method: "POST", path: "/api/participant/primer", response: PrimerResponseSchema },
+  shown: { method: "POST", path: "/api/participant/shown", body: ShownBodySchema, response: QuestionClockSchema },
+  answer: { method: "POST", path: "/api/participant/answer", body: AnswerBodySchema, response: AnswerResponseSchema },
+  scene: { method: "GET", path: (assignmentId: string) => `/api/participant/scene/${encodeURIComponent(assignmentId)}`, response: SceneResponseSchema },
+  /** The image bytes with their own Content-Type; 401/404 are plain text, a timed study's refusal a 409 ApiError. */
   image: { method: "GET", path: (imageId: string) => `/api/images/${encodeURIComponent(imageId)}` },
 } as const;

@@ -27,12 +27,23 @@ export function withinBudget(startedAt: number, now: number, nextDelayMs: number
 }
 
 /**
- * The delay before retry number `attempt` when the server said when to come back (`Retry-After` in seconds, as a
- * shedding or rate-limited server sends it): at least that long, plus up to 50 % jitter so the shed crowd does not
- * return in step; otherwise the back-off above. Capped at the longest back-off step.
+ * How long a 503 or 429 asks the client to wait (`Retry-After`: delay-seconds or an HTTP date), in ms; null when the
+ * status is another one or the header is absent or unreadable. A restarted or saturated server sheds load this way.
  */
-export function retryDelayAfterMs(attempt: number, retryAfter: string | null | undefined, random: () => number = Math.random): number {
-  const seconds = retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : NaN;
-  if (!Number.isFinite(seconds)) return retryDelayMs(attempt, random);
-  return Math.min(BACKOFF_MS.at(-1)!, Math.round(Math.max(seconds * 1000, 250) * (1 + 0.5 * random())));
+export function retryAfterMs(status: number, header: string | null, now: number = Date.now()): number | null {
+  if ((status !== 503 && status !== 429) || !header) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): the back-off, or what the server asked for when that is longer,
+ * plus up to 20 % so a crowd told the same Retry-After does not return in the same instant.
+ */
+export function nextRetryDelayMs(attempt: number, retryAfter: number | null, random: () => number = Math.random): number {
+  const backoff = retryDelayMs(attempt, random);
+  if (retryAfter === null || retryAfter <= backoff) return backoff;
+  return Math.round(retryAfter * (1 + 0.2 * random()));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, RETRY_BUDGET_MS, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, RETRY_BUDGET_MS, retryAfterMs, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
 
 describe("the browser's submit retry rules", () => {
   it("keep retrying for at least three minutes, backing off to at most ~12 s between attempts", () => {
@@ -35,16 +35,23 @@ describe("the browser's submit retry rules", () => {
     for (const s of [500, 502, 503, 504, 408, 429]) expect(isRetryableStatus(s)).toBe(true);
     for (const s of [400, 401, 403, 404, 409, 410, 422]) expect(isRetryableStatus(s)).toBe(false);
   });
-});
 
-describe("Retry-After", () => {
-  it("waits at least what the server asked, with jitter up to half again, else the usual back-off", async () => {
-    const { retryDelayAfterMs } = await import("@/lib/participant/submit-retry");
-    expect(retryDelayAfterMs(1, "2", () => 0)).toBe(2000);
-    expect(retryDelayAfterMs(1, "2", () => 1)).toBe(3000);
-    expect(retryDelayAfterMs(1, "0", () => 0)).toBe(250);
-    expect(retryDelayAfterMs(1, "3600", () => 0)).toBe(10_000);
-    expect(retryDelayAfterMs(1, null, () => 0.5)).toBe(retryDelayMs(1, () => 0.5));
-    expect(retryDelayAfterMs(2, "soon", () => 0.5)).toBe(retryDelayMs(2, () => 0.5));
+  it("read Retry-After of a 503 or 429 (seconds or an HTTP date), nothing else", () => {
+    const now = Date.parse("2026-12-01T12:00:00Z");
+    expect(retryAfterMs(503, "5", now)).toBe(5000);
+    expect(retryAfterMs(429, " 120 ", now)).toBe(120_000);
+    expect(retryAfterMs(503, "Tue, 01 Dec 2026 12:00:30 GMT", now)).toBe(30_000);
+    expect(retryAfterMs(503, "Tue, 01 Dec 2026 11:59:00 GMT", now)).toBe(0);
+    expect(retryAfterMs(503, null, now)).toBeNull();
+    expect(retryAfterMs(503, "soon", now)).toBeNull();
+    expect(retryAfterMs(500, "5", now)).toBeNull();
+    expect(retryAfterMs(502, "5", now)).toBeNull();
+  });
+
+  it("wait at least as long as the server asked, spread by up to 20 %; the back-off when it asked for less", () => {
+    expect(nextRetryDelayMs(1, 5000, () => 0)).toBe(5000);
+    expect(nextRetryDelayMs(1, 5000, () => 1)).toBe(6000);
+    expect(nextRetryDelayMs(1, null, () => 0.5)).toBe(300);
+    expect(nextRetryDelayMs(6, 1000, () => 0.5)).toBe(retryDelayMs(6, () => 0.5));
   });
 });

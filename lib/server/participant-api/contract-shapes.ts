@@ -1,0 +1,27 @@
+import "server-only";
+import type { AnswerResponse, CurrentQuestion, DeviceInfo, PublicItem, QuestionClock, Session, SessionUpdate, SubmitResult } from "@/lib/participant/api-contract";
+import type { CurrentQuestionDto, ParticipantSessionDto, SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
+import type { DeviceInfo as DalDeviceInfo } from "@/lib/server/dal/participant/record-consent";
+import type { RecordResponseResult, SubmitAnswerOutcome } from "@/lib/server/dal/scoring/record-response";
+import type { QuestionClockDto } from "@/lib/server/dal/timing/question-clock";
+
+/**
+ * The data layer's return types are exactly the participant API contract's response types (and its device type the
+ * contract's): the browser parses responses with the contract's schemas, which drop unknown fields, so a field added
+ * on one side only must fail type-checking here rather than vanish on the way to the browser.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+export type ContractShapesMatch = [
+  Same<ParticipantSessionDto, Session>,
+  Same<SessionUpdateDto, SessionUpdate>,
+  Same<CurrentQuestionDto, CurrentQuestion>,
+  Same<PublicItemDto, PublicItem>,
+  Same<RecordResponseResult, SubmitResult>,
+  Same<SubmitAnswerOutcome, AnswerResponse>,
+  Same<QuestionClockDto, QuestionClock>,
+  Same<DalDeviceInfo, DeviceInfo>,
+] extends true[] ? true : never;
+
+export const CONTRACT_SHAPES_MATCH: ContractShapesMatch = true;
