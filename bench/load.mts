@@ -358,6 +358,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
     state = (out.update ?? out.session)!;
     n++;
   }
+  launchPhase.delete(i);
   if (!state.completion) throw new Error(`participant ${i} ended without completion (noWork ${state.noWork})`);
 }
 
@@ -383,8 +384,14 @@ function pageAssets(html: string): string[] {
  * visit), reads and consents, then per question: images (current first, then the next question's as prefetch; each URL
  * once, as the browser's cache would), "shown", thinking, the answer.
  */
+/** Where each unfinished launch participant is (reported if the run stalls). */
+const launchPhase = new Map<number, string>();
+
 async function runLaunchParticipant(i: number, slug: string, ports: number[], arriveAtMs: number) {
+  const at = (phase: string) => launchPhase.set(i, phase);
+  at("arriving");
   await new Promise((r) => setTimeout(r, arriveAtMs));
+  at("join");
   const port = ports[i % ports.length]!;
   const base = () => `http://127.0.0.1:${port}`;
   const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
@@ -393,6 +400,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   await joined.arrayBuffer();
   const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: "" };
   const withOrigin = () => ({ ...headers, Origin: base() });
+  at("page");
   const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
   const html = await page.text();
   const cache = new Set<string>();
@@ -422,8 +430,11 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
       for (let u = queue.shift(); u !== undefined; u = queue.shift()) await fetchOnce(kind, u);
     }));
   };
+  at("assets");
   await fetchAll("asset", pageAssets(html));
+  at("reading consent");
   await new Promise((r) => setTimeout(r, thinkMs())); // reading the consent text
+  at("consent");
   const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
   const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
   let state = (await consent.json()) as LaunchUpdate;
@@ -433,12 +444,16 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   while (state.current) {
     const current = state.current;
     // Current images first (the question waits for them), the next question's in the background.
+    at(`question ${n}: images`);
     await fetchAll("image", imageUrls(current.item.images));
     const prefetch = fetchAll("image", upcomingUrls(state));
+    at(`question ${n}: shown`);
     const shown = await request("shown", () => `${base()}/api/participant/shown`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId }), xff });
     await shown.arrayBuffer();
     await new Promise((r) => setTimeout(r, thinkMs()));
+    at(`question ${n}: prefetch`);
     await prefetch;
+    at(`question ${n}: answer`);
     const key = randomBytes(16).toString("hex");
     firstAnswerAt = Math.min(firstAnswerAt, performance.now());
     const res = await request(
@@ -528,7 +543,24 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: pages ${latencies.page.length}, answers ${acknowledged.length}, images ${latencies.image.length}, retries ${retries}, shed ${shed503}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
   }, 10_000);
   const sampler = sampleBackends();
-  const outcomes = await Promise.allSettled(Array.from({ length: N }, (_, j) => runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs)));
+  // A participant that makes no progress for 2 minutes after the last answer anywhere is given up (and said where):
+  // every request has a timeout, so this only catches a defect, which must not cost the whole run its figures.
+  let lastProgress = { at: performance.now(), answers: 0, images: 0 };
+  let giveUp: (reason: Error) => void = () => {};
+  const stalled = new Promise<never>((_, reject) => (giveUp = reject));
+  stalled.catch(() => undefined);
+  const watchdog = setInterval(() => {
+    const now = { at: performance.now(), answers: acknowledged.length, images: latencies.image.length };
+    if (now.answers !== lastProgress.answers || now.images !== lastProgress.images) lastProgress = now;
+    else if (now.at - lastProgress.at > 120_000 && now.at - t0 > arrivalMs) {
+      const where = new Map<string, number>();
+      for (const phase of launchPhase.values()) where.set(phase, (where.get(phase) ?? 0) + 1);
+      log(`  stalled: ${launchPhase.size} participants made no progress for 2 min: ${[...where].map(([k, v]) => `${v}× ${k}`).join(", ")}`);
+      giveUp(new Error("stalled (no progress for 2 min)"));
+    }
+  }, 5000);
+  const outcomes = await Promise.allSettled(Array.from({ length: N }, (_, j) => Promise.race([runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs), stalled])));
+  clearInterval(watchdog);
   const tEnd = performance.now();
   clearInterval(progress);
   const backends = await sampler.stop();
