@@ -24,7 +24,17 @@ const dir = path.resolve(import.meta.dirname, "..");
 const shedder = new LoadShedder({ maxInFlight: env.SHED_MAX_IN_FLIGHT, maxLagMs: env.SHED_MAX_LAG_MS, warmupMs: env.SHED_WARMUP_MS });
 const app = next({ dev: false, dir, hostname: hostname ?? "localhost", port });
 const nextHandler = app.getRequestHandler();
-const front = createFrontHandler({ next: (req, res) => nextHandler(req, res), shedder, assets: new StaticAssets(dir) });
+// Next refuses requests until prepared ("prepare() must be called before performing this operation", a 500): what
+// it serves waits for that (about a second after start); the participant routes and health checks do not.
+const prepared = app.prepare();
+const front = createFrontHandler({
+  next: async (req, res) => {
+    await prepared;
+    return nextHandler(req, res);
+  },
+  shedder,
+  assets: new StaticAssets(dir),
+});
 
 const server = http.createServer((req, res) => {
   Promise.resolve(front(req, res)).catch((err) => {
@@ -38,7 +48,7 @@ server.keepAliveTimeout = 65_000;
 
 // Listen first: health checks and shed 503s are answered while Next loads.
 server.listen(port, hostname, () => console.log(`▲ misi-baseline on http://${hostname ?? "localhost"}:${port} (custom server: participant routes direct, the rest through Next)`));
-await app.prepare();
+await prepared;
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {

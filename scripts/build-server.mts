@@ -4,14 +4,17 @@
  * node_modules as in Next's server), and "server-only" becomes empty (its guard is for client bundles). `npm start`,
  * the Playwright configs and bench:load run this file, so they run the same code.
  */
+import fs from "node:fs/promises";
 import path from "node:path";
 import esbuild from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outfile = path.join(root, ".next", "misi-server.mjs");
+// Written beside and renamed into place: a server starting meanwhile reads the old file or the new one, never half.
+const temp = `${outfile}.${process.pid}.tmp`;
 await esbuild.build({
   entryPoints: [path.join(root, "server.mts")],
-  outfile,
+  outfile: temp,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -31,4 +34,5 @@ await esbuild.build({
   ],
   logLevel: "warning",
 });
+await fs.rename(temp, outfile);
 console.log(`custom server bundled: ${path.relative(root, outfile)}`);
