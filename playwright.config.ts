@@ -34,7 +34,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run db:migrate && npm run db:seed && npx next start -p ${PORT}`,
+    command: `npm run db:migrate && npm run db:seed && node .next/misi-server.mjs --port ${PORT}`,
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

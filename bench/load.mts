@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build]`
  *
- * The participant hot path end to end: two production instances (`next start`, this checkout's build) on one
+ * The participant hot path end to end: two production instances (`npm start`'s custom server, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
  * session page, consent, answer every question) with the browser's retry rules (lib/participant/submit-retry.ts).
  * `--faults`: one instance is killed with SIGKILL and restarted mid-run, every database connection is terminated
@@ -17,6 +17,14 @@
  * requests/s and latency percentiles. An answers/s target above this figure cannot be met by any database design.
  * `--reloads R`: only the session page of started participants: N join and consent (not measured), then all N load
  * their session page R times each at once; last line `page loads/s P; p50 …; p95 …; p99 …; failed F; participant-5xx E`.
+ * `--launch` (with `--arrival-s S`, `--think-ms MIN-MAX`): a Prolific launch at human pace. N participants arrive spread
+ * uniformly over S seconds; each does what the browser does: opens the link, loads the session page and, on this first
+ * visit, the page's scripts and styles; reads the consent text, consents; fetches the current question's images and
+ * then the next question's (prefetch, untimed study; each URL once: the browser's cache answers a repeat, as the
+ * immutable Cache-Control allows); per question reports it shown, thinks, answers. The last line is
+ * `launch: participants P; answer p99 A ms; page p99 G ms; image p99 I ms; lost L; duplicates D; overruns O; participant-5xx E`.
+ * A 503 with Retry-After (a shedding server) is retried after that wait and counted apart ("shed"), not as a 5xx.
+ * `--serving next|custom`: the instances run `next start`, or the custom server in front of Next (server.mts).
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -25,7 +33,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, retryDelayMs, withinBudget } from "../lib/participant/submit-retry";
+import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
 
@@ -42,6 +50,15 @@ const { values: args } = parseArgs({
      * seconds per question: `--think-ms 5000` gives the answer latency at Prolific-like rates.
      */
     "think-ms": { type: "string", default: "0" },
+    /** Launch mode (see above): arrival spread, think time, images, first-visit page assets. */
+    launch: { type: "boolean", default: false },
+    /** Launch mode: participants arrive uniformly over this many seconds. */
+    "arrival-s": { type: "string", default: "60" },
+    /** Images per item (the launch fetches them) and their size. */
+    "images-per-item": { type: "string" },
+    "image-kb": { type: "string", default: "12" },
+    /** What the instances run: the custom server in front of Next (`custom`, what `npm start` runs) or `next start`. */
+    serving: { type: "string", default: "custom" },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
@@ -65,7 +82,17 @@ const N = Number(args.participants);
 const ITEMS = Number(args["items-per-participant"]);
 const K = 12;
 const POOL_MAX = Number(args["pool-max"]);
-const THINK_MS = Number(args["think-ms"]);
+/** `--think-ms 5000`: 5 s ± 50 %; `--think-ms 3000-10000`: uniform between the two. */
+const THINK = (() => {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(args["think-ms"]);
+  if (!m) throw new Error(`--think-ms must be N or MIN-MAX (ms), got "${args["think-ms"]}"`);
+  const lo = Number(m[1]);
+  return m[2] === undefined ? { lo: lo * 0.5, hi: lo * 1.5 } : { lo, hi: Number(m[2]) };
+})();
+const thinkMs = () => THINK.lo + Math.random() * (THINK.hi - THINK.lo);
+const IMAGES_PER_ITEM = Number(args["images-per-item"] ?? (args.launch ? 4 : 1));
+const IMAGE_BYTES = Math.round(Number(args["image-kb"]) * 1024);
+if (!["next", "custom"].includes(args.serving)) throw new Error(`--serving must be next or custom, got "${args.serving}"`);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 if (!/^[a-z_][a-z0-9_]{0,40}$/.test(args["db-prefix"])) throw new Error(`--db-prefix must be a lower-case SQL identifier, got "${args["db-prefix"]}"`);
@@ -125,10 +152,14 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
       [id, `Which translation turns image 1 into image 4? (${i})`, `bench-${tag}-${i}`],
     );
     await client.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) VALUES ($1, $2, $3)`, [id, JSON.stringify({ axis, distanceA: d }), `move ${axis} ${d}`]);
-    await client.query(
-      `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, 0, 'Image 1: front view', 'image/svg+xml', 'x', $3)`,
-      [`img-${id}`, id, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>")],
-    );
+    for (let k = 0; k < IMAGES_PER_ITEM; k++) {
+      // Distinct bytes per image (a comment pads it to the size asked), so the byte cache holds each one.
+      const svg = Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`);
+      await client.query(
+        `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`,
+        [`img${tag}n${i}p${k}`, id, k, `Image ${k + 1}: view ${k + 1}`, createHash("sha256").update(svg).digest("hex"), svg],
+      );
+    }
   }
   const practice = ids[0]!;
   await client.query(`INSERT INTO "Pool" (id, name) VALUES ($1, $2)`, [`pool-${tag}`, `bench ${tag}`]);
@@ -150,10 +181,13 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
 // ---------------------------------------------------------------- servers
 
 const servers = new Map<number, ChildProcess>();
+/** The custom server as `npm run build` bundles it (scripts/build-server.mts). */
+const SERVER_BUNDLE = ".next/misi-server.mjs";
 
 function startServer(port: number): ChildProcess {
   const profile = args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args["cpu-prof"])}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const command = args.serving === "custom" ? [path.join(ROOT, SERVER_BUNDLE), "--port", String(port), "--hostname", "127.0.0.1"] : [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, [...profile, ...command], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -208,9 +242,12 @@ async function waitReady(port: number) {
 
 // ---------------------------------------------------------------- measurements
 
-type Kind = "join" | "page" | "consent" | "answer";
-const latencies: Record<Kind, number[]> = { join: [], page: [], consent: [], answer: [] };
+type Kind = "join" | "page" | "consent" | "answer" | "shown" | "image" | "asset";
+const latencies: Record<Kind, number[]> = { join: [], page: [], consent: [], answer: [], shown: [], image: [], asset: [] };
 let participant5xx = 0;
+/** 503 + Retry-After: a shedding server asked the client to come back later (retried after that wait). */
+let shed503 = 0;
+let imageFailures = 0;
 let retries = 0;
 const acknowledged: Array<{ key: string; assignmentId: string }> = [];
 let faults = false;
@@ -227,6 +264,14 @@ function pct(values: number[], p: number): number {
 }
 
 class FinalError extends Error {}
+class RetryAfterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfter: number | null,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * One logical request with the browser's rules: retried on network errors, timeouts and retryable statuses, for up to
@@ -243,18 +288,23 @@ async function request(kind: Kind, url: () => string, init: RequestInit & { xff:
         headers: { ...(init.headers as Record<string, string>), "X-Forwarded-For": init.xff, "Sec-Fetch-Site": "same-origin" },
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
-      if (res.status >= 500) participant5xx++;
+      const retryAfter = res.headers.get("retry-after");
+      if (res.status === 503 && retryAfter) shed503++;
+      else if (res.status >= 500) participant5xx++;
       if (res.status < 400 && faults && Math.random() < dropRate) {
         await res.arrayBuffer().catch(() => undefined);
         throw new Error("response dropped (fault injection)");
       }
       if (res.status >= 400 && !isRetryableStatus(res.status)) throw new FinalError(`${kind} ${res.status}: ${await res.text()}`);
-      if (res.status >= 400) throw new Error(`${kind} ${res.status}`);
+      if (res.status >= 400) {
+        await res.arrayBuffer().catch(() => undefined);
+        throw new RetryAfterError(`${kind} ${res.status}`, retryAfterMs(res.status, retryAfter));
+      }
       latencies[kind].push(performance.now() - started);
       return res;
     } catch (err) {
       noteFailure(`${kind} ${err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 80) : String(err)}`);
-      const delay = retryDelayMs(attempt + 1);
+      const delay = nextRetryDelayMs(attempt + 1, err instanceof RetryAfterError ? err.retryAfter : null);
       if (err instanceof FinalError || !withinBudget(startedAt, Date.now(), delay)) throw err;
       retries++;
       await new Promise((r) => setTimeout(r, delay));
@@ -271,7 +321,7 @@ interface Update {
   noWork?: boolean;
 }
 
-async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void; paged?: () => void; beforeConsent?: Promise<void> }) {
+async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void; paged?: () => void; beforeConsent?: Promise<void>; noThink?: boolean }) {
   const port = ports[i % ports.length]!;
   const base = () => `http://127.0.0.1:${port}`;
   const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
@@ -291,7 +341,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
   phases.started();
   let n = 0;
   while (state.current) {
-    if (THINK_MS > 0) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
+    if (THINK.hi > 0 && !phases.noThink) await new Promise((r) => setTimeout(r, thinkMs()));
     const key = randomBytes(16).toString("hex");
     const assignmentId = state.current.assignmentId;
     firstAnswerAt = Math.min(firstAnswerAt, performance.now());
@@ -308,7 +358,240 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
     state = (out.update ?? out.session)!;
     n++;
   }
+  launchPhase.delete(i);
   if (!state.completion) throw new Error(`participant ${i} ended without completion (noWork ${state.noWork})`);
+}
+
+interface LaunchImage {
+  id: string;
+  url?: string;
+}
+interface LaunchUpdate {
+  current: { assignmentId: string; item: { images: LaunchImage[] } } | null;
+  upcomingImageIds?: string[];
+  upcomingImageUrls?: string[];
+  completion: unknown;
+  noWork?: boolean;
+}
+
+/** Asset paths (scripts, styles) a Next page's HTML names: what a first visit downloads before the page works. */
+function pageAssets(html: string): string[] {
+  return [...new Set([...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))];
+}
+
+/**
+ * One launch participant, as the browser behaves: arrives, opens the link, loads the page (and its assets: first
+ * visit), reads and consents, then per question: images (current first, then the next question's as prefetch; each URL
+ * once, as the browser's cache would), "shown", thinking, the answer.
+ */
+/** Where each unfinished launch participant is (reported if the run stalls). */
+const launchPhase = new Map<number, string>();
+
+async function runLaunchParticipant(i: number, slug: string, ports: number[], arriveAtMs: number) {
+  const at = (phase: string) => launchPhase.set(i, phase);
+  at("arriving");
+  await new Promise((r) => setTimeout(r, arriveAtMs));
+  at("join");
+  const port = ports[i % ports.length]!;
+  const base = () => `http://127.0.0.1:${port}`;
+  const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const joined = await request("join", () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+  const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
+  await joined.arrayBuffer();
+  const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: "" };
+  const withOrigin = () => ({ ...headers, Origin: base() });
+  at("page");
+  const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
+  const html = await page.text();
+  const cache = new Set<string>();
+  // The browser's cache: a URL fetched once is not fetched again (immutable images; hashed asset names).
+  const fetchOnce = async (kind: "image" | "asset", url: string) => {
+    if (cache.has(url)) return;
+    cache.add(url);
+    const started = performance.now();
+    try {
+      const res = await fetch(`${base()}${url}`, { headers: { Cookie: cookie, "X-Forwarded-For": xff }, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+      await res.arrayBuffer();
+      if (res.status === 503 && res.headers.get("retry-after")) shed503++;
+      else if (res.status >= 500) participant5xx++;
+      // An <img> is not retried by the browser: anything but 200 is a broken picture.
+      if (res.status !== 200) throw new Error(`${kind} ${res.status}`);
+      latencies[kind].push(performance.now() - started);
+    } catch (err) {
+      if (kind === "image") imageFailures++;
+      cache.delete(url);
+      noteFailure(`${kind} ${err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 80) : String(err)}`);
+    }
+  };
+  // Six connections per host, as a browser opens.
+  const fetchAll = async (kind: "image" | "asset", urls: string[]) => {
+    const queue = urls.filter((u) => !cache.has(u));
+    await Promise.all(Array.from({ length: Math.min(6, queue.length) }, async () => {
+      for (let u = queue.shift(); u !== undefined; u = queue.shift()) await fetchOnce(kind, u);
+    }));
+  };
+  at("assets");
+  await fetchAll("asset", pageAssets(html));
+  at("reading consent");
+  await new Promise((r) => setTimeout(r, thinkMs())); // reading the consent text
+  at("consent");
+  const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
+  const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
+  let state = (await consent.json()) as LaunchUpdate;
+  const imageUrls = (images: LaunchImage[]) => images.map((im) => im.url ?? `/api/images/${im.id}`);
+  const upcomingUrls = (s: LaunchUpdate) => s.upcomingImageUrls ?? (s.upcomingImageIds ?? []).map((id) => `/api/images/${id}`);
+  let n = 0;
+  while (state.current) {
+    const current = state.current;
+    // Current images first (the question waits for them), the next question's in the background.
+    at(`question ${n}: images`);
+    await fetchAll("image", imageUrls(current.item.images));
+    const prefetch = fetchAll("image", upcomingUrls(state));
+    at(`question ${n}: shown`);
+    const shown = await request("shown", () => `${base()}/api/participant/shown`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId }), xff });
+    await shown.arrayBuffer();
+    await new Promise((r) => setTimeout(r, thinkMs()));
+    at(`question ${n}: prefetch`);
+    await prefetch;
+    at(`question ${n}: answer`);
+    const key = randomBytes(16).toString("hex");
+    firstAnswerAt = Math.min(firstAnswerAt, performance.now());
+    const res = await request(
+      "answer",
+      () => `${base()}/api/participant/answer`,
+      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000 }), xff },
+      0.03,
+    );
+    const out = (await res.json()) as { update: LaunchUpdate };
+    acknowledged.push({ key, assignmentId: current.assignmentId });
+    lastAnswerAt = performance.now();
+    state = out.update;
+    n++;
+  }
+  if (!state.completion) throw new Error(`participant ${i} ended without completion (noWork ${state.noWork})`);
+}
+
+/** SQL checks after a run: acknowledged answers missing, answers stored twice, items beyond k, counters out of step. */
+async function verifyStored(client: pg.Client, studyId: string) {
+  const keys = acknowledged.map((a) => a.key);
+  const lost = Number((await client.query(`SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`, [keys])).rows[0].n);
+  const duplicates = Number(
+    (await client.query(`SELECT count(*)::int AS n FROM (SELECT "participantId", "itemId" FROM "Response" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [studyId])).rows[0].n,
+  );
+  const overruns = Number(
+    (
+      await client.query(
+        `SELECT count(*)::int AS n FROM (SELECT a."itemId" FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId"
+           WHERE p."studyId" = $1 AND a.phase = 'main' AND a.status <> 'abandoned' GROUP BY 1 HAVING count(*) > $2) o`,
+        [studyId, K],
+      )
+    ).rows[0].n,
+  );
+  const completed = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1 AND status = 'completed'`, [studyId])).rows[0].n);
+  const counterDrift = Number(
+    (
+      await client.query(
+        `SELECT count(*)::int AS n FROM "StudyItemCounter" c WHERE c."studyId" = $1 AND c.reserved <> (SELECT count(*) FROM "Assignment" a
+           WHERE a."itemId" = c."itemId" AND a.phase = 'main' AND a.status <> 'abandoned' AND a."participantId" IN (SELECT id FROM "Participant" WHERE "studyId" = $1))`,
+        [studyId],
+      )
+    ).rows[0].n,
+  );
+
+  return { lost, duplicates, overruns, completed, counterDrift };
+}
+
+/**
+ * `--launch`: N participants arriving over `--arrival-s`, at human pace, with their images. With `--faults`, a third of
+ * the way into the arrivals one instance is killed with SIGKILL and restarted (the time until it answers a health
+ * request while participants retry is printed), and every database connection is terminated twice.
+ */
+async function launch(slug: string, studyId: string, ports: number[]) {
+  const arrivalMs = Number(args["arrival-s"]) * 1000;
+  const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+  const t0 = performance.now();
+  const faultTimers: Array<Promise<void>> = [];
+  if (faults) {
+    const admin = new pg.Client({ connectionString: SERVER_URL });
+    admin.on("error", (err) => log(`  fault admin connection lost: ${err.message}`));
+    await admin.connect();
+    const terminate = async () => {
+      const r = await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+      log(`  fault: terminated ${r.rows[0].n} database connections`);
+    };
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const victim = ports[1]!;
+    faultTimers.push(
+      (async () => {
+        await wait(arrivalMs / 3);
+        log(`  fault: kill -9 the instance on ${victim}`);
+        servers.get(victim)!.kill("SIGKILL");
+        await wait(1500);
+        const restartedAt = performance.now();
+        startServer(victim);
+        await waitReady(victim);
+        log(`  fault: instance on ${victim} answers /api/health ${((performance.now() - restartedAt) / 1000).toFixed(1)} s after its restart (participants retrying meanwhile)`);
+        await terminate();
+        await wait(arrivalMs / 6);
+        await terminate();
+        await admin.end();
+      })(),
+    );
+  }
+  const progress = setInterval(() => {
+    const top = [...failedAttempts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${v}× ${k}`);
+    log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: pages ${latencies.page.length}, answers ${acknowledged.length}, images ${latencies.image.length}, retries ${retries}, shed ${shed503}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
+  }, 10_000);
+  const sampler = sampleBackends();
+  // A participant that makes no progress for 2 minutes after the last answer anywhere is given up (and said where):
+  // every request has a timeout, so this only catches a defect, which must not cost the whole run its figures.
+  let lastProgress = { at: performance.now(), answers: 0, images: 0 };
+  let giveUp: (reason: Error) => void = () => {};
+  const stalled = new Promise<never>((_, reject) => (giveUp = reject));
+  stalled.catch(() => undefined);
+  const watchdog = setInterval(() => {
+    const now = { at: performance.now(), answers: acknowledged.length, images: latencies.image.length };
+    if (now.answers !== lastProgress.answers || now.images !== lastProgress.images) lastProgress = now;
+    else if (now.at - lastProgress.at > 120_000 && now.at - t0 > arrivalMs) {
+      const where = new Map<string, number>();
+      for (const phase of launchPhase.values()) where.set(phase, (where.get(phase) ?? 0) + 1);
+      log(`  stalled: ${launchPhase.size} participants made no progress for 2 min: ${[...where].map(([k, v]) => `${v}× ${k}`).join(", ")}`);
+      giveUp(new Error("stalled (no progress for 2 min)"));
+    }
+  }, 5000);
+  const outcomes = await Promise.allSettled(Array.from({ length: N }, (_, j) => Promise.race([runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs), stalled])));
+  clearInterval(watchdog);
+  const tEnd = performance.now();
+  clearInterval(progress);
+  const backends = await sampler.stop();
+  await Promise.all(faultTimers);
+  const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
+  for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
+  const client = await connectBenchDb();
+  try {
+    const { lost, duplicates, overruns, completed, counterDrift } = await verifyStored(client, studyId);
+    log("");
+    log(`phase             n      p50 ms   p95 ms   p99 ms   max ms`);
+    for (const kind of Object.keys(latencies) as Kind[]) {
+      const v = latencies[kind];
+      log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(v.length ? Math.max(...v) : NaN).padStart(8)}`);
+    }
+    log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; shed (503 + Retry-After) ${shed503}; broken images ${imageFailures}; counter rows out of step: ${counterDrift}`);
+    log(`answers: ${acknowledged.length}; whole run ${((tEnd - t0) / 1000).toFixed(1)} s (arrivals over ${args["arrival-s"]} s, think ${THINK.lo}–${THINK.hi} ms); serving ${args.serving}; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `database backends during the run (mean of ${backends.samples} samples): ${[...backends.mean]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join("; ")}`,
+    );
+    if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+    const p99 = (kind: Kind) => (latencies[kind].length ? pct(latencies[kind], 99).toFixed(0) : "n/a");
+    console.log(
+      `launch: participants ${N}; answer p99 ${p99("answer")} ms; page p99 ${p99("page")} ms; image p99 ${p99("image")} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** `--joins-only`: N new joiners at once, then the same N again (resumes). Each join is one GET that must redirect to the session page. */
@@ -550,10 +833,11 @@ async function main() {
     startServer(portB);
     await Promise.all([waitReady(portA), waitReady(portB)]);
     // Warm both instances (first-request compilation of routes is not what is measured).
-    await runParticipant(0, slug, [portA], { joined: () => {}, started: () => {} });
-    await runParticipant(1, slug, [portB], { joined: () => {}, started: () => {} });
-    latencies.join.length = latencies.page.length = latencies.consent.length = latencies.answer.length = 0;
+    await runParticipant(0, slug, [portA], { joined: () => {}, started: () => {}, noThink: true });
+    await runParticipant(1, slug, [portB], { joined: () => {}, started: () => {}, noThink: true });
+    for (const v of Object.values(latencies)) v.length = 0;
     acknowledged.length = 0;
+    if (args.launch) return await launch(slug, studyId, [portA, portB]);
     if (args["joins-only"]) return await joinsOnly(slug, studyId, [portA, portB]);
     if (args["route-floor"]) return await routeFloor([portA, portB]);
     if (Number(args.reloads) > 0) return await reloadsOnly(slug, [portA, portB], Number(args.reloads));
@@ -634,30 +918,7 @@ async function main() {
 
     // SQL verification, on a connection opened after the faults.
     client = await connectBenchDb();
-    const keys = acknowledged.map((a) => a.key);
-    const lost = Number((await client.query(`SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`, [keys])).rows[0].n);
-    const duplicates = Number(
-      (await client.query(`SELECT count(*)::int AS n FROM (SELECT "participantId", "itemId" FROM "Response" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [studyId])).rows[0].n,
-    );
-    const overruns = Number(
-      (
-        await client.query(
-          `SELECT count(*)::int AS n FROM (SELECT a."itemId" FROM "Assignment" a JOIN "Participant" p ON p.id = a."participantId"
-             WHERE p."studyId" = $1 AND a.phase = 'main' AND a.status <> 'abandoned' GROUP BY 1 HAVING count(*) > $2) o`,
-          [studyId, K],
-        )
-      ).rows[0].n,
-    );
-    const completed = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1 AND status = 'completed'`, [studyId])).rows[0].n);
-    const counterDrift = Number(
-      (
-        await client.query(
-          `SELECT count(*)::int AS n FROM "StudyItemCounter" c WHERE c."studyId" = $1 AND c.reserved <> (SELECT count(*) FROM "Assignment" a
-             WHERE a."itemId" = c."itemId" AND a.phase = 'main' AND a.status <> 'abandoned' AND a."participantId" IN (SELECT id FROM "Participant" WHERE "studyId" = $1))`,
-          [studyId],
-        )
-      ).rows[0].n,
-    );
+    const { lost, duplicates, overruns, completed, counterDrift } = await verifyStored(client, studyId);
 
     if (args["cpu-prof"]) await stopServersGracefully();
     const rawPerSec = await rawInsertRate(client, Math.max(2000, acknowledged.length), POOL_MAX * 2);

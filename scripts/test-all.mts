@@ -114,7 +114,7 @@ async function main(db: TestDatabase) {
   console.log(`\nBrowser: ${browser.path} (${browser.note})`);
   const browserEnv: Record<string, string> = browser.note.startsWith("Playwright") ? {} : { CHROMIUM_PATH: browser.path };
 
-  if (await check("build", bin("next"), ["build"])) {
+  if ((await check("build", bin("next"), ["build"])) && (await check("server bundle", bin("tsx"), ["scripts/build-server.mts"]))) {
     const name = `misi_e2e_${randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();

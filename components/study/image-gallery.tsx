@@ -34,7 +34,7 @@ export function ImageGallery({ images, onZoom, layout = "grid", pending = false 
                   onZoom?.();
                 }}
               >
-                <GalleryImage id={img.id} alt={captionOf(images, i)} />
+                <GalleryImage image={img} alt={captionOf(images, i)} />
                 <span className="block bg-white px-2 py-1 text-left text-sm text-slate-800 group-hover:underline">
                   {captionOf(images, i)} <span className="text-slate-600">(enlarge)</span>
                 </span>
@@ -49,17 +49,17 @@ export function ImageGallery({ images, onZoom, layout = "grid", pending = false 
 }
 
 /** One thumbnail with a "Loading…" note over it until it has loaded (or failed). */
-function GalleryImage({ id, alt }: { id: string; alt: string }) {
+function GalleryImage({ image, alt }: { image: PublicImage; alt: string }) {
   const ref = useRef<HTMLImageElement>(null);
   const [loaded, setLoaded] = useState(false);
   // An image from the cache can finish before React attaches onLoad.
   useEffect(() => {
     if (ref.current?.complete) setLoaded(true);
-  }, [id]);
+  }, [image.id]);
   return (
     <span className="relative block">
       {/* eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable */}
-      <img ref={ref} src={imageUrl(id)} alt={alt} className="aspect-square w-full object-contain" onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
+      <img ref={ref} src={imageUrl(image)} alt={alt} className="aspect-square w-full object-contain" onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
       {loaded ? null : (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-white">
           Loading…

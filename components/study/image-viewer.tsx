@@ -88,7 +88,7 @@ function ImagePane({ images, index, zoom, label, children }: { images: readonly 
         {img && base > 0 ? (
           // eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable
           <img
-            src={imageUrl(img.id)}
+            src={imageUrl(img)}
             alt={captionOf(images, index)}
             draggable={false}
             data-testid="viewer-image"

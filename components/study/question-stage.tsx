@@ -150,7 +150,7 @@ export function QuestionStage({
                   className={`relative block h-16 w-16 overflow-hidden rounded border-2 bg-black lg:h-auto lg:w-full ${focusRing} ${current === i ? "border-blue-600" : compare && shownPartner === i ? "border-amber-500" : "border-slate-300"}`}
                 >
                   {/* eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable */}
-                  <img src={imageUrl(img.id)} alt="" className="aspect-square w-full object-contain" />
+                  <img src={imageUrl(img)} alt="" className="aspect-square w-full object-contain" />
                   <span aria-hidden className="absolute left-0 top-0 rounded-br bg-white/90 px-1 text-xs font-semibold text-slate-900">
                     {i + 1}
                   </span>
@@ -315,7 +315,7 @@ function StagePane({
         ) : (
           // eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable
           <img
-            src={imageUrl(img.id)}
+            src={imageUrl(img)}
             alt={caption}
             draggable={false}
             data-testid={main ? "main-image" : "compared-image"}

@@ -7,7 +7,7 @@ import { ConsentScreen } from "./consent-screen";
 import { deviceInfo } from "./device-probe";
 import { EndScreen } from "./end-screen";
 import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
-import { preloadImages } from "./image-preload";
+import { imageUrl, preloadImages } from "./image-preload";
 import { InstructionsScreen } from "./instructions-screen";
 import { participantApi } from "./participant-api-client";
 import { PracticeFeedback } from "./practice-feedback";
@@ -69,11 +69,11 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   // answered. Timed: nothing ahead; the server serves a question's images only once it has stamped the question shown
   // (the clock starts there), and QuestionScreen requests them after that.
   const timed = study.timeLimitSec !== null;
-  const currentImageIds = timed ? "" : (current?.item.images.map((i) => i.id).join(",") ?? "");
-  const upcomingImageIds = timed ? "" : (session.upcomingImageIds?.join(",") ?? "");
+  const currentImageUrls = timed ? "" : (current?.item.images.map(imageUrl).join(",") ?? "");
+  const upcomingImageUrls = timed ? "" : (session.upcomingImageUrls ?? session.upcomingImageIds?.map((id) => imageUrl({ id })) ?? []).join(",");
   useEffect(() => {
-    void preloadImages(currentImageIds ? currentImageIds.split(",") : []).then(() => preloadImages(upcomingImageIds ? upcomingImageIds.split(",") : []));
-  }, [currentImageIds, upcomingImageIds]);
+    void preloadImages(currentImageUrls ? currentImageUrls.split(",") : []).then(() => preloadImages(upcomingImageUrls ? upcomingImageUrls.split(",") : []));
+  }, [currentImageUrls, upcomingImageUrls]);
   const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
 
   let body: React.ReactNode;
@@ -125,7 +125,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
             return;
           }
           // Untimed: the next question appears with its images (fetched ahead; waited for here at most a few seconds).
-          if (!timed) await preloadImages(next.current?.item.images.map((i) => i.id) ?? []);
+          if (!timed) await preloadImages(next.current?.item.images.map(imageUrl) ?? []);
           setSession(next);
         }}
         onStale={reloadSession}

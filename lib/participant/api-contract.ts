@@ -76,8 +76,11 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 // ---- Responses -------------------------------------------------------------------------------------------------
 
-/** One image of an item as the participant's browser knows it: an opaque id and a caption. */
-export const PublicImageSchema = z.object({ id: z.string(), position: z.number(), caption: z.string() });
+/**
+ * One image of an item as the participant's browser knows it: an opaque id and a caption; `url`, a signed address
+ * (untimed studies, lib/server/image-url.ts), else the browser uses PARTICIPANT_API.image.path(id).
+ */
+export const PublicImageSchema = z.object({ id: z.string(), position: z.number(), caption: z.string(), url: z.string().optional() });
 export type PublicImage = z.infer<typeof PublicImageSchema>;
 
 /** What a participant's browser may receive about an item. Never the gold answer or distractor provenance. */
@@ -125,6 +128,8 @@ export const SessionSchema = z.object({
   current: CurrentQuestionSchema.nullable(),
   /** Image ids of the next question, fetched ahead while this one is answered (always empty in a timed study). */
   upcomingImageIds: z.array(z.string()),
+  /** Their signed addresses, in the same order (added by the participant routes; empty in a timed study). */
+  upcomingImageUrls: z.array(z.string()).optional(),
   completion: z.object({ code: z.string().nullable(), url: z.string().nullable() }).nullable(),
   screenedOut: z.object({ message: z.string(), returnUrl: z.string().nullable() }).nullable(),
   /** Not started and the study cannot take this participant: told before consenting. */
@@ -133,7 +138,7 @@ export const SessionSchema = z.object({
 export type Session = z.infer<typeof SessionSchema>;
 
 /** What changes after an answer: everything but the study's texts, which the browser already has. */
-export const SessionUpdateSchema = SessionSchema.pick({ participant: true, progress: true, current: true, upcomingImageIds: true, completion: true, screenedOut: true, noWork: true });
+export const SessionUpdateSchema = SessionSchema.pick({ participant: true, progress: true, current: true, upcomingImageIds: true, upcomingImageUrls: true, completion: true, screenedOut: true, noWork: true });
 export type SessionUpdate = z.infer<typeof SessionUpdateSchema>;
 
 /** What the participant may learn after submitting: never the score of a main item. */

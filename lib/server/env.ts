@@ -20,6 +20,14 @@ const EnvSchema = z.object({
   PARTICIPANT_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** Never-consented participants kept per study; beyond it each new participant removes the earliest-joined one. */
   PARTICIPANT_PENDING_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(5000),
+  /** Item image bytes kept in memory per server process for signed image URLs (lib/server/image-cache.ts). */
+  IMAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(64),
+  /** Load shedding (lib/server/load-shed.ts): participant requests in progress per process before new ones get 503. */
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Load shedding: event-loop delay (ms, recent maximum) above which new participant requests get 503. */
+  SHED_MAX_LAG_MS: z.coerce.number().int().min(1).max(60_000).default(500),
+  /** Load shedding: after start, participant requests beyond a small allowance get 503 for this long (ms) while the process warms up. */
+  SHED_WARMUP_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
   TRUSTED_PROXY_HOPS: z.string().optional().transform((v, ctx) => {
     try {

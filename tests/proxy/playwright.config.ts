@@ -24,7 +24,7 @@ export default defineConfig({
   use: { baseURL: PUBLIC_URL, launchOptions: base.use?.launchOptions, trace: "retain-on-failure" },
   webServer: [
     {
-      command: `npm run db:migrate && npm run db:seed && npx next start -p ${APP_PORT}`,
+      command: `npm run db:migrate && npm run db:seed && node .next/misi-server.mjs --port ${APP_PORT}`,
       url: `http://127.0.0.1:${APP_PORT}/api/health`,
       cwd: ROOT,
       reuseExistingServer: false,

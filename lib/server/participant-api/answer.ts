@@ -3,11 +3,12 @@ import { AnswerBodySchema } from "@/lib/participant/api-contract";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { recordAnswerSignals } from "@/lib/server/dal/scoring/record-signals";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 import { withParticipant } from "@/lib/server/participant-api/with-participant";
 
 /** POST /api/participant/answer – score on the server and store before the participant advances (idempotent). */
 export const postAnswer = withParticipant({ body: AnswerBodySchema }, async ({ participant, body }) => {
-  const { result, update } = await submitAnswer({
+  const { result, update, timed } = await submitAnswer({
     participantId: participant.participantId,
     assignmentId: body.assignmentId,
     rawAnswer: body.answer,
@@ -18,5 +19,5 @@ export const postAnswer = withParticipant({ body: AnswerBodySchema }, async ({ p
   });
   if (body.signals) await recordAnswerSignals({ participantId: participant.participantId, assignmentId: body.assignmentId, signals: body.signals });
   // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
-  return Response.json({ result, update }, { headers: NO_STORE_JSON });
+  return Response.json({ result, update: withSignedImageUrls(update, participant.participantId, timed) }, { headers: NO_STORE_JSON });
 });

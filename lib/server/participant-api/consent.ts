@@ -3,6 +3,7 @@ import { ConsentBodySchema } from "@/lib/participant/api-contract";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { acceptConsent, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 import { requestClientAddress } from "@/lib/server/client-address";
 import { AppError } from "@/lib/server/errors";
 import { withParticipant } from "@/lib/server/participant-api/with-participant";
@@ -24,5 +25,5 @@ export const postConsent = withParticipant({ body: ConsentBodySchema }, async ({
   const session = await getParticipantSession(participantId);
   // A never-consented participant can be removed by the per-study bound (README, Security): ask for the link again.
   if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-  return Response.json(session, { headers: NO_STORE_JSON });
+  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
 });

@@ -6,6 +6,7 @@ import { db } from "@/lib/server/db";
 import { screenOutForDevice } from "@/lib/server/dal/participant/device-and-primer";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 import { AppError } from "@/lib/server/errors";
 import { withParticipant } from "@/lib/server/participant-api/with-participant";
 
@@ -19,5 +20,5 @@ export const postDevice = withParticipant({ body: DeviceBodySchema }, async ({ p
   if (!deviceAllowed(effectiveDeviceRule(StudyConfigSchema.parse(study.config)), device)) await screenOutForDevice(participantId, device);
   const session = await getParticipantSession(participantId);
   if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-  return Response.json(session, { headers: NO_STORE_JSON });
+  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
 });

@@ -3,25 +3,22 @@ import { ImageIdSchema } from "@/lib/participant/api-contract";
 import { findImageForParticipant, findImageForStaff, type ImageBytes } from "@/lib/server/dal/participant/get-image";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
 import { withOptionalParticipant, type ParticipantHandler } from "@/lib/server/participant-api/with-participant";
+import { IMAGE_RESPONSE_HEADERS, serveSignedImage } from "@/lib/server/image-serve";
+import { isSignedSegment } from "@/lib/server/image-url";
 
-/**
- * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
- * load anything or act in the app's origin when opened directly: no sources at all, and a sandbox (unique origin).
- */
-export const IMAGE_RESPONSE_HEADERS = {
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-  "X-Content-Type-Options": "nosniff",
-} as const;
+export { IMAGE_RESPONSE_HEADERS };
 
 /**
  * GET /api/images/:id – an item image by opaque id (participants: only their own items, in a timed study only the
- * current question's once it is shown; staff: any). `staffSignedIn` is asked only when the participant path found
+ * current question's once it is shown; staff: any), or by a participant's signed URL (lib/server/image-url.ts). `staffSignedIn` is asked only when the participant path found
  * nothing (no participant cookie, or not one of the participant's images): staff sessions are next-auth's, so the
  * Next route passes a lookup that needs Next's request context; a server without it passes none and such requests
  * are answered as for an anonymous caller (401, or 404 for a participant).
  */
 export function imageHandler(staffSignedIn?: () => Promise<boolean>): ParticipantHandler<{ id: string }> {
-  return withOptionalParticipant<{ id: string }>(async ({ params: { id }, participant }) => {
+  return withOptionalParticipant<{ id: string }>(async ({ request, params: { id }, participant }) => {
+    // A participant's signed URL (untimed studies): checked without the database, bytes from the cache.
+    if (isSignedSegment(id)) return serveSignedImage(request, id);
     if (!ImageIdSchema.safeParse(id).success) return new Response("Not found", { status: 404 });
     const found = participant ? await findImageForParticipant(id, participant.participantId) : null;
     let image: ImageBytes | null = found && !("refused" in found) ? found : null;

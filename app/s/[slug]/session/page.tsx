@@ -4,6 +4,7 @@ import { SessionApp } from "@/components/study/session-app";
 import type { SessionState } from "@/components/study/types";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { readParticipantSession } from "@/lib/server/participant/page-session";
+import { withSignedImageUrls } from "@/lib/server/image-url";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Study", robots: { index: false } };
@@ -18,7 +19,7 @@ export default async function StudySessionPage({ params }: { params: Promise<{ s
   // Reloading lands here and resumes at the first unanswered question.
   return (
     <main>
-      <SessionApp initial={session as SessionState} />
+      <SessionApp initial={withSignedImageUrls(session, token.participantId, session.study.timeLimitSec !== null) as SessionState} />
     </main>
   );
 }

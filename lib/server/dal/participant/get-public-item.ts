@@ -8,7 +8,8 @@ export interface PublicItemDto {
   taskVersion: number;
   question: string;
   payload: unknown;
-  images: Array<{ id: string; position: number; caption: string }>;
+  /** `url`: a signed address added by the participant routes (lib/server/image-url.ts); absent, the browser uses /api/images/<id>. */
+  images: Array<{ id: string; position: number; caption: string; url?: string }>;
 }
 
 // An explicit allow-list: adding a column to Item never leaks it by accident.

@@ -49,6 +49,8 @@ export interface ParticipantSessionDto {
    * empty in a timed study (lib/server/dal/participant/question-content-gate.ts).
    */
   upcomingImageIds: string[];
+  /** Signed addresses of the upcoming images, added by the participant routes (lib/server/image-url.ts). */
+  upcomingImageUrls?: string[];
   completion: { code: string | null; url: string | null } | null;
   screenedOut: { message: string; returnUrl: string | null } | null;
   /**
@@ -59,7 +61,7 @@ export interface ParticipantSessionDto {
 }
 
 /** What changes after an answer: everything but the study's texts, which the browser already has. */
-export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "upcomingImageIds" | "completion" | "screenedOut" | "noWork">;
+export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "upcomingImageIds" | "upcomingImageUrls" | "completion" | "screenedOut" | "noWork">;
 
 /** The next question as the browser gets it, from the item's public columns (never the answer key). */
 export function toCurrentQuestion(

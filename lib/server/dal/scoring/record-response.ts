@@ -34,6 +34,12 @@ export interface SubmitAnswerOutcome {
   update: SessionUpdateDto;
 }
 
+/** The outcome as the answer route gets it: also whether the study is timed (not sent to the browser). */
+export interface SubmittedAnswer extends SubmitAnswerOutcome {
+  /** The study has a time limit: its images are gated on the question's "shown" stamp, so none may be signed ahead. */
+  timed: boolean;
+}
+
 /**
  * Scores an answer on the server and stores it before the participant may advance. A retried submit with the
  * same idempotency key returns the first result and stores nothing new, whatever state the assignment is in by then.
@@ -50,7 +56,7 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
  * on the stored response itself: a response with this key is replayed, whatever happened to the assignment since.
  * A transient database fault re-runs the whole submit, which the idempotency key makes safe.
  */
-export async function submitAnswer(options: RecordResponseOptions): Promise<SubmitAnswerOutcome> {
+export async function submitAnswer(options: RecordResponseOptions): Promise<SubmittedAnswer> {
   // PostgreSQL text and jsonb cannot hold U+0000: refuse it here with a located error instead of a failed insert (500).
   if (options.rawAnswer.includes("\u0000")) throw new AppError("UNPROCESSABLE", "The answer contains a NUL character.", { field: "answer" });
   if (containsNul(options.interactionLog)) {
@@ -94,7 +100,7 @@ async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | u
 }
 
 /** Replay, refusal, or null: nothing is stored for this assignment and it may be answered now. */
-async function decide(row: SubmitRow | undefined, options: RecordResponseOptions): Promise<SubmitAnswerOutcome | null> {
+async function decide(row: SubmitRow | undefined, options: RecordResponseOptions): Promise<SubmittedAnswer | null> {
   if (!row) throw new AppError("NOT_FOUND", "This question is not part of your session.");
   if (row.keyAssignmentId !== null && row.keyAssignmentId !== row.id) {
     throw new AppError("CONFLICT", "This submission key was already used for another question.");
@@ -109,6 +115,7 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
         ended: endedOf(row.participantStatus),
       },
       update: await readUpdate(options.participantId, row.condition, config),
+      timed: config.timeLimitSec !== null,
     };
   }
   if (row.participantStatus !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
@@ -124,7 +131,7 @@ function endedOf(status: string | null): RecordResponseResult["ended"] {
   return status === "completed" ? "completed" : status === "screened_out" ? "screened_out" : null;
 }
 
-async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerOutcome> {
+async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnswer> {
   const row = await readSubmit(options);
   const decided = await decide(row, options);
   if (decided) return decided;
@@ -210,6 +217,7 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmitAnswerO
       ended,
     },
     update: toUpdate(options.participantId, written.participantStatus ?? "active", a.condition, config, ended ? null : written.next, written.progress),
+    timed: config.timeLimitSec !== null,
   };
 }
 

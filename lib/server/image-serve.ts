@@ -1,0 +1,56 @@
+import "server-only";
+import { db } from "@/lib/server/db";
+import { withDbRetry } from "@/lib/server/db-retry";
+import { env } from "@/lib/server/env";
+import { ImageCache, type CachedImage } from "@/lib/server/image-cache";
+import { verifyImageSegment } from "@/lib/server/image-url";
+import { participantFromRequest } from "@/lib/server/participant/token";
+
+/**
+ * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
+ * load anything or act in the app's origin when opened directly: no sources at all, and a sandbox (unique origin).
+ */
+export const IMAGE_RESPONSE_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+const cache = new ImageCache(env.IMAGE_CACHE_MB * 1024 * 1024);
+
+/** The image cache of this process (its counters are read by the serving layer's status line). */
+export function imageCache(): ImageCache {
+  return cache;
+}
+
+async function loadImage(imageId: string): Promise<CachedImage | null> {
+  const cached = cache.get(imageId);
+  if (cached) return cached;
+  const row = await withDbRetry(() => db.itemImage.findUnique({ where: { id: imageId }, select: { data: true, mimeType: true, sha256: true } }));
+  if (!row) return null;
+  const image = { data: new Uint8Array(row.data), mimeType: row.mimeType, sha256: row.sha256 };
+  cache.set(imageId, image);
+  return image;
+}
+
+const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...IMAGE_RESPONSE_HEADERS } });
+
+/**
+ * GET /api/images/<signed segment> (lib/server/image-url.ts): the signature and the participant cookie are checked
+ * without the database; the bytes come from the process's cache (the database only on a cache miss). 401 without a
+ * participant cookie, 403 for a URL that is expired, tampered with or issued to another participant, 304 when the
+ * browser already holds the image (If-None-Match). Same response headers under the custom server and under Next.
+ */
+export async function serveSignedImage(request: Request, segment: string, nowMs = Date.now()): Promise<Response> {
+  const participant = participantFromRequest(request);
+  if (!participant) return plain(401, "Unauthorized");
+  const check = verifyImageSegment(segment, participant.participantId, nowMs);
+  if (!check.ok) return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");
+  const image = await loadImage(check.imageId);
+  if (!image) return plain(404, "Not found");
+  const etag = `"${image.sha256}"`;
+  const maxAge = Math.max(0, Math.floor((check.expiresAtMs - nowMs) / 1000));
+  const headers = { "Cache-Control": `private, max-age=${maxAge}, immutable`, ETag: etag, ...IMAGE_RESPONSE_HEADERS };
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+  return new Response(image.data as Uint8Array<ArrayBuffer>, { headers: { ...headers, "Content-Type": image.mimeType } });
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import { getJoin, getParticipantImage, getScene, getSession, postAnswer, postConsent, postDevice, postPrimer, postShown } from "@/lib/server/participant-api";
+import type { ParticipantHandler } from "@/lib/server/participant-api";
+import { isSignedSegment } from "@/lib/server/image-url";
+
+/**
+ * The participant routes the custom server (server.mts) answers itself, with the handlers Next's route files export
+ * (lib/server/participant-api): same code, same responses, without the framework's per-request work. Anything not
+ * matched here exactly (other methods, trailing slashes, staff requests) goes to Next.
+ */
+export interface ParticipantRoute {
+  handler: ParticipantHandler<Record<string, string>>;
+  params: Record<string, string>;
+  /** Rejected with 503 + Retry-After when the process is saturated (lib/server/load-shed.ts); cheap routes are not. */
+  shed: boolean;
+  /** GET without a body: on an unexpected throw the request can be handed to Next instead (its error page). */
+  fallBackOnThrow?: boolean;
+}
+
+const POSTS: Record<string, ParticipantHandler> = {
+  "/api/participant/consent": postConsent,
+  "/api/participant/device": postDevice,
+  "/api/participant/primer": postPrimer,
+  "/api/participant/shown": postShown,
+  "/api/participant/answer": postAnswer,
+};
+
+/** Next's staff session cookie (next-auth): such a request may be a staff preview, which only Next can authorise. */
+export function hasStaffSessionCookie(cookieHeader: string | undefined): boolean {
+  return !!cookieHeader && /(?:^|;\s*)(?:__Secure-)?next-auth\.session-token(?:\.\d+)?=/.test(cookieHeader);
+}
+
+const ONE_SEGMENT = /^[^/]+$/;
+
+function segment(raw: string): string | null {
+  if (!ONE_SEGMENT.test(raw)) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+export function matchParticipantRoute(method: string, pathname: string, cookieHeader: string | undefined): ParticipantRoute | null {
+  if (method === "POST") {
+    const handler = POSTS[pathname];
+    return handler ? { handler: handler as ParticipantHandler<Record<string, string>>, params: {}, shed: true } : null;
+  }
+  if (method !== "GET") return null;
+  if (pathname === "/api/participant/session") return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
+  if (pathname.startsWith("/api/participant/scene/")) {
+    const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
+    return assignmentId ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: true } : null;
+  }
+  if (pathname.startsWith("/api/images/")) {
+    const id = segment(pathname.slice("/api/images/".length));
+    if (!id) return null;
+    // Signed: no database unless the byte cache misses, never shed (an <img> is not retried). Plain ids (timed
+    // studies) run the content gate; a staff cookie goes to Next, which can read the staff session.
+    if (isSignedSegment(id)) return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
+    if (hasStaffSessionCookie(cookieHeader)) return null;
+    return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: true };
+  }
+  const join = /^\/s\/([^/]+)$/.exec(pathname);
+  if (join) {
+    const slug = segment(join[1]!);
+    return slug ? { handler: getJoin as ParticipantHandler<Record<string, string>>, params: { slug }, shed: true, fallBackOnThrow: true } : null;
+  }
+  return null;
+}

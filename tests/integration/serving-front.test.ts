@@ -1,0 +1,120 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disconnectDb } from "@/lib/server/db";
+import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { API_CSP, BASE_SECURITY_HEADERS } from "@/lib/http-security";
+import { LoadShedder } from "@/lib/server/load-shed";
+import { createFrontHandler } from "@/lib/server/serving/front";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
+
+/**
+ * The custom server's front (lib/server/serving/front.ts) on a real socket and database, with a stand-in for Next
+ * that answers 299 "next": which requests it answers itself, with which headers, and how it sheds.
+ */
+let server: http.Server;
+let base = "";
+let shedder: LoadShedder;
+let held: Array<() => void> = [];
+
+beforeAll(async () => {
+  shedder = new LoadShedder({ maxInFlight: 3, maxLagMs: 10_000, warmupMs: 0 });
+  const front = createFrontHandler({
+    next: (_req, res) => {
+      res.writeHead(299, { "Content-Type": "text/plain" });
+      res.end("next");
+    },
+    shedder,
+  });
+  server = http.createServer((req, res) => void front(req, res));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  held.forEach((release) => release());
+  shedder.stop();
+  await new Promise((r) => server.close(r));
+  await disconnectDb();
+});
+
+async function participant(pid: string) {
+  const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2 } });
+  const participantId = await joinStudy(study.slug, pid);
+  await recordConsent(participantId, true, TEST_DEVICE);
+  return { participantId, slug: study.slug, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}` };
+}
+
+describe("the custom server's front", () => {
+  it("answers the participant routes itself, with proxy.ts's headers and signed image URLs", async () => {
+    const p = await participant("front-session");
+    const res = await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } });
+    expect(res.status).toBe(200);
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(res.headers.get(name)).toBe(value);
+    expect(res.headers.get("content-security-policy")).toBe(API_CSP);
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
+    const session = (await res.json()) as { current: { item: { images: Array<{ url: string }> } } };
+    const image = await fetch(`${base}${session.current.item.images[0]!.url}`, { headers: { cookie: p.cookie } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(image.headers.get("cache-control")).toMatch(/immutable/);
+    // The same error shapes as under Next: no cookie → 401 JSON; cross-origin POST → 403.
+    const anonymous = await fetch(`${base}/api/participant/session`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: { code: "UNAUTHENTICATED", message: expect.any(String) } });
+    const cross = await fetch(`${base}/api/participant/shown`, { method: "POST", headers: { cookie: p.cookie, "sec-fetch-site": "cross-site", "content-type": "application/json" }, body: "{}" });
+    expect(cross.status).toBe(403);
+    // The join sets the participant cookie and sends the browser to the session page.
+    const join = await fetch(`${base}/s/${p.slug}?PROLIFIC_PID=front-join`, { redirect: "manual" });
+    expect(join.status).toBe(303);
+    expect(join.headers.get("location")).toBe(`/s/${p.slug}/session`);
+    expect(join.headers.getSetCookie().join("\n")).toContain(`${PARTICIPANT_COOKIE}=`);
+    expect(join.headers.get("content-security-policy")).toContain("script-src 'self' 'nonce-");
+  });
+
+  it("hands everything else to Next: pages, staff routes, other methods, NUL bytes, a staff image preview", async () => {
+    for (const [path, init] of [
+      ["/s/x/session", {}],
+      ["/admin", {}],
+      ["/api/admin/studies", {}],
+      ["/api/participant/answer", {}],
+      ["/api/participant/session/", {}],
+      ["/api/participant/session?x=%00", {}],
+      ["/api/images/abcdefghij0123", { headers: { cookie: "next-auth.session-token=abc" } }],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, init);
+      expect(res.status, path).toBe(299);
+    }
+  });
+
+  it("sheds participant work beyond its bound with 503 + Retry-After at once, while health and signed images still answer", async () => {
+    const p = await participant("front-shed");
+    const signed = (await (await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })).json()) as { current: { item: { images: Array<{ url: string }> } } };
+    const imageUrl = signed.current.item.images[0]!.url;
+    // Fill the in-flight bound (3) as slow requests would.
+    for (let i = 0; i < 3; i++) {
+      const d = shedder.tryEnter();
+      if (d.ok) held.push(d.release);
+    }
+    const t0 = performance.now();
+    const shed = await fetch(`${base}/api/participant/answer`, { method: "POST", headers: { cookie: p.cookie, "content-type": "application/json" }, body: "{}" });
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get("retry-after")).toBe("1");
+    expect(shed.headers.get("content-security-policy")).toBe(API_CSP);
+    expect(await shed.json()).toEqual({ error: { code: "UNAVAILABLE", message: expect.stringContaining("busy") } });
+    const page = await fetch(`${base}/s/${p.slug}/session`, { headers: { cookie: p.cookie } });
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('http-equiv="refresh"');
+    console.log(`shed answer and page in ${(performance.now() - t0).toFixed(1)} ms`);
+    const health = await fetch(`${base}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok" });
+    expect((await fetch(`${base}${imageUrl}`, { headers: { cookie: p.cookie } })).status).toBe(200);
+    const session = await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } });
+    expect(session.status).toBe(503);
+    held.forEach((release) => release());
+    held = [];
+    expect((await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })).status).toBe(200);
+  });
+});
