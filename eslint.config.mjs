@@ -8,9 +8,7 @@ const PURE_LIB_BANS = {
     { name: "three", message: "lib/ is pure domain code; three belongs in components/molecule/." },
     { name: "server-only", message: "only lib/server/ is server-only." },
   ],
-  patterns: [
-    { group: ["@prisma/*", "@/prisma/*", "next", "next/*", "@/lib/server/*"], message: "lib/ is pure; data access lives in lib/server/." },
-  ],
+  patterns: [{ group: ["@prisma/*", "@/prisma/*", "next", "next/*", "@/lib/server/*"], message: "lib/ is pure; data access lives in lib/server/." }],
 };
 
 const config = [
@@ -33,10 +31,7 @@ const config = [
     // Exports read results; results never format for an export (the one arrow that would run back up).
     files: ["lib/results/**/*.ts"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        { ...PURE_LIB_BANS, patterns: [...PURE_LIB_BANS.patterns, { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." }] },
-      ],
+      "no-restricted-imports": ["error", { ...PURE_LIB_BANS, patterns: [...PURE_LIB_BANS.patterns, { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." }] }],
     },
   },
 ];

@@ -14,9 +14,10 @@ export function proxy(request: NextRequest) {
   const isApi = path.startsWith("/api/");
 
   const refuse = (status: number, message: string) => {
-    const response = isApi || request.method !== "GET"
-      ? NextResponse.json({ error: { code: status === 400 ? "BAD_REQUEST" : "FORBIDDEN", message } }, { status })
-      : new NextResponse(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    const response =
+      isApi || request.method !== "GET"
+        ? NextResponse.json({ error: { code: status === 400 ? "BAD_REQUEST" : "FORBIDDEN", message } }, { status })
+        : new NextResponse(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     return withHeaders(response, API_CSP, https);
   };
 

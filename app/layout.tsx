@@ -14,7 +14,13 @@ export const metadata: Metadata = {
   title: { default: "MiSI human baseline", template: "%s · MiSI human baseline" },
   description: "Human-baseline studies for MiSI-Bench, a benchmark of microscopic spatial intelligence.",
   // Static files in public/ (favicon.ico is also what browsers ask for on their own).
-  icons: { icon: [{ url: "/favicon.ico", sizes: "any" }, { url: "/icon.svg", type: "image/svg+xml" }], apple: "/apple-touch-icon.png" },
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "any" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {

@@ -37,9 +37,7 @@ const people = Array.from({ length: nParticipants }, (_, i) => ({
   cohort: i % 3 === 0 ? "crowd" : "expert",
   shift: shift(0.1),
 }));
-const items = RESULT_COLUMN_KEYS.flatMap((column, c) =>
-  Array.from({ length: itemsPerColumn }, (_, k) => ({ id: `i${c}-${k}`, column, base: 0.45 + 0.04 * c, shift: shift(0.15) })),
-);
+const items = RESULT_COLUMN_KEYS.flatMap((column, c) => Array.from({ length: itemsPerColumn }, (_, k) => ({ id: `i${c}-${k}`, column, base: 0.45 + 0.04 * c, shift: shift(0.15) })));
 const records: ResponseRecord[] = [];
 const rows: string[][] = [["participant_id", "item_id", "task_id", "result_column", "condition", "cohort", "exact", "partial", "fair_exact", "fair_partial", "fair_f1", "in_results"]];
 for (const p of people) {
@@ -53,7 +51,20 @@ for (const p of people) {
     if (def.t4Polarity) record.t4Polarity = def.t4Polarity;
     if (fair) Object.assign(record, { fairExact: exact, fairPartial: partial, fairF1: partial });
     records.push(record);
-    rows.push([p.id, item.id, def.taskId, item.column, p.condition, p.cohort, String(exact), String(partial), fair ? String(exact) : "", fair ? String(partial) : "", fair ? String(partial) : "", "1"]);
+    rows.push([
+      p.id,
+      item.id,
+      def.taskId,
+      item.column,
+      p.condition,
+      p.cohort,
+      String(exact),
+      String(partial),
+      fair ? String(exact) : "",
+      fair ? String(partial) : "",
+      fair ? String(partial) : "",
+      "1",
+    ]);
   }
 }
 
@@ -63,7 +74,16 @@ fs.mkdirSync(path.join(dir, "data"), { recursive: true });
 fs.mkdirSync(path.join(dir, "analysis"), { recursive: true });
 const files = { trials: psychDsDataFileName(studyId, "trials"), participants: psychDsDataFileName(studyId, "participants"), items: psychDsDataFileName(studyId, "items") };
 fs.writeFileSync(path.join(dir, "data", files.trials), stringify(rows, { record_delimiter: "unix" }));
-const settings = analysisSettingRows({ studyId, scope: "study", resultsSeed, resultsReplicates: replicates, confidence: 0.95, conditionSeed: CONDITION_EFFECT_DEFAULT_SEED, conditionReplicates: replicates, files });
+const settings = analysisSettingRows({
+  studyId,
+  scope: "study",
+  resultsSeed,
+  resultsReplicates: replicates,
+  confidence: 0.95,
+  conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
+  conditionReplicates: replicates,
+  files,
+});
 fs.writeFileSync(
   path.join(dir, "analysis", "settings.csv"),
   stringify([listHeader(ANALYSIS_SETTINGS_TABLE), ...settings.map((s) => toCsvRecord(ANALYSIS_SETTINGS_TABLE, s))], { record_delimiter: "unix" }),
@@ -102,7 +122,12 @@ function compare(lines: ReturnType<typeof parse>): { compared: number; maxDiff: 
   ];
   for (const [label, g] of groups) {
     for (const c of g.columns) {
-      for (const [metric, s] of [["exact", c.exact], ["partial", c.partial], ["fair-exact", c.fair.exact], ["fair-partial", c.fair.partial]] as const) {
+      for (const [metric, s] of [
+        ["exact", c.exact],
+        ["partial", c.partial],
+        ["fair-exact", c.fair.exact],
+        ["fair-partial", c.fair.partial],
+      ] as const) {
         const line = lines.find((l) => l.kind === "accuracy" && l.f.group === label && l.f.column === c.column && l.f.metric === metric);
         if (!line) throw new Error(`missing accuracy ${label} ${c.column} ${metric}`);
         note(line.f.value, s.mean);
@@ -132,8 +157,13 @@ function python(): string {
 console.log(`simulated study: ${nParticipants} participants (half interactive) × ${items.length} items = ${records.length} answers; true effect ${effect}`);
 console.log(`page functions (TypeScript, summarizeHumanResults): ${tsSeconds.toFixed(2)} s`);
 const o = page.conditionEffect.overall;
-console.log(`page condition effect: ${o.estimate!.toFixed(4)} [${o.low!.toFixed(4)}, ${o.high!.toFixed(4)}], true ${effect} ${o.low! <= effect && effect <= o.high! ? "inside" : "OUTSIDE"} the interval`);
-for (const [name, command] of [["analysis.R", "Rscript"], ["analysis.py", python()]] as const) {
+console.log(
+  `page condition effect: ${o.estimate!.toFixed(4)} [${o.low!.toFixed(4)}, ${o.high!.toFixed(4)}], true ${effect} ${o.low! <= effect && effect <= o.high! ? "inside" : "OUTSIDE"} the interval`,
+);
+for (const [name, command] of [
+  ["analysis.R", "Rscript"],
+  ["analysis.py", python()],
+] as const) {
   started = performance.now();
   const out = execFileSync(command, [path.join(dir, "analysis", name)], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;

@@ -51,11 +51,15 @@ const study = simulate("bench-condition-effect", design);
 const t0 = performance.now();
 const effects = conditionEffects(study);
 const ms = performance.now() - t0;
-console.log(`Simulated study: ${design.perCondition} static + ${design.perCondition} interactive participants, ${design.items} items over ${design.tasks} tasks, ${design.itemsPerParticipant} items each (${study.length} answers)`);
+console.log(
+  `Simulated study: ${design.perCondition} static + ${design.perCondition} interactive participants, ${design.items} items over ${design.tasks} tasks, ${design.itemsPerParticipant} items each (${study.length} answers)`,
+);
 console.log(`truth ${pp(TRUTH)} pp; B = ${effects.overall.replicates}, seed ${effects.overall.seed}; ${ms.toFixed(0)} ms for overall + ${design.tasks} tasks`);
 for (const [name, e] of [["overall", effects.overall] as const, ...Object.entries(effects.byTask)]) {
   const covers = e.low !== null && e.high !== null && e.low <= TRUTH && TRUTH <= e.high;
-  console.log(`  ${name.padEnd(8)} estimate ${pp(e.estimate)} pp  95% [${pp(e.low)}, ${pp(e.high)}]  n answers static ${e.byCondition.static.nAnswers} / interactive ${e.byCondition.interactive.nAnswers}  ${covers ? "covers the truth" : "MISSES the truth"}`);
+  console.log(
+    `  ${name.padEnd(8)} estimate ${pp(e.estimate)} pp  95% [${pp(e.low)}, ${pp(e.high)}]  n answers static ${e.byCondition.static.nAnswers} / interactive ${e.byCondition.interactive.nAnswers}  ${covers ? "covers the truth" : "MISSES the truth"}`,
+  );
 }
 
 // Monte Carlo error of the interval's ends: the same study with other seeds.

@@ -50,10 +50,7 @@ function load(pdbId: string, file: string, ligandFile?: string): GeneratorComple
 
 // 1s3v (PoseBusters split): 602 pocket + 27 ligand heavy atoms at the 10 Å pocket cut.
 const t0 = performance.now();
-const complexes = [
-  load("1s3v", "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb", "posebusters-conftest/1s3v/1s3v_ligand.sdf"),
-  load("1aku", "plip-test-pdb/1aku.pdb"),
-];
+const complexes = [load("1s3v", "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb", "posebusters-conftest/1s3v/1s3v_ligand.sdf"), load("1aku", "plip-test-pdb/1aku.pdb")];
 console.log(`prepared ${complexes.length} complexes (parse, pocket, bonds, H-bonds) in ${(performance.now() - t0).toFixed(0)} ms`);
 
 for (const taskId of TASK_IDS) {

@@ -61,7 +61,11 @@ try {
     const rows = Math.ceil((tsvMb * MB) / rowBytes);
     const tsv = path.join(work, "MiSI_bench_translation.tsv");
     const t0 = performance.now();
-    await writeStreamed(tsv, (i) => (i === 0 ? "index\timage\tquestion\tanswer\tcategory\n" : "") + `${tag}-${i}\t${image().toString("base64")}\tWhich translation? #${i} ${tag}\tmove x ${(i % 9) - 4}\tTranslation\n`, rows);
+    await writeStreamed(
+      tsv,
+      (i) => (i === 0 ? "index\timage\tquestion\tanswer\tcategory\n" : "") + `${tag}-${i}\t${image().toString("base64")}\tWhich translation? #${i} ${tag}\tmove x ${(i % 9) - 4}\tTranslation\n`,
+      rows,
+    );
     console.log(`wrote ${tsv} (${rows} rows) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await measure("VLMEvalKit TSV (base64 images, streamed with csv-parse)", tsv);
   }
@@ -75,7 +79,8 @@ try {
     for (let i = 0; i < items; i++) for (let k = 0; k < ZIP_IMAGES_PER_ITEM; k++) fs.writeFileSync(path.join(dir, "images", `${i}_${k}.png`), image());
     await writeStreamed(
       path.join(dir, "data.jsonl"),
-      (i) => `${JSON.stringify({ question_id: `${tag}-${i}`, prompt: `Which rotation? #${i} ${tag}`, gt: `roll y ${15 * ((i % 13) - 6)}`, image_paths: Array.from({ length: ZIP_IMAGES_PER_ITEM }, (_, k) => `images/${i}_${k}.png`) })}\n`,
+      (i) =>
+        `${JSON.stringify({ question_id: `${tag}-${i}`, prompt: `Which rotation? #${i} ${tag}`, gt: `roll y ${15 * ((i % 13) - 6)}`, image_paths: Array.from({ length: ZIP_IMAGES_PER_ITEM }, (_, k) => `images/${i}_${k}.png`) })}\n`,
       items,
     );
     const zip = path.join(work, "release.zip");

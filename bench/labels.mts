@@ -58,7 +58,10 @@ for (const group of grouped.complexes) {
 }
 console.log(`${complexes.length} complexes from ${root}`);
 
-for (const [taskId, perTask] of [["pocket_ligand", complexes.length], ["residue_ligand", T4_ITEMS]] as const) {
+for (const [taskId, perTask] of [
+  ["pocket_ligand", complexes.length],
+  ["residue_ligand", T4_ITEMS],
+] as const) {
   const r = generateItems({ complexes, tasks: [taskId], perTask, seed: "bench-labels" });
   if (!r.ok) throw new Error(r.error);
   const settings = r.renderSettings;

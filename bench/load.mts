@@ -155,10 +155,14 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
     for (let k = 0; k < IMAGES_PER_ITEM; k++) {
       // Distinct bytes per image (a comment pads it to the size asked), so the byte cache holds each one.
       const svg = Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`);
-      await client.query(
-        `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`,
-        [`img${tag}n${i}p${k}`, id, k, `Image ${k + 1}: view ${k + 1}`, createHash("sha256").update(svg).digest("hex"), svg],
-      );
+      await client.query(`INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`, [
+        `img${tag}n${i}p${k}`,
+        id,
+        k,
+        `Image ${k + 1}: view ${k + 1}`,
+        createHash("sha256").update(svg).digest("hex"),
+        svg,
+      ]);
     }
   }
   const practice = ids[0]!;
@@ -186,7 +190,10 @@ const SERVER_BUNDLE = ".next/misi-server.mjs";
 
 function startServer(port: number): ChildProcess {
   const profile = args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args["cpu-prof"])}`] : [];
-  const command = args.serving === "custom" ? [path.join(ROOT, SERVER_BUNDLE), "--port", String(port), "--hostname", "127.0.0.1"] : [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
+  const command =
+    args.serving === "custom"
+      ? [path.join(ROOT, SERVER_BUNDLE), "--port", String(port), "--hostname", "127.0.0.1"]
+      : [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
   const child = spawn(process.execPath, [...profile, ...command], {
     cwd: ROOT,
     env: {
@@ -426,9 +433,11 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   // Six connections per host, as a browser opens.
   const fetchAll = async (kind: "image" | "asset", urls: string[]) => {
     const queue = urls.filter((u) => !cache.has(u));
-    await Promise.all(Array.from({ length: Math.min(6, queue.length) }, async () => {
-      for (let u = queue.shift(); u !== undefined; u = queue.shift()) await fetchOnce(kind, u);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(6, queue.length) }, async () => {
+        for (let u = queue.shift(); u !== undefined; u = queue.shift()) await fetchOnce(kind, u);
+      }),
+    );
   };
   at("assets");
   await fetchAll("asset", pageAssets(html));
@@ -539,8 +548,13 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     );
   }
   const progress = setInterval(() => {
-    const top = [...failedAttempts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${v}× ${k}`);
-    log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: pages ${latencies.page.length}, answers ${acknowledged.length}, images ${latencies.image.length}, retries ${retries}, shed ${shed503}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
+    const top = [...failedAttempts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => `${v}× ${k}`);
+    log(
+      `  ${((performance.now() - t0) / 1000).toFixed(0)} s: pages ${latencies.page.length}, answers ${acknowledged.length}, images ${latencies.image.length}, retries ${retries}, shed ${shed503}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`,
+    );
   }, 10_000);
   const sampler = sampleBackends();
   // A participant that makes no progress for 2 minutes after the last answer anywhere is given up (and said where):
@@ -574,10 +588,21 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     log(`phase             n      p50 ms   p95 ms   p99 ms   max ms`);
     for (const kind of Object.keys(latencies) as Kind[]) {
       const v = latencies[kind];
-      log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(v.length ? Math.max(...v) : NaN).padStart(8)}`);
+      log(
+        `${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(v.length ? Math.max(...v) : NaN).padStart(8)}`,
+      );
     }
-    log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; shed (503 + Retry-After) ${shed503}; broken images ${imageFailures}; counter rows out of step: ${counterDrift}`);
-    log(`answers: ${acknowledged.length}; whole run ${((tEnd - t0) / 1000).toFixed(1)} s (arrivals over ${args["arrival-s"]} s, think ${THINK.lo}–${THINK.hi} ms); serving ${args.serving}; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; shed (503 + Retry-After) ${shed503}; broken images ${imageFailures}; counter rows out of step: ${counterDrift}`,
+    );
+    log(
+      `answers: ${acknowledged.length}; whole run ${((tEnd - t0) / 1000).toFixed(1)} s (arrivals over ${args["arrival-s"]} s, think ${THINK.lo}–${THINK.hi} ms); serving ${args.serving}; load average ${(
+        await import("node:os")
+      )
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     log(
       `database backends during the run (mean of ${backends.samples} samples): ${[...backends.mean]
         .sort((a, b) => b[1] - a[1])
@@ -615,7 +640,9 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
     for (const f of failed.slice(0, 3)) log(`  ${label} failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
     const v = latencies.join;
-    log(`${label}: ${N} at once in ${seconds.toFixed(2)} s; ${fmt((N - failed.length) / seconds)}/s; p50 ${fmt(pct(v, 50))} ms, p95 ${fmt(pct(v, 95))} ms, p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; client retries ${retries}`);
+    log(
+      `${label}: ${N} at once in ${seconds.toFixed(2)} s; ${fmt((N - failed.length) / seconds)}/s; p50 ${fmt(pct(v, 50))} ms, p95 ${fmt(pct(v, 95))} ms, p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; client retries ${retries}`,
+    );
     return { perSec: (N - failed.length) / seconds, failed: failed.length };
   };
   const joins = await round("new joins");
@@ -625,7 +652,9 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
   const participants = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1`, [studyId])).rows[0].n);
   await client.end();
   if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
-  console.log(`joins/s ${joins.perSec.toFixed(1)}; resumes/s ${resumes.perSec.toFixed(1)}; failed ${joins.failed + resumes.failed}; participants ${participants} (expected ${N + 2}); participant-5xx ${participant5xx}`);
+  console.log(
+    `joins/s ${joins.perSec.toFixed(1)}; resumes/s ${resumes.perSec.toFixed(1)}; failed ${joins.failed + resumes.failed}; participants ${participants} (expected ${N + 2}); participant-5xx ${participant5xx}`,
+  );
 }
 
 /** `--route-floor`: N clients post cookie-less answers (401, no database) to both instances for 10 s. */
@@ -702,8 +731,12 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
   pool.on("error", (err) => log(`  raw-insert pool connection lost: ${err.message}`));
-  const { studyId, participantId, assignmentId, itemId } = (await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`))
-    .rows[0] as { studyId: string; participantId: string; assignmentId: string; itemId: string };
+  const { studyId, participantId, assignmentId, itemId } = (await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`)).rows[0] as {
+    studyId: string;
+    participantId: string;
+    assignmentId: string;
+    itemId: string;
+  };
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -738,10 +771,11 @@ async function rawStartRate(client: pg.Client, concurrency: number): Promise<{ p
      SELECT $1, pi."itemId", pi."taskId", 0, 0 FROM "PoolItem" pi WHERE pi."poolVersionId" = $2 AND NOT (pi."itemId" = ANY($3::text[]))`,
     [studyId, poolVersionId, [practice]],
   );
-  await client.query(
-    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, "orderSeed") SELECT $1 || g, $2, 'raw-' || g, 'static', md5($1 || g) FROM generate_series(1, $3) g`,
-    [`rawstart-${studyId}-`, studyId, N],
-  );
+  await client.query(`INSERT INTO "Participant" (id, "studyId", "externalId", condition, "orderSeed") SELECT $1 || g, $2, 'raw-' || g, 'static', md5($1 || g) FROM generate_series(1, $3) g`, [
+    `rawstart-${studyId}-`,
+    studyId,
+    N,
+  ]);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
   pool.on("error", (err) => log(`  raw-start pool connection lost: ${err.message}`));
   let next = 0;
@@ -758,8 +792,26 @@ async function rawStartRate(client: pg.Client, concurrency: number): Promise<{ p
           `SELECT outcome FROM misi_start_participant($1, $2, $3::text[], $4::int, $5::int, $6::int, $7::text[], $8, $9::int[], $10::int[], $11::text[], $12::text[],
              $13::timestamp(3), $14::timestamp(3), $15::jsonb, $16::boolean, $17::text, $18::float8)`,
           // Each participant from its own address (a launch), so the per-address share is checked but never refuses.
-          [id, studyId, config.tasks, config.itemsPerTask, config.answersPerItem, config.maxParticipants, [practice], orderSeed, slots.task, slots.j, slots.item, slots.phase,
-            new Date(now.getTime() + 3600_000).toISOString(), now.toISOString(), JSON.stringify({ userAgent: "bench" }), false, `addr-${id}`, ADDRESS_SHARE],
+          [
+            id,
+            studyId,
+            config.tasks,
+            config.itemsPerTask,
+            config.answersPerItem,
+            config.maxParticipants,
+            [practice],
+            orderSeed,
+            slots.task,
+            slots.j,
+            slots.item,
+            slots.phase,
+            new Date(now.getTime() + 3600_000).toISOString(),
+            now.toISOString(),
+            JSON.stringify({ userAgent: "bench" }),
+            false,
+            `addr-${id}`,
+            ADDRESS_SHARE,
+          ],
         );
         if (rows[0]?.outcome !== "started") notStarted++;
       }
@@ -886,8 +938,13 @@ async function main() {
       );
     }
     const progress = setInterval(() => {
-      const top = [...failedAttempts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${v}× ${k}`);
-      log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: joined ${joinedCount}, started ${startedCount}, answers ${acknowledged.length}, retries ${retries}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`);
+      const top = [...failedAttempts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([k, v]) => `${v}× ${k}`);
+      log(
+        `  ${((performance.now() - t0) / 1000).toFixed(0)} s: joined ${joinedCount}, started ${startedCount}, answers ${acknowledged.length}, retries ${retries}${top.length ? `; failed attempts: ${top.join("; ")}` : ""}`,
+      );
     }, 10_000);
     const sampler = sampleBackends();
     const outcomes = await Promise.allSettled(
@@ -932,10 +989,17 @@ async function main() {
       log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(Math.max(...v)).padStart(8)}`);
     }
     log(`joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`);
-    if (consentBarrier) log(`consent burst (all ${N} pages loaded, then every consent at once): ${fmt(N / ((startEnd - consentFrom) / 1000))} starts/s, last start ${((startEnd - consentFrom) / 1000).toFixed(2)} s after the burst`);
-    log(`raw starts (misi_start_participant called directly, ${N} participants of a fresh study at concurrency ${POOL_MAX * 2}): ${fmt(rawStarts.perSec)} starts/s; overruns ${rawStarts.overruns}; not started ${rawStarts.notStarted}`);
+    if (consentBarrier)
+      log(
+        `consent burst (all ${N} pages loaded, then every consent at once): ${fmt(N / ((startEnd - consentFrom) / 1000))} starts/s, last start ${((startEnd - consentFrom) / 1000).toFixed(2)} s after the burst`,
+      );
+    log(
+      `raw starts (misi_start_participant called directly, ${N} participants of a fresh study at concurrency ${POOL_MAX * 2}): ${fmt(rawStarts.perSec)} starts/s; overruns ${rawStarts.overruns}; not started ${rawStarts.notStarted}`,
+    );
     log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`);
-    log(`answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`);
+    log(
+      `answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`,
+    );
     log(
       `database backends during the run (mean of ${backends.samples} samples, state and wait event): ${[...backends.mean]
         .sort((a, b) => b[1] - a[1])

@@ -18,7 +18,10 @@ const tasks = (values.tasks ?? "translation_rotation,rotation_rotation,interacti
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const complexes: GeneratorComplex[] = [];
-for (const file of fs.readdirSync(path.join(root, "plip-test-pdb")).filter((f) => f.endsWith(".pdb")).sort()) {
+for (const file of fs
+  .readdirSync(path.join(root, "plip-test-pdb"))
+  .filter((f) => f.endsWith(".pdb"))
+  .sort()) {
   const bytes = fs.readFileSync(path.join(root, "plip-test-pdb", file));
   const r = loadGeneratorComplex({ pdbId: file.slice(0, 4), file, text: bytes.toString("utf8"), sha256: sha(bytes), prepareOptions: { includeSugars: file === "4rdl.pdb" } });
   if (r.ok) complexes.push(r.complex);

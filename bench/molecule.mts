@@ -69,9 +69,7 @@ const fmt = (x: number) => x.toFixed(1).padStart(7);
 console.log(`1n7g: ${cold.atoms} atoms, ligand NDP:A:701, pocket ${cold.pocketAtoms} heavy atoms, ${cold.bonds} H-bonds`);
 console.log(`cold (first run)        total ${fmt(cold.totalMs)} ms  (parse ${fmt(cold.parseMs)}, prepare ${fmt(cold.prepareMs)}, hbonds ${fmt(cold.hbondsMs)})`);
 const med = (k: keyof Timing) => median(warm.map((t) => t[k] as number));
-console.log(
-  `warm median of ${runs}     total ${fmt(med("totalMs"))} ms  (parse ${fmt(med("parseMs"))}, prepare ${fmt(med("prepareMs"))}, hbonds ${fmt(med("hbondsMs"))})`,
-);
+console.log(`warm median of ${runs}     total ${fmt(med("totalMs"))} ms  (parse ${fmt(med("parseMs"))}, prepare ${fmt(med("prepareMs"))}, hbonds ${fmt(med("hbondsMs"))})`);
 console.log(`warm min                total ${fmt(Math.min(...warm.map((t) => t.totalMs)))} ms`);
 console.log(`target < ${TARGET_WARM_MS} ms warm: ${med("totalMs") < TARGET_WARM_MS ? "met" : "NOT met"}`);
 

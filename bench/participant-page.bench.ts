@@ -55,7 +55,15 @@ test("3D view of a ~3,000-atom pocket: draw calls and frame time", async ({ page
   await page.waitForSelector("[data-testid=molecule-viewer][data-ready=true]");
   await page.waitForTimeout(500);
   const stats = await page.evaluate(() => {
-    const v = (window as unknown as { __misiViewer: { gl: { render: (s: unknown, c: unknown) => void; info: { render: { calls: number; triangles: number } }; getContext: () => WebGLRenderingContext }; scene: unknown; camera: unknown } }).__misiViewer;
+    const v = (
+      window as unknown as {
+        __misiViewer: {
+          gl: { render: (s: unknown, c: unknown) => void; info: { render: { calls: number; triangles: number } }; getContext: () => WebGLRenderingContext };
+          scene: unknown;
+          camera: unknown;
+        };
+      }
+    ).__misiViewer;
     const ctx = v.gl.getContext();
     const px = new Uint8Array(4);
     const frames: number[] = [];
@@ -68,7 +76,9 @@ test("3D view of a ~3,000-atom pocket: draw calls and frame time", async ({ page
     frames.sort((a, b) => a - b);
     return { calls: v.gl.info.render.calls, triangles: v.gl.info.render.triangles, medianMs: frames[15], minMs: frames[0], maxMs: frames[29] };
   });
-  console.log(`3D view: ${scene.elements.length} atoms, ${scene.bonds.length / 2} bonds; ${stats.calls} draw calls, ${stats.triangles} triangles per frame; frame time median ${stats.medianMs!.toFixed(1)} ms (min ${stats.minMs!.toFixed(1)}, max ${stats.maxMs!.toFixed(1)}) in headless Chromium/SwiftShader`);
+  console.log(
+    `3D view: ${scene.elements.length} atoms, ${scene.bonds.length / 2} bonds; ${stats.calls} draw calls, ${stats.triangles} triangles per frame; frame time median ${stats.medianMs!.toFixed(1)} ms (min ${stats.minMs!.toFixed(1)}, max ${stats.maxMs!.toFixed(1)}) in headless Chromium/SwiftShader`,
+  );
 });
 
 test("JavaScript transferred for a static-condition item page", async ({ page }) => {

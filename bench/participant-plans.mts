@@ -76,10 +76,7 @@ async function seed(c: pg.Client): Promise<string> {
   // Answers leave dead row versions (no vacuum runs): everyone's first, and half of the measured participant's.
   await c.query(`UPDATE "Assignment" SET status = 'answered' WHERE position = 0`);
   await c.query(`UPDATE "Assignment" SET status = 'answered' WHERE "participantId" = 'p-0' AND position < $1::int`, [M / 2]);
-  await c.query(
-    `INSERT INTO "SignInAttempt" ("key", "at") SELECT 'join:addr-' || (g % 5000), now() - (g % 3000) * interval '1 minute' FROM generate_series(1, $1::int) g`,
-    [EVENTS],
-  );
+  await c.query(`INSERT INTO "SignInAttempt" ("key", "at") SELECT 'join:addr-' || (g % 5000), now() - (g % 3000) * interval '1 minute' FROM generate_series(1, $1::int) g`, [EVENTS]);
   await c.query(`INSERT INTO "SignInAttempt" ("key", "at") SELECT 'consent:addr-measured', now() - g * interval '1 minute' FROM generate_series(1, 5) g`);
   return "p-0";
 }
@@ -149,7 +146,9 @@ async function main() {
     await c.connect();
     const t0 = performance.now();
     const participant = await seed(c);
-    log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; open assignments study-wide ${(await c.query(`SELECT count(*)::int AS n FROM "Assignment" WHERE status = 'assigned'`)).rows[0].n}`);
+    log(
+      `seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; open assignments study-wide ${(await c.query(`SELECT count(*)::int AS n FROM "Assignment" WHERE status = 'assigned'`)).rows[0].n}`,
+    );
     await c.query("BEGIN");
     await c.query(`DROP INDEX "Assignment_open_participantId_position_idx"`);
     await explain(c, "before: current question (old predicate, no partial index)", OLD_OPEN, [participant]);

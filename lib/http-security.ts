@@ -137,7 +137,10 @@ export function ipv6Network64(v: string): string | null {
   if (rest === undefined ? h.length !== 8 : h.length + t.length > 7) return null;
   groups.push(...h, ...Array<string>(rest === undefined ? 0 : 8 - h.length - t.length).fill("0"), ...t);
   if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 /** TRUSTED_PROXY_HOPS: a whole number of proxies, 0–10; unset or empty is 0 (no proxy trusted). */

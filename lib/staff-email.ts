@@ -24,7 +24,4 @@ export function normaliseStaffEmail(value: string): string {
 
 export const STAFF_EMAIL_RULE = "an email address like name@example.org or admin@localhost";
 
-export const StaffEmailSchema = z
-  .string()
-  .transform(normaliseStaffEmail)
-  .refine(isStaffEmail, STAFF_EMAIL_RULE);
+export const StaffEmailSchema = z.string().transform(normaliseStaffEmail).refine(isStaffEmail, STAFF_EMAIL_RULE);

@@ -20,10 +20,7 @@ Taking part is voluntary; you may stop at any time. We record your answers, resp
 Anonymised data may be published for research.`;
 
 /** A link the participant's browser is sent to: http(s) only (javascript:/data: would run in the app's origin). */
-export const HttpUrlSchema = z
-  .string()
-  .max(2_000)
-  .refine(isSafeHttpUrl, { message: "must be an absolute https:// (or http://) URL" });
+export const HttpUrlSchema = z.string().max(2_000).refine(isSafeHttpUrl, { message: "must be an absolute https:// (or http://) URL" });
 
 const ProlificSchema = z.object({
   /** Query parameter names of the external participant, study and session ids. */
@@ -45,7 +42,10 @@ const InteractiveSchema = z.object({
 /** A study's configuration (Study.config), validated on every write and read. */
 export const StudyConfigSchema = z
   .object({
-    tasks: z.array(TaskIdSchema).min(1).default([...TASK_IDS]),
+    tasks: z
+      .array(TaskIdSchema)
+      .min(1)
+      .default([...TASK_IDS]),
     /** Main-block items per task per participant. */
     itemsPerTask: z.number().int().min(1).max(200).default(5),
     /** Target answers per item across participants (k); no item is assigned beyond it. */
@@ -64,7 +64,12 @@ export const StudyConfigSchema = z
     /** Optional per-item time limit; the answer is still stored (as timed out) when it runs out. */
     timeLimitSec: z.number().int().min(5).max(3600).nullable().default(null),
     /** An unanswered assignment older than this is reclaimed for other participants. */
-    assignmentTimeoutMin: z.number().int().min(1).max(24 * 60).default(60),
+    assignmentTimeoutMin: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(60),
     maxParticipants: z.number().int().min(1).nullable().default(null),
     consentText: z.string().min(1).max(20_000).default(DEFAULT_CONSENT_TEXT),
     declineMessage: z.string().min(1).max(2_000).default("Thank you. You have declined to take part; please return the study on Prolific (or close this page)."),

@@ -49,7 +49,10 @@ interface SharedComplex {
 function sharedComplexes(): SharedComplex[] {
   const out: SharedComplex[] = [];
   const dir = path.join(SHARED, "plip-test-pdb");
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".pdb")).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".pdb"))
+    .sort()) {
     const name = file.replace(/\.pdb$/, "");
     const r = prepareComplex(load(path.join(dir, file)), { ligandId: LITERATURE_LIGANDS[name], includeSugars: name === "4rdl" });
     if (!r.ok) throw new Error(`${name}: ${r.reason}`);
@@ -110,14 +113,27 @@ function main(): void {
     totals.plip += plip.size;
     totals.sharedBefore += sharedBefore;
     totals.sharedAfter += sharedAfter;
-    rows.push(`| ${name} | ${beforeKeys.size} | ${after.size} | ${strict} | +${added.length} | −${removed.length} | ${plip.size} | ${pct(sharedBefore, beforeKeys.size)} / ${pct(sharedBefore, plip.size)} | ${pct(sharedAfter, after.size)} / ${pct(sharedAfter, plip.size)} |`);
+    rows.push(
+      `| ${name} | ${beforeKeys.size} | ${after.size} | ${strict} | +${added.length} | −${removed.length} | ${plip.size} | ${pct(sharedBefore, beforeKeys.size)} / ${pct(sharedBefore, plip.size)} | ${pct(sharedAfter, after.size)} / ${pct(sharedAfter, plip.size)} |`,
+    );
     afterResidues.set(name, new Set([...after.values()].map((x) => `${x.proteinAtom.resSeq}${x.proteinAtom.iCode}|${x.proteinAtom.chain}`)));
-    beforeResidues.set(name, new Set(b.ours.map((o) => { const [, num, chain] = o.residue.split(" "); return `${num}|${chain}`; })));
+    beforeResidues.set(
+      name,
+      new Set(
+        b.ours.map((o) => {
+          const [, num, chain] = o.residue.split(" ");
+          return `${num}|${chain}`;
+        }),
+      ),
+    );
 
     // Why each pair is where it is.
     const ctx = prepareHBondContext({
-      pocketAtoms: complex.pocketAtoms, ligandAtoms: complex.ligand.atoms, ligandBonds: complex.ligand.bonds,
-      ligandHasBondOrders: complex.ligand.hasBondOrders, ligandHydrogenCounts: complex.ligand.hydrogenCounts,
+      pocketAtoms: complex.pocketAtoms,
+      ligandAtoms: complex.ligand.atoms,
+      ligandBonds: complex.ligand.bonds,
+      ligandHasBondOrders: complex.ligand.hasBondOrders,
+      ligandHydrogenCounts: complex.ligand.hydrogenCounts,
     });
     const indexOf = (key: string): [number, number] | null => {
       const [prot, lig] = key.split(", ") as [string, string];
@@ -142,9 +158,17 @@ function main(): void {
     for (const k of added) entries.push(`- added: \`${k}\` — ${geometry(after.get(k)!)}`);
     for (const k of removed) {
       const why = rejection(k, beforeKeys.get(k)!.distanceA);
-      const cls = why.startsWith("typing") ? "typing: no donor/acceptor pair (e.g. amide/urea/sulfonamide N, N3+ and Ng+ are never acceptors)" :
-        why.includes("acceptor test") && why.includes("donor test") ? "both directions fail a table" : why.includes("acceptor test") ? "the acceptor group's distance/angle test" :
-        why.includes("donor test") ? "the donor group's distance/angle test" : why.includes("metal veto") ? "metal veto" : "other";
+      const cls = why.startsWith("typing")
+        ? "typing: no donor/acceptor pair (e.g. amide/urea/sulfonamide N, N3+ and Ng+ are never acceptors)"
+        : why.includes("acceptor test") && why.includes("donor test")
+          ? "both directions fail a table"
+          : why.includes("acceptor test")
+            ? "the acceptor group's distance/angle test"
+            : why.includes("donor test")
+              ? "the donor group's distance/angle test"
+              : why.includes("metal veto")
+                ? "metal veto"
+                : "other";
       removedWhy.set(cls, (removedWhy.get(cls) ?? 0) + 1);
       entries.push(`- removed: \`${k}\` — ${why}`);
     }
@@ -154,8 +178,15 @@ function main(): void {
     for (const x of p.plip) {
       if (after.has(x.key)) continue;
       const why = rejection(x.key, x.distanceA);
-      const cls = why.startsWith("typing") ? "PLIP only: no donor/acceptor pair in ChimeraX's typing" : why.startsWith("atom outside") ? "PLIP only: atom outside our complex" :
-        why.includes("metal veto") ? "PLIP only: metal veto" : why.includes("acceptor test") ? "PLIP only: rejected by the acceptor group's test (distance/angle table)" : "PLIP only: rejected by the donor group's test (distance/angle table)";
+      const cls = why.startsWith("typing")
+        ? "PLIP only: no donor/acceptor pair in ChimeraX's typing"
+        : why.startsWith("atom outside")
+          ? "PLIP only: atom outside our complex"
+          : why.includes("metal veto")
+            ? "PLIP only: metal veto"
+            : why.includes("acceptor test")
+              ? "PLIP only: rejected by the acceptor group's test (distance/angle table)"
+              : "PLIP only: rejected by the donor group's test (distance/angle table)";
       bump(cls);
       entries.push(`- PLIP only: \`${x.key}\` — ${why}`);
     }
@@ -163,8 +194,13 @@ function main(): void {
       if (plip.has(k)) continue;
       const [prot, lig] = k.split(", ") as [string, string];
       const donorKey = bond.ligandIsDonor ? `L ${lig}` : `P ${prot}`;
-      const cls = salt.has(k) ? "ours only: inside a PLIP salt bridge" : plipDonors.has(donorKey) ? "ours only: PLIP keeps one H-bond per donor and kept another" :
-        bond.hydrogenAcceptorA === null ? "ours only: rotor donor (no inferable H; ChimeraX has no D-H···A test for it)" : "ours only: other (PLIP's typing or hydrogen placement)";
+      const cls = salt.has(k)
+        ? "ours only: inside a PLIP salt bridge"
+        : plipDonors.has(donorKey)
+          ? "ours only: PLIP keeps one H-bond per donor and kept another"
+          : bond.hydrogenAcceptorA === null
+            ? "ours only: rotor donor (no inferable H; ChimeraX has no D-H···A test for it)"
+            : "ours only: other (PLIP's typing or hydrogen placement)";
       bump(cls);
     }
     if (entries.length > 0) details.push(`### ${name} (${p.ligand})`, "", ...entries, "");
@@ -185,10 +221,14 @@ function main(): void {
   lines.push("| complex | before | after | after, strict | added | removed | PLIP | precision / recall before | precision / recall after |");
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   lines.push(...rows);
-  lines.push(`| **all** | **${totals.before}** | **${totals.after}** | **${totals.strict}** | **+${totals.added}** | **−${totals.removed}** | **${totals.plip}** | **${pct(totals.sharedBefore, totals.before)} / ${pct(totals.sharedBefore, totals.plip)}** | **${pct(totals.sharedAfter, totals.after)} / ${pct(totals.sharedAfter, totals.plip)}** |`);
+  lines.push(
+    `| **all** | **${totals.before}** | **${totals.after}** | **${totals.strict}** | **+${totals.added}** | **−${totals.removed}** | **${totals.plip}** | **${pct(totals.sharedBefore, totals.before)} / ${pct(totals.sharedBefore, totals.plip)}** | **${pct(totals.sharedAfter, totals.after)} / ${pct(totals.sharedAfter, totals.plip)}** |`,
+  );
   lines.push("");
-  lines.push(`Precision = shared / ours, recall = shared / PLIP (pooled: ${totals.sharedBefore} shared before, ${totals.sharedAfter} after). ` +
-    "\"After, strict\": the same criteria without the relaxation (ChimeraX `relax false`, `npm run hbonds -- --strict`), for reference.");
+  lines.push(
+    `Precision = shared / ours, recall = shared / PLIP (pooled: ${totals.sharedBefore} shared before, ${totals.sharedAfter} after). ` +
+      '"After, strict": the same criteria without the relaxation (ChimeraX `relax false`, `npm run hbonds -- --strict`), for reference.',
+  );
   lines.push("");
   lines.push("Removed bonds by the stage that now rejects them:");
   lines.push("");
@@ -217,15 +257,22 @@ function main(): void {
   lines.push("");
   lines.push("| entry | ligand | residues | found before | found after |");
   lines.push("|---|---|---|---|---|");
-  let foundBefore = 0, foundAfter = 0, all = 0;
+  let foundBefore = 0,
+    foundAfter = 0,
+    all = 0;
   for (const [entry, ligand, residues] of LITERATURE_RESIDUES) {
     const has = (set: Set<string> | undefined, r: string) => {
       const m = /^(\d+)([A-Z]?)$/.exec(r)!;
-      return [...(set ?? [])].some((x) => { const [num, chain] = x.split("|"); return num === m[1] && (m[2] === "" || chain === m[2]); });
+      return [...(set ?? [])].some((x) => {
+        const [num, chain] = x.split("|");
+        return num === m[1] && (m[2] === "" || chain === m[2]);
+      });
     };
     const fb = residues.filter((r) => has(beforeResidues.get(entry), r));
     const fa = residues.filter((r) => has(afterResidues.get(entry), r));
-    foundBefore += fb.length; foundAfter += fa.length; all += residues.length;
+    foundBefore += fb.length;
+    foundAfter += fa.length;
+    all += residues.length;
     const miss = (f: string[]) => (f.length === residues.length ? "all" : `missing ${residues.filter((r) => !f.includes(r)).join(", ")}`);
     lines.push(`| ${entry} | ${ligand} | ${residues.join(", ")} | ${miss(fb)} | ${miss(fa)} |`);
   }

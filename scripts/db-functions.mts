@@ -30,7 +30,10 @@ const DEFINES = /\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(?:public\.)?"?([a-z_
 
 /** The function files of `dir` in name order (their order of installation), with the functions each defines. */
 export function readFunctionFiles(dir: string): FunctionFile[] {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   return files.map((file) => {
     const sql = fs.readFileSync(path.join(dir, file), "utf8");
     const functions = [...new Set([...sql.matchAll(DEFINES)].map((m) => m[1]!.toLowerCase()))];
@@ -40,10 +43,7 @@ export function readFunctionFiles(dir: string): FunctionFile[] {
 }
 
 async function dropOverloads(client: pg.Client, name: string): Promise<void> {
-  const { rows } = await client.query<{ sig: string }>(
-    `SELECT p.oid::regprocedure::text AS sig FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = $1`,
-    [name],
-  );
+  const { rows } = await client.query<{ sig: string }>(`SELECT p.oid::regprocedure::text AS sig FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = $1`, [name]);
   for (const r of rows) await client.query(`DROP FUNCTION ${r.sig}`);
 }
 
@@ -57,9 +57,7 @@ export async function installFunctions(databaseUrl: string, options: { dir?: str
   try {
     await client.query("BEGIN");
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('misi_install_functions'))`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS "_misi_sql_functions" (file text PRIMARY KEY, sha256 text NOT NULL, functions text[] NOT NULL, "installedAt" timestamptz NOT NULL DEFAULT now())`,
-    );
+    await client.query(`CREATE TABLE IF NOT EXISTS "_misi_sql_functions" (file text PRIMARY KEY, sha256 text NOT NULL, functions text[] NOT NULL, "installedAt" timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await client.query<{ file: string; sha256: string; functions: string[] }>(`SELECT file, sha256, functions FROM "_misi_sql_functions"`);
     const recorded = new Map(rows.map((r) => [r.file, r]));
     const changed = files.filter((f) => recorded.get(f.file)?.sha256 !== f.sha256);

@@ -45,7 +45,11 @@ async function instantiateEngineModule(): Promise<any> {
 
 function migrationsList() {
   const dirs = fs.existsSync(migrationsDir)
-    ? fs.readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const lockPath = path.join(migrationsDir, "migration_lock.toml");
   return {

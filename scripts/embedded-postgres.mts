@@ -54,8 +54,7 @@ export function binaries(): Binaries {
     root = path.dirname(path.dirname(require.resolve(pkg)));
   } catch {
     throw new EmbeddedDbError(
-      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${pkg} is not installed). ` +
-        "Set DATABASE_URL to a PostgreSQL server instead (see docs/configuration.md).",
+      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${pkg} is not installed). ` + "Set DATABASE_URL to a PostgreSQL server instead (see docs/configuration.md).",
     );
   }
   // The package restores its library symlinks in a postinstall script; npm may skip install scripts, so do it here too.
@@ -124,7 +123,13 @@ function run(cmd: string, args: string[], user: { uid: number; gid: number } | u
 
 function logTail(file: string, lines = 15): string {
   try {
-    return fs.readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).map((l) => `    ${l}`).join("\n");
+    return fs
+      .readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(-lines)
+      .map((l) => `    ${l}`)
+      .join("\n");
   } catch {
     return "    (no log)";
   }
@@ -211,7 +216,9 @@ export async function ensureEmbedded(options: { log?: (line: string) => void; en
   if (r.status !== 0) {
     // Lost a race with a concurrent start: the other process's server is fine.
     if ((await runningDataDir(cfg)) === null) {
-      throw new EmbeddedDbError(`The embedded PostgreSQL in ${cfg.dataDir} did not start (pg_ctl exit ${r.status ?? r.signal}).\nLast lines of its log:\n${logTail(cfg.logFile)}\n${recoveryAdvice(cfg)}`);
+      throw new EmbeddedDbError(
+        `The embedded PostgreSQL in ${cfg.dataDir} did not start (pg_ctl exit ${r.status ?? r.signal}).\nLast lines of its log:\n${logTail(cfg.logFile)}\n${recoveryAdvice(cfg)}`,
+      );
     }
   } else {
     log(`Embedded PostgreSQL running on 127.0.0.1:${cfg.port} (data in ${path.relative(process.cwd(), cfg.dataDir)}; stop it with npm run db:stop)`);
@@ -298,7 +305,14 @@ export async function backupEmbedded(reason: string, options: { env?: NodeJS.Pro
 export async function restoreEmbedded(file: string, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<void> {
   const cfg = embeddedConfig(options.env);
   const log = options.log ?? (() => {});
-  if (!fs.existsSync(file)) throw new EmbeddedDbError(`No such backup: ${file}. Backups: ${listBackups(cfg).map((f) => path.relative(process.cwd(), f)).join(", ") || "none"}`);
+  if (!fs.existsSync(file))
+    throw new EmbeddedDbError(
+      `No such backup: ${file}. Backups: ${
+        listBackups(cfg)
+          .map((f) => path.relative(process.cwd(), f))
+          .join(", ") || "none"
+      }`,
+    );
   const check = spawnSync("tar", ["-tzf", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const top = path.basename(cfg.dataDir);
   if (check.status !== 0 || !check.stdout.split("\n").some((l) => l === `${top}/PG_VERSION`)) {
@@ -309,7 +323,10 @@ export async function restoreEmbedded(file: string, options: { env?: NodeJS.Proc
   const x = spawnSync("tar", ["-xzf", file, "-C", staging], { encoding: "utf8" });
   if (x.status !== 0) throw new EmbeddedDbError(`Could not unpack ${file}: ${x.stderr.trim()}`);
   if (fs.existsSync(cfg.dataDir)) {
-    const aside = `${cfg.dataDir}.before-restore-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
+    const aside = `${cfg.dataDir}.before-restore-${new Date()
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z")}`;
     fs.renameSync(cfg.dataDir, aside);
     log(`The database that was there is kept in ${path.relative(process.cwd(), aside)}`);
   }

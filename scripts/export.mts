@@ -180,5 +180,5 @@ try {
   // The reader closed the pipe (`| head`): what it wanted was written.
   if ((err as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
   process.exitCode = 1;
-  process.stderr.write(`export: ${err instanceof AppError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`export: ${err instanceof AppError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 }

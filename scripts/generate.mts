@@ -14,8 +14,7 @@ import { findStructurePdbId, groupStructureFiles, isStructureFile } from "@/lib/
 import { formatShortcutTable } from "@/lib/shortcuts/audit";
 import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
 
-const USAGE =
-  "usage: npm run generate -- --structures DIR --tasks all|t1,t2,... --per-task N --seed S --out DIR [--size 1024] [--format png|svg] [--params FILE.json] [--force]";
+const USAGE = "usage: npm run generate -- --structures DIR --tasks all|t1,t2,... --per-task N --seed S --out DIR [--size 1024] [--format png|svg] [--params FILE.json] [--force]";
 /** A progress line at most this often per task (and always at its end). */
 const PROGRESS_EVERY_ITEMS = 10;
 const BUNDLE_FILES = ["manifest.json", "items.jsonl", "answers.jsonl", "images"];

@@ -16,7 +16,8 @@ export interface BrowserDeps {
   exists(file: string): boolean;
 }
 
-export const BROWSER_HELP = "install Debian's chromium package (apt-get install chromium), or run `npx playwright install chromium` where the network allows, or set CHROMIUM_PATH; SKIP_E2E=1 leaves the browser steps out";
+export const BROWSER_HELP =
+  "install Debian's chromium package (apt-get install chromium), or run `npx playwright install chromium` where the network allows, or set CHROMIUM_PATH; SKIP_E2E=1 leaves the browser steps out";
 
 /** Debian's Chromium (or CHROMIUM_PATH), else Playwright's managed one, installed now if missing. */
 export function findBrowser(env: Record<string, string | undefined>, deps: BrowserDeps): Found {

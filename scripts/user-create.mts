@@ -14,7 +14,8 @@ import { clearUserSignInLock } from "@/lib/server/dal/users/clear-user-sign-in-l
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
-const USAGE = "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]\n       npm run user:create -- --email <email> --disable|--enable|--unlock";
+const USAGE =
+  "usage: npm run user:create -- --email <email> --role <admin|researcher> [--password <pw>] [--name <name>] [--update] [--reset-password]\n       npm run user:create -- --email <email> --disable|--enable|--unlock";
 
 let exitCode = 0;
 try {

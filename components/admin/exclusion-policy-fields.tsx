@@ -56,8 +56,8 @@ export function ExclusionPolicyFields({ value, onChange, errors }: { value: Excl
     <fieldset className="rounded border border-slate-300 p-3" aria-describedby={`${id}-about`}>
       <legend className="px-1 text-sm font-medium">Exclusion policy (integrity signals)</legend>
       <p id={`${id}-about`} className="text-xs text-slate-600">
-        Participants are never blocked or told anything: their signals are recorded, and the results page reports accuracy with and without the
-        participants these rules exclude, and how many each rule removed. Empty or unticked: the rule is off (default: no exclusions).
+        Participants are never blocked or told anything: their signals are recorded, and the results page reports accuracy with and without the participants these rules exclude, and how many each rule
+        removed. Empty or unticked: the rule is off (default: no exclusions).
       </p>
       <div className="mt-2 grid gap-3 sm:grid-cols-2">
         {EXCLUSION_RULE_IDS.map((rule) => {

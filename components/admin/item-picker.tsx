@@ -17,7 +17,19 @@ const PAGE_SIZE = 10;
  * Picks items from the item browser (GET /api/admin/items: task filter and text search, active items
  * only) instead of typing raw ids. The chosen ids stay editable in the text box beside it.
  */
-export function ItemPicker({ label, chosen, onAdd, onRemove, defaultTask }: { label: string; chosen: readonly string[]; onAdd: (id: string) => void; onRemove: (id: string) => void; defaultTask?: string }) {
+export function ItemPicker({
+  label,
+  chosen,
+  onAdd,
+  onRemove,
+  defaultTask,
+}: {
+  label: string;
+  chosen: readonly string[];
+  onAdd: (id: string) => void;
+  onRemove: (id: string) => void;
+  defaultTask?: string;
+}) {
   const id = useId();
   const [task, setTask] = useState(defaultTask ?? "");
   const [q, setQ] = useState("");
@@ -62,8 +74,7 @@ export function ItemPicker({ label, chosen, onAdd, onRemove, defaultTask }: { la
                   remove
                 </button>
                 <span>
-                  {item ? `${taskDisplayName(item.taskId)} · ${item.pdbId ?? ""} · ${item.questionExcerpt.slice(0, 80)}` : null}{" "}
-                  <span className="font-mono text-xs text-slate-600">{itemId}</span>
+                  {item ? `${taskDisplayName(item.taskId)} · ${item.pdbId ?? ""} · ${item.questionExcerpt.slice(0, 80)}` : null} <span className="font-mono text-xs text-slate-600">{itemId}</span>
                 </span>
               </li>
             );
@@ -113,7 +124,13 @@ export function ItemPicker({ label, chosen, onAdd, onRemove, defaultTask }: { la
           <ul className="mt-2 space-y-1" aria-label={`${label}: search results`}>
             {found.map((item) => (
               <li key={item.id} className="flex items-start gap-2">
-                <button type="button" className="rounded border border-slate-500 bg-white px-2 disabled:text-slate-400" disabled={chosen.includes(item.id)} onClick={() => onAdd(item.id)} aria-label={`Add ${item.externalId ?? item.id}`}>
+                <button
+                  type="button"
+                  className="rounded border border-slate-500 bg-white px-2 disabled:text-slate-400"
+                  disabled={chosen.includes(item.id)}
+                  onClick={() => onAdd(item.id)}
+                  aria-label={`Add ${item.externalId ?? item.id}`}
+                >
                   {chosen.includes(item.id) ? "added" : "add"}
                 </button>
                 <span>

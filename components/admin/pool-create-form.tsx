@@ -44,10 +44,7 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
     setError(null);
     setCreated(null);
     const { task, ...rest } = filter;
-    const body =
-      mode === "stratified"
-        ? { mode, name, description, tasks: chosen, perTask, seed: seed || undefined, filter: rest }
-        : { mode, name, description, filter: { ...rest, task } };
+    const body = mode === "stratified" ? { mode, name, description, tasks: chosen, perTask, seed: seed || undefined, filter: rest } : { mode, name, description, filter: { ...rest, task } };
     const result = await sendJson<CreatedPool>("POST", "/api/admin/pools", body);
     setPending(false);
     if (!result.ok) {
@@ -111,21 +108,26 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
             <div className="mt-1 grid gap-1 sm:grid-cols-3">
               {tasks.map((t) => (
                 <label key={t.id} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(t.id)}
-                    onChange={(e) => setChosen(e.target.checked ? [...chosen, t.id] : chosen.filter((c) => c !== t.id))}
-                  />
-                  {t.label}{" "}
-                  <span className={Number.isFinite(requested) && t.active < requested ? "text-amber-800" : "text-slate-500"}>({t.active} active)</span>
+                  <input type="checkbox" checked={chosen.includes(t.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, t.id] : chosen.filter((c) => c !== t.id))} />
+                  {t.label} <span className={Number.isFinite(requested) && t.active < requested ? "text-amber-800" : "text-slate-500"}>({t.active} active)</span>
                 </label>
               ))}
             </div>
             <FieldErrors id={`${id}-tasks-err`} messages={errorsFor(fieldErrors, "tasks", { nested: true })} />
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
-            {field("perTask", "Items per task (N)", <input id={`${id}-perTask`} type="number" min={1} value={perTask} onChange={(e) => setPerTask(e.target.value)} className={input} />, "MiSI-Bench(tiny) uses 50.")}
-            {field("seed", "Seed (optional)", <input id={`${id}-seed`} value={seed} onChange={(e) => setSeed(e.target.value)} className={input} />, "Empty: a seed is generated. The seed is recorded; the same seed and items give the same sample.")}
+            {field(
+              "perTask",
+              "Items per task (N)",
+              <input id={`${id}-perTask`} type="number" min={1} value={perTask} onChange={(e) => setPerTask(e.target.value)} className={input} />,
+              "MiSI-Bench(tiny) uses 50.",
+            )}
+            {field(
+              "seed",
+              "Seed (optional)",
+              <input id={`${id}-seed`} value={seed} onChange={(e) => setSeed(e.target.value)} className={input} />,
+              "Empty: a seed is generated. The seed is recorded; the same seed and items give the same sample.",
+            )}
           </div>
         </>
       ) : null}
@@ -133,10 +135,28 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
       <fieldset className="rounded border border-slate-300 p-3">
         <legend className="px-1 text-sm font-medium">Only items matching (active items only)</legend>
         <div className="grid gap-3 sm:grid-cols-3">
-          {mode === "filter" ? filterSelect("task", "Task", tasks.map((t) => [t.id, t.label])) : null}
-          {filterSelect("split", "Split", splits.map((s) => [s, s]))}
-          {filterSelect("source", "Source", sources.map((s) => [s, s]))}
-          {filterSelect("tag", "Tag", tags.map((t) => [t, t]))}
+          {mode === "filter"
+            ? filterSelect(
+                "task",
+                "Task",
+                tasks.map((t) => [t.id, t.label]),
+              )
+            : null}
+          {filterSelect(
+            "split",
+            "Split",
+            splits.map((s) => [s, s]),
+          )}
+          {filterSelect(
+            "source",
+            "Source",
+            sources.map((s) => [s, s]),
+          )}
+          {filterSelect(
+            "tag",
+            "Tag",
+            tags.map((t) => [t, t]),
+          )}
           {field("filter.q", "Question text contains", <input id={`${id}-filter.q`} value={filter.q} onChange={(e) => setFilter({ ...filter, q: e.target.value })} className={input} />)}
         </div>
         <FieldErrors id={`${id}-filter-err`} messages={errorsFor(fieldErrors, "filter")} />

@@ -53,11 +53,10 @@ export function PoolVersionEditForm({ versionId, version, locked }: { versionId:
     setPending(true);
     setError(null);
     setSuccess(null);
-    const result = await sendJson<{ version: number; createdNewVersion: boolean; added: number; removed: number; itemCount: number }>(
-      "PATCH",
-      `/api/admin/pool-versions/${versionId}/items`,
-      { addItemIds: parseIdList(add), removeItemIds: parseIdList(remove) },
-    );
+    const result = await sendJson<{ version: number; createdNewVersion: boolean; added: number; removed: number; itemCount: number }>("PATCH", `/api/admin/pool-versions/${versionId}/items`, {
+      addItemIds: parseIdList(add),
+      removeItemIds: parseIdList(remove),
+    });
     setPending(false);
     if (!result.ok) {
       setError(result.message);
@@ -84,7 +83,14 @@ export function PoolVersionEditForm({ versionId, version, locked }: { versionId:
           <label htmlFor={`${id}-add`} className="block text-sm font-medium">
             Add item ids
           </label>
-          <textarea id={`${id}-add`} rows={3} value={add} onChange={(e) => setAdd(e.target.value)} className="mt-1 w-full rounded border border-slate-400 px-2 py-1 font-mono text-xs" placeholder="one per line or comma-separated" />
+          <textarea
+            id={`${id}-add`}
+            rows={3}
+            value={add}
+            onChange={(e) => setAdd(e.target.value)}
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1 font-mono text-xs"
+            placeholder="one per line or comma-separated"
+          />
           <FieldErrors id={`${id}-add-err`} messages={fieldErrors.addItemIds ?? []} />
         </div>
         <div>

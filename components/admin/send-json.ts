@@ -1,7 +1,5 @@
 /** Result of a staff API call, with 422 field errors keyed by path ("config.itemsPerTask"). */
-export type ApiResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; status: number; message: string; fieldErrors: Record<string, string[]>; formErrors: string[] };
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fieldErrors: Record<string, string[]>; formErrors: string[] };
 
 interface ErrorBody {
   error?: { message?: string; details?: unknown };

@@ -111,10 +111,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
     event.preventDefault();
     setPending(true);
     setError(null);
-    const result =
-      mode === "create"
-        ? await sendJson<{ id: string }>("POST", "/api/admin/studies", buildBody())
-        : await sendJson<{ id: string }>("PUT", `/api/admin/studies/${studyId}`, buildBody());
+    const result = mode === "create" ? await sendJson<{ id: string }>("POST", "/api/admin/studies", buildBody()) : await sendJson<{ id: string }>("PUT", `/api/admin/studies/${studyId}`, buildBody());
     setPending(false);
     if (!result.ok) {
       setError(result.status === 422 ? "Some fields need attention (see the messages beside them)." : result.message);
@@ -194,7 +191,11 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <div className="grid gap-1 sm:grid-cols-3">
           {tasks.map((t) => (
             <label key={t.id} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={chosenTasks.includes(t.id)} onChange={(e) => setChosenTasks(e.target.checked ? tasks.map((x) => x.id).filter((x) => x === t.id || chosenTasks.includes(x)) : chosenTasks.filter((x) => x !== t.id))} />
+              <input
+                type="checkbox"
+                checked={chosenTasks.includes(t.id)}
+                onChange={(e) => setChosenTasks(e.target.checked ? tasks.map((x) => x.id).filter((x) => x === t.id || chosenTasks.includes(x)) : chosenTasks.filter((x) => x !== t.id))}
+              />
               {t.label}
             </label>
           ))}
@@ -202,7 +203,12 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <FieldErrors id={`${id}-config.tasks-err`} messages={errs("config.tasks")} />
         <div className="mt-3 grid gap-4 sm:grid-cols-3">
           {field("config.itemsPerTask", "Items per task per participant", text("config.itemsPerTask", itemsPerTask, setItemsPerTask, { type: "number", min: 1 }))}
-          {field("config.answersPerItem", "Answers per item (k)", text("config.answersPerItem", answersPerItem, setAnswersPerItem, { type: "number", min: 1 }), "No item is assigned beyond k answers.")}
+          {field(
+            "config.answersPerItem",
+            "Answers per item (k)",
+            text("config.answersPerItem", answersPerItem, setAnswersPerItem, { type: "number", min: 1 }),
+            "No item is assigned beyond k answers.",
+          )}
           {field("config.maxParticipants", "Participant cap", text("config.maxParticipants", maxParticipants, setMaxParticipants, { type: "number", min: 1 }), "Empty: no cap.")}
         </div>
         <details className="mt-3">
@@ -218,7 +224,15 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <div className="flex gap-6 text-sm">
           {(["static", "interactive"] as const).map((cond) => (
             <label key={cond} className="flex items-center gap-2">
-              <input type="checkbox" checked={conditions.includes(cond)} onChange={(e) => setConditions(e.target.checked ? [...conditions.filter((x) => x !== cond), cond].sort((a, b) => (a === "static" ? -1 : b === "static" ? 1 : 0)) : conditions.filter((x) => x !== cond))} />
+              <input
+                type="checkbox"
+                checked={conditions.includes(cond)}
+                onChange={(e) =>
+                  setConditions(
+                    e.target.checked ? [...conditions.filter((x) => x !== cond), cond].sort((a, b) => (a === "static" ? -1 : b === "static" ? 1 : 0)) : conditions.filter((x) => x !== cond),
+                  )
+                }
+              />
               {cond === "static" ? "static images (the paper's condition)" : "interactive 3D view"}
             </label>
           ))}
@@ -229,8 +243,12 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
             <caption className="text-left text-sm font-medium">Interactive view permissions per task</caption>
             <thead>
               <tr className="text-left">
-                <th scope="col" className="pr-4">Task</th>
-                <th scope="col" className="pr-4">Rotate</th>
+                <th scope="col" className="pr-4">
+                  Task
+                </th>
+                <th scope="col" className="pr-4">
+                  Rotate
+                </th>
                 <th scope="col">Zoom</th>
               </tr>
             </thead>
@@ -244,7 +262,12 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
                       <td className="pr-4">{t.label}</td>
                       {(["allowRotate", "allowZoom"] as const).map((k) => (
                         <td key={k} className="pr-4">
-                          <input type="checkbox" aria-label={`${t.label}: ${k === "allowRotate" ? "rotate" : "zoom"}`} checked={p[k]} onChange={(e) => setInteractive({ ...interactive, [t.id]: { ...p, [k]: e.target.checked } })} />
+                          <input
+                            type="checkbox"
+                            aria-label={`${t.label}: ${k === "allowRotate" ? "rotate" : "zoom"}`}
+                            checked={p[k]}
+                            onChange={(e) => setInteractive({ ...interactive, [t.id]: { ...p, [k]: e.target.checked } })}
+                          />
                         </td>
                       ))}
                     </tr>
@@ -262,19 +285,39 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
             "config.practiceItemIds",
             "Practice item ids (with feedback, not scored)",
             <>
-              <textarea id={`${id}-config.practiceItemIds`} rows={3} value={practice} onChange={(e) => setPractice(e.target.value)} aria-describedby={describedBy("config.practiceItemIds")} className={`${input} font-mono text-xs`} />
+              <textarea
+                id={`${id}-config.practiceItemIds`}
+                rows={3}
+                value={practice}
+                onChange={(e) => setPractice(e.target.value)}
+                aria-describedby={describedBy("config.practiceItemIds")}
+                className={`${input} font-mono text-xs`}
+              />
               <ItemPicker
                 label="Pick practice items"
                 chosen={parseIdList(practice)}
                 onAdd={(itemId) => setPractice([...parseIdList(practice), itemId].join("\n"))}
-                onRemove={(itemId) => setPractice(parseIdList(practice).filter((x) => x !== itemId).join("\n"))}
+                onRemove={(itemId) =>
+                  setPractice(
+                    parseIdList(practice)
+                      .filter((x) => x !== itemId)
+                      .join("\n"),
+                  )
+                }
               />
             </>,
           )}
           {field(
             "config.attentionItemIds",
             "Attention-check item ids (mixed into the main block)",
-            <textarea id={`${id}-config.attentionItemIds`} rows={3} value={attention} onChange={(e) => setAttention(e.target.value)} aria-describedby={describedBy("config.attentionItemIds")} className={`${input} font-mono text-xs`} />,
+            <textarea
+              id={`${id}-config.attentionItemIds`}
+              rows={3}
+              value={attention}
+              onChange={(e) => setAttention(e.target.value)}
+              aria-describedby={describedBy("config.attentionItemIds")}
+              className={`${input} font-mono text-xs`}
+            />,
           )}
           {field(
             "config.attentionPolicy",
@@ -306,7 +349,11 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <legend className="px-1 text-sm font-medium">Time limits</legend>
         <div className="grid gap-4 sm:grid-cols-2">
           {field("config.timeLimitSec", "Time limit per item (seconds)", text("config.timeLimitSec", timeLimitSec, setTimeLimitSec, { type: "number", min: 5 }), "Empty: no limit.")}
-          {field("config.assignmentTimeoutMin", "Reclaim unanswered items after (minutes)", text("config.assignmentTimeoutMin", assignmentTimeoutMin, setAssignmentTimeoutMin, { type: "number", min: 1 }))}
+          {field(
+            "config.assignmentTimeoutMin",
+            "Reclaim unanswered items after (minutes)",
+            text("config.assignmentTimeoutMin", assignmentTimeoutMin, setAssignmentTimeoutMin, { type: "number", min: 1 }),
+          )}
         </div>
       </fieldset>
 
@@ -315,12 +362,26 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         {field(
           "config.consentText",
           "Consent text",
-          <textarea id={`${id}-config.consentText`} rows={7} value={consentText} onChange={(e) => setConsentText(e.target.value)} aria-describedby={describedBy("config.consentText")} className={input} />,
+          <textarea
+            id={`${id}-config.consentText`}
+            rows={7}
+            value={consentText}
+            onChange={(e) => setConsentText(e.target.value)}
+            aria-describedby={describedBy("config.consentText")}
+            className={input}
+          />,
         )}
         {field(
           "config.declineMessage",
           "Message after declining",
-          <textarea id={`${id}-config.declineMessage`} rows={2} value={declineMessage} onChange={(e) => setDeclineMessage(e.target.value)} aria-describedby={describedBy("config.declineMessage")} className={input} />,
+          <textarea
+            id={`${id}-config.declineMessage`}
+            rows={2}
+            value={declineMessage}
+            onChange={(e) => setDeclineMessage(e.target.value)}
+            aria-describedby={describedBy("config.declineMessage")}
+            className={input}
+          />,
         )}
       </fieldset>
 
@@ -328,11 +389,30 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         <legend className="px-1 text-sm font-medium">Prolific</legend>
         <div className="grid gap-4 sm:grid-cols-3">
           {(["participantParam", "studyParam", "sessionParam"] as const).map((k) => (
-            <div key={k}>{field(`config.prolific.${k}`, { participantParam: "Participant id parameter", studyParam: "Study id parameter", sessionParam: "Session id parameter" }[k], text(`config.prolific.${k}`, prolific[k], (v) => setProlific({ ...prolific, [k]: v })))}</div>
+            <div key={k}>
+              {field(
+                `config.prolific.${k}`,
+                { participantParam: "Participant id parameter", studyParam: "Study id parameter", sessionParam: "Session id parameter" }[k],
+                text(`config.prolific.${k}`, prolific[k], (v) => setProlific({ ...prolific, [k]: v })),
+              )}
+            </div>
           ))}
-          {field("config.prolific.completionCode", "Completion code", text("config.prolific.completionCode", prolific.completionCode, (v) => setProlific({ ...prolific, completionCode: v })))}
-          {field("config.prolific.completionUrl", "Completion URL", text("config.prolific.completionUrl", prolific.completionUrl, (v) => setProlific({ ...prolific, completionUrl: v }), { type: "url" }), "e.g. https://app.prolific.com/submissions/complete?cc=…")}
-          {field("config.prolific.returnUrl", "Return URL (declined / screened out)", text("config.prolific.returnUrl", prolific.returnUrl, (v) => setProlific({ ...prolific, returnUrl: v }), { type: "url" }))}
+          {field(
+            "config.prolific.completionCode",
+            "Completion code",
+            text("config.prolific.completionCode", prolific.completionCode, (v) => setProlific({ ...prolific, completionCode: v })),
+          )}
+          {field(
+            "config.prolific.completionUrl",
+            "Completion URL",
+            text("config.prolific.completionUrl", prolific.completionUrl, (v) => setProlific({ ...prolific, completionUrl: v }), { type: "url" }),
+            "e.g. https://app.prolific.com/submissions/complete?cc=…",
+          )}
+          {field(
+            "config.prolific.returnUrl",
+            "Return URL (declined / screened out)",
+            text("config.prolific.returnUrl", prolific.returnUrl, (v) => setProlific({ ...prolific, returnUrl: v }), { type: "url" }),
+          )}
         </div>
       </fieldset>
 
@@ -341,14 +421,38 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           {pending ? "Saving…" : mode === "create" ? "Create study" : "Save changes"}
         </button>
       </div>
-      <FormStatus error={error} extra={[...formErrors, ...Object.entries(fieldErrors).filter(([p]) => !KNOWN_PREFIXES.some((k) => p === k || p.startsWith(`${k}.`))).map(([p, m]) => `${p}: ${m.join("; ")}`)]} />
+      <FormStatus
+        error={error}
+        extra={[
+          ...formErrors,
+          ...Object.entries(fieldErrors)
+            .filter(([p]) => !KNOWN_PREFIXES.some((k) => p === k || p.startsWith(`${k}.`)))
+            .map(([p, m]) => `${p}: ${m.join("; ")}`),
+        ]}
+      />
     </form>
   );
 }
 
 // Paths shown next to a field; anything else (an unexpected path) is listed under the form so no error is hidden.
 const KNOWN_PREFIXES = [
-  "name", "slug", "poolVersionId", "config.cohortTag", "config.tasks", "config.itemsPerTask", "config.answersPerItem", "config.maxParticipants",
-  "config.conditions", "config.practiceItemIds", "config.attentionItemIds", "config.attentionPolicy", "config.attentionMaxFailures",
-  "config.timeLimitSec", "config.assignmentTimeoutMin", "config.consentText", "config.declineMessage", "config.prolific", "config.exclusions",
+  "name",
+  "slug",
+  "poolVersionId",
+  "config.cohortTag",
+  "config.tasks",
+  "config.itemsPerTask",
+  "config.answersPerItem",
+  "config.maxParticipants",
+  "config.conditions",
+  "config.practiceItemIds",
+  "config.attentionItemIds",
+  "config.attentionPolicy",
+  "config.attentionMaxFailures",
+  "config.timeLimitSec",
+  "config.assignmentTimeoutMin",
+  "config.consentText",
+  "config.declineMessage",
+  "config.prolific",
+  "config.exclusions",
 ];

@@ -43,7 +43,12 @@ export function StudyShareList({ studyId, ownerEmail, initial, canManage }: { st
             <li key={s.userId} className="flex items-center gap-2">
               <span className="font-mono">{s.email}</span>
               {canManage ? (
-                <button type="button" disabled={pending} onClick={() => change("DELETE", s.email)} className="rounded border border-slate-400 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-60">
+                <button
+                  type="button"
+                  disabled={pending}
+                  onClick={() => change("DELETE", s.email)}
+                  className="rounded border border-slate-400 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-60"
+                >
                   Remove {s.email}
                 </button>
               ) : null}

@@ -26,7 +26,12 @@ export function StudyStatusActions({ studyId, status, canOpen }: { studyId: stri
   return (
     <div className="space-y-2">
       {status === "open" ? (
-        <button type="button" disabled={pending} onClick={() => change("close")} className="rounded border border-amber-700 px-4 py-1.5 font-medium text-amber-900 hover:bg-amber-50 disabled:opacity-60">
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => change("close")}
+          className="rounded border border-amber-700 px-4 py-1.5 font-medium text-amber-900 hover:bg-amber-50 disabled:opacity-60"
+        >
           {pending ? "Closing…" : "Close study"}
         </button>
       ) : (

@@ -198,7 +198,16 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           <AtomImpostors atoms={buffers.atoms} />
           <BondImpostors bonds={buffers.bonds} />
           <SceneLabels scene={scene} overlay={labelLayer} show={showLabels} ballRadiusA={BALL_RADIUS_A} />
-          <OrbitControls ref={controls} enableRotate={allowRotate} enableZoom={allowZoom} enablePan={false} enableDamping={false} rotateSpeed={0.9} minDistance={5} maxDistance={scene.camera.distanceA * 3} />
+          <OrbitControls
+            ref={controls}
+            enableRotate={allowRotate}
+            enableZoom={allowZoom}
+            enablePan={false}
+            enableDamping={false}
+            rotateSpeed={0.9}
+            minDistance={5}
+            maxDistance={scene.camera.distanceA * 3}
+          />
           <CameraRecorder onSample={onCameraSample} onStart={() => onEvent?.("viewer", "start")} originRef={pathOrigin} />
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
@@ -213,15 +222,22 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         <span className="flex items-center gap-3">
           {scene.labels && scene.labels.length > 0 ? (
             <label className="flex items-center gap-1.5">
-              <input type="checkbox" checked={showLabels} onChange={(e) => {
+              <input
+                type="checkbox"
+                checked={showLabels}
+                onChange={(e) => {
                   setShowLabels(e.target.checked);
                   onEvent?.("viewer", e.target.checked ? "labels on" : "labels off");
                 }}
-              /> Labels
+              />{" "}
+              Labels
             </label>
           ) : null}
           {(allowRotate || allowZoom) && scene.roles.includes("l") ? (
-            <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => {
+            <button
+              type="button"
+              className="rounded border border-slate-400 px-2 py-1"
+              onClick={() => {
                 centreOnLigand(controls.current, scene);
                 onEvent?.("viewer", "centre");
               }}
@@ -229,7 +245,10 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
               Centre on ligand
             </button>
           ) : null}
-          <button type="button" className="rounded border border-slate-400 px-2 py-1" onClick={() => {
+          <button
+            type="button"
+            className="rounded border border-slate-400 px-2 py-1"
+            onClick={() => {
               setResetKey((k) => k + 1);
               onEvent?.("viewer", "reset");
             }}

@@ -73,7 +73,12 @@ export function CameraReplay({ scene, camera, events, endMs }: { scene: Scene3d;
   return (
     <div className="max-w-[640px]" data-testid="camera-replay">
       <div className="relative aspect-square w-full overflow-hidden rounded border border-slate-300 bg-black" role="img" aria-label="Replay of the participant's 3D view">
-        <Canvas frameloop="demand" camera={{ fov: scene.camera.fovDeg, position: [0, 0, scene.camera.distanceA], near: 0.5, far: scene.camera.distanceA * 4 }} gl={{ preserveDrawingBuffer: true }} onCreated={({ gl }) => gl.setClearColor("#000000")}>
+        <Canvas
+          frameloop="demand"
+          camera={{ fov: scene.camera.fovDeg, position: [0, 0, scene.camera.distanceA], near: 0.5, far: scene.camera.distanceA * 4 }}
+          gl={{ preserveDrawingBuffer: true }}
+          onCreated={({ gl }) => gl.setClearColor("#000000")}
+        >
           <AtomImpostors atoms={buffers.atoms} />
           <BondImpostors bonds={buffers.bonds} />
           <PoseDriver camera={camera} events={sortedEvents} centre={centre} t={t} />

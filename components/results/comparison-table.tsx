@@ -19,11 +19,11 @@ export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
       <div className="max-w-full overflow-x-auto">
         <table className="min-w-full border-collapse text-sm">
-          <caption className="py-1 text-left text-slate-700">
-            Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
-          </caption>
+          <caption className="py-1 text-left text-slate-700">Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}</caption>
           <thead>
-            <HeaderRow labels={["Task", "Model", "Items", "Unparseable", "Model %", "Model % fair", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]} />
+            <HeaderRow
+              labels={["Task", "Model", "Items", "Unparseable", "Model %", "Model % fair", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]}
+            />
           </thead>
           <tbody>
             {comparison.columns.map((col) => (
@@ -36,15 +36,7 @@ export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
   );
 }
 
-function ColumnRows({
-  col,
-  runName,
-  unparseable,
-}: {
-  col: NonNullable<ModelComparisonDto["comparison"]>["columns"][number];
-  runName: Map<string, string>;
-  unparseable: Record<string, number>;
-}) {
+function ColumnRows({ col, runName, unparseable }: { col: NonNullable<ModelComparisonDto["comparison"]>["columns"][number]; runName: Map<string, string>; unparseable: Record<string, number> }) {
   const rows = col.models.length;
   return (
     <>

@@ -79,8 +79,8 @@ export function ConditionEffectSection({ summary }: { summary: ConditionEffectSu
           <div className="mt-3 max-w-full overflow-x-auto">
             <table className="min-w-full border-collapse text-sm">
               <caption className="py-1 text-left text-slate-700">
-                Exact accuracy per condition and the difference; {summary.overall.replicates} bootstrap replicates, seed{" "}
-                <span className="font-mono">{summary.overall.seed}</span> (docs/condition-effect.md; the exported R and Python scripts recompute it).
+                Exact accuracy per condition and the difference; {summary.overall.replicates} bootstrap replicates, seed <span className="font-mono">{summary.overall.seed}</span>{" "}
+                (docs/condition-effect.md; the exported R and Python scripts recompute it).
               </caption>
               <thead>
                 <tr className="bg-slate-50 text-xs text-slate-700">

@@ -25,11 +25,15 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        Signals recorded while each main question was open (page hidden, focus lost, paste, copy, browser automation) and derived from the answers
-        (faster than the task&apos;s time floor, identical answers in a row); see docs/integrity-signals.md. They are facts, not verdicts: nobody was
-        blocked. {results.rules.length === 0 ? (
+        Signals recorded while each main question was open (page hidden, focus lost, paste, copy, browser automation) and derived from the answers (faster than the task&apos;s time floor, identical
+        answers in a row); see docs/integrity-signals.md. They are facts, not verdicts: nobody was blocked.{" "}
+        {results.rules.length === 0 ? (
           <>
-            This study has no exclusion policy, so nobody is excluded (<Link href={`/admin/studies/${studyId}/edit`} className="underline">set one in the study form</Link> before the study opens).
+            This study has no exclusion policy, so nobody is excluded (
+            <Link href={`/admin/studies/${studyId}/edit`} className="underline">
+              set one in the study form
+            </Link>{" "}
+            before the study opens).
           </>
         ) : (
           <>
@@ -43,11 +47,21 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
         <caption className="text-left font-medium">Exact accuracy with and without exclusions (pooled over answers)</caption>
         <thead>
           <tr>
-            <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">Participants</th>
-            <th scope="col" className={HEAD}>n</th>
-            <th scope="col" className={HEAD}>Answers</th>
-            <th scope="col" className={HEAD}>All answers</th>
-            <th scope="col" className={HEAD}>Paper Avg</th>
+            <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
+              Participants
+            </th>
+            <th scope="col" className={HEAD}>
+              n
+            </th>
+            <th scope="col" className={HEAD}>
+              Answers
+            </th>
+            <th scope="col" className={HEAD}>
+              All answers
+            </th>
+            <th scope="col" className={HEAD}>
+              Paper Avg
+            </th>
             {columns.map((c) => (
               <th key={c.column} scope="col" className={HEAD}>
                 {c.label}
@@ -66,21 +80,31 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
           <caption className="text-left font-medium">Participants each rule removed</caption>
           <thead>
             <tr>
-              <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">Rule</th>
-              <th scope="col" className={HEAD}>Excluded by it</th>
-              <th scope="col" className={HEAD}>By it alone</th>
+              <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
+                Rule
+              </th>
+              <th scope="col" className={HEAD}>
+                Excluded by it
+              </th>
+              <th scope="col" className={HEAD}>
+                By it alone
+              </th>
             </tr>
           </thead>
           <tbody>
             {results.rules.map((r) => (
               <tr key={r.rule} data-rule={r.rule}>
-                <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-normal">{r.description}</th>
+                <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-normal">
+                  {r.description}
+                </th>
                 <td className={CELL}>{r.nMatched}</td>
                 <td className={CELL}>{r.nOnlyThisRule}</td>
               </tr>
             ))}
             <tr>
-              <th scope="row" className="px-2 py-1 text-left font-medium">Any rule</th>
+              <th scope="row" className="px-2 py-1 text-left font-medium">
+                Any rule
+              </th>
               <td className={CELL}>{results.nExcluded}</td>
               <td className={CELL} />
             </tr>
@@ -94,29 +118,53 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
           <table className="text-sm" data-testid="participant-signals">
             <thead>
               <tr>
-                <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">Participant</th>
+                <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
+                  Participant
+                </th>
                 {["Answers", "Hidden (s)", "Hidden (times)", "Focus losses", "Pastes (chars)", "Copies", "Automation", "Under floor", "Longest identical run"].map((h) => (
                   <th key={h} scope="col" className={HEAD}>
                     {h}
                   </th>
                 ))}
-                <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">Excluded by</th>
+                <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
+                  Excluded by
+                </th>
               </tr>
             </thead>
             <tbody>
               {results.participants.map((p) => (
                 <tr key={p.participantId} data-participant={p.participantId}>
-                  <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-mono text-xs font-normal">{p.participantId}</th>
+                  <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-mono text-xs font-normal">
+                    {p.participantId}
+                  </th>
                   <td className={CELL}>{p.nWithSignals === p.nAnswers ? p.nAnswers : `${p.nAnswers} (${p.nWithSignals} with signals)`}</td>
-                  <td className={CELL} data-signal="hidden-sec">{(p.hiddenMs / 1000).toFixed(1)}</td>
-                  <td className={CELL} data-signal="hidden-count">{p.hiddenCount}</td>
-                  <td className={CELL} data-signal="focus-losses">{p.blurCount}</td>
-                  <td className={CELL} data-signal="pastes">{p.pasteCount > 0 ? `${p.pasteCount} (${p.pasteChars})` : "0"}</td>
-                  <td className={CELL} data-signal="copies">{p.copyCount}</td>
-                  <td className={CELL} data-signal="webdriver">{p.webdriver ? "yes" : "no"}</td>
-                  <td className={CELL} data-signal="under-floor">{p.nTimed ? `${p.nUnderFloor}/${p.nTimed}` : "–"}</td>
-                  <td className={CELL} data-signal="identical-run">{p.maxIdenticalRun}</td>
-                  <td className="border-b border-slate-200 px-2 py-1 text-xs" data-signal="excluded-by">{p.excludedBy.length ? p.excludedBy.join("; ") : "kept"}</td>
+                  <td className={CELL} data-signal="hidden-sec">
+                    {(p.hiddenMs / 1000).toFixed(1)}
+                  </td>
+                  <td className={CELL} data-signal="hidden-count">
+                    {p.hiddenCount}
+                  </td>
+                  <td className={CELL} data-signal="focus-losses">
+                    {p.blurCount}
+                  </td>
+                  <td className={CELL} data-signal="pastes">
+                    {p.pasteCount > 0 ? `${p.pasteCount} (${p.pasteChars})` : "0"}
+                  </td>
+                  <td className={CELL} data-signal="copies">
+                    {p.copyCount}
+                  </td>
+                  <td className={CELL} data-signal="webdriver">
+                    {p.webdriver ? "yes" : "no"}
+                  </td>
+                  <td className={CELL} data-signal="under-floor">
+                    {p.nTimed ? `${p.nUnderFloor}/${p.nTimed}` : "–"}
+                  </td>
+                  <td className={CELL} data-signal="identical-run">
+                    {p.maxIdenticalRun}
+                  </td>
+                  <td className="border-b border-slate-200 px-2 py-1 text-xs" data-signal="excluded-by">
+                    {p.excludedBy.length ? p.excludedBy.join("; ") : "kept"}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -131,10 +179,18 @@ function AccuracyRow({ name, view, columns, testId }: { name: string; view: Accu
   const byColumn = new Map(view.columns.map((c) => [c.column as string, c]));
   return (
     <tr data-testid={testId}>
-      <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-normal">{name}</th>
-      <td className={CELL} data-cell="participants">{view.nParticipants}</td>
-      <td className={CELL} data-cell="answers">{view.nResponses}</td>
-      <td className={CELL} data-cell="exact">{formatPercent(view.exact)}</td>
+      <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-normal">
+        {name}
+      </th>
+      <td className={CELL} data-cell="participants">
+        {view.nParticipants}
+      </td>
+      <td className={CELL} data-cell="answers">
+        {view.nResponses}
+      </td>
+      <td className={CELL} data-cell="exact">
+        {formatPercent(view.exact)}
+      </td>
       <td className={CELL}>{formatPercent(view.paperAverage)}</td>
       {columns.map((c) => {
         const cell = byColumn.get(c.column);

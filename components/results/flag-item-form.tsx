@@ -8,15 +8,7 @@ export interface FlagItemState {
 }
 
 /** Reason + button that flags one item (the server action checks the admin role and records the audit entry). */
-export function FlagItemForm({
-  action,
-  itemId,
-  studyId,
-}: {
-  action: (prev: FlagItemState, form: FormData) => Promise<FlagItemState>;
-  itemId: string;
-  studyId: string;
-}) {
+export function FlagItemForm({ action, itemId, studyId }: { action: (prev: FlagItemState, form: FormData) => Promise<FlagItemState>; itemId: string; studyId: string }) {
   const [state, formAction, pending] = useActionState(action, { ok: false, message: "" });
   const id = useId();
   return (

@@ -115,8 +115,8 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
       </div>
       {anyFallback ? (
         <p className="text-xs text-slate-700" data-testid="interval-fallback-note">
-          † Clustered Wilson interval instead of the participant bootstrap (every answer scored the same, fewer than 10 participants, or a bootstrap
-          narrower than 0.1 point); hover the interval for its design effect and effective number of answers.
+          † Clustered Wilson interval instead of the participant bootstrap (every answer scored the same, fewer than 10 participants, or a bootstrap narrower than 0.1 point); hover the interval for
+          its design effect and effective number of answers.
         </p>
       ) : null}
 
@@ -168,7 +168,16 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
             </caption>
             <thead>
               <HeaderRow
-                labels={["Task", "Exact: Wilson 95%", "Exact: bootstrap 95%", "Partial: bootstrap 95%", "Per person exact: min / median / max", "Fair exact: Wilson 95%", "Fair exact: bootstrap 95%", "Fair partial: bootstrap 95%"]}
+                labels={[
+                  "Task",
+                  "Exact: Wilson 95%",
+                  "Exact: bootstrap 95%",
+                  "Partial: bootstrap 95%",
+                  "Per person exact: min / median / max",
+                  "Fair exact: Wilson 95%",
+                  "Fair exact: bootstrap 95%",
+                  "Fair partial: bootstrap 95%",
+                ]}
                 stickyFirst
               />
             </thead>
@@ -204,9 +213,7 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
-        <caption className="py-1 text-left text-slate-700">
-          By {dimension}: exact % [95% interval; † clustered Wilson] · partial % · fair exact % · answers (people)
-        </caption>
+        <caption className="py-1 text-left text-slate-700">By {dimension}: exact % [95% interval; † clustered Wilson] · partial % · fair exact % · answers (people)</caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
             <th scope="col" className={`${TH} sticky left-0 z-10 bg-slate-100`}>
@@ -232,8 +239,8 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
                     {c ? (
                       <>
                         <span className="font-semibold">{formatPercent(c.exact.mean)}</span> {formatInterval(c.exact.interval.low, c.exact.interval.high)}
-                        {c.exact.interval.method === "clustered-wilson" ? <sup title={describeInterval(c.exact.interval)}>†</sup> : null} ·{" "}
-                        {formatPercent(c.partial.mean)} · fair {formatPercent(c.fair.exact.mean)} · {c.nResponses} ({c.nParticipants})
+                        {c.exact.interval.method === "clustered-wilson" ? <sup title={describeInterval(c.exact.interval)}>†</sup> : null} · {formatPercent(c.partial.mean)} · fair{" "}
+                        {formatPercent(c.fair.exact.mean)} · {c.nResponses} ({c.nParticipants})
                       </>
                     ) : (
                       "–"

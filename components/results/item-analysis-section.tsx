@@ -83,7 +83,9 @@ function ItemTable({ items, studyId, flagAction }: { items: ItemRowDto[]; studyI
                 {item.statusReason ? <span className="block text-slate-600">{item.statusReason}</span> : null}
               </td>
               {flagAction ? (
-                <td className="px-2 py-1">{item.status === "flagged" ? <span className="text-xs text-slate-600">flagged</span> : <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />}</td>
+                <td className="px-2 py-1">
+                  {item.status === "flagged" ? <span className="text-xs text-slate-600">flagged</span> : <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />}
+                </td>
               ) : null}
             </tr>
           ))}
@@ -94,23 +96,15 @@ function ItemTable({ items, studyId, flagAction }: { items: ItemRowDto[]; studyI
 }
 
 /** Item analysis: most-missed items (possible wrong gold) with a flag action for admins, agreement, and every item. */
-export function ItemAnalysisSection({
-  dto,
-  studyId,
-  flagAction,
-}: {
-  dto: ItemAnalysisDto;
-  studyId: string;
-  flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null;
-}) {
+export function ItemAnalysisSection({ dto, studyId, flagAction }: { dto: ItemAnalysisDto; studyId: string; flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null }) {
   if (dto.items.length === 0) return <p className="text-sm text-slate-700">No main-phase answers yet.</p>;
   return (
     <div className="space-y-6">
       <div>
         <h3 className="font-semibold">Items most humans miss</h3>
         <p className="text-sm text-slate-700">
-          Items with human exact accuracy below {Math.round(dto.maxAccuracy * 100)}%, lowest first, among items with at least {dto.minResponses} answers. A consistent wrong answer (see the distribution) can mean a
-          wrong gold: open the item to check it{flagAction ? ", or flag it here" : ""}.
+          Items with human exact accuracy below {Math.round(dto.maxAccuracy * 100)}%, lowest first, among items with at least {dto.minResponses} answers. A consistent wrong answer (see the
+          distribution) can mean a wrong gold: open the item to check it{flagAction ? ", or flag it here" : ""}.
         </p>
         {dto.mostMissed.length > 0 ? (
           <ItemTable items={dto.mostMissed} studyId={studyId} flagAction={flagAction} />
@@ -167,9 +161,7 @@ export function ItemAnalysisSection({
               ))}
             </tbody>
           </table>
-          <p className="mt-1 text-xs text-slate-700">
-            Nominal α: two people agree when they gave the same canonical answer. Interval α only for zooming, whose answer is a single distance.
-          </p>
+          <p className="mt-1 text-xs text-slate-700">Nominal α: two people agree when they gave the same canonical answer. Interval α only for zooming, whose answer is a single distance.</p>
         </div>
       </div>
       <details>

@@ -57,7 +57,8 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
     setOutcome(null);
     try {
       const response = await fetch("/api/admin/models", { method: "POST", body: new FormData(event.currentTarget) });
-      const body = (await response.json().catch(() => null)) as (ImportResult & { error?: { message: string; details?: { problems?: FileIssue[] } | Array<{ path: string; message: string }> } }) | null;
+      const body = (await response.json().catch(() => null)) as
+        (ImportResult & { error?: { message: string; details?: { problems?: FileIssue[] } | Array<{ path: string; message: string }> } }) | null;
       if (!response.ok || !body || body.error) {
         const details = body?.error?.details;
         const problems = Array.isArray(details) ? details.map((d) => ({ file: "form", line: null, field: d.path, problem: d.message })) : (details?.problems ?? []);
@@ -81,8 +82,8 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
         </label>
         <input id={ids.file} name="file" type="file" required accept=".xlsx,.tsv,.csv,.jsonl,.json" className="mt-1" aria-describedby={`${ids.file}-help`} />
         <p id={`${ids.file}-help`} className="text-xs text-slate-600">
-          VLMEvalKit <code>.xlsx</code>/<code>.tsv</code> (columns index, prediction, answer, category…), lmms-eval <code>samples_*.jsonl</code>, or a CSV{" "}
-          <code>item_id,prediction</code>. Rows are matched by item id, else by external id.
+          VLMEvalKit <code>.xlsx</code>/<code>.tsv</code> (columns index, prediction, answer, category…), lmms-eval <code>samples_*.jsonl</code>, or a CSV <code>item_id,prediction</code>. Rows are
+          matched by item id, else by external id.
         </p>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
@@ -134,8 +135,8 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
         {outcome?.kind === "ok" ? (
           <div className="rounded border border-green-300 bg-green-50 p-2">
             <p>
-              {outcome.result.status === "duplicate" ? "This exact file was imported before; nothing new was stored." : "Imported."} Format {outcome.result.format}:{" "}
-              {outcome.result.nMatched} of {outcome.result.nRows} rows matched items, {outcome.result.nUnparseable} unparseable (scored as wrong).
+              {outcome.result.status === "duplicate" ? "This exact file was imported before; nothing new was stored." : "Imported."} Format {outcome.result.format}: {outcome.result.nMatched} of{" "}
+              {outcome.result.nRows} rows matched items, {outcome.result.nUnparseable} unparseable (scored as wrong).
             </p>
             <IssueList title="Rows not stored" issues={outcome.result.skipped} />
             <IssueList title="Warnings" issues={outcome.result.warnings} />

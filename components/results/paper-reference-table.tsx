@@ -35,8 +35,7 @@ export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
             return (
               <tr key={`${r.model}-${r.metric}`} className="border-b border-slate-200">
                 <th scope="row" className={`${TH} sticky left-0 z-10 min-w-56 max-w-72 bg-white`}>
-                  {r.model}{" "}
-                  <span className="rounded bg-amber-100 px-1 text-xs font-normal whitespace-nowrap text-amber-900">as reported{r.itemSet === "full_test" ? ", full test set" : ""}</span>
+                  {r.model} <span className="rounded bg-amber-100 px-1 text-xs font-normal whitespace-nowrap text-amber-900">as reported{r.itemSet === "full_test" ? ", full test set" : ""}</span>
                   {r.note ? (
                     <span className="block text-xs font-normal text-slate-600" title={r.note}>
                       note: {r.note}

@@ -119,11 +119,7 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
           <div className="flex flex-wrap gap-3">
             {runs.map((r) => (
               <label key={r.id} className="flex items-center gap-1">
-                <input
-                  type="checkbox"
-                  checked={selected.includes(r.id)}
-                  onChange={(e) => setSelected((s) => (e.target.checked ? [...s, r.id] : s.filter((x) => x !== r.id)))}
-                />
+                <input type="checkbox" checked={selected.includes(r.id)} onChange={(e) => setSelected((s) => (e.target.checked ? [...s, r.id] : s.filter((x) => x !== r.id)))} />
                 {r.name}
               </label>
             ))}
@@ -171,8 +167,8 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
         </table>
       </div>
       <figcaption className="mt-2 text-sm text-slate-700">
-        Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap; clustered Wilson where the bootstrap collapses, see the note under the human table). Models: exact score on the items humans
-        answered, whisker = Wilson interval over those items. Unparseable model answers count as wrong.
+        Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap; clustered Wilson where the bootstrap collapses, see the note under the human
+        table). Models: exact score on the items humans answered, whisker = Wilson interval over those items. Unparseable model answers count as wrong.
       </figcaption>
     </figure>
   );

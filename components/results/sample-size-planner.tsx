@@ -45,13 +45,10 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
   const m = itemsEditable ? num(ownItems) : itemsPerTask;
   const k = itemsEditable ? num(ownK) : answersPerItem;
   const columns = RESULT_COLUMN_KEYS.filter((c) => tasks.includes(RESULT_COLUMNS[c].taskId as TaskId));
-  const target: PlanTarget =
-    kind === "precision" ? { kind, halfWidth: num(halfWidth) / 100 } : { kind, difference: num(difference) / 100, power: num(power) / 100 };
+  const target: PlanTarget = kind === "precision" ? { kind, halfWidth: num(halfWidth) / 100 } : { kind, difference: num(difference) / 100, power: num(power) / 100 };
   const byCondition = kind === "condition";
   const inputsOk = Number.isInteger(m) && m >= 1 && Number.isInteger(k) && k >= 1 && num(icc) >= 0 && num(icc) <= 1;
-  const plan = inputsOk
-    ? planStudy({ target, columns, itemsPerTask: m, answersPerItem: k, assumedIcc: num(icc), ...(usePilot && pilot ? { pilot } : {}) })
-    : null;
+  const plan = inputsOk ? planStudy({ target, columns, itemsPerTask: m, answersPerItem: k, assumedIcc: num(icc), ...(usePilot && pilot ? { pilot } : {}) }) : null;
 
   return (
     <section aria-labelledby={`${id}-h`} className="rounded border border-slate-300 bg-white p-3 text-sm" data-testid="sample-size-planner">
@@ -186,22 +183,21 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
         <summary className="cursor-pointer">Formulas</summary>
         <ul className="list-disc pl-5">
           <li>
-            Half-width target: the smallest n of independent answers whose Wilson 95% interval at the expected accuracy p is at most h wide on each side (the
-            Wald form n = z²p(1−p)/h² is close away from 0 and 1).
+            Half-width target: the smallest n of independent answers whose Wilson 95% interval at the expected accuracy p is at most h wide on each side (the Wald form n = z²p(1−p)/h² is close away
+            from 0 and 1).
           </li>
           <li>
-            Difference target: n = [z₁₋α/₂√(p₀q₀) + z₁₋β√(p₁q₁)]² / (p₁−p₀)², p₀ the model&apos;s accuracy (paper Table 2, best model), p₁ = p₀ ± the difference
-            on the humans&apos; expected side, α = 0.05 two-sided.
+            Difference target: n = [z₁₋α/₂√(p₀q₀) + z₁₋β√(p₁q₁)]² / (p₁−p₀)², p₀ the model&apos;s accuracy (paper Table 2, best model), p₁ = p₀ ± the difference on the humans&apos; expected side, α =
+            0.05 two-sided.
           </li>
           <li>
-            Condition effect: answers per condition n = [z₁₋α/₂√(2p̄q̄) + z₁₋β√(p₁q₁ + p₂q₂)]² / (p₂−p₁)² (Fleiss, no continuity correction; R&apos;s
-            power.prop.test), p₁ the expected (static) accuracy, p₂ = p₁ + the difference (p₁ − it near 100%), p̄ = (p₁+p₂)/2; each condition&apos;s answers
-            then get the design effect below, and the two conditions together give the participants. It treats items as exchangeable; the crossed
-            bootstrap on the results page also counts item variation, so plan with some margin (docs/condition-effect.md).
+            Condition effect: answers per condition n = [z₁₋α/₂√(2p̄q̄) + z₁₋β√(p₁q₁ + p₂q₂)]² / (p₂−p₁)² (Fleiss, no continuity correction; R&apos;s power.prop.test), p₁ the expected (static) accuracy,
+            p₂ = p₁ + the difference (p₁ − it near 100%), p̄ = (p₁+p₂)/2; each condition&apos;s answers then get the design effect below, and the two conditions together give the participants. It
+            treats items as exchangeable; the crossed bootstrap on the results page also counts item variation, so plan with some margin (docs/condition-effect.md).
           </li>
           <li>
-            Clustering: answers = ⌈n · (1 + (m−1)ρ)⌉ with m answers per participant and ρ the between-participant ICC (one-way ANOVA estimate from the pilot);
-            participants = ⌈answers / m⌉; items = max(m, ⌈participants · m / k⌉). T4&apos;s items are split between Pos. and Neg.
+            Clustering: answers = ⌈n · (1 + (m−1)ρ)⌉ with m answers per participant and ρ the between-participant ICC (one-way ANOVA estimate from the pilot); participants = ⌈answers / m⌉; items =
+            max(m, ⌈participants · m / k⌉). T4&apos;s items are split between Pos. and Neg.
           </li>
           <li>Expected accuracy: the paper&apos;s human exact-match row, or the pilot&apos;s observed accuracy. Items are assumed exchangeable (no item ICC).</li>
         </ul>

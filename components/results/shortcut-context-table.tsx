@@ -16,10 +16,18 @@ export function ShortcutContextTable({ columns, audits }: { columns: readonly Co
     <table className="mt-2 text-sm" data-testid="shortcut-context">
       <thead className="bg-slate-100 text-left">
         <tr>
-          <th scope="col" className="px-3 py-1">Task</th>
-          <th scope="col" className="px-3 py-1">Human exact</th>
-          <th scope="col" className="px-3 py-1">Chance</th>
-          <th scope="col" className="px-3 py-1">Best shortcut on the pool&apos;s items</th>
+          <th scope="col" className="px-3 py-1">
+            Task
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Human exact
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Chance
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Best shortcut on the pool&apos;s items
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-200">
@@ -27,12 +35,12 @@ export function ShortcutContextTable({ columns, audits }: { columns: readonly Co
           const a = auditOf(c);
           return (
             <tr key={c.column}>
-              <th scope="row" className="px-3 py-1 text-left font-normal">{a ? shortcutAuditRowLabel(a) : c.label}</th>
+              <th scope="row" className="px-3 py-1 text-left font-normal">
+                {a ? shortcutAuditRowLabel(a) : c.label}
+              </th>
               <td className="px-3 py-1 tabular-nums">{pct(c.exact.mean)}</td>
               <td className="px-3 py-1 tabular-nums">{c.chance.exact === null ? "—" : pct(c.chance.exact)}</td>
-              <td className="px-3 py-1 tabular-nums">
-                {a?.best ? `${pct(a.best.exact)} (95% CI ${pct(a.best.low)}–${pct(a.best.high)}): ${a.best.label}, ${a.items} items` : "—"}
-              </td>
+              <td className="px-3 py-1 tabular-nums">{a?.best ? `${pct(a.best.exact)} (95% CI ${pct(a.best.low)}–${pct(a.best.high)}): ${a.best.label}, ${a.items} items` : "—"}</td>
             </tr>
           );
         })}

@@ -31,24 +31,44 @@ export function ThreeDUsageSection({ usage, replayHref }: { usage: ThreeDUsageDt
   return (
     <>
       <p className="mt-1 max-w-4xl text-sm text-slate-700">
-        From the camera path and view changes recorded with each answer: {usage.withViewer} of {usage.interactiveAnswers} interactive-condition answers
-        had the 3D view on screen. Median [quartiles]. &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of
-        turned and unturned answers is an association (participants chose whether to turn), not the effect of the 3D view.
+        From the camera path and view changes recorded with each answer: {usage.withViewer} of {usage.interactiveAnswers} interactive-condition answers had the 3D view on screen. Median [quartiles].
+        &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of turned and unturned answers is an association (participants chose whether to turn), not the effect
+        of the 3D view.
       </p>
       <div className="mt-3 overflow-x-auto">
         <table className="min-w-full border-collapse text-sm" data-testid="three-d-usage">
           <thead>
             <tr className="border-b border-slate-300 bg-slate-50">
-              <th scope="col" className={TH}>Task</th>
-              <th scope="col" className={TH}>Answers</th>
-              <th scope="col" className={TH}>Time on the 3D view</th>
-              <th scope="col" className={TH}>Total turn</th>
-              <th scope="col" className={TH}>Zoom in</th>
-              <th scope="col" className={TH}>Reset / labels</th>
-              <th scope="col" className={TH}>Accuracy, turned</th>
-              <th scope="col" className={TH}>Accuracy, not turned</th>
-              <th scope="col" className={TH}>Median turn, correct / wrong</th>
-              <th scope="col" className={TH}>Camera path</th>
+              <th scope="col" className={TH}>
+                Task
+              </th>
+              <th scope="col" className={TH}>
+                Answers
+              </th>
+              <th scope="col" className={TH}>
+                Time on the 3D view
+              </th>
+              <th scope="col" className={TH}>
+                Total turn
+              </th>
+              <th scope="col" className={TH}>
+                Zoom in
+              </th>
+              <th scope="col" className={TH}>
+                Reset / labels
+              </th>
+              <th scope="col" className={TH}>
+                Accuracy, turned
+              </th>
+              <th scope="col" className={TH}>
+                Accuracy, not turned
+              </th>
+              <th scope="col" className={TH}>
+                Median turn, correct / wrong
+              </th>
+              <th scope="col" className={TH}>
+                Camera path
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -56,7 +76,9 @@ export function ThreeDUsageSection({ usage, replayHref }: { usage: ThreeDUsageDt
               const example = examples.get(t.taskId);
               return (
                 <tr key={t.taskId} className="border-b border-slate-200">
-                  <th scope="row" className={`${TH} whitespace-nowrap`}>{taskDisplayName(t.taskId as TaskId)}</th>
+                  <th scope="row" className={`${TH} whitespace-nowrap`}>
+                    {taskDisplayName(t.taskId as TaskId)}
+                  </th>
                   <td className={TD}>{t.answers}</td>
                   <td className={TD}>{dist(t.share3d, pct)}</td>
                   <td className={TD}>{dist(t.rotationDeg, deg)}</td>

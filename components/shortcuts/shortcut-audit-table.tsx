@@ -16,12 +16,24 @@ export function ShortcutAuditTable({ audits, testId = "shortcut-audit" }: { audi
     <table className="mt-2 text-sm" data-testid={testId}>
       <thead className="bg-slate-100 text-left">
         <tr>
-          <th scope="col" className="px-3 py-1">Task</th>
-          <th scope="col" className="px-3 py-1">Items</th>
-          <th scope="col" className="px-3 py-1">Chance</th>
-          <th scope="col" className="px-3 py-1">Best shortcut</th>
-          <th scope="col" className="px-3 py-1">Exact (95% CI)</th>
-          <th scope="col" className="px-3 py-1">All strategies</th>
+          <th scope="col" className="px-3 py-1">
+            Task
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Items
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Chance
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Best shortcut
+          </th>
+          <th scope="col" className="px-3 py-1">
+            Exact (95% CI)
+          </th>
+          <th scope="col" className="px-3 py-1">
+            All strategies
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-200 align-top">
@@ -29,7 +41,9 @@ export function ShortcutAuditTable({ audits, testId = "shortcut-audit" }: { audi
           const excess = a.best && a.chance !== null ? a.best.exact - a.chance : null;
           return (
             <tr key={`${a.taskId}:${a.group ?? ""}`}>
-              <th scope="row" className="px-3 py-1 text-left font-normal">{shortcutAuditRowLabel(a)}</th>
+              <th scope="row" className="px-3 py-1 text-left font-normal">
+                {shortcutAuditRowLabel(a)}
+              </th>
               <td className="px-3 py-1 tabular-nums">{a.items}</td>
               <td className="px-3 py-1 tabular-nums">{a.chance === null ? "—" : pct(a.chance)}</td>
               <td className="px-3 py-1">{a.best ? a.best.label : "—"}</td>

@@ -24,7 +24,9 @@ export function readOptions(payload: unknown, captions: readonly string[] = []):
   const options = (payload as { options?: unknown } | null)?.options;
   const letters = ["A", "B", "C", "D"];
   if (Array.isArray(options)) {
-    return options.slice(0, 4).map((o, i) => ({ letter: letters[i]!, text: typeof o === "string" ? o : typeof o === "object" && o && "text" in o ? String((o as { text: unknown }).text) : `Option ${letters[i]}` }));
+    return options
+      .slice(0, 4)
+      .map((o, i) => ({ letter: letters[i]!, text: typeof o === "string" ? o : typeof o === "object" && o && "text" in o ? String((o as { text: unknown }).text) : `Option ${letters[i]}` }));
   }
   if (options && typeof options === "object") {
     return letters.filter((l) => l in options).map((l) => ({ letter: l, text: String((options as Record<string, unknown>)[l]) }));
@@ -121,8 +123,27 @@ export function CommandWidget({ widget, onChange }: { widget: WidgetOf<"command"
   };
   return (
     <div className="flex flex-wrap items-end gap-6">
-      <AxisPicker axes={widget.axes} value={axis} legend={`${widget.verb} axis`} onChange={(a) => { setAxis(a); emit(a, value); }} />
-      <Stepper label={widget.verb === "roll" ? "angle" : "distance"} value={value} min={widget.min} max={widget.max} step={widget.step} unit={widget.unit} onChange={(v) => { setValue(v); emit(axis, v); }} />
+      <AxisPicker
+        axes={widget.axes}
+        value={axis}
+        legend={`${widget.verb} axis`}
+        onChange={(a) => {
+          setAxis(a);
+          emit(a, value);
+        }}
+      />
+      <Stepper
+        label={widget.verb === "roll" ? "angle" : "distance"}
+        value={value}
+        min={widget.min}
+        max={widget.max}
+        step={widget.step}
+        unit={widget.unit}
+        onChange={(v) => {
+          setValue(v);
+          emit(axis, v);
+        }}
+      />
     </div>
   );
 }
@@ -138,9 +159,39 @@ export function DockingWidget({ widget, onChange }: { widget: WidgetOf<"docking"
     <div className="space-y-3">
       <p className="text-sm text-slate-700">First the rotation about the ligand centre, then the move along x.</p>
       <div className="flex flex-wrap items-end gap-6">
-        <AxisPicker axes={widget.rollAxes} value={axis} legend="roll axis" onChange={(a) => { setAxis(a); emit(a, angle, move); }} />
-        <Stepper label="roll angle" value={angle} min={widget.rollMin} max={widget.rollMax} step={widget.rollStep} unit="°" onChange={(v) => { setAngle(v); emit(axis, v, move); }} />
-        <Stepper label="move x distance" value={move} min={widget.moveMin} max={widget.moveMax} step={widget.moveStep} unit="Å" onChange={(v) => { setMove(v); emit(axis, angle, v); }} />
+        <AxisPicker
+          axes={widget.rollAxes}
+          value={axis}
+          legend="roll axis"
+          onChange={(a) => {
+            setAxis(a);
+            emit(a, angle, move);
+          }}
+        />
+        <Stepper
+          label="roll angle"
+          value={angle}
+          min={widget.rollMin}
+          max={widget.rollMax}
+          step={widget.rollStep}
+          unit="°"
+          onChange={(v) => {
+            setAngle(v);
+            emit(axis, v, move);
+          }}
+        />
+        <Stepper
+          label="move x distance"
+          value={move}
+          min={widget.moveMin}
+          max={widget.moveMax}
+          step={widget.moveStep}
+          unit="Å"
+          onChange={(v) => {
+            setMove(v);
+            emit(axis, angle, v);
+          }}
+        />
       </div>
     </div>
   );
@@ -196,27 +247,68 @@ export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetO
           {rows.map((row, i) => (
             // One grid row per bond: residue, its atom, ligand atom and remove stay on one line in the 400 px answer column.
             <div key={i} className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-1.5" role="group" aria-label={`bond ${i + 1}`}>
-              <select aria-label={`bond ${i + 1} residue`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.residue} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, residue: Number(e.target.value), atom: "" } : r)), false)}>
+              <select
+                aria-label={`bond ${i + 1} residue`}
+                className="w-full min-w-0 rounded border border-slate-400 px-1 py-1"
+                value={row.residue}
+                onChange={(e) =>
+                  update(
+                    rows.map((r, j) => (j === i ? { ...r, residue: Number(e.target.value), atom: "" } : r)),
+                    false,
+                  )
+                }
+              >
                 {pickers.residues.map((r, j) => (
                   <option key={j} value={j}>
                     {residueLabel(r)}
                   </option>
                 ))}
               </select>
-              <select aria-label={`bond ${i + 1} residue atom`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.atom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, atom: e.target.value } : r)), false)}>
+              <select
+                aria-label={`bond ${i + 1} residue atom`}
+                className="w-full min-w-0 rounded border border-slate-400 px-1 py-1"
+                value={row.atom}
+                onChange={(e) =>
+                  update(
+                    rows.map((r, j) => (j === i ? { ...r, atom: e.target.value } : r)),
+                    false,
+                  )
+                }
+              >
                 <option value="">atom…</option>
                 {(pickers.residues[row.residue]?.atoms ?? []).map((a) => (
                   <option key={a}>{a}</option>
                 ))}
               </select>
               <span aria-hidden>↔</span>
-              <select aria-label={`bond ${i + 1} ligand atom`} className="w-full min-w-0 rounded border border-slate-400 px-1 py-1" value={row.ligandAtom} onChange={(e) => update(rows.map((r, j) => (j === i ? { ...r, ligandAtom: e.target.value } : r)), false)}>
+              <select
+                aria-label={`bond ${i + 1} ligand atom`}
+                className="w-full min-w-0 rounded border border-slate-400 px-1 py-1"
+                value={row.ligandAtom}
+                onChange={(e) =>
+                  update(
+                    rows.map((r, j) => (j === i ? { ...r, ligandAtom: e.target.value } : r)),
+                    false,
+                  )
+                }
+              >
                 <option value="">ligand…</option>
                 {pickers.ligandAtoms.map((a) => (
                   <option key={a}>{a}</option>
                 ))}
               </select>
-              <button type="button" aria-label={`remove bond ${i + 1}`} title="remove this bond" className="rounded px-1.5 text-lg leading-none text-red-700 hover:bg-red-50" onClick={() => update(rows.filter((_, j) => j !== i), false)}>
+              <button
+                type="button"
+                aria-label={`remove bond ${i + 1}`}
+                title="remove this bond"
+                className="rounded px-1.5 text-lg leading-none text-red-700 hover:bg-red-50"
+                onClick={() =>
+                  update(
+                    rows.filter((_, j) => j !== i),
+                    false,
+                  )
+                }
+              >
                 ×
               </button>
             </div>

@@ -19,9 +19,15 @@ export function AxesFigure() {
         </g>
         <circle cx="80" cy="130" r="11" fill="white" stroke="#1e293b" strokeWidth="3" />
         <circle cx="80" cy="130" r="3.5" fill="#1e293b" />
-        <text x="196" y="135" fontSize="16" fontWeight="600">X</text>
-        <text x="72" y="14" fontSize="16" fontWeight="600">Y</text>
-        <text x="40" y="160" fontSize="16" fontWeight="600">Z (toward you)</text>
+        <text x="196" y="135" fontSize="16" fontWeight="600">
+          X
+        </text>
+        <text x="72" y="14" fontSize="16" fontWeight="600">
+          Y
+        </text>
+        <text x="40" y="160" fontSize="16" fontWeight="600">
+          Z (toward you)
+        </text>
         {/* The roll about z is drawn around the Z dot (the axis pointing at the viewer), between the X and Y axes,
             turning counter-clockwise from the X side toward the Y side. */}
         <path d="M 117.6 116.3 A 40 40 0 0 0 95.0 92.9" fill="none" stroke="#1d4ed8" strokeWidth="2.5" markerEnd="url(#arrow-roll)" />

@@ -17,12 +17,19 @@ export function CompletionScreen({ completion }: { completion: { code: string | 
       <p className="mt-3">All your answers have been saved.</p>
       {completion.code ? (
         <p className="mt-3">
-          Your completion code: <strong className="rounded bg-slate-100 px-2 py-1 font-mono text-lg" data-testid="completion-code">{completion.code}</strong>
+          Your completion code:{" "}
+          <strong className="rounded bg-slate-100 px-2 py-1 font-mono text-lg" data-testid="completion-code">
+            {completion.code}
+          </strong>
         </p>
       ) : null}
       {url ? (
         <p className="mt-3">
-          You will be redirected in a few seconds. If not, <a className="text-blue-700 underline" href={url}>click here to return</a>.
+          You will be redirected in a few seconds. If not,{" "}
+          <a className="text-blue-700 underline" href={url}>
+            click here to return
+          </a>
+          .
         </p>
       ) : null}
     </section>

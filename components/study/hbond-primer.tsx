@@ -23,18 +23,16 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_280px]">
         <div className="space-y-3 leading-relaxed">
           <p>
-            A hydrogen bond joins a <strong>donor</strong> (a nitrogen or oxygen carrying a hydrogen) and an <strong>acceptor</strong> (a nitrogen or oxygen with a free electron
-            pair). In the images, nitrogen is <span className="font-semibold text-blue-700">blue</span> and oxygen <span className="font-semibold text-red-700">red</span>; hydrogens are
-            not drawn.
+            A hydrogen bond joins a <strong>donor</strong> (a nitrogen or oxygen carrying a hydrogen) and an <strong>acceptor</strong> (a nitrogen or oxygen with a free electron pair). In the images,
+            nitrogen is <span className="font-semibold text-blue-700">blue</span> and oxygen <span className="font-semibold text-red-700">red</span>; hydrogens are not drawn.
           </p>
           <p>
-            Only N and O atoms count: carbons (purple, orange or grey) never form these bonds. The two atoms are close, about <strong>2.6–3.5 Å</strong> apart, roughly the
-            length of two bonds. A pair that looks close in one view can be far apart in depth: check it in several views.
+            Only N and O atoms count: carbons (purple, orange or grey) never form these bonds. The two atoms are close, about <strong>2.6–3.5 Å</strong> apart, roughly the length of two bonds. A pair
+            that looks close in one view can be far apart in depth: check it in several views.
           </p>
           <p>
-            Residue atoms are named by residue and position: <code>N</code>, <code>CA</code>, <code>C</code>, <code>O</code> are the backbone; side-chain atoms carry the Greek
-            letter of their position (B, G, D, E, Z, H = β, γ, δ, ε, ζ, η) and a number, e.g. <code>SER OG</code>, <code>ASN ND2</code>. Ligand atoms have their own names
-            (e.g. <code>O3</code>, <code>N1</code>).
+            Residue atoms are named by residue and position: <code>N</code>, <code>CA</code>, <code>C</code>, <code>O</code> are the backbone; side-chain atoms carry the Greek letter of their position
+            (B, G, D, E, Z, H = β, γ, δ, ε, ζ, η) and a number, e.g. <code>SER OG</code>, <code>ASN ND2</code>. Ligand atoms have their own names (e.g. <code>O3</code>, <code>N1</code>).
           </p>
         </div>
         <svg viewBox="0 0 280 170" width="280" height="170" role="img" aria-labelledby="primer-fig-title" className="rounded bg-black">
@@ -47,11 +45,21 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
           <circle cx="200" cy="85" r="15" fill="#FF0D0D" />
           <circle cx="245" cy="120" r="14" fill="#A9A9A9" />
           <g fontFamily="DejaVu Sans, sans-serif" fontWeight="700" fontSize="14" fill="#fff" stroke="#000" strokeWidth="3" paintOrder="stroke">
-            <text x="62" y="62">SER N</text>
-            <text x="186" y="62">O3</text>
-            <text x="112" y="108" fill="#fde047">≈ 3 Å</text>
-            <text x="12" y="158" fontSize="12">residue (donor)</text>
-            <text x="148" y="158" fontSize="12">ligand (acceptor)</text>
+            <text x="62" y="62">
+              SER N
+            </text>
+            <text x="186" y="62">
+              O3
+            </text>
+            <text x="112" y="108" fill="#fde047">
+              ≈ 3 Å
+            </text>
+            <text x="12" y="158" fontSize="12">
+              residue (donor)
+            </text>
+            <text x="148" y="158" fontSize="12">
+              ligand (acceptor)
+            </text>
           </g>
         </svg>
       </div>
@@ -59,8 +67,12 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
         <caption className="mb-1 text-left font-medium">Residue atoms that can form hydrogen bonds</caption>
         <thead>
           <tr className="border-b border-slate-400 text-left">
-            <th scope="col" className="py-1 pr-3">Residue</th>
-            <th scope="col" className="py-1">Atoms (name: role)</th>
+            <th scope="col" className="py-1 pr-3">
+              Residue
+            </th>
+            <th scope="col" className="py-1">
+              Atoms (name: role)
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -107,17 +107,7 @@ const toolButton = "rounded border border-slate-500 bg-slate-800 px-3 py-1 text-
  * Full-window image viewer: one image as large as the window allows, or a reference image beside another (compare),
  * captions always visible, previous/next (← →), zoom (+ − 0) with drag-to-pan, Esc closes.
  */
-export function ImageViewerDialog({
-  images,
-  index,
-  onIndex,
-  onClose,
-}: {
-  images: readonly PublicImage[];
-  index: number | null;
-  onIndex: (i: number) => void;
-  onClose: () => void;
-}) {
+export function ImageViewerDialog({ images, index, onIndex, onClose }: { images: readonly PublicImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [zoom, setZoom] = useState(1);
   const [compare, setCompare] = useState(false);

@@ -30,7 +30,11 @@ export function PracticeFeedback({
           </p>
         ) : null}
         <p className="mt-2">
-          The correct answer was <code className="rounded bg-slate-100 px-1.5 py-0.5" data-testid="correct-answer">{result.correctAnswer}</code>. Practice answers do not count.
+          The correct answer was{" "}
+          <code className="rounded bg-slate-100 px-1.5 py-0.5" data-testid="correct-answer">
+            {result.correctAnswer}
+          </code>
+          . Practice answers do not count.
         </p>
         {question ? (
           <p className="mt-3 text-slate-800" data-testid="how-to-see">

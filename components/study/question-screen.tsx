@@ -77,9 +77,7 @@ export function QuestionScreen({
       keepPendingAnswer(body);
       try {
         setStatus("Saving…");
-        const out = await participantApi.answer(body, (n) =>
-          setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
-        );
+        const out = await participantApi.answer(body, (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`));
         dropPendingAnswer(body.idempotencyKey);
         setStatus(null);
         await onStored(out.result, out.update, body.answer);
@@ -164,7 +162,11 @@ export function QuestionScreen({
           {question.phase === "practice" ? <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-sm font-medium text-amber-900">Practice</span> : null}
         </h2>
         <div className="flex items-center gap-4 text-sm">
-          {remaining !== null ? <span aria-live="polite" className={remaining < 15 ? "font-semibold text-red-700" : ""}>Time left: {remaining} s</span> : null}
+          {remaining !== null ? (
+            <span aria-live="polite" className={remaining < 15 ? "font-semibold text-red-700" : ""}>
+              Time left: {remaining} s
+            </span>
+          ) : null}
           <button type="button" className="text-blue-700 underline" aria-expanded={instructionsOpen} aria-controls="q-instructions" onClick={() => setInstructionsOpen(!instructionsOpen)}>
             {instructionsOpen ? "Hide instructions" : "Show instructions"}
           </button>
@@ -179,12 +181,7 @@ export function QuestionScreen({
           question and the answer right, all within the window, the answer's own area scrolling so Submit stays on screen. */}
       <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
         {/* Focusable: a long question scrolls inside this area on wide screens, and the keyboard must reach it too. */}
-        <div
-          role="region"
-          aria-label="Question"
-          tabIndex={0}
-          className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}
-        >
+        <div role="region" aria-label="Question" tabIndex={0} className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}>
           {instructionsOpen ? (
             <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
               <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
@@ -204,7 +201,13 @@ export function QuestionScreen({
                 contentPending ? (
                   <p className="text-sm text-slate-600">Loading the 3D view…</p>
                 ) : (
-                  <MoleculeViewer assignmentId={question.assignmentId} allowRotate={question.interactive.allowRotate} allowZoom={question.interactive.allowZoom} onCameraSample={(s) => camera.current.push(s)} onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })} />
+                  <MoleculeViewer
+                    assignmentId={question.assignmentId}
+                    allowRotate={question.interactive.allowRotate}
+                    allowZoom={question.interactive.allowZoom}
+                    onCameraSample={(s) => camera.current.push(s)}
+                    onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })}
+                  />
                 )
               ) : null
             }
@@ -218,7 +221,9 @@ export function QuestionScreen({
           }}
         >
           <div className="space-y-4 p-4 lg:min-h-0 lg:overflow-y-auto">
-            {widget.type === "mc" ? <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} /> : null}
+            {widget.type === "mc" ? (
+              <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} />
+            ) : null}
             {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
             {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
             {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}

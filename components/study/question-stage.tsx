@@ -98,13 +98,7 @@ export function QuestionStage({
   const shownPartner = typeof current === "number" && partner === current ? (current === 0 ? Math.min(1, images.length - 1) : 0) : partner;
   const panes: Slot[] = compare ? [current, shownPartner] : [current];
   const gap = 8;
-  const side = !box.w
-    ? 0
-    : wide
-      ? compare
-        ? Math.min(Math.floor((box.w - gap) / 2), box.h)
-        : Math.min(box.w, box.h)
-      : box.w;
+  const side = !box.w ? 0 : wide ? (compare ? Math.min(Math.floor((box.w - gap) / 2), box.h) : Math.min(box.w, box.h)) : box.w;
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -122,7 +116,10 @@ export function QuestionStage({
 
   return (
     <div data-testid="stage" onKeyDown={onKeyDown} className="flex min-w-0 flex-col gap-2 lg:absolute lg:inset-0 lg:flex-row">
-      <div ref={filmstrip} className={`order-2 flex shrink-0 gap-2 overflow-x-auto pb-1 lg:order-1 lg:flex-col lg:overflow-x-visible lg:overflow-y-auto lg:pb-0 lg:pr-1 ${manyImages ? "lg:w-[140px]" : "lg:w-[92px]"}`}>
+      <div
+        ref={filmstrip}
+        className={`order-2 flex shrink-0 gap-2 overflow-x-auto pb-1 lg:order-1 lg:flex-col lg:overflow-x-visible lg:overflow-y-auto lg:pb-0 lg:pr-1 ${manyImages ? "lg:w-[140px]" : "lg:w-[92px]"}`}
+      >
         {has3d ? (
           <button
             type="button"
@@ -163,7 +160,10 @@ export function QuestionStage({
       <div className="order-1 flex min-h-0 min-w-0 flex-1 flex-col gap-1 lg:order-2">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
           <span className="mr-auto font-semibold" data-testid="stage-caption" aria-live="polite">
-            {caption} <span className="font-normal text-slate-600">({position} of {slots.length})</span>
+            {caption}{" "}
+            <span className="font-normal text-slate-600">
+              ({position} of {slots.length})
+            </span>
           </span>
           <button type="button" className={toolButton} onClick={() => step(-1)} aria-label="Previous image" aria-keyshortcuts="ArrowLeft">
             ←
@@ -172,7 +172,15 @@ export function QuestionStage({
             →
           </button>
           {images.length > 1 ? (
-            <button type="button" className={toolButton} aria-pressed={compare} onClick={() => { setCompare(!compare); onEvent?.("compare", compare ? "off" : "on"); }}>
+            <button
+              type="button"
+              className={toolButton}
+              aria-pressed={compare}
+              onClick={() => {
+                setCompare(!compare);
+                onEvent?.("compare", compare ? "off" : "on");
+              }}
+            >
               Side by side
             </button>
           ) : null}

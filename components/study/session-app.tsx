@@ -20,7 +20,9 @@ import type { SessionState, SubmitResult } from "./types";
  */
 export function SessionApp({ initial }: { initial: SessionState }) {
   const [session, setSession] = useState(initial);
-  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(null);
+  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(
+    null,
+  );
   // Reloaded in the middle of a question already reported shown: its task's instructions (and the primer) were read.
   const resumedTask = initial.current?.alreadyShown ? initial.current.task.id : null;
   const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set(resumedTask ? [resumedTask] : []));
@@ -86,13 +88,34 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   } else if (session.completion) {
     body = <CompletionScreen completion={session.completion} />;
   } else if (!participant.consented && session.noWork) {
-    body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, or the study is full, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
+    body = (
+      <EndScreen
+        title="No questions available"
+        text="All questions of this study have already been answered by enough people, or the study is full, so there is no work left for you. Thank you for your interest; please return the study."
+        url={null}
+      />
+    );
   } else if (!participant.consented) {
     body = <ConsentScreen text={study.consentText} busy={busy} onAnswer={consent} />;
   } else if (feedback) {
-    body = <PracticeFeedback result={feedback.result} question={feedback.question} onContinue={() => { setSession(feedback.state); setFeedback(null); }} />;
+    body = (
+      <PracticeFeedback
+        result={feedback.result}
+        question={feedback.question}
+        onContinue={() => {
+          setSession(feedback.state);
+          setFeedback(null);
+        }}
+      />
+    );
   } else if (!current) {
-    body = <EndScreen title="No questions available" text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study." url={null} />;
+    body = (
+      <EndScreen
+        title="No questions available"
+        text="All questions of this study have already been answered by enough people, so there is no work left for you. Thank you for your interest; please return the study."
+        url={null}
+      />
+    );
   } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id) && !current.alreadyShown) {
     body = (
       <HbondPrimer

@@ -29,15 +29,15 @@ export const BundleImageSchema = z.object({
   caption: z.string().max(200),
 });
 
-export const ProvenanceSchema = z.object({
-  generator: z.string(),
-  generatorVersion: z.string(),
-  seed: z.string(),
-  renderSettings: z.record(z.string(), z.unknown()),
-  structure: z
-    .object({ file: z.string(), sha256: z.string(), ligand: z.string().optional(), pdbId: z.string().optional() })
-    .optional(),
-}).passthrough();
+export const ProvenanceSchema = z
+  .object({
+    generator: z.string(),
+    generatorVersion: z.string(),
+    seed: z.string(),
+    renderSettings: z.record(z.string(), z.unknown()),
+    structure: z.object({ file: z.string(), sha256: z.string(), ligand: z.string().optional(), pdbId: z.string().optional() }).optional(),
+  })
+  .passthrough();
 
 export const BundleItemSchema = z.object({
   id: z.string().min(1).max(200),

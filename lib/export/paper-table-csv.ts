@@ -63,12 +63,14 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
     key: "Avg",
     type: "number",
     unit: PERCENT,
-    description: "The paper's Avg: mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); empty when one of them has no data and on the condition-effect row; the paper's rows carry their printed Avg.",
+    description:
+      "The paper's Avg: mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); empty when one of them has no data and on the condition-effect row; the paper's rows carry their printed Avg.",
   },
   {
     key: "note",
     type: "string",
-    description: "Footnote of a paper row (e.g. which item set it was reported on); on the condition-effect row the effect over all tasks pooled ('All tasks pooled: +4.2 pp [−1.0, +9.8]'); empty otherwise.",
+    description:
+      "Footnote of a paper row (e.g. which item set it was reported on); on the condition-effect row the effect over all tasks pooled ('All tasks pooled: +4.2 pp [−1.0, +9.8]'); empty otherwise.",
   },
 ];
 

@@ -68,8 +68,7 @@ export function chooseResponseTimeMs(row: Pick<ResponseExportRow, "rtClientMs" |
 export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
   id: "responses",
   title: "Responses (long format)",
-  description:
-    "One row per stored answer, every phase (practice, main, attention), ordered by submission time. Only phase = main enters the results. Contains the gold answer: for researchers only.",
+  description: "One row per stored answer, every phase (practice, main, attention), ordered by submission time. Only phase = main enters the results. Contains the gold answer: for researchers only.",
   columns: [
     { key: "response_id", type: "string", description: "Response id (stable, unique).", get: (r) => r.responseId },
     { key: "study_id", type: "string", description: "Study id.", get: (r) => r.studyId },
@@ -134,9 +133,22 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       description: "Response time used in analyses: rt_client_ms when present, else rt_server_ms.",
       get: (r) => chooseResponseTimeMs(r),
     },
-    { key: "rt_client_ms", type: "integer", unit: "ms", description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).", get: (r) => r.rtClientMs },
+    {
+      key: "rt_client_ms",
+      type: "integer",
+      unit: "ms",
+      description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).",
+      get: (r) => r.rtClientMs,
+    },
     { key: "rt_server_ms", type: "integer", unit: "ms", description: "Server-measured time from shown_at to storing the answer.", get: (r) => r.rtServerMs },
-    { key: "shown_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.", get: (r) => r.shownAt },
+    {
+      key: "shown_at",
+      type: "datetime",
+      unit: "ISO 8601 UTC",
+      description:
+        "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.",
+      get: (r) => r.shownAt,
+    },
     { key: "submitted_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
     {
       key: "device",

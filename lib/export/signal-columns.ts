@@ -21,7 +21,13 @@ export interface SignalCells {
   identicalRun: number | null;
 }
 
-function browser<Row extends SignalCells>(key: string, type: "integer" | "number" | "boolean" | "string", description: string, get: (s: AnswerSignals) => number | boolean | string, extra: Partial<ExportColumn<Row>> = {}): ExportColumn<Row> {
+function browser<Row extends SignalCells>(
+  key: string,
+  type: "integer" | "number" | "boolean" | "string",
+  description: string,
+  get: (s: AnswerSignals) => number | boolean | string,
+  extra: Partial<ExportColumn<Row>> = {},
+): ExportColumn<Row> {
   return { key, type, description: `${description} ${BROWSER}`, get: (r) => (r.signals ? get(r.signals) : null), ...extra };
 }
 
@@ -31,7 +37,9 @@ function floorOf(r: SignalCells): number | null {
 
 export function responseSignalColumns<Row extends SignalCells>(): ExportColumn<Row>[] {
   return [
-    browser<Row>("sig_hidden_ms", "integer", "Total time the page was hidden (another tab or window in front, minimised, screen locked: document.visibilityState 'hidden').", (s) => s.hiddenMs, { unit: "ms" }),
+    browser<Row>("sig_hidden_ms", "integer", "Total time the page was hidden (another tab or window in front, minimised, screen locked: document.visibilityState 'hidden').", (s) => s.hiddenMs, {
+      unit: "ms",
+    }),
     browser<Row>("sig_hidden_count", "integer", "How many times the page became hidden.", (s) => s.hiddenCount),
     browser<Row>("sig_focus_losses", "integer", "How many times the browser window lost focus (window blur: another window or application, the browser's own UI).", (s) => s.blurCount),
     browser<Row>("sig_unfocused_ms", "integer", "Total time the window had no focus.", (s) => s.blurMs, { unit: "ms" }),
@@ -40,11 +48,15 @@ export function responseSignalColumns<Row extends SignalCells>(): ExportColumn<R
     browser<Row>("sig_copy_count", "integer", "Copy or cut events on the question page (e.g. the question text).", (s) => s.copyCount),
     browser<Row>("sig_copy_chars", "integer", "Characters selected when copying, in total.", (s) => s.copyChars, { unit: "characters" }),
     browser<Row>("sig_reloads", "integer", "Reloads of the page while the question was open (the other counts carry over a reload).", (s) => s.reloads),
-    browser<Row>("sig_webdriver", "boolean", "1 when navigator.webdriver was true: the browser was driven by automation (WebDriver, Playwright, Puppeteer…).", (s) => s.webdriver, { values: ["0", "1"] }),
+    browser<Row>("sig_webdriver", "boolean", "1 when navigator.webdriver was true: the browser was driven by automation (WebDriver, Playwright, Puppeteer…).", (s) => s.webdriver, {
+      values: ["0", "1"],
+    }),
     browser<Row>("sig_viewport_width", "integer", "Browser window width (window.innerWidth) at submit.", (s) => s.device.viewportWidth, { unit: "CSS px" }),
     browser<Row>("sig_viewport_height", "integer", "Browser window height (window.innerHeight) at submit.", (s) => s.device.viewportHeight, { unit: "CSS px" }),
     browser<Row>("sig_device_pixel_ratio", "number", "window.devicePixelRatio at submit.", (s) => s.device.devicePixelRatio),
-    browser<Row>("sig_pointer", "string", "The primary pointer (CSS pointer media feature): fine (mouse, trackpad), coarse (touch) or none.", (s) => s.device.pointer, { values: ["fine", "coarse", "none"] }),
+    browser<Row>("sig_pointer", "string", "The primary pointer (CSS pointer media feature): fine (mouse, trackpad), coarse (touch) or none.", (s) => s.device.pointer, {
+      values: ["fine", "coarse", "none"],
+    }),
     browser<Row>("sig_touch", "boolean", "1 when the device has a touch screen (navigator.maxTouchPoints > 0).", (s) => s.device.touch, { values: ["0", "1"] }),
     {
       key: "time_floor_ms",
@@ -101,7 +113,13 @@ export function participantSignalColumns<Row extends ParticipantSignalCells>(): 
     get: (r) => (r.signalTotals ? get(r.signalTotals) : null),
   });
   return [
-    { key: "sig_webdriver", type: "boolean", values: ["0", "1"], description: "1 when any answer reported navigator.webdriver (browser automation); empty when no answer carried browser signals.", get: (r) => r.signalWebdriver },
+    {
+      key: "sig_webdriver",
+      type: "boolean",
+      values: ["0", "1"],
+      description: "1 when any answer reported navigator.webdriver (browser automation); empty when no answer carried browser signals.",
+      get: (r) => r.signalWebdriver,
+    },
     { key: "sig_viewport_width", type: "integer", unit: "CSS px", description: "Window width at the participant's first signalled answer.", get: (r) => r.signalDevice?.viewportWidth ?? null },
     { key: "sig_viewport_height", type: "integer", unit: "CSS px", description: "Window height at the participant's first signalled answer.", get: (r) => r.signalDevice?.viewportHeight ?? null },
     { key: "sig_device_pixel_ratio", type: "number", description: "devicePixelRatio at the first signalled answer.", get: (r) => r.signalDevice?.devicePixelRatio ?? null },

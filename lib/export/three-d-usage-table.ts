@@ -26,7 +26,13 @@ export const THREE_D_USAGE_TABLE = defineExportTable<ThreeDUsageExportRow>({
     { key: "item_id", type: "string", description: "Item id in this app.", get: (r) => r.itemId },
     { key: "task_id", type: "string", values: TASK_IDS, description: "MiSI-Bench task.", get: (r) => r.taskId },
     { key: "exact", type: "integer", values: ["0", "1"], description: "1 when the answer was correct (as in the responses file).", get: (r) => r.exact },
-    { key: "answer_ms", type: "integer", unit: "ms", description: "Time from the question being shown to the answer (rt_client_ms; the last logged moment when missing).", get: (r) => Math.round(r.usage.answerMs) },
+    {
+      key: "answer_ms",
+      type: "integer",
+      unit: "ms",
+      description: "Time from the question being shown to the answer (rt_client_ms; the last logged moment when missing).",
+      get: (r) => Math.round(r.usage.answerMs),
+    },
     { key: "view3d_ms", type: "integer", unit: "ms", description: "Time the 3D view was the main view on the stage.", get: (r) => Math.round(r.usage.time3dMs) },
     {
       key: "images_ms",

@@ -45,8 +45,7 @@ export function toVlmevalkitOptions(taskId: string, payload: unknown, imageCount
 export const VLMEVALKIT_TSV_TABLE = defineExportTable<VlmevalkitExportRow>({
   id: "vlmevalkit_items",
   title: "Items as a VLMEvalKit dataset (TSV)",
-  description:
-    "One row per active item of the study's pool version, tab-separated, with the images as base64 PNG. For programs, not spreadsheets: cells are not formula-neutralised.",
+  description: "One row per active item of the study's pool version, tab-separated, with the images as base64 PNG. For programs, not spreadsheets: cells are not formula-neutralised.",
   columns: [
     { key: "index", type: "string", description: "Item id in this app; prediction files keyed by it import without further mapping.", get: (r) => r.itemId },
     {

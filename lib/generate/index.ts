@@ -65,9 +65,7 @@ export interface TaskReport {
   shortcuts?: TaskShortcutAudit[];
 }
 
-export type GenerateItemsResult =
-  | { ok: true; items: GeneratedItem[]; reports: TaskReport[]; renderSettings: RenderSettings }
-  | { ok: false; error: string };
+export type GenerateItemsResult = { ok: true; items: GeneratedItem[]; reports: TaskReport[]; renderSettings: RenderSettings } | { ok: false; error: string };
 
 /** "seed/task/index": the per-item seed recorded in provenance. */
 export function deriveItemSeed(runSeed: string, taskId: TaskId, index: number): string {

@@ -80,8 +80,14 @@ export function scoreOptionTextStrategies(options: readonly string[], key: numbe
   const spread = vectors.map((v, i) => vectors.reduce((s, w, j) => (j === i ? s : s + l1(v, w, keys)), 0));
   return {
     "sign-mirror": share(mirrored.length === vectors.length ? [] : mirrored, key),
-    "median-of-options": share(argBest(toMedian, (a, b) => a < b - 1e-9), key),
-    "odd-one-out": share(argBest(spread, (a, b) => a > b + 1e-9), key),
+    "median-of-options": share(
+      argBest(toMedian, (a, b) => a < b - 1e-9),
+      key,
+    ),
+    "odd-one-out": share(
+      argBest(spread, (a, b) => a > b + 1e-9),
+      key,
+    ),
   };
 }
 

@@ -50,10 +50,7 @@ export function selectViewAtoms(complex: GeneratorComplex, content: ViewContent,
   else if (content === "residue-ligand") pocket = selectPocket(complex, findResidue(complex, residueId).atomIndices);
   else pocket = { atoms: complex.pocketAtoms, bonds: complex.pocketBonds };
   const offset = ligand.length;
-  const bonds: Bond[] = [
-    ...(withLigand ? complex.ligandBonds : []),
-    ...pocket.bonds.map((b) => ({ a: b.a + offset, b: b.b + offset, order: b.order })),
-  ];
+  const bonds: Bond[] = [...(withLigand ? complex.ligandBonds : []), ...pocket.bonds.map((b) => ({ a: b.a + offset, b: b.b + offset, order: b.order }))];
   return { ligand, pocket: pocket.atoms, bonds };
 }
 
@@ -114,9 +111,7 @@ function withPositions(atoms: readonly Atom[], frontPositions: readonly Vec3[], 
 export function buildViewScene(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): BuildSceneResult {
   const selected = selectViewAtoms(complex, view.content, view.residueId);
   const ligand =
-    view.ligandCommands.length > 0 && selected.ligand.length > 0
-      ? withPositions(selected.ligand, displaceLigand(complex, view.viewCentre, view.ligandCommands), view.viewCentre)
-      : selected.ligand;
+    view.ligandCommands.length > 0 && selected.ligand.length > 0 ? withPositions(selected.ligand, displaceLigand(complex, view.viewCentre, view.ligandCommands), view.viewCentre) : selected.ligand;
   const transform = composeTransforms(canonicalViewTransform(view.view), commandsToTransform(view.modelCommands, [0, 0, 0]));
   return buildScene({
     ligand,

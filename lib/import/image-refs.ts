@@ -6,10 +6,7 @@ import { findSvgReferenceProblem, rasterizeForeignSvg } from "@/lib/import/forei
  * the import root, or an absolute path from the authors' machine), inline base64 (VLMEvalKit,
  * data: URIs, Hugging Face `{bytes}` objects), or a VLMEvalKit pointer to another row's image.
  */
-export type ImageRef =
-  | { kind: "path"; path: string }
-  | { kind: "base64"; data: string; mimeType?: string }
-  | { kind: "row"; index: string };
+export type ImageRef = { kind: "path"; path: string } | { kind: "base64"; data: string; mimeType?: string } | { kind: "row"; index: string };
 
 export type ParseImageRefsResult = { ok: true; refs: ImageRef[] } | { ok: false; problem: string };
 
@@ -218,12 +215,14 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 /** The image type from the bytes themselves (never trust the extension alone), or null. */
 export function sniffImageMime(bytes: Uint8Array): ImageMime | null {
   const b = bytes;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
-    return "image/png";
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "image/png";
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
   if (b.length >= 12 && String.fromCharCode(...b.subarray(0, 4)) === "RIFF" && String.fromCharCode(...b.subarray(8, 12)) === "WEBP") return "image/webp";
   if (b.length >= 6 && /^GIF8[79]a$/.test(String.fromCharCode(...b.subarray(0, 6)))) return "image/gif";
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(b.subarray(0, 1024)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder("utf-8", { fatal: false })
+    .decode(b.subarray(0, 1024))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return "image/svg+xml";
   return null;
 }

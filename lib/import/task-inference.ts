@@ -22,7 +22,12 @@ const TASK_PATTERNS: ReadonlyArray<{ id: TaskId; contains: readonly string[]; to
 export function inferTaskFromName(text: string): TaskId | null {
   const squashed = text.toLowerCase().replace(/[^a-z0-9]/g, "");
   if (squashed === "") return null;
-  const tokens = new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+  const tokens = new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean),
+  );
   for (const pattern of TASK_PATTERNS) {
     if (pattern.contains.some((c) => squashed.includes(c))) return pattern.id;
     if (pattern.tokens.some((t) => tokens.has(t))) return pattern.id;
@@ -48,7 +53,10 @@ export function inferTaskFromPath(filePath: string): TaskId | null {
 export function parseTaskList(raw: string): { ok: true; tasks: TaskId[] } | { ok: false; error: string } {
   if (raw.trim() === "all") return { ok: true, tasks: [...TASK_IDS] };
   const tasks: TaskId[] = [];
-  for (const part of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     const code = /^t([1-9])$/.exec(part);
     const id = code ? TASK_IDS[Number(code[1]) - 1] : TASK_IDS.find((t) => t === part);
     if (!id) return { ok: false, error: `unknown task '${part}': use all, t1..t9, or ids (${TASK_IDS.join(", ")})` };

@@ -38,7 +38,10 @@ export function readDelimitedText(file: string, text: string, delimiter: "\t" | 
     }) as unknown as ParsedRecord[];
   } catch (err) {
     const e = err as { message?: string; lines?: number };
-    return { ok: false, errors: [{ file, line: typeof e.lines === "number" ? e.lines : null, field: null, problem: `not readable as ${delimiter === "\t" ? "TSV" : "CSV"}: ${e.message ?? String(err)}` }] };
+    return {
+      ok: false,
+      errors: [{ file, line: typeof e.lines === "number" ? e.lines : null, field: null, problem: `not readable as ${delimiter === "\t" ? "TSV" : "CSV"}: ${e.message ?? String(err)}` }],
+    };
   }
   const [head, ...body] = records;
   if (head === undefined) return { ok: false, errors: [{ file, line: null, field: null, problem: "the file is empty" }] };

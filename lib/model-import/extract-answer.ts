@@ -63,10 +63,7 @@ function listGrammarMatches(text: string, widget: AnswerWidget): string[] {
   switch (widget.type) {
     case "mc":
       // Capital letters only, and only in explicit forms: a bare "A" is too often an article.
-      found = [
-        ...collect(text, /\(([A-D])\)/g, (m) => m[1] ?? ""),
-        ...collect(text, /(?:[Oo]ption|[Aa]nswer|[Cc]hoice)\s*(?:is\s*)?[:：]?\s*\(?([A-D])\)?(?![A-Za-z0-9])/g, (m) => m[1] ?? ""),
-      ];
+      found = [...collect(text, /\(([A-D])\)/g, (m) => m[1] ?? ""), ...collect(text, /(?:[Oo]ption|[Aa]nswer|[Cc]hoice)\s*(?:is\s*)?[:：]?\s*\(?([A-D])\)?(?![A-Za-z0-9])/g, (m) => m[1] ?? "")];
       break;
     case "command":
       found = collect(text, new RegExp(String.raw`\b(move|roll)\s+([xyz])\s+(${NUMBER})`, "gi"), (m) => `${m[1]} ${m[2]} ${m[3]}`);
@@ -120,7 +117,10 @@ export function extractAnswer(grammar: AnswerGrammar, raw: string): Extraction {
   const boxed = [...text.matchAll(/\\boxed\{([^{}]*)\}/g)];
   candidates.push(["boxed", boxed[boxed.length - 1]?.[1]]);
   candidates.push(["marker", findAfterMarker(text)]);
-  const lines = text.split("\n").map(stripLineDecoration).filter((l) => l !== "");
+  const lines = text
+    .split("\n")
+    .map(stripLineDecoration)
+    .filter((l) => l !== "");
   for (let i = lines.length - 1; i >= 0; i--) candidates.push(["line", lines[i]]);
   for (const m of listGrammarMatches(text, grammar.answerWidget)) candidates.push(["grammar", m]);
 

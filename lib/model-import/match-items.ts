@@ -4,9 +4,7 @@ export interface MatchableItem {
   externalId: string | null;
 }
 
-export type ItemMatch<I extends MatchableItem> =
-  | { ok: true; item: I; by: "id" | "externalId" }
-  | { ok: false; reason: "unknown" | "ambiguous"; problem: string };
+export type ItemMatch<I extends MatchableItem> = { ok: true; item: I; by: "id" | "externalId" } | { ok: false; reason: "unknown" | "ambiguous"; problem: string };
 
 /**
  * Matches file keys to items: an exact Item.id first, else an Item.externalId. An external id
@@ -28,7 +26,15 @@ export function createItemMatcher<I extends MatchableItem>(items: readonly I[]):
     const external = byExternal.get(key) ?? [];
     if (external.length === 1) return { ok: true, item: external[0] as I, by: "externalId" };
     if (external.length > 1) {
-      return { ok: false, reason: "ambiguous", problem: `external id '${key}' belongs to ${external.length} items (${external.map((i) => i.id).sort().slice(0, 5).join(", ")}); import for one study to narrow the match` };
+      return {
+        ok: false,
+        reason: "ambiguous",
+        problem: `external id '${key}' belongs to ${external.length} items (${external
+          .map((i) => i.id)
+          .sort()
+          .slice(0, 5)
+          .join(", ")}); import for one study to narrow the match`,
+      };
     }
     return { ok: false, reason: "unknown", problem: `no item has id or external id '${key}'` };
   };

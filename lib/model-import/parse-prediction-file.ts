@@ -22,7 +22,11 @@ export function detectPredictionFormat(fileName: string, bytes: Uint8Array): Pre
   if (name.endsWith(".tsv")) return "vlmevalkit-tsv";
   if (name.endsWith(".jsonl") || name.endsWith(".json")) return "lmms-eval-jsonl";
   if (name.endsWith(".csv")) {
-    const firstLine = new TextDecoder().decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, "").split(/\r?\n/)[0] ?? "";
+    const firstLine =
+      new TextDecoder()
+        .decode(bytes.subarray(0, 4096))
+        .replace(/^\uFEFF/, "")
+        .split(/\r?\n/)[0] ?? "";
     const header = firstLine.split(",").map((h) => h.trim().replace(/^"|"$/g, "").toLowerCase());
     return header.includes("item_id") ? "plain-csv" : "vlmevalkit-csv";
   }
@@ -49,7 +53,9 @@ export async function parsePredictionFile(input: PredictionFile): Promise<Predic
     return {
       ok: false,
       format: null,
-      errors: [{ file, line: null, field: null, problem: `unknown prediction format: expected .xlsx or .tsv (VLMEvalKit), .jsonl (lmms-eval samples) or .csv; formats: ${PREDICTION_FORMATS.join(", ")}` }],
+      errors: [
+        { file, line: null, field: null, problem: `unknown prediction format: expected .xlsx or .tsv (VLMEvalKit), .jsonl (lmms-eval samples) or .csv; formats: ${PREDICTION_FORMATS.join(", ")}` },
+      ],
     };
   }
   if (format === "vlmevalkit-xlsx") return parseVlmevalkitXlsx(file, input.bytes, input.maxXlsxInflatedBytes);

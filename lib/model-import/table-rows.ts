@@ -24,12 +24,7 @@ function cleanCell(value: string | undefined): string {
  * without a key, or repeating an earlier key, is skipped and reported; an empty prediction is kept
  * (the model gave no answer, which scores as unparseable).
  */
-export function readPredictionTable(
-  file: string,
-  header: readonly string[],
-  rows: readonly { line: number; cells: readonly string[] }[],
-  spec: TableSpec,
-): PredictionFileResult {
+export function readPredictionTable(file: string, header: readonly string[], rows: readonly { line: number; cells: readonly string[] }[], spec: TableSpec): PredictionFileResult {
   const names = header.map((h) => h.trim().toLowerCase());
   const find = (name: string | undefined) => (name === undefined ? -1 : names.indexOf(name.toLowerCase()));
   const keyName = spec.keyColumns.find((k) => find(k) >= 0);

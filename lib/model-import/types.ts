@@ -28,8 +28,7 @@ export interface FileIssue {
 }
 
 export type PredictionFileResult =
-  | { ok: true; format: PredictionFormat; rows: PredictionRow[]; skipped: FileIssue[]; warnings: FileIssue[] }
-  | { ok: false; format: PredictionFormat | null; errors: FileIssue[] };
+  { ok: true; format: PredictionFormat; rows: PredictionRow[]; skipped: FileIssue[]; warnings: FileIssue[] } | { ok: false; format: PredictionFormat | null; errors: FileIssue[] };
 
 /** Above this many located problems a report lists the first ones and a count. */
 export const MAX_REPORTED_FILE_ISSUES = 100;

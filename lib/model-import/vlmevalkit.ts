@@ -54,7 +54,9 @@ export async function parseVlmevalkitXlsx(file: string, bytes: Uint8Array, maxIn
     return {
       ok: false,
       format,
-      errors: [{ file, line: null, field: null, problem: `the workbook expands to ${inflated} bytes, more than the limit of ${maxInflatedBytes} bytes (MODEL_XLSX_MAX_INFLATED_BYTES); refused unread` }],
+      errors: [
+        { file, line: null, field: null, problem: `the workbook expands to ${inflated} bytes, more than the limit of ${maxInflatedBytes} bytes (MODEL_XLSX_MAX_INFLATED_BYTES); refused unread` },
+      ],
     };
   }
   const workbook = new ExcelJS.Workbook();

@@ -63,10 +63,15 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
   });
   const acceptors = atoms.map((_, i) => classifyAcceptor(graph, atoms, i));
   const metals = atoms.map((a, i) => (isMetal(a.element) && a.element !== "H" ? i : -1)).filter((i) => i >= 0);
-  const metalGrid = createSpatialGrid(metals.map((i) => atoms[i]!), METAL_COORDINATION_RADIUS_A);
+  const metalGrid = createSpatialGrid(
+    metals.map((i) => atoms[i]!),
+    METAL_COORDINATION_RADIUS_A,
+  );
   const metalsOf = atoms.map((a, i) =>
     acceptors[i] && metals.length > 0
-      ? findNeighbours(metalGrid, a, METAL_COORDINATION_RADIUS_A).map((k) => metals[k]!).filter((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_COORDINATION_RADIUS_A)
+      ? findNeighbours(metalGrid, a, METAL_COORDINATION_RADIUS_A)
+          .map((k) => metals[k]!)
+          .filter((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_COORDINATION_RADIUS_A)
       : [],
   );
   const boundToMetal = (a: Atom) => metals.some((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_BOND_A);

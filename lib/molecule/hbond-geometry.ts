@@ -90,16 +90,7 @@ export function synAntiAcceptorTest(a: Vec3, s: Vec3, p: Vec3, d: Vec3, hydrogen
 }
 
 /** phi-psi (A4, A7, A8, A22–A29, generic): B1, B2 bonded atoms (B2 may be absent; §5.2.2 with B1's other neighbours G). */
-export function phiPsiAcceptorTest(
-  a: Vec3,
-  b1: Vec3 | null,
-  b2: Vec3 | null,
-  b1Others: readonly Vec3[],
-  d: Vec3,
-  hydrogens: readonly Vec3[],
-  params: PhiPsiRow,
-  slop: HBondCriteria,
-): boolean {
+export function phiPsiAcceptorTest(a: Vec3, b1: Vec3 | null, b2: Vec3 | null, b1Others: readonly Vec3[], d: Vec3, hydrogens: readonly Vec3[], params: PhiPsiRow, slop: HBondCriteria): boolean {
   let base: Vec3 | null = null;
   let proj: ((x: Vec3) => Vec3) | null = null;
   if (b1 && b2) {
@@ -118,22 +109,18 @@ export function phiPsiAcceptorTest(
 }
 
 /** theta-tau acceptor (A11–A21, generic) without the aniline tau: reference points Q (bonded partner, or the points opposite the lone pairs). */
-export function thetaTauAcceptorTest(
-  a: Vec3,
-  references: readonly Vec3[],
-  d: Vec3,
-  hydrogens: readonly Vec3[],
-  params: ThetaTauAcceptorRow,
-  slop: HBondCriteria,
-): boolean {
+export function thetaTauAcceptorTest(a: Vec3, references: readonly Vec3[], d: Vec3, hydrogens: readonly Vec3[], params: ThetaTauAcceptorRow, slop: HBondCriteria): boolean {
   const [r, low, high, theta] = params;
   if (distanceSquaredVec(d, a) > distanceLimit2(r, slop)) return false;
   const min = angleMin(low, slop);
   const max = angleMax(-high, slop);
-  if (!references.some((q) => {
-    const u = angle(q, a, d);
-    return u >= min && u <= max;
-  })) return false;
+  if (
+    !references.some((q) => {
+      const u = angle(q, a, d);
+      return u >= min && u <= max;
+    })
+  )
+    return false;
   return thetaTest(hydrogens, d, a, angleMin(theta, slop));
 }
 
@@ -143,7 +130,6 @@ export function genericAcceptorTest(a: Vec3, neighbours: readonly Vec3[], d: Vec
   const min = angleMin(params[1], slop);
   return neighbours.every((b) => angle(b, a, d) >= min);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Donor-side tests (spec §5.4), by acceptor class
@@ -170,8 +156,7 @@ export interface AcceptorSite {
   isSulfur: boolean;
 }
 
-const anyHydrogenWithin = (hs: readonly Vec3[], a: Vec3, limit2: number, strict = false) =>
-  hs.some((h) => (strict ? distanceSquaredVec(h, a) < limit2 : distanceSquaredVec(h, a) <= limit2));
+const anyHydrogenWithin = (hs: readonly Vec3[], a: Vec3, limit2: number, strict = false) => hs.some((h) => (strict ? distanceSquaredVec(h, a) < limit2 : distanceSquaredVec(h, a) <= limit2));
 
 /**
  * theta-tau donor (D10, D11, D13–D18, generic planar N with >1 heavy neighbour; spec §5.4.1): needs a
@@ -262,8 +247,14 @@ export function genericDonorTest(hydrogens: readonly Vec3[], d: Vec3, heavyNeigh
 }
 
 const WATER_THETA_TAU: ThetaTauDonorRow = [
-  WATER_DONOR.rp.sp2O, WATER_DONOR.theta, WATER_DONOR.rp.sp3O, WATER_DONOR.theta, WATER_DONOR.phiSp3O,
-  WATER_DONOR.rp.sp3N, WATER_DONOR.theta, WATER_DONOR.upsilonSp3N,
+  WATER_DONOR.rp.sp2O,
+  WATER_DONOR.theta,
+  WATER_DONOR.rp.sp3O,
+  WATER_DONOR.theta,
+  WATER_DONOR.phiSp3O,
+  WATER_DONOR.rp.sp3N,
+  WATER_DONOR.theta,
+  WATER_DONOR.upsilonSp3N,
 ];
 
 /** Water donor (D12; spec §5.4.4): with H the theta-tau test with water limits; without, D···A by class then water mode. */
@@ -290,15 +281,7 @@ export function processTau(tau: number | null, slop: HBondCriteria): number | nu
  * `xSubstituents` X's substituents other than Z (explicit H, inferred H-or-lone-pair positions,
  * other heavy neighbours); O the other point (the acceptor). Rejects on a symmetry mismatch.
  */
-export function tauTest(
-  processedTau: number | null,
-  symmetry: number,
-  z: Vec3,
-  zHydrogens: readonly Vec3[],
-  x: Vec3,
-  xSubstituents: readonly Vec3[],
-  o: Vec3,
-): boolean {
+export function tauTest(processedTau: number | null, symmetry: number, z: Vec3, zHydrogens: readonly Vec3[], x: Vec3, xSubstituents: readonly Vec3[], o: Vec3): boolean {
   if (processedTau === null) return true;
   let refs: readonly Vec3[] = symmetry === 4 ? zHydrogens : [];
   if (2 * refs.length !== symmetry) refs = xSubstituents;

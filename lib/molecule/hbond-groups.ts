@@ -31,10 +31,7 @@ export type AcceptorSpec = { group: string } & (
 );
 
 export type DonorSpec = { group: string } & (
-  | { test: "theta-tau"; params: ThetaTauDonorRow }
-  | { test: "upsilon-tau"; params: UpsilonTauDonorRow }
-  | { test: "generic"; row: GenericDonorRow }
-  | { test: "water" }
+  { test: "theta-tau"; params: ThetaTauDonorRow } | { test: "upsilon-tau"; params: UpsilonTauDonorRow } | { test: "generic"; row: GenericDonorRow } | { test: "water" }
 );
 
 /** What the group patterns read about atom i: types (T), elements (E), heavy neighbours, the only neighbour (−1 if not one). */
@@ -95,7 +92,8 @@ export function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: numbe
     const o = others(c);
     // A5 carboxylic acid C=O: C with [O2], [O3 with no other heavy neighbour], esb
     const acidO = o.find((j) => T(j) === "O3" && g.adj[j]!.length === 1);
-    if (acidO !== undefined && o.length <= 2 && o.filter((j) => j !== acidO).every(tet)) return { group: "A5 carboxylic acid C=O", test: "syn/anti", syn: acidO, plane: c, params: SYN_ANTI_ACCEPTORS.A5 };
+    if (acidO !== undefined && o.length <= 2 && o.filter((j) => j !== acidO).every(tet))
+      return { group: "A5 carboxylic acid C=O", test: "syn/anti", syn: acidO, plane: c, params: SYN_ANTI_ACCEPTORS.A5 };
     if (T(c) === "C2") {
       // A6 amide C=O: C2 with O2, Npl, esb
       const npl = o.find((j) => T(j) === "Npl");
@@ -117,7 +115,8 @@ export function classifyAcceptor(g: TypedGraph, atoms: readonly Atom[], i: numbe
   // A10 sulfone, A12 P-oxide, A13 sulfoxide (fire only for O2 on these centres; spec §10 Q8)
   if (t === "O2" && only >= 0 && T(only) === "Son") {
     const os = g.adj[only]!.filter((j) => T(j) === "O2");
-    if (os.length === 2 && g.adj[only]!.filter((j) => T(j) !== "O2").every(tet)) return { group: "A10 sulfone", test: "syn/anti", syn: os.find((j) => j !== i)!, plane: only, params: SYN_ANTI_ACCEPTORS.A10 };
+    if (os.length === 2 && g.adj[only]!.filter((j) => T(j) !== "O2").every(tet))
+      return { group: "A10 sulfone", test: "syn/anti", syn: os.find((j) => j !== i)!, plane: only, params: SYN_ANTI_ACCEPTORS.A10 };
   }
   if (t === "O2" && only >= 0 && T(only) === "Pox") return { group: "A12 P-oxide", test: "theta-tau", partner: only, params: THETA_TAU_ACCEPTORS.A12 };
   if (t === "O2" && only >= 0 && T(only) === "Sxd") return { group: "A13 sulfoxide", test: "theta-tau", partner: only, params: THETA_TAU_ACCEPTORS.A13 };
@@ -257,4 +256,3 @@ export function classifyDonor(g: TypedGraph, atoms: readonly Atom[], i: number):
   if (t === "Npl" || t === "N2+") return nb.length > 1 ? tt("D19 generic planar N", "genericPlanarN") : ut("D19 generic planar N", "genericPlanarN");
   return { group: `D19 generic ${E(i)}`, test: "generic", row: GENERIC_DONORS[E(i) as "N" | "O" | "S"] };
 }
-

@@ -72,7 +72,10 @@ export function findHBonds(input: FindHBondsInput): HBond[] {
   const isAminoAcidAtom = input.isAminoAcidAtom ?? ((a: Atom) => isAminoAcid(a.resName));
   const P = ctx.pocketCount;
   const pocketPolar = input.pocketAtoms.map((_, i) => i).filter((i) => ctx.donors[i] || ctx.acceptors[i]);
-  const grid = createSpatialGrid(pocketPolar.map((i) => ctx.atoms[i]!), SEARCH_RADIUS_A);
+  const grid = createSpatialGrid(
+    pocketPolar.map((i) => ctx.atoms[i]!),
+    SEARCH_RADIUS_A,
+  );
   const out: HBond[] = [];
   for (let l = P; l < ctx.atoms.length; l++) {
     if (!ctx.donors[l] && !ctx.acceptors[l]) continue;
@@ -115,14 +118,7 @@ function compareText(a: string, b: string): number {
 }
 
 function compareRefs(a: AtomRef, b: AtomRef): number {
-  return (
-    compareText(a.chain, b.chain) ||
-    a.resSeq - b.resSeq ||
-    compareText(a.iCode, b.iCode) ||
-    compareText(a.resName, b.resName) ||
-    compareText(a.name, b.name) ||
-    a.serial - b.serial
-  );
+  return compareText(a.chain, b.chain) || a.resSeq - b.resSeq || compareText(a.iCode, b.iCode) || compareText(a.resName, b.resName) || compareText(a.name, b.name) || a.serial - b.serial;
 }
 
 /** Deterministic order: protein atom (chain, number, insertion code, name), then ligand atom. */
@@ -152,9 +148,7 @@ export function formatHBondsT9(bonds: readonly HBond[]): string {
 
 /** Amino-acid residues of a prepared pocket: polymer residues that are not nucleotides. */
 function aminoAcidAtomTest(complex: PreparedComplex): (atom: Atom) => boolean {
-  const keys = new Set(
-    complex.pocketResidues.filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName)).map((g) => residueKeyText(g.key)),
-  );
+  const keys = new Set(complex.pocketResidues.filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName)).map((g) => residueKeyText(g.key)));
   return (atom) => keys.has(residueKeyText(atom));
 }
 

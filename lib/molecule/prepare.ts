@@ -144,9 +144,7 @@ export interface ChooseLigandOptions {
   includeLinkedResidues?: boolean;
 }
 
-export type ChooseLigandResult =
-  | { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest" }
-  | { ok: false; reason: string };
+export type ChooseLigandResult = { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest" } | { ok: false; reason: string };
 
 /**
  * The named residue (with its linked hetero residues), or the largest candidate (most heavy atoms)
@@ -222,11 +220,7 @@ export interface PreparedComplex {
 export type PrepareComplexResult = { ok: true; complex: PreparedComplex } | { ok: false; reason: string };
 
 /** Heavy atoms, their bonds re-indexed, and hydrogen counts, from a subset of a structure. */
-function extractLigand(
-  atoms: readonly Atom[],
-  indices: readonly number[],
-  bonds: readonly Bond[],
-): { atoms: Atom[]; bonds: Bond[]; hydrogenCounts: (number | null)[] } {
+function extractLigand(atoms: readonly Atom[], indices: readonly number[], bonds: readonly Bond[]): { atoms: Atom[]; bonds: Bond[]; hydrogenCounts: (number | null)[] } {
   const hasHydrogens = indices.some((i) => atoms[i]!.element === "H");
   const newIndex = new Map<number, number>();
   const heavy: Atom[] = [];
@@ -308,7 +302,13 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     if (extracted.atoms.length === 0) return { ok: false, reason: `${chosen.id} has no heavy atoms` };
     ligand = { ...extracted, bonds: [], hasBondOrders: false, id: chosen.id, residueIds: chosen.residues.map((g) => g.id), source: chosen.how };
     const size = extracted.atoms.length;
-    if (chosen.residues.length > 1) notes.push(`ligand ${chosen.id} includes linked residues ${chosen.residues.slice(1).map((g) => g.id).join(", ")}`);
+    if (chosen.residues.length > 1)
+      notes.push(
+        `ligand ${chosen.id} includes linked residues ${chosen.residues
+          .slice(1)
+          .map((g) => g.id)
+          .join(", ")}`,
+      );
     if (chosen.how === "largest") notes.push(`ligand chosen automatically: ${chosen.id} (${size} heavy atoms)`);
   }
 

@@ -17,7 +17,10 @@ export const DeviceInfoSchema = z.object({
   screenHeight: z.number().int().min(0).max(100_000).optional(),
   devicePixelRatio: z.number().min(0).max(20),
   // PostgreSQL jsonb cannot hold U+0000; refusing it here gives a located 422 instead of a failed insert.
-  userAgent: z.string().max(1000).refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
+  userAgent: z
+    .string()
+    .max(1000)
+    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
   pointer: z.enum(["fine", "coarse", "none"]),
   webgl: z.boolean().optional(),
 });
@@ -59,7 +62,13 @@ export const AnswerBodySchema = z.object({
   assignmentId: z.string().min(1).max(64),
   answer: z.string().max(4000),
   idempotencyKey: z.string().min(8).max(100),
-  rtClientMs: z.number().int().min(0).max(24 * 3600 * 1000).nullable().optional(),
+  rtClientMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600 * 1000)
+    .nullable()
+    .optional(),
   timedOut: z.boolean().optional(),
   interactionLog: InteractionLogSchema.optional(),
   /** Integrity signals measured in the browser while the question was open (lib/participant/integrity.ts). */
@@ -138,7 +147,16 @@ export const SessionSchema = z.object({
 export type Session = z.infer<typeof SessionSchema>;
 
 /** What changes after an answer: everything but the study's texts, which the browser already has. */
-export const SessionUpdateSchema = SessionSchema.pick({ participant: true, progress: true, current: true, upcomingImageIds: true, upcomingImageUrls: true, completion: true, screenedOut: true, noWork: true });
+export const SessionUpdateSchema = SessionSchema.pick({
+  participant: true,
+  progress: true,
+  current: true,
+  upcomingImageIds: true,
+  upcomingImageUrls: true,
+  completion: true,
+  screenedOut: true,
+  noWork: true,
+});
 export type SessionUpdate = z.infer<typeof SessionUpdateSchema>;
 
 /** What the participant may learn after submitting: never the score of a main item. */

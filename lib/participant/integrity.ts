@@ -147,7 +147,13 @@ export class IdenticalRunTracker {
 export const ExclusionPolicySchema = z
   .object({
     /** Total time with the page hidden over all main answers above this many seconds. */
-    hiddenSecOver: z.number().int().min(0).max(24 * 3600).nullable().default(null),
+    hiddenSecOver: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600)
+      .nullable()
+      .default(null),
     /** Focus losses over all main answers above this count. */
     focusLossesOver: z.number().int().min(0).max(MAX_COUNT).nullable().default(null),
     /** Any paste into an answer field. */

@@ -13,7 +13,12 @@ const DescriptionSchema = z.string().trim().max(2_000).optional();
 /** Pools only ever contain active items, so a status filter would be meaningless here. */
 const PoolFilterSchema = ItemFilterSchema.omit({ status: true });
 
-const SeedSchema = z.string().trim().max(64).regex(/^[\w.:-]*$/, "seed: letters, digits and . : _ - only").optional();
+const SeedSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^[\w.:-]*$/, "seed: letters, digits and . : _ - only")
+  .optional();
 
 /** Request to create a pool (its version 1, not yet frozen). */
 export const CreatePoolSchema = z.discriminatedUnion("mode", [
@@ -29,7 +34,10 @@ export const CreatePoolSchema = z.discriminatedUnion("mode", [
     description: DescriptionSchema,
     /** Only candidates matching this filter are drawn (its `task` is ignored; `tasks` chooses the strata). */
     filter: PoolFilterSchema.default({}),
-    tasks: z.array(TaskIdSchema).min(1, "choose at least one task").default([...TASK_IDS]),
+    tasks: z
+      .array(TaskIdSchema)
+      .min(1, "choose at least one task")
+      .default([...TASK_IDS]),
     perTask: z.coerce.number().int().min(1).max(MAX_ITEMS_PER_TASK).default(DEFAULT_ITEMS_PER_TASK),
     /** Empty: a fresh seed is generated and recorded. */
     seed: SeedSchema,
@@ -70,7 +78,14 @@ export type EditPoolVersion = z.output<typeof EditPoolVersionSchema>;
 
 /** Splits pasted ids (commas, spaces or new lines) into a clean, de-duplicated list. */
 export function parseIdList(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** One-line human description of a recipe, for version lists. */

@@ -82,12 +82,11 @@ export function checkStudyReadiness(input: ReadinessInput): Readiness {
       });
     }
   }
-  const capacityParticipants = perTask.length
-    ? Math.min(...perTask.map((t) => Math.floor(t.supplyAnswers / input.itemsPerTask)))
-    : 0;
+  const capacityParticipants = perTask.length ? Math.min(...perTask.map((t) => Math.floor(t.supplyAnswers / input.itemsPerTask))) : 0;
   if (problems.length === 0) {
     if (input.maxParticipants === null) {
-      if (stage === "open") warnings.push(`No participant cap is set: about ${capacityParticipants} participant(s) can be served before some task's items all reach k = ${input.answersPerItem} answers.`);
+      if (stage === "open")
+        warnings.push(`No participant cap is set: about ${capacityParticipants} participant(s) can be served before some task's items all reach k = ${input.answersPerItem} answers.`);
     } else {
       for (const t of perTask) {
         if (t.demandAnswers !== null && t.supplyAnswers < t.demandAnswers) {

@@ -27,7 +27,14 @@ function toRgb(hex: string): [number, number, number] {
 }
 
 function toHex(rgb: readonly [number, number, number]): string {
-  return `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, "0")).join("").toUpperCase()}`;
+  return `#${rgb
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")
+    .toUpperCase()}`;
 }
 
 /** Mixes `hex` toward white by `amount` (0 = unchanged, 1 = white). */

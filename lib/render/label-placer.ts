@@ -310,10 +310,7 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
         // wider rings, the candidate inside the image that overlaps the fewest labels.
         let fallback: { box: LabelBox; overlaps: number } = { box, overlaps: Number.POSITIVE_INFINITY };
         for (const c of candidateOffsets(request, w, h)) {
-          const b = boxAt(
-            Math.min(Math.max(request.anchorXPx + c.dx, minX + w / 2), maxX - w / 2),
-            Math.min(Math.max(request.anchorYPx + c.dy, minY + h / 2), maxY - h / 2),
-          );
+          const b = boxAt(Math.min(Math.max(request.anchorXPx + c.dx, minX + w / 2), maxX - w / 2), Math.min(Math.max(request.anchorYPx + c.dy, minY + h / 2), maxY - h / 2));
           const overlaps = placed.filter((p) => boxesOverlap(p.box, b)).length;
           if (overlaps < fallback.overlaps) fallback = { box: b, overlaps };
         }

@@ -11,12 +11,7 @@
  * shaded by one radial gradient per colour; sticks get a darker body and a light highlight line.
  * Labels come last, on top, placed by the greedy label placer.
  */
-import {
-  type PerspectiveCamera,
-  apparentRadiusPx,
-  projectToPixels,
-  toCameraSpace,
-} from "@/lib/molecule/geometry/camera";
+import { type PerspectiveCamera, apparentRadiusPx, projectToPixels, toCameraSpace } from "@/lib/molecule/geometry/camera";
 import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import { atomColorOf, darkenHex, lightenHex } from "./colors";
@@ -80,9 +75,7 @@ function fmt(n: number): string {
 
 /** Escapes text for XML element content and attribute values. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) =>
-    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;",
-  );
+  return text.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;"));
 }
 
 export interface ProjectedBall {
@@ -97,9 +90,7 @@ export interface ProjectedBall {
   visible: boolean;
 }
 
-type DrawItem =
-  | { kind: "ball"; depthA: number; atom: number }
-  | { kind: "stick"; depthA: number; x1: number; y1: number; x2: number; y2: number; widthPx: number; color: string };
+type DrawItem = { kind: "ball"; depthA: number; atom: number } | { kind: "stick"; depthA: number; x1: number; y1: number; x2: number; y2: number; widthPx: number; color: string };
 
 function midpoint(a: Vec3, b: Vec3): Vec3 {
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
@@ -113,8 +104,7 @@ export function projectBalls(scene: Scene, camera: PerspectiveCamera, settings: 
     const radiusA = vdwRadiusOf(atom.element) * settings.ballRadiusScale;
     const radiusPx = p.clipped ? Number.NaN : apparentRadiusPx(camera, toCameraSpace(camera, atom.position), radiusA);
     const clipped = p.clipped || !Number.isFinite(radiusPx);
-    const visible =
-      !clipped && p.xPx + radiusPx >= 0 && p.xPx - radiusPx <= w && p.yPx + radiusPx >= 0 && p.yPx - radiusPx <= h;
+    const visible = !clipped && p.xPx + radiusPx >= 0 && p.xPx - radiusPx <= w && p.yPx + radiusPx >= 0 && p.yPx - radiusPx <= h;
     return { xPx: p.xPx, yPx: p.yPx, radiusPx, depthA: p.depthA, color: atomColorOf(atom, settings.colors), clipped, visible };
   });
 }
@@ -171,9 +161,7 @@ function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints)
   const dx = item.x2 - item.x1;
   const dy = item.y2 - item.y1;
   const len = Math.hypot(dx, dy);
-  const body =
-    `<line x1="${fmt(item.x1)}" y1="${fmt(item.y1)}" x2="${fmt(item.x2)}" y2="${fmt(item.y2)}" ` +
-    `stroke="${tints.body}" stroke-width="${fmt(item.widthPx)}"/>`;
+  const body = `<line x1="${fmt(item.x1)}" y1="${fmt(item.y1)}" x2="${fmt(item.x2)}" y2="${fmt(item.y2)}" ` + `stroke="${tints.body}" stroke-width="${fmt(item.widthPx)}"/>`;
   if (len < 1e-6) return body;
   // Unit normal on the side facing the upper-left light.
   let nx = -dy / len;

@@ -104,13 +104,7 @@ function collectHumanItems(records: readonly ResponseRecord[]): Map<string, Huma
   return items;
 }
 
-function compareOneModel(
-  modelId: string,
-  answers: readonly ModelResponseRecord[],
-  humanItems: Map<string, HumanItem>,
-  confidence: number,
-  midP: boolean,
-): ModelComparison | null {
+function compareOneModel(modelId: string, answers: readonly ModelResponseRecord[], humanItems: Map<string, HumanItem>, confidence: number, midP: boolean): ModelComparison | null {
   const matched = answers.filter((a) => humanItems.has(a.itemId));
   if (matched.length === 0) return null;
   let b = 0;
@@ -166,9 +160,7 @@ function compareOneModel(
 }
 
 function pickBest(models: readonly ModelComparison[]): ColumnComparison["best"] {
-  const sorted = [...models].sort(
-    (x, y) => y.model.mean - x.model.mean || y.nItems - x.nItems || (x.modelId < y.modelId ? -1 : x.modelId > y.modelId ? 1 : 0),
-  );
+  const sorted = [...models].sort((x, y) => y.model.mean - x.model.mean || y.nItems - x.nItems || (x.modelId < y.modelId ? -1 : x.modelId > y.modelId ? 1 : 0));
   const top = sorted[0];
   if (!top) return null;
   return { modelId: top.modelId, modelMean: top.model.mean, humanMean: top.human.meanOfItemMeans, difference: top.difference, nItems: top.nItems };

@@ -1,10 +1,4 @@
-import {
-  CONDITION_EFFECT_DEFAULT_REPLICATES,
-  CONDITION_EFFECT_DEFAULT_SEED,
-  crossedBootstrapConditionEffect,
-  type ConditionEffect,
-  type CrossedAnswer,
-} from "@/lib/stats/crossed-bootstrap";
+import { CONDITION_EFFECT_DEFAULT_REPLICATES, CONDITION_EFFECT_DEFAULT_SEED, crossedBootstrapConditionEffect, type ConditionEffect, type CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
 import type { ResponseRecord } from "./response-records";
 import { formatFractionAsPercent } from "./rounding";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";

@@ -1,12 +1,4 @@
-import {
-  activeRules,
-  describeRule,
-  exclusionReasons,
-  ruleExcludes,
-  type ExclusionPolicy,
-  type ExclusionRuleId,
-  type ParticipantSignalSummary,
-} from "@/lib/participant/integrity";
+import { activeRules, describeRule, exclusionReasons, ruleExcludes, type ExclusionPolicy, type ExclusionRuleId, type ParticipantSignalSummary } from "@/lib/participant/integrity";
 import type { ResponseRecord } from "./response-records";
 import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
 

@@ -35,26 +35,9 @@ export const PAPER_TABLE_NOTES: readonly string[] = [
   "Some model cells imply fewer than 50 scored items (e.g. 2.08 = 1/48, 14.89 = 7/47): unparseable answers were probably dropped, so n per cell is unknown.",
 ];
 
-type Cells = readonly [
-  trans: number,
-  rot: number,
-  zoom: number,
-  resLigPos: number,
-  resLigNeg: number,
-  transRot: number,
-  rotRot: number,
-  dock: number,
-  interLoc: number,
-  pocLig: number,
-];
+type Cells = readonly [trans: number, rot: number, zoom: number, resLigPos: number, resLigNeg: number, transRot: number, rotRot: number, dock: number, interLoc: number, pocLig: number];
 
-function defineRow(
-  model: string,
-  metric: PaperMetric,
-  avgPrinted: number,
-  cells: Cells,
-  extra: { note?: string; itemSet?: "tiny" | "full_test" } = {},
-): PaperRow {
+function defineRow(model: string, metric: PaperMetric, avgPrinted: number, cells: Cells, extra: { note?: string; itemSet?: "tiny" | "full_test" } = {}): PaperRow {
   const record = Object.fromEntries(RESULT_COLUMN_KEYS.map((k, i) => [k, cells[i]])) as Record<ResultColumnKey, number>;
   return {
     model,

@@ -113,10 +113,7 @@ function checkItemIdentity(r: Scored, index: number, source: "human" | "model", 
 function capIssues(issues: RecordIssue[]): RecordIssue[] {
   if (issues.length <= MAX_REPORTED_ISSUES) return issues;
   const first = issues[0] as RecordIssue;
-  return [
-    ...issues.slice(0, MAX_REPORTED_ISSUES),
-    { source: first.source, index: -1, field: "*", reason: `${issues.length - MAX_REPORTED_ISSUES} more issues not shown` },
-  ];
+  return [...issues.slice(0, MAX_REPORTED_ISSUES), { source: first.source, index: -1, field: "*", reason: `${issues.length - MAX_REPORTED_ISSUES} more issues not shown` }];
 }
 
 function parseArray<T>(input: unknown, schema: z.ZodType<T>, source: "human" | "model", issues: RecordIssue[]): T[] {
@@ -173,10 +170,7 @@ export function parseResponseRecords(input: unknown): RecordsOutcome<ResponseRec
  * Parses human and model records together, so an item id must mean the same task (and T4 polarity)
  * in both; a model may answer an item only once.
  */
-export function parseHumanAndModelRecords(
-  humanInput: unknown,
-  modelInput: unknown,
-): RecordsOutcome<{ human: ResponseRecord[]; model: ModelResponseRecord[] }> {
+export function parseHumanAndModelRecords(humanInput: unknown, modelInput: unknown): RecordsOutcome<{ human: ResponseRecord[]; model: ModelResponseRecord[] }> {
   const issues: RecordIssue[] = [];
   const seenItems = new Map<string, ItemIdentity>();
   const human = validateHuman(humanInput, seenItems, issues);

@@ -106,13 +106,7 @@ function columnOf(r: ResponseRecord): ResultColumnKey {
   return toResultColumnKey(r.taskId, r.t4Polarity) as ResultColumnKey;
 }
 
-function summarizeMetric(
-  byParticipant: Map<string, ResponseRecord[]>,
-  score: (r: ResponseRecord) => number,
-  seed: string,
-  replicates: number,
-  confidence: number,
-): MetricSummary {
+function summarizeMetric(byParticipant: Map<string, ResponseRecord[]>, score: (r: ResponseRecord) => number, seed: string, replicates: number, confidence: number): MetricSummary {
   const clusters = [...byParticipant.values()].map((list) => list.map(score));
   const bootstrap = bootstrapClusterMean(clusters, { seed, replicates, confidence });
   return {
@@ -131,13 +125,7 @@ function fairPartialOf(r: ResponseRecord): number {
   return r.fairPartial ?? r.partial;
 }
 
-function summarizeColumn(
-  column: ResultColumnKey,
-  records: readonly ResponseRecord[],
-  seedPrefix: string,
-  replicates: number,
-  confidence: number,
-): ColumnSummary {
+function summarizeColumn(column: ResultColumnKey, records: readonly ResponseRecord[], seedPrefix: string, replicates: number, confidence: number): ColumnSummary {
   const def = RESULT_COLUMNS[column];
   // Sorted so the cluster order, and with it the seeded resampling, does not depend on input order.
   const byParticipant = new Map([...groupBy(records, (r) => r.participantId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -177,9 +165,7 @@ function summarizeColumn(
 
 function summarizeGroup(records: readonly ResponseRecord[], seedPrefix: string, replicates: number, confidence: number): GroupSummary {
   const byColumn = groupBy(records, columnOf);
-  const columns = RESULT_COLUMN_KEYS.filter((k) => byColumn.has(k)).map((k) =>
-    summarizeColumn(k, byColumn.get(k) as ResponseRecord[], seedPrefix, replicates, confidence),
-  );
+  const columns = RESULT_COLUMN_KEYS.filter((k) => byColumn.has(k)).map((k) => summarizeColumn(k, byColumn.get(k) as ResponseRecord[], seedPrefix, replicates, confidence));
   const exactCells: Partial<Record<ResultColumnKey, number>> = {};
   const partialCells: Partial<Record<ResultColumnKey, number>> = {};
   for (const c of columns) {

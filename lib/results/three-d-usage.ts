@@ -164,7 +164,12 @@ function distribution(values: number[]): Distribution {
 }
 
 function medianOrNull(values: number[]): number | null {
-  return values.length === 0 ? null : quantileSorted([...values].sort((a, b) => a - b), 0.5);
+  return values.length === 0
+    ? null
+    : quantileSorted(
+        [...values].sort((a, b) => a - b),
+        0.5,
+      );
 }
 
 /** Per-task distributions of the usage metrics and their relation to correctness; tasks in first-seen order. */

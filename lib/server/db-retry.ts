@@ -10,7 +10,11 @@ const TRANSIENT_SQLSTATES = new Set([
   "57P01", // admin_shutdown (pg_terminate_backend)
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now (starting up)
-  "08000", "08001", "08003", "08004", "08006", // connection exceptions
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006", // connection exceptions
   "40001", // serialization_failure
   "40P01", // deadlock_detected
   "55P03", // lock_not_available (lock_timeout)

@@ -48,7 +48,10 @@ export async function ensureDemoStudy(options: { actorId: string; workDir?: stri
   await db.item.updateMany({ where: { importBatchId: imported.batchId }, data: { tags: [DEMO_TAG] } });
   const demoItems = await db.item.findMany({ where: { tags: { has: DEMO_TAG } }, select: { id: true, taskId: true }, orderBy: { externalId: "asc" } });
 
-  const pool = await createPool({ input: { mode: "filter", name: "Demo pool", description: "Items generated from the shipped demo structures.", filter: { tag: DEMO_TAG } }, actorId: options.actorId });
+  const pool = await createPool({
+    input: { mode: "filter", name: "Demo pool", description: "Items generated from the shipped demo structures.", filter: { tag: DEMO_TAG } },
+    actorId: options.actorId,
+  });
   await freezePoolVersion({ poolVersionId: pool.poolVersionId, actorId: options.actorId });
   // One translation item is the practice question (with feedback); it is kept out of the main block.
   const practice = demoItems.find((i) => i.taskId === "translation");

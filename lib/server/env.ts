@@ -29,14 +29,17 @@ const EnvSchema = z.object({
   /** Load shedding: after start, participant requests beyond a small allowance get 503 for this long (ms) while the process warms up. */
   SHED_WARMUP_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
-  TRUSTED_PROXY_HOPS: z.string().optional().transform((v, ctx) => {
-    try {
-      return parseTrustedProxyHops(v);
-    } catch (err) {
-      ctx.addIssue({ code: "custom", message: (err as Error).message });
-      return z.NEVER;
-    }
-  }),
+  TRUSTED_PROXY_HOPS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustedProxyHops(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

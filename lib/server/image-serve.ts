@@ -44,7 +44,8 @@ export async function serveSignedImage(request: Request, segment: string, nowMs 
   const participant = participantFromRequest(request);
   if (!participant) return plain(401, "Unauthorized");
   const check = verifyImageSegment(segment, participant.participantId, nowMs);
-  if (!check.ok) return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");
+  if (!check.ok)
+    return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");
   const image = await loadImage(check.imageId);
   if (!image) return plain(404, "Not found");
   const etag = `"${image.sha256}"`;

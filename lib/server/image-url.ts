@@ -78,9 +78,7 @@ export function withSignedImageUrls<T extends WithImages>(session: T, participan
   const sign = (id: string) => signedImageUrl(id, participantId, nowMs);
   return {
     ...session,
-    current: session.current
-      ? { ...session.current, item: { ...session.current.item, images: session.current.item.images.map((im) => ({ ...im, url: sign(im.id) })) } }
-      : null,
+    current: session.current ? { ...session.current, item: { ...session.current.item, images: session.current.item.images.map((im) => ({ ...im, url: sign(im.id) })) } } : null,
     upcomingImageUrls: session.upcomingImageIds.map(sign),
   };
 }

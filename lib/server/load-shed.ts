@@ -85,10 +85,7 @@ export class LoadShedder {
   /** The 503 for a shed request (the API's error shape, never cached). */
   static response(decision: Extract<ShedDecision, { ok: false }>): Response {
     const message = decision.reason === "warming-up" ? "The server is starting; please try again in a moment." : "The server is busy; please try again in a moment.";
-    return Response.json(
-      { error: { code: "UNAVAILABLE", message } },
-      { status: 503, headers: { "Retry-After": String(decision.retryAfterSec), "Cache-Control": "no-store, no-transform" } },
-    );
+    return Response.json({ error: { code: "UNAVAILABLE", message } }, { status: 503, headers: { "Retry-After": String(decision.retryAfterSec), "Cache-Control": "no-store, no-transform" } });
   }
 
   stop(): void {

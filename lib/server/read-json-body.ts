@@ -89,7 +89,8 @@ export async function readFormBody(request: Request, maxBytes: number): Promise<
     throw new AppError("BAD_REQUEST", "Send the request body as multipart/form-data.");
   });
   for (const [name, value] of form.entries()) {
-    if (typeof value === "string" && (value.includes("\0") || name.includes("\0"))) throw new AppError("UNPROCESSABLE", `The form field '${name.slice(0, 40)}' contains a NUL character.`, { field: name });
+    if (typeof value === "string" && (value.includes("\0") || name.includes("\0")))
+      throw new AppError("UNPROCESSABLE", `The form field '${name.slice(0, 40)}' contains a NUL character.`, { field: name });
   }
   return form;
 }

@@ -43,7 +43,10 @@ export async function requireResultsAccess(viewer: StudyViewer, studyId: string,
   const visible = await db.study.count({ where: { AND: [{ id: { in: pooled.map((s) => s.id) } }, studyAccessWhere(viewer)] } });
   const hidden = pooled.length - visible;
   if (hidden > 0) {
-    throw new AppError("FORBIDDEN", `The pool scope includes ${hidden} stud${hidden === 1 ? "y" : "ies"} on this pool version that ${hidden === 1 ? "is" : "are"} not shared with you; ask the owners to share them, or use the study scope.`);
+    throw new AppError(
+      "FORBIDDEN",
+      `The pool scope includes ${hidden} stud${hidden === 1 ? "y" : "ies"} on this pool version that ${hidden === 1 ? "is" : "are"} not shared with you; ask the owners to share them, or use the study scope.`,
+    );
   }
 }
 

@@ -77,7 +77,13 @@ export function auditShortcuts(items: readonly ShortcutItem[], options: AuditOpt
       groups.set(g, [...(groups.get(g) ?? []), i]);
     });
     for (const [group, indices] of groups) {
-      const measured = runs.flatMap(({ strategy, scores }) => summarise(strategy, indices.map((i) => scores[i] ?? null)) ?? []);
+      const measured = runs.flatMap(
+        ({ strategy, scores }) =>
+          summarise(
+            strategy,
+            indices.map((i) => scores[i] ?? null),
+          ) ?? [],
+      );
       const best = measured.reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
       out.push({ taskId, ...(group !== undefined ? { group } : {}), items: indices.length, chance: getTask(taskId).chance, strategies: measured, best });
     }
@@ -108,5 +114,12 @@ export function formatShortcutTable(audits: readonly TaskShortcutAudit[]): strin
     }
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

@@ -119,11 +119,7 @@ const slotMirror: Candidates = (options) => {
   const cs = options.map(commandsOf);
   if (cs.some((c) => c === null)) return null;
   const lists = cs as { key: string; value: number }[][];
-  return lists.flatMap((a, i) =>
-    lists.some((b, j) => j !== i && a.some((c, k) => b[k] !== undefined && b[k]!.key === c.key && c.value !== 0 && Math.abs(b[k]!.value + c.value) < EPS))
-      ? [i]
-      : [],
-  );
+  return lists.flatMap((a, i) => (lists.some((b, j) => j !== i && a.some((c, k) => b[k] !== undefined && b[k]!.key === c.key && c.value !== 0 && Math.abs(b[k]!.value + c.value) < EPS)) ? [i] : []));
 };
 
 /** Options whose rotation magnitude (their last `roll`) appears in no other option: the paper's distractors all change it. */
@@ -144,11 +140,16 @@ const medianOption: Candidates = (options) => {
   if (vs.some((v) => v === null)) return null;
   const vectors = vs as Map<string, number>[];
   const keys = [...new Set(vectors.flatMap((v) => [...v.keys()]))];
-  const median = new Map(keys.map((k) => {
-    const xs = vectors.map((v) => v.get(k) ?? 0).sort((a, b) => a - b);
-    return [k, (xs[1]! + xs[2]!) / 2] as const;
-  }));
-  return argExtreme(vectors.map((v) => keys.reduce((s, k) => s + Math.abs((v.get(k) ?? 0) - median.get(k)!), 0)), false);
+  const median = new Map(
+    keys.map((k) => {
+      const xs = vectors.map((v) => v.get(k) ?? 0).sort((a, b) => a - b);
+      return [k, (xs[1]! + xs[2]!) / 2] as const;
+    }),
+  );
+  return argExtreme(
+    vectors.map((v) => keys.reduce((s, k) => s + Math.abs((v.get(k) ?? 0) - median.get(k)!), 0)),
+    false,
+  );
 };
 
 /** Options farthest (summed L1 over command values) from the other three. */
@@ -158,7 +159,10 @@ const oddOneOut: Candidates = (options) => {
   const vectors = vs as Map<string, number>[];
   const keys = [...new Set(vectors.flatMap((v) => [...v.keys()]))];
   const l1 = (a: Map<string, number>, b: Map<string, number>) => keys.reduce((s, k) => s + Math.abs((a.get(k) ?? 0) - (b.get(k) ?? 0)), 0);
-  return argExtreme(vectors.map((v, i) => vectors.reduce((s, w, j) => (j === i ? s : s + l1(v, w)), 0)), true);
+  return argExtreme(
+    vectors.map((v, i) => vectors.reduce((s, w, j) => (j === i ? s : s + l1(v, w)), 0)),
+    true,
+  );
 };
 
 /** Options sharing the most command values (slot by slot) with the other options: the "centre" of the paper's perturbations. */
@@ -167,7 +171,13 @@ const mostShared: Candidates = (options) => {
   if (cs.some((c) => c === null)) return null;
   const lists = cs as { key: string; value: number }[][];
   const shared = lists.map((a, i) =>
-    lists.reduce((s, b, j) => (j === i ? s : s + a.filter((c, k) => b[k] !== undefined && b[k]!.key === c.key).length + a.filter((c, k) => b[k] !== undefined && Math.abs(Math.abs(b[k]!.value) - Math.abs(c.value)) < EPS).length), 0),
+    lists.reduce(
+      (s, b, j) =>
+        j === i
+          ? s
+          : s + a.filter((c, k) => b[k] !== undefined && b[k]!.key === c.key).length + a.filter((c, k) => b[k] !== undefined && Math.abs(Math.abs(b[k]!.value) - Math.abs(c.value)) < EPS).length,
+      0,
+    ),
   );
   return argExtreme(shared, true);
 };
@@ -231,7 +241,10 @@ const sumsOf = (m: readonly (readonly number[])[]) => m.map((row, i) => row.redu
 const nearestOf = (m: readonly (readonly number[])[]) => m.map((row, i) => Math.min(...row.filter((_, j) => j !== i)));
 /** The allowed options with the largest (or smallest) score. */
 function extremeAmong(scores: readonly number[], allowed: readonly number[], largest: boolean): number[] {
-  const picked = argExtreme(allowed.map((i) => scores[i]!), largest);
+  const picked = argExtreme(
+    allowed.map((i) => scores[i]!),
+    largest,
+  );
   return picked.map((k) => allowed[k]!);
 }
 

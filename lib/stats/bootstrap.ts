@@ -33,10 +33,7 @@ export interface BootstrapInterval {
  * interval reflects between-participant variation. The interval is the percentile interval
  * (type-7 quantiles at α/2 and 1 − α/2 of the replicate means).
  */
-export function bootstrapClusterMean(
-  clusters: readonly (readonly number[])[],
-  options: BootstrapOptions,
-): BootstrapInterval {
+export function bootstrapClusterMean(clusters: readonly (readonly number[])[], options: BootstrapOptions): BootstrapInterval {
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
   const confidence = options.confidence ?? 0.95;
   assertConfidenceLevel(confidence);

@@ -233,6 +233,10 @@ export interface ConditionEffects {
 export function conditionEffects(answers: readonly CrossedAnswer[], options: CrossedBootstrapOptions = {}): ConditionEffects {
   const tasks = [...new Set(answers.map((a) => a.task))].sort();
   const byTask: Record<string, ConditionEffect> = {};
-  for (const task of tasks) byTask[task] = crossedBootstrapConditionEffect(answers.filter((a) => a.task === task), options);
+  for (const task of tasks)
+    byTask[task] = crossedBootstrapConditionEffect(
+      answers.filter((a) => a.task === task),
+      options,
+    );
   return { overall: crossedBootstrapConditionEffect(answers, options), byTask };
 }

@@ -24,10 +24,7 @@ export interface KrippendorffAlphaResult {
  * reliability-data table. Rows may differ in length; absent cells count as missing.
  * Returns null when fewer than two values are pairable.
  */
-export function krippendorffAlpha(
-  data: readonly (readonly AlphaValue[])[],
-  level: AlphaLevel,
-): KrippendorffAlphaResult | null {
+export function krippendorffAlpha(data: readonly (readonly AlphaValue[])[], level: AlphaLevel): KrippendorffAlphaResult | null {
   const units: (string | number)[][] = data.map((row, u) => {
     const present: (string | number)[] = [];
     row.forEach((v, r) => {

@@ -43,7 +43,10 @@ function listHalfBinomialPmf(n: number, upTo: number): number[] {
  * pair is equally likely to fall either way, so b ~ Binomial(b + c, 1/2).
  */
 export function mcnemarExact(b: number, c: number, options: McNemarOptions = {}): McNemarResult {
-  for (const [name, v] of [["b", b], ["c", c]] as const) {
+  for (const [name, v] of [
+    ["b", b],
+    ["c", c],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new RangeError(`mcnemarExact: ${name} must be a non-negative integer, got ${v}`);
   }
   const n = b + c;

@@ -2,9 +2,7 @@ import { z } from "zod";
 import type { GradeResult, RenderResult, TaskDefinition, TaskId, TaskItem, TaskSpec } from "./types";
 
 /** Adds the derived members (defaults, item schema, type-erased grading) to a task module. */
-export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>>(
-  spec: TaskSpec<Id, Answer, Gold, Fields, P>,
-): TaskDefinition<Id, Answer, Gold, Fields, P> {
+export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>>(spec: TaskSpec<Id, Answer, Gold, Fields, P>): TaskDefinition<Id, Answer, Gold, Fields, P> {
   const defaults = spec.params.safeParse({});
   if (!defaults.success) {
     throw new Error(`task ${spec.id}: params schema has no valid defaults: ${z.prettifyError(defaults.error)}`);

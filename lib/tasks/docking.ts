@@ -67,8 +67,7 @@ function formatDocking(value: DockingAnswer): string {
  * sign condition is waived and the distance error alone counts.
  */
 function scoreDocking(answer: DockingAnswer, gold: DockingAnswer, params: z.output<typeof DockingParamsSchema>) {
-  const exact =
-    answer.rollAxis === gold.rollAxis && answer.rollAngleDeg === gold.rollAngleDeg && answer.moveDistanceA === gold.moveDistanceA ? 1 : 0;
+  const exact = answer.rollAxis === gold.rollAxis && answer.rollAngleDeg === gold.rollAngleDeg && answer.moveDistanceA === gold.moveDistanceA ? 1 : 0;
   const rollPart = answer.rollAxis === gold.rollAxis ? computeLinearCredit(answer.rollAngleDeg, gold.rollAngleDeg, params.rollPartialRangeDeg) : 0;
   const signRight = gold.moveDistanceA === 0 || Math.sign(answer.moveDistanceA) === Math.sign(gold.moveDistanceA);
   const movePart = signRight ? computeLinearCredit(answer.moveDistanceA, gold.moveDistanceA, params.movePartialRangeA) : 0;

@@ -25,13 +25,7 @@
  * Computed, not stored: from the stored canonical answer and the gold at results time (no migration,
  * and every stored response gets it, including those answered before this rule existed).
  */
-import {
-  type BondListGrammar,
-  type HbondAnswer,
-  POCKET_BOND_GRAMMAR,
-  RESIDUE_BOND_GRAMMAR,
-  type ResidueBond,
-} from "./grammar/hbond";
+import { type BondListGrammar, type HbondAnswer, POCKET_BOND_GRAMMAR, RESIDUE_BOND_GRAMMAR, type ResidueBond } from "./grammar/hbond";
 import { HbondPickersSchema } from "./fields";
 import { getTask } from "./registry";
 import type { TaskId } from "./types";
@@ -84,9 +78,7 @@ function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set
   }
   const out: B[] = [];
   for (const [residue, bonds] of byResidue) {
-    const flips = [RESIDUE_FLIPS[bonds[0]!.residueName.toUpperCase()], terminalResidues.has(residue) ? TERMINAL_FLIP : undefined].filter(
-      (f): f is Readonly<Record<string, string>> => f !== undefined,
-    );
+    const flips = [RESIDUE_FLIPS[bonds[0]!.residueName.toUpperCase()], terminalResidues.has(residue) ? TERMINAL_FLIP : undefined].filter((f): f is Readonly<Record<string, string>> => f !== undefined);
     let best = bonds;
     let bestHits = [...keySet(bonds, grammar)].filter((k) => truth.has(k)).length;
     for (let mask = 1; mask < 1 << flips.length; mask++) {

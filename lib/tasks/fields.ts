@@ -9,7 +9,10 @@ export const PdbIdSchema = z.string().regex(/^[0-9][A-Za-z0-9]{3}$/, "PDB id: 4 
 export const ResidueRefSchema = z.object({
   residueName: z.string().regex(/^[A-Za-z0-9]{1,3}$/, "residue name: 1–3 letters/digits"),
   residueNumber: z.number().int(),
-  insertionCode: z.string().regex(/^[A-Za-z]?$/, "insertion code: one letter or empty").default(""),
+  insertionCode: z
+    .string()
+    .regex(/^[A-Za-z]?$/, "insertion code: one letter or empty")
+    .default(""),
   chainId: z.string().regex(/^[A-Za-z0-9]$/, "chain id: one letter or digit"),
 });
 export type ResidueRef = z.infer<typeof ResidueRefSchema>;

@@ -3,16 +3,7 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
 import { HbondPickersSchema, PdbIdSchema } from "./fields";
-import {
-  POCKET_BOND_GRAMMAR,
-  PocketBondSchema,
-  formatHbondAnswer,
-  hbondAnswerSchema,
-  parseHbondAnswer,
-  scoreHbondAnswer,
-  type HbondAnswer,
-  type PocketBond,
-} from "./grammar/hbond";
+import { POCKET_BOND_GRAMMAR, PocketBondSchema, formatHbondAnswer, hbondAnswerSchema, parseHbondAnswer, scoreHbondAnswer, type HbondAnswer, type PocketBond } from "./grammar/hbond";
 import { joinAlternatives } from "./grammar/text";
 import { fillTemplate } from "./template";
 

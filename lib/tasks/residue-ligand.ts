@@ -3,16 +3,7 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
 import { HbondPickersSchema, PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
-import {
-  RESIDUE_BOND_GRAMMAR,
-  ResidueBondSchema,
-  formatHbondAnswer,
-  hbondAnswerSchema,
-  parseHbondAnswer,
-  scoreHbondAnswer,
-  type HbondAnswer,
-  type ResidueBond,
-} from "./grammar/hbond";
+import { RESIDUE_BOND_GRAMMAR, ResidueBondSchema, formatHbondAnswer, hbondAnswerSchema, parseHbondAnswer, scoreHbondAnswer, type HbondAnswer, type ResidueBond } from "./grammar/hbond";
 import { fillTemplate } from "./template";
 
 /** Spec §3 T4: `No`, or `Yes: <RES> <atom>, <ligand atom>; ...` (protein side first, 3-letter code). */
@@ -67,8 +58,7 @@ export const residueLigandTask = defineTask({
   ].join("\n\n"),
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: ResidueLigandFieldsSchema,
-  renderQuestion: (fields: ResidueLigandFields) =>
-    fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, residue: formatResidueRef(fields.residue) }),
+  renderQuestion: (fields: ResidueLigandFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, residue: formatResidueRef(fields.residue) }),
   // The spec gives no chance level: the answer space is open, and on Neg. items a constant "No" is always right.
   chance: null,
   answerWidget: { type: "hbond-list", withResidueNumberAndChain: false, allowNo: true, yesPrefix: true },

@@ -116,7 +116,10 @@ test.describe("authorisation matrix", () => {
     const entered = await contexts.participant.get(`/s/${slug}?PROLIFIC_PID=authz-${randomBytes(3).toString("hex")}&STUDY_ID=s&SESSION_ID=x`, { maxRedirects: 0 });
     expect(entered.status(), "entering the study link").toBeLessThan(400);
     const cookies = await contexts.participant.storageState();
-    expect(cookies.cookies.map((c) => c.name), "the participant flow sets its session cookie").toContain("misi_participant");
+    expect(
+      cookies.cookies.map((c) => c.name),
+      "the participant flow sets its session cookie",
+    ).toContain("misi_participant");
 
     const studies = (await (await contexts.admin.get("/api/admin/studies")).json()) as { studies: Array<{ id: string; slug: string }> };
     ids.studyId = studies.studies.find((s) => s.slug === slug)!.id;

@@ -39,7 +39,11 @@ test("a nested-SVG bomb is refused by its budget in a worker while a participant
   const SVG_NS = "http://www.w3.org/2000/svg";
   const nested = `<svg xmlns="${SVG_NS}" width="10" height="10">${"<g>".repeat(65_536)}<rect width="10" height="10"/>${"</g>".repeat(65_536)}</svg>`;
   const bundle = createTestBundle({ perTask: 1 });
-  const items = fs.readFileSync(path.join(bundle.dir, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
+  const items = fs
+    .readFileSync(path.join(bundle.dir, "items.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
   fs.writeFileSync(path.join(bundle.dir, items[0]!.images[0]!.file), nested);
   const files = ["manifest.json", "items.jsonl", "answers.jsonl", ...items.flatMap((it) => it.images.map((im) => im.file))];
   const zip = createStoredZip(files.map((name) => ({ name, data: fs.readFileSync(path.join(bundle.dir, name)) })));
@@ -61,10 +65,9 @@ test("a nested-SVG bomb is refused by its budget in a worker while a participant
   const report = JSON.stringify((await batch()).report);
   expect(report).toContain("SVG check and rasterisation was stopped: it ran over its time budget of 10 s (HEAVY_SVG_BUDGET_MS)");
   // The other records' SVGs went through the same workers and were stored as PNG.
-  const stored = await sql<{ mimeType: string }>(
-    `SELECT im."mimeType" FROM "Item" i JOIN "ItemImage" im ON im."itemId" = i.id WHERE i."externalId" = ANY($1) AND im.position = 0`,
-    [items.slice(1).map((it) => it.id)],
-  );
+  const stored = await sql<{ mimeType: string }>(`SELECT im."mimeType" FROM "Item" i JOIN "ItemImage" im ON im."itemId" = i.id WHERE i."externalId" = ANY($1) AND im.position = 0`, [
+    items.slice(1).map((it) => it.id),
+  ]);
   expect(stored.length).toBeGreaterThan(0);
   expect(new Set(stored.map((s) => s.mimeType))).toEqual(new Set(["image/png"]));
 });

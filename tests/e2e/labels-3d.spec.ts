@@ -193,7 +193,9 @@ for (const viewport of [
         await page.getByLabel(/Your answer/).fill(answerFor(label));
         await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
         await page.getByRole("button", { name: "Submit answer" }).click();
-        await expect(title.filter({ hasText: label })).toHaveCount(0, { timeout: 30_000 }).catch(() => {});
+        await expect(title.filter({ hasText: label }))
+          .toHaveCount(0, { timeout: 30_000 })
+          .catch(() => {});
       }
       if (condition === "interactive") {
         expect(namedChecked, "the demo's T8 question names two atoms").toBeGreaterThanOrEqual(1);

@@ -10,10 +10,10 @@ async function participantRow(slug: string, externalId: string): Promise<{ statu
   const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
   await client.connect();
   try {
-    const r = await client.query(
-      `SELECT p.status::text AS status, p."deviceInfo", p.flags FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1 AND p."externalId" = $2`,
-      [slug, externalId],
-    );
+    const r = await client.query(`SELECT p.status::text AS status, p."deviceInfo", p.flags FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1 AND p."externalId" = $2`, [
+      slug,
+      externalId,
+    ]);
     return r.rows[0];
   } finally {
     await client.end();
@@ -27,7 +27,7 @@ async function focusIndicator(page: Page): Promise<{ what: string; visible: bool
     if (!el || el === document.body) return { what: "body", visible: false };
     const r = el.getBoundingClientRect();
     // A visually hidden radio (1×1 px, clipped) shows its focus on the label that draws it.
-    const shown = r.width <= 2 || r.height <= 2 ? (el.closest("label") as HTMLElement | null) ?? el : el;
+    const shown = r.width <= 2 || r.height <= 2 ? ((el.closest("label") as HTMLElement | null) ?? el) : el;
     const cs = getComputedStyle(shown);
     const outline = cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 2;
     const shadow = cs.boxShadow !== "none" && cs.boxShadow !== "";
@@ -160,7 +160,9 @@ test("an answer on its way when the page reloads is sent again after the reload 
   await page.getByRole("button", { name: "Start" }).click();
   await expect(page.getByText("1 of 2")).toBeVisible();
   // The server is "restarting": every attempt fails until the page reloads (as a dev server's restart reloads it).
-  await page.route("**/api/participant/answer", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "restarting" } }) }));
+  await page.route("**/api/participant/answer", (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "restarting" } }) }),
+  );
   await page.getByLabel(/Your answer/).fill("move x 3");
   await page.getByRole("button", { name: "Submit answer" }).click();
   await expect(page.getByRole("status").filter({ hasText: /Reconnecting/ })).toBeVisible();

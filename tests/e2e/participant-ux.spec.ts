@@ -21,7 +21,13 @@ async function expectNoSeriousViolations(page: Page, where: string, log: string[
   const minor = results.violations.filter((v) => !serious.includes(v));
   log.push(`${where}: ${serious.length} serious/critical, ${minor.length} minor/moderate${minor.length ? ` (${minor.map((v) => v.id).join(", ")})` : ""}`);
   expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`),
+    serious.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join("; ")}`,
+    ),
     `axe on ${where}`,
   ).toEqual([]);
 }
@@ -162,9 +168,7 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       }
       // After S the single view is laid out on the next frames: poll until the size settles (it fails if it never
       // reaches the minimum).
-      await expect
-        .poll(async () => (await labelSizes(viewerImgs.last())).minFontPx, { message: `label size in the viewer for ${label}` })
-        .toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
+      await expect.poll(async () => (await labelSizes(viewerImgs.last())).minFontPx, { message: `label size in the viewer for ${label}` }).toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
       const sizes = await labelSizes(viewerImgs.last());
       labels[`${condition}: ${label}`] = sizes;
       if (!seen.size) await expectNoSeriousViolations(page, `${condition}: image viewer`, log);
@@ -190,7 +194,9 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
       await page.getByRole("button", { name: "Submit answer" }).click();
     }
-    await expect(title.filter({ hasText: label })).toHaveCount(0, { timeout: 15_000 }).catch(() => {});
+    await expect(title.filter({ hasText: label }))
+      .toHaveCount(0, { timeout: 15_000 })
+      .catch(() => {});
   }
   await expect(page.getByTestId("completion-code")).toHaveText("UX-DONE");
   await expectNoSeriousViolations(page, `${condition}: completion`, log);

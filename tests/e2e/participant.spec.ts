@@ -201,7 +201,12 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
   const admin = await staff.newPage();
   await signInPage(admin, E2E_ADMIN, `/admin/results/${await studyIdOf(slug)}`);
   const table = admin.getByTestId("three-d-usage");
-  await expect(table.getByRole("row", { name: /T1 Translation/ }).getByRole("cell").first()).toHaveText("1");
+  await expect(
+    table
+      .getByRole("row", { name: /T1 Translation/ })
+      .getByRole("cell")
+      .first(),
+  ).toHaveText("1");
   await table.getByRole("link", { name: /Replay a typical answer/ }).click();
   const replay = admin.getByTestId("camera-replay");
   await expect(replay.locator("canvas")).toBeVisible();

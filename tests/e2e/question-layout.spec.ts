@@ -143,7 +143,9 @@ async function walk(browser: Browser, condition: "static" | "interactive", size:
       await page.getByLabel(/Your answer/).fill(answerFor(label));
       await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
       await page.getByRole("button", { name: "Submit answer" }).click();
-      await expect(title.filter({ hasText: label })).toHaveCount(0, { timeout: 15_000 }).catch(() => {});
+      await expect(title.filter({ hasText: label }))
+        .toHaveCount(0, { timeout: 15_000 })
+        .catch(() => {});
     }
     await expect(page.getByTestId("completion-code")).toHaveText("UX-DONE");
   } finally {

@@ -27,8 +27,7 @@ test("results page: sample-size planner, paper-style tables, a large export with
   const needed = async () => Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
   await expect(planner.getByTestId("planner-participants")).toHaveText(/Participants needed: \d+/);
   // The study: T1 only, 2 items per participant, k = 5; the planner's defaults: paper human row (T1 100 %), ICC 0.1.
-  const expectedAt = (halfWidth: number) =>
-    planStudy({ target: { kind: "precision", halfWidth }, columns: ["translation"], itemsPerTask: 2, answersPerItem: 5, assumedIcc: 0.1 }).participants;
+  const expectedAt = (halfWidth: number) => planStudy({ target: { kind: "precision", halfWidth }, columns: ["translation"], itemsPerTask: 2, answersPerItem: 5, assumedIcc: 0.1 }).participants;
   expect(await needed()).toBe(expectedAt(0.1));
   await planner.getByLabel("Half-width (points)").fill("5");
   await expect.poll(needed).toBe(expectedAt(0.05));
@@ -72,10 +71,13 @@ async function answerInBothConditions(slug: string, golds: Map<string, string>, 
     for (let i = 0; i < people; i++) {
       const condition = i % 2 === 0 ? "static" : "interactive";
       const pid = `pe2e_${slug}_${i}`;
-      await client.query(
-        `INSERT INTO "Participant"(id, "studyId", "externalId", condition, cohort, status, "consentAt", "orderSeed") VALUES ($1, $2, $3, $4, 'crowd', 'completed', now(), $5)`,
-        [pid, studyId, `ext-${i}`, condition, `seed-${i}`],
-      );
+      await client.query(`INSERT INTO "Participant"(id, "studyId", "externalId", condition, cohort, status, "consentAt", "orderSeed") VALUES ($1, $2, $3, $4, 'crowd', 'completed', now(), $5)`, [
+        pid,
+        studyId,
+        `ext-${i}`,
+        condition,
+        `seed-${i}`,
+      ]);
       for (const [j, itemId] of items.entries()) {
         const right = (i + j) % 3 !== 0 || (condition === "interactive" && j === 0);
         // A wrong answer in the task's grammar: the gold distance moved by one within 1..4.

@@ -154,7 +154,11 @@ test.describe("foreign SVG", () => {
 
   test("the three bypasses: the script becomes pixels, the links are refused, and nothing runs when the image is opened", async ({ page }) => {
     const bundle = createTestBundle({ perTask: 1 });
-    const items = fs.readFileSync(path.join(bundle.dir, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
+    const items = fs
+      .readFileSync(path.join(bundle.dir, "items.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
     const payloads = [BYPASSES.namespacedScript, BYPASSES.entityJavascript, BYPASSES.entityHttps];
     items.forEach((item, i) => fs.writeFileSync(path.join(bundle.dir, item.images[0]!.file), payloads[i]!));
     const files = ["manifest.json", "items.jsonl", "answers.jsonl", ...items.flatMap((it) => it.images.map((im) => im.file))];
@@ -252,7 +256,11 @@ test.describe("participant flood", () => {
     for (let i = 0; i < 30; i++) {
       const visitor = await playwright.request.newContext({ baseURL }); // no cookie
       const response = await visitor.get(`/s/${slug}`, { maxRedirects: 0, headers: { "x-forwarded-for": from } });
-      statuses.push(new URL(response.headers()["location"] ?? "", "http://x").pathname.endsWith("/session") ? "joined" : new URL(response.headers()["location"] ?? "", "http://x").searchParams.get("kind") ?? String(response.status()));
+      statuses.push(
+        new URL(response.headers()["location"] ?? "", "http://x").pathname.endsWith("/session")
+          ? "joined"
+          : (new URL(response.headers()["location"] ?? "", "http://x").searchParams.get("kind") ?? String(response.status())),
+      );
       await visitor.dispose();
     }
     const [count] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1`, [slug]);
@@ -405,7 +413,10 @@ test.describe("requests", () => {
   test("item search treats % and _ literally", async () => {
     const tag = suffix();
     const { slug } = await createSentinelStudy({ count: 1 });
-    await sql(`UPDATE "Item" SET question = $2 WHERE id = (SELECT pi."itemId" FROM "PoolItem" pi JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 LIMIT 1)`, [slug, `Residue ASP_${tag}?`]);
+    await sql(`UPDATE "Item" SET question = $2 WHERE id = (SELECT pi."itemId" FROM "PoolItem" pi JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 LIMIT 1)`, [
+      slug,
+      `Residue ASP_${tag}?`,
+    ]);
     for (const q of ["_", "%"]) {
       const body = (await (await admin.get(`/api/admin/items?q=${encodeURIComponent(q)}&pageSize=200`)).json()) as { rows: Array<{ questionExcerpt: string; externalId: string | null; id: string }> };
       for (const row of body.rows) expect(`${row.questionExcerpt} ${row.externalId ?? ""} ${row.id}`, `q=${q}`).toContain(q);

@@ -65,7 +65,20 @@ async function seedAnsweredStudy(): Promise<string> {
         await c.query(
           `INSERT INTO "Response"(id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer", "canonicalAnswer", exact, partial, "rtServerMs", "idempotencyKey", "submittedAt")
            VALUES ($1, $1, $2, $3, $4, $5, $6, 'main', $7, $8, $8, $9, $10, $11, $1, now() - ($12 || ' minutes')::interval)`,
-          [assignmentId, participantId, studyId, item.id, item.taskId, item.taskVersion, p % 2 === 0 ? "static" : "interactive", answer, right ? 1 : 0, right ? 1 : 0, 4000 + 100 * position, String(position)],
+          [
+            assignmentId,
+            participantId,
+            studyId,
+            item.id,
+            item.taskId,
+            item.taskVersion,
+            p % 2 === 0 ? "static" : "interactive",
+            answer,
+            right ? 1 : 0,
+            right ? 1 : 0,
+            4000 + 100 * position,
+            String(position),
+          ],
         );
       }
     }

@@ -116,7 +116,12 @@ test("timed study: no image of a question is requested before the server stamped
   });
   const imagesOnScreen = () =>
     expect
-      .poll(() => page.getByRole("list", { name: "Images" }).locator("img").evaluateAll((imgs) => imgs.length === 4 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)))
+      .poll(() =>
+        page
+          .getByRole("list", { name: "Images" })
+          .locator("img")
+          .evaluateAll((imgs) => imgs.length === 4 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)),
+      )
       .toBe(true);
 
   await page.goto(`/s/${slug}?PROLIFIC_PID=timed-noprefetch&STUDY_ID=s1&SESSION_ID=x1`);

@@ -123,7 +123,9 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     const banner = /▲ Next\.js[\s\S]*?Ready in/.exec(dev.output)?.[0];
     expect(banner, dev.output.slice(0, 3000)).toBeTruthy();
     expect(banner).not.toContain("⨯");
-    console.log(`first start (npm install with node_modules present, then npm run dev): credentials printed after ${(printedAfter / 1000).toFixed(0)} s, health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    console.log(
+      `first start (npm install with node_modules present, then npm run dev): credentials printed after ${(printedAfter / 1000).toFixed(0)} s, health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`,
+    );
 
     // 2. Sign in with the printed credentials, open the live monitor of the demo study.
     const staff = await browser.newContext({ baseURL: BASE });

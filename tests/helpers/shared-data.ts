@@ -38,10 +38,23 @@ export const SPLIT_COMPLEXES: readonly (readonly [string, string, string])[] = [
 
 /** Ligands named by the literature table of the data README (PLIP's test suite); other entries use the automatic choice. */
 export const LITERATURE_LIGANDS: Readonly<Record<string, string>> = {
-  "1osn": "BVP:A:500", "1vsn": "NFT:A:283", "1bma": "0QH:A:256", "4qnb": "1B0:A:301", "1n7g": "NDP:A:701",
-  "4alw": "HY7:A:1308", "3r0t": "FU9:A:338", "1aku": "FMN:A:150", "4pjt": "2YQ:D:1104", "2efj": "37T:A:502",
-  "2iuz": "D1H:A:1440", "3shy": "5FO:A:1", "4rdl": "FUC:A:601", "1bju": "GP6:A:910", "1hii": "C20:B:101",
-  "1hpx": "KNI:B:900", "3og7": "032:A:1",
+  "1osn": "BVP:A:500",
+  "1vsn": "NFT:A:283",
+  "1bma": "0QH:A:256",
+  "4qnb": "1B0:A:301",
+  "1n7g": "NDP:A:701",
+  "4alw": "HY7:A:1308",
+  "3r0t": "FU9:A:338",
+  "1aku": "FMN:A:150",
+  "4pjt": "2YQ:D:1104",
+  "2efj": "37T:A:502",
+  "2iuz": "D1H:A:1440",
+  "3shy": "5FO:A:1",
+  "4rdl": "FUC:A:601",
+  "1bju": "GP6:A:910",
+  "1hii": "C20:B:101",
+  "1hpx": "KNI:B:900",
+  "3og7": "032:A:1",
 };
 
 /**

@@ -40,11 +40,14 @@ describe("stratified pools", () => {
 
     // The DAL draws exactly what the pure sampler draws on the same candidates (sorted by content hash).
     const candidates = await db.item.findMany({ where: { tags: { has: tag }, status: "active" }, select: { id: true, taskId: true, contentHash: true } });
-    const reference = drawStratifiedSample(candidates.map((c) => ({ id: c.id, taskId: c.taskId, sortKey: c.contentHash })), {
-      tasks: ["translation", "rotation", "zooming"],
-      perTask: 5,
-      seed: "seed-one",
-    });
+    const reference = drawStratifiedSample(
+      candidates.map((c) => ({ id: c.id, taskId: c.taskId, sortKey: c.contentHash })),
+      {
+        tasks: ["translation", "rotation", "zooming"],
+        perTask: 5,
+        seed: "seed-one",
+      },
+    );
     expect(reference.byTask.flatMap((t) => t.itemIds).sort()).toEqual(firstIds);
     expect(active.rotation!.slice().sort()).toEqual(reference.byTask[1]!.itemIds.slice().sort());
 

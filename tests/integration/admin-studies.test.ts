@@ -86,7 +86,8 @@ describe("settings against the pool, checked before saving", () => {
     expect(tooMany).toEqual([
       {
         path: "config.itemsPerTask",
-        message: "T1 Translation: the pool has 4 active item(s) (2 more are practice or attention items, kept out of the main block), but each participant needs 5 different ones. Lower items per task to 4 or add items.",
+        message:
+          "T1 Translation: the pool has 4 active item(s) (2 more are practice or attention items, kept out of the main block), but each participant needs 5 different ones. Lower items per task to 4 or add items.",
       },
       { path: "config.itemsPerTask", message: "T2 Rotation: the pool has 4 active item(s), but each participant needs 5 different ones. Lower items per task to 4 or add items." },
       { path: "config.tasks", message: "T7 Ligand docking: the pool version has no active item of this task. Remove the task or add items to the pool." },
@@ -193,9 +194,20 @@ describe("live monitor", () => {
       const assignment = await db.assignment.create({ data: { participantId: participant.id, itemId, position: 0, status: "answered" } });
       await db.response.create({
         data: {
-          assignmentId: assignment.id, participantId: participant.id, studyId: study.id, itemId, taskId: "translation", taskVersion: 1,
-          condition: participant.condition, rawAnswer: "move x 3", canonicalAnswer: "move x 3", exact: 1, partial: 1,
-          rtServerMs: server, rtClientMs: client, idempotencyKey: `mon-${study.id}-${i}`,
+          assignmentId: assignment.id,
+          participantId: participant.id,
+          studyId: study.id,
+          itemId,
+          taskId: "translation",
+          taskVersion: 1,
+          condition: participant.condition,
+          rawAnswer: "move x 3",
+          canonicalAnswer: "move x 3",
+          exact: 1,
+          partial: 1,
+          rtServerMs: server,
+          rtClientMs: client,
+          idempotencyKey: `mon-${study.id}-${i}`,
         },
       });
       await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId } }, data: { answered: { increment: 1 }, reserved: { increment: 1 } } });
@@ -211,8 +223,15 @@ describe("live monitor", () => {
     // Median of COALESCE(server, client) = median(1000, 3000, 5000) = 3000; server only (1000, 3000) → 2000;
     // client (900, 2000, 5000) → 2000.
     expect(translation).toEqual({
-      taskId: "translation", items: 5, quota: 10, answers: 3, reservedOpen: 1, itemsAtQuota: 1,
-      medianRtMs: 3000, medianRtServerMs: 2000, medianRtClientMs: 2000,
+      taskId: "translation",
+      items: 5,
+      quota: 10,
+      answers: 3,
+      reservedOpen: 1,
+      itemsAtQuota: 1,
+      medianRtMs: 3000,
+      medianRtServerMs: 2000,
+      medianRtClientMs: 2000,
     });
     expect(m.tasks.find((t) => t.taskId === "zooming")).toMatchObject({ items: 5, quota: 10, answers: 0, medianRtMs: null });
     expect(m.totals).toMatchObject({ answers: 3, quota: 20, medianRtMs: 3000 });

@@ -32,7 +32,10 @@ const post = (handler: unknown, path: string, body: unknown) =>
 async function draftPoolVersion(tag: string) {
   const ids = await createTaggedItems(tag, { translation: 3 });
   const pool = await db.pool.create({
-    data: { name: `pool ${tag}`, versions: { create: { version: 1, recipe: { kind: "filter", filter: {}, matched: 3 }, items: { create: ids.translation!.map((itemId) => ({ itemId, taskId: "translation" })) } } } },
+    data: {
+      name: `pool ${tag}`,
+      versions: { create: { version: 1, recipe: { kind: "filter", filter: {}, matched: 3 }, items: { create: ids.translation!.map((itemId) => ({ itemId, taskId: "translation" })) } } },
+    },
     select: { id: true, versions: { select: { id: true } } },
   });
   return { poolId: pool.id, versionId: pool.versions[0]!.id, itemIds: ids.translation! };
@@ -53,7 +56,9 @@ describe("unique conflicts", () => {
     await signedInAdmin();
     const { versionId } = await draftPoolVersion(`slug-${uniqueSuffix()}`);
     const slug = `race-${uniqueSuffix()}`;
-    const responses = await Promise.all(Array.from({ length: 8 }, () => post(createStudyRoute, "/api/admin/studies", { name: "Race", slug, poolVersionId: versionId, config: { tasks: ["translation"], itemsPerTask: 1 } })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => post(createStudyRoute, "/api/admin/studies", { name: "Race", slug, poolVersionId: versionId, config: { tasks: ["translation"], itemsPerTask: 1 } })),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     for (const r of responses.filter((x) => x.status !== 201)) {

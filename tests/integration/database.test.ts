@@ -43,11 +43,25 @@ describe("database", () => {
 
   it("enforces the idempotency key's unique constraint on responses", async () => {
     const item = await createItemWithKey("idem");
-    const pool = await db.pool.create({ data: { name: "p", versions: { create: { version: 1, recipe: {}, items: { create: { itemId: item.id, taskId: "rotation" } } } } }, include: { versions: true } });
+    const pool = await db.pool.create({
+      data: { name: "p", versions: { create: { version: 1, recipe: {}, items: { create: { itemId: item.id, taskId: "rotation" } } } } },
+      include: { versions: true },
+    });
     const study = await db.study.create({ data: { slug: "idem", name: "s", poolVersionId: pool.versions[0]!.id, config: {} } });
     const participant = await db.participant.create({ data: { studyId: study.id, externalId: "P1", condition: "static", orderSeed: "1" } });
     const a1 = await db.assignment.create({ data: { participantId: participant.id, itemId: item.id, position: 0 } });
-    const base = { participantId: participant.id, studyId: study.id, itemId: item.id, taskId: "rotation", taskVersion: 1, condition: "static", rawAnswer: "roll y 75", canonicalAnswer: "roll y 75", exact: 1, partial: 1 };
+    const base = {
+      participantId: participant.id,
+      studyId: study.id,
+      itemId: item.id,
+      taskId: "rotation",
+      taskVersion: 1,
+      condition: "static",
+      rawAnswer: "roll y 75",
+      canonicalAnswer: "roll y 75",
+      exact: 1,
+      partial: 1,
+    };
     await db.response.create({ data: { ...base, assignmentId: a1.id, idempotencyKey: "k-1" } });
     await expect(db.response.create({ data: { ...base, assignmentId: a1.id, idempotencyKey: "k-2" } })).rejects.toThrow();
     await expect(db.response.count({ where: { participantId: participant.id } })).resolves.toBe(1);

@@ -7,16 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  backupEmbedded,
-  embeddedConfig,
-  EmbeddedDbError,
-  ensureEmbedded,
-  KEEP_BACKUPS,
-  listBackups,
-  restoreEmbedded,
-  stopEmbedded,
-} from "../../scripts/embedded-postgres.mts";
+import { backupEmbedded, embeddedConfig, EmbeddedDbError, ensureEmbedded, KEEP_BACKUPS, listBackups, restoreEmbedded, stopEmbedded } from "../../scripts/embedded-postgres.mts";
 import { runMigrationCommand } from "../../scripts/db.mts";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "misi-embedded-"));
@@ -138,8 +129,7 @@ describe("embedded PostgreSQL", () => {
     fs.writeFileSync(path.join(project, "prisma/migrations", added, "migration.sql"), `CREATE TABLE "backup_probe" (id integer);\n`);
     const cliEnv: NodeJS.ProcessEnv = { ...env };
     delete cliEnv.DATABASE_URL; // the integration setup points it at the suite's server database
-    const cli = (...args: string[]) =>
-      spawnSync(path.resolve("node_modules/.bin/tsx"), [path.resolve("scripts/db.mts"), ...args], { cwd: project, env: cliEnv, encoding: "utf8", timeout: 120_000 });
+    const cli = (...args: string[]) => spawnSync(path.resolve("node_modules/.bin/tsx"), [path.resolve("scripts/db.mts"), ...args], { cwd: project, env: cliEnv, encoding: "utf8", timeout: 120_000 });
     const probeExists = () => withClient(async (c) => (await c.query(`SELECT to_regclass('public.backup_probe') IS NOT NULL AS ok`)).rows[0].ok as boolean);
 
     await withClient((c) => c.query("INSERT INTO probe (id) VALUES ('before-migration')"));

@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const BLUR = Buffer.from(`<svg xmlns="${SVG_NS}" width="4096" height="4096"><filter id="f"><feGaussianBlur stdDeviation="1500"/></filter>${'<rect width="4096" height="4096" filter="url(#f)"/>'.repeat(4)}</svg>`);
+const BLUR = Buffer.from(
+  `<svg xmlns="${SVG_NS}" width="4096" height="4096"><filter id="f"><feGaussianBlur stdDeviation="1500"/></filter>${'<rect width="4096" height="4096" filter="url(#f)"/>'.repeat(4)}</svg>`,
+);
 const SMALL = Buffer.from(`<svg xmlns="${SVG_NS}" width="8" height="6"><rect width="8" height="6" fill="red"/></svg>`);
 
 describe("heavy-work pool limits", () => {

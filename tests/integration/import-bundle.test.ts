@@ -58,7 +58,11 @@ describe("bundle import", () => {
     expect(translation).toMatchObject({ pdbId: "1acj", split: "test", generatorVersion: "0.0.1", seed: "seed-0", renderSettings: { widthPx: 8 }, payload: { pdbId: "1acj" } });
     expect(translation.answerKey?.gold).toEqual({ axis: "x", distanceA: 3 });
     // Images: in bundle order, with the bundle's captions; PNGs byte for byte, SVGs rasterised to PNG (lib/import/foreign-svg.ts).
-    const lines = fs.readFileSync(path.join(dir, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string; caption: string }> });
+    const lines = fs
+      .readFileSync(path.join(dir, "items.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string; caption: string }> });
     const line = lines.find((l) => l.id === translation.externalId)!;
     expect(translation.images.map((im) => [im.position, im.caption, im.mimeType])).toEqual([
       [0, "Image 1", "image/png"],
@@ -75,7 +79,14 @@ describe("bundle import", () => {
     });
     // The stored hash is reproducible from the stored rows alone.
     expect(translation.contentHash).toBe(
-      computeItemContentHash({ taskId: translation.taskId, taskVersion: translation.taskVersion, question: translation.question, payload: translation.payload, gold: translation.answerKey!.gold, images: translation.images }),
+      computeItemContentHash({
+        taskId: translation.taskId,
+        taskVersion: translation.taskVersion,
+        question: translation.question,
+        payload: translation.payload,
+        gold: translation.answerKey!.gold,
+        images: translation.images,
+      }),
     );
 
     const batch = await db.importBatch.findUniqueOrThrow({ where: { id: result.batchId } });

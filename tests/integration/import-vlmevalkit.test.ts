@@ -71,9 +71,7 @@ describe("VLMEvalKit TSV import", () => {
     const text = toTsv(vlmevalkitRows(tag), ["index", "image", "question", "A", "B", "C", "D", "gold_answer", "category"]);
     const result = await runImport({ inputPath: writeTsv("wrong-column.tsv", text), kind: "vlmevalkit" });
     expect(result.status).toBe("failed");
-    expect(result.report.errors.map(formatReportEntry)).toEqual([
-      "wrong-column.tsv:1: header: missing column 'answer' (columns are: index, image, question, A, B, C, D, gold_answer, category)",
-    ]);
+    expect(result.report.errors.map(formatReportEntry)).toEqual(["wrong-column.tsv:1: header: missing column 'answer' (columns are: index, image, question, A, B, C, D, gold_answer, category)"]);
     expect(await db.item.count({ where: { importBatchId: result.batchId } })).toBe(0);
   });
 

@@ -26,7 +26,13 @@ const device = { viewportWidth: 1366, viewportHeight: 768, devicePixelRatio: 1.5
 const signals = { hiddenMs: 12_345, hiddenCount: 2, blurCount: 3, blurMs: 14_000, pasteCount: 1, pasteChars: 8, copyCount: 1, copyChars: 40, reloads: 0, webdriver: false, device };
 
 async function post(body: unknown): Promise<{ status: number; json: { error?: { details?: Array<{ path: string }> } } }> {
-  const res = await answer(new Request("http://localhost/api/participant/answer", { method: "POST", headers: { "content-type": "application/json", cookie: `${PARTICIPANT_COOKIE}=${cookie.value}` }, body: JSON.stringify(body) }));
+  const res = await answer(
+    new Request("http://localhost/api/participant/answer", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `${PARTICIPANT_COOKIE}=${cookie.value}` },
+      body: JSON.stringify(body),
+    }),
+  );
   return { status: res.status, json: await res.json() };
 }
 
@@ -83,7 +89,10 @@ describe("integrity signals on the answer route", () => {
     for (const [bad, path] of cases) {
       const res = await post({ ...base, signals: bad });
       expect(res.status, path).toBe(422);
-      expect(res.json.error?.details?.map((d) => d.path), path).toContain(path);
+      expect(
+        res.json.error?.details?.map((d) => d.path),
+        path,
+      ).toContain(path);
     }
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
@@ -119,7 +128,14 @@ describe("integrity signals on the answer route", () => {
       participants.push(Object.fromEntries(listHeader(PARTICIPANTS_TABLE).map((k, i) => [k, toCsvRecord(PARTICIPANTS_TABLE, row)[i]!])));
     }
     const p = participants.find((x) => x.participant_id === paster)!;
-    expect(p).toMatchObject({ sig_paste_count_total: "1", sig_paste_chars_total: "8", max_identical_run: "3", sig_viewport_width: "1366", sig_webdriver: "0", excluded_by: "anyPaste | identicalRunAtLeast" });
+    expect(p).toMatchObject({
+      sig_paste_count_total: "1",
+      sig_paste_chars_total: "8",
+      max_identical_run: "3",
+      sig_viewport_width: "1366",
+      sig_webdriver: "0",
+      excluded_by: "anyPaste | identicalRunAtLeast",
+    });
     expect(p.sig_hidden_ms_total).toBe(String(3 * 12_345));
     expect(participants.find((x) => x.participant_id === clean)).toMatchObject({ excluded_by: "", max_identical_run: "1" });
 

@@ -86,7 +86,9 @@ describe("a removed never-consented participant", () => {
     await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "newer" }, pendingLimit: 1 });
     await expect(db.participant.findUnique({ where: { id: first.participantId } })).resolves.toBeNull();
     const cookie = `${PARTICIPANT_COOKIE}=${createParticipantToken(first.participantId, study.id)}`;
-    const res = await consent(new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ accept: true, device: DEVICE }) }));
+    const res = await consent(
+      new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ accept: true, device: DEVICE }) }),
+    );
     expect(res.status).toBe(401);
     expect(await res.text()).toMatch(/open your study link again/);
     await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({ kind: "ok", resumed: false });

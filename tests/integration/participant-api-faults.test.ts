@@ -51,10 +51,9 @@ async function withTerminatedConnection(table: string, call: () => Promise<Respo
     const pending = call();
     let terminated = 0;
     for (let i = 0; i < 500 && terminated === 0; i++) {
-      const waiting = await watcher.query(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1",
-        [(locker as unknown as { processID: number }).processID],
-      );
+      const waiting = await watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1", [
+        (locker as unknown as { processID: number }).processID,
+      ]);
       for (const row of waiting.rows as Array<{ pid: number }>) {
         const r = await watcher.query("SELECT pg_terminate_backend($1) AS ok", [row.pid]);
         if (r.rows[0].ok) terminated++;

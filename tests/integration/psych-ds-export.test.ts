@@ -79,7 +79,15 @@ async function addParticipants(fixture: ResultsStudyFixture, count: number): Pro
   for (let k = 0; k < count; k++) {
     const condition = k % 2 === 0 ? "static" : "interactive";
     const participant = await db.participant.create({
-      data: { studyId: fixture.studyId, externalId: `extra-${k}-${fixture.tag}`, condition, cohort: k % 3 === 0 ? "crowd" : "expert", status: "completed", orderSeed: `x${k}`, consentAt: new Date(clock) },
+      data: {
+        studyId: fixture.studyId,
+        externalId: `extra-${k}-${fixture.tag}`,
+        condition,
+        cohort: k % 3 === 0 ? "crowd" : "expert",
+        status: "completed",
+        orderSeed: `x${k}`,
+        consentAt: new Date(clock),
+      },
       select: { id: true },
     });
     for (const [position, item] of fixture.items.entries()) {
@@ -317,13 +325,32 @@ describe("analysis package (Psych-DS)", () => {
       for (const h of header!) expect(names.has(h), `${file}: column ${h} is not in variableMeasured`).toBe(true);
     }
     for (const v of description.variableMeasured) expect(v.description.length, v.name).toBeGreaterThan(5);
-    const trials = parse(fs.readFileSync(path.join(root, "data", dataFiles.find((f) => f.includes("table-trials"))!), "utf8"), { columns: true }) as Record<string, string>[];
+    const trials = parse(
+      fs.readFileSync(
+        path.join(
+          root,
+          "data",
+          dataFiles.find((f) => f.includes("table-trials"))!,
+        ),
+        "utf8",
+      ),
+      { columns: true },
+    ) as Record<string, string>[];
     // Main phase only (13 items × 20 participants), every one counted by the page; no recruitment ids in the package.
     expect(trials).toHaveLength(13 * 20);
     expect(trials.every((t) => t.in_results === "1")).toBe(true);
     expect(trials.filter((t) => t.in_results === "1")).toHaveLength(page.nResponses);
     expect(Object.keys(trials[0]!)).not.toContain("participant_external_id");
-    expect(fs.readFileSync(path.join(root, "data", dataFiles.find((f) => f.includes("participants"))!), "utf8")).not.toContain("HYPERLINK");
+    expect(
+      fs.readFileSync(
+        path.join(
+          root,
+          "data",
+          dataFiles.find((f) => f.includes("participants"))!,
+        ),
+        "utf8",
+      ),
+    ).not.toContain("HYPERLINK");
   });
 
   it("analysis.R reproduces every number of the results page and fits the glmer condition model", async () => {

@@ -83,7 +83,10 @@ describe("server-clock question timing", () => {
         status: "stored",
       });
     }
-    const stored = await db.response.findMany({ where: { participantId: { in: [inGrace, late] } }, select: { participantId: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true, late: true } });
+    const stored = await db.response.findMany({
+      where: { participantId: { in: [inGrace, late] } },
+      select: { participantId: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true, late: true },
+    });
     expect(stored.find((r) => r.participantId === inGrace)).toMatchObject({ canonicalAnswer: "move x 1", exact: 1, partial: 1, late: false });
     // Not lost (text and canonical form kept), not counted as in time.
     expect(stored.find((r) => r.participantId === late)).toMatchObject({ rawAnswer: "move x 1", canonicalAnswer: "move x 1", exact: 0, partial: 0, late: true });

@@ -200,7 +200,21 @@ describe("results end to end: responses export vs the results page", () => {
     expect(exported.contentType).toMatch(/^text\/tab-separated-values/);
     const rows = parse(await readAll(exported.stream), { columns: true, delimiter: "\t" }) as Row[];
     expect(rows).toHaveLength(13);
-    expect(rows.map((r) => r.category)).toEqual(["translation", "translation", "translation", "translation", "zooming", "zooming", "residue_ligand", "residue_ligand", "residue_ligand", "residue_ligand", "interaction_location", "interaction_location", "interaction_location"]);
+    expect(rows.map((r) => r.category)).toEqual([
+      "translation",
+      "translation",
+      "translation",
+      "translation",
+      "zooming",
+      "zooming",
+      "residue_ligand",
+      "residue_ligand",
+      "residue_ligand",
+      "residue_ligand",
+      "interaction_location",
+      "interaction_location",
+      "interaction_location",
+    ]);
     for (const r of rows) {
       const images = JSON.parse(r.image!) as string[];
       const names = JSON.parse(r.image_path!) as string[];
@@ -241,7 +255,21 @@ describe("results end to end: responses export vs the results page", () => {
     const item = fixture.items[0]!;
     const assignment = await db.assignment.create({ data: { participantId: person.id, itemId: item.id, position: 0, status: "answered" }, select: { id: true } });
     await db.response.create({
-      data: { assignmentId: assignment.id, participantId: person.id, studyId: other.id, itemId: item.id, taskId: "translation", taskVersion: 1, phase: "main", condition: "static", rawAnswer: "move x 3", canonicalAnswer: "move x 3", exact: 1, partial: 1, idempotencyKey: `other-${fixture.tag}` },
+      data: {
+        assignmentId: assignment.id,
+        participantId: person.id,
+        studyId: other.id,
+        itemId: item.id,
+        taskId: "translation",
+        taskVersion: 1,
+        phase: "main",
+        condition: "static",
+        rawAnswer: "move x 3",
+        canonicalAnswer: "move x 3",
+        exact: 1,
+        partial: 1,
+        idempotencyKey: `other-${fixture.tag}`,
+      },
     });
     const one = await getStudyResults({ studyId: fixture.studyId });
     const pooled = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });

@@ -21,7 +21,11 @@ async function makeLysineItem(itemId: string, atoms: string[]): Promise<void> {
 
 beforeAll(async () => {
   fixture = await createResultsStudy("fair-oxt");
-  const t4 = [...new Set((await db.response.findMany({ where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main" }, select: { itemId: true }, orderBy: { itemId: "asc" } })).map((r) => r.itemId))];
+  const t4 = [
+    ...new Set(
+      (await db.response.findMany({ where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main" }, select: { itemId: true }, orderBy: { itemId: "asc" } })).map((r) => r.itemId),
+    ),
+  ];
   expect(t4.length).toBeGreaterThanOrEqual(2);
   [terminalItem, innerItem] = [t4[0]!, t4[1]!];
   await makeLysineItem(terminalItem, ["N", "CA", "C", "O", "CB", "NZ", "OXT"]);

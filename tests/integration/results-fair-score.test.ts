@@ -64,7 +64,13 @@ describe("fair score from stored answers", () => {
 describe("late answers (a late swapped answer scores 0 under fair too)", () => {
   it("a late answer is 0 under fair as under the paper, and is no answer for the item analysis", async () => {
     const other = await db.response.findFirstOrThrow({
-      where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main", id: { not: changedId }, item: { id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId } },
+      where: {
+        studyId: fixture.studyId,
+        taskId: "residue_ligand",
+        phase: "main",
+        id: { not: changedId },
+        item: { id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId },
+      },
       select: { id: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true },
     });
     await db.response.update({ where: { id: other.id }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0, late: true } });

@@ -41,7 +41,21 @@ function itemSpecs(): ItemSpec[] {
     images: 6,
   });
   const zoom = (d: number): ItemSpec => ({ taskId: "zooming", gold: { distanceA: d }, payload: { pdbId: "1abc" }, choices: [`move z ${d}`, `move z ${d + 2}`, `move z ${d - 5}`], images: 4 });
-  return [translation("x", 3), translation("y", -2), translation("x", -4), translation("y", 1), residue(true), residue(true), residue(false), residue(false), mc("B"), mc("D"), mc("A"), zoom(45), zoom(52)];
+  return [
+    translation("x", 3),
+    translation("y", -2),
+    translation("x", -4),
+    translation("y", 1),
+    residue(true),
+    residue(true),
+    residue(false),
+    residue(false),
+    mc("B"),
+    mc("D"),
+    mc("A"),
+    zoom(45),
+    zoom(52),
+  ];
 }
 
 export interface ResultsStudyFixture {
@@ -93,7 +107,12 @@ export async function createResultsStudy(seed: string): Promise<ResultsStudyFixt
     select: { versions: { select: { id: true } } },
   });
   const poolVersionId = pool.versions[0]!.id;
-  const config = StudyConfigSchema.parse({ tasks: ["translation", "zooming", "residue_ligand", "interaction_location"], conditions: ["static", "interactive"], answersPerItem: 6, cohortTag: "expert" });
+  const config = StudyConfigSchema.parse({
+    tasks: ["translation", "zooming", "residue_ligand", "interaction_location"],
+    conditions: ["static", "interactive"],
+    answersPerItem: 6,
+    cohortTag: "expert",
+  });
   const study = await db.study.create({
     data: { slug: `results-${tag}`, name: `Results ${tag}`, status: "open", poolVersionId, config, cohortTag: "expert" },
     select: { id: true, slug: true },

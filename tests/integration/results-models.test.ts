@@ -125,10 +125,22 @@ describe("model imports", () => {
   it("reports unknown keys, ambiguous external ids and answers that disagree with the gold", async () => {
     // Another source numbers an item with the same external id as the fixture's first item.
     const twin = await db.item.create({
-      data: { source: "vlmevalkit", externalId: fixture.items[0]!.externalId, taskId: "translation", taskVersion: 1, question: "twin", payload: { pdbId: "1abc" }, contentHash: `twin-${fixture.tag}`, answerKey: { create: { gold: { axis: "y", distanceA: 1 }, canonical: "move y 1" } } },
+      data: {
+        source: "vlmevalkit",
+        externalId: fixture.items[0]!.externalId,
+        taskId: "translation",
+        taskVersion: 1,
+        question: "twin",
+        payload: { pdbId: "1abc" },
+        contentHash: `twin-${fixture.tag}`,
+        answerKey: { create: { gold: { axis: "y", distanceA: 1 }, canonical: "move y 1" } },
+      },
       select: { id: true },
     });
-    const text = vlmevalkitTsv((i) => (i === 12 ? "no-such-item" : fixture.items[i]!.externalId), (i) => (i === 3 ? "move y 4" : getTask(fixture.items[i]!.taskId).canonicalizeGold(fixture.items[i]!.gold as never)));
+    const text = vlmevalkitTsv(
+      (i) => (i === 12 ? "no-such-item" : fixture.items[i]!.externalId),
+      (i) => (i === 3 ? "move y 4" : getTask(fixture.items[i]!.taskId).canonicalizeGold(fixture.items[i]!.gold as never)),
+    );
     const loose = await importModelRun({ fileName: "keys.tsv", bytes: enc(text), input: { model: "Loose" }, actorId });
     expect(loose.nMatched).toBe(11);
     expect(loose.skipped.map((s) => [s.line, s.problem.split(":")[0]])).toEqual([
@@ -174,7 +186,10 @@ describe("item-matched comparison", () => {
     for (const column of c.columns) {
       const model = column.models.find((m) => m.modelId === tsvRun.id)!;
       const itemIds = fixture.items.filter((it) => predictions.has(it.id) && column.taskId === it.taskId).map((it) => it.id);
-      const inColumn = column.taskId === "residue_ligand" ? itemIds.filter((id) => (column.column === "residue_ligand_neg") === (fixture.items.find((x) => x.id === id)!.gold as { kind: string }).kind.startsWith("none")) : itemIds;
+      const inColumn =
+        column.taskId === "residue_ligand"
+          ? itemIds.filter((id) => (column.column === "residue_ligand_neg") === (fixture.items.find((x) => x.id === id)!.gold as { kind: string }).kind.startsWith("none"))
+          : itemIds;
       let b = 0;
       let cc = 0;
       for (const id of inColumn) {

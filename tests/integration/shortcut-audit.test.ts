@@ -28,9 +28,7 @@ describe("getShortcutAudit", () => {
       orderBy: { itemId: "asc" },
     });
     const order = ["translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"];
-    const items = keys
-      .map((k) => ({ taskId: k.item.taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical }))
-      .sort((a, b) => order.indexOf(a.taskId) - order.indexOf(b.taskId));
+    const items = keys.map((k) => ({ taskId: k.item.taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical })).sort((a, b) => order.indexOf(a.taskId) - order.indexOf(b.taskId));
     expect(audits).toEqual(auditShortcuts(items, { groupOf: byT4Polarity }));
     expect(audits.reduce((n, a) => n + a.items, 0)).toBe(fixture.items.length);
     // Stored items carry no coordinates: no pose or polar-distance rule runs here.

@@ -40,7 +40,13 @@ beforeAll(async () => {
         { t: 2000, type: "stage", detail: "1" },
       ],
     },
-    { camera: [{ t: 0, q: [0, 0, 0, 1], d: 40 }, { t: 500, q: [S, 0, 0, S], d: 20 }], events: [{ t: 0, type: "viewer", detail: "start" }] },
+    {
+      camera: [
+        { t: 0, q: [0, 0, 0, 1], d: 40 },
+        { t: 500, q: [S, 0, 0, S], d: 20 },
+      ],
+      events: [{ t: 0, type: "viewer", detail: "start" }],
+    },
     { camera: [{ t: 0, q: [0, 0, 0, 1], d: 40 }], events: [] },
   ];
   for (const [i, log] of logs.entries()) {

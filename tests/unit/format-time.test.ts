@@ -31,7 +31,11 @@ describe("one time zone for staff: UTC, labelled", () => {
     for (const file of [...sources(path.join(ROOT, "app/admin")), ...sources(path.join(ROOT, "components"))]) {
       const text = readFileSync(file, "utf8");
       // Local-zone formatting, or an ISO string cut up for display instead of the one formatter.
-      const patterns = [/\.toLocale(Date|Time)String\(/, /new Date\([^)]*\)\.toLocaleString\(/, /\.(at|createdAt|startedAt|finishedAt|openedAt|closedAt|importedAt|lastResponseAt)\.toISOString\(\)\.(slice|replace)\(/];
+      const patterns = [
+        /\.toLocale(Date|Time)String\(/,
+        /new Date\([^)]*\)\.toLocaleString\(/,
+        /\.(at|createdAt|startedAt|finishedAt|openedAt|closedAt|importedAt|lastResponseAt)\.toISOString\(\)\.(slice|replace)\(/,
+      ];
       for (const p of patterns) if (p.test(text)) offenders.push(`${path.relative(ROOT, file)}: ${p}`);
     }
     expect(offenders).toEqual([]);

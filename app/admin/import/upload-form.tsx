@@ -129,8 +129,8 @@ export function ImportUploadForm() {
             className="mt-1 block w-full text-sm"
           />
           <p id="import-file-help" className="mt-1 text-xs text-slate-600">
-            A bundle zip from <code>npm run generate</code>, the MiSI-Bench release archive, a VLMEvalKit TSV, or structure files (zip several PDB/SDF/MOL2
-            files together to pair proteins with ligands). Large files are streamed; up to 4 GB.
+            A bundle zip from <code>npm run generate</code>, the MiSI-Bench release archive, a VLMEvalKit TSV, or structure files (zip several PDB/SDF/MOL2 files together to pair proteins with
+            ligands). Large files are streamed; up to 4 GB.
           </p>
         </div>
         <div>
@@ -188,8 +188,8 @@ export function ImportUploadForm() {
             <input id="import-size" name="size" type="number" min={16} max={4096} defaultValue={1024} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
           </div>
           <p id="import-generate-help" className="text-xs text-slate-600 sm:col-span-4">
-            Leave Tasks empty to store the structures only. With tasks, items are generated and rendered by the task engine (the same seed gives the same
-            items) and stored with their answer keys; this can take minutes for many items.
+            Leave Tasks empty to store the structures only. With tasks, items are generated and rendered by the task engine (the same seed gives the same items) and stored with their answer keys; this
+            can take minutes for many items.
           </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">

@@ -97,19 +97,30 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
         </TableBody>
       </DataTable>
       <nav aria-label="Pages" className="mt-3 flex items-center gap-4 text-sm">
-        {page.page > 1 ? <Link href={link(page.page - 1)} className="underline">← Previous</Link> : <span className="text-slate-400">← Previous</span>}
-        {page.page < page.pageCount ? <Link href={link(page.page + 1)} className="underline">Next →</Link> : <span className="text-slate-400">Next →</span>}
+        {page.page > 1 ? (
+          <Link href={link(page.page - 1)} className="underline">
+            ← Previous
+          </Link>
+        ) : (
+          <span className="text-slate-400">← Previous</span>
+        )}
+        {page.page < page.pageCount ? (
+          <Link href={link(page.page + 1)} className="underline">
+            Next →
+          </Link>
+        ) : (
+          <span className="text-slate-400">Next →</span>
+        )}
       </nav>
       <section aria-labelledby="mc-validity-h" className="mt-8">
         <h2 id="mc-validity-h" className="text-lg font-semibold">
           MC validity: option-text-only accuracy
         </h2>
         <p className="text-sm text-slate-700">
-          Expected accuracy of guessing the key from the four option texts alone (no images), over the active items of each multiple-choice task:
-          sign-mirror (an option whose sign mirror is also offered), median-of-options (closest to the per-command median), odd-one-out (farthest from
-          the others). Chance is 25%; more than 5 points above it means the options leak the answer. T5/T6 participants see the options as images, not texts.
-          T5 leaks by the paper&apos;s design (kept on purpose): all three distractors change the rotation angle, so the key is the option whose angle
-          differs from the others and odd-one-out finds it in about two thirds of items.
+          Expected accuracy of guessing the key from the four option texts alone (no images), over the active items of each multiple-choice task: sign-mirror (an option whose sign mirror is also
+          offered), median-of-options (closest to the per-command median), odd-one-out (farthest from the others). Chance is 25%; more than 5 points above it means the options leak the answer. T5/T6
+          participants see the options as images, not texts. T5 leaks by the paper&apos;s design (kept on purpose): all three distractors change the rotation angle, so the key is the option whose
+          angle differs from the others and odd-one-out finds it in about two thirds of items.
         </p>
         {validity.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No active multiple-choice items.</p>
@@ -129,10 +140,18 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
                   <Th size="sm" scope="row" align="left" className="font-normal">
                     {taskLabel.get(v.taskId) ?? v.taskId}
                   </Th>
-                  <Td size="sm" className="tabular-nums">{v.report.items}</Td>
-                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["sign-mirror"]).toFixed(1)}%</Td>
-                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["median-of-options"]).toFixed(1)}%</Td>
-                  <Td size="sm" className="tabular-nums">{(100 * v.report.accuracy["odd-one-out"]).toFixed(1)}%</Td>
+                  <Td size="sm" className="tabular-nums">
+                    {v.report.items}
+                  </Td>
+                  <Td size="sm" className="tabular-nums">
+                    {(100 * v.report.accuracy["sign-mirror"]).toFixed(1)}%
+                  </Td>
+                  <Td size="sm" className="tabular-nums">
+                    {(100 * v.report.accuracy["median-of-options"]).toFixed(1)}%
+                  </Td>
+                  <Td size="sm" className="tabular-nums">
+                    {(100 * v.report.accuracy["odd-one-out"]).toFixed(1)}%
+                  </Td>
                   <Td size="sm" className={`tabular-nums ${v.report.worstExcessPoints > 5 ? "font-semibold text-red-700" : ""}`}>
                     {v.report.worstExcessPoints.toFixed(1)} points
                   </Td>
@@ -147,10 +166,9 @@ export default async function ItemsPage({ searchParams }: { searchParams: Search
           Shortcut audit
         </h2>
         <p className="text-sm text-slate-700">
-          The best knowledge-free strategy per task over the active items: option-text rules for multiple choice (sign-mirror, one-command mirror,
-          unique angle, median, odd-one-out and their combinations) and the most common answer of the other items for cloze tasks, with a 95% Wilson
-          interval. Option-pose (3D) and polar-distance rules need coordinates, which are not stored with items: they are in the generated bundle&apos;s
-          manifest and in <span className="font-mono">npm run bench:shortcuts</span>. Red: more than 5 points above chance.
+          The best knowledge-free strategy per task over the active items: option-text rules for multiple choice (sign-mirror, one-command mirror, unique angle, median, odd-one-out and their
+          combinations) and the most common answer of the other items for cloze tasks, with a 95% Wilson interval. Option-pose (3D) and polar-distance rules need coordinates, which are not stored with
+          items: they are in the generated bundle&apos;s manifest and in <span className="font-mono">npm run bench:shortcuts</span>. Red: more than 5 points above chance.
         </p>
         <ShortcutAuditTable audits={shortcuts} />
       </section>

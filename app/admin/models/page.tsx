@@ -23,8 +23,7 @@ export default async function ModelRunsPage() {
       <BackLink href="/admin/results">Results</BackLink>
       <h1 className="mt-2 text-2xl font-semibold">Model runs</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Model outputs are scored with the same task scorers as human answers and compared item by item on each study&apos;s results page. Importing the same
-        file twice stores it once.
+        Model outputs are scored with the same task scorers as human answers and compared item by item on each study&apos;s results page. Importing the same file twice stores it once.
       </p>
 
       <section aria-labelledby="import-h" className="mt-6">
@@ -74,10 +73,18 @@ export default async function ModelRunsPage() {
                     {r.source}
                     <span className="block font-mono text-xs text-slate-600">{r.fileName}</span>
                   </Td>
-                  <Td variant="ruled" className="tabular-nums">{r.nPredictions}</Td>
-                  <Td variant="ruled" className="tabular-nums">{r.nUnparseable}</Td>
-                  <Td variant="ruled" className="tabular-nums">{r.nSkipped}</Td>
-                  <Td variant="ruled" className="tabular-nums">{r.nReferenceMismatches}</Td>
+                  <Td variant="ruled" className="tabular-nums">
+                    {r.nPredictions}
+                  </Td>
+                  <Td variant="ruled" className="tabular-nums">
+                    {r.nUnparseable}
+                  </Td>
+                  <Td variant="ruled" className="tabular-nums">
+                    {r.nSkipped}
+                  </Td>
+                  <Td variant="ruled" className="tabular-nums">
+                    {r.nReferenceMismatches}
+                  </Td>
                   <Td variant="ruled" className="text-xs">
                     {Object.entries(r.byTask)
                       .map(([t, n]) => `${taskDisplayName(t)} ${n}`)

@@ -20,8 +20,7 @@ export default async function ResultsIndexPage() {
         <Link href="/admin/models" className="underline">
           Model runs
         </Link>{" "}
-        ·{" "}
-        {/* A file download from a route handler: a plain link, not client-side navigation. */}
+        · {/* A file download from a route handler: a plain link, not client-side navigation. */}
         {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
         <a href="/api/export/codebook?format=md" className="underline">
           Codebook

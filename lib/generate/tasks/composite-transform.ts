@@ -20,17 +20,7 @@ import {
   type PairedChangeSpec,
 } from "../distractors";
 import { toFrontFrame } from "../scene";
-import {
-  type PlanResult,
-  AxisXYZSchema,
-  THREE_VIEWS,
-  defineGenerator,
-  listGridValues,
-  makeCanonicalViews,
-  makeView,
-  pickValue,
-  requireComplex,
-} from "../task-generator";
+import { type PlanResult, AxisXYZSchema, THREE_VIEWS, defineGenerator, listGridValues, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
 import type { GeneratorComplex, ItemView } from "../types";
 import { makeComplexBase } from "./whole-complex";
 
@@ -106,9 +96,7 @@ function drawDistinctOptions(
 }
 
 function optionViews(base: Parameters<typeof makeView>[0], lettered: LetteredOptions, prefix: readonly ViewCommand[], firstImage: number): ItemView[] {
-  return lettered.options.map((o, i) =>
-    makeView({ ...base, modelCommands: [...prefix, ...o.commands] }, "front", `Image ${firstImage + i}: option ${"ABCD"[i]}`),
-  );
+  return lettered.options.map((o, i) => makeView({ ...base, modelCommands: [...prefix, ...o.commands] }, "front", `Image ${firstImage + i}: option ${"ABCD"[i]}`));
 }
 
 function frontPositions(complex: GeneratorComplex, viewCentre: Vec3): Vec3[] {
@@ -167,15 +155,7 @@ export const translationRotationGenerator = defineGenerator({
               { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] },
             )
         : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
-    const lettered = drawDistinctOptions(
-      rng,
-      truth,
-      build,
-      (commands) => applyCommands(targetFront, commands, [0, 0, 0]),
-      params.minOptionRmsdA,
-      params.maxAttempts,
-      item.answerSlot,
-    );
+    const lettered = drawDistinctOptions(rng, truth, build, (commands) => applyCommands(targetFront, commands, [0, 0, 0]), params.minOptionRmsdA, params.maxAttempts, item.answerSlot);
     const views = [
       ...makeCanonicalViews(refBase, THREE_VIEWS, 1),
       makeView({ ...refBase, modelCommands: truth.commands }, "front", "Image 4: front view after the transformation"),
@@ -221,15 +201,7 @@ export const rotationRotationGenerator = defineGenerator({
       params.distractors === "balanced"
         ? (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildBalancedDistractors(r, t, rollSpec, rollSpec)
         : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
-    const lettered = drawDistinctOptions(
-      rng,
-      truth,
-      build,
-      (commands) => applyCommands(after, commands, [0, 0, 0]),
-      params.minOptionRmsdA,
-      params.maxAttempts,
-      item.answerSlot,
-    );
+    const lettered = drawDistinctOptions(rng, truth, build, (commands) => applyCommands(after, commands, [0, 0, 0]), params.minOptionRmsdA, params.maxAttempts, item.answerSlot);
     const views = [
       ...makeCanonicalViews(base, THREE_VIEWS, 1),
       makeView({ ...base, modelCommands: truth.commands }, "front", "Image 4: front view after the two rotations"),

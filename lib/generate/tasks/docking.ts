@@ -21,7 +21,10 @@ const TASK_DEFAULTS = dockingTask.defaultParams;
 export const DockingGeneratorParamsSchema = z
   .object({
     /** Axes of the ligand's turn (the task's default: x, y, z). */
-    rollAxes: z.array(AxisXYZSchema).min(1).default([...TASK_DEFAULTS.rollAxes]),
+    rollAxes: z
+      .array(AxisXYZSchema)
+      .min(1)
+      .default([...TASK_DEFAULTS.rollAxes]),
     /** |turn| in degrees, on the answer grammar's 15° grid. */
     minAbsAngleDeg: z.number().int().min(DOCKING_ROLL_COMMAND.step).max(DOCKING_ROLL_COMMAND.max).default(DOCKING_ROLL_COMMAND.step),
     maxAbsAngleDeg: z.number().int().min(DOCKING_ROLL_COMMAND.step).max(DOCKING_ROLL_COMMAND.max).default(DOCKING_ROLL_COMMAND.max),
@@ -67,9 +70,7 @@ export const dockingGenerator = defineGenerator({
     }
     const { forward, clash } = best!;
     const notes =
-      clash > params.maxClashFraction
-        ? [`the displaced ligand still overlaps the pocket: ${(clash * 100).toFixed(0)}% of its atoms within ${params.clashDistanceA} Å of a pocket atom`]
-        : [];
+      clash > params.maxClashFraction ? [`the displaced ligand still overlaps the pocket: ${(clash * 100).toFixed(0)}% of its atoms within ${params.clashDistanceA} Å of a pocket atom`] : [];
 
     // Images 1-3 and 7 share a camera framing the pocket and the displaced ligand, so image 7 shows
     // the displacement to scale. Images 4-6 centre and frame the displaced ligand itself: at the

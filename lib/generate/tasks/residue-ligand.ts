@@ -105,7 +105,11 @@ export const residueLigandGenerator = defineGenerator({
   plan(eligible, count, rng, params): PlanResult {
     const notes: string[] = [];
     const positives = Math.round(count * params.positiveShare);
-    const posPlan = planRoundRobin(eligible.map((complex) => ({ complex, options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`) })), count, rng);
+    const posPlan = planRoundRobin(
+      eligible.map((complex) => ({ complex, options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`) })),
+      count,
+      rng,
+    );
     const negPlan = planRoundRobin(
       eligible.map((complex) => ({ complex, options: negativesOf(complex, params).map((r) => `neg:${r.id}`) })),
       count,
@@ -127,8 +131,7 @@ export const residueLigandGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const [variant, residueId] = (item.variant ?? "").split(/:(.*)/s) as [string, string | undefined];
-    const candidates =
-      variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : negativesOf(complex, params);
+    const candidates = variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : negativesOf(complex, params);
     const residue = residueId ? candidates.find((r) => r.id === residueId) : rng.pick(candidates);
     if (!residue) throw new Error(`planned residue ${item.variant ?? "(none)"} is not a ${variant} candidate`);
     const residueAtoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);

@@ -16,18 +16,42 @@ import { assignRingBondOrders } from "./ring-bond-orders";
 
 /** Geometry (4 tetrahedral, 3 planar, 2 linear, 1 single) and substituent count of each IDATM type (spec §6.1). */
 export const IDATM_TYPES: Readonly<Record<string, { geometry: 1 | 2 | 3 | 4; substituents: number }>> = {
-  C3: { geometry: 4, substituents: 4 }, C2: { geometry: 3, substituents: 3 }, Car: { geometry: 3, substituents: 3 },
-  Cac: { geometry: 3, substituents: 3 }, C1: { geometry: 2, substituents: 2 }, "C1-": { geometry: 2, substituents: 1 },
-  "N3+": { geometry: 4, substituents: 4 }, N3: { geometry: 4, substituents: 3 }, Npl: { geometry: 3, substituents: 3 },
-  "N2+": { geometry: 3, substituents: 3 }, N2: { geometry: 3, substituents: 2 }, "Ng+": { geometry: 3, substituents: 3 },
-  Ntr: { geometry: 3, substituents: 3 }, "N1+": { geometry: 2, substituents: 2 }, N1: { geometry: 2, substituents: 1 },
-  O3: { geometry: 4, substituents: 2 }, "O3-": { geometry: 4, substituents: 1 }, O2: { geometry: 3, substituents: 1 },
-  "O2-": { geometry: 3, substituents: 1 }, Oar: { geometry: 3, substituents: 2 }, "Oar+": { geometry: 3, substituents: 2 },
-  O1: { geometry: 2, substituents: 1 }, "O1+": { geometry: 2, substituents: 1 }, S3: { geometry: 4, substituents: 2 },
-  "S3+": { geometry: 4, substituents: 3 }, "S3-": { geometry: 4, substituents: 1 }, S2: { geometry: 3, substituents: 1 },
-  Sar: { geometry: 3, substituents: 2 }, Sac: { geometry: 4, substituents: 4 }, Son: { geometry: 4, substituents: 4 },
-  Sxd: { geometry: 4, substituents: 3 }, Pac: { geometry: 4, substituents: 4 }, Pox: { geometry: 4, substituents: 4 },
-  "P3+": { geometry: 4, substituents: 4 }, H: { geometry: 1, substituents: 1 }, HC: { geometry: 1, substituents: 1 },
+  C3: { geometry: 4, substituents: 4 },
+  C2: { geometry: 3, substituents: 3 },
+  Car: { geometry: 3, substituents: 3 },
+  Cac: { geometry: 3, substituents: 3 },
+  C1: { geometry: 2, substituents: 2 },
+  "C1-": { geometry: 2, substituents: 1 },
+  "N3+": { geometry: 4, substituents: 4 },
+  N3: { geometry: 4, substituents: 3 },
+  Npl: { geometry: 3, substituents: 3 },
+  "N2+": { geometry: 3, substituents: 3 },
+  N2: { geometry: 3, substituents: 2 },
+  "Ng+": { geometry: 3, substituents: 3 },
+  Ntr: { geometry: 3, substituents: 3 },
+  "N1+": { geometry: 2, substituents: 2 },
+  N1: { geometry: 2, substituents: 1 },
+  O3: { geometry: 4, substituents: 2 },
+  "O3-": { geometry: 4, substituents: 1 },
+  O2: { geometry: 3, substituents: 1 },
+  "O2-": { geometry: 3, substituents: 1 },
+  Oar: { geometry: 3, substituents: 2 },
+  "Oar+": { geometry: 3, substituents: 2 },
+  O1: { geometry: 2, substituents: 1 },
+  "O1+": { geometry: 2, substituents: 1 },
+  S3: { geometry: 4, substituents: 2 },
+  "S3+": { geometry: 4, substituents: 3 },
+  "S3-": { geometry: 4, substituents: 1 },
+  S2: { geometry: 3, substituents: 1 },
+  Sar: { geometry: 3, substituents: 2 },
+  Sac: { geometry: 4, substituents: 4 },
+  Son: { geometry: 4, substituents: 4 },
+  Sxd: { geometry: 4, substituents: 3 },
+  Pac: { geometry: 4, substituents: 4 },
+  Pox: { geometry: 4, substituents: 4 },
+  "P3+": { geometry: 4, substituents: 4 },
+  H: { geometry: 1, substituents: 1 },
+  HC: { geometry: 1, substituents: 1 },
 };
 
 export function geometryOf(type: string): 0 | 1 | 2 | 3 | 4 {
@@ -202,11 +226,20 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
           t = linked ? "Npl" : "N3+";
           break;
         }
-        case "CA": t = "C3"; break;
-        case "C": t = hasOxt ? "Cac" : "C2"; break;
-        case "O": t = hasOxt ? "O2-" : "O2"; break;
-        case "OXT": t = "O2-"; break;
-        default: t = template.get(a.name);
+        case "CA":
+          t = "C3";
+          break;
+        case "C":
+          t = hasOxt ? "Cac" : "C2";
+          break;
+        case "O":
+          t = hasOxt ? "O2-" : "O2";
+          break;
+        case "OXT":
+          t = "O2-";
+          break;
+        default:
+          t = template.get(a.name);
       }
       if (t === undefined) continue; // odd names: computed below
       types[i] = t;
@@ -229,8 +262,14 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
 function templateNeighbourCounts(resName: string, hasOxt: boolean): Map<string, number> {
   const counts = new Map<string, number>();
   const side = SIDE_CHAIN_BONDS[TEMPLATE_ALIASES[resName] ?? resName] ?? "";
-  const pairs = [["N", "CA"], ["CA", "C"], ["C", "O"], ...(hasOxt ? [["C", "OXT"]] : []), ...(resName === "GLY" ? [] : [["CA", "CB"]]),
-    ...(side === "" ? [] : side.split(" ").map((p) => p.split("-")))];
+  const pairs = [
+    ["N", "CA"],
+    ["CA", "C"],
+    ["C", "O"],
+    ...(hasOxt ? [["C", "OXT"]] : []),
+    ...(resName === "GLY" ? [] : [["CA", "CB"]]),
+    ...(side === "" ? [] : side.split(" ").map((p) => p.split("-"))),
+  ];
   for (const [a, b] of pairs) {
     counts.set(a!, (counts.get(a!) ?? 0) + 1);
     counts.set(b!, (counts.get(b!) ?? 0) + 1);
@@ -238,14 +277,28 @@ function templateNeighbourCounts(resName: string, hasOxt: boolean): Map<string, 
   return counts;
 }
 const SIDE_CHAIN_BONDS: Readonly<Record<string, string>> = {
-  ARG: "CB-CG CG-CD CD-NE NE-CZ CZ-NH1 CZ-NH2", ASN: "CB-CG CG-OD1 CG-ND2", ASP: "CB-CG CG-OD1 CG-OD2", CYS: "CB-SG",
-  GLN: "CB-CG CG-CD CD-OE1 CD-NE2", GLU: "CB-CG CG-CD CD-OE1 CD-OE2", HIS: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
-  HID: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG", HIE: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
-  HIP: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG", ILE: "CB-CG1 CB-CG2 CG1-CD1", LEU: "CB-CG CG-CD1 CG-CD2",
-  LYS: "CB-CG CG-CD CD-CE CE-NZ", MET: "CB-CG CG-SD SD-CE", MSE: "CB-CG CG-SE SE-CE",
-  PHE: "CB-CG CG-CD1 CG-CD2 CD1-CE1 CD2-CE2 CE1-CZ CE2-CZ", PRO: "CB-CG CG-CD CD-N", SER: "CB-OG", THR: "CB-OG1 CB-CG2",
+  ARG: "CB-CG CG-CD CD-NE NE-CZ CZ-NH1 CZ-NH2",
+  ASN: "CB-CG CG-OD1 CG-ND2",
+  ASP: "CB-CG CG-OD1 CG-OD2",
+  CYS: "CB-SG",
+  GLN: "CB-CG CG-CD CD-OE1 CD-NE2",
+  GLU: "CB-CG CG-CD CD-OE1 CD-OE2",
+  HIS: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
+  HID: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
+  HIE: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
+  HIP: "CB-CG CG-ND1 ND1-CE1 CE1-NE2 NE2-CD2 CD2-CG",
+  ILE: "CB-CG1 CB-CG2 CG1-CD1",
+  LEU: "CB-CG CG-CD1 CG-CD2",
+  LYS: "CB-CG CG-CD CD-CE CE-NZ",
+  MET: "CB-CG CG-SD SD-CE",
+  MSE: "CB-CG CG-SE SE-CE",
+  PHE: "CB-CG CG-CD1 CG-CD2 CD1-CE1 CD2-CE2 CE1-CZ CE2-CZ",
+  PRO: "CB-CG CG-CD CD-N",
+  SER: "CB-OG",
+  THR: "CB-OG1 CB-CG2",
   TRP: "CB-CG CG-CD1 CG-CD2 CD1-NE1 NE1-CE2 CE2-CD2 CE2-CZ2 CD2-CE3 CE3-CZ3 CZ2-CH2 CZ3-CH2",
-  TYR: "CB-CG CG-CD1 CG-CD2 CD1-CE1 CD2-CE2 CE1-CZ CE2-CZ CZ-OH", VAL: "CB-CG1 CB-CG2",
+  TYR: "CB-CG CG-CD1 CG-CD2 CD1-CE1 CD2-CE2 CE1-CZ CE2-CZ CZ-OH",
+  VAL: "CB-CG1 CB-CG2",
 };
 
 const VALENCE: Readonly<Record<string, number>> = { C: 4, N: 3, O: 2, S: 2, P: 3 };
@@ -266,10 +319,7 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
     const ringBonds: number[] = [];
     for (const i of ring) for (const j of adj[i]!) if (j > i && ring.includes(j)) ringBonds.push(ord(i, j));
     const doubles = ringBonds.filter((o) => o === 2).length;
-    const isAromatic =
-      ringBonds.every((o) => o === 1.5) ||
-      (ring.length === 6 && doubles === 3) ||
-      (ring.length === 5 && doubles === 2 && ring.some((i) => atoms[i]!.element !== "C"));
+    const isAromatic = ringBonds.every((o) => o === 1.5) || (ring.length === 6 && doubles === 3) || (ring.length === 5 && doubles === 2 && ring.some((i) => atoms[i]!.element !== "C"));
     if (isAromatic) for (const i of ring) aromatic[i] = true;
   }
   const hCount = (i: number) => {
@@ -315,8 +365,8 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
         else if (aromatic[i]) types[i] = "Oar";
         else if (nb.length === 1 && h === 0 && x !== undefined && ["P", "S"].includes(atoms[x]!.element) && adj[x]!.length === 4) types[i] = "O3-";
         else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "N" && freeO(x) >= 2) types[i] = "O2-";
-        else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "C" &&
-          adj[x]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0).length >= 2) types[i] = "O2-";
+        else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "C" && adj[x]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0).length >= 2)
+          types[i] = "O2-";
         else if (hasDouble) types[i] = "O2";
         else types[i] = "O3";
         break;
@@ -504,8 +554,9 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
       const other = adj[j]!.find((k) => k !== i);
       return other === undefined || dist(atoms[i]!, atoms[j]!) <= dist(atoms[j]!, atoms[other]!);
     };
-    const cands = adj[i]!.filter((j) => mine.has(j) && !ringAssignedNs.has(j) &&
-      (types[j] === "Npl" || types[j] === "Ng+" || (atoms[j]!.element === "N" && adj[j]!.length === 1) || (types[j] === "N2" && n2Candidate(j))));
+    const cands = adj[i]!.filter(
+      (j) => mine.has(j) && !ringAssignedNs.has(j) && (types[j] === "Npl" || types[j] === "Ng+" || (atoms[j]!.element === "N" && adj[j]!.length === 1) || (types[j] === "N2" && n2Candidate(j))),
+    );
     if (cands.length < 2 || adj[i]!.some((j) => types[j] === "O2" || types[j] === "S2")) continue;
     const ringed = cands.some((j) => ringsOf[j]!.length > 0);
     for (const j of cands) {

@@ -91,7 +91,11 @@ export function assignRingBondOrders(state: RingPassState, rings: readonly (read
   const deg = (i: number) => adj[i]!.length;
 
   // Candidate planar rings.
-  interface Ring { atoms: readonly number[]; bonds: [number, number][]; bondKeys: Set<number> }
+  interface Ring {
+    atoms: readonly number[];
+    bonds: [number, number][];
+    bondKeys: Set<number>;
+  }
   const planar: Ring[] = [];
   for (const r of rings) {
     if (!r.every((i) => mine.has(i))) continue;
@@ -286,7 +290,10 @@ export function assignRingBondOrders(state: RingPassState, rings: readonly (read
             }
           }
         }
-        for (const [ok, order] of [[ok1, 1], [ok2, 2]] as const) {
+        for (const [ok, order] of [
+          [ok1, 1],
+          [ok2, 2],
+        ] as const) {
           if (!ok) continue;
           cur[k] = order;
           if (k + 1 < bondList.length) step(k + 1);

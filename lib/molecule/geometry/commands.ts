@@ -15,22 +15,10 @@
  * method "front center", which for a zoomed-out view uses the centre of the bounding box of the
  * displayed items and is updated after translations (ChimeraX docs, `cofr`).
  */
-import {
-  type Axis,
-  type RigidTransform,
-  IDENTITY_TRANSFORM,
-  applyTransform,
-  applyTransformToAll,
-  composeTransforms,
-  rotationAboutAxis,
-  rotationAboutPoint,
-  translationTransform,
-} from "./transform";
+import { type Axis, type RigidTransform, IDENTITY_TRANSFORM, applyTransform, applyTransformToAll, composeTransforms, rotationAboutAxis, rotationAboutPoint, translationTransform } from "./transform";
 import type { Vec3 } from "./vec3";
 
-export type ViewCommand =
-  | { kind: "move"; axis: Axis; value: number }
-  | { kind: "roll"; axis: Axis; value: number };
+export type ViewCommand = { kind: "move"; axis: Axis; value: number } | { kind: "roll"; axis: Axis; value: number };
 
 /** Canonical views, always in this order (spec §2). */
 export const CANONICAL_VIEW_NAMES = ["front", "left", "top", "back", "right", "bottom"] as const;

@@ -51,11 +51,7 @@ export function multiplyMat3(a: Mat3, b: Mat3): Mat3 {
 }
 
 export function applyMat3(m: Mat3, p: Vec3): Vec3 {
-  return [
-    m[0] * p[0] + m[1] * p[1] + m[2] * p[2],
-    m[3] * p[0] + m[4] * p[1] + m[5] * p[2],
-    m[6] * p[0] + m[7] * p[1] + m[8] * p[2],
-  ];
+  return [m[0] * p[0] + m[1] * p[1] + m[2] * p[2], m[3] * p[0] + m[4] * p[1] + m[5] * p[2], m[6] * p[0] + m[7] * p[1] + m[8] * p[2]];
 }
 
 export function applyTransform(t: RigidTransform, p: Vec3): Vec3 {
@@ -84,4 +80,3 @@ export function rotationAboutPoint(rotation: Mat3, centre: Vec3): RigidTransform
   const rc = applyMat3(rotation, centre);
   return { rotation, translation: [centre[0] - rc[0], centre[1] - rc[1], centre[2] - rc[2]] };
 }
-

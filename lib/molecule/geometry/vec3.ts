@@ -107,11 +107,7 @@ export interface BoundingSphere {
 export function boundingSphereOf(points: readonly Vec3[]): BoundingSphere | null {
   const box = boundingBoxOf(points);
   if (!box) return null;
-  const centre: Vec3 = [
-    (box.min[0] + box.max[0]) / 2,
-    (box.min[1] + box.max[1]) / 2,
-    (box.min[2] + box.max[2]) / 2,
-  ];
+  const centre: Vec3 = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2, (box.min[2] + box.max[2]) / 2];
   let r2 = 0;
   for (const p of points) r2 = Math.max(r2, distanceSquaredVec(p, centre));
   return { centre, radiusA: Math.sqrt(r2) };

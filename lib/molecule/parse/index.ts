@@ -32,11 +32,7 @@ export function detectFormat(fileName: string, text: string): StructureFormat | 
 }
 
 /** Parses a structure file of any supported format; `format` overrides detection. */
-export function parseStructure(
-  text: string,
-  fileName: string,
-  options: SmallMoleculeOptions & { format?: StructureFormat } = {},
-): ParseResult {
+export function parseStructure(text: string, fileName: string, options: SmallMoleculeOptions & { format?: StructureFormat } = {}): ParseResult {
   const format = options.format ?? detectFormat(fileName, text);
   switch (format) {
     case "pdb":

@@ -4,14 +4,7 @@
  */
 import type { Atom, Structure } from "../types";
 import { normalizeElementSymbol } from "../chemistry/elements";
-import {
-  type ParseResult,
-  ParseFailure,
-  parseStrictFloat,
-  parseStrictInt,
-  runParser,
-  splitLines,
-} from "./parse-result";
+import { type ParseResult, ParseFailure, parseStrictFloat, parseStrictInt, runParser, splitLines } from "./parse-result";
 
 /**
  * Record names of wwPDB format v3.3 plus a few long-standing extras (USER, SIGATM, old HYDBND...).
@@ -19,12 +12,66 @@ import {
  * would otherwise be skipped silently.
  */
 const KNOWN_RECORDS: ReadonlySet<string> = new Set([
-  "HEADER", "OBSLTE", "TITLE", "SPLIT", "CAVEAT", "COMPND", "SOURCE", "KEYWDS", "EXPDTA", "NUMMDL", "MDLTYP",
-  "AUTHOR", "REVDAT", "SPRSDE", "JRNL", "REMARK", "DBREF", "DBREF1", "DBREF2", "SEQADV", "SEQRES", "MODRES",
-  "HET", "HETNAM", "HETSYN", "FORMUL", "HELIX", "SHEET", "TURN", "SSBOND", "LINK", "LINKR", "CISPEP", "SITE",
-  "CRYST1", "ORIGX1", "ORIGX2", "ORIGX3", "SCALE1", "SCALE2", "SCALE3", "MTRIX1", "MTRIX2", "MTRIX3", "TVECT",
-  "MODEL", "ATOM", "ANISOU", "SIGATM", "SIGUIJ", "TER", "HETATM", "ENDMDL", "CONECT", "MASTER", "END",
-  "USER", "HYDBND", "SLTBRG", "FTNOTE",
+  "HEADER",
+  "OBSLTE",
+  "TITLE",
+  "SPLIT",
+  "CAVEAT",
+  "COMPND",
+  "SOURCE",
+  "KEYWDS",
+  "EXPDTA",
+  "NUMMDL",
+  "MDLTYP",
+  "AUTHOR",
+  "REVDAT",
+  "SPRSDE",
+  "JRNL",
+  "REMARK",
+  "DBREF",
+  "DBREF1",
+  "DBREF2",
+  "SEQADV",
+  "SEQRES",
+  "MODRES",
+  "HET",
+  "HETNAM",
+  "HETSYN",
+  "FORMUL",
+  "HELIX",
+  "SHEET",
+  "TURN",
+  "SSBOND",
+  "LINK",
+  "LINKR",
+  "CISPEP",
+  "SITE",
+  "CRYST1",
+  "ORIGX1",
+  "ORIGX2",
+  "ORIGX3",
+  "SCALE1",
+  "SCALE2",
+  "SCALE3",
+  "MTRIX1",
+  "MTRIX2",
+  "MTRIX3",
+  "TVECT",
+  "MODEL",
+  "ATOM",
+  "ANISOU",
+  "SIGATM",
+  "SIGUIJ",
+  "TER",
+  "HETATM",
+  "ENDMDL",
+  "CONECT",
+  "MASTER",
+  "END",
+  "USER",
+  "HYDBND",
+  "SLTBRG",
+  "FTNOTE",
 ]);
 
 /** A coordinate record must reach the end of the z field (column 54). */
@@ -195,12 +242,7 @@ export function parsePdb(text: string, fileName: string): ParseResult {
       if (!inFirstModel || sawEndOfFirstModel) continue;
 
       if (line.length < MIN_COORDINATE_RECORD_LENGTH) {
-        fail(
-          lineNo,
-          null,
-          `${record.trim()} record is ${line.length} characters long; coordinates need columns 31-54`,
-          line.length + 1,
-        );
+        fail(lineNo, null, `${record.trim()} record is ${line.length} characters long; coordinates need columns 31-54`, line.length + 1);
       }
       const hetero = record === "HETATM";
       const serialText = columns(line, SERIAL);

@@ -132,7 +132,11 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
       fail(lineNo, "atom line", `expected atom ${k + 1} of ${na} declared on the counts line, found a ${l.length}-character line (atom lines need columns 1-34: x, y, z, symbol)`, l.length + 1);
     }
     const coords: number[] = [];
-    for (const [start, label] of [[0, "x"], [10, "y"], [20, "z"]] as const) {
+    for (const [start, label] of [
+      [0, "x"],
+      [10, "y"],
+      [20, "z"],
+    ] as const) {
       const v = parseStrictFloat(l.slice(start, start + 10));
       if (v === null) fail(lineNo, `${label} coordinate (columns ${start + 1}-${start + 10})`, `"${l.slice(start, start + 10).trim()}" is not a number`, start + 1);
       coords.push(v as number);
@@ -181,7 +185,11 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
     if (l.startsWith("M  CHG")) {
       if (!sawChg) for (const p of pending) p.charge = 0;
       sawChg = true;
-      const parts = l.slice(6).trim().split(/\s+/).map((t) => parseStrictInt(t));
+      const parts = l
+        .slice(6)
+        .trim()
+        .split(/\s+/)
+        .map((t) => parseStrictInt(t));
       const n = parts[0];
       if (n === null || n === undefined || parts.length < 1 + 2 * n || parts.some((p) => p === null)) {
         fail(i + 1, "M  CHG", "expected a count followed by that many atom/charge pairs");

@@ -66,10 +66,12 @@ function readFlags(flags: unknown): { attentionFailures: number | null; flagged:
 async function readSignals(participantIds: string[]): Promise<{ device: Map<string, { device: SignalDevice | null; webdriver: boolean }>; totals: Map<string, ParticipantSignalSummary> }> {
   if (participantIds.length === 0) return { device: new Map(), totals: new Map() };
   const rows = await db.participantSignals.findMany({ where: { participantId: { in: participantIds } }, select: { participantId: true, device: true, webdriver: true } });
-  const device = new Map(rows.map((r) => {
-    const d = SignalDeviceSchema.safeParse(r.device);
-    return [r.participantId, { device: d.success ? d.data : null, webdriver: r.webdriver }];
-  }));
+  const device = new Map(
+    rows.map((r) => {
+      const d = SignalDeviceSchema.safeParse(r.device);
+      return [r.participantId, { device: d.success ? d.data : null, webdriver: r.webdriver }];
+    }),
+  );
   const totals = new Map(summarizeParticipantSignals(await listSignalledAnswers({ participantIds })).map((s) => [s.participantId, s]));
   return { device, totals };
 }

@@ -1,15 +1,7 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { PaperMetric } from "@/lib/results/paper-reference";
-import {
-  buildPaperTable,
-  formatPaperTableLatex,
-  formatPaperTableMarkdown,
-  type IntervalStyle,
-  type PaperTable,
-  type PaperTableFormat,
-  type PaperTableScoreKind,
-} from "@/lib/results/paper-table";
+import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, type IntervalStyle, type PaperTable, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
 import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import { compareScopeWithModels } from "@/lib/server/dal/results/compare-with-models";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";

@@ -64,9 +64,7 @@ export function createPostgresPageReader(client: pg.Client): PageReader {
   return async (studyId, after, limit) => {
     // The cursor goes back as UTC text: the ::timestamp(3) cast ignores the trailing Z, matching how the column is stored.
     const result =
-      after === null
-        ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit])
-        : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
+      after === null ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit]) : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
     return result.rows;
   };
 }

@@ -45,8 +45,17 @@ async function main(): Promise<void> {
     const studies = await client.query<{ id: string }>(SCOPE_STUDIES_SQL, [options.studyId, options.scope]);
     if (studies.rows.length === 0) throw new Error(`No study with id ${options.studyId}.`);
     await write(stringify([listHeader(RESPONSES_TABLE)], { record_delimiter: "unix" }));
-    for await (const page of iterateResponsePages(client, studies.rows.map((s) => s.id), options.pageRows)) {
-      await write(stringify(page.map((row) => toCsvRecord(RESPONSES_TABLE, row, { neutralizeFormulas: true })), { record_delimiter: "unix" }));
+    for await (const page of iterateResponsePages(
+      client,
+      studies.rows.map((s) => s.id),
+      options.pageRows,
+    )) {
+      await write(
+        stringify(
+          page.map((row) => toCsvRecord(RESPONSES_TABLE, row, { neutralizeFormulas: true })),
+          { record_delimiter: "unix" },
+        ),
+      );
     }
   } finally {
     await client.end().catch(() => {});

@@ -22,11 +22,19 @@ const BudgetEnvSchema = z.object({
   /** Responses-export child processes running at once (each about 100 MB); more wait their turn. */
   EXPORT_MAX_CHILDREN: z.coerce.number().int().min(1).max(64).default(2),
   /** Bytes an uploaded tar/tar.gz may expand to on disk, and zip entries may declare in total. */
-  IMPORT_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 ** 3),
+  IMPORT_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 ** 3),
   /** Largest expansion ratio (inflated ÷ compressed bytes) of an archive once it has expanded past 64 MiB. */
   IMPORT_MAX_INFLATE_RATIO: z.coerce.number().min(2).default(200),
   /** Bytes a prediction workbook (xlsx, a zip) may declare uncompressed in total. */
-  MODEL_XLSX_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(256 * 1024 ** 2),
+  MODEL_XLSX_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024 ** 2),
 });
 
 export type HeavyBudgets = z.infer<typeof BudgetEnvSchema>;

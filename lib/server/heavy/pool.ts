@@ -157,10 +157,7 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
     started = true;
     running++;
     startedTotal++;
-    timer = setTimeout(
-      () => stop(new HeavyJobError("time", `${label} was stopped: it ran over its time budget of ${formatMs(budgetMs)} (${TIME_BUDGET[kind].variable})`)),
-      budgetMs,
-    );
+    timer = setTimeout(() => stop(new HeavyJobError("time", `${label} was stopped: it ran over its time budget of ${formatMs(budgetMs)} (${TIME_BUDGET[kind].variable})`)), budgetMs);
     let sampling = false;
     sampler = setInterval(() => {
       if (sampling) return;

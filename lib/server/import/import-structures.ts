@@ -33,9 +33,7 @@ async function readStructureText(ctx: ImportContext, file: string): Promise<stri
 
 /** Structure.contentHash: the files' bytes and the ligand choice, so re-importing the same complex adds nothing. */
 export function computeStructureHash(input: { content: string; ligandText: string | null; ligandSpec: string | null }): string {
-  return sha256Hex(
-    toCanonicalJson({ v: 1, content: sha256Hex(input.content), ligand: input.ligandText === null ? null : sha256Hex(input.ligandText), ligandSpec: input.ligandSpec }),
-  );
+  return sha256Hex(toCanonicalJson({ v: 1, content: sha256Hex(input.content), ligand: input.ligandText === null ? null : sha256Hex(input.ligandText), ligandSpec: input.ligandSpec }));
 }
 
 interface PlannedStructure {
@@ -93,11 +91,7 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
  * ligand-like residue), pocket checked, content-hashed. Items are generated from structures by the
  * task engine, not here.
  */
-export async function importStructures(
-  ctx: ImportContext & { writer: ItemWriter },
-  client: ImportDbClient,
-  options: StructureImportOptions & { dryRun: boolean },
-): Promise<void> {
+export async function importStructures(ctx: ImportContext & { writer: ItemWriter }, client: ImportDbClient, options: StructureImportOptions & { dryRun: boolean }): Promise<void> {
   const { tree, report, progress } = ctx;
   const usable: UsableComplex[] = [];
   const keep = (planned: PlannedStructure, structureId: string | null) =>

@@ -77,7 +77,10 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
           report.skip({ file, line: row.line, field: columns.image && record[columns.image]?.trim() ? columns.image : (columns.imagePath ?? "image"), problem: images.problem });
           continue;
         }
-        rowImages.set(planned.plan.externalId ?? "", images.images.map(({ sha256, mimeType }) => ({ sha256, mimeType })));
+        rowImages.set(
+          planned.plan.externalId ?? "",
+          images.images.map(({ sha256, mimeType }) => ({ sha256, mimeType })),
+        );
         for (const w of planned.warnings) report.warn(w);
         await writer.add(prepareItem(planned.plan, images.images));
       }

@@ -82,9 +82,7 @@ export class ItemWriter {
     if (batch.length === 0) return;
     const report = this.options.report;
     const byHash = new Map(
-      (
-        await this.client.item.findMany({ where: { contentHash: { in: batch.map((b) => b.contentHash) } }, select: { id: true, contentHash: true } })
-      ).map((r) => [r.contentHash, r.id]),
+      (await this.client.item.findMany({ where: { contentHash: { in: batch.map((b) => b.contentHash) } }, select: { id: true, contentHash: true } })).map((r) => [r.contentHash, r.id]),
     );
     const withIds = batch.filter((b) => b.plan.externalId !== null);
     const byExternal = new Map(

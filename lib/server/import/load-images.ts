@@ -80,7 +80,8 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
     const ref = img.ref;
     if (ref.kind === "row") {
       const earlier = ctx.rowImages?.get(ref.index);
-      if (!earlier) return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row with that index had its image read (missing, or skipped before its image was read)` };
+      if (!earlier)
+        return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row with that index had its image read (missing, or skipped before its image was read)` };
       // A pointer to a row with several images stands for all of them (VLMEvalKit copies the whole cell).
       for (const e of earlier) out.push({ caption: img.caption, mimeType: e.mimeType, sha256: e.sha256, data: null });
       expanded ||= earlier.length !== 1;

@@ -29,7 +29,10 @@ export interface SavedUpload {
 /** A file name safe to use inside our temp folder (no path parts, no control characters). */
 export function toSafeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[^A-Za-z0-9._ ()+-]/g, "_").replace(/^\.+/, "").slice(0, 200);
+  const cleaned = base
+    .replace(/[^A-Za-z0-9._ ()+-]/g, "_")
+    .replace(/^\.+/, "")
+    .slice(0, 200);
   return cleaned || "upload";
 }
 

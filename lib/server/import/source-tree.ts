@@ -197,9 +197,7 @@ async function openZipTree(filePath: string, label: string, budget: InflateBudge
     throw e instanceof InflateLimitError ? new SourceOpenError(label, e.message) : e;
   }
   budget.inflated += declared;
-  const files = [...entries.values()]
-    .map((e) => ({ path: e.fileName, size: e.uncompressedSize }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...entries.values()].map((e) => ({ path: e.fileName, size: e.uncompressedSize })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     label,
     files,
@@ -322,10 +320,9 @@ async function mountNested(tree: SourceTree, depth: number, options: OpenSourceO
     for (const t of tempFiles) await fsp.rm(t, { recursive: true, force: true });
     throw e;
   }
-  const files = [
-    ...tree.files.filter((f) => !mounted.has(f.path)),
-    ...[...mounted].flatMap(([prefix, t]) => t.files.map((f) => ({ path: `${prefix}/${f.path}`, size: f.size }))),
-  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...tree.files.filter((f) => !mounted.has(f.path)), ...[...mounted].flatMap(([prefix, t]) => t.files.map((f) => ({ path: `${prefix}/${f.path}`, size: f.size })))].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   return {
     label: tree.label,
     files,

@@ -15,9 +15,18 @@ const ADDRESS_RETRY_SEC = 120;
 export const postConsent = withParticipant({ body: ConsentBodySchema }, async ({ request, participant: { participantId, studyId }, body }) => {
   if (body.accept) {
     const { admitted, result } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
-    if (!admitted.ok) throw new AppError("TOO_MANY_REQUESTS", `Too many people have started this study from your network address (a shared connection?) in the last few minutes. Please try again in ${admitted.retryAfterSec} seconds.`, { retryAfterSec: admitted.retryAfterSec });
+    if (!admitted.ok)
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `Too many people have started this study from your network address (a shared connection?) in the last few minutes. Please try again in ${admitted.retryAfterSec} seconds.`,
+        { retryAfterSec: admitted.retryAfterSec },
+      );
     if (result?.notStarted === "address_share") {
-      throw new AppError("TOO_MANY_REQUESTS", `Several people on your network address (a shared connection?) are taking this study right now, and it lets one address hold only a few places at once. Please try again in ${ADDRESS_RETRY_SEC / 60} minutes.`, { retryAfterSec: ADDRESS_RETRY_SEC });
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        `Several people on your network address (a shared connection?) are taking this study right now, and it lets one address hold only a few places at once. Please try again in ${ADDRESS_RETRY_SEC / 60} minutes.`,
+        { retryAfterSec: ADDRESS_RETRY_SEC },
+      );
     }
   } else {
     await recordConsent(participantId, false, null);

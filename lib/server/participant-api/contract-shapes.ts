@@ -22,6 +22,8 @@ export type ContractShapesMatch = [
   Same<SubmitAnswerOutcome, AnswerResponse>,
   Same<QuestionClockDto, QuestionClock>,
   Same<DalDeviceInfo, DeviceInfo>,
-] extends true[] ? true : never;
+] extends true[]
+  ? true
+  : never;
 
 const _contractShapesMatch: ContractShapesMatch = true;

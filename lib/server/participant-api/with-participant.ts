@@ -56,9 +56,7 @@ export function withParticipant<P = Record<string, never>, S extends z.ZodType |
  * As withParticipant for a route that also serves callers without a participant session (item images: staff
  * previews): `participant` is null then, and `run` decides.
  */
-export function withOptionalParticipant<P = Record<string, never>>(
-  run: (call: { request: Request; params: P; participant: ParticipantIdentity | null }) => Promise<Response>,
-): ParticipantHandler<P> {
+export function withOptionalParticipant<P = Record<string, never>>(run: (call: { request: Request; params: P; participant: ParticipantIdentity | null }) => Promise<Response>): ParticipantHandler<P> {
   return async (request, context) => {
     try {
       checkRequestLine(request);

@@ -32,7 +32,7 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
   const https = (env.NEXTAUTH_URL ?? "").startsWith("https:");
   const protocol = "http" as const;
 
-  const admit = (res: ServerResponse, pathname: string, method: string): ShedDecision & { ok: true } | null => {
+  const admit = (res: ServerResponse, pathname: string, method: string): (ShedDecision & { ok: true }) | null => {
     const decision = shedder.tryEnter();
     if (decision.ok) {
       res.once("close", decision.release);

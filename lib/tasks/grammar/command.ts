@@ -106,11 +106,7 @@ interface CommandContext {
  * Reads one command from its tokens. Every failure names what was expected, where, and what was
  * found, and ends with the task's example.
  */
-export function parseCommandTokens<A extends Axis>(
-  tokens: readonly string[],
-  spec: CommandSpec<A>,
-  context: CommandContext,
-): Result<{ command: Command<A>; rest: string[] }> {
+export function parseCommandTokens<A extends Axis>(tokens: readonly string[], spec: CommandSpec<A>, context: CommandContext): Result<{ command: Command<A>; rest: string[] }> {
   const where = context.where ?? "";
   const eg = ` — e.g. ${quote(context.example)}`;
   const fail = (message: string) => ({ ok: false as const, error: `${where}${message}${eg}` });
@@ -212,11 +208,7 @@ export function parseCommandSequence(text: string, specs: readonly CommandSpec[]
   const parts = normalized.split(",").map((part) => part.trim());
   const verbsFound = parts.map((part) => (splitTokens(part)[0] ?? "").toLowerCase());
   const verbsExpected = specs.map((s) => s.verb);
-  if (
-    parts.length === specs.length &&
-    verbsFound.join(",") !== verbsExpected.join(",") &&
-    [...verbsFound].sort().join(",") === [...verbsExpected].sort().join(",")
-  ) {
+  if (parts.length === specs.length && verbsFound.join(",") !== verbsExpected.join(",") && [...verbsFound].sort().join(",") === [...verbsExpected].sort().join(",")) {
     return { ok: false, error: `the commands are in the wrong order: expected ${quote(pattern)} — e.g. ${quote(example)}` };
   }
   const commands: Command[] = [];

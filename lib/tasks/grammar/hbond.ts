@@ -60,9 +60,28 @@ function chainBeforeAtomProblem(residue: string, number: string, third: string, 
 
 /** One-letter amino-acid codes and the three-letter codes answers must use. */
 const THREE_LETTER_CODE: Readonly<Record<string, string>> = {
-  A: "ALA", R: "ARG", N: "ASN", D: "ASP", C: "CYS", Q: "GLN", E: "GLU", G: "GLY", H: "HIS", I: "ILE",
-  L: "LEU", K: "LYS", M: "MET", F: "PHE", P: "PRO", S: "SER", T: "THR", W: "TRP", Y: "TYR", V: "VAL",
-  U: "SEC", O: "PYL",
+  A: "ALA",
+  R: "ARG",
+  N: "ASN",
+  D: "ASP",
+  C: "CYS",
+  Q: "GLN",
+  E: "GLU",
+  G: "GLY",
+  H: "HIS",
+  I: "ILE",
+  L: "LEU",
+  K: "LYS",
+  M: "MET",
+  F: "PHE",
+  P: "PRO",
+  S: "SER",
+  T: "THR",
+  W: "TRP",
+  Y: "TYR",
+  V: "VAL",
+  U: "SEC",
+  O: "PYL",
 };
 
 /**
@@ -103,10 +122,7 @@ export type HbondAnswer<B> = { kind: "none" } | { kind: "bonds"; bonds: B[] };
 
 // Residue names may be all digits: chemical component ids such as 032 exist (3og7's ligand).
 const residueNameSchema = z.string().regex(RESIDUE_NAME_PATTERN, "residue name: 1–3 letters/digits");
-const atomNameSchema = z
-  .string()
-  .regex(ATOM_NAME_PATTERN, "atom name: 1–6 of letters, digits, ' \" * _")
-  .regex(HAS_LETTER, "atom name needs a letter");
+const atomNameSchema = z.string().regex(ATOM_NAME_PATTERN, "atom name: 1–6 of letters, digits, ' \" * _").regex(HAS_LETTER, "atom name needs a letter");
 
 export const ResidueBondSchema = z.object({
   residueName: residueNameSchema,
@@ -121,10 +137,7 @@ export const PocketBondSchema = ResidueBondSchema.extend({
 });
 
 export function hbondAnswerSchema<B>(bond: z.ZodType<B>): z.ZodType<HbondAnswer<B>> {
-  return z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("none") }),
-    z.object({ kind: z.literal("bonds"), bonds: z.array(bond).min(1) }),
-  ]) as unknown as z.ZodType<HbondAnswer<B>>;
+  return z.discriminatedUnion("kind", [z.object({ kind: z.literal("none") }), z.object({ kind: z.literal("bonds"), bonds: z.array(bond).min(1) })]) as unknown as z.ZodType<HbondAnswer<B>>;
 }
 
 type Result<V> = { ok: true; value: V } | { ok: false; error: string };

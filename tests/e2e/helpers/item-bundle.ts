@@ -72,7 +72,9 @@ export function createTestBundle(options: { perTask?: number } = {}): TestBundle
         files.push({ name: file, data });
         return { file, caption: `Image ${p + 1}: ${caption}` };
       });
-      items.push(JSON.stringify({ id, task, taskVersion: 1, split, pdbId: PDB_IDS[i % PDB_IDS.length], question: `${question} (${tag} #${i})`, fields: { pdbId: PDB_IDS[i % PDB_IDS.length] }, images }));
+      items.push(
+        JSON.stringify({ id, task, taskVersion: 1, split, pdbId: PDB_IDS[i % PDB_IDS.length], question: `${question} (${tag} #${i})`, fields: { pdbId: PDB_IDS[i % PDB_IDS.length] }, images }),
+      );
       answers.push(JSON.stringify({ id, answer, gold }));
     }
   }

@@ -45,7 +45,12 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
       await c.query(
         `INSERT INTO "Item"(id, source, "taskId", "taskVersion", question, payload, "contentHash", "updatedAt")
          VALUES ($1, 'generated', 'translation', 1, $2, $3, $4, now())`,
-        [itemId, `The images show the complex 1abc (item ${i + 1}). Which translation turns image 1 into image 4?`, JSON.stringify({ pdbId: "1abc", ...(options.scene3d ? { scene3d: options.scene3d } : {}) }), `e2e-${tag}-${i}`],
+        [
+          itemId,
+          `The images show the complex 1abc (item ${i + 1}). Which translation turns image 1 into image 4?`,
+          JSON.stringify({ pdbId: "1abc", ...(options.scene3d ? { scene3d: options.scene3d } : {}) }),
+          `e2e-${tag}-${i}`,
+        ],
       );
       await c.query(`INSERT INTO "AnswerKey"("itemId", gold, canonical, distractors) VALUES ($1, $2, $3, $4)`, [
         itemId,
@@ -85,7 +90,13 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
       cohortTag: "crowd",
       ...options.config,
     };
-    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [`st_${tag}`, slug, `E2E study ${tag}`, versionId, JSON.stringify(config)]);
+    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
+      `st_${tag}`,
+      slug,
+      `E2E study ${tag}`,
+      versionId,
+      JSON.stringify(config),
+    ]);
     await c.query("COMMIT");
     return { slug, golds };
   });
@@ -162,7 +173,13 @@ export async function createStudyFromDemoPool(condition: "static" | "interactive
       cohortTag: "e2e",
       ...extra,
     };
-    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [`st_${tag}`, slug, `UX ${condition} ${tag}`, poolVersionId, JSON.stringify(config)]);
+    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
+      `st_${tag}`,
+      slug,
+      `UX ${condition} ${tag}`,
+      poolVersionId,
+      JSON.stringify(config),
+    ]);
     return { slug };
   });
 }

@@ -182,7 +182,7 @@ describe("database round trips of consent and start", () => {
     const spy = vi.spyOn(pg.Client.prototype, "query");
     try {
       await expect(recordConsent(pid, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 3 });
-      const texts = spy.mock.calls.map((c) => String(typeof c[0] === "string" ? c[0] : (c[0] as { text?: string }).text ?? ""));
+      const texts = spy.mock.calls.map((c) => String(typeof c[0] === "string" ? c[0] : ((c[0] as { text?: string }).text ?? "")));
       console.log(`round trips: start ${texts.length}`);
       expect(texts.some((t) => /advisory|BEGIN/i.test(t))).toBe(false);
       expect(texts.length).toBe(2);

@@ -35,7 +35,14 @@ async function startParticipant(config: StudyConfigInput, pid: string) {
   for (const item of items) {
     await db.item.update({ where: { id: item.id }, data: { payload: { pdbId: "1abc", scene3d: SCENE } } });
     await db.itemImage.createMany({
-      data: ["A", "B", "C", "D"].map((letter, k) => ({ itemId: item.id, position: k + 1, caption: `Option ${letter}`, mimeType: "image/svg+xml", sha256: `opt-${letter}`, data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") })),
+      data: ["A", "B", "C", "D"].map((letter, k) => ({
+        itemId: item.id,
+        position: k + 1,
+        caption: `Option ${letter}`,
+        mimeType: "image/svg+xml",
+        sha256: `opt-${letter}`,
+        data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+      })),
     });
   }
   const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: pid } });

@@ -48,8 +48,7 @@ afterAll(async () => {
 });
 
 const probe = async () => (await running.query(`SELECT misi_probe() AS v`)).rows[0].v;
-const overloads = async (fn: string) =>
-  (await running.query<{ sig: string }>(`SELECT oid::regprocedure::text AS sig FROM pg_proc WHERE proname = $1 ORDER BY 1`, [fn])).rows.map((r) => r.sig);
+const overloads = async (fn: string) => (await running.query<{ sig: string }>(`SELECT oid::regprocedure::text AS sig FROM pg_proc WHERE proname = $1 ORDER BY 1`, [fn])).rows.map((r) => r.sig);
 const deploy = () => runMigrationCommand("deploy", { databaseUrl: url, quiet: true, functionsDir: dir });
 
 describe("the migrate step installs the function files", () => {
@@ -76,7 +75,7 @@ describe("the migrate step installs the function files", () => {
 
   it("an edit to a real function file reaches the database", async () => {
     const file = path.join(dir, "00_open_assignments.sql");
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("  FROM \"Assignment\" a\n", "  FROM \"Assignment\" a -- edited\n"));
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('  FROM "Assignment" a\n', '  FROM "Assignment" a -- edited\n'));
     await deploy();
     const { rows } = await running.query(`SELECT prosrc FROM pg_proc WHERE proname = 'misi_open_assignments'`);
     expect(rows[0].prosrc).toContain("-- edited");

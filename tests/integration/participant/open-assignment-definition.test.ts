@@ -69,8 +69,7 @@ async function started(slug: string, pid: string): Promise<{ id: string; assignm
   return { id, assignments: rows.map((r) => ({ id: r.id, imageId: r.item.images[0]!.id })) };
 }
 
-const answer = (participantId: string, assignmentId: string, key: string) =>
-  submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
+const answer = (participantId: string, assignmentId: string, key: string) => submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
 
 describe("every participant-flow caller uses misi_open_assignments", () => {
   it("with a definition under which nothing is open, each caller changes its behaviour", async () => {

@@ -100,7 +100,7 @@ describe("the session read", () => {
     // Five finished participants: the consent text of a new one states their median.
     const now = Date.now();
     for (let i = 1; i <= 5; i++) {
-      const id = (await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: `dto-done-${i}` } }) as { participantId: string }).participantId;
+      const id = ((await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: `dto-done-${i}` } })) as { participantId: string }).participantId;
       await db.participant.update({ where: { id }, data: { status: "completed", consentAt: new Date(now - i * 600_000), completedAt: new Date(now) } });
     }
     const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "dto" } });
@@ -155,9 +155,9 @@ describe("the session read", () => {
     // One item left with a free slot and a study-wide k of 1: a second participant fits, a third does not.
     const second = await started(timed.study.slug, "dto-timed-2");
     expect((await expectSameAsReference(second)).progress.total).toBe(1);
-    const third = (await enterStudy({ slug: timed.study.slug, query: { PROLIFIC_PID: "dto-timed-3" } }) as { participantId: string }).participantId;
+    const third = ((await enterStudy({ slug: timed.study.slug, query: { PROLIFIC_PID: "dto-timed-3" } })) as { participantId: string }).participantId;
     expect(await expectSameAsReference(third)).toMatchObject({ noWork: true, participant: { status: "consenting" } });
-    const declined = (await enterStudy({ slug: timed.study.slug, query: { PROLIFIC_PID: "dto-declined" } }) as { participantId: string }).participantId;
+    const declined = ((await enterStudy({ slug: timed.study.slug, query: { PROLIFIC_PID: "dto-declined" } })) as { participantId: string }).participantId;
     await recordConsent(declined, false, null);
     expect(await expectSameAsReference(declined)).toMatchObject({ noWork: false, participant: { consented: false } });
     await expect(getParticipantSession("no-such-participant")).resolves.toBeNull();

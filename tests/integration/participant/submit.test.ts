@@ -26,7 +26,13 @@ describe("answers", () => {
     const s1 = await getParticipantSession(pid);
     const first = s1!.current!;
     const gold = await db.answerKey.findUniqueOrThrow({ where: { itemId: first.item.id } });
-    const result = await recordResponse({ participantId: pid, assignmentId: first.assignmentId, rawAnswer: `  MOVE ${gold.canonical.split(" ")[1]!.toUpperCase()} +${gold.canonical.split(" ")[2]} `, idempotencyKey: `key-${pid}-1`, rtClientMs: 1234 });
+    const result = await recordResponse({
+      participantId: pid,
+      assignmentId: first.assignmentId,
+      rawAnswer: `  MOVE ${gold.canonical.split(" ")[1]!.toUpperCase()} +${gold.canonical.split(" ")[2]} `,
+      idempotencyKey: `key-${pid}-1`,
+      rtClientMs: 1234,
+    });
     expect(result).toEqual({ status: "stored", practiceFeedback: null, ended: null });
     const stored = await db.response.findUniqueOrThrow({ where: { assignmentId: first.assignmentId } });
     expect(stored).toMatchObject({ canonicalAnswer: gold.canonical, exact: 1, partial: 1, rtClientMs: 1234 });
@@ -52,7 +58,10 @@ describe("answers", () => {
   it("invalid answers get the grammar's message and store nothing; tampered requests are refused", async () => {
     const { pid } = await startedParticipant();
     const current = (await getParticipantSession(pid))!.current!;
-    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move w 3", idempotencyKey: `bad-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringMatching(/axis/) });
+    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move w 3", idempotencyKey: `bad-${pid}` })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: expect.stringMatching(/axis/),
+    });
     await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 9", idempotencyKey: `bad2-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     const other = await startedParticipant();
     const theirs = (await getParticipantSession(other.pid))!.current!;
@@ -121,9 +130,7 @@ describe("idempotent replay is decided on the stored response", () => {
         const current = session!.current;
         const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move y 1", idempotencyKey: `replay-${pid}-${q++}` };
         // Staggered copies: some start before the first commits, some after.
-        const outcomes = await Promise.allSettled(
-          Array.from({ length: 24 }, (_, i) => i * 1.5).map((delay) => new Promise((r) => setTimeout(r, delay)).then(() => recordResponse(options))),
-        );
+        const outcomes = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => i * 1.5).map((delay) => new Promise((r) => setTimeout(r, delay)).then(() => recordResponse(options))));
         for (const o of outcomes) if (o.status === "rejected") failures.push(`${current.phase}: ${(o.reason as Error).message}`);
         const ok = outcomes.filter((o) => o.status === "fulfilled").map((o) => o.value);
         expect(ok.filter((r) => r.status === "stored").length).toBeLessThanOrEqual(1);
@@ -210,7 +217,9 @@ describe("time-limit submissions", () => {
     const pid = await join(study.slug, "skipper");
     await recordConsent(pid, true, DEVICE);
     const current = (await getParticipantSession(pid))!.current!;
-    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", idempotencyKey: `skip-${pid}`, timedOut: true })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", idempotencyKey: `skip-${pid}`, timedOut: true })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
   });
 
@@ -236,9 +245,9 @@ describe("odd answer input", () => {
     const current = (await getParticipantSession(pid))!.current!;
     const base = { participantId: pid, assignmentId: current.assignmentId };
     await expect(recordResponse({ ...base, rawAnswer: "move x 1\u0000", idempotencyKey: `nul1-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
-    await expect(
-      recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul2-${pid}`, interactionLog: { events: [{ t: 1, type: "key", detail: "a\u0000b" }] } }),
-    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul2-${pid}`, interactionLog: { events: [{ t: 1, type: "key", detail: "a\u0000b" }] } })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     // The question is still open: a clean submit goes through.
     await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul3-${pid}` })).resolves.toMatchObject({ status: "stored" });

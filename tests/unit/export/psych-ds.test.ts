@@ -1,15 +1,7 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { buildCodebook } from "@/lib/export/codebook";
-import {
-  buildDatasetDescription,
-  buildVariableMeasured,
-  PSYCHDS_DATA_FILE_PATTERN,
-  PSYCHDS_DATA_FILES,
-  PSYCHDS_TRIALS_TABLE,
-  psychDsDataFileName,
-  psychDsKeywordValue,
-} from "@/lib/export/psych-ds";
+import { buildDatasetDescription, buildVariableMeasured, PSYCHDS_DATA_FILE_PATTERN, PSYCHDS_DATA_FILES, PSYCHDS_TRIALS_TABLE, psychDsDataFileName, psychDsKeywordValue } from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 

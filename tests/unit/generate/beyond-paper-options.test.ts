@@ -59,12 +59,12 @@ describeWithShared("T4 hard negatives on real structures", () => {
       const residue = complex.residues.find((r) => r.id === item.views[0]!.residueId)!;
       const atoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);
       const d = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-      const closestPolar = Math.min(
-        ...atoms.filter((a) => POLAR.has(a.element)).flatMap((a) => complex.ligandAtoms.filter((l) => POLAR.has(l.element)).map((l) => d(a, l))),
-      );
+      const closestPolar = Math.min(...atoms.filter((a) => POLAR.has(a.element)).flatMap((a) => complex.ligandAtoms.filter((l) => POLAR.has(l.element)).map((l) => d(a, l))));
       expect(closestPolar, `${item.id} ${residue.id}`).toBeLessThanOrEqual(4);
       // No H-bond of any kind between this residue and the ligand (the full list, before the key's partner filter).
-      const bonded = complex.hbonds.some((b) => b.proteinAtom.chain === residue.key.chain && b.proteinAtom.resSeq === residue.key.resSeq && b.proteinAtom.iCode === residue.key.iCode && b.proteinAtom.resName === residue.key.resName);
+      const bonded = complex.hbonds.some(
+        (b) => b.proteinAtom.chain === residue.key.chain && b.proteinAtom.resSeq === residue.key.resSeq && b.proteinAtom.iCode === residue.key.iCode && b.proteinAtom.resName === residue.key.resName,
+      );
       expect(bonded, `${item.id} ${residue.id}`).toBe(false);
     }
   });

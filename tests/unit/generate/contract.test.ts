@@ -190,7 +190,14 @@ describe("task-specific content", () => {
 
   it("redraws an item that repeats an earlier one, and reports it when no redraw helps", () => {
     // T1 on one complex with one axis and two distances has exactly 2 distinct items.
-    const one = generateItems({ complexes: [complexes[0]!], tasks: ["translation"], perTask: 3, seed: "dup", renderSettings: SETTINGS, params: { translation: { axes: ["x"], minDistanceA: 3, maxDistanceA: 4 } } });
+    const one = generateItems({
+      complexes: [complexes[0]!],
+      tasks: ["translation"],
+      perTask: 3,
+      seed: "dup",
+      renderSettings: SETTINGS,
+      params: { translation: { axes: ["x"], minDistanceA: 3, maxDistanceA: 4 } },
+    });
     if (!one.ok) throw new Error(one.error);
     expect(one.items.map((i) => i.canonicalAnswer).sort()).toEqual(["move x 3", "move x 4"]);
     expect(one.reports[0]!.failures).toHaveLength(1);

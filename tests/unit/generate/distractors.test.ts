@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  assignLetters,
-  buildMoveDistractors,
-  buildPairedDistractors,
-  computeMinPairwiseRmsd,
-  computeRmsd,
-  formatOption,
-  pickChangedMagnitude,
-} from "@/lib/generate/distractors";
+import { assignLetters, buildMoveDistractors, buildPairedDistractors, computeMinPairwiseRmsd, computeRmsd, formatOption, pickChangedMagnitude } from "@/lib/generate/distractors";
 import { snapViewCentre } from "@/lib/generate/tasks/interaction-location";
 import { listGridValues } from "@/lib/generate/task-generator";
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
@@ -79,7 +71,18 @@ describe("T5 distractor schemes (paper: a, b, c)", () => {
 describe("RMSD", () => {
   it("is the root mean square of point distances", () => {
     // Distances 3 and 4 → sqrt((9 + 16) / 2) = 3.5355.
-    expect(computeRmsd([[0, 0, 0], [1, 1, 1]], [[3, 0, 0], [1, 5, 1]])).toBeCloseTo(Math.sqrt(12.5), 12);
+    expect(
+      computeRmsd(
+        [
+          [0, 0, 0],
+          [1, 1, 1],
+        ],
+        [
+          [3, 0, 0],
+          [1, 5, 1],
+        ],
+      ),
+    ).toBeCloseTo(Math.sqrt(12.5), 12);
     expect(computeMinPairwiseRmsd([[[0, 0, 0]], [[2, 0, 0]], [[0, 0, 1]]])).toBe(1);
   });
 });
@@ -91,7 +94,11 @@ describe("T8 move distractors", () => {
     for (const seed of ["a", "b", "c", "d"]) {
       const d = buildMoveDistractors(createRng(seed), [3, -4], spec);
       expect(d.map((x) => x.scheme)).toEqual(["sign", "magnitude", "sign+magnitude"]);
-      expect([[-3, -4], [3, 4], [-3, 4]]).toContainEqual([...d[0]!.move]);
+      expect([
+        [-3, -4],
+        [3, 4],
+        [-3, 4],
+      ]).toContainEqual([...d[0]!.move]);
       const all = [[3, -4], ...d.map((x) => x.move)] as [number, number][];
       for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) expect(Math.hypot(all[i]![0] - all[j]![0], all[i]![1] - all[j]![1])).toBeGreaterThanOrEqual(2);
       for (const x of d) expect(x.move.every(Number.isInteger)).toBe(true);

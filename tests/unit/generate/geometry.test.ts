@@ -23,7 +23,13 @@ import { loadTestComplexes } from "./complexes";
 
 const SIZE_PX = 256;
 const complexes = loadTestComplexes();
-const generated = generateItems({ complexes, tasks: ["translation", "rotation", "zooming", "translation_rotation", "rotation_rotation", "docking", "interaction_location"], perTask: 6, seed: "geometry", renderSettings: { widthPx: SIZE_PX, heightPx: SIZE_PX } });
+const generated = generateItems({
+  complexes,
+  tasks: ["translation", "rotation", "zooming", "translation_rotation", "rotation_rotation", "docking", "interaction_location"],
+  perTask: 6,
+  seed: "geometry",
+  renderSettings: { widthPx: SIZE_PX, heightPx: SIZE_PX },
+});
 if (!generated.ok) throw new Error(generated.error);
 const itemsOf = (taskId: TaskId) => generated.items.filter((i) => i.taskId === taskId);
 const settingsOf = (item: GeneratedItem) => item.provenance.renderSettings;
@@ -44,11 +50,7 @@ function goldCommands(item: GeneratedItem): ViewCommand[] {
 
 function optionCommands(item: GeneratedItem, letterIndex: number): ViewCommand[] {
   const specs =
-    item.taskId === "translation_rotation"
-      ? TRANSLATION_ROTATION_OPTION_COMMANDS
-      : item.taskId === "rotation_rotation"
-        ? ROTATION_ROTATION_OPTION_COMMANDS
-        : INTERACTION_LOCATION_OPTION_COMMANDS;
+    item.taskId === "translation_rotation" ? TRANSLATION_ROTATION_OPTION_COMMANDS : item.taskId === "rotation_rotation" ? ROTATION_ROTATION_OPTION_COMMANDS : INTERACTION_LOCATION_OPTION_COMMANDS;
   const text = (item.gold as { options: string[] }).options[letterIndex]!;
   const parsed = parseCommandSequence(text, specs, "");
   if (!parsed.ok) throw new Error(parsed.error);

@@ -113,14 +113,19 @@ describe("labels never depend on the answer key", () => {
     const complex = item.complexes[0]!;
     const r = item.provenance.renderSettings.residueLabelContactA;
     const expected = complex.residues
-      .filter((res) => res.atomIndices.some((i) => {
-        const p = complex.pocketAtoms[i]!;
-        return p.element !== "H" && complex.ligandAtoms.some((l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r);
-      }))
+      .filter((res) =>
+        res.atomIndices.some((i) => {
+          const p = complex.pocketAtoms[i]!;
+          return p.element !== "H" && complex.ligandAtoms.some((l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r);
+        }),
+      )
       .map((res) => `${res.key.resName} ${res.key.resSeq}${res.key.iCode} ${res.key.chain}`)
       .sort();
     const [front] = renderItemViews(item);
-    const flagged = front!.scene.residueLabels.filter((l) => l.contact).map((l) => l.text).sort();
+    const flagged = front!.scene.residueLabels
+      .filter((l) => l.contact)
+      .map((l) => l.text)
+      .sort();
     expect(flagged).toEqual(expected);
     // Every key residue lies inside it (an H-bond is shorter than the shell), so the guarantee covers the key.
     for (const ref of namedResiduesOf(item)) expect(flagged).toContain(residueLabelTextsOf(ref)[1]);

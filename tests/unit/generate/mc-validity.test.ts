@@ -45,7 +45,12 @@ describe("T8 distractors over 1,000 items", () => {
     return Array.from({ length: 1000 }, (_, i) => {
       // Truths as the generator sees them: whole-Å offsets of a bond midpoint from the view centre, zeros included.
       const truth = [rng.int(-12, 12), rng.int(-12, 12)] as const;
-      const options = placeTruth(rng, { move: truth, truth: true }, builder(rng, truth).map((d) => ({ move: d.move, truth: false })), i % 4);
+      const options = placeTruth(
+        rng,
+        { move: truth, truth: true },
+        builder(rng, truth).map((d) => ({ move: d.move, truth: false })),
+        i % 4,
+      );
       return { options: options.map((o) => move(o.move[0], o.move[1])), letter: MC_LETTERS[options.findIndex((o) => o.truth)]! };
     });
   }

@@ -80,7 +80,15 @@ describe("T7 docking views", () => {
       return [atoms.filter((a) => a.role === "ligand").length, atoms.filter((a) => a.role === "pocket").length];
     });
     const [l, p] = [complex.ligandAtoms.length, complex.pocketAtoms.length];
-    expect(roles).toEqual([[0, p], [0, p], [0, p], [l, 0], [l, 0], [l, 0], [l, p]]);
+    expect(roles).toEqual([
+      [0, p],
+      [0, p],
+      [0, p],
+      [l, 0],
+      [l, 0],
+      [l, 0],
+      [l, p],
+    ]);
   });
 
   it("stores image 7 (pocket + displaced ligand) as scene3d, not the docked pose", () => {

@@ -76,7 +76,9 @@ describe("labels keep a fixed offset from their atom across the images of an ite
       const memory = new Map<string, LabelOffset>();
       return item.views.map((view) => {
         const scene = requireViewScene(item.complexes[view.source]!, view, item.provenance.renderSettings);
-        return renderSvgWithStats(scene, item.provenance.renderSettings, withMemory ? { labelOffsets: memory } : {}).stats.labelsPlaced.map((l) => `${l.key}:${l.offset.dx.toFixed(1)},${l.offset.dy.toFixed(1)}`);
+        return renderSvgWithStats(scene, item.provenance.renderSettings, withMemory ? { labelOffsets: memory } : {}).stats.labelsPlaced.map(
+          (l) => `${l.key}:${l.offset.dx.toFixed(1)},${l.offset.dy.toFixed(1)}`,
+        );
       });
     };
     const fixed = offsetsOf(true);

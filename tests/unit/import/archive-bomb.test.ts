@@ -63,9 +63,7 @@ describe("archive inflate limits", () => {
     const big = path.join(work, "big.tar.gz");
     await zeroTarGz(big, 40 * MiB);
     const tempRoot = fs.mkdtempSync(path.join(work, "t-"));
-    await expect(openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 16 * MiB, maxRatio: 1e9 } })).rejects.toThrow(
-      /expand to more than 16 MiB \(IMPORT_MAX_INFLATED_BYTES\); stopped there/,
-    );
+    await expect(openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 16 * MiB, maxRatio: 1e9 } })).rejects.toThrow(/expand to more than 16 MiB \(IMPORT_MAX_INFLATED_BYTES\); stopped there/);
     expect(leftovers(tempRoot)).toEqual([]);
     // Under the cap the same archive opens.
     const tree = await openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 64 * MiB, maxRatio: 1e9 } });

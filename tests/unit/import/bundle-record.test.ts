@@ -58,7 +58,9 @@ describe("bundle items", () => {
     const badPath = plan({ ...item, images: [{ file: "../etc/passwd", caption: "x" }] }, undefined);
     expect(!badPath.ok && badPath.skips[0]).toMatchObject({ field: "images.0.file", problem: "must be images/<name>.png|svg|jpg" });
     const edited = plan({ ...item, question: "Edited text" }, { id: "t-1", answer: "move x 3", gold: { axis: "x", distanceA: 3 } });
-    expect(edited.ok && edited.warnings).toEqual([{ file: "items.jsonl", line: 3, field: "question", problem: "differs from the translation template filled with the item's fields; the bundle's text is kept" }]);
+    expect(edited.ok && edited.warnings).toEqual([
+      { file: "items.jsonl", line: 3, field: "question", problem: "differs from the translation template filled with the item's fields; the bundle's text is kept" },
+    ]);
   });
 
   it("accepts only this app's manifest format", () => {

@@ -39,7 +39,11 @@ describe("foreign SVG", () => {
   it("entity declarations and malformed XML are refused; fragments and embedded PNGs are allowed", () => {
     expect(findSvgReferenceProblem(`<!DOCTYPE svg [<!ENTITY a "&#60;image href='/x'/>">]><svg xmlns="${SVG_NS}">&a;</svg>`)).toBe("declares XML entities");
     expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><rect></svg>`)).toMatch(/^not well-formed XML/);
-    expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink"><defs><circle id="c" r="2"/></defs><use xlink:href="#c"/><image href="data:image/png;base64,iVBORw0KGgo="/></svg>`)).toBeNull();
+    expect(
+      findSvgReferenceProblem(
+        `<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink"><defs><circle id="c" r="2"/></defs><use xlink:href="#c"/><image href="data:image/png;base64,iVBORw0KGgo="/></svg>`,
+      ),
+    ).toBeNull();
   });
 
   it("a huge declared size is scaled down to the cap", () => {

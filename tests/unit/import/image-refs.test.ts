@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  FileIndex,
-  checkImageBytes,
-  decodeBase64,
-  parseImageRefs,
-  parseListLiteral,
-  resolveImagePath,
-  sniffImageMime,
-} from "@/lib/import/image-refs";
+import { FileIndex, checkImageBytes, decodeBase64, parseImageRefs, parseListLiteral, resolveImagePath, sniffImageMime } from "@/lib/import/image-refs";
 import { PNG_BASE64, pngBytes, svgBytes } from "../../fixtures/import/build-fixtures";
 
 describe("image field values", () => {
@@ -22,8 +14,20 @@ describe("image field values", () => {
 
   it("turns paths, lists, data URIs, base64 and {path}/{bytes} objects into references", () => {
     expect(parseImageRefs("images/1.png")).toEqual({ ok: true, refs: [{ kind: "path", path: "images/1.png" }] });
-    expect(parseImageRefs(["a.png", "b.png"])).toEqual({ ok: true, refs: [{ kind: "path", path: "a.png" }, { kind: "path", path: "b.png" }] });
-    expect(parseImageRefs("['a.png', 'b.png']")).toEqual({ ok: true, refs: [{ kind: "path", path: "a.png" }, { kind: "path", path: "b.png" }] });
+    expect(parseImageRefs(["a.png", "b.png"])).toEqual({
+      ok: true,
+      refs: [
+        { kind: "path", path: "a.png" },
+        { kind: "path", path: "b.png" },
+      ],
+    });
+    expect(parseImageRefs("['a.png', 'b.png']")).toEqual({
+      ok: true,
+      refs: [
+        { kind: "path", path: "a.png" },
+        { kind: "path", path: "b.png" },
+      ],
+    });
     expect(parseImageRefs(`data:image/png;base64,${PNG_BASE64.red}`)).toEqual({ ok: true, refs: [{ kind: "base64", data: PNG_BASE64.red, mimeType: "image/png" }] });
     const long = Buffer.concat([pngBytes("red"), Buffer.alloc(200)]).toString("base64");
     expect(parseImageRefs(long)).toEqual({ ok: true, refs: [{ kind: "base64", data: long }] });
@@ -42,13 +46,7 @@ describe("image field values", () => {
 });
 
 describe("resolving image paths", () => {
-  const index = new FileIndex([
-    "MiSI/test/T1/images/1.png",
-    "MiSI/images/rotation/7.png",
-    "MiSI/images/rotation/8.png",
-    "MiSI/a/front.png",
-    "MiSI/b/front.png",
-  ]);
+  const index = new FileIndex(["MiSI/test/T1/images/1.png", "MiSI/images/rotation/7.png", "MiSI/images/rotation/8.png", "MiSI/a/front.png", "MiSI/b/front.png"]);
 
   it("tries the record's folder first, then each folder above it", () => {
     expect(resolveImagePath("images/1.png", "MiSI/test/T1/data.jsonl", index)).toEqual({ ok: true, path: "MiSI/test/T1/images/1.png" });

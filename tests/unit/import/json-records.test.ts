@@ -41,7 +41,7 @@ describe("JSON record splitter", () => {
   });
 
   it("passes scalars in a record array through (the importer reports them), and handles empty arrays", () => {
-    expect(splitAll("[1, \"x\", null]", 2).map((f) => f.text)).toEqual(["1", '"x"', "null"]);
+    expect(splitAll('[1, "x", null]', 2).map((f) => f.text)).toEqual(["1", '"x"', "null"]);
     expect(splitAll("[]", 1)).toEqual([]);
   });
 

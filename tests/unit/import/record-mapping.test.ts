@@ -49,9 +49,7 @@ describe("MiSI release records", () => {
       { file: "rel/T1_translation/data.jsonl", line: 4, field: "category", problem: "'Chirality' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)" },
     ]);
     const nowhere = ctx({ id: 1, question: "q", answer: "A", image: "a.png" }, { taskFromPath: null });
-    expect(!nowhere.ok && nowhere.skips[0]?.problem).toBe(
-      "cannot tell the task: no task field (looked for task, category, tasktype, taskname) and the file and folder names name none",
-    );
+    expect(!nowhere.ok && nowhere.skips[0]?.problem).toBe("cannot tell the task: no task field (looked for task, category, tasktype, taskname) and the file and folder names name none");
   });
 
   it("takes the split from the record, else from the path", () => {
@@ -80,11 +78,29 @@ describe("VLMEvalKit TSV", () => {
   it("maps an MC row: options into payload and question, letter + options into the gold", () => {
     const h = readVlmevalkitHeader(header);
     if (!h.ok) throw new Error("header");
-    const row = { index: "3", image: PNG_BASE64.blue, question: "Which moves?", A: T8_OPTIONS[0], B: T8_OPTIONS[1], C: T8_OPTIONS[2], D: T8_OPTIONS[3], answer: "B", category: "Interaction Location", split: "test" };
+    const row = {
+      index: "3",
+      image: PNG_BASE64.blue,
+      question: "Which moves?",
+      A: T8_OPTIONS[0],
+      B: T8_OPTIONS[1],
+      C: T8_OPTIONS[2],
+      D: T8_OPTIONS[3],
+      answer: "B",
+      category: "Interaction Location",
+      split: "test",
+    };
     const r = planVlmevalkitRow(row, { file: "x.tsv", line: 4, columns: h.columns, taskFromPath: null });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.plan).toMatchObject({ source: "vlmevalkit", externalId: "3", taskId: "interaction_location", canonical: "B", gold: { letter: "B", options: [...T8_OPTIONS] }, payload: { options: [...T8_OPTIONS] } });
+    expect(r.plan).toMatchObject({
+      source: "vlmevalkit",
+      externalId: "3",
+      taskId: "interaction_location",
+      canonical: "B",
+      gold: { letter: "B", options: [...T8_OPTIONS] },
+      payload: { options: [...T8_OPTIONS] },
+    });
     expect(r.plan.question).toBe(`Which moves?\nOptions:\nA. ${T8_OPTIONS[0]}\nB. ${T8_OPTIONS[1]}\nC. ${T8_OPTIONS[2]}\nD. ${T8_OPTIONS[3]}`);
     expect(r.plan.images).toEqual([{ caption: "Image 1", ref: { kind: "base64", data: PNG_BASE64.blue } }]);
   });

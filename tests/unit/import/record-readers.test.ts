@@ -32,7 +32,11 @@ const MIN_STREAMED_BYTES = 5 * 1024 * 1024;
 describe("streaming readers", () => {
   it("yields JSONL records while the file is still being produced", async () => {
     let consumed = 0;
-    const src = lazySource(CHUNKS, (i) => Array.from({ length: LINES_PER_CHUNK }, (_, k) => JSON.stringify({ id: i * LINES_PER_CHUNK + k, pad: "x".repeat(60) })).join("\n") + "\n", () => consumed);
+    const src = lazySource(
+      CHUNKS,
+      (i) => Array.from({ length: LINES_PER_CHUNK }, (_, k) => JSON.stringify({ id: i * LINES_PER_CHUNK + k, pad: "x".repeat(60) })).join("\n") + "\n",
+      () => consumed,
+    );
     let lastId = -1;
     let bad = 0;
     for await (const rec of readJsonlRecords(src.stream)) {
@@ -52,7 +56,10 @@ describe("streaming readers", () => {
     let consumed = 0;
     const src = lazySource(
       CHUNKS,
-      (i) => (i === 0 ? "[\n" : "") + Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i === 0 && k === 0 ? "" : ",\n"}{"id": ${i * LINES_PER_CHUNK + k}, "pad": "${"y".repeat(60)}"}`).join("") + (i === CHUNKS - 1 ? "\n]\n" : ""),
+      (i) =>
+        (i === 0 ? "[\n" : "") +
+        Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i === 0 && k === 0 ? "" : ",\n"}{"id": ${i * LINES_PER_CHUNK + k}, "pad": "${"y".repeat(60)}"}`).join("") +
+        (i === CHUNKS - 1 ? "\n]\n" : ""),
       () => consumed,
     );
     let misplaced = 0;
@@ -69,7 +76,11 @@ describe("streaming readers", () => {
 
   it("streams TSV rows through csv-parse", async () => {
     let consumed = 0;
-    const src = lazySource(CHUNKS, (i) => (i === 0 ? "index\tquestion\n" : "") + Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i * LINES_PER_CHUNK + k}\t${"z".repeat(80)}`).join("\n") + "\n", () => consumed);
+    const src = lazySource(
+      CHUNKS,
+      (i) => (i === 0 ? "index\tquestion\n" : "") + Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i * LINES_PER_CHUNK + k}\t${"z".repeat(80)}`).join("\n") + "\n",
+      () => consumed,
+    );
     let bad = 0;
     for await (const row of readDelimitedRows(src.stream, "\t")) {
       if (!row.ok || row.cells.length !== 2) bad += 1;

@@ -5,9 +5,7 @@ import { itWithShared, SHARED_STRUCTURES_DIR, sharedStructurePath } from "../../
 
 function listPosebusters(): string[] {
   const root = `${SHARED_STRUCTURES_DIR}/posebusters-conftest`;
-  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-    .filter((d) => d.isFile())
-    .map((d) => `${d.parentPath.slice(root.length + 1)}/${d.name}`.replace(/^\//, ""));
+  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((d) => d.isFile()).map((d) => `${d.parentPath.slice(root.length + 1)}/${d.name}`.replace(/^\//, ""));
 }
 
 describe("grouping structure files into complexes", () => {

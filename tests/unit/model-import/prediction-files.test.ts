@@ -74,13 +74,19 @@ describe("VLMEvalKit xlsx", () => {
   });
 
   it("detects an xlsx by its zip signature even without the extension", async () => {
-    const bytes = await makeXlsx([["index", "prediction"], ["a", "B"]]);
+    const bytes = await makeXlsx([
+      ["index", "prediction"],
+      ["a", "B"],
+    ]);
     expect(detectPredictionFormat("upload.bin", bytes)).toBe("vlmevalkit-xlsx");
   });
 
   it("refuses a workbook that declares more uncompressed bytes than the limit, before the workbook reader sees it", async () => {
     // One 1 MiB-wide cell: well-formed, small when zipped, over a 512 KiB limit once inflated.
-    const bytes = await makeXlsx([["index", "prediction"], ["1", "A".repeat(1024 ** 2)]]);
+    const bytes = await makeXlsx([
+      ["index", "prediction"],
+      ["1", "A".repeat(1024 ** 2)],
+    ]);
     expect(bytes.length).toBeLessThan(64 * 1024);
     const refused = await parsePredictionFile({ fileName: "big.xlsx", bytes, maxXlsxInflatedBytes: 512 * 1024 });
     expect(refused.ok ? "" : refused.errors[0]?.problem).toMatch(/^the workbook expands to \d+ bytes, more than the limit of 524288 bytes \(MODEL_XLSX_MAX_INFLATED_BYTES\); refused unread$/);

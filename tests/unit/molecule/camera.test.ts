@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  apparentRadiusPx,
-  focalLengthPx,
-  frameCamera,
-  frameCameraOnRadius,
-  projectToPixels,
-  toCameraSpace,
-} from "@/lib/molecule/geometry/camera";
+import { apparentRadiusPx, focalLengthPx, frameCamera, frameCameraOnRadius, projectToPixels, toCameraSpace } from "@/lib/molecule/geometry/camera";
 
 describe("perspective camera (30° horizontal field of view)", () => {
   const camera = frameCameraOnRadius(10, { widthPx: 800, heightPx: 800, paddingFraction: 0 });
@@ -56,7 +49,13 @@ describe("perspective camera (30° horizontal field of view)", () => {
     expect(wide.distanceA).toBeCloseTo(10 / Math.sin(halfV), 9);
   });
   it("frameCamera uses the farthest point from the view centre, plus padding", () => {
-    const cam = frameCamera([[3, 4, 0], [0, 0, 1]], { widthPx: 100, heightPx: 100, paddingFraction: 0.1 });
+    const cam = frameCamera(
+      [
+        [3, 4, 0],
+        [0, 0, 1],
+      ],
+      { widthPx: 100, heightPx: 100, paddingFraction: 0.1 },
+    );
     expect(cam.distanceA).toBeCloseTo((5 * 1.1) / Math.sin((15 * Math.PI) / 180), 9);
   });
 });

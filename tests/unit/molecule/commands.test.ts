@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  CANONICAL_VIEW_NAMES,
-  applyCommands,
-  canonicalViewTransform,
-  toScreenFrame,
-} from "@/lib/molecule/geometry/commands";
+import { CANONICAL_VIEW_NAMES, applyCommands, canonicalViewTransform, toScreenFrame } from "@/lib/molecule/geometry/commands";
 import { applyTransform } from "@/lib/molecule/geometry/transform";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 
@@ -41,8 +36,22 @@ describe("move / roll in screen coordinates", () => {
     expectVec(p, [5, 1, 0]);
   });
   it("order matters for two rolls (T6)", () => {
-    const xThenY = applyCommands([[0, 1, 0]], [{ kind: "roll", axis: "x", value: 90 }, { kind: "roll", axis: "y", value: 90 }], [0, 0, 0]);
-    const yThenX = applyCommands([[0, 1, 0]], [{ kind: "roll", axis: "y", value: 90 }, { kind: "roll", axis: "x", value: 90 }], [0, 0, 0]);
+    const xThenY = applyCommands(
+      [[0, 1, 0]],
+      [
+        { kind: "roll", axis: "x", value: 90 },
+        { kind: "roll", axis: "y", value: 90 },
+      ],
+      [0, 0, 0],
+    );
+    const yThenX = applyCommands(
+      [[0, 1, 0]],
+      [
+        { kind: "roll", axis: "y", value: 90 },
+        { kind: "roll", axis: "x", value: 90 },
+      ],
+      [0, 0, 0],
+    );
     // x 90: (0,1,0)→(0,0,1); then y 90: (0,0,1)→(1,0,0)
     expectVec(xThenY[0], [1, 0, 0]);
     // y 90 leaves (0,1,0); then x 90 → (0,0,1)
@@ -51,8 +60,7 @@ describe("move / roll in screen coordinates", () => {
 });
 
 describe("canonical views", () => {
-  const towardViewer = (view: (typeof CANONICAL_VIEW_NAMES)[number], p: Vec3) =>
-    applyTransform(canonicalViewTransform(view), p)[2];
+  const towardViewer = (view: (typeof CANONICAL_VIEW_NAMES)[number], p: Vec3) => applyTransform(canonicalViewTransform(view), p)[2];
 
   it("are in the order front, left, top, back, right, bottom", () => {
     expect(CANONICAL_VIEW_NAMES).toEqual(["front", "left", "top", "back", "right", "bottom"]);

@@ -132,8 +132,7 @@ describe("U4 tertiary amine acceptor (A17, lone pair)", () => {
   const carbons: [Vec3, Vec3, Vec3] = [sub(0), sub(120), sub(240)];
   const lonePair = tetrahedralPositions(N, carbons, 1)[0]!;
   const opposite = subtractVec(N, subtractVec(lonePair, N));
-  const test = (off: number, d: number, slop = STRICT) =>
-    v(thetaTauAcceptorTest(N, [opposite], [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))], [], THETA_TAU_ACCEPTORS.A17, slop));
+  const test = (off: number, d: number, slop = STRICT) => v(thetaTauAcceptorTest(N, [opposite], [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))], [], THETA_TAU_ACCEPTORS.A17, slop));
   it("the lone pair points along +z", () => {
     expect(lonePair[2]).toBeCloseTo(1, 6);
   });
@@ -310,4 +309,3 @@ describe("metal veto (spec §1.1 step 5: ∠(D, A, M) < 45°, never relaxed)", (
     expect(metalVeto(A, polar(10, 2.9), [polar(180, 2.1), M])).toBe(true);
   });
 });
-

@@ -91,18 +91,28 @@ const count = (input: FindHBondsInput) => findHBonds(input).length;
 describe("hydrogen inference (spec §5.5, unit cases U9 and U13)", () => {
   it("U13: N3+ bonded to two C gets two tetrahedral H at 0.91 Å, one each side of the C–N–C plane", () => {
     const t = rad(111);
-    const hs = tetrahedralPositions([0, 0, 0], [[1.47, 0, 0], [1.47 * Math.cos(t), 1.47 * Math.sin(t), 0]], 0.91);
+    const hs = tetrahedralPositions(
+      [0, 0, 0],
+      [
+        [1.47, 0, 0],
+        [1.47 * Math.cos(t), 1.47 * Math.sin(t), 0],
+      ],
+      0.91,
+    );
     expect(hs).toHaveLength(2);
     const [a, b] = [...hs].sort((p, q) => p[2] - q[2]);
     // ChimeraX's cross-product order is arbitrary (spec §5.5): the pair is (−0.2975, −0.4328, ±0.7431) / (−0.2995, −0.4358, ±0.7406)
-    expect([a![0], a![1], Math.abs(a![2])].map((v) => Number(v.toFixed(3)))).toEqual(hs[0]![2] > 0 ? [-0.300, -0.436, 0.741] : [-0.297, -0.433, 0.743]);
+    expect([a![0], a![1], Math.abs(a![2])].map((v) => Number(v.toFixed(3)))).toEqual(hs[0]![2] > 0 ? [-0.3, -0.436, 0.741] : [-0.297, -0.433, 0.743]);
     expect(a![2]).toBeLessThan(0);
     expect(b![2]).toBeGreaterThan(0);
     for (const h of hs) expect(Math.hypot(...h)).toBeCloseTo(0.91, 10);
   });
   it("U9: the amide NH2 of Asn gets its two H in the amide plane at (1.785, ±0.7881, 0)", () => {
     const hs = trigonalPositions([1.33, 0, 0], [[0, 0, 0]], 0.91, [polar(120, 1.23), polar(240, 1.52)]);
-    expect(hs.map((h) => h.map((v) => Number(v.toFixed(4))))).toEqual([[1.785, 0.7881, 0], [1.785, -0.7881, 0]]);
+    expect(hs.map((h) => h.map((v) => Number(v.toFixed(4))))).toEqual([
+      [1.785, 0.7881, 0],
+      [1.785, -0.7881, 0],
+    ]);
   });
 });
 
@@ -137,7 +147,11 @@ describe("backbone N–H (D13, inferred H) → ketone C=O (A7)", () => {
   it("D–H···A minimum 146° (−20°): 135° fails strict and passes relaxed, 120° fails both", () => {
     const h: Vec3 = [0.91, 0, 0];
     const acceptorAt = (theta: number) => addVec(h, polar(180 - theta, 1.9));
-    for (const [theta, relaxedN, strictN] of [[150, 1, 1], [135, 1, 0], [120, 0, 0]] as const) {
+    for (const [theta, relaxedN, strictN] of [
+      [150, 1, 1],
+      [135, 1, 0],
+      [120, 0, 0],
+    ] as const) {
       const ligand = ketone(acceptorAt(theta), [0, 0, 0]);
       expect([theta, count({ pocketAtoms: pocket, ligandAtoms: ligand })]).toEqual([theta, relaxedN]);
       expect([theta, count({ pocketAtoms: pocket, ligandAtoms: ligand, ...strict })]).toEqual([theta, strictN]);
@@ -145,7 +159,10 @@ describe("backbone N–H (D13, inferred H) → ketone C=O (A7)", () => {
   });
   it("the ketone's C=O···N angle (φ ≥ 110°, 90° relaxed) rejects a donor beside the carbonyl", () => {
     // O at 2.9 Å on +x, C=O turned so that the in-plane C=O···N angle is 100° (strict reject) or 80° (both reject)
-    for (const [phi, relaxedN, strictN] of [[100, 1, 0], [80, 0, 0]] as const) {
+    for (const [phi, relaxedN, strictN] of [
+      [100, 1, 0],
+      [80, 0, 0],
+    ] as const) {
       const o: Vec3 = [2.9, 0, 0];
       const c = rotated(o, [-1, 0, 0], phi, 1.23);
       const u = normalizeVec(subtractVec(c, o));
@@ -235,8 +252,17 @@ function molfile(atoms: readonly [string, number, number, number][], bonds: read
 describe("ligand atom typing from SDF bond orders", () => {
   // Acetamide drawn with a stretched C=O (1.36 Å, what geometry alone would call a C–O single bond).
   const sdf = molfile(
-    [["C", 0, 0, 0], ["O", 1.36 * Math.cos(rad(120)), 1.36 * Math.sin(rad(120)), 0], ["N", 1.34, 0, 0], ["C", 1.5 * Math.cos(rad(240)), 1.5 * Math.sin(rad(240)), 0]],
-    [[1, 2, 2], [1, 3, 1], [1, 4, 1]],
+    [
+      ["C", 0, 0, 0],
+      ["O", 1.36 * Math.cos(rad(120)), 1.36 * Math.sin(rad(120)), 0],
+      ["N", 1.34, 0, 0],
+      ["C", 1.5 * Math.cos(rad(240)), 1.5 * Math.sin(rad(240)), 0],
+    ],
+    [
+      [1, 2, 2],
+      [1, 3, 1],
+      [1, 4, 1],
+    ],
   );
   const parsed = parseSdf(sdf, "acetamide.sdf");
   if (!parsed.ok) throw new Error("parse");
@@ -249,7 +275,19 @@ describe("ligand atom typing from SDF bond orders", () => {
   });
   it("a carboxylic acid drawn with its OH (implicit H) is C2 / O2 / O3 (A5); from geometry alone it is a carboxylate (A3)", () => {
     const acid = parseSdf(
-      molfile([["C", 0, 0, 0], ["O", 1.21 * Math.cos(rad(120)), 1.21 * Math.sin(rad(120)), 0], ["O", 1.31, 0, 0], ["C", 1.5 * Math.cos(rad(240)), 1.5 * Math.sin(rad(240)), 0]], [[1, 2, 2], [1, 3, 1], [1, 4, 1]]),
+      molfile(
+        [
+          ["C", 0, 0, 0],
+          ["O", 1.21 * Math.cos(rad(120)), 1.21 * Math.sin(rad(120)), 0],
+          ["O", 1.31, 0, 0],
+          ["C", 1.5 * Math.cos(rad(240)), 1.5 * Math.sin(rad(240)), 0],
+        ],
+        [
+          [1, 2, 2],
+          [1, 3, 1],
+          [1, 4, 1],
+        ],
+      ),
       "acetic-acid.sdf",
     );
     if (!acid.ok) throw new Error("parse");
@@ -311,8 +349,16 @@ describe("phosphate acceptor groups (spec §3.1 A1/A11)", () => {
   const [O1B, O2B, O3A] = tetrahedralPositions(PB, [O3B], 1.5) as [Vec3, Vec3, Vec3];
   const C = addVec(O3A, scaleVec(normalizeVec(subtractVec(O3A, PB)), 1.43));
   const atoms = [
-    lig("PG", "P", PG), lig("O1G", "O", O1G), lig("O2G", "O", O2G), lig("O3G", "O", O3G), lig("O3B", "O", O3B),
-    lig("PB", "P", PB), lig("O1B", "O", O1B), lig("O2B", "O", O2B), lig("O3A", "O", O3A), lig("C5", "C", C),
+    lig("PG", "P", PG),
+    lig("O1G", "O", O1G),
+    lig("O2G", "O", O2G),
+    lig("O3G", "O", O3G),
+    lig("O3B", "O", O3B),
+    lig("PB", "P", PB),
+    lig("O1B", "O", O1B),
+    lig("O2B", "O", O2B),
+    lig("O3A", "O", O3A),
+    lig("C5", "C", C),
   ];
   const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: atoms });
   const groupOf = (name: string) => ctx.acceptors[atoms.findIndex((a) => a.name === name)]?.group ?? null;

@@ -66,7 +66,11 @@ describe("parsePdb: fields", () => {
       pdbLine({ serial: 5, name: " N  ", resName: "SER", x: 0, y: 0, z: 0, element: "N" }),
     ].join("\n");
     const s = ok(parsePdb(text, "t.pdb"));
-    expect(s.atoms.map((a) => [a.name, a.altLoc])).toEqual([["CA", "B"], ["OG", "B"], ["N", ""]]);
+    expect(s.atoms.map((a) => [a.name, a.altLoc])).toEqual([
+      ["CA", "B"],
+      ["OG", "B"],
+      ["N", ""],
+    ]);
     expect(s.atoms.map((a) => a.serial)).toEqual([2, 4, 5]);
     expect(s.notes.join()).toMatch(/dropped 2 atoms/);
   });

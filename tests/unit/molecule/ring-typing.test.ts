@@ -69,9 +69,7 @@ const ASPARTATE: readonly (readonly [string, number, number])[] = [
 ];
 
 function ligand(rows: readonly (readonly [string, number, number])[], resName = "LIG"): Atom[] {
-  return rows.map(([name, x, y], i) =>
-    makeAtom({ name, element: name[0]!, x, y, z: 0, resName, chain: "Z", resSeq: 999, hetero: true, serial: 100 + i }),
-  );
+  return rows.map(([name, x, y], i) => makeAtom({ name, element: name[0]!, x, y, z: 0, resName, chain: "Z", resSeq: 999, hetero: true, serial: 100 + i }));
 }
 const aspartate = () => ASPARTATE.map(([name, x, y], i) => makeAtom({ name, element: name[0]!, x, y, z: 0, resName: "ASP", resSeq: 52, serial: 1 + i }));
 
@@ -106,7 +104,14 @@ describe("guanine (hand-made 9-methylguanine, BGO bond lengths)", () => {
   it("types N1 as N–H (Npl) and N3 as N2, as in ChimeraX's guanine template", () => {
     const t = typesOf(ctx);
     expect({ N1: t.N1, N3: t.N3, N7: t.N7, N9: t.N9, N2: t.N2, O6: t.O6, C2: t.C2, C6: t.C6 }).toEqual({
-      N1: "Npl", N3: "N2", N7: "N2", N9: "Npl", N2: "Npl", O6: "O2", C2: "C2", C6: "C2",
+      N1: "Npl",
+      N3: "N2",
+      N7: "N2",
+      N9: "Npl",
+      N2: "Npl",
+      O6: "O2",
+      C2: "C2",
+      C6: "C2",
     });
     // the imidazole is aromatic (4n+2 with the N9 lone pair); the 6-ring is not (C6=O6 is exocyclic)
     expect([t.C4, t.C5, t.C8]).toEqual(["Car", "Car", "Car"]);

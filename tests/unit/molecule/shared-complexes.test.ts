@@ -24,7 +24,10 @@ function prepare(structure: Structure, options: Parameters<typeof prepareComplex
 }
 
 const PLIP_DIR = path.join(SHARED_STRUCTURES_DIR, "plip-test-pdb");
-const PLIP_FILES = fs.readdirSync(PLIP_DIR).filter((f) => f.endsWith(".pdb")).sort();
+const PLIP_FILES = fs
+  .readdirSync(PLIP_DIR)
+  .filter((f) => f.endsWith(".pdb"))
+  .sort();
 
 describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut, H-bonds", () => {
   it("has the 26 entries of the data README", () => {
@@ -85,9 +88,7 @@ describe("pocket cut", () => {
     expect(near.pocketResidues.length).toBeLessThan(far.pocketResidues.length);
     const lig = near.ligand.atoms;
     for (const g of near.pocketResidues) {
-      const min = Math.min(
-        ...g.atomIndices.filter((i) => s.atoms[i]!.element !== "H").flatMap((i) => lig.map((l) => Math.hypot(s.atoms[i]!.x - l.x, s.atoms[i]!.y - l.y, s.atoms[i]!.z - l.z))),
-      );
+      const min = Math.min(...g.atomIndices.filter((i) => s.atoms[i]!.element !== "H").flatMap((i) => lig.map((l) => Math.hypot(s.atoms[i]!.x - l.x, s.atoms[i]!.y - l.y, s.atoms[i]!.z - l.z))));
       expect(min).toBeLessThanOrEqual(4);
     }
   });
@@ -109,7 +110,13 @@ describe("pocket cut", () => {
  * 3og7 ASP 594 N···O29 (D–H···A 119° < 126°; N27 is a sulfonamide Npl, never an acceptor).
  */
 const KNOWN_MISSES: Readonly<Record<string, readonly string[]>> = {
-  "1bma": ["200"], "4rdl": ["347"], "1n7g": ["38", "220"], "4alw": ["186"], "2iuz": ["138"], "1bju": ["195A"], "3og7": ["594A"],
+  "1bma": ["200"],
+  "4rdl": ["347"],
+  "1n7g": ["38", "220"],
+  "4alw": ["186"],
+  "2iuz": ["138"],
+  "1bju": ["195A"],
+  "3og7": ["594A"],
 };
 
 function residueLabel(b: HBond, withChain: boolean): string {
@@ -136,8 +143,7 @@ describe("literature residues (PLIP test suite) are recovered", () => {
   });
   it("1bma and 4rdl: the two misses of the old criteria are contacts beyond 3.93 Å", () => {
     const dist = (s: Structure, a: [string, number, string, string], b: [string, number, string, string]) => {
-      const find = ([res, num, chain, name]: [string, number, string, string]) =>
-        s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
+      const find = ([res, num, chain, name]: [string, number, string, string]) => s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
       const p = find(a);
       const q = find(b);
       return Math.hypot(p.x - q.x, p.y - q.y, p.z - q.z);
@@ -189,7 +195,11 @@ describe("ChimeraX criteria: permutation invariance (spec §9.1 item 3)", () => 
     const key = (bs: readonly HBond[]) => bs.map((b) => `${b.proteinAtom.chain} ${b.proteinAtom.resSeq} ${b.proteinAtom.name}–${b.ligandAtom.name} ${b.ligandIsDonor}`).sort();
     const forward = findComplexHBonds(c);
     expect(forward.length).toBeGreaterThan(0);
-    const reversed = findComplexHBonds({ ...c, pocketAtoms: [...c.pocketAtoms].reverse(), ligand: { ...c.ligand, atoms: [...c.ligand.atoms].reverse(), hydrogenCounts: [...c.ligand.hydrogenCounts].reverse() } });
+    const reversed = findComplexHBonds({
+      ...c,
+      pocketAtoms: [...c.pocketAtoms].reverse(),
+      ligand: { ...c.ligand, atoms: [...c.ligand.atoms].reverse(), hydrogenCounts: [...c.ligand.hydrogenCounts].reverse() },
+    });
     expect(key(reversed)).toEqual(key(forward));
   });
 });

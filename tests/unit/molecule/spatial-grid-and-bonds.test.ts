@@ -15,7 +15,10 @@ describe("spatial grid", () => {
     for (let q = 0; q < 50; q++) {
       const p = { x: rng.next() * 30 - 15, y: rng.next() * 30 - 15, z: rng.next() * 30 - 15 };
       const r = 1 + rng.next() * 6;
-      const brute = points.map((s, i) => [s, i] as const).filter(([s]) => Math.hypot(s.x - p.x, s.y - p.y, s.z - p.z) <= r).map(([, i]) => i);
+      const brute = points
+        .map((s, i) => [s, i] as const)
+        .filter(([s]) => Math.hypot(s.x - p.x, s.y - p.y, s.z - p.z) <= r)
+        .map(([, i]) => i);
       expect(findNeighbours(grid, p, r)).toEqual(brute);
     }
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  applyMat3,
-  applyTransform,
-  composeTransforms,
-  rotationAboutAxis,
-  rotationAboutPoint,
-  translationTransform,
-} from "@/lib/molecule/geometry/transform";
+import { applyMat3, applyTransform, composeTransforms, rotationAboutAxis, rotationAboutPoint, translationTransform } from "@/lib/molecule/geometry/transform";
 import { angleAtDeg, boundingSphereOf, type Vec3 } from "@/lib/molecule/geometry/vec3";
 
 function expectVec(actual: Vec3, expected: Vec3, digits = 6) {
@@ -44,7 +37,11 @@ describe("vector helpers", () => {
     expect(angleAtDeg([1, 0, 0], [0, 0, 0], [0, 3, 0])).toBeCloseTo(90, 10);
   });
   it("bounding sphere of a 2×4×6 box is centred in the box with radius half its diagonal", () => {
-    const s = boundingSphereOf([[0, 0, 0], [2, 4, 6], [2, 0, 0]]);
+    const s = boundingSphereOf([
+      [0, 0, 0],
+      [2, 4, 6],
+      [2, 0, 0],
+    ]);
     expect(s?.centre).toEqual([1, 2, 3]);
     expect(s?.radiusA).toBeCloseTo(Math.sqrt(1 + 4 + 9), 12);
   });

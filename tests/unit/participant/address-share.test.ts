@@ -12,7 +12,9 @@ describe("per-address share", () => {
   });
 
   it("a study too small for the per-address limits says so; a large one does not", () => {
-    expect(smallStudyNotice({ openSlots: 40, slotsPerParticipant: 8, perAddressJoinLimit: 20 })).toMatch(/at most 1 participant in progress at once \(20% of its 40 open item slots, 8 per participant\)/);
+    expect(smallStudyNotice({ openSlots: 40, slotsPerParticipant: 8, perAddressJoinLimit: 20 })).toMatch(
+      /at most 1 participant in progress at once \(20% of its 40 open item slots, 8 per participant\)/,
+    );
     expect(smallStudyNotice({ openSlots: 9000, slotsPerParticipant: 90, perAddressJoinLimit: 20 })).toBeNull();
   });
 

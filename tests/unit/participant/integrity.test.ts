@@ -28,7 +28,15 @@ describe("identical answers in a row", () => {
 
   it("the tracker gives the same runs across interleaved participants (the export's pages)", () => {
     const t = new IdenticalRunTracker();
-    const seq: Array<[string, string]> = [["p", "A"], ["q", "A"], ["p", "A"], ["q", "B"], ["p", "A"], ["p", ""], ["p", "A"]];
+    const seq: Array<[string, string]> = [
+      ["p", "A"],
+      ["q", "A"],
+      ["p", "A"],
+      ["q", "B"],
+      ["p", "A"],
+      ["p", ""],
+      ["p", "A"],
+    ];
     expect(seq.map(([p, a]) => t.next(p, a))).toEqual([1, 1, 2, 1, 3, 0, 1]);
   });
 });
@@ -70,7 +78,20 @@ describe("per-participant summary and the policy", () => {
   const [p, q] = summarizeParticipantSignals(answers);
 
   it("sums the browser signals and derives floor and run counts", () => {
-    expect(p).toMatchObject({ participantId: "p", nAnswers: 3, nWithSignals: 2, hiddenMs: 4_000, hiddenCount: 1, blurCount: 2, pasteCount: 1, pasteChars: 8, webdriver: false, nTimed: 3, nUnderFloor: 2, maxIdenticalRun: 3 });
+    expect(p).toMatchObject({
+      participantId: "p",
+      nAnswers: 3,
+      nWithSignals: 2,
+      hiddenMs: 4_000,
+      hiddenCount: 1,
+      blurCount: 2,
+      pasteCount: 1,
+      pasteChars: 8,
+      webdriver: false,
+      nTimed: 3,
+      nUnderFloor: 2,
+      maxIdenticalRun: 3,
+    });
     expect(q).toMatchObject({ participantId: "q", nAnswers: 2, webdriver: true, copyCount: 1, nUnderFloor: 0, maxIdenticalRun: 1 });
   });
 

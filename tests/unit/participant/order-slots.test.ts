@@ -24,7 +24,12 @@ describe("orderSlots", () => {
   });
 
   it("slotArrays gives the function's parallel arrays (nulls where a slot has no such field)", () => {
-    expect(slotArrays([{ phase: "practice", itemId: "p" }, { phase: "main", task: 2, j: 1 }])).toEqual({
+    expect(
+      slotArrays([
+        { phase: "practice", itemId: "p" },
+        { phase: "main", task: 2, j: 1 },
+      ]),
+    ).toEqual({
       task: [null, 2],
       j: [null, 1],
       item: ["p", null],

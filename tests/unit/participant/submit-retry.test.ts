@@ -19,7 +19,14 @@ describe("the browser's submit retry rules", () => {
     // A server that fails fast (connection refused while restarting): many quick attempts over the same budget.
     now = 0;
     attempts = 0;
-    while (withinBudget(0, now, retryDelayMs(attempts + 1, () => 1))) now += retryDelayMs(++attempts, () => 1);
+    while (
+      withinBudget(
+        0,
+        now,
+        retryDelayMs(attempts + 1, () => 1),
+      )
+    )
+      now += retryDelayMs(++attempts, () => 1);
     expect(now).toBeGreaterThan(170_000);
     expect(attempts).toBeGreaterThan(15);
   });

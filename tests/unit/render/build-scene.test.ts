@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import { frameCamera } from "@/lib/molecule/geometry/camera";
 import { canonicalViewTransform } from "@/lib/molecule/geometry/commands";
 import type { Atom } from "@/lib/molecule/types";
-import {
-  DEFAULT_RENDER_SETTINGS,
-  RENDER_SETTINGS_VERSION,
-  RenderSettingsSchema,
-  buildScene,
-  formatResidueLabel,
-  parseRenderSettings,
-} from "@/lib/render";
+import { DEFAULT_RENDER_SETTINGS, RENDER_SETTINGS_VERSION, RenderSettingsSchema, buildScene, formatResidueLabel, parseRenderSettings } from "@/lib/render";
 
 function pdbAtom(name: string, element: string, resName: string, resSeq: number, xyz: [number, number, number], chain = "A"): Atom {
   return {
@@ -31,11 +24,7 @@ function pdbAtom(name: string, element: string, resName: string, resSeq: number,
   };
 }
 
-const ligand = [
-  pdbAtom("C1", "C", "LIG", 1, [10, 0, 0]),
-  pdbAtom("H1", "H", "LIG", 1, [10.5, 0.9, 0]),
-  pdbAtom("O1", "O", "LIG", 1, [11.2, 0, 0]),
-];
+const ligand = [pdbAtom("C1", "C", "LIG", 1, [10, 0, 0]), pdbAtom("H1", "H", "LIG", 1, [10.5, 0.9, 0]), pdbAtom("O1", "O", "LIG", 1, [11.2, 0, 0])];
 const pocket = [
   pdbAtom("CA", "C", "ARG", 45, [6, 0, 0]),
   pdbAtom("CD", "C", "ARG", 45, [6, 1.4, 0]),

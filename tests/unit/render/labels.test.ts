@@ -1,16 +1,7 @@
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
 import type { PerspectiveCamera } from "@/lib/molecule/geometry/camera";
-import {
-  type LabelBox,
-  type LabelRequest,
-  type Scene,
-  type SceneAtom,
-  boxesOverlap,
-  measureLabelPx,
-  placeLabels,
-  renderSvgWithStats,
-} from "@/lib/render";
+import { type LabelBox, type LabelRequest, type Scene, type SceneAtom, boxesOverlap, measureLabelPx, placeLabels, renderSvgWithStats } from "@/lib/render";
 import { resvgOptionsFor } from "@/lib/render/png";
 import { DEFAULT_RENDER_SETTINGS } from "@/lib/render/settings";
 import { type ParsedText, parseTexts } from "./svg-parse";

@@ -52,23 +52,19 @@ export function parseCircles(svg: string): ParsedCircle[] {
 }
 
 export function parseLines(svg: string): ParsedLine[] {
-  return [...svg.matchAll(/<line x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)" stroke="([^"]+)" stroke-width="([^"]+)"\/>/g)].map(
-    (m) => ({
-      x1: Number(m[1]),
-      y1: Number(m[2]),
-      x2: Number(m[3]),
-      y2: Number(m[4]),
-      stroke: m[5]!,
-      width: Number(m[6]),
-      order: m.index,
-    }),
-  );
+  return [...svg.matchAll(/<line x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)" stroke="([^"]+)" stroke-width="([^"]+)"\/>/g)].map((m) => ({
+    x1: Number(m[1]),
+    y1: Number(m[2]),
+    x2: Number(m[3]),
+    y2: Number(m[4]),
+    stroke: m[5]!,
+    width: Number(m[6]),
+    order: m.index,
+  }));
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : "&",
-  );
+  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => (e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : "&"));
 }
 
 /** Every label with the font size and halo width of its group. */

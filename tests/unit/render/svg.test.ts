@@ -130,7 +130,11 @@ describe("renderSvg", () => {
     expect(svg).toContain(">&lt;&amp;&quot;&gt;&apos;</text>");
     expect(svg).toContain(">A&amp;B &lt;1&gt;</text>");
     expect(svg).not.toContain(`<&`);
-    expect(parseTexts(svg).map((t) => t.text).sort()).toEqual([`<&">'`, "A&B <1>"].sort());
+    expect(
+      parseTexts(svg)
+        .map((t) => t.text)
+        .sort(),
+    ).toEqual([`<&">'`, "A&B <1>"].sort());
     expect(() => new Resvg(svg)).not.toThrow();
     expect(() => new Resvg(svg.replace("&amp;", "&"))).toThrow();
   });
@@ -184,15 +188,7 @@ describe("colour rules", () => {
       atom([9, 0, 0], "N", { role: "pocket", residueIndex: 1 }),
     ];
     const circles = parseCircles(renderSvg({ atoms, bonds: [], residueLabels: [], camera: CAMERA_50 }, SETTINGS));
-    expect(circles.sort((p, q) => p.cx - q.cx).map((k) => k.color)).toEqual([
-      "#BF99F2",
-      "#F2B366",
-      "#BF99F2",
-      "#A9A9A9",
-      "#FF0D0D",
-      "#3050F8",
-      "#3050F8",
-    ]);
+    expect(circles.sort((p, q) => p.cx - q.cx).map((k) => k.color)).toEqual(["#BF99F2", "#F2B366", "#BF99F2", "#A9A9A9", "#FF0D0D", "#3050F8", "#3050F8"]);
   });
 
   it("takes colours from the settings", () => {

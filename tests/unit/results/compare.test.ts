@@ -18,9 +18,14 @@ function compare(human: unknown, models: unknown, options = {}): Comparison {
 
 // Human responses per item (static): i1 3/3 correct, i2 1/2 (tie), i3 1/3, i4 1/1, i5 0/1 (no model).
 const HUMANS = [
-  mc("i1", "P1", 1), mc("i1", "P2", 1), mc("i1", "P3", 1),
-  mc("i2", "P1", 1), mc("i2", "P2", 0),
-  mc("i3", "P1", 1), mc("i3", "P2", 0), mc("i3", "P3", 0),
+  mc("i1", "P1", 1),
+  mc("i1", "P2", 1),
+  mc("i1", "P3", 1),
+  mc("i2", "P1", 1),
+  mc("i2", "P2", 0),
+  mc("i3", "P1", 1),
+  mc("i3", "P2", 0),
+  mc("i3", "P3", 0),
   mc("i4", "P1", 1),
   mc("i5", "P1", 0),
 ];

@@ -25,14 +25,22 @@ describe("condition effect from response records", () => {
     expect(byColumn).toEqual({ translation: -0.75, residue_ligand_pos: null, residue_ligand_neg: 0, interaction_location: -1 });
     expect(s.columns.map((c) => c.label)).toEqual(["Trans", "ResLig+", "ResLig−", "InterLoc"]);
     // Each column is bootstrapped on its own answers from the same seed.
-    expect(s.columns[0]!.effect).toEqual(crossedBootstrapConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS).filter((a) => a.task === "translation"), { replicates: 200 }));
+    expect(s.columns[0]!.effect).toEqual(
+      crossedBootstrapConditionEffect(
+        toCrossedAnswers(THREE_PARTICIPANTS).filter((a) => a.task === "translation"),
+        { replicates: 200 },
+      ),
+    );
   });
 
   it("is part of the human results summary, and not estimable with one condition", () => {
     const out = summarizeHumanResults(THREE_PARTICIPANTS, { seed: "s", replicates: 200 });
     if (!out.ok) throw new Error("summary failed");
     expect(out.value.conditionEffect).toEqual(summarizeConditionEffect(THREE_PARTICIPANTS, { replicates: 200 }));
-    const onlyStatic = summarizeConditionEffect(THREE_PARTICIPANTS.filter((r) => r.condition === "static"), { replicates: 50 });
+    const onlyStatic = summarizeConditionEffect(
+      THREE_PARTICIPANTS.filter((r) => r.condition === "static"),
+      { replicates: 50 },
+    );
     expect(onlyStatic.estimable).toBe(false);
     expect(onlyStatic.overall.estimate).toBeNull();
     expect(formatConditionEffect(onlyStatic.overall)).toBe("not estimable");

@@ -4,7 +4,22 @@ import { applyExclusionPolicy } from "@/lib/results/exclusions";
 import type { ResponseRecord } from "@/lib/results/response-records";
 
 function summary(participantId: string, s: Partial<ParticipantSignalSummary>): ParticipantSignalSummary {
-  return { participantId, nAnswers: 2, nWithSignals: 2, hiddenMs: 0, hiddenCount: 0, blurCount: 0, pasteCount: 0, pasteChars: 0, copyCount: 0, webdriver: false, nTimed: 2, nUnderFloor: 0, maxIdenticalRun: 1, ...s };
+  return {
+    participantId,
+    nAnswers: 2,
+    nWithSignals: 2,
+    hiddenMs: 0,
+    hiddenCount: 0,
+    blurCount: 0,
+    pasteCount: 0,
+    pasteChars: 0,
+    copyCount: 0,
+    webdriver: false,
+    nTimed: 2,
+    nUnderFloor: 0,
+    maxIdenticalRun: 1,
+    ...s,
+  };
 }
 
 function rec(participantId: string, itemId: string, exact: 0 | 1, taskId: ResponseRecord["taskId"] = "translation"): ResponseRecord {
@@ -39,7 +54,10 @@ describe("applyExclusionPolicy", () => {
       { column: "translation", label: "Trans", nResponses: 5, exact: 0.6 },
       { column: "rotation", label: "Rot", nResponses: 1, exact: 0 },
     ]);
-    expect(r.kept.columns.map((c) => [c.column, c.exact])).toEqual([["translation", 1], ["rotation", 0]]);
+    expect(r.kept.columns.map((c) => [c.column, c.exact])).toEqual([
+      ["translation", 1],
+      ["rotation", 0],
+    ]);
     expect(r.participants.find((p) => p.participantId === "b")?.excludedBy).toEqual(["hiddenSecOver", "anyPaste"]);
     expect(r.participants.find((p) => p.participantId === "c")?.excludedBy).toEqual([]);
   });

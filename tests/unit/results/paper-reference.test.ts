@@ -3,10 +3,7 @@ import { PAPER_ROWS, type PaperMetric, type PaperRow, recomputePaperRowAverage }
 import { computeAllTaskAverage, computePaperAverage, PAPER_AVERAGE_COLUMNS, RESULT_COLUMN_KEYS, toResultColumnKey } from "@/lib/results/task-columns";
 
 /** Rows whose printed Avg differs from the mean of their cells by more than the tolerance (in points). */
-function listAverageDiscrepancies(
-  rows: readonly PaperRow[] = PAPER_ROWS,
-  tolerancePoints = 0.015,
-): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
+function listAverageDiscrepancies(rows: readonly PaperRow[] = PAPER_ROWS, tolerancePoints = 0.015): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
   return rows
     .map((row) => ({ model: row.model, metric: row.metric, printed: row.avgPrinted, recomputed: recomputePaperRowAverage(row) }))
     .filter((d) => Math.abs(d.printed - d.recomputed) > tolerancePoints);
@@ -33,16 +30,7 @@ describe("paper reference rows", () => {
     const c = findPaperRow("Human", "partial")!.cells;
     const t4Once = (c.translation + c.rotation + c.zooming + (c.residue_ligand_pos + c.residue_ligand_neg) / 2 + c.docking + c.interaction_location + c.pocket_ligand) / 7;
     expect(t4Once).toBeCloseTo(78.5, 10);
-    expect(PAPER_AVERAGE_COLUMNS).toEqual([
-      "translation",
-      "rotation",
-      "zooming",
-      "residue_ligand_pos",
-      "residue_ligand_neg",
-      "docking",
-      "interaction_location",
-      "pocket_ligand",
-    ]);
+    expect(PAPER_AVERAGE_COLUMNS).toEqual(["translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg", "docking", "interaction_location", "pocket_ligand"]);
   });
 
   it("flags exactly the rows whose printed Avg disagrees with their cells, each with a note", () => {

@@ -84,7 +84,9 @@ describe("paper tables: the condition-effect row block", () => {
     const sign = (x: number) => formatPp(x).replace("−", "$-$").replace("+", "$+$");
     expect(latexCells(tex[i + 1]!)[at]).toBe(`{\\scriptsize [${sign(rot.low!)}, ${sign(rot.high!)}]}`);
 
-    const md = formatPaperTableMarkdown(withEffect).split("\n").find((l) => l.startsWith("| Human: interactive − static (pp) |"))!;
+    const md = formatPaperTableMarkdown(withEffect)
+      .split("\n")
+      .find((l) => l.startsWith("| Human: interactive − static (pp) |"))!;
     expect(md.split(" | ")[at]).toBe(`+16.7<br>[${formatPp(rot.low!)}, ${formatPp(rot.high!)}]`);
 
     const records = paperTableCsvRecords([withEffect]);

@@ -4,13 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
 import { compareHumansWithModels, type Comparison } from "@/lib/results/compare";
 import { PAPER_ROWS } from "@/lib/results/paper-reference";
-import {
-  buildPaperTable,
-  escapeLatex,
-  formatPaperTableLatex,
-  formatPaperTableMarkdown,
-  PAPER_TABLE_HEADERS,
-} from "@/lib/results/paper-table";
+import { buildPaperTable, escapeLatex, formatPaperTableLatex, formatPaperTableMarkdown, PAPER_TABLE_HEADERS } from "@/lib/results/paper-table";
 import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type HumanResultsSummary } from "@/lib/results/summarize";
@@ -43,7 +37,13 @@ const HUMANS: ResponseRecord[] = RESULT_COLUMN_KEYS.flatMap((column, ci) => {
 const MODELS: ModelResponseRecord[] = RESULT_COLUMN_KEYS.flatMap((column) => {
   const def = RESULT_COLUMNS[column];
   const base = { taskId: def.taskId, ...(def.t4Polarity ? { t4Polarity: def.t4Polarity } : {}) };
-  const r1 = [0, 1, 2].map((i) => ({ ...base, modelId: "r1", itemId: `${column}-${i}`, exact: (i === 1 ? 0 : 1) as 0 | 1, partial: i === 1 && !def.multipleChoice && column !== "zooming" ? 0.5 : i === 1 ? 0 : 1 }));
+  const r1 = [0, 1, 2].map((i) => ({
+    ...base,
+    modelId: "r1",
+    itemId: `${column}-${i}`,
+    exact: (i === 1 ? 0 : 1) as 0 | 1,
+    partial: i === 1 && !def.multipleChoice && column !== "zooming" ? 0.5 : i === 1 ? 0 : 1,
+  }));
   const r2 = column === "translation" || column === "interaction_location" ? [{ ...base, modelId: "r2", itemId: `${column}-0`, exact: 0 as const, partial: 0 }] : [];
   return [...r1, ...r2];
 });
@@ -136,7 +136,12 @@ describe("paper-style tables", () => {
     const md = formatPaperTableMarkdown(exact);
     expect(md).toContain("| Human (as reported) | 100.00 | 58.00 | 30.00 | 100.00 | 100.00 | 32.00 | 26.00 | 60.00 | 92.00 | 70.00 | 76.25 |");
     expect(md).toContain("| o3 (as reported) |");
-    expect(md.split("\n").find((l) => l.startsWith("| o3"))!.endsWith("| 33.65 |")).toBe(true);
+    expect(
+      md
+        .split("\n")
+        .find((l) => l.startsWith("| o3"))!
+        .endsWith("| 33.65 |"),
+    ).toBe(true);
   });
 
   it("write CSV with value, low and high per column, neutralising formula-like names", () => {
@@ -146,7 +151,16 @@ describe("paper-style tables", () => {
     expect(records).toHaveLength(1 + 3);
     const human = records[1]!;
     const trans = SUMMARY.overall.columns.find((c) => c.column === "translation")!;
-    expect(human.slice(0, 8)).toEqual(["Table 2", "exact", "paper", "Human (this study)", "this study", formatPercent(trans.exact.mean), formatPercent(trans.exact.interval.low), formatPercent(trans.exact.interval.high)]);
+    expect(human.slice(0, 8)).toEqual([
+      "Table 2",
+      "exact",
+      "paper",
+      "Human (this study)",
+      "this study",
+      formatPercent(trans.exact.mean),
+      formatPercent(trans.exact.interval.low),
+      formatPercent(trans.exact.interval.high),
+    ]);
     expect(records.find((r) => r[3] === "'=cmd()")).toBeDefined();
   });
 
@@ -156,11 +170,22 @@ describe("paper-style tables", () => {
     for (const c of SUMMARY.overall.columns) expect(human.cells[c.column]!.value).toBe(c.partial.mean);
     const empty = buildPaperTable({ metric: "exact", human: null, comparison: null, includePaperRows: false });
     expect(empty.rows).toEqual([]);
-    const onlyT1 = summarizeHumanResults(HUMANS.filter((r) => r.taskId === "translation"), { seed: 1, replicates: 50 });
+    const onlyT1 = summarizeHumanResults(
+      HUMANS.filter((r) => r.taskId === "translation"),
+      { seed: 1, replicates: 50 },
+    );
     if (!onlyT1.ok) throw new Error("fixture");
     const one = buildPaperTable({ metric: "exact", human: onlyT1.value.overall, comparison: null, includePaperRows: false });
-    const line = formatPaperTableMarkdown(one).split("\n").find((l) => l.startsWith("| Human"))!;
-    expect(line.split("|").map((x) => x.trim()).filter(Boolean).slice(2)).toEqual(["–", "–", "–", "–", "–", "–", "–", "–", "–", "–"]);
+    const line = formatPaperTableMarkdown(one)
+      .split("\n")
+      .find((l) => l.startsWith("| Human"))!;
+    expect(
+      line
+        .split("|")
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(2),
+    ).toEqual(["–", "–", "–", "–", "–", "–", "–", "–", "–", "–"]);
     expect(line).toContain(`| ${formatPercent(onlyT1.value.overall.columns[0]!.exact.mean)}<br>[`);
   });
 });

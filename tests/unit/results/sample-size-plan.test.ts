@@ -24,7 +24,13 @@ describe("study sample-size plan", () => {
     const t1 = pilot.find((p) => p.column === "translation")!;
     // translation: P1 1,0; P2 1,1; P3 0,0 → 3/6.
     expect(t1).toMatchObject({ accuracy: 0.5, nParticipants: 3, nAnswers: 6 });
-    expect(t1.icc).toBe(estimateIcc([[1, 0], [1, 1], [0, 0]])!.icc);
+    expect(t1.icc).toBe(
+      estimateIcc([
+        [1, 0],
+        [1, 1],
+        [0, 0],
+      ])!.icc,
+    );
     const plan = planStudy({ target: { kind: "precision", halfWidth: 0.1 }, columns: ["translation", "zooming"], itemsPerTask: 4, answersPerItem: 2, assumedIcc: 0.05, pilot });
     expect(plan.columns[0]).toMatchObject({ expectedFrom: "pilot", expectedAccuracy: 0.5, iccFrom: "pilot", icc: t1.icc });
     // No pilot answers for zooming: the paper's human row and the assumed ICC.

@@ -96,9 +96,7 @@ describe("summarizeHumanResults averages", () => {
       ["interaction_location", undefined, 1, 1],
       ["pocket_ligand", undefined, 0, 0.5],
     ];
-    const records = rows.map(([taskId, t4Polarity, exact, partial], i) =>
-      makeRecord({ itemId: `i${i}`, taskId: taskId as never, exact, partial, ...(t4Polarity ? { t4Polarity } : {}) }),
-    );
+    const records = rows.map(([taskId, t4Polarity, exact, partial], i) => makeRecord({ itemId: `i${i}`, taskId: taskId as never, exact, partial, ...(t4Polarity ? { t4Polarity } : {}) }));
     const s = summarize(records);
     expect(s.overall.paperAverage).toEqual({ exact: 5 / 8, partial: 6.25 / 8, missing: [] });
     expect(s.overall.allTaskAverage).toEqual({ exact: 5 / 10, partial: 6.25 / 10, missing: [] });
@@ -135,7 +133,10 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
   });
 
   it("caps a flood of issues", () => {
-    const out = summarizeHumanResults(Array.from({ length: 80 }, () => ({})), { seed: 1 });
+    const out = summarizeHumanResults(
+      Array.from({ length: 80 }, () => ({})),
+      { seed: 1 },
+    );
     expect(out.ok).toBe(false);
     if (!out.ok) {
       expect(out.issues).toHaveLength(51);

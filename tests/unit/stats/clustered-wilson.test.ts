@@ -74,7 +74,10 @@ describe("clusteredWilsonInterval", () => {
     expect(one).toMatchObject({ iccSource: "bound", designEffect: 4, effectiveN: 1 });
     expect(one.low).toBeGreaterThan(0);
     expect(one.high).toBeLessThan(1);
-    const partial = clusteredWilsonInterval([[0.5, 0.5], [0.5, 0.5]]);
+    const partial = clusteredWilsonInterval([
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ]);
     expect(partial.high - partial.low).toBeGreaterThan(0);
     expect(() => clusteredWilsonInterval([])).toThrow(/no observations/);
     expect(() => clusteredWilsonInterval([[1.5]])).toThrow(/cluster 0, value 0/);

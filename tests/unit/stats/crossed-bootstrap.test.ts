@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/rng";
 import { bootstrapClusterMean } from "@/lib/stats/bootstrap";
-import {
-  conditionEffects,
-  createParkMiller,
-  crossedBootstrapConditionEffect,
-  crossedBootstrapReplicates,
-  parkMillerState,
-  type CrossedAnswer,
-} from "@/lib/stats/crossed-bootstrap";
+import { conditionEffects, createParkMiller, crossedBootstrapConditionEffect, crossedBootstrapReplicates, parkMillerState, type CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
 import { referenceReplicates } from "../../helpers/crossed-bootstrap-reference";
 
 const M = 2147483647;
@@ -200,7 +193,12 @@ describe("crossed bootstrap on a simulated study with a known effect", () => {
     const data = crossedStudy("tasks", 10, 12, 12, 0.1);
     const all = conditionEffects(data, { replicates: 300 });
     expect(Object.keys(all.byTask)).toEqual(["T1", "T2", "T3"]);
-    expect(all.byTask.T2).toEqual(crossedBootstrapConditionEffect(data.filter((a) => a.task === "T2"), { replicates: 300 }));
+    expect(all.byTask.T2).toEqual(
+      crossedBootstrapConditionEffect(
+        data.filter((a) => a.task === "T2"),
+        { replicates: 300 },
+      ),
+    );
     expect(all.overall).toEqual(crossedBootstrapConditionEffect(data, { replicates: 300 }));
     expect(all.overall.nAnswers).toBe(240);
   });

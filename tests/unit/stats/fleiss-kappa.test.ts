@@ -45,8 +45,18 @@ describe("fleissKappa", () => {
   });
 
   it("perfect agreement across categories is 1; a single used category is undefined", () => {
-    expect(fleissKappa([[4, 0], [0, 4]])!.kappa).toBeCloseTo(1, 12);
-    expect(fleissKappa([[4, 0], [4, 0]])!.kappa).toBeNull();
+    expect(
+      fleissKappa([
+        [4, 0],
+        [0, 4],
+      ])!.kappa,
+    ).toBeCloseTo(1, 12);
+    expect(
+      fleissKappa([
+        [4, 0],
+        [4, 0],
+      ])!.kappa,
+    ).toBeNull();
     expect(fleissKappa([[1, 0]])).toBeNull();
     expect(fleissKappa([])).toBeNull();
   });

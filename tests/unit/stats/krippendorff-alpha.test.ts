@@ -34,8 +34,25 @@ describe("krippendorffAlpha", () => {
   });
 
   it("perfect agreement is 1; no variation at all is undefined (null)", () => {
-    expect(krippendorffAlpha([[1, 1], [2, 2], [3, 3]], "interval")!.alpha).toBe(1);
-    expect(krippendorffAlpha([["a", "a"], ["a", "a"]], "nominal")!.alpha).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ],
+        "interval",
+      )!.alpha,
+    ).toBe(1);
+    expect(
+      krippendorffAlpha(
+        [
+          ["a", "a"],
+          ["a", "a"],
+        ],
+        "nominal",
+      )!.alpha,
+    ).toBeNull();
     expect(krippendorffAlpha([[1, null], [2]], "nominal")).toBeNull();
   });
 

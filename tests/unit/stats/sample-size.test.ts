@@ -13,7 +13,12 @@ describe("sample size for a proportion's interval", () => {
   });
 
   it("finds the smallest n whose Wilson interval is narrow enough, also at 100 % accuracy", () => {
-    for (const [p, h] of [[0.5, 0.05], [0.3, 0.05], [0.9, 0.03], [0.7018, 0.1]] as const) {
+    for (const [p, h] of [
+      [0.5, 0.05],
+      [0.3, 0.05],
+      [0.9, 0.03],
+      [0.7018, 0.1],
+    ] as const) {
       const n = answersForPrecision({ p, halfWidth: h });
       expect(wilsonHalfWidth(p, n)).toBeLessThanOrEqual(h);
       expect(wilsonHalfWidth(p, n - 1)).toBeGreaterThan(h);
@@ -73,14 +78,26 @@ describe("clustering: design effect and ICC", () => {
 
   it("estimates the ICC with the one-way ANOVA estimator (hand-checked)", () => {
     // Two people, 3 answers each: MSB 1/6, MSW 1/3, m0 3 → (1/6 − 1/3)/(1/6 + 2/3) = −0.2, truncated to 0.
-    const neg = estimateIcc([[1, 1, 0], [1, 0, 0]])!;
+    const neg = estimateIcc([
+      [1, 1, 0],
+      [1, 0, 0],
+    ])!;
     expect(neg.raw).toBeCloseTo(-0.2, 12);
     expect(neg.icc).toBe(0);
     // Unequal sizes (4, 4, 5): m0 = (13 − 57/13)/2 = 4.3077, ρ = 0.428571 (computed independently).
-    const une = estimateIcc([[1, 1, 1, 0], [0, 0, 0, 1], [1, 1, 1, 1, 1]])!;
+    const une = estimateIcc([
+      [1, 1, 1, 0],
+      [0, 0, 0, 1],
+      [1, 1, 1, 1, 1],
+    ])!;
     expect(une.m0).toBeCloseTo(4.3077, 4);
     expect(une.icc).toBeCloseTo(0.428571, 6);
-    expect(estimateIcc([[1, 1, 1], [0, 0, 0]])!.icc).toBe(1);
+    expect(
+      estimateIcc([
+        [1, 1, 1],
+        [0, 0, 0],
+      ])!.icc,
+    ).toBe(1);
     expect(estimateIcc([[1, 0, 1]])).toBeNull();
     expect(estimateIcc([[1], [0]])).toBeNull();
   });

@@ -17,7 +17,16 @@ class MemoryStorage {
 }
 
 const signals = {
-  hiddenMs: 2500, hiddenCount: 1, blurCount: 0, blurMs: 0, pasteCount: 1, pasteChars: 8, copyCount: 0, copyChars: 0, reloads: 0, webdriver: false,
+  hiddenMs: 2500,
+  hiddenCount: 1,
+  blurCount: 0,
+  blurMs: 0,
+  pasteCount: 1,
+  pasteChars: 8,
+  copyCount: 0,
+  copyChars: 0,
+  reloads: 0,
+  webdriver: false,
   device: { viewportWidth: 1366, viewportHeight: 768, devicePixelRatio: 1, pointer: "fine" as const, touch: false },
 };
 const body: PendingAnswer = { assignmentId: "a1", answer: "move x 1", idempotencyKey: "key-12345678", rtClientMs: 4000, timedOut: false, interactionLog: {}, signals };

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { QuestionText } from "@/components/study/question-text";
 import { defaultReferenceIndex, isOptionImage } from "@/components/study/image-viewer";
 
-const T8 = "Consider the hydrogen bond.\nWhich moves bring the midpoint to the centre?\nA. move x 1, move y 2\nB. move x -1, move y 2\nC. move x 3, move y 0\nD. move x 0, move y -4\nAnswer with one letter: A, B, C or D.";
+const T8 =
+  "Consider the hydrogen bond.\nWhich moves bring the midpoint to the centre?\nA. move x 1, move y 2\nB. move x -1, move y 2\nC. move x 3, move y 0\nD. move x 0, move y -4\nAnswer with one letter: A, B, C or D.";
 
 describe("QuestionText", () => {
   it("renders the option lines as a list, not one run-on paragraph", () => {

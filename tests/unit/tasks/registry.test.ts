@@ -16,17 +16,7 @@ describe("task registry", () => {
 
   it("declares kind and format as in spec §3", () => {
     const shape = listTasks().map((t) => `${t.code}:${t.kind}:${t.format}`);
-    expect(shape).toEqual([
-      "T1:unit:cloze",
-      "T2:unit:cloze",
-      "T3:unit:cloze",
-      "T4:unit:cloze",
-      "T5:composite:mc",
-      "T6:composite:mc",
-      "T7:composite:cloze",
-      "T8:composite:mc",
-      "T9:composite:cloze",
-    ]);
+    expect(shape).toEqual(["T1:unit:cloze", "T2:unit:cloze", "T3:unit:cloze", "T4:unit:cloze", "T5:composite:mc", "T6:composite:mc", "T7:composite:cloze", "T8:composite:mc", "T9:composite:cloze"]);
   });
 
   it("states the spec §4 chance levels", () => {

@@ -69,8 +69,7 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
 
       {batch.stale ? (
         <p role="alert" className="mt-6 text-sm text-amber-800">
-          No sign of life for a long time: the server probably stopped during this import. Its transaction was rolled back, so nothing of it was
-          stored; start it again.
+          No sign of life for a long time: the server probably stopped during this import. Its transaction was rolled back, so nothing of it was stored; start it again.
         </p>
       ) : null}
       {running && !batch.stale ? (
@@ -93,7 +92,10 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
           </p>
           {Object.keys(r.byTask).length > 0 ? (
             <p className="mt-1 text-sm text-slate-700">
-              By {r.kind === "structures" ? "format" : "task"}: {Object.entries(r.byTask).map(([k, n]) => `${k} ${n}`).join(", ")}
+              By {r.kind === "structures" ? "format" : "task"}:{" "}
+              {Object.entries(r.byTask)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(", ")}
             </p>
           ) : null}
           <EntryList title="Errors" entries={r.errors} total={r.counts.errors} />

@@ -117,7 +117,9 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
           <table className="mt-2 w-full text-sm">
             <thead className="text-left">
               <tr>
-                <th scope="col" className="py-1">When</th>
+                <th scope="col" className="py-1">
+                  When
+                </th>
                 <th scope="col">Who</th>
                 <th scope="col">What</th>
                 <th scope="col">Reason</th>

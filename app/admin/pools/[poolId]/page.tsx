@@ -35,7 +35,11 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
   const pageParam = Math.max(1, Number(Array.isArray(sp.page) ? sp.page[0] : sp.page) || 1);
   const items = selected ? await listPoolVersionItems({ poolVersionId: selected.id, taskId: taskParam.success ? taskParam.data : undefined, page: pageParam }) : null;
   const here = (q: Record<string, string | number | undefined>) => {
-    const s = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined && v !== "").map(([k, v]) => [k, String(v)]));
+    const s = new URLSearchParams(
+      Object.entries(q)
+        .filter(([, v]) => v !== undefined && v !== "")
+        .map(([k, v]) => [k, String(v)]),
+    );
     return `/admin/pools/${pool.id}${s.size ? `?${s}` : ""}`;
   };
 
@@ -70,8 +74,12 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
                 <caption className="sr-only">Items per task in version {v.version}</caption>
                 <thead>
                   <tr className="text-left">
-                    <th scope="col" className="pr-4">Task</th>
-                    <th scope="col" className="pr-4">Active</th>
+                    <th scope="col" className="pr-4">
+                      Task
+                    </th>
+                    <th scope="col" className="pr-4">
+                      Active
+                    </th>
                     <th scope="col">Excluded/flagged since</th>
                   </tr>
                 </thead>
@@ -155,8 +163,16 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
             <span>
               page {items.page} of {items.pageCount}
             </span>
-            {items.page > 1 ? <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page - 1 })} className="underline">← Previous</Link> : null}
-            {items.page < items.pageCount ? <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page + 1 })} className="underline">Next →</Link> : null}
+            {items.page > 1 ? (
+              <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page - 1 })} className="underline">
+                ← Previous
+              </Link>
+            ) : null}
+            {items.page < items.pageCount ? (
+              <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page + 1 })} className="underline">
+                Next →
+              </Link>
+            ) : null}
           </nav>
         </section>
       ) : null}

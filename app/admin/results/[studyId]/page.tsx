@@ -54,7 +54,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
     return (
       <main className="mx-auto max-w-3xl px-6 py-8">
         <h1 className="text-2xl font-semibold">Results</h1>
-        <p role="alert" className="mt-4 text-red-700">{denied}</p>
+        <p role="alert" className="mt-4 text-red-700">
+          {denied}
+        </p>
         <p className="mt-2">
           <Link href={`/admin/results/${studyId}`} className="text-blue-700 underline">
             This study&apos;s results
@@ -103,19 +105,44 @@ export default async function StudyResultsPage({ params, searchParams }: { param
       <h1 className="mt-2 text-2xl font-semibold">Results: {s.study.name}</h1>
       <p className="mt-1 text-sm text-slate-700">
         Study <span className="font-mono">{s.study.slug}</span> ({s.study.status}) · pool {s.poolVersion.poolName} v{s.poolVersion.version} ·{" "}
-        {scope === "pool" ? `${s.studies.length} studies on this pool version: ${s.studies.map((x) => x.slug).join(", ")}` : "this study only"} ·{" "}
-        {human.nResponses} main-phase answers
+        {scope === "pool" ? `${s.studies.length} studies on this pool version: ${s.studies.map((x) => x.slug).join(", ")}` : "this study only"} · {human.nResponses} main-phase answers
       </p>
       <nav aria-label="Results scope" className="mt-2 flex flex-wrap gap-2 text-sm">
-        <Link href={href({ scope: null })} aria-current={scope === "study" ? "page" : undefined} className={`rounded border px-2 py-1 ${scope === "study" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}>
+        <Link
+          href={href({ scope: null })}
+          aria-current={scope === "study" ? "page" : undefined}
+          className={`rounded border px-2 py-1 ${scope === "study" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}
+        >
           This study
         </Link>
-        <Link href={href({ scope: "pool" })} aria-current={scope === "pool" ? "page" : undefined} className={`rounded border px-2 py-1 ${scope === "pool" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}>
+        <Link
+          href={href({ scope: "pool" })}
+          aria-current={scope === "pool" ? "page" : undefined}
+          className={`rounded border px-2 py-1 ${scope === "pool" ? "border-slate-800 bg-slate-800 text-white" : "border-slate-400 bg-white"}`}
+        >
           All studies on pool v{s.poolVersion.version}
         </Link>
         <span className="ml-auto text-slate-700">
-          Jump to: <a href="#human" className="underline">humans</a> · <a href="#charts" className="underline">charts</a> · <a href="#items" className="underline">items</a> ·{" "}
-          <a href="#models" className="underline">models</a> · <a href="#exports" className="underline">exports</a>
+          Jump to:{" "}
+          <a href="#human" className="underline">
+            humans
+          </a>{" "}
+          ·{" "}
+          <a href="#charts" className="underline">
+            charts
+          </a>{" "}
+          ·{" "}
+          <a href="#items" className="underline">
+            items
+          </a>{" "}
+          ·{" "}
+          <a href="#models" className="underline">
+            models
+          </a>{" "}
+          ·{" "}
+          <a href="#exports" className="underline">
+            exports
+          </a>
         </span>
       </nav>
       {human.problems.length > 0 || human.skipped.length > 0 ? (
@@ -123,7 +150,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           {human.problems.length > 0 ? <p>The stored responses failed validation: {human.problems.slice(0, 5).join("; ")}</p> : null}
           {human.skipped.length > 0 ? (
             <p>
-              {human.skipped.length} response(s) left out: {human.skipped.slice(0, 5).map((x) => `${x.responseId} (${x.reason})`).join("; ")}
+              {human.skipped.length} response(s) left out:{" "}
+              {human.skipped
+                .slice(0, 5)
+                .map((x) => `${x.responseId} (${x.reason})`)
+                .join("; ")}
             </p>
           ) : null}
         </div>
@@ -134,13 +165,12 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human results per task
         </h2>
         <p className="text-sm text-slate-700">
-          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score
-          follows it: on T4/T9 chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as
-          one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
+          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score follows it: on T4/T9 chemically equivalent atom names (ARG
+          NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
         </p>
         <p className="mt-1 text-sm text-slate-700" data-testid="interval-rule-note">
-          {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each interval derives its own seed
-          from it, the group and the column. The same interval is used in the charts, the exports and the paper-style tables.
+          {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each interval derives its own seed from it, the group and the column. The
+          same interval is used in the charts, the exports and the paper-style tables.
         </p>
         {summary ? (
           <div className="mt-3 space-y-6">
@@ -162,9 +192,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human accuracy beside chance and the best shortcut
         </h2>
         <p className="text-sm text-slate-700">
-          What a number means: each task&apos;s human exact accuracy (all participants) beside chance and the best knowledge-free strategy on this pool
-          version&apos;s items (option texts for multiple choice, the most common answer of the other items for cloze tasks; lib/shortcuts), with its
-          95% Wilson interval. A human accuracy near the shortcut&apos;s says little about spatial reasoning.
+          What a number means: each task&apos;s human exact accuracy (all participants) beside chance and the best knowledge-free strategy on this pool version&apos;s items (option texts for multiple
+          choice, the most common answer of the other items for cloze tasks; lib/shortcuts), with its 95% Wilson interval. A human accuracy near the shortcut&apos;s says little about spatial
+          reasoning.
         </p>
         <ShortcutContextTable columns={summary?.overall.columns ?? []} audits={shortcuts} />
       </section>
@@ -213,7 +243,12 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           </Link>
           ). Human side:{" "}
           {([null, "static", "interactive"] as const).map((c) => (
-            <Link key={c ?? "all"} href={href({ condition: c })} aria-current={condition === c ? "true" : undefined} className={`mr-1 rounded px-1 ${condition === c ? "bg-slate-800 text-white" : "underline"}`}>
+            <Link
+              key={c ?? "all"}
+              href={href({ condition: c })}
+              aria-current={condition === c ? "true" : undefined}
+              className={`mr-1 rounded px-1 ${condition === c ? "bg-slate-800 text-white" : "underline"}`}
+            >
               {c ?? "all conditions"}
             </Link>
           ))}
@@ -246,8 +281,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           How many participants?
         </h2>
         <p className="text-sm text-slate-700">
-          Recomputed from this study&apos;s answers as a pilot ({human.nResponses} main-phase answers): observed accuracy and between-participant ICC per
-          column, where there are answers; the paper&apos;s human row and the assumed ICC elsewhere.
+          Recomputed from this study&apos;s answers as a pilot ({human.nResponses} main-phase answers): observed accuracy and between-participant ICC per column, where there are answers; the
+          paper&apos;s human row and the assumed ICC elsewhere.
         </p>
         <div className="mt-2">
           <SampleSizePlanner tasks={page.planning.tasks} itemsPerTask={page.planning.itemsPerTask} answersPerItem={page.planning.answersPerItem} itemsEditable pilot={page.planning.pilot} />
@@ -259,9 +294,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Paper-style tables
         </h2>
         <p className="text-sm text-slate-700">
-          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% interval (the rule
-          above), the imported runs (item-matched{condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same
-          numbers and rounding as above.
+          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% interval (the rule above), the imported runs (item-matched
+          {condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same numbers and rounding as above.
         </p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
           {(
@@ -326,7 +360,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
               label="Responses (long format, one row per answer)"
               fallbackName={`${fileStem}-responses.csv`}
             />{" "}
-            · <a href={exportHref("responses")} className="text-blue-700 underline">direct link</a>
+            ·{" "}
+            <a href={exportHref("responses")} className="text-blue-700 underline">
+              direct link
+            </a>
           </li>
           <li>
             <a href={exportHref("task-summary")} className="text-blue-700 underline">
@@ -367,18 +404,16 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <a href={exportHref("psych-ds")} className="text-blue-700 underline" data-testid="psych-ds-download">
               Analysis package (.tar.gz)
             </a>
-            : a Psych-DS dataset (trials, participants, items, dataset_description.json) with analysis.R (base R + lme4) and analysis.py (pandas +
-            statsmodels) that recompute this page&apos;s accuracies, intervals and the condition effect, and fit the condition model (docs/analysis-package.md).
+            : a Psych-DS dataset (trials, participants, items, dataset_description.json) with analysis.R (base R + lme4) and analysis.py (pandas + statsmodels) that recompute this page&apos;s
+            accuracies, intervals and the condition effect, and fit the condition model (docs/analysis-package.md).
           </li>
           <li>
-            Codebook:{" "}
-            {/* A file download from a route handler: a plain link, not client-side navigation. */}
+            Codebook: {/* A file download from a route handler: a plain link, not client-side navigation. */}
             {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
             <a href="/api/export/codebook" className="text-blue-700 underline">
               CSV
             </a>{" "}
-            ·{" "}
-            {/* A file download from a route handler: a plain link, not client-side navigation. */}
+            · {/* A file download from a route handler: a plain link, not client-side navigation. */}
             {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
             <a href="/api/export/codebook?format=md" className="text-blue-700 underline">
               Markdown

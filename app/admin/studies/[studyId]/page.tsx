@@ -99,8 +99,22 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
                 </a>
               </p>
               <p className="text-sm text-slate-700">
-                Completion: {c.prolific.completionCode ? <>code <span className="font-mono">{c.prolific.completionCode}</span></> : "no code"}
-                {c.prolific.completionUrl ? <>, then redirect to <span className="break-all font-mono text-xs">{c.prolific.completionUrl}</span></> : ""}.
+                Completion:{" "}
+                {c.prolific.completionCode ? (
+                  <>
+                    code <span className="font-mono">{c.prolific.completionCode}</span>
+                  </>
+                ) : (
+                  "no code"
+                )}
+                {c.prolific.completionUrl ? (
+                  <>
+                    , then redirect to <span className="break-all font-mono text-xs">{c.prolific.completionUrl}</span>
+                  </>
+                ) : (
+                  ""
+                )}
+                .
               </p>
             </>
           ) : null}
@@ -158,10 +172,18 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
               <thead className="text-left">
                 <tr>
                   <th scope="col">Task</th>
-                  <th scope="col" className="text-right">Items</th>
-                  <th scope="col" className="text-right">Needed / participant</th>
-                  <th scope="col" className="text-right">Quota (items × k)</th>
-                  <th scope="col" className="text-right">Expected demand</th>
+                  <th scope="col" className="text-right">
+                    Items
+                  </th>
+                  <th scope="col" className="text-right">
+                    Needed / participant
+                  </th>
+                  <th scope="col" className="text-right">
+                    Quota (items × k)
+                  </th>
+                  <th scope="col" className="text-right">
+                    Expected demand
+                  </th>
                 </tr>
               </thead>
               <tbody>

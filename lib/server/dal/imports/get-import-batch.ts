@@ -70,9 +70,7 @@ export function toImportBatchDto(row: BatchRow): ImportBatchDto {
     report: report.success ? report.data : null,
     reportLines: report.success ? formatReportLines(report.data) : [],
     progress: progress?.success ? progress.data : null,
-    stale:
-      ["uploading", "queued", "running"].includes(row.status) &&
-      Date.now() - Date.parse(progress?.success ? progress.data.updatedAt : row.startedAt.toISOString()) > STALE_IMPORT_MS,
+    stale: ["uploading", "queued", "running"].includes(row.status) && Date.now() - Date.parse(progress?.success ? progress.data.updatedAt : row.startedAt.toISOString()) > STALE_IMPORT_MS,
     itemCount: row._count.items,
   };
 }

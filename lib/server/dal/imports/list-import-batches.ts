@@ -13,9 +13,7 @@ export async function listImportBatches({ limit = 50 }: { limit?: number } = {})
     const { report, reportLines: _lines, ...rest } = toImportBatchDto(row);
     return {
       ...rest,
-      summary: report
-        ? { imported: report.imported, duplicates: report.duplicates, skipped: report.counts.skipped, errors: report.counts.errors, warnings: report.counts.warnings }
-        : null,
+      summary: report ? { imported: report.imported, duplicates: report.duplicates, skipped: report.counts.skipped, errors: report.counts.errors, warnings: report.counts.warnings } : null,
     };
   });
 }

@@ -66,9 +66,7 @@ export async function getItemDetail(itemId: string, options: { includeGold: bool
   });
   if (!item) throw new AppError("NOT_FOUND", `No item with id ${itemId}.`);
   const [key, audit] = await Promise.all([
-    options.includeGold
-      ? db.answerKey.findUnique({ where: { itemId }, select: { canonical: true, gold: true, distractors: true } })
-      : Promise.resolve(undefined),
+    options.includeGold ? db.answerKey.findUnique({ where: { itemId }, select: { canonical: true, gold: true, distractors: true } }) : Promise.resolve(undefined),
     listItemAudit(itemId),
   ]);
   const { poolItems, ...rest } = item;

@@ -14,7 +14,9 @@ export interface OptionTextValidityDto {
 const PAGE = 5_000;
 
 export async function getOptionTextValidity(): Promise<OptionTextValidityDto[]> {
-  const mcTasks = listTasks().filter((t) => t.format === "mc").map((t) => t.id as string);
+  const mcTasks = listTasks()
+    .filter((t) => t.format === "mc")
+    .map((t) => t.id as string);
   const out: OptionTextValidityDto[] = [];
   for (const taskId of mcTasks) {
     const items: { options: string[]; letter: McLetter }[] = [];
@@ -29,7 +31,14 @@ export async function getOptionTextValidity(): Promise<OptionTextValidityDto[]> 
       });
       for (const k of page) {
         const g = k.gold as { letter?: unknown; options?: unknown } | null;
-        if (g && typeof g.letter === "string" && (MC_LETTERS as readonly string[]).includes(g.letter) && Array.isArray(g.options) && g.options.length === 4 && g.options.every((o) => typeof o === "string")) {
+        if (
+          g &&
+          typeof g.letter === "string" &&
+          (MC_LETTERS as readonly string[]).includes(g.letter) &&
+          Array.isArray(g.options) &&
+          g.options.length === 4 &&
+          g.options.every((o) => typeof o === "string")
+        ) {
           items.push({ options: g.options as string[], letter: g.letter as McLetter });
         }
       }

@@ -135,7 +135,12 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
     if (row.reference !== undefined) {
       const reference = canonicalReference(item.taskId, row.reference);
       if (reference !== item.answerKey.canonical) {
-        referenceMismatches.push({ file, line: row.line, field: "answer", problem: `the file's answer '${row.reference}' differs from this app's gold '${item.answerKey.canonical}' for item ${item.id}` });
+        referenceMismatches.push({
+          file,
+          line: row.line,
+          field: "answer",
+          problem: `the file's answer '${row.reference}' differs from this app's gold '${item.answerKey.canonical}' for item ${item.id}`,
+        });
       }
     }
     if (scored.status === "unparseable") nUnparseable++;

@@ -16,7 +16,12 @@ export type EnterStudyResult =
   | { kind: "invalid"; message: string };
 
 /** External ids from recruitment platforms: printable, no separators we use elsewhere. */
-const ExternalIdSchema = z.string().trim().min(1).max(128).regex(/^[A-Za-z0-9_\-:@]+$/, "letters, digits, _ - : @ only");
+const ExternalIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_\-:@]+$/, "letters, digits, _ - : @ only");
 
 /** The default name of the external id's query parameter (StudyConfigSchema's prolific.participantParam). */
 const DEFAULT_PARTICIPANT_PARAM = StudyConfigSchema.parse({}).prolific.participantParam;
@@ -99,12 +104,7 @@ interface CreatedRow {
   refused_first_at: Date | null;
 }
 
-async function createParticipant(
-  study: { id: string; name: string },
-  config: StudyConfig,
-  externalId: string | undefined,
-  options: EnterStudyOptions,
-): Promise<EnterStudyResult> {
+async function createParticipant(study: { id: string; name: string }, config: StudyConfig, externalId: string | undefined, options: EnterStudyOptions): Promise<EnterStudyResult> {
   const now = new Date();
   const rules = options.joinLimits?.(study.id) ?? [];
   // The join limit's count and insert run inside this statement (misi_rate_limit_count, sql/functions/10_rate_limit.sql;

@@ -90,10 +90,7 @@ export function endScreens(status: string, config: StudyConfig, screenOutReason:
     screenedOut:
       status === "screened_out"
         ? {
-            message:
-              screenOutReason === SCREEN_OUT_REASON_DEVICE
-                ? DEVICE_SCREEN_OUT_MESSAGE
-                : "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.",
+            message: screenOutReason === SCREEN_OUT_REASON_DEVICE ? DEVICE_SCREEN_OUT_MESSAGE : "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.",
             returnUrl: config.prolific.returnUrl ?? null,
           }
         : null,
@@ -140,11 +137,7 @@ export interface NextQuestionColumns {
  * The current question and the image ids of the one after it, from a statement's next-question columns. None ahead in
  * a timed study: there a question's images are served only once it is current and reported shown.
  */
-export function nextQuestionOf(
-  row: NextQuestionColumns,
-  condition: string,
-  config: StudyConfig,
-): Pick<ParticipantSessionDto, "current" | "upcomingImageIds"> {
+export function nextQuestionOf(row: NextQuestionColumns, condition: string, config: StudyConfig): Pick<ParticipantSessionDto, "current" | "upcomingImageIds"> {
   if (!row.nextId || !row.itemId) return { current: null, upcomingImageIds: [] };
   const item: PublicItemDto = {
     id: row.itemId,

@@ -18,7 +18,10 @@ export const DeviceInfoSchema = z.object({
   screenHeight: z.number().int().min(0).max(100_000).optional(),
   devicePixelRatio: z.number().min(0).max(20),
   // PostgreSQL jsonb cannot hold U+0000; refusing it here gives a located 422 instead of a failed insert.
-  userAgent: z.string().max(1000).refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
+  userAgent: z
+    .string()
+    .max(1000)
+    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
   pointer: z.enum(["fine", "coarse", "none"]),
   webgl: z.boolean().optional(),
 });

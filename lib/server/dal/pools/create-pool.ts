@@ -70,10 +70,7 @@ export async function createPool(options: { input: unknown; actorId: string }): 
     });
     const poolVersionId = pool.versions[0]!.id;
     await tx.poolItem.createMany({ data: picked.map((p) => ({ poolVersionId, itemId: p.id, taskId: p.taskId })) });
-    await writeAudit(
-      { actorId: options.actorId, action: "pool.create", entityType: "pool", entityId: pool.id, details: { version: 1, itemCount: picked.length, recipe: toJson(recipe) } },
-      tx,
-    );
+    await writeAudit({ actorId: options.actorId, action: "pool.create", entityType: "pool", entityId: pool.id, details: { version: 1, itemCount: picked.length, recipe: toJson(recipe) } }, tx);
     return { poolId: pool.id, poolVersionId };
   });
 

@@ -51,9 +51,7 @@ export async function editPoolVersion(options: { poolVersionId: string; edit: un
     const toAdd = [...new Set(edit.addItemIds)].filter((id) => !currentIds.has(id));
     const toRemove = new Set(edit.removeItemIds);
     const notInVersion = [...toRemove].filter((id) => !currentIds.has(id));
-    const addable = toAdd.length
-      ? await tx.item.findMany({ where: { id: { in: toAdd } }, select: { id: true, taskId: true, status: true } })
-      : [];
+    const addable = toAdd.length ? await tx.item.findMany({ where: { id: { in: toAdd } }, select: { id: true, taskId: true, status: true } }) : [];
     const found = new Map(addable.map((i) => [i.id, i]));
     const unknown = toAdd.filter((id) => !found.has(id));
     const inactive = addable.filter((i) => i.status !== "active").map((i) => i.id);

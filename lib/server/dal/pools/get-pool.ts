@@ -82,9 +82,7 @@ export async function getPool(poolId: string, viewer?: StudyViewer): Promise<Poo
       createdAt: v.createdAt,
       recipe: v.recipe,
       itemCount: v._count.items,
-      perTask: counts
-        .filter((c) => c.poolVersionId === v.id)
-        .map((c) => ({ taskId: c.taskId, active: Number(c.active), inactive: Number(c.inactive) })),
+      perTask: counts.filter((c) => c.poolVersionId === v.id).map((c) => ({ taskId: c.taskId, active: Number(c.active), inactive: Number(c.inactive) })),
       studies: v.studies,
       locked: v.frozenAt !== null || v._count.studies > 0,
     })),

@@ -70,7 +70,5 @@ export async function listPoolVersionOptions(): Promise<PoolVersionOptionDto[]> 
     orderBy: [{ pool: { createdAt: "desc" } }, { version: "desc" }],
     select: { id: true, version: true, frozenAt: true, pool: { select: { name: true } }, _count: { select: { items: true } } },
   });
-  return versions
-    .map((v) => ({ id: v.id, poolName: v.pool.name, version: v.version, frozen: v.frozenAt !== null, itemCount: v._count.items }))
-    .sort((a, b) => Number(b.frozen) - Number(a.frozen));
+  return versions.map((v) => ({ id: v.id, poolName: v.pool.name, version: v.version, frozen: v.frozenAt !== null, itemCount: v._count.items })).sort((a, b) => Number(b.frozen) - Number(a.frozen));
 }

@@ -81,9 +81,7 @@ export async function loadScopeRecords(studyIds: readonly string[]): Promise<Sco
 export function summarizeScopeRecordsCached(loaded: ScopeRecords, options: SummarizeOptions): Promise<RecordsOutcome<HumanResultsSummary>> {
   const key = `${loaded.fingerprint}|${options.seed ?? ""}|${options.replicates ?? ""}|${options.confidence ?? ""}`;
   return summaries.get(key, async () =>
-    loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS
-      ? runHeavyJob("resultsSummary", { records: loaded.records, options })
-      : summarizeHumanResults(loaded.records, options),
+    loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS ? runHeavyJob("resultsSummary", { records: loaded.records, options }) : summarizeHumanResults(loaded.records, options),
   );
 }
 

@@ -284,14 +284,7 @@ async function readUpdate(participantId: string, condition: string, config: Stud
   return toUpdate(participantId, status, condition, config, status === "active" ? r! : null, { answered: r!.answered, total: r!.total, practiceTotal: r!.practice });
 }
 
-function toUpdate(
-  participantId: string,
-  status: string,
-  condition: string,
-  config: StudyConfig,
-  next: NextRow | null,
-  progress: SessionUpdateDto["progress"],
-): SessionUpdateDto {
+function toUpdate(participantId: string, status: string, condition: string, config: StudyConfig, next: NextRow | null, progress: SessionUpdateDto["progress"]): SessionUpdateDto {
   const { current, upcomingImageIds } = next ? nextQuestionOf(next, condition, config) : { current: null, upcomingImageIds: [] };
   return {
     participant: { id: participantId, status, condition, consented: true },

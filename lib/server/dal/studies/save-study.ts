@@ -90,7 +90,16 @@ export async function updateStudy(options: { studyId: string; input: unknown; ac
       data: { name: input.name, slug: input.slug, poolVersionId: input.poolVersionId, config: input.config as Prisma.InputJsonValue, cohortTag: input.config.cohortTag },
       select: { id: true, slug: true },
     });
-    await writeAudit({ actorId: options.actorId, action: "study.update", entityType: "study", entityId: study.id, details: { slug: input.slug, poolVersionId: input.poolVersionId, previousSlug: before.slug, previousPoolVersionId: before.poolVersionId } }, tx);
+    await writeAudit(
+      {
+        actorId: options.actorId,
+        action: "study.update",
+        entityType: "study",
+        entityId: study.id,
+        details: { slug: input.slug, poolVersionId: input.poolVersionId, previousSlug: before.slug, previousPoolVersionId: before.poolVersionId },
+      },
+      tx,
+    );
     return study;
   });
 }

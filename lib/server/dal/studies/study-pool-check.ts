@@ -35,10 +35,7 @@ export async function countPoolItems(client: Client, poolVersionId: string, conf
  * The study's settings against its pool version (lib/pools/study-readiness), counted in the caller's
  * transaction: the one check behind saving (form and API), opening and the study page.
  */
-export async function checkStudyAgainstPool(
-  client: Client,
-  options: { poolVersionId: string; poolFrozen: boolean; config: StudyConfig; stage: "save" | "open" },
-): Promise<Readiness> {
+export async function checkStudyAgainstPool(client: Client, options: { poolVersionId: string; poolFrozen: boolean; config: StudyConfig; stage: "save" | "open" }): Promise<Readiness> {
   const counts = await countPoolItems(client, options.poolVersionId, options.config);
   return checkStudyReadiness({
     stage: options.stage,

@@ -24,10 +24,11 @@ export interface QuestionClockDto {
  * question's images and 3D scene (question-content-gate.ts), so stamping the next one early is refused too.
  */
 export async function markQuestionShown(participantId: string, assignmentId: string): Promise<QuestionClockDto> {
-  const [a] = await flowQuery<{ status: string; questionShownAt: Date | null; participantStatus: string; config: unknown; current: boolean; stampedAt: Date | null }>(
-    "shown",
-    [participantId, assignmentId, new Date().toISOString()],
-  );
+  const [a] = await flowQuery<{ status: string; questionShownAt: Date | null; participantStatus: string; config: unknown; current: boolean; stampedAt: Date | null }>("shown", [
+    participantId,
+    assignmentId,
+    new Date().toISOString(),
+  ]);
   if (!a) throw new AppError("NOT_FOUND", "This question is not part of your session.");
   if (a.participantStatus !== "active") throw new AppError("GONE", "Your session has ended.");
   if (a.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");

@@ -92,13 +92,18 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
                     {t.answers} / {t.quota}
                   </Td>
                   <Td>
-                    <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" /> <span className="tabular-nums">{pct}%</span>
+                    <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" />{" "}
+                    <span className="tabular-nums">{pct}%</span>
                   </Td>
-                  <Td align="right" className="tabular-nums">{t.reservedOpen}</Td>
+                  <Td align="right" className="tabular-nums">
+                    {t.reservedOpen}
+                  </Td>
                   <Td align="right" className="tabular-nums">
                     {t.itemsAtQuota} / {t.items}
                   </Td>
-                  <Td align="right" className="tabular-nums">{seconds(t.medianRtMs)}</Td>
+                  <Td align="right" className="tabular-nums">
+                    {seconds(t.medianRtMs)}
+                  </Td>
                   <Td align="right" className="tabular-nums text-slate-600">
                     {seconds(t.medianRtServerMs)} / {seconds(t.medianRtClientMs)}
                   </Td>
@@ -117,7 +122,9 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
               <Td colSpan={3} className="text-sm font-normal text-slate-600">
                 + {m.totals.practiceAnswers} practice, {m.totals.attentionAnswers} attention-check answers
               </Td>
-              <Td align="right" className="tabular-nums">{seconds(m.totals.medianRtMs)}</Td>
+              <Td align="right" className="tabular-nums">
+                {seconds(m.totals.medianRtMs)}
+              </Td>
               <td />
             </tr>
           </tfoot>

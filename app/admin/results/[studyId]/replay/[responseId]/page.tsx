@@ -33,8 +33,8 @@ export default async function CameraReplayPage({ params }: { params: Promise<{ s
       </p>
       <h1 className="mt-2 text-2xl font-semibold">Camera path replay</h1>
       <p className="mt-1 text-sm text-slate-700">
-        {taskDisplayName(replay.taskId as TaskId)} · item <span className="font-mono">{replay.itemId}</span> · participant{" "}
-        <span className="font-mono">{replay.participantId}</span> · answer {replay.correct ? "correct" : "wrong"} · {replay.camera.length} camera samples
+        {taskDisplayName(replay.taskId as TaskId)} · item <span className="font-mono">{replay.itemId}</span> · participant <span className="font-mono">{replay.participantId}</span> · answer{" "}
+        {replay.correct ? "correct" : "wrong"} · {replay.camera.length} camera samples
         {u ? ` · 3D view ${(u.time3dMs / 1000).toFixed(1)} s, images ${(u.timeImagesMs / 1000).toFixed(1)} s, total turn ${Math.round(u.rotationDeg)}°, resets ${u.resets}` : ""}
       </p>
       <div className="mt-4">
