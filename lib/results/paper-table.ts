@@ -16,7 +16,7 @@ import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultCol
 
 /**
  * Which score fills the cells. "paper" is the paper's scoring (spec §4). A second kind (the
- * "fair" score of issue 13) plugs in by adding its name here and its accessors in SCORE_ACCESSORS.
+ * "fair" score, lib/tasks/fair-score.ts) plugs in by adding its name here and its accessors in SCORE_ACCESSORS.
  */
 export const PAPER_TABLE_SCORE_KINDS = ["paper", "fair"] as const;
 export type PaperTableScoreKind = (typeof PAPER_TABLE_SCORE_KINDS)[number];

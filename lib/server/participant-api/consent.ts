@@ -32,7 +32,7 @@ export const postConsent = withParticipant({ body: ConsentBodySchema }, async ({
     await recordConsent(participantId, false, null);
   }
   const session = await getParticipantSession(participantId);
-  // A never-consented participant can be removed by the per-study bound (README, Security): ask for the link again.
+  // A never-consented participant can be removed by the per-study bound (docs/security.md): ask for the link again.
   if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
   return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
 });

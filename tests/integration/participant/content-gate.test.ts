@@ -111,7 +111,7 @@ describe("timed study: a question's content is served only once it is current an
 
   it("an answer to a question that is not the current one is refused and stores nothing (its clock never started)", async () => {
     const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-answer-next");
-    // Outside review: an answer to a later question was stored in time (no shown stamp, so no deadline) with exact 1.
+    // A later question has no shown stamp and so no deadline: answering it early must not store an untimed answer.
     await expect(submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next-${pid}` })).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await db.response.count({ where: { assignmentId: next.id } })).toBe(0);
     // The current one is answered as usual; then the next one is current and can be answered.

@@ -118,7 +118,7 @@ describe("joining at once", () => {
 
 describe("database round trips of a join", () => {
   it("a join takes at most 2 round trips (new participant), a resume 1 (Prolific id or the lab cookie)", async () => {
-    // Issue 12: the join was ~5 (study by slug, participant lookup, join limit, counter, insert).
+    // Study by slug, participant lookup, join limit, counter and insert fit in these two statements.
     const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
     await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "rt-warm" } }); // counter row exists
     const limits = () => [{ key: `join:address:${study.id}|rt`, limit: 20, windowMs: 600_000 }];

@@ -204,7 +204,7 @@ describe("ChimeraX criteria: permutation invariance (spec §9.1 item 3)", () => 
   });
 });
 
-describe("metal-bound pyrrole N (outside review of issue 13)", () => {
+describe("metal-bound pyrrole N", () => {
   it("2q8q: the iron-bound heme N are no donors, so no HEM N → HIS 229 NE2 'H-bond' (both N bind the Fe)", () => {
     const c = prepare(load("plip-test-pdb", "2q8q.pdb"), {});
     expect(c.ligand.id).toBe("HEM:A:300");

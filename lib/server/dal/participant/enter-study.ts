@@ -30,9 +30,9 @@ interface EnterStudyOptions {
   slug: string;
   query: Record<string, string | undefined>;
   existingParticipantId?: string;
-  /** Rate-limit rules counted when a NEW participant is made (resumes are not counted): the join limit (issue 11). */
+  /** Rate-limit rules counted when a NEW participant is made (resumes are not counted): the per-address join limit. */
   joinLimits?: (studyId: string) => RateLimitRule[];
-  /** Never-consented participants kept per study; beyond it a new join removes the oldest (see README, Security). */
+  /** Never-consented participants kept per study; beyond it a new join removes the oldest (docs/security.md). */
   pendingLimit?: number;
 }
 
@@ -41,7 +41,7 @@ interface EnterStudyOptions {
  * (unique on study × external id, so two simultaneous first visits still make one participant). Without an
  * external id (lab use), `existingParticipantId` from the cookie resumes; otherwise an anonymous id is made.
  *
- * Two statements at most (issue 12: the join was ~5 round trips): one reads the study and the participant the link or
+ * Two statements at most, because the join is the launch's hot path: one reads the study and the participant the link or
  * cookie names (a resume ends here); a new participant is then made by one statement that counts the join limit,
  * counts the join for counterbalancing, checks maxParticipants, keeps the never-consented participants bounded and
  * inserts, resuming instead when a simultaneous first visit with the same external id won.
