@@ -1,5 +1,4 @@
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/server/db";
 import { startParticipant, type AssignResult } from "@/lib/server/dal/participant/assign-items";
 import { withDbRetry } from "@/lib/server/db-retry";
@@ -9,23 +8,10 @@ import type { RateLimitDecision } from "@/lib/server/rate-limit";
 import { participantAddressKey } from "@/lib/server/participant/address-key";
 import { deviceAllowed, effectiveDeviceRule } from "@/lib/participant/device-rule";
 import { screenOutForDevice } from "@/lib/server/dal/participant/device-and-primer";
+import type { DeviceInfo } from "@/lib/participant/api-contract";
 
-/** Device metadata recorded at consent (viewport, pixel ratio, user agent, pointer type). */
-export const DeviceInfoSchema = z.object({
-  viewportWidth: z.number().int().min(0).max(100_000),
-  viewportHeight: z.number().int().min(0).max(100_000),
-  screenWidth: z.number().int().min(0).max(100_000).optional(),
-  screenHeight: z.number().int().min(0).max(100_000).optional(),
-  devicePixelRatio: z.number().min(0).max(20),
-  // PostgreSQL jsonb cannot hold U+0000; refusing it here gives a located 422 instead of a failed insert.
-  userAgent: z
-    .string()
-    .max(1000)
-    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
-  pointer: z.enum(["fine", "coarse", "none"]),
-  webgl: z.boolean().optional(),
-});
-export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+/** Device metadata recorded at consent: the participant API contract defines it. */
+export type { DeviceInfo } from "@/lib/participant/api-contract";
 
 /**
  * Accepting consent starts the session: the items are reserved and the participant counted, once, in one database
