@@ -1,5 +1,5 @@
 // Streams a study's export to a file or stdout, the same bytes as the /api/export routes.
-//   npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table [--scope study|pool] [--out FILE]
+//   npm run export -- --study ID --what responses|summary|items|participants|three-d-usage|tsv|codebook|paper-table [--scope study|pool] [--out FILE]
 //   npm run export -- --study ID --what psych-ds --out DIR [--scope study|pool]   (the analysis package: a Psych-DS folder)
 //   paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--condition static|interactive]
 // summary = per-task summary, items = per-item summary, tsv = the pool's items as a VLMEvalKit TSV.
@@ -16,7 +16,7 @@ import type { TsvImageSize } from "@/lib/server/export/tsv-image";
 import type { OpenedExport, StudyExportKind } from "@/lib/server/export/open-study-export";
 
 const USAGE =
-  "usage: npm run export -- --study ID --what responses|summary|items|participants|tsv|codebook|paper-table|psych-ds [--scope study|pool] [--out FILE]\n" +
+  "usage: npm run export -- --study ID --what responses|summary|items|participants|three-d-usage|tsv|codebook|paper-table|psych-ds [--scope study|pool] [--out FILE]\n" +
   "       paper-table: [--format latex|md|csv] [--metric exact|partial|both] [--intervals line|pm] [--score paper] [--condition static|interactive]\n" +
   "       tsv: [--image-size original|1024|768|512] (longest image side, px)\n" +
   "       codebook: [--format csv|md]\n" +
@@ -29,6 +29,7 @@ const WHAT: Record<string, StudyExportKind | "codebook"> = {
   items: "item-summary",
   "item-summary": "item-summary",
   participants: "participants",
+  "three-d-usage": "three-d-usage",
   tsv: "vlmevalkit-tsv",
   "vlmevalkit-tsv": "vlmevalkit-tsv",
   codebook: "codebook",

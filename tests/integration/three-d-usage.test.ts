@@ -113,3 +113,28 @@ describe("3D view usage export", () => {
     expect(rows.find((r) => r.response_id === interactive[1]!.id)).toMatchObject({ rotation_deg: "90", zoom_min: "0.5" });
   });
 });
+
+describe("3D view usage from the export CLI", () => {
+  it("npm run export -- --what three-d-usage writes the same file as the download", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { databaseUrl } = await import("@/lib/server/env");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-usage-cli-"));
+    const out = path.join(dir, "usage.csv");
+    try {
+      const run = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/export.mts", "--study", fixture.studyId, "--what", "three-d-usage", "--out", out], {
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        encoding: "utf8",
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const { openStudyExport } = await import("@/lib/server/export/open-study-export");
+      const chunks: Buffer[] = [];
+      for await (const c of (await openStudyExport({ studyId: fixture.studyId, kind: "three-d-usage" })).stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+      expect(fs.readFileSync(out, "utf8")).toBe(Buffer.concat(chunks).toString("utf8"));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
