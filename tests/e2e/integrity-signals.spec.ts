@@ -129,6 +129,10 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   await expect(kept.locator('[data-cell="exact"]')).toHaveText(/^66\.7/);
   await section.screenshot({ path: "test-results/integrity-section.png" });
 
+  // The study page states the policy the results applied (set before anyone joined, readable while the study is open).
+  await researcher.goto(`/admin/studies/${studyId}`);
+  await expect(researcher.locator("dl").getByText("page hidden more than 1 s in total; any paste into an answer field")).toBeVisible();
+
   await contextA.close();
   await contextB.close();
 });

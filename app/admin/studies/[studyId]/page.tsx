@@ -18,6 +18,7 @@ import { smallStudyNotice } from "@/lib/participant/address-share";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
+import { activeRules, describeRule } from "@/lib/participant/integrity";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -230,6 +231,16 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
             <Row term="Time limit per item" value={c.timeLimitSec ? `${c.timeLimitSec} s` : "none"} />
             <Row term="Reclaim unanswered items after" value={`${c.assignmentTimeoutMin} min`} />
             <Row term="Prolific parameters" value={`${c.prolific.participantParam}, ${c.prolific.studyParam}, ${c.prolific.sessionParam}`} />
+            <Row
+              term="Exclusion policy"
+              value={
+                activeRules(c.exclusions).length === 0
+                  ? "none (every participant counts)"
+                  : activeRules(c.exclusions)
+                      .map((rule) => describeRule(rule, c.exclusions))
+                      .join("; ")
+              }
+            />
           </dl>
           <details className="mt-3 text-sm">
             <summary className="cursor-pointer">Consent text</summary>
