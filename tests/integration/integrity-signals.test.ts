@@ -48,7 +48,7 @@ describe("integrity signals on the answer route", () => {
     const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-once");
     const q = (await getParticipantSession(pid))!.current!;
-    const body = { assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `sig-${pid}-1`, rtClientMs: 5000, signals };
+    const body = { assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `sig-${pid}-1`, rtClientMs: 60_000, signals };
     expect((await post(body)).status).toBe(200);
     // The retry of the same submit (a reload resends the kept body): a duplicate, and the first signals stay.
     expect((await post({ ...body, signals: { ...signals, hiddenMs: 1, webdriver: true } })).status).toBe(200);
@@ -63,6 +63,19 @@ describe("integrity signals on the answer route", () => {
     const second = { ...signals, webdriver: true, pasteCount: 0, pasteChars: 0, device: { ...device, viewportWidth: 800 } };
     expect((await post({ assignmentId: q2.assignmentId, answer: "move x 3", idempotencyKey: `sig-${pid}-2`, signals: second })).status).toBe(200);
     await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({ device, webdriver: true });
+  });
+
+  it("hidden and unfocused time are capped at the time the question was open (plus slack)", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
+    const pid = await started(study.slug, study.id, "signals-cap");
+    const q = (await getParticipantSession(pid))!.current!;
+    const claimed = { ...signals, hiddenMs: 86_400_000, blurMs: 86_400_000 };
+    expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `cap-${pid}`, rtClientMs: 5000, signals: claimed })).status).toBe(200);
+    const stored = await db.answerSignals.findUniqueOrThrow({ where: { assignmentId: q.assignmentId } });
+    const response = await db.response.findFirstOrThrow({ where: { assignmentId: q.assignmentId } });
+    // The cap: the longer of the client's 5 s and the server's shown-to-stored time, plus 5 s.
+    const cap = Math.max(5000, response.rtServerMs ?? 0) + 5000;
+    expect(stored.signals).toMatchObject({ hiddenMs: cap, blurMs: cap, hiddenCount: signals.hiddenCount, pasteCount: 1 });
   });
 
   it("an answer without signals is stored as before (no signals row)", async () => {
@@ -106,13 +119,15 @@ describe("integrity signals on the answer route", () => {
     for (let i = 0; i < 3; i++) {
       const q = (await getParticipantSession(paster))!.current!;
       const s = i === 0 ? signals : { ...signals, pasteCount: 0, pasteChars: 0 };
-      expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `p-${paster}-${i}`, signals: s })).status).toBe(200);
+      expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `p-${paster}-${i}`, rtClientMs: 60_000, signals: s })).status).toBe(200);
     }
     const clean = await started(study.slug, study.id, "policy-clean");
     for (let i = 0; i < 3; i++) {
       const q = (await getParticipantSession(clean))!.current!;
       const gold = (await db.answerKey.findUniqueOrThrow({ where: { itemId: q.item.id } })).canonical;
-      expect((await post({ assignmentId: q.assignmentId, answer: gold, idempotencyKey: `c-${clean}-${i}`, signals: { ...signals, pasteCount: 0, pasteChars: 0 } })).status).toBe(200);
+      expect((await post({ assignmentId: q.assignmentId, answer: gold, idempotencyKey: `c-${clean}-${i}`, rtClientMs: 60_000, signals: { ...signals, pasteCount: 0, pasteChars: 0 } })).status).toBe(
+        200,
+      );
     }
     const r = await getIntegrityResults({ studyId: study.id });
     expect(r.rules.map((x) => [x.rule, x.nMatched, x.nOnlyThisRule])).toEqual([
