@@ -4,6 +4,9 @@ import { getIntegrityResults } from "@/lib/server/dal/results/get-integrity";
 import type { ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { formatPercent } from "./format";
 
+/** A browser signal the participant's browser never sent (an older page, a scripted client): unknown, not zero. */
+const NOT_MEASURED = "–";
+
 const CELL = "border-b border-slate-200 px-2 py-1 text-right tabular-nums";
 const HEAD = "border-b border-slate-400 px-2 py-1 text-right font-medium";
 
@@ -139,22 +142,22 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
                   </th>
                   <td className={CELL}>{p.nWithSignals === p.nAnswers ? p.nAnswers : `${p.nAnswers} (${p.nWithSignals} with signals)`}</td>
                   <td className={CELL} data-signal="hidden-sec">
-                    {(p.hiddenMs / 1000).toFixed(1)}
+                    {p.nWithSignals ? (p.hiddenMs / 1000).toFixed(1) : NOT_MEASURED}
                   </td>
                   <td className={CELL} data-signal="hidden-count">
-                    {p.hiddenCount}
+                    {p.nWithSignals ? p.hiddenCount : NOT_MEASURED}
                   </td>
                   <td className={CELL} data-signal="focus-losses">
-                    {p.blurCount}
+                    {p.nWithSignals ? p.blurCount : NOT_MEASURED}
                   </td>
                   <td className={CELL} data-signal="pastes">
-                    {p.pasteCount > 0 ? `${p.pasteCount} (${p.pasteChars})` : "0"}
+                    {!p.nWithSignals ? NOT_MEASURED : p.pasteCount > 0 ? `${p.pasteCount} (${p.pasteChars})` : "0"}
                   </td>
                   <td className={CELL} data-signal="copies">
-                    {p.copyCount}
+                    {p.nWithSignals ? p.copyCount : NOT_MEASURED}
                   </td>
                   <td className={CELL} data-signal="webdriver">
-                    {p.webdriver ? "yes" : "no"}
+                    {!p.nWithSignals ? NOT_MEASURED : p.webdriver ? "yes" : "no"}
                   </td>
                   <td className={CELL} data-signal="under-floor">
                     {p.nTimed ? `${p.nUnderFloor}/${p.nTimed}` : "–"}
