@@ -55,7 +55,16 @@ async function writeTable<Row>(file: string, table: ExportTable<Row>, rows: Asyn
 
 /** `dir` with data/ and analysis/ in it, or a clear error when it is a file, not empty, or cannot be made. */
 function prepareOutputFolder(dir: string): void {
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    // ENOTDIR: a parent of `dir` is a file.
+    throw new AppError(
+      "UNPROCESSABLE",
+      `cannot create the output folder ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): a parent is a file or not readable; give a new or empty folder`,
+    );
+  }
   if (stat && !stat.isDirectory()) throw new AppError("UNPROCESSABLE", `output ${dir} is a file, not a folder; give a new or empty folder`);
   if (stat && fs.readdirSync(dir).length > 0) throw new AppError("UNPROCESSABLE", `output folder ${dir} is not empty; give a new or empty folder`);
   try {
