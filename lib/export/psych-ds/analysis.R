@@ -11,7 +11,11 @@
 # - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 # - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
 #   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
-# - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood.
+# - integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants
+#   file's excluded_by, computed with the page's policy) and the participants each rule excludes.
+# - usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
+# - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood;
+#   model_note kind=separation / large-se when cells are all-correct or all-wrong or an SE exceeds 10 (not usable).
 
 RESULT_COLUMNS <- c("translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
                     "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand")

@@ -12,6 +12,10 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
 - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
   participant x item bootstrap (Park-Miller RNG), as lib/stats/crossed-bootstrap.ts computes it for the page.
+- integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants file's
+  excluded_by, computed with the page's policy) and the participants each rule excludes.
+- usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
+- model_note kind=separation / large-se: condition x task cells all-correct or all-wrong, or a posterior SD above 10.
 - model: the condition model. statsmodels has no frequentist crossed-random-effects GLMM, so this script fits
   BinomialBayesMixedGLM (variational Bayes, fit_vb) with participant and item variance components: posterior means
   and SDs, not lme4's maximum-likelihood estimates (analysis.R prints those).
