@@ -72,7 +72,13 @@ for (const p of people) {
 const dir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), "analysis-bench-"));
 fs.mkdirSync(path.join(dir, "data"), { recursive: true });
 fs.mkdirSync(path.join(dir, "analysis"), { recursive: true });
-const files = { trials: psychDsDataFileName(studyId, "trials"), participants: psychDsDataFileName(studyId, "participants"), items: psychDsDataFileName(studyId, "items") };
+// Only the trial file is written: the scripts skip the integrity and 3D-usage lines without the other two files.
+const files = {
+  trials: psychDsDataFileName(studyId, "trials"),
+  participants: psychDsDataFileName(studyId, "participants"),
+  items: psychDsDataFileName(studyId, "items"),
+  usage3d: psychDsDataFileName(studyId, "usage3d"),
+};
 fs.writeFileSync(path.join(dir, "data", files.trials), stringify(rows, { record_delimiter: "unix" }));
 const settings = analysisSettingRows({
   studyId,
@@ -82,6 +88,7 @@ const settings = analysisSettingRows({
   confidence: 0.95,
   conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
   conditionReplicates: replicates,
+  exclusionRules: [],
   files,
 });
 fs.writeFileSync(

@@ -1,6 +1,6 @@
 import { PAPER_TABLE_CSV_COLUMNS } from "./paper-table-csv";
 import { defineExportTable, type ExportColumn } from "./columns";
-import { ANALYSIS_SETTINGS_TABLE, PSYCHDS_ITEMS_TABLE, PSYCHDS_PARTICIPANTS_TABLE, PSYCHDS_TRIALS_TABLE } from "./psych-ds";
+import { ANALYSIS_SETTINGS_TABLE, PSYCHDS_ITEMS_TABLE, PSYCHDS_PARTICIPANTS_TABLE, PSYCHDS_TRIALS_TABLE, PSYCHDS_USAGE3D_TABLE } from "./psych-ds";
 import { RESPONSES_TABLE } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE } from "./summary-tables";
 import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
@@ -38,6 +38,7 @@ export const EXPORT_TABLES: readonly DocumentedTable[] = [
   PSYCHDS_TRIALS_TABLE,
   PSYCHDS_PARTICIPANTS_TABLE,
   PSYCHDS_ITEMS_TABLE,
+  PSYCHDS_USAGE3D_TABLE,
   ANALYSIS_SETTINGS_TABLE,
 ] as unknown as readonly DocumentedTable[];
 

@@ -1,6 +1,7 @@
 import { defineExportTable, type ExportColumn, type ExportTable } from "./columns";
 import { RESPONSES_TABLE, type ResponseExportRow } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, type ParticipantExportRow } from "./summary-tables";
+import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
 
 /*
  * The analysis package: a Psych-DS dataset (psych-ds.github.io; rules as documented at
@@ -67,11 +68,11 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
     },
     {
       key: "in_results",
-      type: "boolean",
+      type: "integer",
       values: ["0", "1"],
       description:
         "1 when the results page counts this answer; 0 when it is left out and listed on the page as such (task unknown to the results, T4 item whose gold cannot be classified Pos./Neg., no answer key for the fair score).",
-      get: (r) => r.inResults,
+      get: (r) => (r.inResults ? 1 : 0),
     },
   ],
 });
@@ -90,11 +91,19 @@ export const PSYCHDS_ITEMS_TABLE = defineExportTable({
   description: `${ITEM_SUMMARY_TABLE.description} (the item-summary export).`,
 });
 
+export const PSYCHDS_USAGE3D_TABLE = defineExportTable({
+  ...THREE_D_USAGE_TABLE,
+  id: "psychds_usage3d",
+  title: "Analysis package: 3D view usage (data/study-<id>_table-usage3d_data.csv)",
+  description: `${THREE_D_USAGE_TABLE.description} (the 3D-usage export; the results page's "How the 3D view was used" section summarises these answers).`,
+});
+
 /** The package's data files in the order they are written, with the `table` keyword of their file name. */
 export const PSYCHDS_DATA_FILES = [
   { keyword: "trials", table: PSYCHDS_TRIALS_TABLE as unknown as ExportTable<never> },
   { keyword: "participants", table: PSYCHDS_PARTICIPANTS_TABLE as unknown as ExportTable<never> },
   { keyword: "items", table: PSYCHDS_ITEMS_TABLE as unknown as ExportTable<never> },
+  { keyword: "usage3d", table: PSYCHDS_USAGE3D_TABLE as unknown as ExportTable<never> },
 ] as const;
 
 export type PsychDsFileKeyword = (typeof PSYCHDS_DATA_FILES)[number]["keyword"];
@@ -165,6 +174,8 @@ export interface AnalysisSettings {
   /** The crossed bootstrap of the condition effect (Park–Miller seed and replicates). */
   conditionSeed: number;
   conditionReplicates: number;
+  /** The active rules of the exclusion policy the results page applies (the viewed study's), in the page's order. */
+  exclusionRules: readonly string[];
   files: Record<PsychDsFileKeyword, string>;
 }
 
@@ -184,9 +195,16 @@ export function analysisSettingRows(s: AnalysisSettings): AnalysisSettingRow[] {
     { setting: "confidence", value: s.confidence, description: "Confidence level of every interval." },
     { setting: "conditionSeed", value: s.conditionSeed, description: "Park–Miller seed of the crossed bootstrap of the condition effect." },
     { setting: "conditionReplicates", value: s.conditionReplicates, description: "Replicates of the crossed bootstrap of the condition effect." },
+    {
+      setting: "exclusionRules",
+      value: s.exclusionRules.join(" | "),
+      description:
+        "Active rules of the exclusion policy the results page applies (the exported study's), separated by ' | '; empty: no policy. The participants file's excluded_by is computed with this policy.",
+    },
     { setting: "trialsFile", value: s.files.trials, description: "Trial-level data file under data/." },
     { setting: "participantsFile", value: s.files.participants, description: "Participants file under data/." },
     { setting: "itemsFile", value: s.files.items, description: "Items file under data/." },
+    { setting: "usage3dFile", value: s.files.usage3d, description: "3D view usage file under data/." },
   ];
 }
 
@@ -225,9 +243,9 @@ export function buildDatasetDescription(input: DatasetDescriptionInput): Record<
     description:
       `Human answers to MiSI-Bench questions (microscopic spatial intelligence: spatial reasoning about protein–ligand complexes) from ${scopeText}, ` +
       `pool ${input.poolName} v${input.poolVersion}: ${input.nTrials} main-phase answers by ${input.nParticipants} participants on ${input.nItems} items, ` +
-      "in a static-image and/or an interactive 3D condition. data/ holds the trial-level answers, the participants and the items; " +
+      "in a static-image and/or an interactive 3D condition. data/ holds the trial-level answers, the participants, the items and the 3D view usage of interactive answers; " +
       "analysis/analysis.R (base R + lme4) and analysis/analysis.py (pandas + statsmodels) recompute the results page's per-task accuracies, " +
-      "their intervals and the interactive − static condition effect, and fit the condition model.",
+      "their intervals, the interactive − static condition effect, accuracy with and without the exclusion policy and the 3D view usage, and fit the condition model.",
     identifier: `misi-baseline:${input.scope}:${input.study.id}`,
     dateCreated: input.createdAt,
     keywords: ["MiSI-Bench", "human baseline", "spatial reasoning", "protein-ligand", "Psych-DS"],

@@ -75,7 +75,7 @@ test("a researcher opens the results page and downloads every export", async ({ 
   await pipeline(Readable.from([await archive.body()]), createGunzip(), extract);
   await listed;
   for (const file of ["dataset_description.json", "analysis/analysis.R", "analysis/analysis.py", "analysis/settings.csv"]) expect(names).toContain(`demo-psych-ds/${file}`);
-  expect(names.filter((n) => /^demo-psych-ds\/data\/study-[A-Za-z0-9]+_table-(trials|participants|items)_data\.csv$/.test(n))).toHaveLength(3);
+  expect(names.filter((n) => /^demo-psych-ds\/data\/study-[A-Za-z0-9]+_table-(trials|participants|items|usage3d)_data\.csv$/.test(n))).toHaveLength(4);
 });
 
 test("exports refuse anonymous callers and unknown studies", async ({ request, playwright, baseURL }) => {

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import Ajv from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
@@ -16,6 +17,9 @@ import { formatConditionEffect } from "@/lib/results/condition-effect";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
+import { getIntegrityResults } from "@/lib/server/dal/results/get-integrity";
+import { getThreeDUsage } from "@/lib/server/dal/results/get-three-d-usage";
+import type { ExclusionResults } from "@/lib/results/exclusions";
 import { openStudyExport } from "@/lib/server/export/open-study-export";
 import { writePsychDsDataset } from "@/lib/server/export/psych-ds-export";
 import { createRng } from "@/lib/rng";
@@ -125,6 +129,50 @@ async function addParticipants(fixture: ResultsStudyFixture, count: number): Pro
   }
 }
 
+/** A camera orientation turned `deg` degrees about the y axis. */
+function turnedY(deg: number): [number, number, number, number] {
+  const half = (deg * Math.PI) / 360;
+  return [0, Math.sin(half), 0, Math.cos(half)];
+}
+
+/**
+ * Camera logs on 12 interactive answers (the rest of them have none: the 3D view never rendered): answer i turns the
+ * view by TURNS[i] degrees in two steps (some below the 15° "turned" threshold; multiples of 4°, so that no quartile
+ * falls on a half degree, where the package's 0.1° rounding could round the other way), zooms in to a distance 40 / (1 + 0.25 (i
+ * mod 4)), switches the stage to an image for a while on every third answer, toggles the labels on every other one and
+ * presses "Reset view" (before its last step) on every fourth.
+ */
+const TURNS = [0, 4, 8, 32, 44, 92, 120, 180, 200, 272, 360, 12];
+async function addCameraLogs(fixture: ResultsStudyFixture): Promise<void> {
+  const answers = await db.response.findMany({ where: { studyId: fixture.studyId, phase: "main", condition: "interactive" }, select: { id: true }, orderBy: { id: "asc" } });
+  for (const [i, turn] of TURNS.entries()) {
+    const d = 40 / (1 + 0.25 * (i % 4));
+    const events: { t: number; type: string; detail?: string }[] = [{ t: 50, type: "viewer", detail: "start" }];
+    if (i % 3 === 0) events.push({ t: 900 + 37 * i, type: "stage", detail: "1" }, { t: 2000, type: "stage", detail: "3d" });
+    if (i % 2 === 1) events.push({ t: 1200, type: "viewer", detail: "labels-off" });
+    if (i % 4 === 2) events.push({ t: 1300, type: "viewer", detail: "reset" });
+    const log = {
+      camera: [
+        { t: 0, q: turnedY(0), d: 40 },
+        { t: 400, q: turnedY(turn / 2), d },
+        { t: 800, q: turnedY(turn), d },
+        { t: 1400, q: turnedY(turn), d: 40 },
+      ],
+      events,
+    };
+    await db.response.update({ where: { id: answers[i * 3]!.id }, data: { interactionLog: log } });
+  }
+}
+
+/** An exclusion policy on the study: server-side rules that exclude some of the participants, and a rule nobody meets. */
+async function setExclusionPolicy(fixture: ResultsStudyFixture): Promise<void> {
+  const study = await db.study.findUniqueOrThrow({ where: { id: fixture.studyId }, select: { config: true } });
+  await db.study.update({
+    where: { id: fixture.studyId },
+    data: { config: { ...(study.config as Record<string, unknown>), exclusions: { anyPaste: true, fastPercentAtLeast: 40, identicalRunAtLeast: 3 } } },
+  });
+}
+
 let fixture: ResultsStudyFixture;
 let dir: string;
 let page: StudyResultsDto;
@@ -132,6 +180,8 @@ let page: StudyResultsDto;
 beforeAll(async () => {
   fixture = await createResultsStudy("psych-ds");
   await addParticipants(fixture, 14);
+  await addCameraLogs(fixture);
+  await setExclusionPolicy(fixture);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "psychds-test-"));
   await writePsychDsDataset({ studyId: fixture.studyId, dir: path.join(dir, "pkg") });
   page = await getStudyResults({ studyId: fixture.studyId });
@@ -264,6 +314,120 @@ function expectConditionEffects(lines: Line[], script: string): number {
   return compared;
 }
 
+/**
+ * The integrity section's numbers (getIntegrityResults, what the page shows): participants, excluded, per-rule counts,
+ * and exact accuracy overall, paper Avg and per column for all participants and after exclusions (1e-12, as printed).
+ */
+function expectIntegrity(lines: Line[], script: string, want: ExclusionResults): number {
+  let compared = 0;
+  const head = lines.find((l) => l.kind === "integrity");
+  expect(head, `${script}: integrity line`).toBeDefined();
+  expect(head!.fields).toMatchObject({
+    participants: String(want.nParticipants),
+    excluded: String(want.nExcluded),
+    without_browser_signals: String(want.nWithoutBrowserSignals),
+    rules: want.rules.length ? want.rules.map((r) => r.rule).join(";") : "none",
+  });
+  const rules = lines.filter((l) => l.kind === "integrity_rule");
+  expect(
+    rules.map((l) => [l.fields.rule, Number(l.fields.matched), Number(l.fields.only)]),
+    script,
+  ).toEqual(want.rules.map((r) => [r.rule, r.nMatched, r.nOnlyThisRule]));
+  compared += 3 + 2 * rules.length;
+  for (const [set, view] of [
+    ["all", want.all],
+    ["kept", want.kept],
+  ] as const) {
+    const line = lines.find((l) => l.kind === "integrity_accuracy" && l.fields.set === set);
+    expect(line, `${script}: integrity_accuracy ${set}`).toBeDefined();
+    expect(Number(line!.fields.participants)).toBe(view.nParticipants);
+    expect(Number(line!.fields.answers)).toBe(view.nResponses);
+    expectClose(num(line!.fields.exact), view.exact, `${script} integrity ${set} exact`);
+    expectClose(num(line!.fields.paper_average), view.paperAverage, `${script} integrity ${set} paper Avg`);
+    const columns = lines.filter((l) => l.kind === "integrity_column" && l.fields.set === set);
+    expect(columns.map((l) => l.fields.column)).toEqual(view.columns.map((c) => c.column));
+    for (const c of view.columns) {
+      const l = columns.find((x) => x.fields.column === c.column)!;
+      expect(Number(l.fields.n)).toBe(c.nResponses);
+      expectClose(num(l.fields.exact), c.exact, `${script} integrity ${set} ${c.column}`);
+    }
+    compared += 4 + 2 * view.columns.length;
+  }
+  return compared;
+}
+
+/**
+ * The 3D-usage section's per-task numbers (getThreeDUsage, what the page shows). The package rounds rotation to 0.1°
+ * and zoom to 0.001 (and times to whole ms), so the quantiles are compared as the page prints them: whole percents,
+ * whole degrees, zoom to 2 decimals; counts exactly.
+ */
+async function expectThreeDUsage(lines: Line[], script: string, studyIds: string[]): Promise<number> {
+  const want = await getThreeDUsage(studyIds);
+  let compared = 0;
+  const meta = lines.find((l) => l.kind === "usage3d_meta");
+  expect(meta?.fields, script).toMatchObject({ interactive_answers: String(want.interactiveAnswers), with_viewer: String(want.withViewer) });
+  const tasks = lines.filter((l) => l.kind === "usage3d");
+  expect(tasks.map((l) => l.fields.task)).toEqual(want.tasks.map((t) => t.taskId));
+  const pct = (v: number | null) => (v === null ? null : Math.round(v * 100));
+  const deg = (v: number | null) => (v === null ? null : Math.round(v));
+  const times = (v: number | null) => (v === null ? null : v.toFixed(2));
+  for (const t of want.tasks) {
+    const f = tasks.find((l) => l.fields.task === t.taskId)!.fields;
+    const where = `${script} usage3d ${t.taskId}`;
+    expect([f.answers, f.with_reset, f.with_label_toggle, f.turned_answers, f.turned_correct, f.not_turned_answers, f.not_turned_correct].map(Number), where).toEqual([
+      t.answers,
+      t.withReset,
+      t.withLabelToggle,
+      t.rotated.answers,
+      t.rotated.correct,
+      t.notRotated.answers,
+      t.notRotated.correct,
+    ]);
+    const shown: [string, string | number | null, string | number | null][] = [
+      ["share3d_median", pct(num(f.share3d_median)), pct(t.share3d.median)],
+      ["share3d_q1", pct(num(f.share3d_q1)), pct(t.share3d.q1)],
+      ["share3d_q3", pct(num(f.share3d_q3)), pct(t.share3d.q3)],
+      ["rotation_median", deg(num(f.rotation_median)), deg(t.rotationDeg.median)],
+      ["rotation_q1", deg(num(f.rotation_q1)), deg(t.rotationDeg.q1)],
+      ["rotation_q3", deg(num(f.rotation_q3)), deg(t.rotationDeg.q3)],
+      ["zoom_in_median", times(num(f.zoom_in_median)), times(t.zoomIn.median)],
+      ["zoom_in_q1", times(num(f.zoom_in_q1)), times(t.zoomIn.q1)],
+      ["zoom_in_q3", times(num(f.zoom_in_q3)), times(t.zoomIn.q3)],
+      ["rotation_median_correct", deg(num(f.rotation_median_correct)), deg(t.medianRotationCorrect)],
+      ["rotation_median_wrong", deg(num(f.rotation_median_wrong)), deg(t.medianRotationWrong)],
+    ];
+    for (const [key, got, expected] of shown) expect(got, `${where} ${key}`).toBe(expected);
+    compared += 7 + shown.length;
+  }
+  return compared;
+}
+
+/**
+ * The model's warnings: a `separation` note naming exactly the condition × task cells (of the counted answers) where
+ * every answer scored the same, and a `large-se` note naming exactly the terms whose SE (R) / posterior SD (Python)
+ * is above 10.
+ */
+function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", pkg = path.join(dir, "pkg")): string[] {
+  const trials = parse(fs.readFileSync(path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8"), { columns: true }) as Record<string, string>[];
+  const cells = new Map<string, number[]>();
+  for (const t of trials.filter((r) => r.in_results === "1")) {
+    const key = `${t.condition}:${t.task_id}`;
+    cells.set(key, [...(cells.get(key) ?? []), Number(t.exact)]);
+  }
+  const same = [...cells.entries()]
+    .filter(([, xs]) => xs.every((x) => x === xs[0]))
+    .map(([key, xs]) => `${key}=${xs[0] === 1 ? "all-correct" : "all-wrong"}`)
+    .sort();
+  const separation = lines.find((l) => l.kind === "model_note" && l.fields.kind === "separation");
+  if (same.length === 0) expect(separation, script).toBeUndefined();
+  else expect(separation?.fields.cells?.split(";").sort(), script).toEqual(same);
+  const large = lines.filter((l) => l.kind === "model_term" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
+  const note = lines.find((l) => l.kind === "model_note" && l.fields.kind === "large-se");
+  if (large.length === 0) expect(note, script).toBeUndefined();
+  else expect(note?.fields.terms?.split(";"), script).toEqual(large);
+  return same;
+}
+
 /** Entry name → content of a .tar.gz stream. */
 async function readTarGz(stream: Readable): Promise<Map<string, string>> {
   const extract = tar.extract();
@@ -296,6 +460,7 @@ describe("analysis package (Psych-DS)", () => {
         `${root}/analysis/settings.csv`,
         `${root}/data/${psychDsDataFileName(fixture.studyId, "items")}`,
         `${root}/data/${psychDsDataFileName(fixture.studyId, "participants")}`,
+        `${root}/data/${psychDsDataFileName(fixture.studyId, "usage3d")}`,
         trials,
         `${root}/dataset_description.json`,
       ].sort(),
@@ -318,7 +483,7 @@ describe("analysis package (Psych-DS)", () => {
     const names = new Set(description.variableMeasured.map((v) => v.name));
     expect(description.variableMeasured).toEqual(JSON.parse(JSON.stringify(buildVariableMeasured())));
     const dataFiles = fs.readdirSync(path.join(root, "data"));
-    expect(dataFiles).toHaveLength(3);
+    expect(dataFiles).toHaveLength(4);
     for (const file of dataFiles) {
       expect(file).toMatch(PSYCHDS_DATA_FILE_PATTERN);
       const [header] = parse(fs.readFileSync(path.join(root, "data", file), "utf8"), { to_line: 1 }) as string[][];
@@ -359,7 +524,12 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = expectPageNumbers(lines, "analysis.R") + expectConditionEffects(lines, "analysis.R");
+    const compared =
+      expectPageNumbers(lines, "analysis.R") +
+      expectConditionEffects(lines, "analysis.R") +
+      expectIntegrity(lines, "analysis.R", await getIntegrityResults({ studyId: fixture.studyId })) +
+      (await expectThreeDUsage(lines, "analysis.R", [fixture.studyId]));
+    expectModelNotes(lines, "analysis.R", "se");
     const model = lines.find((l) => l.kind === "model")!;
     expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
     const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
@@ -373,10 +543,30 @@ describe("analysis package (Psych-DS)", () => {
     const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
-    const compared = expectPageNumbers(lines, "analysis.py") + expectConditionEffects(lines, "analysis.py");
+    const compared =
+      expectPageNumbers(lines, "analysis.py") +
+      expectConditionEffects(lines, "analysis.py") +
+      expectIntegrity(lines, "analysis.py", await getIntegrityResults({ studyId: fixture.studyId })) +
+      (await expectThreeDUsage(lines, "analysis.py", [fixture.studyId]));
+    expectModelNotes(lines, "analysis.py", "sd");
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
     expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
+  }, 300_000);
+
+  it("model_note names the condition × task cells where every answer scored the same and the terms with huge SEs", () => {
+    // The package with every interactive zooming answer made correct and every static one wrong: complete separation.
+    const pkg = path.join(dir, "separated");
+    fs.cpSync(path.join(dir, "pkg"), pkg, { recursive: true });
+    const file = path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials"));
+    const rows = parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[];
+    for (const r of rows) if (r.task_id === "zooming") r.exact = r.condition === "interactive" ? "1" : "0";
+    fs.writeFileSync(file, stringify(rows, { header: true, record_delimiter: "unix" }));
+    const r = parseOutput(execFileSync(findRscript(), [path.join(pkg, "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 }));
+    expect(expectModelNotes(r, "analysis.R (separated)", "se", pkg)).toEqual(["interactive:zooming=all-correct", "static:zooming=all-wrong"]);
+    expect(r.find((l) => l.kind === "model_note" && l.fields.kind === "large-se")!.fields.terms).toContain("taskzooming");
+    const py = parseOutput(execFileSync(findPython(), [path.join(pkg, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
+    expect(expectModelNotes(py, "analysis.py (separated)", "sd", pkg)).toEqual(["interactive:zooming=all-correct", "static:zooming=all-wrong"]);
   }, 300_000);
 
   it("a study with one condition: effects not estimable (NA), model skipped, every other number still the page's", async () => {
@@ -410,6 +600,18 @@ describe("analysis package (Psych-DS)", () => {
     await expect(writePsychDsDataset({ studyId: fixture.studyId, dir: busy })).rejects.toThrow(/is not empty/);
     expect(fs.readdirSync(busy)).toEqual(["keep.txt"]);
     await expect(writePsychDsDataset({ studyId: "no-such-study", dir: path.join(dir, "none") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    // A file where the folder should be, or where a parent folder should be: the path and the reason, not ENOTDIR.
+    const file = path.join(dir, "somefile");
+    fs.writeFileSync(file, "mine");
+    await expect(writePsychDsDataset({ studyId: fixture.studyId, dir: file })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: `output ${file} is a file, not a folder; give a new or empty folder`,
+    });
+    await expect(writePsychDsDataset({ studyId: fixture.studyId, dir: path.join(file, "pkg") })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: expect.stringContaining(`cannot create the output folder ${path.join(file, "pkg")}`),
+    });
+    expect(fs.readFileSync(file, "utf8")).toBe("mine");
   });
 
   it("pool scope: the package carries the pool's seed and analysis.py reproduces the pool results page", async () => {
@@ -421,5 +623,7 @@ describe("analysis package (Psych-DS)", () => {
     const poolPage = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
     const lines = parseOutput(execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
     expect(expectPageNumbers(lines, "analysis.py (pool)", poolPage)).toBeGreaterThan(500);
+    // The pool page's integrity section applies the viewed study's policy to every study of the pool.
+    expectIntegrity(lines, "analysis.py (pool)", await getIntegrityResults({ studyId: fixture.studyId, scope: "pool" }));
   }, 300_000);
 });

@@ -11,11 +11,18 @@
 # - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 # - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
 #   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
-# - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood.
+# - integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants
+#   file's excluded_by, computed with the page's policy) and the participants each rule excludes.
+# - usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
+# - model: lme4::glmer(correct ~ condition * task + (1|participant) + (1|item), family = binomial), maximum likelihood;
+#   model_note kind=separation / large-se when cells are all-correct or all-wrong or an SE exceeds 10 (not usable).
 
 RESULT_COLUMNS <- c("translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
                     "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand")
 PAPER_AVERAGE_COLUMNS <- setdiff(RESULT_COLUMNS, c("translation_rotation", "rotation_rotation"))
+TASK_ORDER <- c("translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand")
+ROTATED_THRESHOLD_DEG <- 15
+LARGE_SE <- 10
 MIN_BOOTSTRAP_PARTICIPANTS <- 10
 MIN_REPORTED_WIDTH <- 0.001
 U32 <- 4294967296
@@ -248,11 +255,104 @@ fit_condition_model <- function(d) {
   out("model", engine = "lme4::glmer", method = "Laplace", status = "ok", n = nrow(data), singular = lme4::isSingular(fit))
   for (note in notes) out("model_note", engine = "lme4", text = gsub("\n", " ", note))
   co <- summary(fit)$coefficients
+  large <- rownames(co)[co[, 2] > LARGE_SE]
+  if (length(large) > 0) {
+    out("model_note", engine = "lme4", kind = "large-se", terms = paste(large, collapse = ";"),
+        text = sprintf("standard error above %d on the log-odds scale: the estimate is not usable (separation or too few answers)", LARGE_SE))
+  }
+  separation_note(d, "lme4")
   for (i in seq_len(nrow(co))) {
     out("model_term", engine = "lme4", term = rownames(co)[i], estimate = fmt(co[i, 1]), se = fmt(co[i, 2]), z = fmt(co[i, 3]), p = fmt(co[i, 4]))
   }
   vc <- as.data.frame(lme4::VarCorr(fit))
   for (i in seq_len(nrow(vc))) out("model_variance", engine = "lme4", component = vc$grp[i], sd = fmt(vc$sdcor[i]))
+}
+
+# Condition x task cells where every answer was correct or every one wrong: the model's log-odds there run to
+# +/- infinity (complete separation), so its terms for those cells, and their SEs, mean nothing.
+separation_note <- function(d, engine) {
+  cells <- character(0)
+  for (condition in sort(unique(d$condition), method = "radix")) {
+    for (task in sort(unique(d$task_id), method = "radix")) {
+      x <- as.numeric(d$exact[d$condition == condition & d$task_id == task])
+      if (length(x) == 0) next
+      if (all(x == 1)) cells <- c(cells, paste0(condition, ":", task, "=all-correct"))
+      else if (all(x == 0)) cells <- c(cells, paste0(condition, ":", task, "=all-wrong"))
+    }
+  }
+  if (length(cells) > 0) {
+    out("model_note", engine = engine, kind = "separation", cells = paste(cells, collapse = ";"),
+        text = "condition x task cells where every answer scored the same: their terms are not estimable (complete separation)")
+  }
+}
+
+# ---- the integrity section: accuracy with and without the exclusion policy (lib/results/exclusions.ts) ----
+split_rules <- function(x) if (is.null(x) || is.na(x) || x == "") character(0) else strsplit(x, " | ", fixed = TRUE)[[1]]
+
+exclusion_accuracy <- function(d, label) {
+  exact <- as.numeric(d$exact)
+  cols <- list()
+  for (column in RESULT_COLUMNS) {
+    x <- exact[d$result_column == column]
+    if (length(x) == 0) next
+    cols[[column]] <- sum(x) / length(x)
+    out("integrity_column", set = label, column = column, n = length(x), exact = fmt(cols[[column]]))
+  }
+  paper <- if (all(PAPER_AVERAGE_COLUMNS %in% names(cols))) sum(unlist(cols[PAPER_AVERAGE_COLUMNS])) / length(PAPER_AVERAGE_COLUMNS) else NA
+  out("integrity_accuracy", set = label, participants = length(unique(d$participant_id)), answers = nrow(d),
+      exact = if (nrow(d) > 0) fmt(sum(exact) / nrow(d)) else "NA", paper_average = fmt(paper))
+}
+
+integrity <- function(d, root, s) {
+  file <- file.path(root, "data", if (is.null(s$participantsFile)) "" else s$participantsFile)
+  if (!file.exists(file) || dir.exists(file)) return(invisible())
+  p <- read.csv(file, colClasses = "character", na.strings = character(0), encoding = "UTF-8")
+  rules <- split_rules(s$exclusionRules)
+  by <- setNames(lapply(p$excluded_by, split_rules), p$participant_id)
+  excluded <- names(by)[lengths(by) > 0]
+  # The page counts everyone with a main answer (its signal summaries) or a counted answer.
+  everyone <- union(d$participant_id, p$participant_id[as.integer(p$n_main_responses) > 0])
+  with_signals <- p$participant_id[p$sig_n_answers_with_signals != "" & suppressWarnings(as.integer(p$sig_n_answers_with_signals)) > 0]
+  out("integrity", participants = length(everyone), excluded = length(excluded), without_browser_signals = length(everyone) - length(with_signals),
+      rules = if (length(rules) > 0) paste(rules, collapse = ";") else "none")
+  for (rule in rules) {
+    out("integrity_rule", rule = rule, matched = sum(vapply(by, function(r) rule %in% r, TRUE)),
+        only = sum(vapply(by, function(r) length(r) == 1 && r[1] == rule, TRUE)))
+  }
+  exclusion_accuracy(d, "all")
+  exclusion_accuracy(d[!(d$participant_id %in% excluded), , drop = FALSE], "kept")
+}
+
+# ---- how the 3D view was used, per task (lib/results/three-d-usage.ts summarizeThreeDUsage) ----
+usage3d <- function(trials, root, s) {
+  file <- file.path(root, "data", if (is.null(s$usage3dFile)) "" else s$usage3dFile)
+  if (!file.exists(file) || dir.exists(file)) return(invisible())
+  u <- read.csv(file, colClasses = "character", na.strings = character(0), encoding = "UTF-8")
+  out("usage3d_meta", interactive_answers = sum(trials$condition == "interactive"), with_viewer = nrow(u))
+  if (nrow(u) == 0) return(invisible())
+  # Tasks in the page's order (the MiSI task order), each task's answers in file order.
+  u <- u[order(match(u$task_id, TASK_ORDER, nomatch = 99), seq_len(nrow(u))), , drop = FALSE]
+  median_of <- function(x) if (length(x) == 0) NA else quantile_sorted(sort(x), 0.5)
+  for (task in unique(u$task_id)) {
+    t <- u[u$task_id == task, , drop = FALSE]
+    answer_ms <- as.numeric(t$answer_ms)
+    share <- ifelse(answer_ms > 0, as.numeric(t$view3d_ms) / answer_ms, 0)
+    rotation <- as.numeric(t$rotation_deg)
+    zoom_min <- as.numeric(t$zoom_min)
+    zoom_in <- ifelse(zoom_min > 0, 1 / zoom_min, 1)
+    correct <- as.integer(t$exact) == 1
+    turned <- rotation >= ROTATED_THRESHOLD_DEG
+    q <- function(x) { x <- sort(x); c(quantile_sorted(x, 0.5), quantile_sorted(x, 0.25), quantile_sorted(x, 0.75)) }
+    sh <- q(share); ro <- q(rotation); zo <- q(zoom_in)
+    out("usage3d", task = task, answers = nrow(t),
+        share3d_median = fmt(sh[1]), share3d_q1 = fmt(sh[2]), share3d_q3 = fmt(sh[3]),
+        rotation_median = fmt(ro[1]), rotation_q1 = fmt(ro[2]), rotation_q3 = fmt(ro[3]),
+        zoom_in_median = fmt(zo[1]), zoom_in_q1 = fmt(zo[2]), zoom_in_q3 = fmt(zo[3]),
+        with_reset = sum(as.integer(t$resets) > 0), with_label_toggle = sum(as.integer(t$label_toggles) > 0),
+        turned_answers = sum(turned), turned_correct = sum(turned & correct),
+        not_turned_answers = sum(!turned), not_turned_correct = sum(!turned & correct),
+        rotation_median_correct = fmt(median_of(rotation[correct])), rotation_median_wrong = fmt(median_of(rotation[!correct])))
+  }
 }
 
 main <- function() {
@@ -278,6 +378,8 @@ main <- function() {
       summarize_group(d[d[[dimension]] == key, , drop = FALSE], paste0(seed, "|", dimension, "=", key), paste0(dimension, "=", key), settings)
     }
   }
+  integrity(d, root, s)
+  usage3d(trials, root, s)
   summary_seconds <- lap()
   # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
   both <- d[d$condition %in% c("static", "interactive"), , drop = FALSE]

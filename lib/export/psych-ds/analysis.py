@@ -12,6 +12,10 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
 - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
   participant x item bootstrap (Park-Miller RNG), as lib/stats/crossed-bootstrap.ts computes it for the page.
+- integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants file's
+  excluded_by, computed with the page's policy) and the participants each rule excludes.
+- usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
+- model_note kind=separation / large-se: condition x task cells all-correct or all-wrong, or a posterior SD above 10.
 - model: the condition model. statsmodels has no frequentist crossed-random-effects GLMM, so this script fits
   BinomialBayesMixedGLM (variational Bayes, fit_vb) with participant and item variance components: posterior means
   and SDs, not lme4's maximum-likelihood estimates (analysis.R prints those).
@@ -33,6 +37,9 @@ except ImportError as missing:
 RESULT_COLUMNS = ["translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg",
                   "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"]
 PAPER_AVERAGE_COLUMNS = [c for c in RESULT_COLUMNS if c not in ("translation_rotation", "rotation_rotation")]
+TASK_ORDER = ["translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"]
+ROTATED_THRESHOLD_DEG = 15
+LARGE_SE = 10
 MIN_BOOTSTRAP_PARTICIPANTS = 10
 MIN_REPORTED_WIDTH = 0.001
 M32 = np.uint64(0xFFFFFFFF)
@@ -256,10 +263,111 @@ def fit_condition_model(df):
         model = BinomialBayesMixedGLM.from_formula(formula, {"participant": "0 + C(participant)", "item": "0 + C(item)"}, data)
         result = model.fit_vb()
     out("model", engine="statsmodels.BinomialBayesMixedGLM", method="fit_vb", status="ok", n=len(data))
+    large = [name.replace(" ", "") for name, sd in zip(model.exog_names, result.fe_sd) if sd > LARGE_SE]
+    if large:
+        out("model_note", engine="statsmodels", kind="large-se", terms=";".join(large),
+            text=f"posterior SD above {LARGE_SE} on the log-odds scale: the estimate is not usable (separation or too few answers)")
+    separation_note(df, "statsmodels")
     for name, mean, sd in zip(model.exog_names, result.fe_mean, result.fe_sd):
         out("model_term", engine="statsmodels", term=name.replace(" ", ""), estimate=fmt(mean), sd=fmt(sd))
     for name, mean, sd in zip(model.vcp_names, result.vcp_mean, result.vcp_sd):
         out("model_variance", engine="statsmodels", component=name, log_sd_mean=fmt(mean), log_sd_sd=fmt(sd))
+
+
+def separation_note(df, engine):
+    """Condition x task cells where every answer was correct or every one wrong: the model's log-odds there run to
+    +/- infinity (complete separation), so its terms for those cells mean nothing."""
+    cells = []
+    for condition in sorted(df["condition"].unique()):
+        for task in sorted(df["task_id"].unique()):
+            x = df.loc[(df["condition"] == condition) & (df["task_id"] == task), "exact"].astype(int)
+            if len(x) == 0:
+                continue
+            if (x == 1).all():
+                cells.append(f"{condition}:{task}=all-correct")
+            elif (x == 0).all():
+                cells.append(f"{condition}:{task}=all-wrong")
+    if cells:
+        out("model_note", engine=engine, kind="separation", cells=";".join(cells),
+            text="condition x task cells where every answer scored the same: their terms are not estimable (complete separation)")
+
+
+# ---- the integrity section: accuracy with and without the exclusion policy (lib/results/exclusions.ts) ----
+def split_rules(text):
+    return [] if not text else text.split(" | ")
+
+
+def exclusion_accuracy(df, label):
+    exact = df["exact"].astype(float)
+    cols = {}
+    for column in RESULT_COLUMNS:
+        x = exact[df["result_column"] == column]
+        if len(x) == 0:
+            continue
+        cols[column] = x.sum() / len(x)
+        out("integrity_column", set=label, column=column, n=len(x), exact=fmt(cols[column]))
+    paper = sum(cols[c] for c in PAPER_AVERAGE_COLUMNS) / len(PAPER_AVERAGE_COLUMNS) if all(c in cols for c in PAPER_AVERAGE_COLUMNS) else None
+    out("integrity_accuracy", set=label, participants=df["participant_id"].nunique(), answers=len(df),
+        exact=fmt(exact.sum() / len(df)) if len(df) else "NA", paper_average=fmt(paper))
+
+
+def integrity(df, root, s):
+    path = os.path.join(root, "data", s.get("participantsFile", ""))
+    if not os.path.isfile(path):
+        return
+    p = pd.read_csv(path, dtype=str, keep_default_na=False)
+    rules = split_rules(s.get("exclusionRules", ""))
+    by = dict(zip(p["participant_id"], (split_rules(x) for x in p["excluded_by"])))
+    excluded = {pid for pid, r in by.items() if r}
+    # The page counts everyone with a main answer (its signal summaries) or a counted answer.
+    everyone = set(df["participant_id"]) | set(p.loc[p["n_main_responses"].astype(int) > 0, "participant_id"])
+    with_signals = p.loc[pd.to_numeric(p["sig_n_answers_with_signals"], errors="coerce").fillna(0) > 0, "participant_id"]
+    out("integrity", participants=len(everyone), excluded=len(excluded), without_browser_signals=len(everyone) - with_signals.nunique(),
+        rules=";".join(rules) if rules else "none")
+    for rule in rules:
+        out("integrity_rule", rule=rule, matched=sum(rule in r for r in by.values()), only=sum(r == [rule] for r in by.values()))
+    exclusion_accuracy(df, "all")
+    exclusion_accuracy(df[~df["participant_id"].isin(excluded)], "kept")
+
+
+# ---- how the 3D view was used, per task (lib/results/three-d-usage.ts summarizeThreeDUsage) ----
+def usage3d(trials, root, s):
+    path = os.path.join(root, "data", s.get("usage3dFile", ""))
+    if not os.path.isfile(path):
+        return
+    u = pd.read_csv(path, dtype=str, keep_default_na=False)
+    out("usage3d_meta", interactive_answers=int((trials["condition"] == "interactive").sum()), with_viewer=len(u))
+    # Tasks in the page's order (the MiSI task order), each task's answers in file order.
+    rank = {t: i for i, t in enumerate(TASK_ORDER)}
+    rows = sorted(range(len(u)), key=lambda i: rank.get(u["task_id"].iloc[i], 99))
+    u = u.iloc[rows]
+
+    def q(values):
+        v = sorted(values)
+        return quantile_sorted(v, 0.5), quantile_sorted(v, 0.25), quantile_sorted(v, 0.75)
+
+    def median_of(values):
+        return quantile_sorted(sorted(values), 0.5) if len(values) else None
+
+    for task in dict.fromkeys(u["task_id"]):
+        t = u[u["task_id"] == task]
+        answer_ms = t["answer_ms"].astype(float).tolist()
+        view3d_ms = t["view3d_ms"].astype(float).tolist()
+        share = [v / a if a > 0 else 0.0 for v, a in zip(view3d_ms, answer_ms)]
+        rotation = t["rotation_deg"].astype(float).tolist()
+        zoom_in = [1 / z if z > 0 else 1.0 for z in t["zoom_min"].astype(float)]
+        correct = (t["exact"].astype(int) == 1).tolist()
+        turned = [r >= ROTATED_THRESHOLD_DEG for r in rotation]
+        sh, ro, zo = q(share), q(rotation), q(zoom_in)
+        out("usage3d", task=task, answers=len(t),
+            share3d_median=fmt(sh[0]), share3d_q1=fmt(sh[1]), share3d_q3=fmt(sh[2]),
+            rotation_median=fmt(ro[0]), rotation_q1=fmt(ro[1]), rotation_q3=fmt(ro[2]),
+            zoom_in_median=fmt(zo[0]), zoom_in_q1=fmt(zo[1]), zoom_in_q3=fmt(zo[2]),
+            with_reset=int((t["resets"].astype(int) > 0).sum()), with_label_toggle=int((t["label_toggles"].astype(int) > 0).sum()),
+            turned_answers=sum(turned), turned_correct=sum(a and c for a, c in zip(turned, correct)),
+            not_turned_answers=sum(not a for a in turned), not_turned_correct=sum((not a) and c for a, c in zip(turned, correct)),
+            rotation_median_correct=fmt(median_of([r for r, c in zip(rotation, correct) if c])),
+            rotation_median_wrong=fmt(median_of([r for r, c in zip(rotation, correct) if not c])))
 
 
 def main():
@@ -282,6 +390,8 @@ def main():
     for dimension in ("condition", "cohort"):
         for key in sorted(df[dimension].unique()):
             summarize_group(df[df[dimension] == key], f"{seed}|{dimension}={key}", f"{dimension}={key}", settings)
+    integrity(df, root, s)
+    usage3d(trials, root, s)
     laps.append(time.perf_counter())
     # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
     both = df[df["condition"].isin(["static", "interactive"])]

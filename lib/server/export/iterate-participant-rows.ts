@@ -3,8 +3,7 @@ import { UNSPECIFIED_COHORT } from "@/lib/export/response-table";
 import type { ParticipantExportRow } from "@/lib/export/summary-tables";
 import { db } from "@/lib/server/db";
 import { exclusionReasons, SignalDeviceSchema, summarizeParticipantSignals, type ExclusionPolicy, type ParticipantSignalSummary, type SignalDevice } from "@/lib/participant/integrity";
-import { StudyConfigSchema } from "@/lib/study-config";
-import { listSignalledAnswers } from "@/lib/server/dal/results/get-integrity";
+import { listSignalledAnswers, readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
 
 const PARTICIPANT_PAGE_ROWS = 1_000;
 
@@ -76,16 +75,14 @@ async function readSignals(participantIds: string[]): Promise<{ device: Map<stri
   return { device, totals };
 }
 
-async function readPolicy(studyId: string): Promise<ExclusionPolicy> {
-  const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
-  const config = StudyConfigSchema.safeParse(study?.config ?? {});
-  return (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
-}
-
-/** Participants of the given studies with their response counts and main-phase scores, in keyset pages. */
-export async function* iterateParticipantRows(studyIds: readonly string[]): AsyncGenerator<ParticipantExportRow> {
+/**
+ * Participants of the given studies with their response counts and main-phase scores, in keyset pages. excluded_by
+ * applies each participant's own study's exclusion policy, or `policy` when given (the analysis package passes the
+ * viewed study's, the one its results page applies to every study of a pool).
+ */
+export async function* iterateParticipantRows(studyIds: readonly string[], options: { policy?: ExclusionPolicy } = {}): AsyncGenerator<ParticipantExportRow> {
   for (const studyId of studyIds) {
-    const policy = await readPolicy(studyId);
+    const policy = options.policy ?? (await readExclusionPolicy(studyId));
     let after: { at: Date; id: string } | null = null;
     for (;;) {
       const page = await readPage(studyId, after);

@@ -14,13 +14,17 @@ import {
   PSYCHDS_ITEMS_TABLE,
   PSYCHDS_PARTICIPANTS_TABLE,
   PSYCHDS_TRIALS_TABLE,
+  PSYCHDS_USAGE3D_TABLE,
   psychDsDataFileName,
   type AnalysisSettings,
   type PsychDsTrialRow,
 } from "@/lib/export/psych-ds";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
 import { CONDITION_EFFECT_DEFAULT_SEED } from "@/lib/stats/crossed-bootstrap";
+import { activeRules } from "@/lib/participant/integrity";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
+import { readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
+import { iterateThreeDUsageRows } from "@/lib/server/dal/results/get-three-d-usage";
 import { defaultResultsSeed } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
@@ -49,9 +53,33 @@ async function writeTable<Row>(file: string, table: ExportTable<Row>, rows: Asyn
   await pipeline(createTableStream(table, rows, { neutralizeFormulas: false }), fs.createWriteStream(file));
 }
 
+/** `dir` with data/ and analysis/ in it, or a clear error when it is a file, not empty, or cannot be made. */
+function prepareOutputFolder(dir: string): void {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    // ENOTDIR: a parent of `dir` is a file.
+    throw new AppError(
+      "UNPROCESSABLE",
+      `cannot create the output folder ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): a parent is a file or not readable; give a new or empty folder`,
+    );
+  }
+  if (stat && !stat.isDirectory()) throw new AppError("UNPROCESSABLE", `output ${dir} is a file, not a folder; give a new or empty folder`);
+  if (stat && fs.readdirSync(dir).length > 0) throw new AppError("UNPROCESSABLE", `output folder ${dir} is not empty; give a new or empty folder`);
+  try {
+    fs.mkdirSync(path.join(dir, "data"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "analysis"), { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOTDIR / EEXIST: a file where a parent folder should be; EACCES / EROFS: no permission to create it.
+    throw new AppError("UNPROCESSABLE", `cannot create the output folder ${dir} (${code ?? String(err)}): a parent is a file or not writable; give a new or empty folder`);
+  }
+}
+
 /**
  * Writes the analysis package of a study (or of every study on its pool version) into `dir`, which must not exist or
- * be empty: dataset_description.json, data/ (trials, participants, items), analysis/ (settings.csv, analysis.R,
+ * be empty: dataset_description.json, data/ (trials, participants, items, 3D usage), analysis/ (settings.csv, analysis.R,
  * analysis.py). Trials are the responses export's rows of the main phase, in_results marking the ones the results
  * page counts (the record list it summarises, read once: answers stored after that read are not in the package), with
  * the fair score the page computed for each.
@@ -59,9 +87,7 @@ async function writeTable<Row>(file: string, table: ExportTable<Row>, rows: Asyn
 export async function writePsychDsDataset(options: { studyId: string; scope?: ResultsScope; dir: string; now?: Date }): Promise<PsychDsExportResult> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const dir = path.resolve(options.dir);
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new AppError("UNPROCESSABLE", `output folder ${dir} is not empty; give a new or empty folder`);
-  fs.mkdirSync(path.join(dir, "data"), { recursive: true });
-  fs.mkdirSync(path.join(dir, "analysis"), { recursive: true });
+  prepareOutputFolder(dir);
 
   const loaded = await loadScopeRecords(scope.studyIds);
   const leftOut = new Set(loaded.skipped.map((s) => s.responseId));
@@ -69,7 +95,10 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     trials: psychDsDataFileName(scope.study.id, "trials"),
     participants: psychDsDataFileName(scope.study.id, "participants"),
     items: psychDsDataFileName(scope.study.id, "items"),
+    usage3d: psychDsDataFileName(scope.study.id, "usage3d"),
   };
+  // The results page's integrity section applies the viewed study's policy to every participant of the scope.
+  const policy = await readExclusionPolicy(scope.study.id);
 
   // The records the page summarises, by (participant, item): one main-phase answer each (Assignment is unique on them).
   const recordOf = new Map(loaded.records.map((r) => [`${r.participantId}\u0000${r.itemId}`, r]));
@@ -93,7 +122,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     }
   }
   await writeTable(path.join(dir, "data", files.trials), PSYCHDS_TRIALS_TABLE, trials());
-  await writeTable(path.join(dir, "data", files.participants), PSYCHDS_PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds));
+  await writeTable(path.join(dir, "data", files.participants), PSYCHDS_PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds, { policy }));
   const analysis = await analyzeScopeRecords(loaded.records);
   if (analysis.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: analysis.problems });
   await writeTable(
@@ -101,6 +130,8 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     PSYCHDS_ITEMS_TABLE,
     analysis.items.map((i) => ({ stats: i, externalId: i.externalId, status: i.status, goldAnswer: i.goldAnswer })),
   );
+
+  await writeTable(path.join(dir, "data", files.usage3d), PSYCHDS_USAGE3D_TABLE, iterateThreeDUsageRows(scope.studyIds));
 
   const settings: AnalysisSettings = {
     studyId: scope.study.id,
@@ -111,6 +142,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     // As the page: the contract's fixed seed, the page's replicate count (lib/results/summarize.ts conditionEffect).
     conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
     conditionReplicates: DEFAULT_BOOTSTRAP_REPLICATES,
+    exclusionRules: activeRules(policy),
     files,
   };
   await writeTable(path.join(dir, "analysis", "settings.csv"), ANALYSIS_SETTINGS_TABLE, analysisSettingRows(settings));

@@ -31,6 +31,7 @@ describe("codebook", () => {
       "psychds_trials",
       "psychds_participants",
       "psychds_items",
+      "psychds_usage3d",
       "psychds_analysis_settings",
     ]);
     const responses = codebook.filter((e) => e.table === "responses");

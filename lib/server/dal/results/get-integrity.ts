@@ -1,5 +1,5 @@
 import "server-only";
-import { AnswerSignalsSchema, summarizeParticipantSignals, type SignalledAnswer } from "@/lib/participant/integrity";
+import { AnswerSignalsSchema, summarizeParticipantSignals, type ExclusionPolicy, type SignalledAnswer } from "@/lib/participant/integrity";
 import { applyExclusionPolicy, type ExclusionResults } from "@/lib/results/exclusions";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
@@ -40,18 +40,19 @@ export async function listSignalledAnswers(of: { studyIds: readonly string[] } |
   });
 }
 
+/** A study's exclusion policy (study config `exclusions`; the default, no rule, when the config does not parse). */
+export async function readExclusionPolicy(studyId: string): Promise<ExclusionPolicy> {
+  const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
+  const config = StudyConfigSchema.safeParse(study?.config ?? {});
+  return (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
+}
+
 /**
  * The results page's integrity section: the viewed study's exclusion policy applied to every participant of the scope
  * (lib/results/exclusions.ts), with accuracy over the same main-phase records the page's other sections use.
  */
 export async function getIntegrityResults(options: { studyId: string; scope?: ResultsScope }): Promise<ExclusionResults> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const [answers, loaded, study] = await Promise.all([
-    listSignalledAnswers({ studyIds: scope.studyIds }),
-    loadScopeRecords(scope.studyIds),
-    db.study.findUnique({ where: { id: options.studyId }, select: { config: true } }),
-  ]);
-  const config = StudyConfigSchema.safeParse(study?.config ?? {});
-  const policy = (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
+  const [answers, loaded, policy] = await Promise.all([listSignalledAnswers({ studyIds: scope.studyIds }), loadScopeRecords(scope.studyIds), readExclusionPolicy(options.studyId)]);
   return applyExclusionPolicy(policy, summarizeParticipantSignals(answers), loaded.records);
 }
