@@ -1,4 +1,4 @@
-import { CONDITION_EFFECT_NOTE, formatPp, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import { CONDITION_EFFECT_NOTE, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-bootstrap";
 import { taskDisplayName } from "@/lib/tasks/display-name";
@@ -10,7 +10,7 @@ const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 const STICKY = "sticky left-0 z-10 bg-white";
 
 function interval(e: ConditionEffect): string {
-  return e.low === null || e.high === null ? "–" : `[${formatPp(e.low)}, ${formatPp(e.high)}]`;
+  return e.low === null || e.high === null ? "–" : formatEffectInterval(e);
 }
 
 function CountCells({ c }: { c: ConditionCounts }) {
@@ -44,7 +44,7 @@ function EffectRow({ id, label, detail, e }: { id: string; label: string; detail
 
 /** One plain sentence for the overall estimate. */
 export function describeConditionEffect(e: ConditionEffect): string {
-  if (e.estimate === null || e.low === null || e.high === null) return "";
+  if (e.estimate === null || !hasIntervalSpread(e)) return "";
   const size = formatPp(Math.abs(e.estimate)).replace("+", "");
   const direction = size === "0.0" ? "as often" : e.estimate > 0 ? `${size} percentage points more often` : `${size} percentage points less often`;
   const verdict = e.low > 0 ? "the interval lies above zero" : e.high < 0 ? "the interval lies below zero" : "the interval includes zero, so these data do not settle the direction";

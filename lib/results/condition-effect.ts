@@ -56,9 +56,23 @@ export function formatPp(value: number): string {
   return `${value < 0 ? "−" : "+"}${text}`;
 }
 
+/**
+ * Whether the bootstrap interval has width: every resample can give the same difference (both conditions all right or
+ * all wrong in every resampled set), and a zero-width percentile interval is not a statement of certainty.
+ */
+export function hasIntervalSpread(effect: Pick<ConditionEffect, "low" | "high">): effect is { low: number; high: number } {
+  return effect.low !== null && effect.high !== null && effect.low !== effect.high;
+}
+
+/** "[−1.0, +9.8]"; "[no spread]" when every resample gave the same difference; "[no interval]" without replicates. */
+export function formatEffectInterval(effect: Pick<ConditionEffect, "low" | "high">): string {
+  if (effect.low === null || effect.high === null) return "[no interval]";
+  if (!hasIntervalSpread(effect)) return "[no spread]";
+  return `[${formatPp(effect.low)}, ${formatPp(effect.high)}]`;
+}
+
 /** "+4.2 pp [−1.0, +9.8]", or "not estimable" when a condition has no answers. */
 export function formatConditionEffect(effect: ConditionEffect): string {
   if (effect.estimate === null) return "not estimable";
-  const interval = effect.low === null || effect.high === null ? "[no interval]" : `[${formatPp(effect.low)}, ${formatPp(effect.high)}]`;
-  return `${formatPp(effect.estimate)} pp ${interval}`;
+  return `${formatPp(effect.estimate)} pp ${formatEffectInterval(effect)}`;
 }

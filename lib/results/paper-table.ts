@@ -1,5 +1,5 @@
 import type { Comparison } from "./compare";
-import { formatConditionEffect, type ConditionEffectSummary } from "./condition-effect";
+import { formatConditionEffect, hasIntervalSpread, type ConditionEffectSummary } from "./condition-effect";
 import { INTERVAL_RULE_NOTE, type IntervalMethod } from "./interval-rule";
 import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
 import { formatFixed, toPercent } from "./rounding";
@@ -170,7 +170,8 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
     for (const c of effect.columns) {
       if (c.effect.estimate === null) continue;
-      cells[c.column] = { value: c.effect.estimate, ...(c.effect.low === null || c.effect.high === null ? {} : { low: c.effect.low, high: c.effect.high }) };
+      // A zero-width interval (every resample gave the same difference) is left out, as the human row never prints one.
+      cells[c.column] = { value: c.effect.estimate, ...(hasIntervalSpread(c.effect) ? { low: c.effect.low, high: c.effect.high } : {}) };
     }
     rows.push({
       label: "Human: interactive − static (pp)",
@@ -198,7 +199,7 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   }
   if (withEffect) {
     notes.push(
-      `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% interval from a crossed bootstrap resampling participants and items (${effect.overall.replicates} replicates, seed ${effect.overall.seed}; docs/condition-effect.md); – where a condition has no answers; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
+      `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% interval from a crossed bootstrap resampling participants and items (${effect.overall.replicates} replicates, seed ${effect.overall.seed}; docs/condition-effect.md); – where a condition has no answers, no interval where every resample gave the same difference; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
     );
   }
   if (scoreKind === "fair") {

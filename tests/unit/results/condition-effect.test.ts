@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatConditionEffect, formatPp, summarizeConditionEffect, toCrossedAnswers } from "@/lib/results/condition-effect";
+import { formatConditionEffect, formatEffectInterval, formatPp, summarizeConditionEffect, toCrossedAnswers } from "@/lib/results/condition-effect";
 import { summarizeHumanResults } from "@/lib/results/summarize";
 import { crossedBootstrapConditionEffect } from "@/lib/stats/crossed-bootstrap";
 import { makeRecord, THREE_PARTICIPANTS } from "./fixtures";
@@ -54,5 +54,13 @@ describe("condition effect from response records", () => {
     expect(formatPp(-19 / 36)).toBe("−52.8");
     const e = crossedBootstrapConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 });
     expect(formatConditionEffect(e)).toMatch(/^−52\.8 pp \[[−+]?\d+\.\d, [−+]?\d+\.\d\]$/);
+  });
+});
+
+describe("a zero-width bootstrap interval", () => {
+  it("is printed as no spread, never as a point interval", () => {
+    expect(formatEffectInterval({ low: 0, high: 0 })).toBe("[no spread]");
+    expect(formatEffectInterval({ low: -0.01, high: 0.098 })).toBe("[−1.0, +9.8]");
+    expect(formatEffectInterval({ low: null, high: null })).toBe("[no interval]");
   });
 });
