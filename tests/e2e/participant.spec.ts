@@ -207,6 +207,7 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
       .getByRole("cell")
       .first(),
   ).toHaveText("1");
+  await admin.locator("#three-d").screenshot({ path: "test-results/three-d-usage-section.png" });
   await table.getByRole("link", { name: /Replay a typical answer/ }).click();
   const replay = admin.getByTestId("camera-replay");
   await expect(replay.locator("canvas")).toBeVisible();
@@ -214,5 +215,6 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
   const before = await time.textContent();
   await replay.getByRole("button", { name: "Play" }).click();
   await expect(time).not.toHaveText(before ?? "");
+  await replay.screenshot({ path: "test-results/camera-replay.png" });
   await staff.close();
 });
