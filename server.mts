@@ -1,7 +1,8 @@
 /**
  * The production server (`npm start`): node:http in front, the participant routes and health checks answered by
  * lib/server/serving/front.ts with the same handlers Next's route files export, every other request handed to Next.
- * `npm run build` bundles this file to .next/misi-server.mjs (scripts/build-server.mts); tests and benches start that.
+ * `npm run build` bundles this file to .next/misi-server-main.mjs behind the launcher .next/misi-server.mjs, which sets
+ * NODE_ENV=production first (scripts/build-server.mts); tests and benches start the launcher.
  *
  *   node .next/misi-server.mjs [--port 3000] [--hostname 127.0.0.1]      (or PORT / HOSTNAME)
  */
@@ -10,9 +11,18 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import next from "next";
 import { env } from "@/lib/server/env";
+import { getAuthSecret } from "@/lib/server/secrets";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
 import { StaticAssets } from "@/lib/server/serving/static-assets";
+
+// Production needs NEXTAUTH_SECRET: fail at start, not at the first page that signs something.
+try {
+  getAuthSecret();
+} catch (err) {
+  console.error(`misi-baseline: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 
 const { values: args } = parseArgs({ options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } } });
 const port = Number(args.port ?? process.env.PORT ?? 3000);

@@ -25,7 +25,7 @@ const EnvSchema = z.object({
   /** Load shedding (lib/server/load-shed.ts): participant requests in progress per process before new ones get 503. */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Load shedding: event-loop delay (ms, recent maximum) above which new participant requests get 503. */
-  SHED_MAX_LAG_MS: z.coerce.number().int().min(1).max(60_000).default(500),
+  SHED_MAX_LAG_MS: z.coerce.number().int().min(1).max(60_000).default(2000),
   /** Load shedding: after start, participant requests beyond a small allowance get 503 for this long (ms) while the process warms up. */
   SHED_WARMUP_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */

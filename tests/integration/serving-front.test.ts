@@ -113,8 +113,31 @@ describe("the custom server's front", () => {
     expect((await fetch(`${base}${imageUrl}`, { headers: { cookie: p.cookie } })).status).toBe(200);
     const session = await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } });
     expect(session.status).toBe(503);
+    // The question's content and its clock are never shed: a plain image id (what a timed study uses) and the 3D
+    // scene are answered by their handler (404 here: no such image, no scene), the shown stamp is stored.
+    const current = (signed as unknown as { current: { assignmentId: string } }).current;
+    expect((await fetch(`${base}/api/images/plainimageid0000`, { headers: { cookie: p.cookie } })).status).toBe(404);
+    expect((await fetch(`${base}/api/participant/scene/${current.assignmentId}`, { headers: { cookie: p.cookie } })).status).toBe(404);
+    const shown = await fetch(`${base}/api/participant/shown`, {
+      method: "POST",
+      headers: { cookie: p.cookie, "content-type": "application/json", origin: base },
+      body: JSON.stringify({ assignmentId: current.assignmentId }),
+    });
+    expect(shown.status).toBe(200);
     held.forEach((release) => release());
     held = [];
     expect((await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })).status).toBe(200);
+  });
+
+  it("answers a Host header that makes no URL with 400, not 500", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${base}/api/participant/session`, { headers: { host: "a b" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(400);
   });
 });

@@ -78,8 +78,15 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
       if (method === "GET" && /^\/s\/[^/]+\/session$/.test(pathname) && !admit(res, pathname, method)) return;
       return next(req, res);
     }
+    let request: Request;
+    try {
+      request = toWebRequest(req, { trustedProxyHops: env.TRUSTED_PROXY_HOPS, protocol });
+    } catch {
+      // A Host header that makes no URL ("a b", "[::1"): the request is malformed, not the server broken.
+      const bad = Response.json({ error: { code: "BAD_REQUEST", message: "The Host header is not a valid host name." } }, { status: 400, headers: { "Cache-Control": "no-store" } });
+      return sendWebResponse(res, bad, proxyHeaders(pathname, https), method);
+    }
     if (route.shed && !admit(res, pathname, method)) return;
-    const request = toWebRequest(req, { trustedProxyHops: env.TRUSTED_PROXY_HOPS, protocol });
     let response: Response;
     try {
       response = await route.handler(request, { params: route.params });

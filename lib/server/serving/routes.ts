@@ -11,7 +11,11 @@ import { isSignedSegment } from "@/lib/server/image-url";
 export interface ParticipantRoute {
   handler: ParticipantHandler<Record<string, string>>;
   params: Record<string, string>;
-  /** Rejected with 503 + Retry-After when the process is saturated (lib/server/load-shed.ts); cheap routes are not. */
+  /**
+   * Rejected with 503 + Retry-After when the process is saturated (lib/server/load-shed.ts). Only routes whose browser
+   * side retries honouring Retry-After are shed: the question's content (images, which an <img> never retries; the 3D
+   * scene, fetched once) and its shown stamp (the clock of a timed study) are always served.
+   */
   shed: boolean;
   /** GET without a body: on an unexpected throw the request can be handed to Next instead (its error page). */
   fallBackOnThrow?: boolean;
@@ -44,22 +48,22 @@ function segment(raw: string): string | null {
 export function matchParticipantRoute(method: string, pathname: string, cookieHeader: string | undefined): ParticipantRoute | null {
   if (method === "POST") {
     const handler = POSTS[pathname];
-    return handler ? { handler: handler as ParticipantHandler<Record<string, string>>, params: {}, shed: true } : null;
+    return handler ? { handler: handler as ParticipantHandler<Record<string, string>>, params: {}, shed: pathname !== "/api/participant/shown" } : null;
   }
   if (method !== "GET") return null;
   if (pathname === "/api/participant/session") return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
   if (pathname.startsWith("/api/participant/scene/")) {
     const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
-    return assignmentId ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: true } : null;
+    return assignmentId ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false } : null;
   }
   if (pathname.startsWith("/api/images/")) {
     const id = segment(pathname.slice("/api/images/".length));
     if (!id) return null;
-    // Signed: no database unless the byte cache misses, never shed (an <img> is not retried). Plain ids (timed
-    // studies) run the content gate; a staff cookie goes to Next, which can read the staff session.
+    // Never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed studies)
+    // run the content gate; a staff cookie goes to Next, which can read the staff session.
     if (isSignedSegment(id)) return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
     if (hasStaffSessionCookie(cookieHeader)) return null;
-    return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: true };
+    return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
   }
   const join = /^\/s\/([^/]+)$/.exec(pathname);
   if (join) {
