@@ -21,12 +21,13 @@ export interface ParticipantRoute {
   fallBackOnThrow?: boolean;
 }
 
-const POSTS: Record<string, ParticipantHandler> = {
-  "/api/participant/consent": postConsent,
-  "/api/participant/device": postDevice,
-  "/api/participant/primer": postPrimer,
-  "/api/participant/shown": postShown,
-  "/api/participant/answer": postAnswer,
+/** The participant POST routes and whether each may be shed (see ParticipantRoute.shed: /shown is the clock). */
+const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean }> = {
+  "/api/participant/consent": { handler: postConsent, shed: true },
+  "/api/participant/device": { handler: postDevice, shed: true },
+  "/api/participant/primer": { handler: postPrimer, shed: true },
+  "/api/participant/shown": { handler: postShown, shed: false },
+  "/api/participant/answer": { handler: postAnswer, shed: true },
 };
 
 /** Next's staff session cookie (next-auth): such a request may be a staff preview, which only Next can authorise. */
@@ -47,8 +48,8 @@ function segment(raw: string): string | null {
 
 export function matchParticipantRoute(method: string, pathname: string, cookieHeader: string | undefined): ParticipantRoute | null {
   if (method === "POST") {
-    const handler = POSTS[pathname];
-    return handler ? { handler: handler as ParticipantHandler<Record<string, string>>, params: {}, shed: pathname !== "/api/participant/shown" } : null;
+    const post = POSTS[pathname];
+    return post ? { handler: post.handler as ParticipantHandler<Record<string, string>>, params: {}, shed: post.shed } : null;
   }
   if (method !== "GET") return null;
   if (pathname === "/api/participant/session") return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
