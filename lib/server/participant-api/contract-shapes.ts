@@ -1,8 +1,7 @@
 import "server-only";
-import type { AnswerResponse, CurrentQuestion, DeviceInfo, PublicItem, QuestionClock, Session, SessionUpdate, SubmitResult } from "@/lib/participant/api-contract";
+import type { AnswerResponse, CurrentQuestion, PublicItem, QuestionClock, Session, SessionUpdate, SubmitResult } from "@/lib/participant/api-contract";
 import type { CurrentQuestionDto, ParticipantSessionDto, SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
-import type { DeviceInfo as DalDeviceInfo } from "@/lib/server/dal/participant/record-consent";
 import type { RecordResponseResult, SubmitAnswerOutcome } from "@/lib/server/dal/scoring/record-response";
 import type { QuestionClockDto } from "@/lib/server/dal/timing/question-clock";
 
@@ -21,7 +20,6 @@ export type ContractShapesMatch = [
   Same<RecordResponseResult, SubmitResult>,
   Same<SubmitAnswerOutcome, AnswerResponse>,
   Same<QuestionClockDto, QuestionClock>,
-  Same<DalDeviceInfo, DeviceInfo>,
 ] extends true[]
   ? true
   : never;
