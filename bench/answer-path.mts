@@ -9,6 +9,7 @@
  * (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
@@ -21,6 +22,15 @@ const DB_NAME = `misi_answer_path_${randomBytes(4).toString("hex")}`;
 const url = new URL(SERVER_URL);
 url.pathname = `/${DB_NAME}`;
 process.env.DATABASE_URL = url.toString();
+// The smallest pool: its backends' CPU (read from /proc) is the database's cost of each operation, whatever else runs.
+process.env.DATABASE_POOL_MAX = "2";
+
+/** CPU seconds of a process (utime + stime, /proc/PID/stat). */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
 
 async function admin(sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: SERVER_URL });
@@ -35,7 +45,7 @@ async function admin(sql: string): Promise<void> {
 await admin(`CREATE DATABASE ${DB_NAME}`);
 try {
   await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
-  const { disconnectDb } = await import("../lib/server/db");
+  const { disconnectDb, dbPool } = await import("../lib/server/db");
   const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
   const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
   const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
@@ -56,13 +66,21 @@ try {
       await recordConsent(id, true, TEST_DEVICE);
       ids.push(id);
     }
-    const totals = { session: { ms: 0, trips: 0, n: 0 }, shown: { ms: 0, trips: 0, n: 0 }, answer: { ms: 0, trips: 0, n: 0 } };
+    const pids = (await dbPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")).rows.map((r) => r.pid);
+    const dbCpuNow = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+    const zero = () => ({ ms: 0, trips: 0, n: 0, dbCpu: 0, appCpu: 0 });
+    const totals = { session: zero(), shown: zero(), answer: zero() };
     const timed = async <T,>(kind: keyof typeof totals, run: () => Promise<T>): Promise<T> => {
       const t0 = performance.now();
       const before = trips;
+      const db0 = dbCpuNow();
+      const app0 = process.cpuUsage();
       const out = await run();
       totals[kind].ms += performance.now() - t0;
       totals[kind].trips += trips - before;
+      totals[kind].dbCpu += dbCpuNow() - db0;
+      const app = process.cpuUsage(app0);
+      totals[kind].appCpu += (app.user + app.system) / 1e6;
       totals[kind].n++;
       return out;
     };
@@ -79,7 +97,10 @@ try {
     }
     const seconds = (performance.now() - t0) / 1000;
     const line = (Object.keys(totals) as Array<keyof typeof totals>)
-      .map((k) => `${k} ${(totals[k].ms / totals[k].n).toFixed(2)} ms / ${(totals[k].trips / totals[k].n).toFixed(1)} round trips`)
+      .map(
+        (k) =>
+          `${k} ${(totals[k].ms / totals[k].n).toFixed(2)} ms / ${(totals[k].trips / totals[k].n).toFixed(1)} round trips (CPU: database ${((1000 * totals[k].dbCpu) / totals[k].n).toFixed(2)} ms, app ${((1000 * totals[k].appCpu) / totals[k].n).toFixed(2)} ms)`,
+      )
       .join("; ");
     console.log(`round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`);
   }

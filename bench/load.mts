@@ -36,6 +36,7 @@ import { runMigrationCommand } from "../scripts/db.mts";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
+import { cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
 
 const { values: args } = parseArgs({
   options: {
@@ -263,6 +264,9 @@ const failedAttempts = new Map<string, number>();
 const noteFailure = (what: string) => failedAttempts.set(what, (failedAttempts.get(what) ?? 0) + 1);
 let firstAnswerAt = Infinity;
 let lastAnswerAt = 0;
+/** CPU of the app instances, PostgreSQL and this process when the first answer was sent. */
+let cpuAtFirstAnswer: CpuSnapshot | null = null;
+const appPids = () => [...servers.values()].map((c) => c.pid).filter((pid): pid is number => pid !== undefined);
 
 function pct(values: number[], p: number): number {
   if (!values.length) return NaN;
@@ -351,6 +355,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
     if (THINK.hi > 0 && !phases.noThink) await new Promise((r) => setTimeout(r, thinkMs()));
     const key = randomBytes(16).toString("hex");
     const assignmentId = state.current.assignmentId;
+    if (firstAnswerAt === Infinity) cpuAtFirstAnswer = cpuSnapshot(appPids());
     firstAnswerAt = Math.min(firstAnswerAt, performance.now());
     const res = await request(
       "answer",
@@ -464,6 +469,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     await prefetch;
     at(`question ${n}: answer`);
     const key = randomBytes(16).toString("hex");
+    if (firstAnswerAt === Infinity) cpuAtFirstAnswer = cpuSnapshot(appPids());
     firstAnswerAt = Math.min(firstAnswerAt, performance.now());
     const res = await request(
       "answer",
@@ -738,6 +744,7 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
     itemId: string;
   };
   let next = 0;
+  const cpu0 = cpuSnapshot([]);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: N }, async () => {
@@ -753,6 +760,8 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuBetween(cpu0, cpuSnapshot([]));
+  log(`CPU per raw INSERT: PostgreSQL ${((1000 * cpu.postgres) / rows).toFixed(3)} ms, bench client ${((1000 * cpu.client) / rows).toFixed(3)} ms`);
   await pool.end();
   return rows / seconds;
 }
@@ -911,6 +920,7 @@ async function main() {
     let joinEnd = 0;
     let startEnd = 0;
     const t0 = performance.now();
+    const cpuAtStart = cpuSnapshot(appPids());
     const faultTimers: Array<Promise<void>> = [];
     if (faults) {
       const admin = new pg.Client({ connectionString: SERVER_URL });
@@ -964,6 +974,7 @@ async function main() {
       ),
     );
     const tEnd = performance.now();
+    const cpuAtEnd = cpuSnapshot(appPids());
     clearInterval(progress);
     const backends = await sampler.stop();
     await Promise.all(faultTimers);
@@ -1006,6 +1017,14 @@ async function main() {
         .map(([k, v]) => `${k} ${v.toFixed(1)}`)
         .join("; ")}`,
     );
+    const perAnswer = (from: CpuSnapshot | null, to: CpuSnapshot) => {
+      if (!from) return "n/a";
+      const c = cpuBetween(from, to);
+      const ms = (s: number) => ((1000 * s) / Math.max(1, acknowledged.length)).toFixed(2);
+      return `app ${ms(c.app)} ms, PostgreSQL ${ms(c.postgres)} ms, bench client ${ms(c.client)} ms (total ${ms(c.app + c.postgres + c.client)} ms; ${c.app.toFixed(1)} / ${c.postgres.toFixed(1)} / ${c.client.toFixed(1)} CPU s)`;
+    };
+    log(`CPU per acknowledged answer, answer window (first answer sent to the end): ${perAnswer(cpuAtFirstAnswer, cpuAtEnd)}`);
+    log(`CPU per acknowledged answer, whole run (joins, pages and consents included): ${perAnswer(cpuAtStart, cpuAtEnd)}`);
     if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
     const ratio = answersPerSec / rawPerSec;
     console.log(

@@ -106,7 +106,7 @@ describe("the item order", () => {
     expect(rows.map((r) => r.phase)).toEqual(slots.map((s) => s.phase));
     expect(rows[0]!.itemId).toBe(practice.id);
     expect(rows.find((r) => r.phase === "attention")!.itemId).toBe(attention.id);
-    expect(rows.every((r) => r.expiresAt !== null)).toBe(true);
+    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({ reservedUntil: expect.any(Date) });
     // The same seed gives the same slot order.
     expect(orderSlots(orderSeed, config)).toEqual(slots);
   });

@@ -14,15 +14,39 @@ afterAll(async () => {
 });
 
 describe("expired reservations", () => {
+  it("an answer renews the reservation on the participant's row and rewrites no other open assignment", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 5, answersPerItem: 1, assignmentTimeoutMin: 30 } });
+    const pid = await join(study.slug, "renew-one-row");
+    await recordConsent(pid, true, DEVICE);
+    await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() + 60_000) } });
+    const current = (await getParticipantSession(pid))!.current!;
+    // xmin: the transaction that wrote each row version; an UPDATE of a row gives it a new one.
+    const versions = async () =>
+      new Map(
+        (await db.$queryRaw<Array<{ id: string; v: string }>>`SELECT id, xmin::text AS v FROM "Assignment" WHERE "participantId" = ${pid} AND status = 'assigned'`).map((r) => [r.id, r.v]),
+      );
+    const before = await versions();
+    expect(before.size).toBe(5);
+    await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `renew-${pid}` });
+    const after = await versions();
+    const nextId = (await getParticipantSession(pid))!.current!.assignmentId;
+    // Only the next question changed (stamped shown); the other three open questions kept their row versions.
+    const rewritten = [...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id);
+    expect(rewritten).toEqual([nextId]);
+    const { reservedUntil } = await db.participant.findUniqueOrThrow({ where: { id: pid } });
+    expect(reservedUntil!.getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+  });
+
   it("reservations not renewed by an answer are reclaimed after the timeout; reloading the page neither renews nor re-reserves", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
     const idle = await join(study.slug, "idle");
     await recordConsent(idle, true, DEVICE);
-    const before = await db.assignment.findFirstOrThrow({ where: { participantId: idle } });
+    const before = await db.participant.findUniqueOrThrow({ where: { id: idle } });
+    expect(before.reservedUntil).not.toBeNull();
     // Polling the session (a reload, an open tab) is not activity: the expiry stays where it was.
     await getParticipantSession(idle);
-    await expect(db.assignment.findFirstOrThrow({ where: { participantId: idle } })).resolves.toMatchObject({ expiresAt: before.expiresAt });
-    await db.assignment.updateMany({ where: { participantId: idle }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(db.participant.findUniqueOrThrow({ where: { id: idle } })).resolves.toMatchObject({ reservedUntil: before.reservedUntil });
+    await db.participant.update({ where: { id: idle }, data: { reservedUntil: new Date(Date.now() - 1000) } });
     const released = await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
     expect(released).toBe(1);
     await expect(db.studyItemCounter.findFirstOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ reserved: 0 });
@@ -40,7 +64,7 @@ describe("reservations of an active participant", () => {
     const pid = await join(study.slug, "slow-but-active");
     await recordConsent(pid, true, DEVICE);
     // The participant has been working for longer than the timeout since consent (reservations set then) ...
-    await db.assignment.updateMany({ where: { participantId: pid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() - 1000) } });
     // ... and now submits an answer: they are active, so nothing of theirs may be reclaimed by the next joiner.
     const current = (await getParticipantSession(pid))!.current!;
     await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `slow-${pid}` });
@@ -59,7 +83,7 @@ describe("reclaim racing a late answer", () => {
       const pid = await join(study.slug, `late-${round}`);
       await recordConsent(pid, true, DEVICE);
       const current = (await getParticipantSession(pid))!.current!;
-      await db.assignment.updateMany({ where: { participantId: pid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() - 1000) } });
       const [answer] = await Promise.allSettled([
         recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `late-${pid}` }),
         db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id)),
@@ -83,7 +107,7 @@ describe("an idle participant returning while someone joins", () => {
       const { study, items } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1, assignmentTimeoutMin: 1 } });
       const idle = await join(study.slug, `idle-${round}`);
       await recordConsent(idle, true, DEVICE);
-      await db.assignment.updateMany({ where: { participantId: idle }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await db.participant.update({ where: { id: idle }, data: { reservedUntil: new Date(Date.now() - 1000) } });
       await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
       const newcomer = await join(study.slug, `new-${round}`);
       await Promise.all([getParticipantSession(idle), recordConsent(newcomer, true, DEVICE)]);
@@ -118,7 +142,7 @@ describe("ended sessions release their work", () => {
 
   it("a screened-out participant reloading the page does not re-reserve items", async () => {
     const { study, pid } = await screenedOut();
-    await db.assignment.updateMany({ where: { participantId: pid, status: "assigned" }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() - 1000) } });
     await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
     await getParticipantSession(pid);
     expect(await reservedTotal(study.id)).toBe(0);

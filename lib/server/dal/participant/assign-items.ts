@@ -52,7 +52,7 @@ export async function reclaimExpiredAssignments(client: Client, studyId: string,
     WITH rel AS (
       UPDATE "Assignment" a SET status = 'abandoned'
       FROM "Participant" p
-      WHERE a."participantId" = p.id AND p."studyId" = ${studyId} AND a.status = 'assigned' AND a."expiresAt" < ${now}
+      WHERE a."participantId" = p.id AND p."studyId" = ${studyId} AND a.status = 'assigned' AND (p."reservedUntil" IS NULL OR p."reservedUntil" < ${now})
       RETURNING a."itemId", a.phase
     ), per_item AS (
       SELECT "itemId", count(*)::int AS n FROM rel WHERE phase = 'main' GROUP BY "itemId"

@@ -8,9 +8,9 @@
 -- SELECT were written there), so the partial index "Assignment_open_participantId_position_idx" finds the
 -- participant's open rows without touching other participants' rows.
 CREATE OR REPLACE FUNCTION misi_open_assignments(p_participant_id text)
-RETURNS TABLE (id text, "position" int, phase text, "itemId" text, "questionShownAt" timestamp(3), "firstShownAt" timestamp(3), "expiresAt" timestamp(3))
+RETURNS TABLE (id text, "position" int, phase text, "itemId" text, "questionShownAt" timestamp(3), "firstShownAt" timestamp(3), "reservedUntil" timestamp(3))
 LANGUAGE sql STABLE AS $fn$
-  SELECT a.id, a.position, a.phase::text, a."itemId", a."questionShownAt", a."firstShownAt", a."expiresAt"
+  SELECT a.id, a.position, a.phase::text, a."itemId", a."questionShownAt", a."firstShownAt", p."reservedUntil"
   FROM "Assignment" a
   JOIN "Participant" p ON p.id = a."participantId"
   JOIN "Item" i ON i.id = a."itemId"

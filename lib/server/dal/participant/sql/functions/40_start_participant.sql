@@ -70,7 +70,7 @@ BEGIN
     SELECT count(*) INTO v_held
     FROM "Participant" p CROSS JOIN LATERAL misi_open_assignments(p.id) AS a
     WHERE p."studyId" = p_study_id AND p."addressKey" = p_address_key AND p.id <> p_participant_id
-      AND a.phase = 'main' AND a."expiresAt" > p_now;
+      AND a.phase = 'main' AND a."reservedUntil" > p_now;
     -- One participant's worth is always allowed, so the open slots are counted only when the address holds some.
     IF v_held > 0 THEN
       SELECT coalesce(sum(GREATEST(p_k - c.answered, 0)), 0) INTO v_open
@@ -150,15 +150,15 @@ BEGIN
     SELECT s.task, s.j, s.item, s.phase, s.ord::int AS ord
     FROM unnest(p_slot_task, p_slot_j, p_slot_item, p_slot_phase) WITH ORDINALITY AS s(task, j, item, phase, ord)
   )
-  INSERT INTO "Assignment" (id, "participantId", "itemId", position, phase, "expiresAt")
-  SELECT gen_random_uuid()::text, p_participant_id, coalesce(got.item, slot.item), slot.ord - 1, slot.phase::"AssignmentPhase", p_expires_at
+  INSERT INTO "Assignment" (id, "participantId", "itemId", position, phase)
+  SELECT gen_random_uuid()::text, p_participant_id, coalesce(got.item, slot.item), slot.ord - 1, slot.phase::"AssignmentPhase"
   FROM slot
   LEFT JOIN got ON slot.phase = 'main' AND got.tidx = slot.task AND got.j = slot.j
   JOIN "Item" i ON i.id = coalesce(got.item, slot.item)
   WHERE (slot.phase = 'main' AND got.item IS NOT NULL) OR (slot.phase <> 'main' AND i.status = 'active');
 
   -- flags.hbondPrimer: whether this participant's study shows the H-bond primer, recorded with the participant.
-  UPDATE "Participant" SET status = 'active', "consentAt" = p_now, "deviceInfo" = p_device, "addressKey" = p_address_key,
+  UPDATE "Participant" SET status = 'active', "consentAt" = p_now, "deviceInfo" = p_device, "addressKey" = p_address_key, "reservedUntil" = p_expires_at,
          flags = coalesce(flags, '{}'::jsonb) || jsonb_build_object('hbondPrimer', p_hbond_primer)
   WHERE id = p_participant_id;
 
@@ -169,7 +169,7 @@ BEGIN
   IF NOT FOUND THEN
     -- Full since the check above: undo this call's writes (rows it still holds locked, so nobody saw them).
     DELETE FROM "Assignment" a WHERE a."participantId" = p_participant_id;
-    UPDATE "Participant" SET status = 'consenting', "consentAt" = v_old_consent_at, "deviceInfo" = v_old_device, flags = v_old_flags
+    UPDATE "Participant" SET status = 'consenting', "consentAt" = v_old_consent_at, "deviceInfo" = v_old_device, flags = v_old_flags, "reservedUntil" = NULL
     WHERE id = p_participant_id;
     UPDATE "StudyItemCounter" c SET reserved = c.reserved - 1 WHERE c."studyId" = p_study_id AND c."itemId" = ANY(v_items);
     RETURN QUERY SELECT 'full'::text, 0, p_tasks;

@@ -1,6 +1,6 @@
 -- The answer submit's write (record-response.ts, writeAnswer): one statement, committed on its own. Marks the
 -- assignment answered (only while it is open and the session active), inserts the response, counts a main answer,
--- renews the participant's other reservations and stamps the next question shown, completes the session when nothing
+-- renews the participant's reservation and stamps the next question shown, completes the session when nothing
 -- is left open, and returns progress with the next question. No row from `upd`: nothing written (the caller decides
 -- again on what is stored).
 -- $1 assignment id, $2 participant id, $3 response id, $4 study id, $5 task id, $6 task version, $7 condition,
@@ -30,14 +30,14 @@ WITH upd AS (
   SELECT * FROM misi_open_assignments($2) o WHERE o.id <> $1
 ), nxt AS (
   SELECT * FROM open ORDER BY position LIMIT 1
-), renewed AS (
-  -- Answering is activity: the rest of the participant's work stays reserved; the next question is marked shown.
-  UPDATE "Assignment" x SET "expiresAt" = $21::timestamp(3),
-         "firstShownAt" = CASE WHEN x.id = (SELECT id FROM nxt) THEN COALESCE(x."firstShownAt", $15::timestamp(3)) ELSE x."firstShownAt" END
-  WHERE x."participantId" = $2 AND x.status = 'assigned' AND x.id <> $1 AND EXISTS (SELECT 1 FROM ins)
+), shown AS (
+  -- The next question is marked shown (one row: the answer's response carries it).
+  UPDATE "Assignment" x SET "firstShownAt" = $15::timestamp(3)
+  WHERE x.id = (SELECT id FROM nxt) AND x."firstShownAt" IS NULL AND EXISTS (SELECT 1 FROM ins)
   RETURNING 1
 ), part AS (
-  UPDATE "Participant" SET "lastSeenAt" = $15::timestamp(3),
+  -- Answering is activity: the rest of the participant's work stays reserved (one row, however many are left).
+  UPDATE "Participant" SET "lastSeenAt" = $15::timestamp(3), "reservedUntil" = $21::timestamp(3),
          status = CASE WHEN EXISTS (SELECT 1 FROM open) THEN status ELSE 'completed'::"ParticipantStatus" END,
          "completedAt" = CASE WHEN EXISTS (SELECT 1 FROM open) THEN "completedAt" ELSE $15::timestamp(3) END
   WHERE id = $2 AND EXISTS (SELECT 1 FROM ins)
