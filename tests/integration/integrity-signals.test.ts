@@ -87,6 +87,22 @@ describe("integrity signals on the answer route", () => {
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
   });
 
+  it("a replay stores the signals its first attempt lacked, capped by the stored response's times", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
+    const pid = await started(study.slug, study.id, "signals-replay");
+    const q = (await getParticipantSession(pid))!.current!;
+    const body = { assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `replay-${pid}`, rtClientMs: 4000 };
+    expect((await post(body)).status).toBe(200);
+    await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
+    const replay = await post({ ...body, signals: { ...signals, hiddenMs: 86_400_000 } });
+    expect(replay.status).toBe(200);
+    expect(replay.json.result.status).toBe("duplicate");
+    const response = await db.response.findFirstOrThrow({ where: { assignmentId: q.assignmentId } });
+    const stored = await db.answerSignals.findUniqueOrThrow({ where: { assignmentId: q.assignmentId } });
+    expect(stored.signals).toMatchObject({ hiddenMs: Math.max(4000, response.rtServerMs ?? 0) + 5000, pasteCount: signals.pasteCount });
+    await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({ device, webdriver: false });
+  });
+
   it("tampered signals are refused (422) with the field named, and nothing is stored", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-tampered");

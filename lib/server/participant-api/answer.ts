@@ -1,7 +1,6 @@
 import "server-only";
 import { AnswerBodySchema } from "@/lib/participant/api-contract";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
-import { recordAnswerSignals } from "@/lib/server/dal/scoring/record-signals";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
 import { withSignedImageUrls } from "@/lib/server/image-url";
 import { withParticipant } from "@/lib/server/participant-api/with-participant";
@@ -16,8 +15,8 @@ export const postAnswer = withParticipant({ body: AnswerBodySchema }, async ({ p
     rtClientMs: body.rtClientMs ?? null,
     interactionLog: body.interactionLog,
     timedOut: body.timedOut,
+    signals: body.signals,
   });
-  if (body.signals) await recordAnswerSignals({ participantId: participant.participantId, assignmentId: body.assignmentId, signals: body.signals });
   // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
   return Response.json({ result, update: withSignedImageUrls(update, participant.participantId, timed) }, { headers: NO_STORE_JSON });
 });

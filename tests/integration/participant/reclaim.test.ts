@@ -22,9 +22,7 @@ describe("expired reservations", () => {
     const current = (await getParticipantSession(pid))!.current!;
     // xmin: the transaction that wrote each row version; an UPDATE of a row gives it a new one.
     const versions = async () =>
-      new Map(
-        (await db.$queryRaw<Array<{ id: string; v: string }>>`SELECT id, xmin::text AS v FROM "Assignment" WHERE "participantId" = ${pid} AND status = 'assigned'`).map((r) => [r.id, r.v]),
-      );
+      new Map((await db.$queryRaw<Array<{ id: string; v: string }>>`SELECT id, xmin::text AS v FROM "Assignment" WHERE "participantId" = ${pid} AND status = 'assigned'`).map((r) => [r.id, r.v]));
     const before = await versions();
     expect(before.size).toBe(5);
     await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `renew-${pid}` });

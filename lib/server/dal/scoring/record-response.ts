@@ -7,6 +7,8 @@ import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/dal/pa
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
+import type { AnswerSignals } from "@/lib/participant/integrity";
+import { recordAnswerSignals, SIGNAL_TIME_SLACK_MS } from "@/lib/server/dal/scoring/record-signals";
 
 export interface RecordResponseOptions {
   participantId: string;
@@ -17,6 +19,8 @@ export interface RecordResponseOptions {
   interactionLog?: unknown;
   /** The per-item time limit ran out: stored as an unanswered (score 0) response without grammar validation. */
   timedOut?: boolean;
+  /** The browser's integrity signals for this question: stored with the answer, or with a replay that finds none. */
+  signals?: AnswerSignals;
 }
 
 /** What the participant may learn after submitting: never the score of a main item. */
@@ -62,7 +66,10 @@ export async function submitAnswer(options: RecordResponseOptions): Promise<Subm
   if (containsNul(options.interactionLog)) {
     throw new AppError("UNPROCESSABLE", "The interaction log contains a NUL character.", { field: "interactionLog" });
   }
-  return withDbRetry(() => submitOnce(options));
+  const outcome = await withDbRetry(() => submitOnce(options));
+  // A replay: the first attempt's write stored its own signals, unless that attempt came without them.
+  if (outcome.result.status === "duplicate" && options.signals) await recordAnswerSignals({ participantId: options.participantId, assignmentId: options.assignmentId, signals: options.signals });
+  return outcome;
 }
 
 interface SubmitRow {
@@ -270,6 +277,8 @@ async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<Written
       a.itemId,
       a.phase === "main",
       w.expiresAt.toISOString(),
+      w.signals === undefined ? null : JSON.stringify(w.signals),
+      SIGNAL_TIME_SLACK_MS,
     ],
     client,
   );

@@ -6,7 +6,8 @@
 -- $1 assignment id, $2 participant id, $3 response id, $4 study id, $5 task id, $6 task version, $7 condition,
 -- $8 raw answer, $9 canonical answer, $10 exact, $11 partial, $12 rtClientMs, $13 rtServerMs, $14 shownAt (ISO),
 -- $15 now (ISO), $16 interaction log (JSON text), $17 idempotency key, $18 late, $19 item id, $20 counts toward k
--- (a main item), $21 reservations expire at (ISO).
+-- (a main item), $21 reservations expire at (ISO), $22 the browser's integrity signals (JSON text, or NULL), $23 their
+-- time slack (ms, SIGNAL_TIME_SLACK_MS).
 WITH upd AS (
   UPDATE "Assignment" a SET status = 'answered'
   WHERE a.id = $1 AND a."participantId" = $2 AND a.status = 'assigned'
@@ -42,12 +43,18 @@ WITH upd AS (
          "completedAt" = CASE WHEN EXISTS (SELECT 1 FROM open) THEN "completedAt" ELSE $15::timestamp(3) END
   WHERE id = $2 AND EXISTS (SELECT 1 FROM ins)
   RETURNING status::text AS status
+), sig AS (
+  -- The browser's integrity signals, stored with the answer they describe (once, capped: misi_store_answer_signals).
+  SELECT misi_store_answer_signals($1, $2, $4, $22::jsonb, $12::int, $13::int, $23::int) AS stored
+  FROM ins WHERE $22::text IS NOT NULL
 ), progress AS (
   SELECT (count(*) FILTER (WHERE status = 'answered') + 1)::int AS answered, count(*)::int AS total,
          count(*) FILTER (WHERE phase = 'practice')::int AS practice
   FROM "Assignment" WHERE "participantId" = $2 AND status <> 'abandoned'
 )
 SELECT (SELECT id FROM ins) AS "responseId", (SELECT status FROM part) AS "participantStatus",
+       -- Referenced so that it runs (PostgreSQL skips a CTE nothing reads unless it modifies data itself).
+       EXISTS (SELECT 1 FROM sig WHERE stored) AS "signalsStored",
        progress.answered, progress.total, progress.practice,
        -- @include next-question
 FROM progress LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"
