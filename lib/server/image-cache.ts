@@ -12,7 +12,15 @@ export interface CachedImage {
   mimeType: string;
   /** The stored sha256 column (the ETag, as the plain image route sends it). */
   sha256: string;
+  /** The same bytes gzip-compressed, for a compressible type when that saves space (counted in the byte bound). */
+  gzip?: Uint8Array | null;
 }
+
+interface Bytes {
+  data: Uint8Array;
+  gzip: Uint8Array | null;
+}
+const sizeOf = (b: Bytes) => b.data.byteLength + (b.gzip?.byteLength ?? 0);
 
 interface IdEntry {
   key: string;
@@ -21,7 +29,7 @@ interface IdEntry {
 }
 
 export class ImageCache {
-  private readonly bytes = new Map<string, Uint8Array>();
+  private readonly bytes = new Map<string, Bytes>();
   private readonly ids = new Map<string, IdEntry>();
   private size = 0;
   hits = 0;
@@ -38,34 +46,35 @@ export class ImageCache {
 
   get(imageId: string): CachedImage | null {
     const entry = this.ids.get(imageId);
-    const data = entry === undefined ? undefined : this.bytes.get(entry.key);
-    if (!entry || !data) {
+    const stored = entry === undefined ? undefined : this.bytes.get(entry.key);
+    if (!entry || !stored) {
       this.misses++;
       return null;
     }
     // Re-insert: a Map iterates in insertion order, so the first key is the least recently used.
     this.bytes.delete(entry.key);
-    this.bytes.set(entry.key, data);
+    this.bytes.set(entry.key, stored);
     this.hits++;
-    return { data, mimeType: entry.mimeType, sha256: entry.sha256 };
+    return { data: stored.data, gzip: stored.gzip, mimeType: entry.mimeType, sha256: entry.sha256 };
   }
 
   set(imageId: string, image: CachedImage): void {
     const key = createHash("sha256").update(image.data).digest("hex");
     if (this.ids.size >= this.maxIds && !this.ids.has(imageId)) this.ids.delete(this.ids.keys().next().value!);
     this.ids.set(imageId, { key, sha256: image.sha256, mimeType: image.mimeType });
-    if (image.data.byteLength > this.maxBytes) return;
+    const entry: Bytes = { data: image.data, gzip: image.gzip ?? null };
+    if (sizeOf(entry) > this.maxBytes) return;
     const old = this.bytes.get(key);
     if (old) {
       this.bytes.delete(key);
-      this.size -= old.byteLength;
+      this.size -= sizeOf(old);
     }
-    this.bytes.set(key, image.data);
-    this.size += image.data.byteLength;
-    for (const [k, data] of this.bytes) {
+    this.bytes.set(key, entry);
+    this.size += sizeOf(entry);
+    for (const [k, b] of this.bytes) {
       if (this.size <= this.maxBytes) break;
       this.bytes.delete(k);
-      this.size -= data.byteLength;
+      this.size -= sizeOf(b);
     }
   }
 }

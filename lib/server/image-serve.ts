@@ -1,4 +1,7 @@
 import "server-only";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import { acceptsGzip, isCompressibleType } from "@/lib/http-compression";
 import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
 import { env } from "@/lib/server/env";
@@ -27,10 +30,14 @@ async function loadImage(imageId: string): Promise<CachedImage | null> {
   if (cached) return cached;
   const row = await withDbRetry(() => db.itemImage.findUnique({ where: { id: imageId }, select: { data: true, mimeType: true, sha256: true } }));
   if (!row) return null;
-  const image = { data: new Uint8Array(row.data), mimeType: row.mimeType, sha256: row.sha256 };
+  const data = new Uint8Array(row.data);
+  // Compressed once per cached image, off the event loop (zlib's thread pool); kept only when it saves a tenth or more.
+  const packed = isCompressibleType(row.mimeType) ? new Uint8Array(await gzipAsync(data, { level: 6 })) : null;
+  const image = { data, gzip: packed && packed.byteLength <= data.byteLength * 0.9 ? packed : null, mimeType: row.mimeType, sha256: row.sha256 };
   cache.set(imageId, image);
   return image;
 }
+const gzipAsync = promisify(gzip);
 
 const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...IMAGE_RESPONSE_HEADERS } });
 
@@ -48,10 +55,18 @@ export async function serveSignedImage(request: Request, segment: string, nowMs 
     return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");
   const image = await loadImage(check.imageId);
   if (!image) return plain(404, "Not found");
-  const etag = `"${image.sha256}"`;
+  // Two representations, each with its own strong ETag (RFC 9110 §8.8.3): the bytes, and the same bytes gzipped.
+  const packed = image.gzip && acceptsGzip(request.headers.get("accept-encoding")) ? image.gzip : null;
+  const etag = packed ? `"${image.sha256}-gz"` : `"${image.sha256}"`;
   const maxAge = Math.max(0, Math.floor((check.expiresAtMs - nowMs) / 1000));
-  const headers = { "Cache-Control": `private, max-age=${maxAge}, immutable`, ETag: etag, ...IMAGE_RESPONSE_HEADERS };
+  const headers = {
+    "Cache-Control": `private, max-age=${maxAge}, immutable`,
+    ETag: etag,
+    ...(image.gzip ? { Vary: "Accept-Encoding" } : {}),
+    ...IMAGE_RESPONSE_HEADERS,
+  };
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
-  return new Response(image.data as Uint8Array<ArrayBuffer>, { headers: { ...headers, "Content-Type": image.mimeType } });
+  const body = (packed ?? image.data) as Uint8Array<ArrayBuffer>;
+  return new Response(body, { headers: { ...headers, "Content-Type": image.mimeType, ...(packed ? { "Content-Encoding": "gzip" } : {}) } });
 }

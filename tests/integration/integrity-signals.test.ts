@@ -96,7 +96,7 @@ describe("integrity signals on the answer route", () => {
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
     const replay = await post({ ...body, signals: { ...signals, hiddenMs: 86_400_000 } });
     expect(replay.status).toBe(200);
-    expect(replay.json.result.status).toBe("duplicate");
+    expect((replay.json as { result?: { status?: string } }).result?.status).toBe("duplicate");
     const response = await db.response.findFirstOrThrow({ where: { assignmentId: q.assignmentId } });
     const stored = await db.answerSignals.findUniqueOrThrow({ where: { assignmentId: q.assignmentId } });
     expect(stored.signals).toMatchObject({ hiddenMs: Math.max(4000, response.rtServerMs ?? 0) + 5000, pasteCount: signals.pasteCount });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { disconnectDb } from "@/lib/server/db";
+import { gunzipSync } from "node:zlib";
+import { db, disconnectDb } from "@/lib/server/db";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
@@ -50,6 +51,38 @@ describe("signed image URLs, as the participant routes issue them and the image 
     expect(out.timed).toBe(false);
     const update = withSignedImageUrls(out.update, participantId, out.timed);
     expect(update.current!.item.images.map((i) => i.url)).toEqual(session.upcomingImageUrls);
+  });
+
+  it("an SVG goes gzip-compressed to a browser that accepts it, with its own ETag; the bytes unchanged to one that does not", async () => {
+    const { participantId, cookie } = await consented({}, "signed-gzip");
+    const session = withSignedImageUrls((await getParticipantSession(participantId))!, participantId, false);
+    const image = session.current!.item.images[0]!;
+    // A rendered view's size and redundancy: many atoms and labels as SVG elements.
+    const atoms = Array.from(
+      { length: 2000 },
+      (_, i) => `<circle cx="${(i * 37) % 1024}" cy="${(i * 91) % 1024}" r="6" fill="#909090"/><text x="${(i * 37) % 1024}" y="${(i * 91) % 1024}">C${i}</text>`,
+    );
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024">${atoms.join("")}</svg>`);
+    await db.itemImage.update({ where: { id: image.id }, data: { data: svg } });
+
+    const zipped = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "gzip, deflate, br" }), segmentOf(image.url!));
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toBe("Accept-Encoding");
+    const packed = Buffer.from(await zipped.arrayBuffer());
+    expect(packed.byteLength).toBeLessThan(svg.byteLength / 3);
+    expect(gunzipSync(packed).equals(svg)).toBe(true);
+
+    const plain = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "identity" }), segmentOf(image.url!));
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(Buffer.from(await plain.arrayBuffer()).equals(svg)).toBe(true);
+    expect(plain.headers.get("etag")).not.toBe(zipped.headers.get("etag"));
+
+    // Revalidation matches the representation asked for: the gzip ETag revalidates a gzip request only.
+    const again = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "gzip", "if-none-match": zipped.headers.get("etag")! }), segmentOf(image.url!));
+    expect(again.status).toBe(304);
+    const other = await serveSignedImage(get(image.url!, { cookie, "if-none-match": zipped.headers.get("etag")! }), segmentOf(image.url!));
+    expect(other.status).toBe(200);
   });
 
   it("refuses without the database: another participant's cookie, a tampered or expired URL (403), no cookie (401)", async () => {

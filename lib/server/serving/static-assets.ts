@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { BASE_SECURITY_HEADERS } from "@/lib/http-security";
+import { acceptsGzip, isCompressibleType } from "@/lib/http-compression";
 
 /**
  * Next's build assets (/_next/static/…: content-hashed, never changed in place) served from memory by the custom
@@ -47,13 +48,13 @@ export class StaticAssets {
       const raw = await fs.readFile(path.join(this.root, decoded)).catch(() => null);
       if (!raw) return null;
       // Compressed once (Next compresses every response it sends); fonts and images are compressed already.
-      file = { raw, gzip: /^(?:application\/(?:javascript|json)|text\/|image\/svg)/.test(type) ? gzipSync(raw) : null };
+      file = { raw, gzip: isCompressibleType(type) ? gzipSync(raw) : null };
       if (this.cached + raw.byteLength <= MAX_CACHED_BYTES) {
         this.files.set(decoded, file);
         this.cached += raw.byteLength + (file.gzip?.byteLength ?? 0);
       }
     }
-    const gzip = file.gzip && /\bgzip\b/.test(acceptEncoding) ? file.gzip : null;
+    const gzip = file.gzip && acceptsGzip(acceptEncoding) ? file.gzip : null;
     const body = gzip ?? file.raw;
     return {
       status: 200,

@@ -1,0 +1,27 @@
+/**
+ * Which responses the server sends gzip-compressed, and to whom. Text formats only: PNG, JPEG and fonts are compressed
+ * already. Rendered SVG views (atoms, bonds, labels as text) shrink about fivefold, which decides how long a participant
+ * on a slow connection waits for a question's images.
+ */
+export function isCompressibleType(contentType: string): boolean {
+  return /^(?:application\/(?:javascript|json)|text\/|image\/svg\+xml)/i.test(contentType);
+}
+
+/**
+ * Whether an Accept-Encoding header accepts gzip (RFC 9110 §12.5.3): listed as `gzip` (or `x-gzip`) or covered by `*`,
+ * with a weight above zero; an explicit `gzip;q=0` refuses it even when `*` is accepted.
+ */
+export function acceptsGzip(acceptEncoding: string | null | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let star: boolean | null = null;
+  for (const part of acceptEncoding.split(",")) {
+    const [token = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    const accepted = Number.isFinite(weight) && weight > 0;
+    const name = token.trim();
+    if (name === "gzip" || name === "x-gzip") return accepted;
+    if (name === "*") star = accepted;
+  }
+  return star === true;
+}
