@@ -1,7 +1,7 @@
 /**
- * CPU seconds spent by the processes of a run, read from /proc (Linux): the app instances, every PostgreSQL server
- * process (backends, WAL writer, checkpointer: the whole cluster, so other users of a shared server count too) and the
- * bench's own process (the simulated browsers). A wall-clock rate on a shared 2-core machine mixes all three; CPU per
+ * CPU seconds spent by the processes of a run, read from /proc (Linux): the app instances, PostgreSQL's processes (by
+ * default all of them; `only` narrows the sum to the bench database's backends and the WAL writer, so that other users
+ * of a shared server do not count) and the bench's own process (the simulated browsers). A wall-clock rate on a shared 2-core machine mixes all three; CPU per
  * answer says which one an optimisation has to shrink.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -47,8 +47,18 @@ export function cpuSnapshot(appPids: number[]): CpuSnapshot {
   };
 }
 
-/** CPU seconds between two snapshots; a process that started in between counts from zero, one that ended is lost. */
-export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): { app: number; postgres: number; client: number } {
-  const delta = (from: Map<number, number>, to: Map<number, number>) => [...to].reduce((sum, [pid, s]) => sum + Math.max(0, s - (from.get(pid) ?? 0)), 0);
-  return { app: delta(a.app, b.app), postgres: delta(a.postgres, b.postgres), client: b.client - a.client };
+/**
+ * CPU seconds between two snapshots; a process that started in between counts from zero, one that ended is lost.
+ * `only`: the PostgreSQL processes to count (see backendPids).
+ */
+export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, only?: ReadonlySet<number>): { app: number; postgres: number; client: number } {
+  const delta = (from: Map<number, number>, to: Map<number, number>, keep: (pid: number) => boolean) =>
+    [...to].reduce((sum, [pid, s]) => (keep(pid) ? sum + Math.max(0, s - (from.get(pid) ?? 0)) : sum), 0);
+  return { app: delta(a.app, b.app, () => true), postgres: delta(a.postgres, b.postgres, (pid) => !only || only.has(pid)), client: b.client - a.client };
+}
+
+/** The backends connected to one database, plus the WAL writer (every commit's flush): what a run's statements cost. */
+export async function backendPids(client: { query: (sql: string, values: unknown[]) => Promise<{ rows: Array<{ pid: number }> }> }, database: string): Promise<Set<number>> {
+  const { rows } = await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type = 'walwriter'`, [database]);
+  return new Set(rows.map((r) => r.pid));
 }

@@ -1,6 +1,10 @@
 /**
  * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build]`
  *
+ * Builds the app first (`npm run build`); `--no-build` measures the build already in .next. Besides the last line, it
+ * prints the CPU each process spent per answer (the app instances, PostgreSQL, the bench's simulated browsers), read
+ * from /proc: on one machine the three share the cores, so this says which one a change has to shrink.
+ *
  * The participant hot path end to end: two production instances (`npm start`'s custom server, this checkout's build) on one
  * throw-away PostgreSQL database, N simulated participants running the whole protocol (open the link, load the
  * session page, consent, answer every question) with the browser's retry rules (lib/participant/submit-retry.ts).
@@ -36,7 +40,7 @@ import { runMigrationCommand } from "../scripts/db.mts";
 import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
-import { cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
+import { backendPids, cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +61,10 @@ const { values: args } = parseArgs({
     "arrival-s": { type: "string", default: "60" },
     /** Images per item (the launch fetches them) and their size. */
     "images-per-item": { type: "string" },
-    "image-kb": { type: "string", default: "12" },
+    /** Synthetic images of this size (KB, a padded SVG comment) instead of the default: real views rendered by the project's own renderer. */
+    "image-kb": { type: "string" },
+    /** Measure the build already in .next (default: run `npm run build` first). */
+    "no-build": { type: "boolean", default: false },
     /** What the instances run: the custom server in front of Next (`custom`, what `npm start` runs) or `next start`. */
     serving: { type: "string", default: "custom" },
     "port-a": { type: "string", default: "4121" },
@@ -92,7 +99,7 @@ const THINK = (() => {
 })();
 const thinkMs = () => THINK.lo + Math.random() * (THINK.hi - THINK.lo);
 const IMAGES_PER_ITEM = Number(args["images-per-item"] ?? (args.launch ? 4 : 1));
-const IMAGE_BYTES = Math.round(Number(args["image-kb"]) * 1024);
+const IMAGE_BYTES = args["image-kb"] === undefined ? null : Math.round(Number(args["image-kb"]) * 1024);
 if (!["next", "custom"].includes(args.serving)) throw new Error(`--serving must be next or custom, got "${args.serving}"`);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -106,6 +113,21 @@ const dbUrl = (() => {
 const SECRET = randomBytes(24).toString("hex");
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
+
+/** What the browser sends with every answer (components/study/integrity-signals.ts): an attentive participant's. */
+const SIGNALS = {
+  hiddenMs: 0,
+  hiddenCount: 0,
+  blurCount: 0,
+  blurMs: 0,
+  pasteCount: 0,
+  pasteChars: 0,
+  copyCount: 0,
+  copyChars: 0,
+  reloads: 0,
+  webdriver: false,
+  device: { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, pointer: "fine", touch: false },
+};
 
 // ---------------------------------------------------------------- database and study
 
@@ -136,11 +158,43 @@ async function dropDatabase() {
   await admin.end();
 }
 
-/** Translation items (answer grammar `move x|y d`) with one SVG image each; capacity ≥ N × ITEMS at k = K. */
+/**
+ * Real participant images: one item per task generated from the demo structures (prisma/demo/structures) by the
+ * project's generator with a fixed seed, as SVG (47 views, 14–311 KB, median 255 KB). Generated once per run.
+ */
+let viewsCache: Buffer[] | null = null;
+async function renderedViews(): Promise<Buffer[]> {
+  if (viewsCache) return viewsCache;
+  const { mkdtempSync, readdirSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const out = mkdtempSync(path.join(tmpdir(), "misi-bench-views-"));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "scripts/generate.mts", "--structures", "prisma/demo/structures", "--tasks", "all", "--per-task", "1", "--seed", "bench-views", "--format", "svg", "--out", out],
+        { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
+      );
+      child.on("error", reject);
+      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`generating the bench's images failed (exit ${code})`))));
+    });
+    const files = (readdirSync(out, { recursive: true }) as string[]).filter((f) => f.endsWith(".svg")).sort();
+    viewsCache = files.map((f) => readFileSync(path.join(out, f)));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  if (viewsCache.length === 0) throw new Error("the generator wrote no SVG views");
+  const sizes = viewsCache.map((b) => b.byteLength).sort((a, b) => a - b);
+  log(`images: ${sizes.length} rendered views, ${(sizes[0]! / 1024).toFixed(0)}–${(sizes.at(-1)! / 1024).toFixed(0)} KB (median ${(sizes[sizes.length >> 1]! / 1024).toFixed(0)} KB)`);
+  return viewsCache;
+}
+
+/** Translation items (answer grammar `move x|y d`) with IMAGES_PER_ITEM SVG images each; capacity ≥ N × ITEMS at k = K. */
 async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: string; poolVersionId: string; practice: string }> {
   const itemCount = Math.ceil((N * ITEMS * 1.25) / K) + ITEMS;
   const tag = randomBytes(4).toString("hex");
   const ids: string[] = [];
+  const views = IMAGE_BYTES === null ? await renderedViews() : [];
   await client.query("BEGIN");
   for (let i = 0; i <= itemCount; i++) {
     const id = `bench-${tag}-${i}`;
@@ -154,8 +208,11 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
     );
     await client.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) VALUES ($1, $2, $3)`, [id, JSON.stringify({ axis, distanceA: d }), `move ${axis} ${d}`]);
     for (let k = 0; k < IMAGES_PER_ITEM; k++) {
-      // Distinct bytes per image (a comment pads it to the size asked), so the byte cache holds each one.
-      const svg = Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`);
+      // Distinct bytes per image (a comment names it), so the byte cache holds each one as it would distinct views.
+      const svg =
+        IMAGE_BYTES === null
+          ? Buffer.concat([views[(i * IMAGES_PER_ITEM + k) % views.length]!, Buffer.from(`<!-- ${id} ${k} -->`)])
+          : Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`);
       await client.query(`INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`, [
         `img${tag}n${i}p${k}`,
         id,
@@ -360,7 +417,7 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
     const res = await request(
       "answer",
       () => `${base()}/api/participant/answer`,
-      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000 }), xff },
+      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }), xff },
       0.03,
     );
     // `session`: the response shape before the answer carried only the update (lets the bench measure older builds).
@@ -474,7 +531,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     const res = await request(
       "answer",
       () => `${base()}/api/participant/answer`,
-      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000 }), xff },
+      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }), xff },
       0.03,
     );
     const out = (await res.json()) as { update: LaunchUpdate };
@@ -760,7 +817,7 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuBetween(cpu0, cpuSnapshot([]));
+  const cpu = cpuBetween(cpu0, cpuSnapshot([]), await backendPids(client, DB_NAME));
   log(`CPU per raw INSERT: PostgreSQL ${((1000 * cpu.postgres) / rows).toFixed(3)} ms, bench client ${((1000 * cpu.client) / rows).toFixed(3)} ms`);
   await pool.end();
   return rows / seconds;
@@ -882,6 +939,12 @@ function sampleBackends(): { stop: () => Promise<{ samples: number; mean: Map<st
 
 async function main() {
   faults = args.faults;
+  if (!args["no-build"]) {
+    log("building (npm run build; --no-build measures the build already in .next) …");
+    const { spawnSync } = await import("node:child_process");
+    const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", process.stderr, process.stderr] });
+    if (built.status !== 0) throw new Error(`npm run build failed (exit ${built.status})`);
+  }
   log(`bench:load: ${N} participants × ${ITEMS} items (+1 practice), k=${K}, 2 instances × pool ${POOL_MAX}${faults ? ", with faults" : ""}; database ${DB_NAME}`);
   await createDatabase();
   const portA = Number(args["port-a"]);
@@ -919,6 +982,9 @@ async function main() {
       : undefined;
     let joinEnd = 0;
     let startEnd = 0;
+    // From the last consent on, the instances serve answers only: CPU per answer without joins, pages and starts.
+    let cpuAtLastStart: CpuSnapshot | null = null;
+    let answersAtLastStart = 0;
     const t0 = performance.now();
     const cpuAtStart = cpuSnapshot(appPids());
     const faultTimers: Array<Promise<void>> = [];
@@ -964,7 +1030,11 @@ async function main() {
             if (++joinedCount === N) joinEnd = performance.now();
           },
           started: () => {
-            if (++startedCount === N) startEnd = performance.now();
+            if (++startedCount === N) {
+              startEnd = performance.now();
+              cpuAtLastStart = cpuSnapshot(appPids());
+              answersAtLastStart = acknowledged.length;
+            }
           },
           paged: () => {
             if (++pagedCount === N) releaseConsents();
@@ -975,6 +1045,15 @@ async function main() {
     );
     const tEnd = performance.now();
     const cpuAtEnd = cpuSnapshot(appPids());
+    // The bench database's backends as the run ends (pools keep theirs for the run) and the WAL writer.
+    const pgPids = await (async () => {
+      const c = await connectBenchDb();
+      try {
+        return await backendPids(c, DB_NAME);
+      } finally {
+        await c.end();
+      }
+    })();
     clearInterval(progress);
     const backends = await sampler.stop();
     await Promise.all(faultTimers);
@@ -1017,14 +1096,17 @@ async function main() {
         .map(([k, v]) => `${k} ${v.toFixed(1)}`)
         .join("; ")}`,
     );
-    const perAnswer = (from: CpuSnapshot | null, to: CpuSnapshot) => {
+    const perAnswer = (from: CpuSnapshot | null, to: CpuSnapshot, answers = acknowledged.length) => {
       if (!from) return "n/a";
-      const c = cpuBetween(from, to);
-      const ms = (s: number) => ((1000 * s) / Math.max(1, acknowledged.length)).toFixed(2);
+      const c = cpuBetween(from, to, pgPids);
+      const ms = (s: number) => ((1000 * s) / Math.max(1, answers)).toFixed(2);
       return `app ${ms(c.app)} ms, PostgreSQL ${ms(c.postgres)} ms, bench client ${ms(c.client)} ms (total ${ms(c.app + c.postgres + c.client)} ms; ${c.app.toFixed(1)} / ${c.postgres.toFixed(1)} / ${c.client.toFixed(1)} CPU s)`;
     };
-    log(`CPU per acknowledged answer, answer window (first answer sent to the end): ${perAnswer(cpuAtFirstAnswer, cpuAtEnd)}`);
+    log(`CPU per acknowledged answer (PostgreSQL: this database's backends and the WAL writer), answer window (first answer sent to the end): ${perAnswer(cpuAtFirstAnswer, cpuAtEnd)}`);
     log(`CPU per acknowledged answer, whole run (joins, pages and consents included): ${perAnswer(cpuAtStart, cpuAtEnd)}`);
+    log(
+      `CPU per acknowledged answer after the last consent (answers only; ${acknowledged.length - answersAtLastStart} answers): ${perAnswer(cpuAtLastStart, cpuAtEnd, acknowledged.length - answersAtLastStart)}`,
+    );
     if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
     const ratio = answersPerSec / rawPerSec;
     console.log(
