@@ -531,7 +531,12 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     const res = await request(
       "answer",
       () => `${base()}/api/participant/answer`,
-      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }), xff },
+      {
+        method: "POST",
+        headers: withOrigin(),
+        body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }),
+        xff,
+      },
       0.03,
     );
     const out = (await res.json()) as { update: LaunchUpdate };

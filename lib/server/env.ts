@@ -21,7 +21,7 @@ const EnvSchema = z.object({
   /** Never-consented participants kept per study; beyond it each new participant removes the earliest-joined one. */
   PARTICIPANT_PENDING_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(5000),
   /** Item image bytes kept in memory per server process for signed image URLs (lib/server/image-cache.ts). */
-  IMAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(64),
+  IMAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(512),
   /** Load shedding (lib/server/load-shed.ts): participant requests in progress per process before new ones get 503. */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Load shedding: event-loop delay (ms, recent maximum) above which new participant requests get 503. */

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 
 /**
  * A bounded in-memory LRU of image bytes, keyed by the sha256 of the bytes themselves (computed here on a miss, so
  * two items sharing a picture share one entry, and a stored hash that is wrong cannot mix two pictures up), with an
  * index from image id to that key. Item images never change once imported (a new import makes new items), so an
  * entry is never stale. The bound is on bytes (IMAGE_CACHE_MB), the least recently served go first; the index holds
- * only ids and hashes (≈ 150 bytes each) and is bounded by count.
+ * only ids and hashes (≈ 150 bytes each) and is bounded by count. An image given with its gzip form is kept in that
+ * form only (a rendered SVG view: ~50 instead of ~250 KB), so a study's whole pool fits: every browser accepts gzip,
+ * and the plain bytes are inflated on demand for a client that does not.
  */
 export interface CachedImage {
   data: Uint8Array;
@@ -16,11 +19,9 @@ export interface CachedImage {
   gzip?: Uint8Array | null;
 }
 
-interface Bytes {
-  data: Uint8Array;
-  gzip: Uint8Array | null;
-}
-const sizeOf = (b: Bytes) => b.data.byteLength + (b.gzip?.byteLength ?? 0);
+/** What the cache holds per distinct picture: the plain bytes, or (for a compressible picture) only the gzip form. */
+type Bytes = { data: Uint8Array; gzip: null } | { data: null; gzip: Uint8Array };
+const sizeOf = (b: Bytes) => (b.data ?? b.gzip).byteLength;
 
 interface IdEntry {
   key: string;
@@ -55,14 +56,23 @@ export class ImageCache {
     this.bytes.delete(entry.key);
     this.bytes.set(entry.key, stored);
     this.hits++;
-    return { data: stored.data, gzip: stored.gzip, mimeType: entry.mimeType, sha256: entry.sha256 };
+    if (stored.data) return { data: stored.data, gzip: null, mimeType: entry.mimeType, sha256: entry.sha256 };
+    const packed = stored.gzip;
+    return {
+      get data() {
+        return new Uint8Array(gunzipSync(packed));
+      },
+      gzip: packed,
+      mimeType: entry.mimeType,
+      sha256: entry.sha256,
+    };
   }
 
   set(imageId: string, image: CachedImage): void {
     const key = createHash("sha256").update(image.data).digest("hex");
     if (this.ids.size >= this.maxIds && !this.ids.has(imageId)) this.ids.delete(this.ids.keys().next().value!);
     this.ids.set(imageId, { key, sha256: image.sha256, mimeType: image.mimeType });
-    const entry: Bytes = { data: image.data, gzip: image.gzip ?? null };
+    const entry: Bytes = image.gzip ? { data: null, gzip: image.gzip } : { data: image.data, gzip: null };
     if (sizeOf(entry) > this.maxBytes) return;
     const old = this.bytes.get(key);
     if (old) {

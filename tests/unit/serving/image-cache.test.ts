@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { gzipSync } from "node:zlib";
 import { ImageCache } from "@/lib/server/image-cache";
 
 const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill);
@@ -30,5 +31,17 @@ describe("image byte cache", () => {
     cache.set("big", { data: bytes(1000, 9), mimeType: "image/png", sha256: "big" });
     expect(cache.get("big")).toBeNull();
     expect(cache.usedBytes).toBe(200);
+  });
+
+  it("keeps a compressible image in its gzip form only, counts that size, and inflates the plain bytes on demand", () => {
+    const cache = new ImageCache(10_000);
+    const svg = new TextEncoder().encode(`<svg>${"<circle r='1'/>".repeat(2000)}</svg>`);
+    const gzip = new Uint8Array(gzipSync(svg));
+    cache.set("v", { data: svg, gzip, mimeType: "image/svg+xml", sha256: "sv" });
+    expect(cache.usedBytes).toBe(gzip.byteLength);
+    expect(cache.usedBytes).toBeLessThan(svg.byteLength / 10);
+    const got = cache.get("v")!;
+    expect(got.gzip).toBe(gzip);
+    expect(Buffer.from(got.data).equals(Buffer.from(svg))).toBe(true);
   });
 });
