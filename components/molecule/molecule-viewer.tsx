@@ -212,14 +212,17 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>
-      <div className="flex items-center justify-between bg-white px-3 py-2 text-sm">
-        <span>
+      {/* The hint on its own line, the buttons (never broken inside) on the next: about 66 px at any desktop width,
+          where a hint beside the buttons took two lines, then three as the view narrowed (66 → 86 px). The question
+          stage measures this height and gives it up from the canvas (components/study/question-stage.tsx). */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-white px-3 py-1.5 text-sm">
+        <span className="basis-full">
           {allowRotate ? "Drag to rotate. " : ""}
           {allowZoom ? "Scroll to zoom. " : ""}
           {scene.atomNames ? "Point at or tap an atom for its name. " : ""}
           {!allowRotate && !allowZoom ? "This view is fixed for this task." : ""}
         </span>
-        <span className="flex items-center gap-3">
+        <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1 whitespace-nowrap">
           {scene.labels && scene.labels.length > 0 ? (
             <label className="flex items-center gap-1.5">
               <input

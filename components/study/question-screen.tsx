@@ -227,6 +227,10 @@ export function QuestionScreen({
             {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
             {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
             {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
+          </div>
+          {/* Never scrolled away: the answer as typed, what will be recorded, and Submit stay on screen together while
+              a tall answer widget (docking at 1366×768) scrolls above them. */}
+          <div className="shrink-0 space-y-2 border-t border-slate-200 px-4 py-3">
             <div>
               <label htmlFor="answer-text" className="block text-sm font-medium">
                 Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
@@ -246,8 +250,6 @@ export function QuestionScreen({
                 {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
               </p>
             </div>
-          </div>
-          <div className="shrink-0 space-y-2 border-t border-slate-200 px-4 py-3">
             {serverError ? (
               <p role="alert" className="text-sm text-red-700">
                 {serverError}

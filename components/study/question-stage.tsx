@@ -7,8 +7,13 @@ import type { PublicImage } from "./types";
 
 /** The two-column question layout starts here (Tailwind's lg); below it the page is one column. */
 const WIDE_QUERY = "(min-width: 1024px)";
-/** Height of the 3D view's control row under its canvas (components/molecule/molecule-viewer.tsx). */
-const VIEWER_CONTROLS_PX = 44;
+/**
+ * A first guess of the height the 3D view takes beyond its square canvas (its hint line and Labels/Centre/Reset row,
+ * components/molecule/molecule-viewer.tsx), used until the view is measured (useViewerExtra). Not a constant that can
+ * be right: the hint line and the buttons wrap as the view narrows (at 1366×768 the old one-row controls took 66 px at
+ * 590 px wide and 86 px at 562 px: keeping 44 px cut them 14 px below the window, keeping 72 px still 6 px).
+ */
+const VIEWER_CONTROLS_GUESS_PX = 66;
 /** A horizontal swipe longer than this (CSS px) moves to the previous/next image. */
 const SWIPE_PX = 40;
 const INLINE_ZOOM = 2;
@@ -39,6 +44,32 @@ function useBoxSize<T extends HTMLElement>(): [React.RefObject<T | null>, { w: n
     return () => observer.disconnect();
   }, []);
   return [ref, size];
+}
+
+/**
+ * How much taller than wide the 3D view in the returned ref's element is (its canvas is square: the rest is its control
+ * rows and borders), measured whenever that element's size changes. The stage sizes the view to `box height − this`,
+ * so the whole view, controls included, fits the box. Narrowing the view can only wrap its controls onto more lines,
+ * so the measure → width → measure loop settles (each step makes the view narrower or leaves it) instead of swinging.
+ */
+function useViewerExtra<T extends HTMLElement>(active: boolean): [React.RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [extra, setExtra] = useState(VIEWER_CONTROLS_GUESS_PX);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !active) return;
+    const measure = () => {
+      const viewer = el.firstElementChild as HTMLElement | null;
+      // Hidden (an image on the stage) or still loading (a line of text, wider than tall): keep the last measure.
+      if (!viewer || viewer.offsetWidth === 0 || viewer.offsetHeight <= viewer.offsetWidth) return;
+      setExtra(Math.ceil(viewer.getBoundingClientRect().height - viewer.getBoundingClientRect().width));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [active]);
+  return [ref, extra];
 }
 
 type Slot = number | "3d";
@@ -74,6 +105,7 @@ export function QuestionStage({
   const [zoom, setZoom] = useState(1);
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
   const [boxRef, box] = useBoxSize<HTMLDivElement>();
+  const [viewerRef, viewerExtra] = useViewerExtra<HTMLDivElement>(has3d);
   const filmstrip = useRef<HTMLDivElement>(null);
 
   const select = useCallback(
@@ -225,7 +257,10 @@ export function QuestionStage({
         <div ref={boxRef} className={`relative min-h-0 min-w-0 lg:flex-1 ${compare && !wide ? "flex flex-col gap-2" : "flex gap-2"} lg:overflow-hidden`}>
           {has3d ? (
             // Mounted once and kept: hiding it (not unmounting) keeps the camera and its recorded path.
-            <div className={panes.includes("3d") ? "shrink-0" : "hidden"} style={{ width: Math.max(0, wide ? Math.min(side, box.h - VIEWER_CONTROLS_PX) : side) || undefined }}>
+            // Wide screens: the whole view inside the box (the page does not scroll), so the canvas gives up what its
+            // controls take, as measured. Narrow screens: the full width; the page scrolls. self-start: the wrapper
+            // has the view's own height, not the box's (a stretched wrapper never resized, so it was never measured).
+            <div ref={viewerRef} className={panes.includes("3d") ? "shrink-0 self-start" : "hidden"} style={{ width: Math.max(0, wide ? Math.min(side, box.h - viewerExtra) : side) || undefined }}>
               {viewer3d}
             </div>
           ) : null}

@@ -1,12 +1,9 @@
 import { z } from "zod";
 import { StudyConfigSchema } from "@/lib/study-config";
+import { STUDY_SLUG_PATTERN, STUDY_SLUG_RULE } from "@/lib/study-slug";
 
 /** Slugs appear in participant links (`/s/<slug>`): short, lower-case, URL-safe, not guessable from other studies. */
-export const StudySlugSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{1,62}[a-z0-9])$/, "slug: 3–64 lower-case letters, digits or hyphens, not starting or ending with a hyphen");
+export const StudySlugSchema = z.string().trim().toLowerCase().regex(STUDY_SLUG_PATTERN, `slug: ${STUDY_SLUG_RULE}`);
 
 /** What the study form sends. `config` is validated by StudyConfigSchema on every write. */
 export const StudyInputSchema = z.object({

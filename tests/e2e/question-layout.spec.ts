@@ -7,8 +7,9 @@ import { createStudyFromDemoPool, e2eDatabaseUrl } from "./helpers/participant-f
 
 // The question page at the two desktop sizes the label contract names (1366×768, 1280×800) and on a 390×844 phone, for
 // every task of the demo study in both conditions, without opening anything: Submit lies fully inside the viewport on
-// desktop, the main image is at least MIN_MAIN_IMAGE_PX wide, and on the phone the question text comes before the
-// images and the answer after them. The measured label text height (the item's render settings × displayed width /
+// desktop, and so does every other participant control (the 3D view with its hint line and Labels/Centre/Reset row,
+// the answer inputs), the main image is at least MIN_MAIN_IMAGE_PX wide, and on the phone the question text comes before
+// the images and the answer after them, with no control cut at the sides. The measured label text height (the item's render settings × displayed width /
 // image width) is logged per task; LAYOUT_REPORT_DIR=<dir> also saves the measurements and a screenshot per task.
 
 const REPORT = process.env.LAYOUT_REPORT_DIR;
@@ -24,6 +25,10 @@ type SizeName = keyof typeof SIZES;
 
 interface Measurement {
   task: string;
+  /** Controls not fully inside the window (controlsOutside), with the 3D view on the stage and then the first image. */
+  outside: string[];
+  /** The 3D view as first shown (interactive condition): its width, what its controls take below the canvas, its bottom. */
+  view3d: string | null;
   submitTop: number;
   submitBottom: number;
   submitRight: number;
@@ -49,7 +54,7 @@ async function renderSettingsOf(itemId: string): Promise<Record<string, unknown>
 }
 
 /** Positions on the page as first shown (no scrolling, nothing opened). */
-async function measure(page: Page, task: string): Promise<Measurement> {
+async function measure(page: Page, task: string, outside: string[], view3d: string | null): Promise<Measurement> {
   const m = await page.evaluate(() => {
     const shown = (el: Element) => {
       const r = el.getBoundingClientRect();
@@ -88,7 +93,48 @@ async function measure(page: Page, task: string): Promise<Measurement> {
     residue = toCss(settings.residueLabelFontSizePx ?? 20);
   }
   const round = (v: number) => Math.round(v * 10) / 10;
-  return { task, ...m, atomLabelCssPx: atom === null ? null : round(atom), residueLabelCssPx: residue === null ? null : round(residue) };
+  return { task, outside, view3d, ...m, atomLabelCssPx: atom === null ? null : round(atom), residueLabelCssPx: residue === null ? null : round(residue) };
+}
+
+/**
+ * The participant's controls not fully inside the window as first shown (nothing scrolled): the 3D view whole (canvas,
+ * hint line, Labels/Centre/Reset row) and each of its controls, the answer form's scroll area, the answer text field,
+ * Submit, and every answer-widget control the form's own scroll area shows (a control it clips is reached by scrolling
+ * that area, which lies inside the window). On the phone, where the page itself scrolls, only the sides count: no
+ * control is cut at the left or right edge. Each entry names the control and how far it is out.
+ */
+async function controlsOutside(page: Page, phone: boolean): Promise<string[]> {
+  return page.evaluate((phone) => {
+    const W = window.innerWidth;
+    const H = window.innerHeight;
+    const out: string[] = [];
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && !el.closest("dialog") && !el.closest(".hidden");
+    };
+    const check = (name: string, el: Element | null) => {
+      if (!el || !shown(el)) return;
+      const r = el.getBoundingClientRect();
+      const over = phone ? [-r.left, r.right - W] : [-r.left, -r.top, r.right - W, r.bottom - H];
+      const worst = Math.max(...over);
+      if (worst > 0.5) out.push(`${name} out by ${Math.round(worst)} px (x ${Math.round(r.left)}–${Math.round(r.right)}, y ${Math.round(r.top)}–${Math.round(r.bottom)})`);
+    };
+    const viewer = document.querySelector('[data-testid="molecule-viewer"]');
+    check("3D view", viewer);
+    viewer?.querySelectorAll("button, input").forEach((el) => check(`3D view: ${(el as HTMLElement).innerText || (el.closest("label") as HTMLElement | null)?.innerText || el.tagName}`, el));
+    const form = document.querySelector("#answer-text")?.closest("form") ?? null;
+    check("answer form", form);
+    check("answer text field", document.querySelector("#answer-text"));
+    check("Submit", [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Submit answer") ?? null);
+    const area = form?.firstElementChild?.getBoundingClientRect();
+    form?.querySelectorAll("button, input:not(.sr-only), select, textarea").forEach((el) => {
+      const r = el.getBoundingClientRect();
+      // Clipped by the form's own scroll area: reached by scrolling it.
+      if (!phone && area && (r.bottom > area.bottom + 0.5 || r.top < area.top - 0.5)) return;
+      check(`answer control ${el.getAttribute("aria-label") ?? el.tagName.toLowerCase()}`, el);
+    });
+    return out;
+  }, phone);
 }
 
 /** In the interactive condition the 3D view is the first thing on the stage: show the first image instead. */
@@ -133,12 +179,23 @@ async function walk(browser: Browser, condition: "static" | "interactive", size:
       if (!seen.has(label)) {
         seen.add(label);
         if (REPORT) await page.screenshot({ path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}.png`), fullPage: phone });
+        // The controls as the participant meets them (in the interactive condition with the 3D view on the stage).
+        const outside = (await controlsOutside(page, phone)).map((o) => (condition === "interactive" ? `with the 3D view: ${o}` : o));
+        const viewer = page.getByTestId("molecule-viewer");
+        const view3d =
+          (await viewer.count()) > 0
+            ? await viewer.evaluate((v) => {
+                const r = v.getBoundingClientRect();
+                return `${Math.round(r.width)} px wide + ${Math.round(r.height - r.width)} px of controls, bottom ${Math.round(r.bottom)}`;
+              })
+            : null;
         if (condition === "interactive" && !phone) {
           // The 3D view first, as the participant meets it; then the first image on the stage for the image measurement.
           if (REPORT) await page.screenshot({ path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}-3d.png`) });
           await showFirstImage(page);
+          outside.push(...(await controlsOutside(page, phone)).map((o) => `with the first image: ${o}`));
         }
-        out.push(await measure(page, label));
+        out.push(await measure(page, label, outside, view3d));
       }
       await page.getByLabel(/Your answer/).fill(answerFor(label));
       await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
@@ -161,6 +218,8 @@ function report(name: string, rows: Measurement[]) {
     console.log(
       `  ${r.task.padEnd(32)} submit y ${Math.round(r.submitTop)}–${Math.round(r.submitBottom)}  main image ${Math.round(r.mainImagePx)} px${r.canvasPx ? `  3D ${Math.round(r.canvasPx)} px` : ""}  labels atom ${r.atomLabelCssPx ?? "-"} / residue ${r.residueLabelCssPx ?? "-"} CSS px  question ${Math.round(r.questionTop)} images ${Math.round(r.firstImageTop)} answer ${Math.round(r.answerTop)}`,
     );
+    if (r.view3d) console.log(`    3D view: ${r.view3d}`);
+    for (const o of r.outside) console.log(`    outside the window: ${o}`);
   }
   if (REPORT) fs.writeFileSync(path.join(REPORT, `${name}.json`), JSON.stringify(rows, null, 2));
 }
@@ -178,6 +237,7 @@ for (const condition of ["static", "interactive"] as const) {
         expect.soft(r.submitBottom, `${r.task}: Submit bottom`).toBeLessThanOrEqual(height);
         expect.soft(r.submitRight, `${r.task}: Submit right edge`).toBeLessThanOrEqual(width);
         expect.soft(r.mainImagePx, `${r.task}: main image width`).toBeGreaterThanOrEqual(MIN_MAIN_IMAGE_PX);
+        expect.soft(r.outside, `${r.task}: every control (3D view and its controls, answer inputs, Submit) inside the window`).toEqual([]);
       }
     });
   }
@@ -189,6 +249,7 @@ for (const condition of ["static", "interactive"] as const) {
     for (const r of rows) {
       expect.soft(r.questionTop, `${r.task}: question text above the images`).toBeLessThan(r.firstImageTop);
       expect.soft(r.firstImageTop, `${r.task}: images above the answer`).toBeLessThan(r.answerTop);
+      expect.soft(r.outside, `${r.task}: no control (3D view and its controls, answer inputs, Submit) cut at the sides`).toEqual([]);
     }
   });
 }

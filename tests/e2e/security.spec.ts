@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -300,6 +301,66 @@ test.describe("open redirect after sign-in", () => {
     await page.waitForURL((url) => url.pathname === "/admin" || url.hostname === "evil.example", { timeout: 15_000 }).catch(() => undefined);
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
     expect(new URL(page.url()).pathname).toBe("/admin");
+  });
+});
+
+/** GET of a request target exactly as written: fetch and Playwright's request context resolve `.`, `..` and `%2e%2e`. */
+function rawGet(baseURL: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; body: string }> {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: hostname === "localhost" ? "127.0.0.1" : hostname, port, path: target, method: "GET", headers: { host: `${hostname}:${port}`, ...headers } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: (res.headers.location as string | undefined) ?? null, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test.describe("study link slugs", () => {
+  test("a dot segment or anything no study slug can be is a 404 'Study not found', never a redirect out of /s/<slug>/", async ({ playwright, baseURL }) => {
+    const { slug } = await createSentinelStudy({ count: 1 });
+    // A participant with a session cookie: the session page would otherwise redirect it to "/s/<slug>/status".
+    const participant = await playwright.request.newContext({ baseURL });
+    await participant.get(`/s/${slug}?PROLIFIC_PID=sec-dots-${suffix()}`);
+    const cookie = (await participant.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    expect(cookie).not.toBe("");
+    const targets = [
+      "/s/%2e%2e",
+      "/s/%2E%2E",
+      "/s/%2e%2e?PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=1",
+      "/s/%2E%2E/session",
+      "/s/%2e%2e/status?kind=closed",
+      "/s/.%2e/session",
+      "/s/..",
+      "/s/../session",
+      "/s/.",
+      "/s/./session",
+      "/s/%2e/status",
+      "/s/x%2Fy",
+      "/s/Demo",
+      "/s//session",
+    ];
+    for (const target of targets) {
+      for (const headers of [{}, { cookie }] as Array<Record<string, string>>) {
+        const res = await rawGet(baseURL!, target, headers);
+        const what = `${target}${"cookie" in headers ? " (with a participant cookie)" : ""}`;
+        expect(res.status, what).toBe(404);
+        expect(res.location, what).toBeNull();
+        expect(res.body, what).toContain("not found");
+      }
+    }
+    // A well-formed slug no study has still goes to its own status page, inside /s/<slug>/.
+    const unknown = await rawGet(baseURL!, "/s/no-such-study-here?PROLIFIC_PID=p2");
+    expect(unknown.status).toBe(303);
+    expect(unknown.location).toBe("/s/no-such-study-here/status?kind=not_found");
+    // And the study's own link still works.
+    const own = await rawGet(baseURL!, `/s/${slug}?PROLIFIC_PID=sec-dots-${suffix()}`);
+    expect(own.status).toBe(303);
+    expect(own.location).toBe(`/s/${slug}/session`);
+    await participant.dispose();
   });
 });
 

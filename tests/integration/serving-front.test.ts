@@ -75,7 +75,7 @@ describe("the custom server's front", () => {
 
   it("hands everything else to Next: pages, staff routes, other methods, NUL bytes, a staff image preview", async () => {
     for (const [path, init] of [
-      ["/s/x/session", {}],
+      ["/s/some-study/session", {}],
       ["/admin", {}],
       ["/api/admin/studies", {}],
       ["/api/participant/answer", {}],
@@ -127,6 +127,24 @@ describe("the custom server's front", () => {
     held.forEach((release) => release());
     held = [];
     expect((await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })).status).toBe(200);
+  });
+
+  it("answers /s/<segment>/… 404 itself when the decoded segment is no study slug (dot segments): Next never sees it", async () => {
+    for (const path of ["/s/%2e%2e", "/s/%2E%2E/session", "/s/%2e%2e/status?kind=full", "/s/./session", "/s/..", "/s/x", "/s/A-B-C/session"]) {
+      const res = await new Promise<{ status: number; location: string | undefined; body: string }>((resolve, reject) => {
+        // node:http sends the path as written (fetch would resolve the dot segments first).
+        const req = http.request({ host: "127.0.0.1", port: new URL(base).port, path }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(res.status, path).toBe(404);
+      expect(res.location, path).toBeUndefined();
+      expect(res.body, path).toContain("Study not found");
+    }
   });
 
   it("answers a Host header that makes no URL with 400, not 500", async () => {

@@ -30,4 +30,13 @@ describe("GET /s/<slug> behind a proxy", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toMatch(/^\/s\/no-such-study\/status\?kind=\w+$/);
   });
+
+  it("answers a slug no study can have (a dot segment, as Next decodes /s/%2e%2e) 404 without a redirect", async () => {
+    for (const slug of ["..", ".", "a/../b", "Demo", ""]) {
+      const res = await GET(proxied(`http://localhost:3000/s/x?PROLIFIC_PID=p-dots`), { params: Promise.resolve({ slug }) });
+      expect(res.status, slug).toBe(404);
+      expect(res.headers.get("location"), slug).toBeNull();
+      expect(await res.text(), slug).toContain("Study not found");
+    }
+  });
 });

@@ -8,6 +8,8 @@ import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
 import { hasStaffSessionCookie, matchParticipantRoute } from "@/lib/server/serving/routes";
 import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
 import type { StaticAssets } from "@/lib/server/serving/static-assets";
+import { studyLinkNotFound } from "@/lib/server/participant-api/join";
+import { hasInvalidStudySlug } from "@/lib/study-slug";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -71,6 +73,10 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
       const response = Response.json(body, { status: report?.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
       return sendWebResponse(res, response, proxyHeaders(pathname, https), method);
     }
+
+    // /s/<slug>/…: a first segment that is no study slug (a dot segment, %2e%2e, …) is answered 404 here, whatever
+    // follows it, so neither the join route nor a page Next renders builds a redirect from it (lib/study-slug.ts).
+    if (hasInvalidStudySlug(pathname)) return sendWebResponse(res, studyLinkNotFound(), proxyHeaders(pathname, https), method);
 
     const route = matchParticipantRoute(method, pathname, req.headers.cookie);
     if (!route) {

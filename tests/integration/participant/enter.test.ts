@@ -1,10 +1,12 @@
-// Entering a study: the study link, resuming by Prolific id or lab cookie, counterbalancing, simultaneous joiners.
+// Entering a study: the study link, resuming by Prolific id or lab cookie, counterbalancing (among those who start),
+// simultaneous joiners.
 import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { screenOutForDevice } from "@/lib/server/dal/participant/device-and-primer";
 import { createTranslationStudy } from "../../helpers/study-fixtures";
 import { DEVICE, join, reservedTotal } from "./helpers";
 
@@ -72,22 +74,52 @@ describe("entering a study", () => {
     await expect(db.participant.count({ where: { studyId: study.id } })).resolves.toBe(0);
   });
 
-  it("50 simultaneous first visits with one external id and 50 different ones, two conditions: one participant per id, conditions balanced", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+  it("50 simultaneous first visits with one external id and 50 different ones who then consent at once, two conditions: one participant per id, conditions balanced", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, answersPerItem: 50, conditions: ["static", "interactive"] } });
     const same = await Promise.all(Array.from({ length: 50 }, () => join(study.slug, "PID-RACE")));
     expect(new Set(same).size).toBe(1);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => join(study.slug, `race-${i}`)));
+    const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => join(study.slug, `race-${i}`)));
+    const results = await Promise.all(ids.map((id) => recordConsent(id, true, DEVICE)));
+    expect(results.filter((r) => r && !r.notStarted)).toHaveLength(50);
     const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id, externalId: { startsWith: "race-" } }, _count: { _all: true } });
-    const sizes = groups.map((g) => g._count._all);
-    expect(sizes.reduce((a, b) => a + b, 0)).toBe(50);
-    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(2);
+    expect(Object.fromEntries(groups.map((g) => [g.condition, g._count._all]))).toEqual({ static: 25, interactive: 25 });
   });
 
-  it("counterbalances conditions between participants", async () => {
+  it("counterbalances conditions between participants who start, in turn", async () => {
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
-    for (let i = 0; i < 6; i++) await join(study.slug, `cb-${i}`);
-    const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id }, _count: { _all: true } });
-    expect(Object.fromEntries(groups.map((g) => [g.condition, g._count._all]))).toEqual({ static: 3, interactive: 3 });
+    const order: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = await join(study.slug, `cb-${i}`);
+      await recordConsent(id, true, DEVICE);
+      order.push((await db.participant.findUniqueOrThrow({ where: { id } })).condition);
+    }
+    expect(order).toEqual(["static", "interactive", "static", "interactive", "static", "interactive"]);
+  });
+
+  it("link opens without consent shift nothing: bots, decliners and screened-out participants between consents leave the consenters balanced", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
+    const consenters: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      // Before each consenter: one opening of the link that never consents (a bot's GET, or someone who left), and
+      // every other time someone who declines and someone screened out by the device check.
+      await join(study.slug, `bot-${i}`);
+      if (i % 2 === 0) {
+        await recordConsent(await join(study.slug, `decline-${i}`), false, null);
+        await screenOutForDevice(await join(study.slug, `phone-${i}`), { ...DEVICE, viewportWidth: 390, viewportHeight: 844, pointer: "coarse" });
+      }
+      const id = await join(study.slug, `consent-${i}`);
+      // A retried consent (the browser's retry after a dropped response) starts nobody twice and keeps the condition.
+      await recordConsent(id, true, DEVICE);
+      await expect(recordConsent(id, true, DEVICE)).resolves.toBeNull();
+      consenters.push(id);
+    }
+    const people = await db.participant.findMany({ where: { id: { in: consenters } }, select: { id: true, condition: true, status: true } });
+    expect(people.every((p) => p.status === "active")).toBe(true);
+    const byCondition = (rows: Array<{ condition: string }>) => Object.fromEntries(["static", "interactive"].map((c) => [c, rows.filter((r) => r.condition === c).length]));
+    expect(byCondition(people)).toEqual({ static: 3, interactive: 3 });
+    // Consenters in the order they started alternate; the counter counted six starts and nothing else.
+    expect(consenters.map((id) => people.find((p) => p.id === id)!.condition)).toEqual(["static", "interactive", "static", "interactive", "static", "interactive"]);
+    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ started: 6 });
   });
 });
 
@@ -108,11 +140,13 @@ describe("joining at once", () => {
     await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "cap-late" } })).resolves.toMatchObject({ kind: "full" });
   });
 
-  it("simultaneous joiners are still counterbalanced evenly between conditions", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, conditions: ["static", "interactive"] } });
-    await Promise.all(Array.from({ length: 8 }, (_, i) => join(study.slug, `cbc-${i}`)));
-    const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id }, _count: { _all: true } });
-    expect(Object.fromEntries(groups.map((g) => [g.condition, g._count._all]))).toEqual({ static: 4, interactive: 4 });
+  it("simultaneous consents are still counterbalanced between conditions (7 of 12 joiners consent at once: 4 and 3)", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 4, config: { itemsPerTask: 1, answersPerItem: 10, conditions: ["static", "interactive"] } });
+    // Twelve open the link at once, seven of them consent at once (the others never do).
+    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => join(study.slug, `cbc-${i}`)));
+    await Promise.all(ids.slice(0, 7).map((id) => recordConsent(id, true, DEVICE)));
+    const groups = await db.participant.groupBy({ by: ["condition"], where: { studyId: study.id, status: "active" }, _count: { _all: true } });
+    expect(Object.fromEntries(groups.map((g) => [g.condition, g._count._all]))).toEqual({ static: 4, interactive: 3 });
   });
 });
 

@@ -1,3 +1,6 @@
+import { notFound } from "next/navigation";
+import { isStudySlug } from "@/lib/study-slug";
+
 const MESSAGES: Record<string, { title: string; body: string }> = {
   not_found: { title: "Study not found", body: "This study link is not valid. Please check the link you were given." },
   closed: { title: "This study is closed", body: "The study is not accepting participants at the moment. Thank you for your interest." },
@@ -7,7 +10,9 @@ const MESSAGES: Record<string, { title: string; body: string }> = {
   invalid: { title: "Invalid link", body: "The study link is incomplete or malformed: its participant id may only contain letters, digits and _ - : @. Please use the exact link you were given." },
 };
 
-export default async function StudyStatusPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function StudyStatusPage({ params: route, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+  // Only under a study slug's own path (lib/study-slug.ts): /s/%2e%2e/status is no study's page.
+  if (!isStudySlug((await route).slug)) notFound();
   const params = await searchParams;
   const message = MESSAGES[params.kind ?? ""] ?? MESSAGES.not_found!;
   return (

@@ -164,6 +164,8 @@ export async function startParticipantOnce(participantId: string, device: Prisma
     config.hbondPrimer,
     addressKey,
     addressKey === null ? null : ADDRESS_SHARE,
+    // The condition is given here, at the start, by the start's number (misi_start_participant, docs/participants.md).
+    config.conditions,
   ]);
   if (!row || row.outcome === "not_consenting") return null;
   if (row.outcome === "started") return { mainAssigned: row.main_assigned, shortTasks: row.short_tasks };

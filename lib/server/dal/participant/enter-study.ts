@@ -43,8 +43,12 @@ interface EnterStudyOptions {
  *
  * Two statements at most, because the join is the launch's hot path: one reads the study and the participant the link or
  * cookie names (a resume ends here); a new participant is then made by one statement that counts the join limit,
- * counts the join for counterbalancing, checks maxParticipants, keeps the never-consented participants bounded and
- * inserts, resuming instead when a simultaneous first visit with the same external id won.
+ * checks maxParticipants, keeps the never-consented participants bounded and inserts, resuming instead when a
+ * simultaneous first visit with the same external id won.
+ *
+ * Opening the link does not count for counterbalancing: the condition is given at the start (consent), by the start's
+ * number (misi_start_participant, docs/participants.md). Until then the participant carries a provisional condition,
+ * the one the next start would get, which nothing shows before consent and the start overwrites.
  */
 export async function enterStudy(options: EnterStudyOptions): Promise<EnterStudyResult> {
   return withDbRetry(() => enterStudyOnce(options));
@@ -119,9 +123,8 @@ async function createParticipant(study: { id: string; name: string }, config: St
   const id = newParticipantId();
   const external = externalId ?? `anon-${randomBytes(8).toString("hex")}`;
   const pendingLimit = options.pendingLimit ?? env.PARTICIPANT_PENDING_LIMIT_PER_STUDY;
-  // With several conditions the join is counted (its number picks the condition in turn, which counterbalances
-  // simultaneous joiners exactly); with one the counter row is only read, so joins never queue on it. Either way it
-  // says how many have started (maxParticipants counts only those). `go` is empty when the join limit refused or the
+  // The study's counter row is only read, so joins never queue on it: how many have started (maxParticipants counts
+  // only those; the provisional condition is the next start's turn). `go` is empty when the join limit refused or the
   // study closed meanwhile: then nothing below writes. ON CONFLICT … DO UPDATE (a no-op) returns the id of a
   // participant a simultaneous first visit with the same external id committed after this statement's snapshot.
   // `pruned`: one call in 100 deletes rate-limit events older than two days, as consumeRateLimit does.
@@ -134,16 +137,8 @@ async function createParticipant(study: { id: string; name: string }, config: St
       SELECT rl.rule_index, rl.first_at FROM rl WHERE rl.event_count >= (${limits}::int[])[rl.rule_index] ORDER BY rl.rule_index LIMIT 1
     ),
     go AS (SELECT s.id FROM "Study" s WHERE s.id = ${study.id} AND s.status = 'open' AND NOT EXISTS (SELECT 1 FROM refused)),
-    ctr AS (
-      INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) SELECT go.id, 1, 0 FROM go WHERE ${config.conditions.length > 1}::boolean
-      ON CONFLICT ("studyId") DO UPDATE SET joined = "StudyParticipantCounter".joined + 1
-      RETURNING joined, started
-    ),
-    cnt AS (
-      SELECT COALESCE((SELECT joined FROM ctr), 1) AS joined,
-        COALESCE((SELECT started FROM ctr), (SELECT started FROM "StudyParticipantCounter" WHERE "studyId" = ${study.id}), 0) AS started
-    ),
-    room AS (SELECT go.id, cnt.joined FROM go, cnt WHERE ${config.maxParticipants}::int IS NULL OR cnt.started < ${config.maxParticipants}::int),
+    cnt AS (SELECT COALESCE((SELECT started FROM "StudyParticipantCounter" WHERE "studyId" = ${study.id}), 0) AS started),
+    room AS (SELECT go.id, cnt.started FROM go, cnt WHERE ${config.maxParticipants}::int IS NULL OR cnt.started < ${config.maxParticipants}::int),
     pending AS (
       SELECT count(*)::int AS n FROM (SELECT 1 FROM "Participant" WHERE "studyId" = ${study.id} AND status = 'consenting' LIMIT ${pendingLimit}::int) x
     ),
@@ -162,7 +157,7 @@ async function createParticipant(study: { id: string; name: string }, config: St
     ins AS (
       INSERT INTO "Participant" (id, "studyId", "externalId", anonymous, "externalStudyId", "externalSessionId", condition, cohort, "orderSeed")
       SELECT ${id}, room.id, ${external}, ${!externalId}::boolean, ${optional(config.prolific.studyParam)}::text, ${optional(config.prolific.sessionParam)}::text,
-        (${config.conditions}::text[])[((room.joined - 1) % ${config.conditions.length}::int) + 1], ${config.cohortTag}::text, ${randomBytes(8).toString("hex")}
+        (${config.conditions}::text[])[(room.started % ${config.conditions.length}::int) + 1], ${config.cohortTag}::text, ${randomBytes(8).toString("hex")}
       FROM room
       ON CONFLICT ("studyId", "externalId") DO UPDATE SET "externalId" = EXCLUDED."externalId"
       RETURNING id

@@ -15,10 +15,16 @@
 --    j-th item reserved for task number p_slot_task (in pick order; a short task's missing slots are dropped, leaving a
 --    gap in the positions), or the fixed practice/attention item p_slot_item (inserted only while active). The slot
 --    order is computed by the app from the participant's orderSeed, so the order stays deterministic.
--- 6. Marks the participant active (consentAt, deviceInfo, flags.hbondPrimer).
--- 7. Last, counts the start on StudyParticipantCounter (conditional on maxParticipants): every start updates that one
---    row, so it is held only from here to the commit. A study that became full since step 2 → this call's writes are
---    undone (the rows are still locked by this call, so nobody saw them) and 'full'.
+-- 6. Counts the start on StudyParticipantCounter (conditional on maxParticipants): every start updates that one row,
+--    so it is held only from here to the commit. A study that became full since step 2 → this call's writes are undone
+--    (the rows are still locked by this call, so nobody saw them) and 'full'.
+-- 7. Marks the participant active (consentAt, deviceInfo, flags.hbondPrimer) and gives them their condition: the n-th
+--    start of the study (n = the counter's `started` after step 6) gets p_conditions[(n - 1) mod #conditions + 1].
+--    This is the study's one counterbalancing rule (docs/participants.md): only starts count, never link opens or
+--    participants screened out or refused before consent, and starts are numbered under the counter row's lock, so
+--    simultaneous consents take consecutive numbers and the conditions among those who started differ by at most one.
+--    A retried call finds the participant no longer consenting (step 1) and changes nothing.
+--    p_conditions NULL (a caller that predates it: bench/load.mts's raw starts) keeps the join's provisional condition.
 -- Returns one row: outcome ('started' | 'not_consenting' | 'full' | 'no_items' | 'address_share'), main items
 -- assigned, short tasks. 'address_share': the participant's network address (p_address_key, a keyed hash; NULL: no
 -- limit) already holds its share of the study's open slots; nothing reserved, the participant stays consenting.
@@ -27,15 +33,13 @@ CREATE OR REPLACE FUNCTION misi_start_participant(
   p_special text[], p_order_seed text,
   p_slot_task int[], p_slot_j int[], p_slot_item text[], p_slot_phase text[],
   p_expires_at timestamp(3), p_now timestamp(3), p_device jsonb, p_hbond_primer boolean,
-  p_address_key text, p_address_share float8)
+  p_address_key text, p_address_share float8, p_conditions text[] DEFAULT NULL)
 RETURNS TABLE (outcome text, main_assigned int, short_tasks text[])
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_status text;
-  v_old_consent_at timestamp(3);
-  v_old_device jsonb;
-  v_old_flags jsonb;
   v_started int;
+  v_nth int;
   v_items text[] := '{}';
   v_tidx int[] := '{}';
   v_seq int[] := '{}';
@@ -46,7 +50,7 @@ DECLARE
   v_open bigint;
   v_held bigint;
 BEGIN
-  SELECT p.status::text, p."consentAt", p."deviceInfo", p.flags INTO v_status, v_old_consent_at, v_old_device, v_old_flags
+  SELECT p.status::text INTO v_status
   FROM "Participant" p WHERE p.id = p_participant_id FOR UPDATE;
   IF v_status IS DISTINCT FROM 'consenting' THEN
     RETURN QUERY SELECT 'not_consenting'::text, 0, p_tasks;
@@ -157,24 +161,26 @@ BEGIN
   JOIN "Item" i ON i.id = coalesce(got.item, slot.item)
   WHERE (slot.phase = 'main' AND got.item IS NOT NULL) OR (slot.phase <> 'main' AND i.status = 'active');
 
-  -- flags.hbondPrimer: whether this participant's study shows the H-bond primer, recorded with the participant.
-  UPDATE "Participant" SET status = 'active', "consentAt" = p_now, "deviceInfo" = p_device, "addressKey" = p_address_key, "reservedUntil" = p_expires_at,
-         flags = coalesce(flags, '{}'::jsonb) || jsonb_build_object('hbondPrimer', p_hbond_primer)
-  WHERE id = p_participant_id;
-
-  -- Last, so the study's counter row (every start updates it) is locked only until the commit that follows.
+  -- Late, so the study's counter row (every start updates it) is locked only until the commit that follows (one
+  -- single-row update below runs while it is held).
   INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) VALUES (p_study_id, 0, 1)
   ON CONFLICT ("studyId") DO UPDATE SET started = "StudyParticipantCounter".started + 1
-  WHERE p_max_participants IS NULL OR "StudyParticipantCounter".started < p_max_participants;
-  IF NOT FOUND THEN
+  WHERE p_max_participants IS NULL OR "StudyParticipantCounter".started < p_max_participants
+  RETURNING started INTO v_nth;
+  IF v_nth IS NULL THEN
     -- Full since the check above: undo this call's writes (rows it still holds locked, so nobody saw them).
     DELETE FROM "Assignment" a WHERE a."participantId" = p_participant_id;
-    UPDATE "Participant" SET status = 'consenting', "consentAt" = v_old_consent_at, "deviceInfo" = v_old_device, flags = v_old_flags, "reservedUntil" = NULL
-    WHERE id = p_participant_id;
     UPDATE "StudyItemCounter" c SET reserved = c.reserved - 1 WHERE c."studyId" = p_study_id AND c."itemId" = ANY(v_items);
     RETURN QUERY SELECT 'full'::text, 0, p_tasks;
     RETURN;
   END IF;
+
+  -- flags.hbondPrimer: whether this participant's study shows the H-bond primer, recorded with the participant. The
+  -- condition: the n-th start's turn (step 7 of the header).
+  UPDATE "Participant" SET status = 'active', "consentAt" = p_now, "deviceInfo" = p_device, "addressKey" = p_address_key, "reservedUntil" = p_expires_at,
+         flags = coalesce(flags, '{}'::jsonb) || jsonb_build_object('hbondPrimer', p_hbond_primer),
+         condition = CASE WHEN cardinality(p_conditions) > 0 THEN p_conditions[((v_nth - 1) % cardinality(p_conditions)) + 1] ELSE condition END
+  WHERE id = p_participant_id;
 
   SELECT array_agg(t.task ORDER BY t.ord) INTO v_short
   FROM unnest(p_tasks) WITH ORDINALITY AS t(task, ord)
