@@ -18,8 +18,9 @@ import type { TaskId } from "@/lib/tasks/types";
  * 3: H-bonds (T4, T8, T9 keys and questions) follow ChimeraX's criteria (../shared/spec/hbond-criteria.md).
  * 4: scene3d carries atom and residue names (hover) and, in T8, the two atoms the question names; images follow
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
+ * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
  */
-export const GENERATOR_VERSION = "4";
+export const GENERATOR_VERSION = "5";
 export const GENERATOR_NAME = "misi-baseline/lib/generate";
 
 /** Where a complex came from (recorded in provenance). */

@@ -165,6 +165,29 @@ const oddOneOut: Candidates = (options) => {
   );
 };
 
+/** An option's size: a norm of its command values (all commands, in order; Å and degrees alike). */
+type OptionNorm = (values: readonly number[]) => number;
+const NORMS: Readonly<Record<"l1" | "max" | "euclid", { label: string; norm: OptionNorm }>> = {
+  l1: { label: "|dx|+|dy|", norm: (vs) => vs.reduce((s, v) => s + Math.abs(v), 0) },
+  max: { label: "max(|dx|,|dy|)", norm: (vs) => Math.max(0, ...vs.map(Math.abs)) },
+  euclid: { label: "Euclidean length", norm: (vs) => Math.hypot(...vs) },
+};
+
+/**
+ * Options with the smallest (or largest) size: "the true move is the short one" (a distractor that only ever grows a
+ * magnitude, or a zero that is never a distractor's value, gives it away).
+ */
+function bySize(norm: OptionNorm, largest: boolean): Candidates {
+  return (options) => {
+    const cs = options.map(commandsOf);
+    if (cs.some((c) => c === null)) return null;
+    return argExtreme(
+      (cs as { key: string; value: number }[][]).map((c) => norm(c.map((x) => x.value))),
+      largest,
+    );
+  };
+}
+
 /** Options sharing the most command values (slot by slot) with the other options: the "centre" of the paper's perturbations. */
 const mostShared: Candidates = (options) => {
   const cs = options.map(commandsOf);
@@ -316,6 +339,10 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   optionTextStrategy("median", "option closest to the options' median", medianOption),
   optionTextStrategy("odd-one-out", "option farthest from the others (text)", oddOneOut),
   optionTextStrategy("most-shared", "option sharing most values with the others", mostShared),
+  ...(["l1", "max", "euclid"] as const).flatMap((k) => [
+    optionTextStrategy(`smallest-${k}`, `option with the smallest ${NORMS[k].label}`, bySize(NORMS[k].norm, false)),
+    optionTextStrategy(`largest-${k}`, `option with the largest ${NORMS[k].label}`, bySize(NORMS[k].norm, true)),
+  ]),
   optionTextStrategy("slot-mirror+unique-angle", "one-command mirror, then unique angle", both(slotMirror, uniqueAngle)),
   optionTextStrategy("sign-mirror+unique-angle", "exact mirror, then unique angle", both(exactMirror, uniqueAngle)),
   optionTextStrategy("unique-angle+median", "unique angle, then median", both(uniqueAngle, medianOption)),
