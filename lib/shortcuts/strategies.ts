@@ -10,6 +10,7 @@
  * score (the task's paper rule), or null when it cannot run on the item (missing data).
  */
 import { MC_LETTERS, type McLetter, type TaskId } from "@/lib/tasks/types";
+import type { KeyOrigin } from "@/lib/tasks/chance";
 import { getTask } from "@/lib/tasks/registry";
 import { optionVector } from "@/lib/generate/mc-validity";
 
@@ -31,6 +32,8 @@ export interface ShortcutItem {
   gold: unknown;
   /** The gold's canonical answer text. */
   canonicalAnswer: string;
+  /** Where the key was drawn from, for the chance level (lib/tasks/chance.ts); omitted: the spec's range. */
+  keyOrigin?: KeyOrigin;
   /** MC option-image tasks: RMSD (Å) between the atoms of option images i and j, 4 × 4 in letter order. */
   optionPoseRmsd?: readonly (readonly number[])[];
   /** T4/T9: every polar pocket–ligand atom pair within 5 Å (T4: the question's residue only). */

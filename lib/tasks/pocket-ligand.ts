@@ -63,8 +63,6 @@ export const pocketLigandTask = defineTask({
     const chainList = `${chains.length === 1 ? "chain" : "chains"} ${joinAlternatives(chains, "and")}`;
     return fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, chainList });
   },
-  // The spec gives no chance level: the answer space (any set of atom pairs) is open.
-  chance: null,
   answerWidget: { type: "hbond-list", withResidueNumberAndChain: true, allowNo: true, yesPrefix: false },
   params: PocketLigandParamsSchema,
   answerSchema: PocketLigandAnswerSchema,

@@ -92,8 +92,6 @@ export interface TaskSpec<Id extends TaskId, Answer, Gold, Fields, P extends z.Z
   fieldsSchema: z.ZodType<Fields>;
   /** The question text for one item: the template with its fields filled. */
   renderQuestion(fields: Fields): string;
-  /** Chance level of an exact answer (spec §4), or null where the spec gives none (open answers). */
-  chance: number | null;
   answerWidget: AnswerWidget;
   /** zod with defaults: tunable knobs (value ranges, partial-credit widths). */
   params: P;
