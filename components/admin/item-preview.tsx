@@ -23,7 +23,7 @@ export function ItemPreview({ taskId, question, images, payload }: ItemPreviewPr
   const [text, setText] = useState("");
   if (!task) return <p className="text-sm text-red-700">Unknown task id {taskId}: participants cannot be served this item.</p>;
   const widget = task.answerWidget;
-  const parsed = text.trim() ? task.parseAnswer(text) : null;
+  const parsed = text.trim() ? task.parseAnswerFor(text, payload) : null;
 
   return (
     <section aria-label="Participant view">

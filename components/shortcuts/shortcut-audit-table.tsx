@@ -45,7 +45,9 @@ export function ShortcutAuditTable({ audits, testId = "shortcut-audit" }: { audi
                 {shortcutAuditRowLabel(a)}
               </th>
               <td className="px-3 py-1 tabular-nums">{a.items}</td>
-              <td className="px-3 py-1 tabular-nums">{a.chance === null ? "—" : pct(a.chance)}</td>
+              <td className="px-3 py-1 tabular-nums" title={a.chanceBasis}>
+                {a.chance === null ? "—" : pct(a.chance)}
+              </td>
               <td className="px-3 py-1">{a.best ? a.best.label : "—"}</td>
               <td className={`px-3 py-1 tabular-nums ${excess !== null && excess > 0.05 ? "font-semibold text-red-700" : ""}`}>
                 {a.best ? `${pct(a.best.exact)} (${pct(a.best.low)}–${pct(a.best.high)})` : "—"}

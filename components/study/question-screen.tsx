@@ -65,7 +65,8 @@ export function QuestionScreen({
     idempotencyKey.current = randomKey();
   }, []);
 
-  const parsed = text.trim() && task ? task.parseAnswer(text) : null;
+  // With the item's public fields: a T9 chain typed before its atom is refused naming the item's own chains.
+  const parsed = text.trim() && task ? task.parseAnswerFor(text, question.item.payload) : null;
   const widget = question.task.widget;
 
   /** Posts one answer body (kept in sessionStorage until the server has it, see pending-answer.ts). */

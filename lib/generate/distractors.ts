@@ -3,7 +3,7 @@
  * the paper's three distractors: (a) change both magnitudes, (b) flip the translation's sign and
  * change the rotation's magnitude, (c) change the translation's axis and change the rotation's
  * magnitude. T6 adapts them to two rotations (first rotation in the translation's role). T8 perturbs
- * the sign and/or the magnitude of the x/y move.
+ * the sign and/or the magnitude of the x/y move (each component gets one exchangeable partner).
  */
 import type { Axis } from "@/lib/molecule/geometry/transform";
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
@@ -123,65 +123,125 @@ export function placeTruth<T>(rng: Rng, truth: T, distractors: readonly T[], ans
 }
 
 export interface MoveDistractorSpec {
-  /** Magnitude perturbations are whole Å in [minDeltaA, maxDeltaA]. */
+  /** A magnitude change moves a component by a whole number of Å in [minDeltaA, maxDeltaA]. */
   minDeltaA: number;
   maxDeltaA: number;
   /** Every option is at least this far (Å, in the x/y plane) from every other. */
   minSeparationA: number;
+  /**
+   * Spread (standard deviation, Å) of the true move's components: the partners are balanced against a centred normal
+   * distribution of this spread, rounded to whole Å (the bond midpoints' offsets from the view centre).
+   */
+  truthSpreadA: number;
+  /** No option shows a component beyond ±maxOptionA Å; a truth beyond it cannot get balanced partners. */
+  maxOptionA: number;
 }
 
 type Move = readonly [number, number];
 
+/** How a partner value differs from the truth's: its sign, its magnitude, or both (crossing zero). */
+export type MovePartnerKind = "sign" | "magnitude" | "sign+magnitude";
+
+/** P(partner = v' | truth = v) over the whole-Å grid −R..R, with the graph it was balanced on. */
+export interface MovePartnerKernel {
+  /** R: values run −R..R (index v + R). */
+  radius: number;
+  /** Assumed distribution of a true component (sums to 1). */
+  prior: number[];
+  /** kernel[v + R] lists the partners of v with their probabilities (summing to 1). */
+  kernel: { value: number; p: number }[][];
+}
+
+const kernelCache = new Map<string, MovePartnerKernel>();
+
 /**
- * T8: three distractors for the move (dx, dy), chosen so the four option texts give the key away to
- * no option-text-only strategy (lib/generate/mc-validity.ts). The options form a
- * rectangle: one component's sign is flipped (scheme "sign"), the other component's magnitude is
- * changed by d ∈ [minDeltaA, maxDeltaA] Å, grown or shrunk with equal odds when both are possible
- * ("magnitude"), and both together ("sign+magnitude"):
- *   (a, b), (−a, b), (a, c), (−a, c)
- * Every option then has its sign mirror among the options, the per-command medians are the
- * rectangle's centre (all four options equally close) and every option is equally far from the other
- * three, so sign-mirror, median-of-options and odd-one-out all sit at chance. (v1 flipped and changed
- * freely; the key was always one of the two exact sign mirrors, 50 % instead of 25 %.)
- * Which component is flipped is drawn among the non-zero ones; a (0, 0) move falls back to a square
- * of side d around it. All values are whole Å; options are at least minSeparationA apart.
+ * The partner kernel of one move component. A partner of v is −v (sign flip) or v ± d with d a whole-Å change in
+ * [max(minDeltaA, minSeparationA), maxDeltaA] (a magnitude change, or sign and magnitude when it crosses zero).
+ *
+ * Options must not tell the truth from its partner. Given the unordered pair {v, v'}, the truth is v with probability
+ * π(v) K(v'|v) / (π(v) K(v'|v) + π(v') K(v|v')); it is 1/2 for every pair exactly when the joint S(v, v') = π(v) K(v'|v)
+ * is symmetric. A symmetric proposal alone is not enough: true offsets cluster near zero, so "the option nearer zero"
+ * would be the truth more often (a pair {0, 4} is keyed at 0 about twice as often as at 4). S is therefore built as
+ * X A X (A: the allowed moves, flips weighted like all magnitude changes together; X diagonal), scaled until every row
+ * sums to π (symmetric Sinkhorn scaling), so K(v'|v) = x_v A(v, v') x_v' / π(v).
  */
-export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractorSpec): { scheme: string; move: Move }[] {
-  const [dx, dy] = truth;
+export function buildMovePartnerKernel(spec: MoveDistractorSpec): MovePartnerKernel {
+  const cacheKey = JSON.stringify([spec.minDeltaA, spec.maxDeltaA, spec.minSeparationA, spec.truthSpreadA, spec.maxOptionA]);
+  const hit = kernelCache.get(cacheKey);
+  if (hit) return hit;
   const deltas: number[] = [];
   for (let d = Math.ceil(Math.max(spec.minDeltaA, spec.minSeparationA)); d <= Math.floor(spec.maxDeltaA); d++) deltas.push(d);
   if (deltas.length === 0) throw new Error(`no whole-Å magnitude change in [${spec.minDeltaA}, ${spec.maxDeltaA}] that keeps options ${spec.minSeparationA} Å apart: raise maxDeltaA`);
-  const zero = (v: number) => (v === 0 ? 0 : v);
-  const flippable = ([0, 1] as const).filter((k) => truth[k] !== 0 && 2 * Math.abs(truth[k]) >= spec.minSeparationA - 1e-9);
-  if (flippable.length === 0) {
-    // (0, 0) (or too small to flip apart): a square of side d with the truth at a corner.
-    const d = rng.pick(deltas);
-    const sx = rng.pick([-1, 1]);
-    const sy = rng.pick([-1, 1]);
-    return [
-      { scheme: "magnitude", move: [zero(dx + sx * d), dy] },
-      { scheme: "magnitude", move: [dx, zero(dy + sy * d)] },
-      { scheme: "magnitude", move: [zero(dx + sx * d), zero(dy + sy * d)] },
-    ];
+  if (!(spec.truthSpreadA > 0)) throw new Error(`truthSpreadA must be > 0 Å, got ${spec.truthSpreadA}`);
+  const R = Math.floor(spec.maxOptionA);
+  if (R < Math.max(...deltas)) throw new Error(`maxOptionA ${spec.maxOptionA} Å leaves no room for a ${Math.max(...deltas)} Å change: raise it`);
+  const n = 2 * R + 1;
+  const raw = Array.from({ length: n }, (_, i) => Math.exp(-((i - R) ** 2) / (2 * spec.truthSpreadA ** 2)));
+  const total = raw.reduce((a, b) => a + b, 0);
+  const prior = raw.map((x) => x / total);
+  const flipWeight = deltas.length;
+  const edges: { j: number; w: number }[][] = Array.from({ length: n }, (_, i) => {
+    const v = i - R;
+    const out = new Map<number, number>();
+    for (const d of deltas) for (const w of [v - d, v + d]) if (Math.abs(w) <= R) out.set(w + R, (out.get(w + R) ?? 0) + 1);
+    if (v !== 0 && 2 * Math.abs(v) >= spec.minSeparationA - 1e-9) out.set(-v + R, (out.get(-v + R) ?? 0) + flipWeight);
+    return [...out].map(([j, w]) => ({ j, w }));
+  });
+  // Symmetric Sinkhorn: x ← sqrt(x · π / (A x)) converges on a connected graph with an odd cycle (steps d and d + 1).
+  let x = prior.map((p) => Math.sqrt(p));
+  let worst = Infinity;
+  for (let iter = 0; iter < 100_000 && worst > 1e-12; iter++) {
+    const ax = edges.map((es) => es.reduce((s, e) => s + e.w * x[e.j]!, 0));
+    x = x.map((xi, i) => Math.sqrt((xi * prior[i]!) / ax[i]!));
+    worst = 0;
+    for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs((x[i]! * edges[i]!.reduce((s, e) => s + e.w * x[e.j]!, 0)) / prior[i]! - 1));
   }
-  const k = rng.pick(flippable);
-  const other = k === 0 ? 1 : 0;
-  const v = truth[other];
-  // The other component's magnitude grows or shrinks by d (sign kept; a zero component takes either sign).
-  const grown = deltas.map((d) => (v === 0 ? rng.pick([-1, 1]) * d : Math.sign(v) * (Math.abs(v) + d)));
-  const shrunk = v === 0 ? [] : deltas.filter((d) => Math.abs(v) - d >= 0).map((d) => Math.sign(v) * (Math.abs(v) - d));
-  const pool = shrunk.length > 0 && rng.next() < 0.5 ? shrunk : grown;
-  const c = zero(rng.pick(pool));
-  const make = (flip: boolean, changed: boolean): Move => {
-    const m: [number, number] = [dx, dy];
-    if (flip) m[k] = zero(-m[k]);
-    if (changed) m[other] = c;
-    return m;
-  };
+  if (worst > 1e-9) throw new Error(`move partner kernel did not balance (row error ${worst.toExponential(2)}): check truthSpreadA and the deltas`);
+  const kernel = edges.map((es, i) => {
+    const row = es.map((e) => ({ value: e.j - R, p: (x[i]! * e.w * x[e.j]!) / prior[i]! }));
+    const sum = row.reduce((s, r) => s + r.p, 0);
+    return row.map((r) => ({ value: r.value, p: r.p / sum }));
+  });
+  const built = { radius: R, prior, kernel };
+  kernelCache.set(cacheKey, built);
+  return built;
+}
+
+/** A partner of the true component `v`, drawn from the kernel. */
+export function drawMovePartner(rng: Rng, v: number, kernel: MovePartnerKernel): { kind: MovePartnerKind; value: number } {
+  const row = kernel.kernel[v + kernel.radius];
+  if (!Number.isInteger(v) || !row) throw new Error(`move component ${v} Å is not a whole number within ±${kernel.radius} Å (maxOptionA)`);
+  let u = rng.next();
+  let picked = row[row.length - 1]!.value;
+  for (const r of row) {
+    if (u < r.p) {
+      picked = r.value;
+      break;
+    }
+    u -= r.p;
+  }
+  const value = picked === 0 ? 0 : picked;
+  const kind: MovePartnerKind = value === -v ? "sign" : v !== 0 && value !== 0 && Math.sign(value) !== Math.sign(v) ? "sign+magnitude" : "magnitude";
+  return { kind, value };
+}
+
+/**
+ * T8: three distractors for the move (dx, dy). The options are a 2 × 2 product {dx, dx'} × {dy, dy'}: each component
+ * gets one partner (`drawMovePartner`: its sign flipped, its magnitude changed, or both), and the three distractors
+ * change x, y, or both. Every value then appears in exactly two options and, the partners being exchangeable with
+ * their truths under the assumed spread, the key is equally likely to be any corner of the set: no rule that reads only
+ * the option texts (mirror, median, odd-one-out, the shortest or longest move) beats chance. All values are whole Å;
+ * options are at least minSeparationA apart (each partner differs by at least that).
+ */
+export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractorSpec): { scheme: string; move: Move }[] {
+  const kernel = buildMovePartnerKernel(spec);
+  const [dx, dy] = truth;
+  const px = drawMovePartner(rng, dx, kernel);
+  const py = drawMovePartner(rng, dy, kernel);
   return [
-    { scheme: "sign", move: make(true, false) },
-    { scheme: "magnitude", move: make(false, true) },
-    { scheme: "sign+magnitude", move: make(true, true) },
+    { scheme: `x-${px.kind}`, move: [px.value, dy] },
+    { scheme: `y-${py.kind}`, move: [dx, py.value] },
+    { scheme: `x-${px.kind}+y-${py.kind}`, move: [px.value, py.value] },
   ];
 }
 

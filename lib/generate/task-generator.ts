@@ -154,18 +154,7 @@ export function makeCanonicalViews(base: ViewBase, views: readonly CanonicalView
 export const THREE_VIEWS: readonly CanonicalViewName[] = ["front", "left", "top"];
 export const SIX_VIEWS: readonly CanonicalViewName[] = CANONICAL_VIEW_NAMES;
 
-/** Whole multiples of `step` in [min, max], without 0 unless allowed. */
-export function listGridValues(min: number, max: number, step: number, allowZero: boolean): number[] {
-  const out: number[] = [];
-  const first = Math.ceil(min / step - 1e-9);
-  const last = Math.floor(max / step + 1e-9);
-  for (let k = first; k <= last; k++) {
-    const v = k * step;
-    if (v === 0 && !allowZero) continue;
-    out.push(v === 0 ? 0 : v);
-  }
-  return out;
-}
+export { listGridValues } from "@/lib/tasks/grammar/command";
 
 /** Picks one value, or throws with the knob names when the range is empty (bad params). */
 export function pickValue(rng: Rng, values: readonly number[], what: string): number {

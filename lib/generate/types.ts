@@ -8,6 +8,7 @@ import type { HBond } from "@/lib/molecule/hbonds";
 import type { PreparedComplex, ResidueKind } from "@/lib/molecule/prepare";
 import type { Atom, Bond, ResidueKey } from "@/lib/molecule/types";
 import type { RenderSettings } from "@/lib/render/settings";
+import { PROJECT_GENERATOR_NAME } from "@/lib/tasks/chance";
 import type { ResidueRef } from "@/lib/tasks/fields";
 import type { TaskId } from "@/lib/tasks/types";
 
@@ -18,9 +19,10 @@ import type { TaskId } from "@/lib/tasks/types";
  * 3: H-bonds (T4, T8, T9 keys and questions) follow ChimeraX's criteria (../shared/spec/hbond-criteria.md).
  * 4: scene3d carries atom and residue names (hover) and, in T8, the two atoms the question names; images follow
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
+ * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
  */
-export const GENERATOR_VERSION = "4";
-export const GENERATOR_NAME = "misi-baseline/lib/generate";
+export const GENERATOR_VERSION = "5";
+export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
 /** Where a complex came from (recorded in provenance). */
 export interface ComplexSource {

@@ -26,6 +26,11 @@ export const ResponseRecordSchema = z.object({
   fairPartial: z.number().min(0).max(1).optional(),
   /** F1 of the answered H-bond set (T4, T9 only). */
   fairF1: z.number().min(0).max(1).optional(),
+  /**
+   * The answer space the item's key was drawn from (lib/tasks/chance.ts), for the chance level; omitted: the spec's
+   * range (as for items imported from the MiSI release).
+   */
+  keyAnswerSpace: z.object({ size: z.number().int().positive().nullable(), basis: z.string() }).optional(),
 });
 export type ResponseRecord = z.infer<typeof ResponseRecordSchema>;
 

@@ -3,9 +3,9 @@ import { summarizeSpread, type Spread } from "@/lib/stats/descriptive";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
 import { summarizeConditionEffect, type ConditionEffectSummary } from "./condition-effect";
 import { chooseReportedInterval, type ReportedInterval } from "./interval-rule";
+import { combineChance, keyAnswerSpace, SPEC_ORIGIN } from "@/lib/tasks/chance";
 import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
 import {
-  CHANCE_LEVELS,
   computeAllTaskAverage,
   computePaperAverage,
   RESULT_COLUMN_KEYS,
@@ -159,7 +159,8 @@ function summarizeColumn(column: ResultColumnKey, records: readonly ResponseReco
       partial: hasFair ? summarizeMetric(byParticipant, fairPartialOf, `${seedPrefix}|${column}|fair-partial`, replicates, confidence) : partial,
       f1: withF1.length === records.length ? { mean: withF1.reduce((s, r) => s + (r.fairF1 as number), 0) / withF1.length } : null,
     },
-    chance: CHANCE_LEVELS[column],
+    // Each response's item contributes the chance of its own key's answer space (generated items exclude 0).
+    chance: combineChance(records.map((r) => r.keyAnswerSpace ?? keyAnswerSpace(def.taskId, SPEC_ORIGIN))),
   };
 }
 

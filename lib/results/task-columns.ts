@@ -100,32 +100,7 @@ export function toResultColumnKey(taskId: ResultTaskId, t4Polarity?: T4Polarity)
   return t4Polarity === undefined ? taskId : null;
 }
 
-export interface ChanceLevel {
-  /** Probability that a uniformly random answer is exactly right, or null where no finite uniform answer space exists. */
-  exact: number | null;
-  basis: string;
-}
-
-/**
- * Chance levels for the exact score (spec §4). The value-range tasks follow the spec's "given the
- * axis" convention (a random axis as well would halve T1 and divide T2 by three); they are
- * reference lines, not null hypotheses for a test. Open-ended answers have no uniform answer space.
- */
-export const CHANCE_LEVELS: Readonly<Record<ResultColumnKey, ChanceLevel>> = {
-  translation: { exact: 1 / 9, basis: "9 integer distances in [-4, 4] Å, axis given" },
-  rotation: { exact: 1 / 13, basis: "13 angles in [-90°, 90°] at 15° steps, axis given" },
-  zooming: { exact: 1 / 21, basis: "21 integer distances in [40, 60] Å" },
-  residue_ligand_pos: { exact: null, basis: "open-ended bond list" },
-  residue_ligand_neg: {
-    exact: null,
-    basis: "open-ended; note that always answering `No` scores 100% on these items",
-  },
-  translation_rotation: { exact: 0.25, basis: "multiple choice A–D" },
-  rotation_rotation: { exact: 0.25, basis: "multiple choice A–D" },
-  docking: { exact: null, basis: "open-ended roll + move command" },
-  interaction_location: { exact: 0.25, basis: "multiple choice A–D" },
-  pocket_ligand: { exact: null, basis: "open-ended bond list" },
-};
+export type { ChanceLevel } from "@/lib/tasks/chance";
 
 /**
  * The paper's average: mean of the 8 Avg columns (T4 Pos./Neg. as two columns, TransRot and RotRot

@@ -4,6 +4,7 @@
  * written to a bundle manifest.
  */
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
+import { combineChance, keyAnswerSpace, SPEC_ORIGIN } from "@/lib/tasks/chance";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskId } from "@/lib/tasks/types";
 import { type ItemShortcutScore, SHORTCUT_STRATEGIES, type ShortcutItem, type ShortcutNeed, type ShortcutStrategy } from "./strategies";
@@ -31,8 +32,10 @@ export interface TaskShortcutAudit {
   /** The item group (`groupOf`), when the audit is split within a task (e.g. T4 Pos./Neg.). */
   group?: string;
   items: number;
-  /** The task's chance level (lib/tasks), null where the spec gives none. */
+  /** Chance over these items' own answer spaces (lib/tasks/chance.ts), null where the answer space is open. */
   chance: number | null;
+  /** How the chance level was derived (answer spaces and their counts). */
+  chanceBasis: string;
   strategies: StrategyAccuracy[];
   /** The strategy with the highest exact accuracy (ties: the first listed), null when none could run. */
   best: StrategyAccuracy | null;
@@ -85,7 +88,8 @@ export function auditShortcuts(items: readonly ShortcutItem[], options: AuditOpt
           ) ?? [],
       );
       const best = measured.reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
-      out.push({ taskId, ...(group !== undefined ? { group } : {}), items: indices.length, chance: getTask(taskId).chance, strategies: measured, best });
+      const chance = combineChance(indices.map((i) => keyAnswerSpace(taskId, list[i]!.keyOrigin ?? SPEC_ORIGIN)));
+      out.push({ taskId, ...(group !== undefined ? { group } : {}), items: indices.length, chance: chance.exact, chanceBasis: chance.basis, strategies: measured, best });
     }
   }
   return out;

@@ -62,7 +62,7 @@ function contactResidues(item: GeneratedItem): ComplexResidue[] | null {
 }
 
 export function toShortcutItem(item: GeneratedItem): ShortcutItem {
-  const out: ShortcutItem = { taskId: item.taskId, gold: item.gold, canonicalAnswer: item.canonicalAnswer };
+  const out: ShortcutItem = { taskId: item.taskId, gold: item.gold, canonicalAnswer: item.canonicalAnswer, keyOrigin: { kind: "generated", params: item.provenance.params } };
   const poses = optionPoses(item);
   if (poses) out.optionPoseRmsd = rmsdMatrix(poses);
   const residues = contactResidues(item);

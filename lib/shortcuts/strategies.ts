@@ -10,6 +10,7 @@
  * score (the task's paper rule), or null when it cannot run on the item (missing data).
  */
 import { MC_LETTERS, type McLetter, type TaskId } from "@/lib/tasks/types";
+import type { KeyOrigin } from "@/lib/tasks/chance";
 import { getTask } from "@/lib/tasks/registry";
 import { optionVector } from "@/lib/generate/mc-validity";
 
@@ -31,6 +32,8 @@ export interface ShortcutItem {
   gold: unknown;
   /** The gold's canonical answer text. */
   canonicalAnswer: string;
+  /** Where the key was drawn from, for the chance level (lib/tasks/chance.ts); omitted: the spec's range. */
+  keyOrigin?: KeyOrigin;
   /** MC option-image tasks: RMSD (Å) between the atoms of option images i and j, 4 × 4 in letter order. */
   optionPoseRmsd?: readonly (readonly number[])[];
   /** T4/T9: every polar pocket–ligand atom pair within 5 Å (T4: the question's residue only). */
@@ -164,6 +167,29 @@ const oddOneOut: Candidates = (options) => {
     true,
   );
 };
+
+/** An option's size: a norm of its command values (all commands, in order; Å and degrees alike). */
+type OptionNorm = (values: readonly number[]) => number;
+const NORMS: Readonly<Record<"l1" | "max" | "euclid", { label: string; norm: OptionNorm }>> = {
+  l1: { label: "|dx|+|dy|", norm: (vs) => vs.reduce((s, v) => s + Math.abs(v), 0) },
+  max: { label: "max(|dx|,|dy|)", norm: (vs) => Math.max(0, ...vs.map(Math.abs)) },
+  euclid: { label: "Euclidean length", norm: (vs) => Math.hypot(...vs) },
+};
+
+/**
+ * Options with the smallest (or largest) size: "the true move is the short one" (a distractor that only ever grows a
+ * magnitude, or a zero that is never a distractor's value, gives it away).
+ */
+function bySize(norm: OptionNorm, largest: boolean): Candidates {
+  return (options) => {
+    const cs = options.map(commandsOf);
+    if (cs.some((c) => c === null)) return null;
+    return argExtreme(
+      (cs as { key: string; value: number }[][]).map((c) => norm(c.map((x) => x.value))),
+      largest,
+    );
+  };
+}
 
 /** Options sharing the most command values (slot by slot) with the other options: the "centre" of the paper's perturbations. */
 const mostShared: Candidates = (options) => {
@@ -316,6 +342,10 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   optionTextStrategy("median", "option closest to the options' median", medianOption),
   optionTextStrategy("odd-one-out", "option farthest from the others (text)", oddOneOut),
   optionTextStrategy("most-shared", "option sharing most values with the others", mostShared),
+  ...(["l1", "max", "euclid"] as const).flatMap((k) => [
+    optionTextStrategy(`smallest-${k}`, `option with the smallest ${NORMS[k].label}`, bySize(NORMS[k].norm, false)),
+    optionTextStrategy(`largest-${k}`, `option with the largest ${NORMS[k].label}`, bySize(NORMS[k].norm, true)),
+  ]),
   optionTextStrategy("slot-mirror+unique-angle", "one-command mirror, then unique angle", both(slotMirror, uniqueAngle)),
   optionTextStrategy("sign-mirror+unique-angle", "exact mirror, then unique angle", both(exactMirror, uniqueAngle)),
   optionTextStrategy("unique-angle+median", "unique angle, then median", both(uniqueAngle, medianOption)),

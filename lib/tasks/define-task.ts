@@ -24,9 +24,16 @@ export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
   }) as unknown as z.ZodType<TaskItem<Fields, Gold>>;
 
+  const parseAnswerFor = (text: string, rawFields: unknown) => {
+    if (!spec.parseAnswerForItem || rawFields === undefined) return spec.parseAnswer(text);
+    const fields = spec.fieldsSchema.safeParse(rawFields);
+    return fields.success ? spec.parseAnswerForItem(text, fields.data) : spec.parseAnswer(text);
+  };
+
   return {
     ...spec,
     defaultParams,
+    parseAnswerFor,
     itemSchema,
     score(answer, gold, overrides) {
       const resolved = resolveParams(overrides);
@@ -36,14 +43,14 @@ export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.
     canonicalizeGold(gold) {
       return spec.canonicalize(spec.toCorrectAnswer(gold));
     },
-    gradeText(text, rawGold, rawParams): GradeResult {
+    gradeText(text, rawGold, rawParams, rawFields): GradeResult {
       const gold = spec.goldSchema.safeParse(rawGold);
       if (!gold.success) {
         return { ok: false, stage: "gold", error: `stored gold for task ${spec.id} v${spec.version} is invalid: ${z.prettifyError(gold.error)}` };
       }
       const resolved = resolveParams(rawParams);
       if (!resolved.ok) return { ok: false, stage: "params", error: resolved.error };
-      const parsed = spec.parseAnswer(text);
+      const parsed = parseAnswerFor(text, rawFields);
       if (!parsed.ok) return { ok: false, stage: "answer", error: parsed.error };
       return { ok: true, canonical: parsed.canonical, score: spec.score(parsed.value, gold.data, resolved.params) };
     },

@@ -92,8 +92,6 @@ export const dockingTask = defineTask({
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: DockingFieldsSchema,
   renderQuestion: (fields: DockingFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
-  // The spec gives no chance level for T7; an exact guess is about 1 in 3 × 13 × 41 = 1,599 answers.
-  chance: null,
   answerWidget: {
     type: "docking",
     rollAxes: DOCKING_ROLL_COMMAND.axes,

@@ -6,7 +6,6 @@ import { PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
 import type { CommandSpec } from "./grammar/command";
 import {
   MC_ANSWER_FORMAT,
-  MC_CHANCE,
   MC_WIDGET,
   McAnswerSchema,
   canonicalizeMcAnswer,
@@ -83,7 +82,6 @@ export const interactionLocationTask = defineTask({
       options: formatMcOptions(fields.options),
     }),
   // Spec §4: four options, 25%.
-  chance: MC_CHANCE,
   answerWidget: MC_WIDGET,
   params: InteractionLocationParamsSchema,
   answerSchema: McAnswerSchema,

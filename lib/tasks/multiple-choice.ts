@@ -66,9 +66,6 @@ export function scoreMcAnswer(answer: McAnswer, gold: McGold): TaskScore {
 
 export const MC_WIDGET = { type: "mc", letters: MC_LETTERS } as const;
 
-/** Chance level of a four-option item (spec §4: MC 25%). */
-export const MC_CHANCE = 1 / MC_LETTERS.length;
-
 export const MC_ANSWER_FORMAT =
   `Answer with one letter: ${joinAlternatives(MC_LETTERS)}. ` + "'B', 'b', '(B)', 'B)', 'B.' and 'Option B' are all read as B; an answer naming two letters is not accepted.";
 

@@ -63,13 +63,14 @@ export const pocketLigandTask = defineTask({
     const chainList = `${chains.length === 1 ? "chain" : "chains"} ${joinAlternatives(chains, "and")}`;
     return fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, chainList });
   },
-  // The spec gives no chance level: the answer space (any set of atom pairs) is open.
-  chance: null,
   answerWidget: { type: "hbond-list", withResidueNumberAndChain: true, allowNo: true, yesPrefix: false },
   params: PocketLigandParamsSchema,
   answerSchema: PocketLigandAnswerSchema,
   goldSchema: PocketLigandAnswerSchema,
   parseAnswer: (text: string) => parseHbondAnswer(text, POCKET_BOND_GRAMMAR),
+  // The item's chains and pick lists tell `GLY 27 C O` (atom C, chain O) from a chain typed first (lib/tasks/grammar/hbond.ts).
+  parseAnswerForItem: (text: string, fields: PocketLigandFields) =>
+    parseHbondAnswer(text, POCKET_BOND_GRAMMAR, { chainIds: fields.chainIds, ...(fields.pickers ? { residues: fields.pickers.residues } : {}) }),
   canonicalize: (value: PocketLigandAnswer) => formatHbondAnswer(value, POCKET_BOND_GRAMMAR),
   toCorrectAnswer: (gold: PocketLigandAnswer) => gold,
   score: (answer: PocketLigandAnswer, gold: PocketLigandAnswer) => scoreHbondAnswer(answer, gold, POCKET_BOND_GRAMMAR),

@@ -59,8 +59,6 @@ export const residueLigandTask = defineTask({
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: ResidueLigandFieldsSchema,
   renderQuestion: (fields: ResidueLigandFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, residue: formatResidueRef(fields.residue) }),
-  // The spec gives no chance level: the answer space is open, and on Neg. items a constant "No" is always right.
-  chance: null,
   answerWidget: { type: "hbond-list", withResidueNumberAndChain: false, allowNo: true, yesPrefix: true },
   params: ResidueLigandParamsSchema,
   answerSchema: ResidueLigandAnswerSchema,

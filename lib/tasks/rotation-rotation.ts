@@ -3,7 +3,7 @@ import { AXES_CONVENTION, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
 import type { CommandSpec } from "./grammar/command";
-import { MC_ANSWER_FORMAT, MC_CHANCE, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
+import { MC_ANSWER_FORMAT, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
 import { fillTemplate } from "./template";
 
 /**
@@ -47,7 +47,6 @@ export const rotationRotationTask = defineTask({
   fieldsSchema: RotationRotationFieldsSchema,
   renderQuestion: (fields: RotationRotationFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
   // Spec §4: four options, 25%.
-  chance: MC_CHANCE,
   answerWidget: MC_WIDGET,
   params: RotationRotationParamsSchema,
   answerSchema: McAnswerSchema,

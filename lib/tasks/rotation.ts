@@ -12,8 +12,8 @@ export const ROTATION_COMMAND: CommandSpec = { verb: "roll", axes: ["x", "y", "z
 const EXAMPLE = "roll y 15";
 
 /**
- * The grammar accepts a = 0 (the spec's 13 values, and its 1/13 chance level, include it);
- * generators skip 0 because image 4 would equal image 1.
+ * The grammar accepts a = 0 (the spec's 13 values include it; release items may have it); generators skip 0
+ * because image 4 would equal image 1. lib/tasks/chance.ts counts the values a key can take.
  */
 export const RotationAnswerSchema = z.object({
   axis: axisSchema(ROTATION_COMMAND.axes),
@@ -69,7 +69,6 @@ export const rotationTask = defineTask({
   fieldsSchema: RotationFieldsSchema,
   renderQuestion: (fields: RotationFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
   // Spec §4: "about 1/13" (13 angles, given the axis); guessing the axis as well would be 1/39.
-  chance: 1 / 13,
   answerWidget: { type: "command", verb: "roll", axes: ROTATION_COMMAND.axes, min: ROTATION_COMMAND.min, max: ROTATION_COMMAND.max, step: ROTATION_COMMAND.step, unit: "°" },
   params: RotationParamsSchema,
   answerSchema: RotationAnswerSchema,

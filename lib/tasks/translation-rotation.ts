@@ -3,7 +3,7 @@ import { AXES_CONVENTION, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
 import type { CommandSpec } from "./grammar/command";
-import { MC_ANSWER_FORMAT, MC_CHANCE, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
+import { MC_ANSWER_FORMAT, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
 import { fillTemplate } from "./template";
 
 /**
@@ -56,7 +56,6 @@ export const translationRotationTask = defineTask({
   fieldsSchema: TranslationRotationFieldsSchema,
   renderQuestion: (fields: TranslationRotationFields) => fillTemplate(QUESTION_TEMPLATE, { referencePdbId: fields.referencePdbId, targetPdbId: fields.targetPdbId }),
   // Spec §4: four options, 25%.
-  chance: MC_CHANCE,
   answerWidget: MC_WIDGET,
   params: TranslationRotationParamsSchema,
   answerSchema: McAnswerSchema,

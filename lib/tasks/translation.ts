@@ -12,8 +12,8 @@ export const TRANSLATION_COMMAND: CommandSpec<"x" | "y"> = { verb: "move", axes:
 const EXAMPLE = "move x 4";
 
 /**
- * The grammar accepts d = 0: the spec's range [-4, 4] includes it and its chance level (1/9 given
- * the axis) counts it. Generators skip 0 because a zero move leaves image 4 identical to image 1.
+ * The grammar accepts d = 0: the spec's range [-4, 4] includes it (release items may have it). Generators skip 0
+ * because a zero move leaves image 4 identical to image 1; lib/tasks/chance.ts counts the values a key can take.
  */
 export const TranslationAnswerSchema = z.object({
   axis: axisSchema(TRANSLATION_COMMAND.axes),
@@ -67,8 +67,6 @@ export const translationTask = defineTask({
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: TranslationFieldsSchema,
   renderQuestion: (fields: TranslationFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
-  // Spec §4: "about 1/9 given the axis" (9 distances); a blind guess of axis too would be 1/18.
-  chance: 1 / 9,
   answerWidget: { type: "command", verb: "move", axes: TRANSLATION_COMMAND.axes, min: TRANSLATION_COMMAND.min, max: TRANSLATION_COMMAND.max, step: TRANSLATION_COMMAND.step, unit: "Å" },
   params: TranslationParamsSchema,
   answerSchema: TranslationAnswerSchema,

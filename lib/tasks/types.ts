@@ -92,8 +92,6 @@ export interface TaskSpec<Id extends TaskId, Answer, Gold, Fields, P extends z.Z
   fieldsSchema: z.ZodType<Fields>;
   /** The question text for one item: the template with its fields filled. */
   renderQuestion(fields: Fields): string;
-  /** Chance level of an exact answer (spec §4), or null where the spec gives none (open answers). */
-  chance: number | null;
   answerWidget: AnswerWidget;
   /** zod with defaults: tunable knobs (value ranges, partial-credit widths). */
   params: P;
@@ -102,6 +100,12 @@ export interface TaskSpec<Id extends TaskId, Answer, Gold, Fields, P extends z.Z
   /** zod for the stored gold (AnswerKey.gold). */
   goldSchema: z.ZodType<Gold>;
   parseAnswer(text: string): ParseResult<Answer>;
+  /**
+   * Parses with the item's public fields at hand, where they decide between readings the text alone leaves open (T9:
+   * which chains and atoms the item has). Absent: `parseAnswer`. Must accept whatever `parseAnswer` accepts for
+   * answers that are valid for the item, so a canonical text parses the same with or without the item.
+   */
+  parseAnswerForItem?(text: string, fields: Fields): ParseResult<Answer>;
   canonicalize(value: Answer): string;
   /** The answer that scores exact 1 on this gold. */
   toCorrectAnswer(gold: Gold): Answer;
@@ -118,8 +122,13 @@ export interface TaskDefinition<Id extends TaskId, Answer, Gold, Fields, P exten
   itemSchema: z.ZodType<TaskItem<Fields, Gold>>;
   /** Canonical text of the gold answer (AnswerKey.canonical). */
   canonicalizeGold(gold: Gold): string;
-  /** Parses raw text, validates stored gold and params, and scores. Never throws. */
-  gradeText(text: string, gold: unknown, params?: unknown): GradeResult;
+  /**
+   * Parses an answer to one item: with its stored public fields (`parseAnswerForItem`) when they validate, else as
+   * `parseAnswer`. What participant screens use, so a refusal can name the item's own chains and atoms.
+   */
+  parseAnswerFor(text: string, fields: unknown): ParseResult<Answer>;
+  /** Parses raw text (with the item's stored fields when given), validates stored gold and params, and scores. Never throws. */
+  gradeText(text: string, gold: unknown, params?: unknown, fields?: unknown): GradeResult;
   /** Validates stored fields and renders the question. Never throws. */
   renderStoredQuestion(fields: unknown): RenderResult;
 }

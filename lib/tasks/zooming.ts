@@ -57,7 +57,6 @@ export const zoomingTask = defineTask({
   fieldsSchema: ZoomingFieldsSchema,
   renderQuestion: (fields: ZoomingFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
   // Spec §4: 1/21, one of the 21 distances 40..60.
-  chance: 1 / 21,
   answerWidget: { type: "command", verb: "move", axes: ZOOMING_COMMAND.axes, min: ZOOMING_COMMAND.min, max: ZOOMING_COMMAND.max, step: ZOOMING_COMMAND.step, unit: "Å" },
   params: ZoomingParamsSchema,
   answerSchema: ZoomingAnswerSchema,

@@ -28,6 +28,16 @@ export const InteractionLocationGeneratorParamsSchema = z
     maxDeltaA: z.number().int().min(1).max(20).default(6),
     /** Every two options are at least this far apart in the x/y plane. */
     minSeparationA: z.number().min(0).max(20).default(2),
+    /**
+     * Spread (standard deviation, Å) of the true move's components that the distractors are balanced against
+     * (lib/generate/distractors.ts `buildMovePartnerKernel`). 3.5 Å: the bond midpoints' offsets from the view centre on
+     * the shared structures (PLIP test set and PoseBusters, 162 bonds; RMS 3.8 Å, raised by a few far bonds) are fitted
+     * best by it, and with it the shortest- and longest-option rules sit at chance there (3 Å or 4.5 Å miss by 4-5
+     * points). Another structure pool may need its own value: `npm run bench:shortcuts -- --tasks t8` tells.
+     */
+    truthSpreadA: z.number().min(0.5).max(30).default(3.5),
+    /** No option shows a component beyond ±maxOptionA Å. */
+    maxOptionA: z.number().int().min(5).max(200).default(40),
   })
   .refine((p) => p.minDeltaA <= p.maxDeltaA, { message: "minDeltaA exceeds maxDeltaA" });
 export type InteractionLocationGeneratorParams = z.infer<typeof InteractionLocationGeneratorParamsSchema>;

@@ -1,14 +1,16 @@
 /**
  * T1 translation, T2 rotation, T3 zooming (spec §3): front, left and top views of the whole complex,
  * then the front view after one command applied to the whole complex. The gold is that command.
- * Value ranges come from the task modules' params (axes, min/max, allowZero).
+ * Value ranges come from the task modules' params (axes, min/max, allowZero), listed by lib/tasks/chance.ts (the
+ * same list gives the chance level).
  */
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
-import { ROTATION_COMMAND, RotationParamsSchema } from "@/lib/tasks/rotation";
+import { listKeyValues } from "@/lib/tasks/chance";
+import { RotationParamsSchema } from "@/lib/tasks/rotation";
 import { TranslationParamsSchema } from "@/lib/tasks/translation";
 import { ZoomingParamsSchema } from "@/lib/tasks/zooming";
 import { buildScene3dField } from "../scene";
-import { type GeneratorContext, type ItemDraft, type ViewBase, THREE_VIEWS, defineGenerator, listGridValues, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
+import { type GeneratorContext, type ItemDraft, type ViewBase, THREE_VIEWS, defineGenerator, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
 import type { GeneratorComplex } from "../types";
 import { makeComplexBase } from "./whole-complex";
 
@@ -30,7 +32,7 @@ export const translationGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const axis = rng.pick(params.axes);
-    const distanceA = pickValue(rng, listGridValues(params.minDistanceA, params.maxDistanceA, 1, params.allowZero), "translation distance");
+    const distanceA = pickValue(rng, listKeyValues("translation", { kind: "generated", params }) ?? [], "translation distance");
     const extraRadiusA = Math.max(Math.abs(params.minDistanceA), Math.abs(params.maxDistanceA));
     const base = makeComplexBase(complex, context, { extraRadiusA });
     return buildUnitDraft(complex, base, { kind: "move", axis, value: distanceA }, { axis, distanceA }, context);
@@ -45,7 +47,7 @@ export const rotationGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const axis = rng.pick(params.axes);
-    const angleDeg = pickValue(rng, listGridValues(params.minAngleDeg, params.maxAngleDeg, ROTATION_COMMAND.step, params.allowZero), "rotation angle");
+    const angleDeg = pickValue(rng, listKeyValues("rotation", { kind: "generated", params }) ?? [], "rotation angle");
     const base = makeComplexBase(complex, context);
     return buildUnitDraft(complex, base, { kind: "roll", axis, value: angleDeg }, { axis, angleDeg }, context);
   },
@@ -65,7 +67,7 @@ export const zoomingGenerator = defineGenerator({
   checkComplex: () => null,
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
-    const distanceA = pickValue(rng, listGridValues(params.minDistanceA, params.maxDistanceA, 1, true), "zoom distance");
+    const distanceA = pickValue(rng, listKeyValues("zooming", { kind: "generated", params }) ?? [], "zoom distance");
     const base = makeComplexBase(complex, context, { minDistanceA: params.maxDistanceA + ZOOM_CAMERA_CLEARANCE_A });
     return buildUnitDraft(complex, base, { kind: "move", axis: "z", value: distanceA }, { distanceA }, context);
   },

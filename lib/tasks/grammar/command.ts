@@ -245,3 +245,16 @@ export function parseCommandSequence(text: string, specs: readonly CommandSpec[]
   const canonical = commands.map((c, i) => formatCommand(c, specs[i]!.step)).join(", ");
   return { ok: true, value: commands, canonical };
 }
+
+/** Whole multiples of `step` in [min, max], without 0 unless allowed. */
+export function listGridValues(min: number, max: number, step: number, allowZero: boolean): number[] {
+  const out: number[] = [];
+  const first = Math.ceil(min / step - 1e-9);
+  const last = Math.floor(max / step + 1e-9);
+  for (let k = first; k <= last; k++) {
+    const v = k * step;
+    if (v === 0 && !allowZero) continue;
+    out.push(v === 0 ? 0 : v);
+  }
+  return out;
+}

@@ -47,7 +47,7 @@ function canBeOneLetterAtom(residueName: string, token: string): boolean {
  * T9's chain is the 4th part. A one-character 3rd part that cannot be an atom of the residue (`GLY 27 A O`: GLY has
  * no atom "A") or a 4th part that cannot be a chain (`TYR 228 A OH`) means the chain was written before the atom;
  * read by the grammar, `GLY 27 A O` would be atom "A" on chain "O" and silently score 0, so it is refused with the
- * order spelled out. (`GLY 27 C O` stays atom C on chain O: both readings are possible and the grammar decides.)
+ * order spelled out. (`GLY 27 C O` is lexically both: the item decides, see `swappedReadingProblem`.)
  */
 function chainBeforeAtomProblem(residue: string, number: string, third: string, fourth: string, where: string, eg: string): string | undefined {
   if (!CHAIN_ID_PATTERN.test(third) || !ATOM_NAME_PATTERN.test(fourth) || !HAS_LETTER.test(fourth)) return undefined;
@@ -142,6 +142,49 @@ export function hbondAnswerSchema<B>(bond: z.ZodType<B>): z.ZodType<HbondAnswer<
 
 type Result<V> = { ok: true; value: V } | { ok: false; error: string };
 
+/** What an item's public fields say about the names a T9 answer can use. */
+export interface BondItemNames {
+  /** The chains the question lists. */
+  chainIds: readonly string[];
+  /** Every pocket residue with its atom names (the pick lists), when the item has them. */
+  residues?: readonly { residueName: string; residueNumber: number; insertionCode?: string; chainId: string; atoms: readonly string[] }[];
+}
+
+/** Why a T9 protein side names no chain (or, with pick lists, no residue or atom) of the item; undefined when it does. */
+function missingFromItem(side: Omit<PocketBond, "ligandAtomName">, item: BondItemNames): string | undefined {
+  const up = (x: string) => x.toUpperCase();
+  if (!item.chainIds.some((c) => up(c) === side.chainId)) return `this item has no chain ${side.chainId} (its chains: ${item.chainIds.map(up).join(", ")})`;
+  if (!item.residues) return undefined;
+  const residue = item.residues.find(
+    (r) => up(r.chainId) === side.chainId && r.residueNumber === side.residueNumber && up(r.insertionCode ?? "") === side.insertionCode && up(r.residueName) === side.residueName,
+  );
+  const name = `${side.residueName} ${side.residueNumber}${side.insertionCode}`;
+  if (!residue) return `chain ${side.chainId} has no pocket residue ${name}`;
+  return residue.atoms.some((a) => up(a) === side.atomName) ? undefined : `${name} on chain ${side.chainId} has no atom ${side.atomName}`;
+}
+
+/**
+ * `GLY 27 C O` follows the format (`<RES> <resnum> <atom> <chain>`: atom C on chain O), but a participant may have
+ * typed the chain first (chain C, atom O); both tokens are lexically an atom and a chain. The spec fixes the order, and
+ * the canonical text and the pick lists write it that way, so the format's reading stands whenever the item has it
+ * (even if the other reading also exists: then the text means what the format says). Only when the item has no
+ * such atom or chain but does have the swapped one is the answer refused, with both readings and the way to write
+ * the swapped one, never silently re-read: the participant confirms by retyping.
+ */
+function swappedReadingProblem(side: Omit<PocketBond, "ligandAtomName">, item: BondItemNames | undefined, where: string, eg: string): string | undefined {
+  const missing = item ? missingFromItem(side, item) : undefined;
+  if (!item || missing === undefined) return undefined;
+  const swappedChain = side.atomName;
+  const swappedAtom = side.chainId;
+  if (!CHAIN_ID_PATTERN.test(swappedChain) || !ATOM_NAME_PATTERN.test(swappedAtom) || !HAS_LETTER.test(swappedAtom)) return undefined;
+  if (missingFromItem({ ...side, atomName: swappedAtom, chainId: swappedChain }, item) !== undefined) return undefined;
+  const residue = `${side.residueName} ${side.residueNumber}${side.insertionCode}`;
+  return (
+    `${where}ambiguous: in the format ${quote(POCKET_PROTEIN_PATTERN)} this is atom ${side.atomName} on chain ${side.chainId}, but ${missing}; ` +
+    `if you meant chain ${swappedChain}, atom ${swappedAtom}, write the atom before the chain: ${quote(`${residue} ${swappedAtom} ${swappedChain}`)} — e.g. ${quote(eg)}`
+  );
+}
+
 /** Per-task shape of a bond list: how the protein side is written. */
 export interface BondListGrammar<B extends ResidueBond> {
   /** "<RES> <atom>" or "<RES> <resnum> <atom> <chain>". */
@@ -154,7 +197,8 @@ export interface BondListGrammar<B extends ResidueBond> {
   yesPrefix: boolean;
   /** Whether `No` (no bonds) is a valid answer. */
   allowNo: boolean;
-  parseProteinSide(tokens: readonly string[], where: string): Result<Omit<B, "ligandAtomName">>;
+  /** `item`: the names the item offers (T9), to tell a chain written before its atom from the format's order. */
+  parseProteinSide(tokens: readonly string[], where: string, item?: BondItemNames): Result<Omit<B, "ligandAtomName">>;
   formatProteinSide(bond: B): string;
   /** Canonical order of bonds in a list. */
   compare(a: B, b: B): number;
@@ -164,9 +208,32 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Characters each kind of name may use, and how an error message says so. */
+const NAME_CHARACTERS = new Map<RegExp, { char: RegExp; allowed: string; max: number }>([
+  [RESIDUE_NAME_PATTERN, { char: /^[A-Z0-9]$/i, allowed: "letters and digits", max: 3 }],
+  [ATOM_NAME_PATTERN, { char: /^[A-Z0-9'"*_]$/i, allowed: "letters, digits, ' \" * _", max: 6 }],
+  [CHAIN_ID_PATTERN, { char: /^[A-Z0-9]$/i, allowed: "one letter or digit", max: 1 }],
+]);
+
+/** "'ʹ' (U+02B9)": a character named so that an invisible or look-alike one can still be found. */
+export function describeCharacter(ch: string): string {
+  return `${quote(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`;
+}
+
+/** Why `token` does not match its name pattern: the first refused character, else its length, else no letter. */
+function nameProblemDetail(token: string, pattern: RegExp, needsLetter: boolean): string {
+  const rule = NAME_CHARACTERS.get(pattern);
+  if (!rule) return "";
+  const refused = [...token].find((ch) => !rule.char.test(ch));
+  if (refused !== undefined) return `: the character ${describeCharacter(refused)} cannot be part of it (${rule.allowed} only)`;
+  if ([...token].length > rule.max) return `: it has ${[...token].length} characters, at most ${rule.max}`;
+  if (needsLetter && !HAS_LETTER.test(token)) return ": it needs a letter";
+  return "";
+}
+
 function checkName(token: string, pattern: RegExp, what: string, where: string, eg: string, needsLetter = true): string | undefined {
   if (pattern.test(token) && (!needsLetter || HAS_LETTER.test(token))) return undefined;
-  return `${where}${quote(token)} is not ${what} — e.g. ${quote(eg)}`;
+  return `${where}${quote(token)} is not ${what}${nameProblemDetail(token, pattern, needsLetter)} — e.g. ${quote(eg)}`;
 }
 
 /** T4: `<RES> <atom>`; the residue is fixed by the question, so no number or chain. */
@@ -227,7 +294,7 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
   example: POCKET_EXAMPLE,
   yesPrefix: false,
   allowNo: true,
-  parseProteinSide(tokens, where) {
+  parseProteinSide(tokens, where, item) {
     const eg = POCKET_EXAMPLE;
     const [residue, number, atom, chain] = tokens;
     if (tokens.length !== 4 || residue === undefined || number === undefined || atom === undefined || chain === undefined) {
@@ -251,19 +318,19 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
     const atomProblem = checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
     if (atomProblem !== undefined) return { ok: false, error: atomProblem };
     if (!CHAIN_ID_PATTERN.test(chain)) {
-      return { ok: false, error: `${where}expected a one-character chain id as the 4th part, got ${quote(chain)} — e.g. ${quote(eg)}` };
+      return { ok: false, error: `${where}expected a one-character chain id as the 4th part, got ${quote(chain)}${nameProblemDetail(chain, CHAIN_ID_PATTERN, false)} — e.g. ${quote(eg)}` };
     }
     const residueNumber = Number(numberMatch[1]);
-    return {
-      ok: true,
-      value: {
-        residueName: residue.toUpperCase(),
-        residueNumber: residueNumber === 0 ? 0 : residueNumber,
-        insertionCode: (numberMatch[2] ?? "").toUpperCase(),
-        atomName: atom.toUpperCase(),
-        chainId: chain.toUpperCase(),
-      },
+    const value = {
+      residueName: residue.toUpperCase(),
+      residueNumber: residueNumber === 0 ? 0 : residueNumber,
+      insertionCode: (numberMatch[2] ?? "").toUpperCase(),
+      atomName: atom.toUpperCase(),
+      chainId: chain.toUpperCase(),
     };
+    const ambiguity = swappedReadingProblem(value, item, where, eg);
+    if (ambiguity !== undefined) return { ok: false, error: ambiguity };
+    return { ok: true, value };
   },
   formatProteinSide(bond) {
     return `${bond.residueName} ${bond.residueNumber}${bond.insertionCode} ${bond.atomName} ${bond.chainId}`.toUpperCase();
@@ -303,7 +370,7 @@ export function formatHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>,
   return grammar.yesPrefix ? `Yes: ${list}` : list;
 }
 
-export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: BondListGrammar<B>): ParseResult<HbondAnswer<B>> {
+export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: BondListGrammar<B>, item?: BondItemNames): ParseResult<HbondAnswer<B>> {
   const listPattern = `${grammar.yesPrefix ? "Yes: " : ""}${grammar.proteinPattern}, <ligand atom>; ...`;
   const expected = `${grammar.allowNo ? "'No' or " : ""}${quote(listPattern)}`;
   const eg = ` — e.g. ${quote(grammar.example)}`;
@@ -349,7 +416,7 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
     if (sides.length > 2) {
       return { ok: false, error: `${where}expected one comma per bond (${quote(`${grammar.proteinPattern}, <ligand atom>`)}); separate bonds with ';'${eg}` };
     }
-    const protein = grammar.parseProteinSide(splitTokens(sides[0] ?? ""), where);
+    const protein = grammar.parseProteinSide(splitTokens(sides[0] ?? ""), where, item);
     if (!protein.ok) return protein;
     const ligandTokens = splitTokens(sides[1] ?? "");
     const [ligandAtom] = ligandTokens;

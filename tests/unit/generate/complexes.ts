@@ -3,9 +3,11 @@
  * Loaded once per file and cached: preparation and H-bond search take a few tens of ms each.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { type GeneratorComplex, loadGeneratorComplex } from "@/lib/generate";
-import { sharedStructurePath } from "../../helpers/shared-data";
+import { findStructurePdbId, groupStructureFiles, isStructureFile } from "@/lib/import/structure-files";
+import { SHARED_STRUCTURES_DIR, sharedStructurePath } from "../../helpers/shared-data";
 
 export interface ComplexSpec {
   pdbId: string;
@@ -53,4 +55,29 @@ export const TEST_COMPLEXES: ComplexSpec[] = [
 
 export function loadTestComplexes(): GeneratorComplex[] {
   return TEST_COMPLEXES.map(loadComplex);
+}
+
+let allShared: GeneratorComplex[] | null = null;
+
+/** Every complex under the shared structures folder that loads with default options, as the benches read them (a few seconds). */
+export function loadAllSharedComplexes(): GeneratorComplex[] {
+  if (allShared) return allShared;
+  const files = readdirSync(SHARED_STRUCTURES_DIR, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(SHARED_STRUCTURES_DIR, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .filter(isStructureFile)
+    .sort();
+  const out: GeneratorComplex[] = [];
+  for (const group of groupStructureFiles(files).complexes) {
+    const text = readFileSync(sharedStructurePath(group.protein), "utf8");
+    const pdbId = findStructurePdbId(group.protein, text);
+    if (!pdbId) continue;
+    try {
+      out.push(loadComplex({ pdbId, file: group.protein, ...(group.ligand ? { ligandFile: group.ligand } : {}) }));
+    } catch {
+      // A structure the generator cannot use with default options (e.g. a sugar-only ligand) is left out, as in the benches.
+    }
+  }
+  allShared = out;
+  return out;
 }

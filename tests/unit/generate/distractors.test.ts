@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { assignLetters, buildMoveDistractors, buildPairedDistractors, computeMinPairwiseRmsd, computeRmsd, formatOption, pickChangedMagnitude } from "@/lib/generate/distractors";
+import {
+  assignLetters,
+  buildMoveDistractors,
+  buildMovePartnerKernel,
+  buildPairedDistractors,
+  computeMinPairwiseRmsd,
+  computeRmsd,
+  formatOption,
+  pickChangedMagnitude,
+} from "@/lib/generate/distractors";
 import { snapViewCentre } from "@/lib/generate/tasks/interaction-location";
 import { listGridValues } from "@/lib/generate/task-generator";
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
@@ -88,34 +97,52 @@ describe("RMSD", () => {
 });
 
 describe("T8 move distractors", () => {
-  const spec = { minDeltaA: 2, maxDeltaA: 6, minSeparationA: 2 };
+  const spec = { minDeltaA: 2, maxDeltaA: 6, minSeparationA: 2, truthSpreadA: 3.5, maxOptionA: 40 };
 
-  it("takes one of each scheme when they exist: truth (3, -4)", () => {
-    for (const seed of ["a", "b", "c", "d"]) {
+  it("the options are a 2 × 2 product: x changed, y changed, both; every value in exactly two options", () => {
+    for (const seed of ["a", "b", "c", "d", "e", "f"]) {
       const d = buildMoveDistractors(createRng(seed), [3, -4], spec);
-      expect(d.map((x) => x.scheme)).toEqual(["sign", "magnitude", "sign+magnitude"]);
-      expect([
-        [-3, -4],
-        [3, 4],
-        [-3, 4],
-      ]).toContainEqual([...d[0]!.move]);
-      const all = [[3, -4], ...d.map((x) => x.move)] as [number, number][];
-      for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) expect(Math.hypot(all[i]![0] - all[j]![0], all[i]![1] - all[j]![1])).toBeGreaterThanOrEqual(2);
-      for (const x of d) expect(x.move.every(Number.isInteger)).toBe(true);
+      const [x, y, both] = d.map((o) => o.move);
+      expect(x![1]).toBe(-4);
+      expect(y![0]).toBe(3);
+      expect(both).toEqual([x![0], y![1]]);
+      expect(d[2]!.scheme).toBe(`${d[0]!.scheme}+${d[1]!.scheme}`);
+      const all = [[3, -4], ...d.map((o) => o.move)] as [number, number][];
+      for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) expect(Math.hypot(all[i]![0] - all[j]![0], all[i]![1] - all[j]![1])).toBeGreaterThanOrEqual(2);
+      for (const m of all) expect(m.every((v) => Number.isInteger(v) && !Object.is(v, -0))).toBe(true);
     }
   });
 
-  it("truth (5, 0): the only sign flip is (-5, 0); no -0 appears", () => {
-    const d = buildMoveDistractors(createRng("zero"), [5, 0], spec);
-    expect(d[0]).toEqual({ scheme: "sign", move: [-5, 0] });
-    for (const x of d) expect(x.move.some((v) => Object.is(v, -0))).toBe(false);
+  it("partners flip the sign, change the magnitude, or both; a zero component only changes magnitude", () => {
+    const kinds = new Set<string>();
+    const rng = createRng("kinds");
+    for (let i = 0; i < 400; i++) {
+      const d = buildMoveDistractors(rng, [3, 0], spec);
+      kinds.add(d[0]!.scheme);
+      expect(d[1]!.scheme).toBe("y-magnitude");
+      expect(d[1]!.move[1]).not.toBe(0);
+      if (d[0]!.scheme === "x-sign") expect(d[0]!.move[0]).toBe(-3);
+    }
+    expect([...kinds].sort()).toEqual(["x-magnitude", "x-sign", "x-sign+magnitude"]);
   });
 
-  it("truth (0, 0): no sign flip is possible, magnitudes fill the options", () => {
-    const d = buildMoveDistractors(createRng("origin"), [0, 0], spec);
-    expect(d).toHaveLength(3);
-    expect(d.every((x) => x.scheme !== "sign")).toBe(true);
-    expect(d.every((x) => Math.hypot(x.move[0], x.move[1]) >= 2)).toBe(true);
+  it("the partner kernel is exchangeable: π(v) K(v'|v) = π(v') K(v|v') for every pair, each row sums to 1", () => {
+    const k = buildMovePartnerKernel(spec);
+    const R = k.radius;
+    const p = (v: number, w: number) => k.kernel[v + R]!.find((r) => r.value === w)?.p ?? 0;
+    for (let v = -R; v <= R; v++) {
+      expect(k.kernel[v + R]!.reduce((s, r) => s + r.p, 0)).toBeCloseTo(1, 12);
+      for (const { value: w } of k.kernel[v + R]!) {
+        const forward = k.prior[v + R]! * p(v, w);
+        const back = k.prior[w + R]! * p(w, v);
+        expect(Math.abs(forward - back), `${v} ↔ ${w}`).toBeLessThanOrEqual(1e-9 * Math.max(forward, back) + 1e-300);
+      }
+    }
+  });
+
+  it("a truth beyond ±maxOptionA, or a fractional one, is refused with the limit named", () => {
+    expect(() => buildMoveDistractors(createRng("far"), [41, 0], spec)).toThrow(/41 Å .*±40 Å \(maxOptionA\)/);
+    expect(() => buildMoveDistractors(createRng("frac"), [1.5, 0], spec)).toThrow(/1.5 Å is not a whole number/);
   });
 });
 

@@ -68,6 +68,22 @@ describe("option-text strategies", () => {
     expect(accuracy("most-shared", items)).toBe(1);
     expect(accuracy("most-shared", balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
   });
+  it.each(["smallest-l1", "smallest-max", "smallest-euclid"])("%s: 100 %% when the key is the shortest move, 0 %% when the longest, 25 %% on a balanced set", (id) => {
+    const distractors = ["move x -6, move y 2", "move x 1, move y -7", "move x -6, move y -7"];
+    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 1, move y 2", distractors))).toBe(1);
+    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 9, move y 9", distractors))).toBe(0);
+    expect(accuracy(id, balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
+  });
+  it.each(["largest-l1", "largest-max", "largest-euclid"])("%s: 100 %% when the key is the longest move", (id) => {
+    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 9, move y -9", ["move x 1, move y 2", "move x -1, move y 2", "move x 0, move y 0"]))).toBe(1);
+  });
+  it("the three norms can disagree: (5, 0) is shorter than (3, 3) by |dx|+|dy| only", () => {
+    // |dx|+|dy|: 5 < 6; max: 5 > 3; Euclidean: 5 > 4.24.
+    const items = keyedAtEveryLetter("interaction_location", "move x 5, move y 0", ["move x 3, move y 3", "move x -3, move y 8", "move x 9, move y 3"]);
+    expect(accuracy("smallest-l1", items)).toBe(1);
+    expect(accuracy("smallest-max", items)).toBe(0);
+    expect(accuracy("smallest-euclid", items)).toBe(0);
+  });
   it.each(["sign-mirror+unique-angle", "unique-angle+median", "unique-angle+most-shared"])("%s: 100 %% on the paper-like set (unique angle decides), 25 %% balanced", (id) => {
     expect(accuracy(id, keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER))).toBe(1);
     expect(accuracy(id, balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);

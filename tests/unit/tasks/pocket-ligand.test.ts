@@ -31,7 +31,7 @@ describe("T9 pocket–ligand grammar", () => {
     ["No", "No"],
     ["NO 5 N A, O1", "NO 5 N A, O1"], // a residue named NO is not the word "No"
     ["GLY 27 O A, N37", "GLY 27 O A, N37"], // atom O, chain A: the grammar's order
-    ["GLY 27 C O, N37", "GLY 27 C O, N37"], // atom C on chain O: both readings are possible, so the grammar's order decides
+    ["GLY 27 C O, N37", "GLY 27 C O, N37"], // atom C on chain O: without the item the format's order decides (t9-chain-order.test.ts: with it)
     ["SEP 12 P A, O1", "SEP 12 P A, O1"], // a one-letter element on a modified residue is an atom name
   ])("reads %j as %j", (text, canonical) => {
     const parsed = task.parseAnswer(text);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AXES_CONVENTION, ROTATION_CONVENTION } from "@/lib/tasks/conventions";
 import { TASKS, TASK_IDS, findTask, getTask, listTasks, parseTaskId } from "@/lib/tasks/registry";
 import { SAMPLES } from "./samples";
+import { combineChance, keyAnswerSpace, SPEC_ORIGIN } from "@/lib/tasks/chance";
 
 describe("task registry", () => {
   it("holds nine tasks in T1..T9 order with unique ids and codes", () => {
@@ -19,8 +20,8 @@ describe("task registry", () => {
     expect(shape).toEqual(["T1:unit:cloze", "T2:unit:cloze", "T3:unit:cloze", "T4:unit:cloze", "T5:composite:mc", "T6:composite:mc", "T7:composite:cloze", "T8:composite:mc", "T9:composite:cloze"]);
   });
 
-  it("states the spec §4 chance levels", () => {
-    const chance = Object.fromEntries(listTasks().map((t) => [t.code, t.chance]));
+  it("states the spec §4 chance levels for items from the spec's range (lib/tasks/chance.ts)", () => {
+    const chance = Object.fromEntries(listTasks().map((t) => [t.code, combineChance([keyAnswerSpace(t.id, SPEC_ORIGIN)]).exact]));
     expect(chance).toEqual({ T1: 1 / 9, T2: 1 / 13, T3: 1 / 21, T4: null, T5: 0.25, T6: 0.25, T7: null, T8: 0.25, T9: null });
   });
 

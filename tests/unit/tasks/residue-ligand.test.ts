@@ -45,9 +45,9 @@ describe("T4 residue–ligand grammar", () => {
     ["Yes: ARG NH2, O1B;; ARG NE, O2G", `bond 2 is empty (two ';' in a row?)${EG}`],
     ["Yes: ARG NH2, O1B O2G", `bond 1 ('ARG NH2, O1B O2G'): expected one ligand atom name after the comma, got 'O1B O2G'${EG}`],
     ["Yes: ARG NH2,", `bond 1 ('ARG NH2,'): expected a ligand atom name after the comma${EG}`],
-    ["Yes: ARGININE NH2, O1B", `bond 1 ('ARGININE NH2, O1B'): 'ARGININE' is not a 3-letter residue code${EG}`],
+    ["Yes: ARGININE NH2, O1B", `bond 1 ('ARGININE NH2, O1B'): 'ARGININE' is not a 3-letter residue code: it has 8 characters, at most 3${EG}`],
     ["Yes: NH2, O1B", `bond 1 ('NH2, O1B'): expected '<RES> <atom>' before the comma (e.g. 'ARG NH2'), got 'NH2'${EG}`],
-    ["Yes: ARG NH2, O#1", `bond 1 ('ARG NH2, O#1'): 'O#1' is not a ligand atom name${EG}`],
+    ["Yes: ARG NH2, O#1", `bond 1 ('ARG NH2, O#1'): 'O#1' is not a ligand atom name: the character '#' (U+0023) cannot be part of it (letters, digits, ' " * _ only)${EG}`],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
   });

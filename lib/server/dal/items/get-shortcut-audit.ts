@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/server/db";
 import { type TaskShortcutAudit, auditShortcuts, byT4Polarity } from "@/lib/shortcuts/audit";
 import type { ShortcutItem } from "@/lib/shortcuts/strategies";
+import { keyOriginOfStoredItem } from "@/lib/tasks/chance";
 import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
 
 /**
@@ -21,8 +22,13 @@ export async function getShortcutAudit(scope: { poolVersionId?: string } = {}): 
   const items: ShortcutItem[] = [];
   for (const taskId of TASK_IDS) {
     const where = scope.poolVersionId ? { item: { taskId, poolItems: { some: { poolVersionId: scope.poolVersionId } } } } : { item: { taskId, status: "active" as const } };
-    const keys = await db.answerKey.findMany({ where, select: { gold: true, canonical: true }, orderBy: { itemId: "asc" }, take: MAX_AUDITED_ITEMS_PER_TASK });
-    for (const k of keys) items.push({ taskId: taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical });
+    const keys = await db.answerKey.findMany({
+      where,
+      select: { gold: true, canonical: true, item: { select: { source: true, provenance: true } } },
+      orderBy: { itemId: "asc" },
+      take: MAX_AUDITED_ITEMS_PER_TASK,
+    });
+    for (const k of keys) items.push({ taskId: taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical, keyOrigin: keyOriginOfStoredItem(k.item.source, k.item.provenance) });
   }
   return auditShortcuts(items, { groupOf: byT4Polarity });
 }

@@ -5,6 +5,7 @@ import { RESULT_TASK_IDS, type ResultTaskId } from "@/lib/results/task-columns";
 import { db } from "@/lib/server/db";
 import { Prisma } from "@/prisma/generated/client";
 import { classifyResidueLigandItems } from "./classify-items";
+import { loadKeyAnswerSpaces } from "./load-key-answer-spaces";
 import { FAIR_SCORE_TASKS, fairFieldsOf } from "@/lib/tasks/fair-score";
 import type { TaskId } from "@/lib/tasks/types";
 
@@ -97,6 +98,7 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
   const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
   const golds = await loadFairScoreGolds(rows);
   const itemFields = await loadFairScoreFields(rows);
+  const answerSpaces = await loadKeyAnswerSpaces(rows);
   const records: ResponseRecord[] = [];
   const skipped: SkippedResponse[] = [];
   for (const r of rows) {
@@ -113,6 +115,8 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
       condition: r.condition,
       cohort: r.cohort && r.cohort.trim() !== "" ? r.cohort : UNSPECIFIED_COHORT,
     };
+    const space = answerSpaces.get(r.itemId);
+    if (space) record.keyAnswerSpace = space;
     if (r.exact !== 0 && r.exact !== 1) {
       skipped.push({ responseId: r.id, itemId: r.itemId, reason: `exact score ${r.exact} is neither 0 nor 1` });
       continue;
