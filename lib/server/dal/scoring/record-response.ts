@@ -4,6 +4,7 @@ import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
 import { endScreens, nextQuestionOf, type NextQuestionColumns, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
 import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/dal/participant/flow-sql";
+import { dbPool } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
@@ -168,7 +169,10 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
   const shownAt = shownAtOf(a);
   const late = !options.timedOut && config.timeLimitSec !== null && shownAt !== null && isAnswerLate(shownAt.getTime(), config.timeLimitSec, now.getTime());
   if (!options.timedOut) {
-    const graded = task.gradeText(options.rawAnswer, a.gold);
+    // A task whose reading depends on the item (T9: its chains and atoms) parses with the item's public fields, as the
+    // question screen does, so the server never accepts a reading the screen refuses.
+    const fields = task.parseAnswerForItem ? await itemFields(a.itemId) : undefined;
+    const graded = task.gradeText(options.rawAnswer, a.gold, undefined, fields);
     if (!graded.ok) {
       if (graded.stage === "answer") throw new AppError("UNPROCESSABLE", graded.error, { field: "answer" });
       throw new Error(`item ${a.itemId}: stored ${graded.stage} is invalid: ${graded.error}`);
@@ -316,6 +320,12 @@ async function recordAttentionFailure(tx: FlowClient, participantId: string, a: 
   // The session ended early: the unanswered questions go back to the pool now, not after the timeout.
   await flowQuery("release-unanswered", [participantId, a.studyId], tx);
   return "screened_out";
+}
+
+/** An item's public fields (Item.payload): read only for the tasks whose answers are parsed against them. */
+async function itemFields(itemId: string): Promise<unknown> {
+  const { rows } = await dbPool().query<{ payload: unknown }>(`SELECT payload FROM "Item" WHERE id = $1`, [itemId]);
+  return rows[0]?.payload;
 }
 
 function containsNul(value: unknown): boolean {
