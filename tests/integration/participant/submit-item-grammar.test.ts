@@ -26,7 +26,7 @@ async function pocketStudy() {
       question: `Which hydrogen bonds? (${tag})`,
       payload: { pdbId: "1abc", chainIds: ["A", "C"] },
       contentHash: `t9-${tag}`,
-      answerKey: { create: { gold: key.value, canonical: key.canonical } },
+      answerKey: { create: { gold: JSON.parse(JSON.stringify(key.value)) as object, canonical: key.canonical } },
       images: { create: [{ position: 0, caption: "Image 1", mimeType: "image/svg+xml", sha256: "x", data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") }] },
     },
     select: { id: true },
