@@ -70,7 +70,7 @@ export const pocketLigandTask = defineTask({
   parseAnswer: (text: string) => parseHbondAnswer(text, POCKET_BOND_GRAMMAR),
   // The item's chains and pick lists tell `GLY 27 C O` (atom C, chain O) from a chain typed first (lib/tasks/grammar/hbond.ts).
   parseAnswerForItem: (text: string, fields: PocketLigandFields) =>
-    parseHbondAnswer(text, POCKET_BOND_GRAMMAR, { chainIds: fields.chainIds, ...(fields.pickers ? { residues: fields.pickers.residues } : {}) }),
+    parseHbondAnswer(text, POCKET_BOND_GRAMMAR, { chainIds: fields.chainIds, ...(fields.pickers ? { residues: fields.pickers.residues, ligandAtoms: fields.pickers.ligandAtoms } : {}) }),
   canonicalize: (value: PocketLigandAnswer) => formatHbondAnswer(value, POCKET_BOND_GRAMMAR),
   toCorrectAnswer: (gold: PocketLigandAnswer) => gold,
   score: (answer: PocketLigandAnswer, gold: PocketLigandAnswer) => scoreHbondAnswer(answer, gold, POCKET_BOND_GRAMMAR),

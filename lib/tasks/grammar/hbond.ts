@@ -148,6 +148,8 @@ export interface BondItemNames {
   chainIds: readonly string[];
   /** Every pocket residue with its atom names (the pick lists), when the item has them. */
   residues?: readonly { residueName: string; residueNumber: number; insertionCode?: string; chainId: string; atoms: readonly string[] }[];
+  /** The ligand's atom names (the pick list), when the item has them. */
+  ligandAtoms?: readonly string[];
 }
 
 /** Why a T9 protein side names no chain (or, with pick lists, no residue or atom) of the item; undefined when it does. */
@@ -330,6 +332,9 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
     };
     const ambiguity = swappedReadingProblem(value, item, where, eg);
     if (ambiguity !== undefined) return { ok: false, error: ambiguity };
+    // A name the item does not have can only be a typo (the key names the item's own atoms): refused, never scored 0.
+    const missing = item ? missingFromItem(value, item) : undefined;
+    if (missing !== undefined) return { ok: false, error: `${where}${missing}: check the residue, atom and chain against the images — e.g. ${quote(eg)}` };
     return { ok: true, value };
   },
   formatProteinSide(bond) {
@@ -426,6 +431,9 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
     }
     const ligandProblem = checkName(ligandAtom, ATOM_NAME_PATTERN, "a ligand atom name", where, grammar.example);
     if (ligandProblem !== undefined) return { ok: false, error: ligandProblem };
+    if (item?.ligandAtoms && !item.ligandAtoms.some((a) => a.toUpperCase() === ligandAtom.toUpperCase())) {
+      return { ok: false, error: `${where}the ligand has no atom ${ligandAtom.toUpperCase()} (its atoms: ${item.ligandAtoms.map((a) => a.toUpperCase()).join(", ")})${eg}` };
+    }
     bonds.push({ ...protein.value, ligandAtomName: ligandAtom.toUpperCase() } as B);
   }
   const value: HbondAnswer<B> = { kind: "bonds", bonds: normalizeBonds(bonds, grammar) };

@@ -1,5 +1,5 @@
 // The answer submit parses a T9 answer against the item's own chains, as the question screen does: the server never
-// accepts a reading the screen refuses ('GLY 27 C O' where the item has chain C but no chain O).
+// accepts a reading the screen refuses ('GLY 27 C O' where the item has chain C but no chain O; a chain it lacks).
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
@@ -49,6 +49,7 @@ describe("T9 answers parsed against the item", () => {
     expect(current.item.taskId).toBe(pocketLigandTask.id);
     const submit = (answer: string, n: number) => submitAnswer({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: answer, idempotencyKey: `t9-${pid}-${n}` });
     await expect(submit("GLY 27 C O, O5", 1)).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("this item has no chain O (its chains: A, C)") });
+    await expect(submit("GLY 27 O Z, O5", 3)).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("this item has no chain Z (its chains: A, C)") });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     const stored = await submit("GLY 27 O C, O5", 2);
     expect(stored.result.status).toBe("stored");

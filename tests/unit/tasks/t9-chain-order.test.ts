@@ -38,8 +38,23 @@ describe("T9: a one-character atom and chain (GLY 27 C O)", () => {
     }
   });
 
-  it("neither reading in the item: the format's reading stands (a wrong bond, scored as such)", () => {
-    expect(task.parseAnswerFor("GLY 27 C O, O5", fields(["A"]))).toMatchObject({ ok: true, canonical: "GLY 27 C O, O5" });
+  it("neither reading in the item: refused, naming the chain the item lacks (a typo, never a bond scored 0)", () => {
+    const r = task.parseAnswerFor("GLY 27 C O, O5", fields(["A"]));
+    expect(!r.ok && r.error).toMatch(/^bond 1 \('GLY 27 C O, O5'\): this item has no chain O \(its chains: A\)/);
+    // Without the item (canonical texts, imported keys) the format's reading stands.
+    expect(task.parseAnswer("GLY 27 C O, O5")).toMatchObject({ ok: true, canonical: "GLY 27 C O, O5" });
+  });
+
+  it("with pick lists: a residue, atom or ligand atom the item does not have is refused, located; the item's own names parse", () => {
+    const f = fields(["A", "C"], [gly("A")]);
+    const refused = (text: string) => {
+      const r = task.parseAnswerFor(text, f);
+      return r.ok ? "" : r.error;
+    };
+    expect(refused("GLY 28 O A, O5")).toContain("bond 1 ('GLY 28 O A, O5'): chain A has no pocket residue GLY 28");
+    expect(refused("GLY 27 OXT A, O5")).toContain("GLY 27 on chain A has no atom OXT");
+    expect(refused("GLY 27 O A, O5; GLY 27 N A, Q9")).toContain("bond 2 ('GLY 27 N A, Q9'): the ligand has no atom Q9 (its atoms: O5, N2)");
+    expect(task.parseAnswerFor("GLY 27 O A, o5; GLY 27 N A, N2", f)).toMatchObject({ ok: true });
   });
 
   it("the swapped form the message suggests is accepted for the same item, and scores against a chain-C gold", () => {
