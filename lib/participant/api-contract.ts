@@ -58,22 +58,25 @@ export const InteractionLogSchema = z
 export type InteractionLog = z.infer<typeof InteractionLogSchema>;
 
 /** POST /api/participant/answer: one answer, scored and stored on the server (idempotent by its key). */
-export const AnswerBodySchema = z.object({
-  assignmentId: z.string().min(1).max(64),
-  answer: z.string().max(4000),
-  idempotencyKey: z.string().min(8).max(100),
-  rtClientMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 3600 * 1000)
-    .nullable()
-    .optional(),
-  timedOut: z.boolean().optional(),
-  interactionLog: InteractionLogSchema.optional(),
-  /** Integrity signals measured in the browser while the question was open (lib/participant/integrity.ts). */
-  signals: AnswerSignalsSchema.optional(),
-});
+export const AnswerBodySchema = z
+  .object({
+    assignmentId: z.string().min(1).max(64),
+    answer: z.string().max(4000),
+    idempotencyKey: z.string().min(8).max(100),
+    rtClientMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600 * 1000)
+      .nullable()
+      .optional(),
+    timedOut: z.boolean().optional(),
+    interactionLog: InteractionLogSchema.optional(),
+    /** Integrity signals measured in the browser while the question was open (lib/participant/integrity.ts). */
+    signals: AnswerSignalsSchema.optional(),
+  })
+  // A field the app never sends ("isCorrect", "score") is a tampered body: refused with its name, not ignored.
+  .strict();
 export type AnswerBody = z.input<typeof AnswerBodySchema>;
 
 /** An item image's opaque id as it appears in /api/images/:id (anything else is a 404 without a database read). */

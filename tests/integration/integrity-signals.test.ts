@@ -123,6 +123,10 @@ describe("integrity signals on the answer route", () => {
         path,
       ).toContain(path);
     }
+    // A field the answer body does not have at all (a client claiming its own score) is refused with its name.
+    const claimed = await post({ ...base, isCorrect: true, score: 1 });
+    expect(claimed.status).toBe(422);
+    expect(JSON.stringify(claimed.json)).toContain("isCorrect");
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
   });
