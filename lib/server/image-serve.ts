@@ -41,6 +41,17 @@ async function loadImage(imageId: string): Promise<CachedImage | null> {
 }
 const gzipAsync = promisify(gzip);
 
+/**
+ * Whether the browser's copy is current (RFC 9110 §13.1.2, for GET): `If-None-Match: *` or a listed tag equal to this
+ * representation's ETag (weak comparison, as the RFC prescribes for If-None-Match).
+ */
+export function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
 const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...IMAGE_RESPONSE_HEADERS } });
 
 /**
@@ -67,8 +78,7 @@ export async function serveSignedImage(request: Request, segment: string, nowMs 
     ...(image.gzip ? { Vary: "Accept-Encoding" } : {}),
     ...IMAGE_RESPONSE_HEADERS,
   };
-  const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+  if (notModified(request, etag)) return new Response(null, { status: 304, headers });
   const body = (packed ?? image.data) as Uint8Array<ArrayBuffer>;
   return new Response(body, { headers: { ...headers, "Content-Type": image.mimeType, ...(packed ? { "Content-Encoding": "gzip" } : {}) } });
 }

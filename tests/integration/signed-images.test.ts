@@ -5,6 +5,7 @@ import { getParticipantSession } from "@/lib/server/dal/participant/get-session"
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { imageCache, serveSignedImage } from "@/lib/server/image-serve";
+import { getParticipantImage } from "@/lib/server/participant-api/image";
 import { IMAGE_URL_TTL_S, signImageSegment, withSignedImageUrls } from "@/lib/server/image-url";
 import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
@@ -83,6 +84,15 @@ describe("signed image URLs, as the participant routes issue them and the image 
     expect(again.status).toBe(304);
     const other = await serveSignedImage(get(image.url!, { cookie, "if-none-match": zipped.headers.get("etag")! }), segmentOf(image.url!));
     expect(other.status).toBe(200);
+    const any = await serveSignedImage(get(image.url!, { cookie, "if-none-match": "*" }), segmentOf(image.url!));
+    expect(any.status).toBe(304);
+
+    // The plain-id route (a timed study's images) revalidates too.
+    const byId = `/api/images/${image.id}`;
+    const first = await getParticipantImage(get(byId, { cookie }), { params: { id: image.id } });
+    expect(first.status).toBe(200);
+    const revalidated = await getParticipantImage(get(byId, { cookie, "if-none-match": first.headers.get("etag")! }), { params: { id: image.id } });
+    expect(revalidated.status).toBe(304);
   });
 
   it("refuses without the database: another participant's cookie, a tampered or expired URL (403), no cookie (401)", async () => {

@@ -3,7 +3,7 @@ import { ImageIdSchema } from "@/lib/participant/api-contract";
 import { findImageForParticipant, findImageForStaff, type ImageBytes } from "@/lib/server/dal/participant/get-image";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
 import { withOptionalParticipant, type ParticipantHandler } from "@/lib/server/participant-api/with-participant";
-import { IMAGE_RESPONSE_HEADERS, serveSignedImage } from "@/lib/server/image-serve";
+import { IMAGE_RESPONSE_HEADERS, notModified, serveSignedImage } from "@/lib/server/image-serve";
 import { isSignedSegment } from "@/lib/server/image-url";
 
 export { IMAGE_RESPONSE_HEADERS };
@@ -31,9 +31,9 @@ export function imageHandler(staffSignedIn?: () => Promise<boolean>): Participan
       return Response.json({ error: { code: "CONFLICT", message: found.refused } }, { status: 409, headers: NO_STORE_JSON });
     }
     if (!image) return new Response("Not found", { status: 404 });
-    return new Response(new Uint8Array(image.data), {
-      headers: { "Content-Type": image.mimeType, "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, ...IMAGE_RESPONSE_HEADERS },
-    });
+    const headers = { "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, ...IMAGE_RESPONSE_HEADERS };
+    if (notModified(request, headers.ETag)) return new Response(null, { status: 304, headers });
+    return new Response(new Uint8Array(image.data), { headers: { ...headers, "Content-Type": image.mimeType } });
   });
 }
 
