@@ -25,9 +25,21 @@ export function imageCache(): ImageCache {
   return cache;
 }
 
-async function loadImage(imageId: string): Promise<CachedImage | null> {
+/** Misses being loaded: requests for the same image meanwhile (a launch's prefetches) share one read and one gzip. */
+const loading = new Map<string, Promise<CachedImage | null>>();
+
+function loadImage(imageId: string): Promise<CachedImage | null> {
   const cached = cache.get(imageId);
-  if (cached) return cached;
+  if (cached) return Promise.resolve(cached);
+  let pending = loading.get(imageId);
+  if (!pending) {
+    pending = readAndCache(imageId).finally(() => loading.delete(imageId));
+    loading.set(imageId, pending);
+  }
+  return pending;
+}
+
+async function readAndCache(imageId: string): Promise<CachedImage | null> {
   // The driver directly: a view is ~250 KB, and the ORM's row mapping of that many bytes cost more than the query.
   const { rows } = await withDbRetry(() => dbPool().query<{ data: Buffer; mimeType: string; sha256: string }>(`SELECT data, "mimeType", sha256 FROM "ItemImage" WHERE id = $1`, [imageId]));
   const row = rows[0];
