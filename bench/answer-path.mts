@@ -7,6 +7,12 @@
  * and database round trips, and the answers per second of one sequential client; repeated `--rounds` times on fresh
  * participants (the first round also warms the connections' prepared statements). Needs a PostgreSQL server
  * (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
+ *
+ * `--start`: instead, the cost of a start (consent accepted: items reserved, assignments written) as the pool grows.
+ * Each scenario runs in a child process on a fresh database: a study over 2,000 and over 20,000 items, never analysed
+ * (autovacuum is switched off for the database's tables, so no statistics appear meanwhile), and over 20,000 items
+ * analysed; then the answers of a few participants of the analysed study. PostgreSQL CPU is read from /proc for the
+ * app's backends (a separate monitoring connection is not counted).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -14,7 +20,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
 
-const { values: args } = parseArgs({ options: { participants: { type: "string", default: "20" }, rounds: { type: "string", default: "3" } } });
+const { values: args } = parseArgs({
+  options: {
+    participants: { type: "string", default: "20" },
+    rounds: { type: "string", default: "3" },
+    start: { type: "boolean", default: false },
+    scenario: { type: "string" },
+  },
+});
 const P = Number(args.participants);
 const ROUNDS = Number(args.rounds);
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -25,11 +38,9 @@ process.env.DATABASE_URL = url.toString();
 // The smallest pool: its backends' CPU (read from /proc) is the database's cost of each operation, whatever else runs.
 process.env.DATABASE_POOL_MAX = "2";
 
-/** CPU seconds of a process (utime + stime, /proc/PID/stat). */
+/** CPU seconds of a process: its run time in nanoseconds from /proc/PID/schedstat (utime + stime of /proc/PID/stat count whole clock ticks). */
 function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
+  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e9;
 }
 
 async function admin(sql: string): Promise<void> {
@@ -42,70 +53,203 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-await admin(`CREATE DATABASE ${DB_NAME}`);
-try {
-  await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
-  const { disconnectDb, dbPool } = await import("../lib/server/db");
-  const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
-  const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
-  const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
-  const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
-  const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
-  const ITEMS = 20;
-  const { study } = await createTranslationStudy({ itemCount: ITEMS * 3, config: { itemsPerTask: ITEMS, answersPerItem: P * ROUNDS + 1 } });
-  let trips = 0;
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-    trips++;
-    return (original as (...x: unknown[]) => unknown).apply(this, a);
-  } as typeof original;
-  for (let round = 1; round <= ROUNDS; round++) {
-    const ids: string[] = [];
-    for (let i = 0; i < P; i++) {
-      const id = await joinStudy(study.slug, `r${round}-p${i}`);
-      await recordConsent(id, true, TEST_DEVICE);
-      ids.push(id);
-    }
-    const pids = (await dbPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")).rows.map((r) => r.pid);
-    const dbCpuNow = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
-    const zero = () => ({ ms: 0, trips: 0, n: 0, dbCpu: 0, appCpu: 0 });
-    const totals = { session: zero(), shown: zero(), answer: zero() };
-    const timed = async <T,>(kind: keyof typeof totals, run: () => Promise<T>): Promise<T> => {
-      const t0 = performance.now();
-      const before = trips;
-      const db0 = dbCpuNow();
-      const app0 = process.cpuUsage();
-      const out = await run();
-      totals[kind].ms += performance.now() - t0;
-      totals[kind].trips += trips - before;
-      totals[kind].dbCpu += dbCpuNow() - db0;
-      const app = process.cpuUsage(app0);
-      totals[kind].appCpu += (app.user + app.system) / 1e6;
-      totals[kind].n++;
-      return out;
-    };
-    const t0 = performance.now();
-    for (const id of ids) {
-      let current = (await timed("session", () => getParticipantSession(id)))!.current;
-      let n = 0;
-      while (current) {
-        const assignmentId = current.assignmentId;
-        await timed("shown", () => markQuestionShown(id, assignmentId));
-        const out = await timed("answer", () => submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` }));
-        current = out.update.current;
+async function answerPath(): Promise<void> {
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+  try {
+    await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
+    const { disconnectDb, dbPool } = await import("../lib/server/db");
+    const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
+    const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
+    const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
+    const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
+    const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
+    const ITEMS = 20;
+    const { study } = await createTranslationStudy({ itemCount: ITEMS * 3, config: { itemsPerTask: ITEMS, answersPerItem: P * ROUNDS + 1 } });
+    let trips = 0;
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+      trips++;
+      return (original as (...x: unknown[]) => unknown).apply(this, a);
+    } as typeof original;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const ids: string[] = [];
+      for (let i = 0; i < P; i++) {
+        const id = await joinStudy(study.slug, `r${round}-p${i}`);
+        await recordConsent(id, true, TEST_DEVICE);
+        ids.push(id);
       }
+      const pids = (await dbPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")).rows.map((r) => r.pid);
+      const dbCpuNow = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+      const zero = () => ({ ms: 0, trips: 0, n: 0, dbCpu: 0, appCpu: 0 });
+      const totals = { session: zero(), shown: zero(), answer: zero() };
+      const timed = async <T,>(kind: keyof typeof totals, run: () => Promise<T>): Promise<T> => {
+        const t0 = performance.now();
+        const before = trips;
+        const db0 = dbCpuNow();
+        const app0 = process.cpuUsage();
+        const out = await run();
+        totals[kind].ms += performance.now() - t0;
+        totals[kind].trips += trips - before;
+        totals[kind].dbCpu += dbCpuNow() - db0;
+        const app = process.cpuUsage(app0);
+        totals[kind].appCpu += (app.user + app.system) / 1e6;
+        totals[kind].n++;
+        return out;
+      };
+      const t0 = performance.now();
+      for (const id of ids) {
+        let current = (await timed("session", () => getParticipantSession(id)))!.current;
+        let n = 0;
+        while (current) {
+          const assignmentId = current.assignmentId;
+          await timed("shown", () => markQuestionShown(id, assignmentId));
+          const out = await timed("answer", () => submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` }));
+          current = out.update.current;
+        }
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const line = (Object.keys(totals) as Array<keyof typeof totals>)
+        .map(
+          (k) =>
+            `${k} ${(totals[k].ms / totals[k].n).toFixed(2)} ms / ${(totals[k].trips / totals[k].n).toFixed(1)} round trips (CPU: database ${((1000 * totals[k].dbCpu) / totals[k].n).toFixed(2)} ms, app ${((1000 * totals[k].appCpu) / totals[k].n).toFixed(2)} ms)`,
+        )
+        .join("; ");
+      console.log(`round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`);
     }
-    const seconds = (performance.now() - t0) / 1000;
-    const line = (Object.keys(totals) as Array<keyof typeof totals>)
-      .map(
-        (k) =>
-          `${k} ${(totals[k].ms / totals[k].n).toFixed(2)} ms / ${(totals[k].trips / totals[k].n).toFixed(1)} round trips (CPU: database ${((1000 * totals[k].dbCpu) / totals[k].n).toFixed(2)} ms, app ${((1000 * totals[k].appCpu) / totals[k].n).toFixed(2)} ms)`,
-      )
-      .join("; ");
-    console.log(`round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`);
+    pg.Client.prototype.query = original;
+    await disconnectDb();
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }
-  pg.Client.prototype.query = original;
-  await disconnectDb();
-} finally {
-  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
 }
+
+/** The app's backends of this database, read on a connection of its own (its own pid is left out). */
+async function backendPids(monitor: pg.Client): Promise<number[]> {
+  const rows = await monitor.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()");
+  return rows.rows.map((r) => r.pid);
+}
+
+const START_SCENARIOS = [
+  { items: 2000, analyse: false },
+  { items: 20000, analyse: false },
+  { items: 20000, analyse: true },
+] as const;
+
+async function runStartScenarios(): Promise<void> {
+  const { execFileSync } = await import("node:child_process");
+  const results: Array<{ startMs: number; answerMs: number | null }> = [];
+  for (const s of START_SCENARIOS) {
+    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, "--scenario", `${s.items}:${s.analyse ? "analysed" : "never"}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const last = out.trim().split("\n").at(-1)!;
+    console.log(`  ${s.items} items, ${s.analyse ? "analysed" : "never analysed"}: ${last}`);
+    results.push(JSON.parse(last) as { startMs: number; answerMs: number | null });
+  }
+  const [s1, s2, s3] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
+  console.log(
+    `start: postgres CPU per start ${s1.startMs.toFixed(2)} ms at 2000 items, ${s2.startMs.toFixed(2)} ms at 20000 items (never analysed), ${s3.startMs.toFixed(2)} ms at 20000 items (analysed); answer: postgres CPU per answer ${(s3.answerMs ?? NaN).toFixed(2)} ms`,
+  );
+}
+
+/**
+ * One start scenario ("ITEMS:never" or "ITEMS:analysed") on a fresh database: the items are copied in bulk from one
+ * made by the test fixture, the study's counters created, then WARM starts (their statements planned) and MEASURED
+ * starts, each a join (not measured) and the consent accepted; the analysed one also answers every question of
+ * ANSWERING participants. Prints one JSON line: mean PostgreSQL CPU per start and per answer, ms.
+ */
+async function startScenario(spec: string): Promise<void> {
+  const [itemsText, mode] = spec.split(":");
+  const items = Number(itemsText);
+  const analyse = mode === "analysed";
+  const WARM = 5;
+  const MEASURED = 40;
+  const ANSWERING = 5;
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+  const monitor = new pg.Client({ connectionString: url.toString() });
+  try {
+    await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
+    await monitor.connect();
+    if (!analyse) {
+      // Never analysed, whatever the server's autovacuum setting: the bench wants the statistics-free plans.
+      const tables = await monitor.query<{ t: string }>("SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'");
+      for (const { t } of tables.rows) await monitor.query(`ALTER TABLE ${t} SET (autovacuum_enabled = off)`);
+    }
+    const { disconnectDb, db } = await import("../lib/server/db");
+    const { createTranslationItem, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
+    const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
+    const { ensureStudyCounters } = await import("../lib/server/dal/participant/assign-items");
+    const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
+    const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
+    const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
+    const { StudyConfigSchema } = await import("../lib/study-config");
+    const template = await createTranslationItem("template");
+    await monitor.query(
+      `INSERT INTO "Item" (id, source, "taskId", "taskVersion", question, payload, "contentHash", "updatedAt")
+       SELECT 'bench-' || g, source, "taskId", "taskVersion", question || ' ' || g, payload, "contentHash" || '-' || g, now() FROM "Item" t, generate_series(1, $2::int) g WHERE t.id = $1`,
+      [template.id, items],
+    );
+    await monitor.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) SELECT 'bench-' || g, gold, canonical FROM "AnswerKey" t, generate_series(1, $2::int) g WHERE t."itemId" = $1`, [
+      template.id,
+      items,
+    ]);
+    await monitor.query(
+      `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data)
+       SELECT 'bench-img-' || g, 'bench-' || g, position, caption, "mimeType", sha256, data FROM "ItemImage" t, generate_series(1, $2::int) g WHERE t."itemId" = $1`,
+      [template.id, items],
+    );
+    const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: 20, answersPerItem: 3 });
+    const pool = await db.pool.create({ data: { name: "bench", versions: { create: { version: 1, recipe: {}, frozenAt: new Date() } } }, select: { versions: { select: { id: true } } } });
+    const poolVersionId = pool.versions[0]!.id;
+    await monitor.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, 'bench-' || g, 'translation' FROM generate_series(1, $2::int) g`, [poolVersionId, items]);
+    const study = await db.study.create({ data: { slug: "bench-start", name: "bench start", status: "open", poolVersionId, config }, select: { id: true, slug: true } });
+    await ensureStudyCounters(db, study.id, poolVersionId, config.tasks, []);
+    if (analyse) await monitor.query("ANALYZE");
+    let startCpu = 0;
+    const started: string[] = [];
+    for (let i = 0; i < WARM + MEASURED; i++) {
+      const id = await joinStudy(study.slug, `start-${i}`);
+      const pids = await backendPids(monitor);
+      const before = pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+      const result = await recordConsent(id, true, TEST_DEVICE);
+      const after = (await backendPids(monitor)).reduce((sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0), 0);
+      if (!result || result.mainAssigned !== config.itemsPerTask) throw new Error(`start ${i}: ${JSON.stringify(result)}`);
+      if (i >= WARM) startCpu += after - before;
+      started.push(id);
+    }
+    let answerMs: number | null = null;
+    if (analyse) {
+      let answerCpu = 0;
+      let answers = 0;
+      for (const id of started.slice(0, ANSWERING)) {
+        let current = (await getParticipantSession(id))!.current;
+        let n = 0;
+        while (current) {
+          const assignmentId = current.assignmentId;
+          await markQuestionShown(id, assignmentId);
+          const pids = await backendPids(monitor);
+          const before = pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+          const out = await submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` });
+          const after = (await backendPids(monitor)).reduce((sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0), 0);
+          // The first participant's answers plan the statements.
+          if (id !== started[0]) {
+            answerCpu += after - before;
+            answers++;
+          }
+          current = out.update.current;
+        }
+      }
+      answerMs = (1000 * answerCpu) / answers;
+    }
+    await disconnectDb();
+    console.log(JSON.stringify({ startMs: (1000 * startCpu) / MEASURED, answerMs }));
+  } finally {
+    await monitor.end().catch(() => undefined);
+    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  }
+}
+
+if (args.start && !args.scenario) await runStartScenarios();
+else if (args.scenario) await startScenario(args.scenario);
+else await answerPath();

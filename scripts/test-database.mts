@@ -235,8 +235,9 @@ async function keeper() {
     });
     if (init.status !== 0) throw new Error(`initdb failed (exit ${init.status ?? init.signal}): ${String(init.stderr || init.stdout || init.error?.message).trim()}`);
     const postgres = path.join(path.dirname(bins.initdb), "postgres");
-    // A throwaway server: no durability settings (fsync and friends off), loopback only, no Unix socket.
-    const settings = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=200", "autovacuum=off"];
+    // A throwaway server: no durability settings (fsync and friends off), loopback only, no Unix socket. Autovacuum on,
+    // as in production: the tests see the plans that statistics give (a benchmark that wants none switches it off).
+    const settings = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=200", "autovacuum=on"];
     const pdeath = process.platform === "linux" && spawnSync("setpriv", ["--help"]).status === 0;
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();

@@ -8,6 +8,7 @@ import { FileIndex } from "@/lib/import/image-refs";
 import { ImportReportBuilder, type ImportKind, type ImportProgress, type ImportReport } from "@/lib/import/report";
 import { writeAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
+import { analyzeFlowTables } from "@/lib/server/table-statistics";
 import { importBundle } from "./import-bundle";
 import { FatalImportError, ProgressTracker, type ImportContext } from "./import-context";
 import { importMisiRelease } from "./import-misi";
@@ -208,6 +209,8 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     where: { id: batch.id },
     data: { status, kind: kind ?? "unknown", contentHash: inputSha256, report: final as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
   });
+  // New items change the tables' statistics; refreshed now rather than at autovacuum's next pass.
+  if (status === "succeeded" && final.imported > 0) await analyzeFlowTables();
   await writeAudit({
     actorId: options.actorId ?? null,
     action: dryRun ? "import.dry_run" : status === "failed" ? "import.failed" : "import.completed",

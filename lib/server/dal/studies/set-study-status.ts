@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/server/db";
 import { writeAudit } from "@/lib/server/audit";
+import { analyzeFlowTables } from "@/lib/server/table-statistics";
 import { AppError } from "@/lib/server/errors";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { checkStudyAgainstPool } from "./study-pool-check";
@@ -14,10 +15,11 @@ export interface StudyStatusResult {
 /**
  * Opens a draft or closed study. Refuses (422, with the reasons) unless the pool version is frozen and every
  * configured task has at least itemsPerTask active main-block items; quota shortfalls come back as warnings.
- * Creates the per-item answer counters (StudyItemCounter) for the main-block items; existing counters are kept.
+ * Creates the per-item answer counters (StudyItemCounter) for the main-block items, each with a random pick rank (the
+ * column's default: the items' order is shuffled once here); existing counters are kept.
  */
 export async function openStudy(options: { studyId: string; actorId: string }): Promise<StudyStatusResult> {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<Array<{ id: string; status: string; poolVersionId: string; config: unknown; openedAt: Date | null }>>`
       SELECT id, status::text AS status, "poolVersionId", config, "openedAt" FROM "Study" WHERE id = ${options.studyId} FOR UPDATE`;
     const study = rows[0];
@@ -43,8 +45,11 @@ export async function openStudy(options: { studyId: string; actorId: string }): 
     const now = new Date();
     await tx.study.update({ where: { id: study.id }, data: { status: "open", openedAt: study.openedAt ?? now, closedAt: null } });
     await writeAudit({ actorId: options.actorId, action: "study.open", entityType: "study", entityId: study.id, details: { warnings: readiness.warnings, mainItems: mainItems.length } }, tx);
-    return { id: study.id, status: "open", warnings: readiness.warnings };
+    return { id: study.id, status: "open" as const, warnings: readiness.warnings };
   });
+  // The study's counters are new rows: their statistics are refreshed once committed (lib/server/table-statistics.ts).
+  await analyzeFlowTables();
+  return result;
 }
 
 /** Closes an open study: new participants are turned away (the participant flow checks the status). */

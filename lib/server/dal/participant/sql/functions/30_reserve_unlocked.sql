@@ -19,23 +19,27 @@ BEGIN
     LEFT JOIN (SELECT x.tidx, count(*)::int AS n FROM unnest(p_tidx) AS x(tidx) GROUP BY x.tidx) g ON g.tidx = t.ord;
     SELECT coalesce(sum(n), 0)::int INTO v_wanted FROM unnest(v_need) AS n;
     EXIT WHEN v_wanted = 0;
-    -- Per task, the least-reserved rows still below k that no other starter holds (a locked row is skipped, the
-    -- next one taken: starters never queue behind each other on the same few least-reserved rows).
+    -- Per task, the least-reserved rows with a free slot that no other starter holds (a locked row is skipped, the
+    -- next one taken: starters never queue behind each other on the same few least-reserved rows). One range of the
+    -- (studyId, taskId, reserved, rank) index read in order and stopped after `need` rows: the cost does not grow
+    -- with the pool. Each reservation re-draws the row's rank from this participant's seed, so the next level's
+    -- order differs from this one's.
     WITH need AS (
       SELECT t.task, t.need, t.ord::int AS ord FROM unnest(p_tasks, v_need) WITH ORDINALITY AS t(task, need, ord) WHERE t.need > 0
     ), pick AS (
       SELECT l."itemId", need.ord, l.rn FROM need CROSS JOIN LATERAL (
         SELECT c."itemId", (p_round_base + v_round * 1000 + row_number() OVER ())::int AS rn FROM (
-          SELECT c."itemId" FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
-          WHERE c."studyId" = p_study_id AND c."taskId" = need.task AND c.reserved < p_k AND i.status = 'active'
-            AND NOT (c."itemId" = ANY(p_special)) AND NOT (c."itemId" = ANY(p_items))
-          ORDER BY c.reserved, hashtext(c."itemId" || p_order_seed)
+          SELECT c."itemId" FROM "StudyItemCounter" c
+          WHERE c."studyId" = p_study_id AND c."taskId" = need.task
+            AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
+            AND NOT (c."itemId" = ANY(p_items))
+          ORDER BY c.reserved, c.rank
           LIMIT need.need
-          FOR UPDATE OF c SKIP LOCKED
+          FOR UPDATE SKIP LOCKED
         ) c
       ) l
     ), upd AS (
-      UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1
+      UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1, rank = hashtext(c."itemId" || p_order_seed)
       FROM pick WHERE c."studyId" = p_study_id AND c."itemId" = pick."itemId" AND c.reserved < p_k
       RETURNING c."itemId"
     )

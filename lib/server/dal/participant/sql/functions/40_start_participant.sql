@@ -2,8 +2,8 @@
 -- 1. Locks the participant's row; anything but `consenting` (already started, declined, a retried call after a dropped
 --    connection whose first call committed) → 'not_consenting', nothing done.
 -- 2. A study already at maxParticipants → 'full', nothing reserved.
--- 3. Reserves p_items_per_task items per task, least-reserved first (ties broken per participant by
---    hashtext(item || seed), an int: cheap to sort), never beyond p_k: each reservation is `reserved + 1` on a counter
+-- 3. Reserves p_items_per_task items per task, least-reserved first (ties broken by the counter's rank, a shuffle
+--    re-drawn at each reservation: one ordered range of an index, whatever the pool's size), never beyond p_k: each reservation is `reserved + 1` on a counter
 --    row this call has locked, re-checking `reserved < p_k` on the locked row. First without waiting
 --    (misi_reserve_unlocked: rows other starters hold are skipped). A participant left short while free rows exist
 --    (held by others: the last slots of a study) or with nothing rolls those reservations back and waits instead, in
@@ -92,11 +92,18 @@ BEGIN
   BEGIN
     SELECT r.p_items, r.p_tidx, r.p_seq INTO v_items, v_tidx, v_seq
     FROM misi_reserve_unlocked(p_study_id, p_tasks, p_items_per_task, p_k, p_special, p_order_seed, 0, v_items, v_tidx, v_seq) AS r;
+    -- Short tasks first (a few array elements), then per short task one index probe for a free row this call does not
+    -- hold: one held by another starter.
     IF EXISTS (
       SELECT 1 FROM unnest(p_tasks) WITH ORDINALITY AS t(task, ord)
-      JOIN "StudyItemCounter" c ON c."studyId" = p_study_id AND c."taskId" = t.task JOIN "Item" i ON i.id = c."itemId"
+      CROSS JOIN LATERAL (
+        SELECT 1 FROM "StudyItemCounter" c
+        WHERE c."studyId" = p_study_id AND c."taskId" = t.task
+          AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
+          AND NOT (c."itemId" = ANY(v_items))
+        LIMIT 1
+      ) AS f
       WHERE (SELECT count(*) FROM unnest(v_tidx) AS x(tidx) WHERE x.tidx = t.ord) < p_items_per_task
-        AND c.reserved < p_k AND i.status = 'active' AND NOT (c."itemId" = ANY(p_special)) AND NOT (c."itemId" = ANY(v_items))
     ) THEN
       RAISE EXCEPTION USING ERRCODE = 'MS001', MESSAGE = 'misi_start_participant: short while rows are held, wait';
     END IF;
@@ -115,20 +122,22 @@ BEGIN
     v_need := array_fill(p_items_per_task, ARRAY[cardinality(p_tasks)]);
     WITH need AS (
       SELECT t.task, t.need, t.ord::int AS ord FROM unnest(p_tasks, v_need) WITH ORDINALITY AS t(task, need, ord)
-    ), cand AS (
-      SELECT c."itemId", need.ord,
-             row_number() OVER (PARTITION BY c."taskId" ORDER BY c.reserved, hashtext(c."itemId" || p_order_seed)) AS rn
-      FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId" JOIN need ON need.task = c."taskId"
-      WHERE c."studyId" = p_study_id AND c.reserved < p_k AND i.status = 'active'
-        AND NOT (c."itemId" = ANY(p_special))
     ), pick AS (
-      SELECT cand."itemId", cand.ord, cand.rn FROM cand JOIN need ON need.ord = cand.ord WHERE cand.rn <= need.need
+      SELECT l."itemId", need.ord, l.rn FROM need CROSS JOIN LATERAL (
+        SELECT c."itemId", row_number() OVER (ORDER BY c.reserved, c.rank) AS rn FROM (
+          SELECT c."itemId", c.reserved, c.rank FROM "StudyItemCounter" c
+          WHERE c."studyId" = p_study_id AND c."taskId" = need.task
+            AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
+          ORDER BY c.reserved, c.rank
+          LIMIT need.need
+        ) c
+      ) l
     ), locked AS (
       SELECT c."itemId" FROM "StudyItemCounter" c
       WHERE c."studyId" = p_study_id AND c."itemId" IN (SELECT pick."itemId" FROM pick)
       ORDER BY c."itemId" FOR UPDATE
     ), upd AS (
-      UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1
+      UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1, rank = hashtext(c."itemId" || p_order_seed)
       FROM locked WHERE c."studyId" = p_study_id AND c."itemId" = locked."itemId" AND c.reserved < p_k
       RETURNING c."itemId"
     )
