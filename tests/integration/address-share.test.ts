@@ -78,7 +78,7 @@ describe("first-answer window", () => {
     await recordResponse({ participantId: active, assignmentId: first.assignmentId, rawAnswer: "move x 1", idempotencyKey: `key-${active}-1`, rtClientMs: 1000 });
 
     const later = new Date(Date.now() + (FIRST_ANSWER_WINDOW_MIN + 1) * 60_000);
-    const released = await reclaimExpiredAssignments(db, study.id, later);
+    const released = await reclaimExpiredAssignments(study.id, later);
     expect(released).toBe(2);
     await expect(db.assignment.count({ where: { participantId: silent, status: "abandoned" } })).resolves.toBe(2);
     await expect(db.assignment.count({ where: { participantId: active, status: "assigned" } })).resolves.toBe(1);

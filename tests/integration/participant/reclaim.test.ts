@@ -45,7 +45,7 @@ describe("expired reservations", () => {
     await getParticipantSession(idle);
     await expect(db.participant.findUniqueOrThrow({ where: { id: idle } })).resolves.toMatchObject({ reservedUntil: before.reservedUntil });
     await db.participant.update({ where: { id: idle }, data: { reservedUntil: new Date(Date.now() - 1000) } });
-    const released = await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+    const released = await reclaimExpiredAssignments(study.id);
     expect(released).toBe(1);
     await expect(db.studyItemCounter.findFirstOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ reserved: 0 });
     await getParticipantSession(idle);
@@ -66,7 +66,7 @@ describe("reservations of an active participant", () => {
     // ... and now submits an answer: they are active, so nothing of theirs may be reclaimed by the next joiner.
     const current = (await getParticipantSession(pid))!.current!;
     await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `slow-${pid}` });
-    const released = await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+    const released = await reclaimExpiredAssignments(study.id);
     expect(released).toBe(0);
     await expect(db.assignment.count({ where: { participantId: pid, status: "assigned" } })).resolves.toBe(2);
   });
@@ -84,7 +84,7 @@ describe("reclaim racing a late answer", () => {
       await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() - 1000) } });
       const [answer] = await Promise.allSettled([
         recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `late-${pid}` }),
-        db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id)),
+        reclaimExpiredAssignments(study.id),
       ]);
       const assignment = await db.assignment.findUniqueOrThrow({ where: { id: current.assignmentId } });
       const stored = await db.response.count({ where: { assignmentId: current.assignmentId } });
@@ -106,7 +106,7 @@ describe("an idle participant returning while someone joins", () => {
       const idle = await join(study.slug, `idle-${round}`);
       await recordConsent(idle, true, DEVICE);
       await db.participant.update({ where: { id: idle }, data: { reservedUntil: new Date(Date.now() - 1000) } });
-      await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+      await reclaimExpiredAssignments(study.id);
       const newcomer = await join(study.slug, `new-${round}`);
       await Promise.all([getParticipantSession(idle), recordConsent(newcomer, true, DEVICE)]);
       const holders = await db.assignment.count({ where: { itemId: items[0]!.id, status: "assigned" } });
@@ -141,7 +141,7 @@ describe("ended sessions release their work", () => {
   it("a screened-out participant reloading the page does not re-reserve items", async () => {
     const { study, pid } = await screenedOut();
     await db.participant.update({ where: { id: pid }, data: { reservedUntil: new Date(Date.now() - 1000) } });
-    await db.$transaction((tx) => reclaimExpiredAssignments(tx, study.id));
+    await reclaimExpiredAssignments(study.id);
     await getParticipantSession(pid);
     expect(await reservedTotal(study.id)).toBe(0);
     await expect(db.assignment.count({ where: { participantId: pid, status: "assigned" } })).resolves.toBe(0);

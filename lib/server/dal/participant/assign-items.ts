@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/prisma/generated/client";
 import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
-import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
+import { flowQuery, type FlowClient } from "@/lib/server/dal/participant/flow-sql";
 import { readConsentContext, type ConsentContext } from "@/lib/server/dal/participant/consent-context";
 import { orderSlots, slotArrays } from "@/lib/participant/order-slots";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
@@ -45,29 +45,10 @@ async function ensureCountersOnce(study: { id: string; poolVersionId: string }, 
 
 /**
  * Returns abandoned work to the pool: unanswered assignments of this study whose reservation expired (no answer for
- * `assignmentTimeoutMin`) are marked abandoned and their counter slots released. One statement.
+ * `assignmentTimeoutMin`) are marked abandoned and their counter slots released. One statement (sql/statements/reclaim.sql).
  */
-export async function reclaimExpiredAssignments(client: Client, studyId: string, now: Date = new Date()): Promise<number> {
-  const [row] = await client.$queryRaw<Array<{ released: number }>>`
-    WITH rel AS (
-      UPDATE "Assignment" a SET status = 'abandoned'
-      FROM "Participant" p
-      WHERE a."participantId" = p.id AND p."studyId" = ${studyId} AND a.status = 'assigned' AND (p."reservedUntil" IS NULL OR p."reservedUntil" < ${now})
-      RETURNING a."itemId", a.phase
-    ), per_item AS (
-      SELECT "itemId", count(*)::int AS n FROM rel WHERE phase = 'main' GROUP BY "itemId"
-    ), locked AS (
-      -- In item-id order, as starters lock them (misi_start_participant), so the two never wait on each other in a cycle.
-      SELECT c."itemId" FROM "StudyItemCounter" c
-      WHERE c."studyId" = ${studyId} AND c."itemId" IN (SELECT "itemId" FROM per_item)
-      ORDER BY c."itemId" FOR UPDATE
-    ), released AS (
-      UPDATE "StudyItemCounter" c SET reserved = GREATEST(0, c.reserved - per_item.n)
-      FROM per_item JOIN locked ON locked."itemId" = per_item."itemId"
-      WHERE c."studyId" = ${studyId} AND c."itemId" = per_item."itemId"
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM rel)::int AS released, (SELECT count(*) FROM released)::int AS counters`;
+export async function reclaimExpiredAssignments(studyId: string, now: Date = new Date(), client?: FlowClient): Promise<number> {
+  const [row] = await flowQuery<{ released: number; counters: number }>("reclaim", [studyId, now.toISOString()], client);
   return row?.released ?? 0;
 }
 
@@ -77,7 +58,7 @@ async function reclaimThrottled(studyId: string): Promise<void> {
   const now = Date.now();
   if ((lastReclaim.get(studyId) ?? 0) > now - 15_000) return;
   lastReclaim.set(studyId, now);
-  await reclaimExpiredAssignments(db, studyId);
+  await reclaimExpiredAssignments(studyId);
 }
 
 async function loadStudy(studyId: string) {
@@ -95,16 +76,15 @@ export async function hasCapacity(studyId: string, loaded?: { id: string; poolVe
     const study = loaded ?? (await loadStudy(studyId));
     await ensureCountersOnce(study, study.config);
     const check = async () => {
-      const special = [...study.config.practiceItemIds, ...study.config.attentionItemIds];
-      const [row] = await db.$queryRaw<Array<{ started: number; free: boolean }>>`
-        SELECT COALESCE((SELECT started FROM "StudyParticipantCounter" WHERE "studyId" = ${studyId}), 0)::int AS started,
-               EXISTS (
-                 SELECT 1 FROM "StudyItemCounter" c JOIN "Item" i ON i.id = c."itemId"
-                 WHERE c."studyId" = ${studyId} AND c."taskId" = ANY(${study.config.tasks}::text[])
-                   AND c.reserved < ${study.config.answersPerItem}::int AND i.status = 'active' AND NOT (c."itemId" = ANY(${special}::text[]))
-               ) AS free`;
-      if (study.config.maxParticipants !== null && row!.started >= study.config.maxParticipants) return false;
-      return row!.free;
+      const { config } = study;
+      const [row] = await flowQuery<{ capacity: boolean }>("has-capacity", [
+        studyId,
+        config.tasks,
+        config.answersPerItem,
+        [...config.practiceItemIds, ...config.attentionItemIds],
+        config.maxParticipants,
+      ]);
+      return row!.capacity;
     };
     if (await check()) return true;
     await reclaimThrottled(studyId);

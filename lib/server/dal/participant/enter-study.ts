@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import { env } from "@/lib/server/env";
 import type { RateLimitRule } from "@/lib/server/rate-limit";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
@@ -67,12 +68,7 @@ interface StudyRow {
 async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyResult> {
   // Query values as the id check sees them (trimmed); a value no jsonb can hold (NUL) is left out of the lookup.
   const lookup = Object.fromEntries(Object.entries(options.query).flatMap(([k, v]) => (v === undefined || /\u0000/.test(k + v) ? [] : [[k, v.trim()]])));
-  const [row] = await db.$queryRaw<StudyRow[]>`
-    SELECT s.id, s.name, s.status::text AS status, s.config, q.param AS lookup_param,
-      (SELECT p.id FROM "Participant" p WHERE p."studyId" = s.id AND p."externalId" = (${JSON.stringify(lookup)}::jsonb ->> q.param)) AS by_external,
-      (SELECT p.id FROM "Participant" p WHERE p.id = ${options.existingParticipantId ?? null}::text AND p."studyId" = s.id) AS by_cookie
-    FROM "Study" s CROSS JOIN LATERAL (SELECT COALESCE(s.config #>> '{prolific,participantParam}', ${DEFAULT_PARTICIPANT_PARAM}) AS param) q
-    WHERE s.slug = ${options.slug}`;
+  const [row] = await flowQuery<StudyRow>("enter-read", [options.slug, JSON.stringify(lookup), DEFAULT_PARTICIPANT_PARAM, options.existingParticipantId ?? null]);
   if (!row) return { kind: "not_found" };
   // A stored configuration that no longer validates (e.g. a javascript: completion URL saved before URLs were
   // checked) keeps the study closed to participants instead of serving it.
@@ -111,7 +107,7 @@ interface CreatedRow {
 async function createParticipant(study: { id: string; name: string }, config: StudyConfig, externalId: string | undefined, options: EnterStudyOptions): Promise<EnterStudyResult> {
   const now = new Date();
   const rules = options.joinLimits?.(study.id) ?? [];
-  // The join limit's count and insert run inside this statement (misi_rate_limit_count, sql/functions/10_rate_limit.sql;
+  // The join limit's count and insert run inside the statement (misi_rate_limit_count, sql/functions/10_rate_limit.sql;
   // timestamp(3) columns hold UTC wall time, so ISO strings are cast to timestamp).
   const keys = rules.map((r) => r.key);
   const limits = rules.map((r) => r.limit);
@@ -123,49 +119,27 @@ async function createParticipant(study: { id: string; name: string }, config: St
   const id = newParticipantId();
   const external = externalId ?? `anon-${randomBytes(8).toString("hex")}`;
   const pendingLimit = options.pendingLimit ?? env.PARTICIPANT_PENDING_LIMIT_PER_STUDY;
-  // The study's counter row is only read, so joins never queue on it: how many have started (maxParticipants counts
-  // only those; the provisional condition is the next start's turn). `go` is empty when the join limit refused or the
-  // study closed meanwhile: then nothing below writes. ON CONFLICT … DO UPDATE (a no-op) returns the id of a
-  // participant a simultaneous first visit with the same external id committed after this statement's snapshot.
-  // `pruned`: one call in 100 deletes rate-limit events older than two days, as consumeRateLimit does.
-  const [out] = await db.$queryRaw<CreatedRow[]>`
-    WITH rl AS (
-      SELECT rule_index, event_count, first_at FROM misi_rate_limit_count(
-        ${keys}::text[], ${limits}::int[], ${sinces}::text[]::timestamp(3)[], ${now.toISOString()}::timestamp(3), misi_rate_limit_lock(${keys}::text[]))
-    ),
-    refused AS (
-      SELECT rl.rule_index, rl.first_at FROM rl WHERE rl.event_count >= (${limits}::int[])[rl.rule_index] ORDER BY rl.rule_index LIMIT 1
-    ),
-    go AS (SELECT s.id FROM "Study" s WHERE s.id = ${study.id} AND s.status = 'open' AND NOT EXISTS (SELECT 1 FROM refused)),
-    cnt AS (SELECT COALESCE((SELECT started FROM "StudyParticipantCounter" WHERE "studyId" = ${study.id}), 0) AS started),
-    room AS (SELECT go.id, cnt.started FROM go, cnt WHERE ${config.maxParticipants}::int IS NULL OR cnt.started < ${config.maxParticipants}::int),
-    pending AS (
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM "Participant" WHERE "studyId" = ${study.id} AND status = 'consenting' LIMIT ${pendingLimit}::int) x
-    ),
-    evicted AS (
-      DELETE FROM "Participant" d WHERE d.status = 'consenting' AND d.id IN (
-        SELECT p.id FROM "Participant" p
-        WHERE EXISTS (SELECT 1 FROM room) AND (SELECT n FROM pending) >= ${pendingLimit}::int
-          AND p."studyId" = ${study.id} AND p.status = 'consenting' AND p."externalId" <> ${external}
-          AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."participantId" = p.id)
-        ORDER BY p."lastSeenAt", p.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING d.id
-    ),
-    pruned AS (
-      DELETE FROM "SignInAttempt" WHERE ${Math.random() < 0.01}::boolean AND "at" < ${new Date(now.getTime() - 2 * 24 * 3600_000).toISOString()}::timestamp(3)
-    ),
-    ins AS (
-      INSERT INTO "Participant" (id, "studyId", "externalId", anonymous, "externalStudyId", "externalSessionId", condition, cohort, "orderSeed")
-      SELECT ${id}, room.id, ${external}, ${!externalId}::boolean, ${optional(config.prolific.studyParam)}::text, ${optional(config.prolific.sessionParam)}::text,
-        (${config.conditions}::text[])[(room.started % ${config.conditions.length}::int) + 1], ${config.cohortTag}::text, ${randomBytes(8).toString("hex")}
-      FROM room
-      ON CONFLICT ("studyId", "externalId") DO UPDATE SET "externalId" = EXCLUDED."externalId"
-      RETURNING id
-    )
-    SELECT (SELECT ins.id FROM ins) AS participant_id, (SELECT ins.id = ${id} FROM ins) AS created,
-      EXISTS (SELECT 1 FROM "Study" s WHERE s.id = ${study.id} AND s.status = 'open') AS open,
-      EXISTS (SELECT 1 FROM go) AND NOT EXISTS (SELECT 1 FROM room) AS full,
-      (SELECT rule_index FROM refused) AS refused_rule, (SELECT first_at FROM refused) AS refused_first_at`;
+  // One statement (sql/statements/enter-create.sql): the join limit, the room left, the bound on never-consented
+  // participants and the insert.
+  const [out] = await flowQuery<CreatedRow>("enter-create", [
+    keys,
+    limits,
+    sinces,
+    now.toISOString(),
+    study.id,
+    config.maxParticipants,
+    pendingLimit,
+    external,
+    Math.random() < 0.01,
+    new Date(now.getTime() - 2 * 24 * 3600_000).toISOString(),
+    id,
+    !externalId,
+    optional(config.prolific.studyParam),
+    optional(config.prolific.sessionParam),
+    config.conditions,
+    config.cohortTag,
+    randomBytes(8).toString("hex"),
+  ]);
   if (out!.refused_rule !== null) {
     // Retry once the refusing rule's oldest event in the window leaves it.
     const rule = rules[out!.refused_rule - 1]!;

@@ -12,7 +12,21 @@ import { dbPool } from "@/lib/server/db";
  * A line `-- @include NAME` in a statement is replaced by the fragment sql/statements/_NAME.sql, so a column list two
  * statements return is written once.
  */
-export type FlowStatement = "session-read" | "submit-read" | "submit-write" | "submit-update" | "attention-failure" | "release-unanswered" | "shown" | "current-question" | "consent-context" | "start";
+export type FlowStatement =
+  | "session-read"
+  | "submit-read"
+  | "submit-write"
+  | "submit-update"
+  | "attention-failure"
+  | "release-unanswered"
+  | "shown"
+  | "current-question"
+  | "consent-context"
+  | "start"
+  | "reclaim"
+  | "has-capacity"
+  | "enter-read"
+  | "enter-create";
 
 const texts = new Map<FlowStatement, string>();
 

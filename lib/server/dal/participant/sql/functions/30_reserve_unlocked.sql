@@ -1,7 +1,8 @@
 -- Reservation rounds that never wait (used by misi_start_participant): up to 3 rounds take, per task, the
--- least-reserved counter rows still below k that no other starter holds (FOR UPDATE SKIP LOCKED: a burst of starters
--- does not queue on the same few least-reserved rows, and a call that never waits cannot deadlock), each reservation
--- `reserved + 1` re-checked `reserved < p_k` on the locked row; later rounds replace items lost to concurrent starters.
+-- least-reserved counter rows with a free slot (misi_slot_free) that no other starter holds (FOR UPDATE SKIP LOCKED:
+-- a burst of starters does not queue on the same few least-reserved rows, and a call that never waits cannot
+-- deadlock), each reservation `reserved + 1` re-checked with misi_slot_free on the locked row; later rounds replace
+-- items lost to concurrent starters.
 -- p_items / p_tidx (1-based task number) / p_seq (pick order) are what the caller already holds, extended and returned.
 CREATE OR REPLACE FUNCTION misi_reserve_unlocked(
   p_study_id text, p_tasks text[], p_items_per_task int, p_k int, p_special text[], p_order_seed text, p_round_base int,
@@ -40,7 +41,8 @@ BEGIN
       ) l
     ), upd AS (
       UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1, rank = hashtext(c."itemId" || p_order_seed)
-      FROM pick WHERE c."studyId" = p_study_id AND c."itemId" = pick."itemId" AND c.reserved < p_k
+      FROM pick WHERE c."studyId" = p_study_id AND c."itemId" = pick."itemId"
+        AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
       RETURNING c."itemId"
     )
     SELECT p_items || coalesce(array_agg(pick."itemId" ORDER BY pick.ord, pick.rn), '{}'),

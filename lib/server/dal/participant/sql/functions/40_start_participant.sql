@@ -2,9 +2,10 @@
 -- 1. Locks the participant's row; anything but `consenting` (already started, declined, a retried call after a dropped
 --    connection whose first call committed) → 'not_consenting', nothing done.
 -- 2. A study already at maxParticipants → 'full', nothing reserved.
--- 3. Reserves p_items_per_task items per task, least-reserved first (ties broken by the counter's rank, a shuffle
---    re-drawn at each reservation: one ordered range of an index, whatever the pool's size), never beyond p_k: each reservation is `reserved + 1` on a counter
---    row this call has locked, re-checking `reserved < p_k` on the locked row. First without waiting
+-- 3. Reserves p_items_per_task items per task with a free slot (misi_slot_free), least-reserved first (ties broken by
+--    the counter's rank, a shuffle re-drawn at each reservation: one ordered range of an index, whatever the pool's
+--    size), never beyond p_k: each reservation is `reserved + 1` on a counter row this call has locked, re-checking
+--    the free slot on the locked row. First without waiting
 --    (misi_reserve_unlocked: rows other starters hold are skipped). A participant left short while free rows exist
 --    (held by others: the last slots of a study) or with nothing rolls those reservations back and waits instead, in
 --    one statement that locks in item-id order while the call holds no counter row (so no two starters wait on each
@@ -58,23 +59,22 @@ BEGIN
   END IF;
   IF p_max_participants IS NOT NULL THEN
     SELECT c.started INTO v_started FROM "StudyParticipantCounter" c WHERE c."studyId" = p_study_id;
-    IF coalesce(v_started, 0) >= p_max_participants THEN
+    IF misi_study_full(v_started, p_max_participants) THEN
       RETURN QUERY SELECT 'full'::text, 0, p_tasks;
       RETURN;
     END IF;
   END IF;
 
-  -- One address's share (lib/participant/address-share.ts): the main-block slots its participants hold unexpired (their
--- open assignments, misi_open_assignments),
-  -- plus this start's, may not exceed p_address_share of the study's open slots (never less than one participant's
-  -- worth). Starts from one address are serialised on an advisory lock, so parallel consents cannot all pass.
+  -- One address's share (lib/participant/address-share.ts): the main-block slots its participants hold (their open
+  -- assignments, misi_open_assignments, whose reservation has not expired, misi_reservation_expired), plus this
+  -- start's, may not exceed p_address_share of the study's open slots (never less than one participant's worth). Starts from one address are serialised on an advisory lock, so parallel consents cannot all pass.
   IF p_address_key IS NOT NULL AND p_address_share IS NOT NULL THEN
     PERFORM pg_advisory_xact_lock(hashtext('misi_start_address:' || p_study_id || '|' || p_address_key));
     v_wanted := p_items_per_task * cardinality(p_tasks);
     SELECT count(*) INTO v_held
     FROM "Participant" p CROSS JOIN LATERAL misi_open_assignments(p.id) AS a
     WHERE p."studyId" = p_study_id AND p."addressKey" = p_address_key AND p.id <> p_participant_id
-      AND a.phase = 'main' AND a."reservedUntil" > p_now;
+      AND a.phase = 'main' AND NOT misi_reservation_expired(a."reservedUntil", p_now);
     -- One participant's worth is always allowed, so the open slots are counted only when the address holds some.
     IF v_held > 0 THEN
       SELECT coalesce(sum(GREATEST(p_k - c.answered, 0)), 0) INTO v_open
@@ -138,7 +138,8 @@ BEGIN
       ORDER BY c."itemId" FOR UPDATE
     ), upd AS (
       UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1, rank = hashtext(c."itemId" || p_order_seed)
-      FROM locked WHERE c."studyId" = p_study_id AND c."itemId" = locked."itemId" AND c.reserved < p_k
+      FROM locked WHERE c."studyId" = p_study_id AND c."itemId" = locked."itemId"
+        AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
       RETURNING c."itemId"
     )
     SELECT v_items || coalesce(array_agg(pick."itemId" ORDER BY pick.ord, pick.rn), '{}'),
@@ -174,12 +175,12 @@ BEGIN
   -- single-row update below runs while it is held).
   INSERT INTO "StudyParticipantCounter" ("studyId", joined, started) VALUES (p_study_id, 0, 1)
   ON CONFLICT ("studyId") DO UPDATE SET started = "StudyParticipantCounter".started + 1
-  WHERE p_max_participants IS NULL OR "StudyParticipantCounter".started < p_max_participants
+  WHERE NOT misi_study_full("StudyParticipantCounter".started, p_max_participants)
   RETURNING started INTO v_nth;
   IF v_nth IS NULL THEN
     -- Full since the check above: undo this call's writes (rows it still holds locked, so nobody saw them).
     DELETE FROM "Assignment" a WHERE a."participantId" = p_participant_id;
-    UPDATE "StudyItemCounter" c SET reserved = c.reserved - 1 WHERE c."studyId" = p_study_id AND c."itemId" = ANY(v_items);
+    PERFORM misi_release_reservations(p_study_id, v_items);
     RETURN QUERY SELECT 'full'::text, 0, p_tasks;
     RETURN;
   END IF;
