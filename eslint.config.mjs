@@ -34,6 +34,28 @@ const config = [
       "no-restricted-imports": ["error", { ...PURE_LIB_BANS, patterns: [...PURE_LIB_BANS.patterns, { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." }] }],
     },
   },
+  {
+    // The participant flow's SQL lives in its statement and function files (lib/server/dal/participant/sql, run by
+    // flowQuery), where each capacity rule is one function: no SQL written inside TypeScript here.
+    files: ["lib/server/dal/participant/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]",
+          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='Prisma'][tag.property.name='sql']",
+          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+        },
+      ],
+    },
+  },
 ];
 
 export default config;

@@ -204,7 +204,7 @@ async function startScenario(spec: string): Promise<void> {
     const poolVersionId = pool.versions[0]!.id;
     await monitor.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, 'bench-' || g, 'translation' FROM generate_series(1, $2::int) g`, [poolVersionId, items]);
     const study = await db.study.create({ data: { slug: "bench-start", name: "bench start", status: "open", poolVersionId, config }, select: { id: true, slug: true } });
-    await ensureStudyCounters(db, study.id, poolVersionId, config.tasks, []);
+    await ensureStudyCounters(study.id, poolVersionId, config.tasks, []);
     if (analyse) await monitor.query("ANALYZE");
     let startCpu = 0;
     const started: string[] = [];

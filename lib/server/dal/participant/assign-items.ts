@@ -8,8 +8,6 @@ import { orderSlots, slotArrays } from "@/lib/participant/order-slots";
 import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
 import { ADDRESS_SHARE, initialReservationMin } from "@/lib/participant/address-share";
 
-type Client = Prisma.TransactionClient | typeof db;
-
 export interface AssignResult {
   /** Main-block items assigned (excluding practice and attention checks). */
   mainAssigned: number;
@@ -24,14 +22,8 @@ export interface AssignResult {
 }
 
 /** Creates the per-study item counters for every active pool item of the study's tasks (idempotent). */
-export async function ensureStudyCounters(client: Client, studyId: string, poolVersionId: string, taskIds: string[], excludeItemIds: string[]): Promise<void> {
-  await client.$executeRaw`
-    INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", "reserved", "answered")
-    SELECT ${studyId}, pi."itemId", pi."taskId", 0, 0
-    FROM "PoolItem" pi JOIN "Item" i ON i.id = pi."itemId"
-    WHERE pi."poolVersionId" = ${poolVersionId} AND i.status = 'active'
-      AND pi."taskId" = ANY(${taskIds}::text[]) AND NOT (pi."itemId" = ANY(${excludeItemIds}::text[]))
-    ON CONFLICT DO NOTHING`;
+export async function ensureStudyCounters(studyId: string, poolVersionId: string, taskIds: string[], excludeItemIds: string[]): Promise<void> {
+  await flowQuery("ensure-counters", [studyId, poolVersionId, taskIds, excludeItemIds]);
 }
 
 // Counters only need creating once per study × pool version × task list; this process remembers it did so.
@@ -39,7 +31,7 @@ const countersEnsured = new Set<string>();
 async function ensureCountersOnce(study: { id: string; poolVersionId: string }, config: StudyConfig): Promise<void> {
   const key = `${study.id}|${study.poolVersionId}|${config.tasks.join(",")}`;
   if (countersEnsured.has(key)) return;
-  await ensureStudyCounters(db, study.id, study.poolVersionId, config.tasks, [...config.practiceItemIds, ...config.attentionItemIds]);
+  await ensureStudyCounters(study.id, study.poolVersionId, config.tasks, [...config.practiceItemIds, ...config.attentionItemIds]);
   countersEnsured.add(key);
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
+import { flowQuery } from "@/lib/server/dal/participant/flow-sql";
 import type { DeviceInfo } from "@/lib/server/dal/participant/record-consent";
 
 /** Participant.flags key of the device screen-out (endScreens picks the message by it). */
@@ -13,14 +13,7 @@ export const SCREEN_OUT_REASON_DEVICE = "device";
  */
 export async function screenOutForDevice(participantId: string, device: DeviceInfo | null): Promise<void> {
   const now = new Date().toISOString();
-  await withDbRetry(
-    () => db.$executeRaw`
-      UPDATE "Participant"
-      SET status = 'screened_out', "completedAt" = ${now}::timestamp(3),
-          "deviceInfo" = ${device === null ? null : JSON.stringify(device)}::jsonb,
-          flags = COALESCE(flags, '{}'::jsonb) || jsonb_build_object('screenOutReason', ${SCREEN_OUT_REASON_DEVICE}::text)
-      WHERE id = ${participantId} AND status = 'consenting'`,
-  );
+  await withDbRetry(() => flowQuery("screen-out-device", [participantId, now, device === null ? null : JSON.stringify(device), SCREEN_OUT_REASON_DEVICE]));
 }
 
 /**
@@ -29,10 +22,5 @@ export async function screenOutForDevice(participantId: string, device: DeviceIn
  */
 export async function recordPrimerSeen(participantId: string): Promise<void> {
   const now = new Date().toISOString();
-  await withDbRetry(
-    () => db.$executeRaw`
-      UPDATE "Participant"
-      SET flags = COALESCE(flags, '{}'::jsonb) || jsonb_build_object('hbondPrimerSeenAt', ${now}::text)
-      WHERE id = ${participantId} AND status = 'active' AND NOT (COALESCE(flags, '{}'::jsonb) ? 'hbondPrimerSeenAt')`,
-  );
+  await withDbRetry(() => flowQuery("primer-seen", [participantId, now]));
 }

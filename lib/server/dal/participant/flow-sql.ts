@@ -26,7 +26,10 @@ export type FlowStatement =
   | "reclaim"
   | "has-capacity"
   | "enter-read"
-  | "enter-create";
+  | "enter-create"
+  | "ensure-counters"
+  | "screen-out-device"
+  | "primer-seen";
 
 const texts = new Map<FlowStatement, string>();
 

@@ -57,12 +57,10 @@ BEGIN
     RETURN QUERY SELECT 'not_consenting'::text, 0, p_tasks;
     RETURN;
   END IF;
-  IF p_max_participants IS NOT NULL THEN
-    SELECT c.started INTO v_started FROM "StudyParticipantCounter" c WHERE c."studyId" = p_study_id;
-    IF misi_study_full(v_started, p_max_participants) THEN
-      RETURN QUERY SELECT 'full'::text, 0, p_tasks;
-      RETURN;
-    END IF;
+  SELECT c.started INTO v_started FROM "StudyParticipantCounter" c WHERE c."studyId" = p_study_id;
+  IF misi_study_full(v_started, p_max_participants) THEN
+    RETURN QUERY SELECT 'full'::text, 0, p_tasks;
+    RETURN;
   END IF;
 
   -- One address's share (lib/participant/address-share.ts): the main-block slots its participants hold (their open

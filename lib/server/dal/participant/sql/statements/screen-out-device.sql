@@ -1,0 +1,7 @@
+-- A participant still deciding whose device the study does not take: screened out with the reason and the device
+-- recorded; one already started is left as is. $1 participant id, $2 now (ISO), $3 device (jsonb text or NULL),
+-- $4 the screen-out reason.
+UPDATE "Participant"
+SET status = 'screened_out', "completedAt" = $2::timestamp(3), "deviceInfo" = $3::jsonb,
+    flags = COALESCE(flags, '{}'::jsonb) || jsonb_build_object('screenOutReason', $4::text)
+WHERE id = $1::text AND status = 'consenting'
