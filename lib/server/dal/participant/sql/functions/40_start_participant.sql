@@ -166,8 +166,9 @@ BEGIN
   SELECT gen_random_uuid()::text, p_participant_id, coalesce(got.item, slot.item), slot.ord - 1, slot.phase::"AssignmentPhase"
   FROM slot
   LEFT JOIN got ON slot.phase = 'main' AND got.tidx = slot.task AND got.j = slot.j
-  JOIN "Item" i ON i.id = coalesce(got.item, slot.item)
-  WHERE (slot.phase = 'main' AND got.item IS NOT NULL) OR (slot.phase <> 'main' AND i.status = 'active');
+  -- The fixed item's status by primary key, per slot (a join to "Item" can be planned as a scan of every item).
+  WHERE (slot.phase = 'main' AND got.item IS NOT NULL)
+     OR (slot.phase <> 'main' AND (SELECT i.status FROM "Item" i WHERE i.id = slot.item) = 'active');
 
   -- Late, so the study's counter row (every start updates it) is locked only until the commit that follows (one
   -- single-row update below runs while it is held).
