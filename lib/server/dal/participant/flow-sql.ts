@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { dbPool } from "@/lib/server/db";
+import type { FlowStatementParams } from "@/lib/server/dal/participant/flow-statements.generated";
 
 /**
  * The participant flow's statements (lib/server/dal/participant/sql/statements/*.sql), run on the pool under Prisma as
@@ -12,24 +13,7 @@ import { dbPool } from "@/lib/server/db";
  * A line `-- @include NAME` in a statement is replaced by the fragment sql/statements/_NAME.sql, so a column list two
  * statements return is written once.
  */
-export type FlowStatement =
-  | "session-read"
-  | "submit-read"
-  | "submit-write"
-  | "submit-update"
-  | "attention-failure"
-  | "release-unanswered"
-  | "shown"
-  | "current-question"
-  | "consent-context"
-  | "start"
-  | "reclaim"
-  | "has-capacity"
-  | "enter-read"
-  | "enter-create"
-  | "ensure-counters"
-  | "screen-out-device"
-  | "primer-seen";
+export type FlowStatement = keyof FlowStatementParams;
 
 const texts = new Map<FlowStatement, string>();
 
@@ -60,10 +44,17 @@ const types = {
 export type FlowClient = pg.Pool | pg.PoolClient;
 
 /**
- * Runs a flow statement. Timestamps go in as ISO strings (a timestamp(3) cast drops the "Z" and keeps UTC wall time)
+ * A statement's name with its values, typed from the statement file's `-- @param` lines
+ * (flow-statements.generated.ts, `npm run db:statement-types`): a wrapper whose values drift from its file does not
+ * compile.
+ */
+type FlowCall = { [N in FlowStatement]: [name: N, values: FlowStatementParams[N], client?: FlowClient] }[FlowStatement];
+
+/**
+ * Runs a flow statement with its values in the order of its `-- @param` lines. Timestamps go in as ISO strings (a timestamp(3) cast drops the "Z" and keeps UTC wall time)
  * and come out as Dates; counts are cast to int in the SQL.
  */
-export async function flowQuery<T>(name: FlowStatement, values: unknown[], client: FlowClient = dbPool()): Promise<T[]> {
+export async function flowQuery<T>(...[name, values, client = dbPool()]: FlowCall): Promise<T[]> {
   const result = await client.query<T & pg.QueryResultRow>({ name: `misi_${name}`, text: statementText(name), values, types });
   return result.rows;
 }

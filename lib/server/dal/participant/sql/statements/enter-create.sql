@@ -4,11 +4,25 @@
 -- The study's counter row is only read, so joins never queue on it: how many have started (maxParticipants counts only
 -- those; the provisional condition is the next start's turn). `go` is empty when the join limit refused or the study
 -- closed meanwhile: then nothing below writes. ON CONFLICT … DO UPDATE (a no-op) returns the id of a participant a
--- simultaneous first visit with the same external id committed after this statement's snapshot. `pruned`: when $9, the
--- rate-limit events older than $10 are deleted (one call in 100, as consumeRateLimit does).
--- $1 limit keys, $2 limits, $3 window starts (ISO), $4 now (ISO), $5 study id, $6 maxParticipants (NULL: none),
--- $7 pending limit, $8 external id, $9 prune?, $10 prune before (ISO), $11 new participant id, $12 anonymous?,
--- $13 external study id, $14 external session id, $15 conditions, $16 cohort tag, $17 order seed.
+-- simultaneous first visit with the same external id committed after this statement's snapshot. `pruned`: when `prune`, the
+-- rate-limit events older than `pruneBefore` are deleted (one call in 100, as consumeRateLimit does).
+-- @param $1 limitKeys text[]
+-- @param $2 limits int[]
+-- @param $3 limitSince timestamp[]
+-- @param $4 now timestamp
+-- @param $5 studyId text
+-- @param $6 maxParticipants int?
+-- @param $7 pendingLimit int
+-- @param $8 externalId text
+-- @param $9 prune boolean
+-- @param $10 pruneBefore timestamp
+-- @param $11 participantId text
+-- @param $12 anonymous boolean
+-- @param $13 externalStudyId text?
+-- @param $14 externalSessionId text?
+-- @param $15 conditions text[]
+-- @param $16 cohortTag text?
+-- @param $17 orderSeed text
 WITH rl AS (
   SELECT rule_index, event_count, first_at FROM misi_rate_limit_count(
     $1::text[], $2::int[], $3::text[]::timestamp(3)[], $4::timestamp(3), misi_rate_limit_lock($1::text[]))

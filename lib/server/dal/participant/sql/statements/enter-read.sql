@@ -1,6 +1,9 @@
--- The join's first read: the study a link names and the participant it or the cookie names (a resume ends here).
--- $1 slug, $2 the link's query as jsonb text (values trimmed), $3 the default name of the external id's parameter,
--- $4 the cookie's participant id (NULL: none).
+-- The join's first read: the study a link names and the participant it or the cookie names (a resume ends here). `query`: the link's
+-- query (values trimmed).
+-- @param $1 slug text
+-- @param $2 query jsonb
+-- @param $3 defaultParticipantParam text
+-- @param $4 cookieParticipantId text?
 SELECT s.id, s.name, s.status::text AS status, s.config, q.param AS lookup_param,
   (SELECT p.id FROM "Participant" p WHERE p."studyId" = s.id AND p."externalId" = ($2::jsonb ->> q.param)) AS by_external,
   (SELECT p.id FROM "Participant" p WHERE p.id = $4::text AND p."studyId" = s.id) AS by_cookie

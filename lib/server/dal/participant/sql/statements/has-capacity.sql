@@ -1,6 +1,10 @@
 -- Can the study take one more participant? Not full (misi_study_full) and at least one main item of its tasks with a
 -- free slot (misi_slot_free): one probe of the (studyId, taskId, reserved, rank) index per task.
--- $1 study id, $2 task ids, $3 k (answersPerItem), $4 practice and attention item ids, $5 maxParticipants (NULL: none).
+-- @param $1 studyId text
+-- @param $2 taskIds text[]
+-- @param $3 k int
+-- @param $4 specialItemIds text[]
+-- @param $5 maxParticipants int?
 SELECT NOT misi_study_full((SELECT c.started FROM "StudyParticipantCounter" c WHERE c."studyId" = $1), $5::int)
    AND EXISTS (
      SELECT 1 FROM unnest($2::text[]) AS t(task) CROSS JOIN LATERAL (

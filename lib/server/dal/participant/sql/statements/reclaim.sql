@@ -1,6 +1,8 @@
 -- Returns abandoned work to the pool: the unanswered assignments of the study's participants whose reservation expired
 -- (misi_reservation_expired) are marked abandoned and their counter slots released (misi_release_reservations).
--- $1 study id, $2 now (timestamp(3), UTC wall time). One row: assignments released, counter rows changed.
+-- One row: assignments released, counter rows changed.
+-- @param $1 studyId text
+-- @param $2 now timestamp
 WITH rel AS (
   UPDATE "Assignment" a SET status = 'abandoned'
   FROM "Participant" p

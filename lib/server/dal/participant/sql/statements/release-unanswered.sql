@@ -1,5 +1,7 @@
 -- A session ended early (screened out): the participant's unanswered reservations go back to the pool now, not after
--- the timeout (misi_release_reservations: counter rows locked in item-id order). $1 participant id, $2 study id.
+-- the timeout (misi_release_reservations: counter rows locked in item-id order).
+-- @param $1 participantId text
+-- @param $2 studyId text
 WITH rel AS (
   UPDATE "Assignment" SET status = 'abandoned'
   WHERE "participantId" = $1 AND status = 'assigned'

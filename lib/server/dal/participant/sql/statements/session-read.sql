@@ -1,8 +1,11 @@
 -- The session read (lib/server/dal/participant/get-session.ts): a started participant's page load, reload or consent
--- reply in one statement. $1 participant id, $2 now (ISO, UTC), $3 finished participants needed for a median duration.
+-- reply in one statement. `medianMinCompletions`: finished participants needed for a median duration.
 -- Participant, study, progress, the current question with its item's public columns and the next one's image ids.
 -- Its two writes are idempotent: an active participant with assignments but nothing open is completed, and the
 -- current question's firstShownAt is stamped only where it is missing.
+-- @param $1 participantId text
+-- @param $2 now timestamp
+-- @param $3 medianMinCompletions int
 WITH p AS (
   SELECT p.id, p."studyId", p.status::text AS status, p.condition, p."consentAt", p.flags,
          s.name AS "studyName", s.slug AS "studySlug", s."poolVersionId", s.config

@@ -1,7 +1,10 @@
 -- POST /api/participant/shown (lib/server/dal/timing/question-clock.ts): the assignment's state, whether it is the
--- current question, and the question's display stamped once, only while it is current. $1 participant id,
--- $2 assignment id, $3 now (ISO). "stampedAt" is null when this call did not stamp (already stamped, or refused); a
+-- current question, and the question's display stamped once, only while it is current.
+-- "stampedAt" is null when this call did not stamp (already stamped, or refused); a
 -- concurrent call that stamped first is seen by a second read.
+-- @param $1 participantId text
+-- @param $2 assignmentId text
+-- @param $3 now timestamp
 WITH a AS (
   SELECT x.id, x.status::text AS status, x."questionShownAt", p.status::text AS "participantStatus", s.config,
          COALESCE((SELECT o.id FROM misi_open_assignments($1) o ORDER BY o.position LIMIT 1) = x.id, false) AS current

@@ -1,6 +1,9 @@
 -- The answer submit's read (lib/server/dal/scoring/record-response.ts): the assignment with its participant, study
 -- config, item, answer key, any stored response, who used this idempotency key, and whether it is the current
--- question. $1 assignment id, $2 participant id, $3 idempotency key.
+-- question.
+-- @param $1 assignmentId text
+-- @param $2 participantId text
+-- @param $3 idempotencyKey text
 SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt", a."questionShownAt",
        p.status::text AS "participantStatus", p.condition, p."studyId", p.flags, s.config,
        i."taskId", i."taskVersion", k.gold, k.canonical,

@@ -1,4 +1,5 @@
--- Progress and next question after a replayed submit (record-response.ts, readUpdate): read only. $1 participant id.
+-- Progress and next question after a replayed submit (record-response.ts, readUpdate): read only.
+-- @param $1 participantId text
 WITH open AS (
   SELECT * FROM misi_open_assignments($1)
 ), nxt AS (

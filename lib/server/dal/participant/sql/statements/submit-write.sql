@@ -3,11 +3,31 @@
 -- renews the participant's reservation and stamps the next question shown, completes the session when nothing
 -- is left open, and returns progress with the next question. No row from `upd`: nothing written (the caller decides
 -- again on what is stored).
--- $1 assignment id, $2 participant id, $3 response id, $4 study id, $5 task id, $6 task version, $7 condition,
--- $8 raw answer, $9 canonical answer, $10 exact, $11 partial, $12 rtClientMs, $13 rtServerMs, $14 shownAt (ISO),
--- $15 now (ISO), $16 interaction log (JSON text), $17 idempotency key, $18 late, $19 item id, $20 counts toward k
--- (a main item), $21 reservations expire at (ISO), $22 the browser's integrity signals (JSON text, or NULL), $23 their
--- time slack (ms, SIGNAL_TIME_SLACK_MS).
+-- `countsTowardK`: a main item; `reservedUntil`: the renewed reservation's end; `signals`: the browser's integrity
+-- signals, capped with `signalSlackMs` (SIGNAL_TIME_SLACK_MS).
+-- @param $1 assignmentId text
+-- @param $2 participantId text
+-- @param $3 responseId text
+-- @param $4 studyId text
+-- @param $5 taskId text
+-- @param $6 taskVersion int
+-- @param $7 condition text
+-- @param $8 rawAnswer text
+-- @param $9 canonicalAnswer text?
+-- @param $10 exact int?
+-- @param $11 partial float8?
+-- @param $12 rtClientMs int?
+-- @param $13 rtServerMs int?
+-- @param $14 shownAt timestamp?
+-- @param $15 now timestamp
+-- @param $16 interactionLog jsonb?
+-- @param $17 idempotencyKey text
+-- @param $18 late boolean
+-- @param $19 itemId text
+-- @param $20 countsTowardK boolean
+-- @param $21 reservedUntil timestamp
+-- @param $22 signals jsonb?
+-- @param $23 signalSlackMs int
 WITH upd AS (
   UPDATE "Assignment" a SET status = 'answered'
   WHERE a.id = $1 AND a."participantId" = $2 AND a.status = 'assigned'
