@@ -136,7 +136,11 @@ describe("opening and closing", () => {
     await expect(notEnough).rejects.not.toThrow(/Translation/);
 
     await db.item.updateMany({ where: { id: { in: rotation.slice(0, 2) } }, data: { status: "active" } });
+    const analyses = async () => (await db.$queryRaw<Array<{ n: number }>>`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'StudyItemCounter'`)[0]!.n;
+    const analysedBefore = await analyses();
     const opened = await openStudy({ studyId: study.id, actorId: admin.id });
+    // The new counters' statistics are refreshed (lib/server/table-statistics.ts), not left to autovacuum.
+    expect(await analyses()).toBeGreaterThan(analysedBefore);
     expect(opened.status).toBe("open");
     // Supply: rotation 3 × k 2 = 6 < demand 4 × 2 = 8 → a warning when opening (saving would have refused it); translation 5 × 2 = 10 ≥ 8.
     expect(opened.warnings).toEqual([expect.stringMatching(/^T2 Rotation: 3 items × k 2 = 6 answers, less than the expected demand of 4 participants × 2 = 8/)]);
@@ -145,6 +149,8 @@ describe("opening and closing", () => {
     const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
     expect(counters).toHaveLength(8);
     expect(counters.map((c) => c.itemId)).not.toContain(practice);
+    // Each with its own pick rank: the items' order is shuffled when the study opens.
+    expect(new Set(counters.map((c) => c.rank)).size).toBe(8);
 
     const editWhileOpen = updateStudy({ studyId: study.id, input: { name: "x", slug: study.slug, poolVersionId, config }, actorId: admin.id });
     await expect(editWhileOpen).rejects.toMatchObject({ code: "CONFLICT" });

@@ -40,8 +40,12 @@ async function itemsOf(itemIds: string[]) {
 describe("bundle import", () => {
   it("imports items with answer keys, image bytes, provenance, a stored report and an audit entry", async () => {
     const { dir, itemIds } = freshBundle("first");
+    const itemAnalyses = async () => (await db.$queryRaw<Array<{ n: number }>>`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'Item'`)[0]!.n;
+    const analysedBefore = await itemAnalyses();
     const result = await runImport({ inputPath: dir });
     expect(result.status).toBe("succeeded");
+    // New items: the statistics are refreshed after the import (lib/server/table-statistics.ts), not left to autovacuum.
+    expect(await itemAnalyses()).toBeGreaterThan(analysedBefore);
     expect(result.report).toMatchObject({ kind: "bundle", imported: 4, duplicates: 0, counts: { skipped: 0, errors: 0, warnings: 0 } });
     expect(result.report.byTask).toEqual({ translation: 1, rotation: 1, residue_ligand: 1, interaction_location: 1 });
 
