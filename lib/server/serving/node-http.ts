@@ -3,10 +3,10 @@ import { Readable } from "node:stream";
 
 /**
  * A web Request for a Node request, as Next builds it for a route handler: absolute URL from the Host header, the
- * body streamed (the handler's own reader enforces the size limit), X-Forwarded-For as Next leaves it: the client's
+ * body as read already (`body`) or streamed (the handler's own reader enforces the size limit), X-Forwarded-For as Next leaves it: the client's
  * header when proxies are trusted, else the socket address.
  */
-export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: number; protocol: "http" | "https" }): Request {
+export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: number; protocol: "http" | "https"; body?: Buffer }): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -21,7 +21,11 @@ export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: 
   return new Request(url, {
     method,
     headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+    ...(options.body
+      ? { body: new Uint8Array(options.body.buffer, options.body.byteOffset, options.body.byteLength) }
+      : hasBody
+        ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" }
+        : {}),
   } as RequestInit);
 }
 
