@@ -28,6 +28,10 @@ const HEALTH_TIMEOUT_MS = 2000;
 /** How long a participant request's body may take to arrive, from its headers on; then 408 and the connection closed. */
 export const BODY_READ_DEADLINE_MS = 10_000;
 
+function acceptEncoding(req: IncomingMessage): string {
+  return String(req.headers["accept-encoding"] ?? "");
+}
+
 /** Methods no route of the app answers, refused before anything else (TRACE would echo a request's cookies). */
 const REFUSED_METHODS = new Set(["TRACE", "TRACK"]);
 
@@ -136,7 +140,7 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
       const report = await Promise.race([getHealth(), new Promise<null>((r) => setTimeout(() => r(null), HEALTH_TIMEOUT_MS).unref())]);
       const body = report ? publicHealth(report) : { status: "down", database: { reachable: false }, migrations: null };
       const response = Response.json(body, { status: report?.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
-      return sendWebResponse(res, response, proxyHeaders(pathname, https), method);
+      return sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
     }
 
     // /s/<slug>/…: a first segment that is no study slug (a dot segment, %2e%2e, …) is answered 404 here, whatever
@@ -181,6 +185,6 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
       console.error(err);
       response = Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });
     }
-    await sendWebResponse(res, response, proxyHeaders(pathname, https), method);
+    await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
   };
 }
