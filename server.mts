@@ -6,7 +6,6 @@
  *
  *   node .next/misi-server.mjs [--port 3000] [--hostname 127.0.0.1]      (or PORT / HOSTNAME)
  */
-import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import next from "next";
@@ -14,6 +13,7 @@ import { env } from "@/lib/server/env";
 import { getAuthSecret } from "@/lib/server/secrets";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
+import { createFrontServer } from "@/lib/server/serving/http-server";
 import { StaticAssets } from "@/lib/server/serving/static-assets";
 
 // Production needs NEXTAUTH_SECRET: fail at start, not at the first page that signs something.
@@ -46,15 +46,7 @@ const front = createFrontHandler({
   assets: new StaticAssets(dir),
 });
 
-const server = http.createServer((req, res) => {
-  Promise.resolve(front(req, res)).catch((err) => {
-    console.error(err);
-    if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }));
-  });
-});
-// Keep-alive longer than a reverse proxy's (nginx: 60 s upstream keepalive_timeout), so it never reuses a closed socket.
-server.keepAliveTimeout = 65_000;
+const server = createFrontServer(front);
 
 // Listen first: health checks and shed 503s are answered while Next loads.
 server.listen(port, hostname, () => console.log(`▲ misi-baseline on http://${hostname ?? "localhost"}:${port} (custom server: participant routes direct, the rest through Next)`));

@@ -190,15 +190,32 @@ export const PrimerResponseSchema = z.object({ ok: z.literal(true) });
 /** GET /api/participant/scene/:assignmentId: the interactive scene (first view only). */
 export const SceneResponseSchema = Scene3dSchema;
 
+/**
+ * The largest request body each POST route reads (413 beyond), sized from its schema's caps: anyone can get a
+ * participant cookie from an open study link, and every byte admitted is parsed on the server's main thread.
+ * - answer: at the schema's caps a body is ~0.89 MB (5000 camera samples as the 3D view rounds them, ≤ 66 bytes each;
+ *   2000 events with 200-character details; a 4000-character answer; tests/unit/participant/body-limits.test.ts
+ *   builds it), a typical one a few KB. 1 MiB keeps the longest legitimate interaction log.
+ * - consent, device: device metadata, its user agent at most 1000 characters (≤ 6 bytes each in JSON: a control character is written `\u0000`-style).
+ * - shown: one assignment id; primer: no body is read (the browser sends `{}`).
+ */
+export const PARTICIPANT_BODY_LIMITS = {
+  consent: 8 * 1024,
+  device: 8 * 1024,
+  primer: 1024,
+  shown: 1024,
+  answer: 1024 * 1024,
+} as const;
+
 /** Addresses of the participant routes. */
 export const PARTICIPANT_API = {
   session: { method: "GET", path: "/api/participant/session", response: SessionSchema },
-  consent: { method: "POST", path: "/api/participant/consent", body: ConsentBodySchema, response: SessionSchema },
-  device: { method: "POST", path: "/api/participant/device", body: DeviceBodySchema, response: SessionSchema },
+  consent: { method: "POST", path: "/api/participant/consent", body: ConsentBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.consent, response: SessionSchema },
+  device: { method: "POST", path: "/api/participant/device", body: DeviceBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.device, response: SessionSchema },
   /** No body is read. */
-  primer: { method: "POST", path: "/api/participant/primer", response: PrimerResponseSchema },
-  shown: { method: "POST", path: "/api/participant/shown", body: ShownBodySchema, response: QuestionClockSchema },
-  answer: { method: "POST", path: "/api/participant/answer", body: AnswerBodySchema, response: AnswerResponseSchema },
+  primer: { method: "POST", path: "/api/participant/primer", maxBodyBytes: PARTICIPANT_BODY_LIMITS.primer, response: PrimerResponseSchema },
+  shown: { method: "POST", path: "/api/participant/shown", body: ShownBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.shown, response: QuestionClockSchema },
+  answer: { method: "POST", path: "/api/participant/answer", body: AnswerBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.answer, response: AnswerResponseSchema },
   scene: { method: "GET", path: (assignmentId: string) => `/api/participant/scene/${encodeURIComponent(assignmentId)}`, response: SceneResponseSchema },
   /** The image bytes with their own Content-Type; 401/404 are plain text, a timed study's refusal a 409 ApiError. */
   image: { method: "GET", path: (imageId: string) => `/api/images/${encodeURIComponent(imageId)}` },

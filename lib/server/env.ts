@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   IMAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(512),
   /** Load shedding (lib/server/load-shed.ts): participant requests in progress per process before new ones get 503. */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Participant requests in progress from one client address (IPv6: one /64) per process; beyond it 429 + Retry-After. */
+  PARTICIPANT_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(32),
   /** Load shedding: event-loop delay (ms, recent maximum) above which new participant requests get 503. */
   SHED_MAX_LAG_MS: z.coerce.number().int().min(1).max(60_000).default(2000),
   /** Load shedding: after start, participant requests beyond a small allowance get 503 for this long (ms) while the process warms up. */

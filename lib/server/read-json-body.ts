@@ -5,13 +5,6 @@ import { assertSameOrigin } from "@/lib/server/same-origin";
 /** Largest staff JSON body: a study config with a 20,000-character consent text or a pool edit with thousands of ids is far below. */
 export const MAX_STAFF_BODY_BYTES = 1024 * 1024;
 
-/**
- * Largest participant request body. An answer with a full interaction log at the schema's caps (5000 camera samples
- * of ~60 bytes, 2000 events of up to ~270 bytes) stays under 1 MB; route handlers have no body limit of their own,
- * and anyone can get a participant cookie from an open study link.
- */
-export const MAX_PARTICIPANT_BODY_BYTES = 1024 * 1024;
-
 export interface ReadJsonBodyOptions {
   maxBytes: number;
   /**
@@ -54,8 +47,8 @@ export function readStaffJsonBody(request: Request): Promise<unknown> {
   return readJsonBody(request, { maxBytes: MAX_STAFF_BODY_BYTES, requireJsonType: true });
 }
 
-/** A participant's JSON body: at most `maxBytes` (MAX_PARTICIPANT_BODY_BYTES), no NUL characters. */
-export function readParticipantJsonBody(request: Request, maxBytes: number = MAX_PARTICIPANT_BODY_BYTES): Promise<unknown> {
+/** A participant's JSON body: at most `maxBytes` (the route's limit, PARTICIPANT_BODY_LIMITS), no NUL characters. */
+export function readParticipantJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   return readJsonBody(request, { maxBytes });
 }
 

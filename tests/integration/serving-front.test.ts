@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
 import { recordConsent } from "@/lib/server/dal/participant/record-consent";
@@ -145,6 +146,45 @@ describe("the custom server's front", () => {
       expect(res.location, path).toBeUndefined();
       expect(res.body, path).toContain("Study not found");
     }
+  });
+
+  it("compresses JSON of 1 KB or more with brotli or gzip as the client accepts, and decodes to the same body", async () => {
+    const p = await participant("front-compress");
+    const get = (path: string, acceptEncoding: string | null, cookie: string | null = p.cookie) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        // node:http, not fetch: fetch would decode the body itself.
+        const req = http.request(`${base}${path}`, { headers: { ...(cookie ? { cookie } : {}), ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const plain = await get("/api/participant/session", null);
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.byteLength).toBeGreaterThanOrEqual(1024);
+    expect(plain.headers.vary).toBe("Accept-Encoding");
+    const expected: unknown = JSON.parse(plain.body.toString("utf8"));
+
+    const br = await get("/api/participant/session", "gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(Number(br.headers["content-length"])).toBe(br.body.byteLength);
+    expect(br.body.byteLength).toBeLessThan(plain.body.byteLength / 2);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString("utf8"))).toEqual(expected);
+
+    const gz = await get("/api/participant/session", "gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.body.byteLength).toBeLessThan(plain.body.byteLength / 2);
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString("utf8"))).toEqual(expected);
+
+    // Under 1 KB (a 401's error) it goes out as it is, whatever the client accepts.
+    const small = await get("/api/participant/session", "gzip, br", null);
+    expect(small.status).toBe(401);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
+    expect(JSON.parse(small.body.toString("utf8"))).toMatchObject({ error: { code: "UNAUTHENTICATED" } });
   });
 
   it("answers a Host header that makes no URL with 400, not 500", async () => {

@@ -28,3 +28,18 @@ test("staff sign in through the proxy at the configured public URL", async ({ pa
   const session = await page.request.get("/api/auth/session");
   expect(((await session.json()) as { user?: { email?: string } }).user?.email).toBe("admin@localhost");
 });
+
+test("the shipped nginx config serves build assets from disk and limits one address on the participant routes", async ({ page, request }) => {
+  await page.goto("/signin");
+  const asset = await page.evaluate(() => [...document.querySelectorAll("script[src]")].map((s) => s.getAttribute("src")!).find((src) => src.startsWith("/_next/static/")));
+  expect(asset).toBeTruthy();
+  const res = await request.get(asset!);
+  expect(res.status()).toBe(200);
+  // From disk (deploy/nginx.conf.template): nginx's file headers, which the app's in-memory asset server does not send.
+  expect(res.headers()["last-modified"]).toBeTruthy();
+  expect(res.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  // 130 at once from one address: beyond the burst (100) of limit_req, 429 from nginx; none reaches the app as a 5xx.
+  const statuses = await Promise.all(Array.from({ length: 130 }, () => request.get("/api/participant/session").then((r) => r.status())));
+  expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+  expect(statuses.filter((s) => s >= 500)).toEqual([]);
+});

@@ -1,12 +1,12 @@
 import "server-only";
-import { AnswerBodySchema } from "@/lib/participant/api-contract";
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
 import { withSignedImageUrls } from "@/lib/server/image-url";
 import { withParticipant } from "@/lib/server/participant-api/with-participant";
 
 /** POST /api/participant/answer – score on the server and store before the participant advances (idempotent). */
-export const postAnswer = withParticipant({ body: AnswerBodySchema }, async ({ participant, body }) => {
+export const postAnswer = withParticipant(PARTICIPANT_API.answer, async ({ participant, body }) => {
   const { result, update, timed } = await submitAnswer({
     participantId: participant.participantId,
     assignmentId: body.assignmentId,

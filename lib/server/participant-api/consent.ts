@@ -1,5 +1,5 @@
 import "server-only";
-import { ConsentBodySchema } from "@/lib/participant/api-contract";
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
 import { acceptConsent, recordConsent } from "@/lib/server/dal/participant/record-consent";
 import { NO_STORE_JSON } from "@/lib/server/api-response";
@@ -12,7 +12,7 @@ import { withParticipant } from "@/lib/server/participant-api/with-participant";
 const ADDRESS_RETRY_SEC = 120;
 
 /** POST /api/participant/consent – accept (assigns the items) or decline; answers with the new session. */
-export const postConsent = withParticipant({ body: ConsentBodySchema }, async ({ request, participant: { participantId, studyId }, body }) => {
+export const postConsent = withParticipant(PARTICIPANT_API.consent, async ({ request, participant: { participantId, studyId }, body }) => {
   if (body.accept) {
     const { admitted, result } = await acceptConsent(participantId, studyId, requestClientAddress(request), body.device);
     if (!admitted.ok)

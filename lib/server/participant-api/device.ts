@@ -1,5 +1,5 @@
 import "server-only";
-import { DeviceBodySchema } from "@/lib/participant/api-contract";
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 import { deviceAllowed, effectiveDeviceRule } from "@/lib/participant/device-rule";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
@@ -14,7 +14,7 @@ import { withParticipant } from "@/lib/server/participant-api/with-participant";
  * POST /api/participant/device – before consent, in a study that takes desktops only: a device the study does not
  * take is screened out here (recorded, with the message to return the study); any other device changes nothing.
  */
-export const postDevice = withParticipant({ body: DeviceBodySchema }, async ({ participant: { participantId, studyId }, body: { device } }) => {
+export const postDevice = withParticipant(PARTICIPANT_API.device, async ({ participant: { participantId, studyId }, body: { device } }) => {
   const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
   if (!study) throw new AppError("NOT_FOUND", "This study no longer exists.");
   if (!deviceAllowed(effectiveDeviceRule(StudyConfigSchema.parse(study.config)), device)) await screenOutForDevice(participantId, device);

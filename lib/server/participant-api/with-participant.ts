@@ -30,20 +30,22 @@ export interface ParticipantCall<P, B> {
 /**
  * Wraps a participant route: refuses NUL bytes or malformed percent-encodings in the URL (400) and cross-origin
  * state-changing requests (403), reads the participant from the request's Cookie header (401 without a valid one),
- * reads and validates the JSON body against `body` (413/422), then runs `run` with transient database faults
+ * reads and validates the JSON body against `body` (413 beyond `maxBodyBytes`, 422), then runs `run` with transient database faults
  * retried (a dropped connection re-runs it: every participant operation is a read, keyed or conditional) and maps
  * errors to JSON (lib/server/api-response.ts). Needs no Next request context.
  */
 export function withParticipant<P = Record<string, never>, S extends z.ZodType | undefined = undefined>(
-  options: { body?: S },
+  options: { body?: S; maxBodyBytes?: number },
   run: (call: ParticipantCall<P, S extends z.ZodType ? z.output<S> : undefined>) => Promise<Response>,
 ): ParticipantHandler<P> {
+  const { body: schema, maxBodyBytes } = options;
+  if (schema && maxBodyBytes === undefined) throw new Error("withParticipant: a route that reads a body needs its limit (PARTICIPANT_BODY_LIMITS).");
   return async (request, context) => {
     try {
       checkRequestLine(request);
       const participant = participantFromRequest(request);
       if (!participant) throw new AppError("UNAUTHENTICATED", "No participant session: open the study link again.");
-      const body = (options.body ? options.body.parse(await readParticipantJsonBody(request)) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
+      const body = (schema ? schema.parse(await readParticipantJsonBody(request, maxBodyBytes!)) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
       const params = (await context?.params) ?? ({} as P);
       return await withDbRetry(() => run({ request, params, participant, body }));
     } catch (err) {

@@ -2,6 +2,7 @@ import "server-only";
 import { getJoin, getParticipantImage, getScene, getSession, postAnswer, postConsent, postDevice, postPrimer, postShown } from "@/lib/server/participant-api";
 import type { ParticipantHandler } from "@/lib/server/participant-api";
 import { isSignedSegment } from "@/lib/server/image-url";
+import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 
 /**
  * The participant routes the custom server (server.mts) answers itself, with the handlers Next's route files export
@@ -17,17 +18,19 @@ export interface ParticipantRoute {
    * scene, fetched once) and its shown stamp (the clock of a timed study) are always served.
    */
   shed: boolean;
+  /** POST: the largest body read (the participant API contract's limit), whole, before the request is admitted. */
+  maxBodyBytes?: number;
   /** GET without a body: on an unexpected throw the request can be handed to Next instead (its error page). */
   fallBackOnThrow?: boolean;
 }
 
-/** The participant POST routes and whether each may be shed (see ParticipantRoute.shed: /shown is the clock). */
-const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean }> = {
-  "/api/participant/consent": { handler: postConsent, shed: true },
-  "/api/participant/device": { handler: postDevice, shed: true },
-  "/api/participant/primer": { handler: postPrimer, shed: true },
-  "/api/participant/shown": { handler: postShown, shed: false },
-  "/api/participant/answer": { handler: postAnswer, shed: true },
+/** The participant POST routes, whether each may be shed (see ParticipantRoute.shed: /shown is the clock), their body limits. */
+const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean; maxBodyBytes: number }> = {
+  [PARTICIPANT_API.consent.path]: { handler: postConsent, shed: true, maxBodyBytes: PARTICIPANT_API.consent.maxBodyBytes },
+  [PARTICIPANT_API.device.path]: { handler: postDevice, shed: true, maxBodyBytes: PARTICIPANT_API.device.maxBodyBytes },
+  [PARTICIPANT_API.primer.path]: { handler: postPrimer, shed: true, maxBodyBytes: PARTICIPANT_API.primer.maxBodyBytes },
+  [PARTICIPANT_API.shown.path]: { handler: postShown, shed: false, maxBodyBytes: PARTICIPANT_API.shown.maxBodyBytes },
+  [PARTICIPANT_API.answer.path]: { handler: postAnswer, shed: true, maxBodyBytes: PARTICIPANT_API.answer.maxBodyBytes },
 };
 
 /** Next's staff session cookie (next-auth): such a request may be a staff preview, which only Next can authorise. */
@@ -49,7 +52,7 @@ function segment(raw: string): string | null {
 export function matchParticipantRoute(method: string, pathname: string, cookieHeader: string | undefined): ParticipantRoute | null {
   if (method === "POST") {
     const post = POSTS[pathname];
-    return post ? { handler: post.handler as ParticipantHandler<Record<string, string>>, params: {}, shed: post.shed } : null;
+    return post ? { handler: post.handler as ParticipantHandler<Record<string, string>>, params: {}, shed: post.shed, maxBodyBytes: post.maxBodyBytes } : null;
   }
   if (method !== "GET") return null;
   if (pathname === "/api/participant/session") return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };

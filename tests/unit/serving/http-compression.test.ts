@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, isCompressibleType } from "@/lib/http-compression";
+import { acceptsBrotli, acceptsGzip, isCompressibleType, jsonResponseEncoding } from "@/lib/http-compression";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -25,5 +25,17 @@ describe("isCompressibleType", () => {
   it("compresses text formats and SVG, not PNG, JPEG or fonts", () => {
     expect(["image/svg+xml", "application/json", "text/css; charset=UTF-8", "application/javascript; charset=UTF-8"].map(isCompressibleType)).toEqual([true, true, true, true]);
     expect(["image/png", "image/jpeg", "font/woff2"].map(isCompressibleType)).toEqual([false, false, false]);
+  });
+});
+
+describe("jsonResponseEncoding", () => {
+  it("brotli when accepted, else gzip, else none; nothing below 1 KB", () => {
+    expect(jsonResponseEncoding("gzip, deflate, br", 1024)).toBe("br");
+    expect(jsonResponseEncoding("gzip, br;q=0", 4000)).toBe("gzip");
+    expect(jsonResponseEncoding("gzip", 4000)).toBe("gzip");
+    expect(jsonResponseEncoding("identity", 4000)).toBeNull();
+    expect(jsonResponseEncoding(null, 4000)).toBeNull();
+    expect(jsonResponseEncoding("gzip, br", 1023)).toBeNull();
+    expect([acceptsBrotli("BR"), acceptsBrotli("*"), acceptsBrotli("*, br;q=0"), acceptsBrotli("brotli")]).toEqual([true, true, false, false]);
   });
 });
