@@ -22,6 +22,8 @@ const PARTICIPANT_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_
 /** One main-phase answer of the trial-level file: the responses export's row plus what the results page made of it. */
 export interface PsychDsTrialRow extends ResponseExportRow {
   inResults: boolean;
+  /** The study's exclusion policy excludes this answer's participant (lib/results/exclusions excludedParticipantIds). */
+  excluded: boolean;
   /** The fair score the results page computed for the answer (lib/tasks/fair-score.ts); absent where it uses the paper score. */
   fairExact?: 0 | 1;
   fairPartial?: number;
@@ -73,6 +75,14 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
       description:
         "1 when the results page counts this answer; 0 when it is left out and listed on the page as such (task unknown to the results, T4 item whose gold cannot be classified Pos./Neg., no answer key for the fair score).",
       get: (r) => (r.inResults ? 1 : 0),
+    },
+    {
+      key: "excluded",
+      type: "integer",
+      values: ["0", "1"],
+      description:
+        "1 when the study's exclusion policy excludes this answer's participant (the participants file's excluded_by is not empty): every estimate of the results page and of analysis/ leaves these answers out by default and reports the figures with them beside.",
+      get: (r) => (r.excluded ? 1 : 0),
     },
   ],
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
 import { buildVariableMeasured, PSYCHDS_DATA_FILE_PATTERN, psychDsDataFileName } from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
-import { formatConditionEffect } from "@/lib/results/condition-effect";
+import { formatConditionEffect, type ConditionEffectSummary } from "@/lib/results/condition-effect";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
@@ -280,19 +280,28 @@ function expectPageNumbers(lines: Line[], script: string, results: StudyResultsD
   // Nothing printed that the page does not have.
   expect(lines.filter((l) => l.kind === "accuracy")).toHaveLength(groupsOf(summary).reduce((n, [, g]) => n + 4 * g.columns.length, 0));
   // The fixture reaches both interval rules: the bootstrap (10+ participants) and the clustered-Wilson fallback.
-  expect([...methods].sort()).toEqual(["clustered-wilson", "participant-bootstrap"]);
+  // (The policy's fast-answer rule depends on the fixture's timing: when it leaves fewer than 10 participants per
+  // column, every interval of the default, excluded, figures takes the fallback.)
+  expect(methods.has("clustered-wilson")).toBe(true);
+  if (summary.overall.columns.some((c) => c.exact.interval.method === "participant-bootstrap")) expect(methods.has("participant-bootstrap")).toBe(true);
   // T4 carries fair scores that differ from the paper's fields (the fair path is exercised, not only its fallback).
   expect(summary.overall.columns.find((c) => c.column === "residue_ligand_pos")!.fair.f1).not.toBeNull();
   return compared;
 }
 
-/** Every effect line equals the page's condition effect (lib/results/condition-effect.ts), to 1e-12 and as printed. */
+/**
+ * Every effect line equals the page's condition effect (lib/results/condition-effect.ts), to 1e-12 and as printed:
+ * set=kept the page's default (the exclusion policy applied), set=all the figures with the excluded participants.
+ */
 function expectConditionEffects(lines: Line[], script: string): number {
-  const effects = page.summary!.conditionEffect;
+  return expectEffectSet(lines, script, "kept", page.summary!.conditionEffect) + expectEffectSet(lines, script, "all", page.summary!.unexcluded!.conditionEffect);
+}
+
+function expectEffectSet(lines: Line[], script: string, set: "kept" | "all", effects: ConditionEffectSummary): number {
   expect(effects.estimable).toBe(true);
   let compared = 0;
   for (const [label, want] of [["all", effects.overall] as const, ...effects.columns.map((c) => [`column=${c.column}`, c.effect] as const)]) {
-    const line = lines.find((l) => l.kind === "effect" && l.fields.subset === label);
+    const line = lines.find((l) => l.kind === "effect" && l.fields.set === set && l.fields.subset === label);
     expect(line, `${script}: effect ${label}`).toBeDefined();
     const f = line!.fields;
     expect(Number(f.B)).toBe(want.replicates);
@@ -310,7 +319,7 @@ function expectConditionEffects(lines: Line[], script: string): number {
     // As the page prints it: "+4.2 pp [−1.0, +9.8]".
     expect(formatConditionEffect({ ...want, ...got })).toBe(formatConditionEffect(want));
   }
-  expect(lines.filter((l) => l.kind === "effect")).toHaveLength(1 + effects.columns.length);
+  expect(lines.filter((l) => l.kind === "effect" && l.fields.set === set)).toHaveLength(1 + effects.columns.length);
   return compared;
 }
 
@@ -410,7 +419,7 @@ async function expectThreeDUsage(lines: Line[], script: string, studyIds: string
 function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", pkg = path.join(dir, "pkg")): string[] {
   const trials = parse(fs.readFileSync(path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8"), { columns: true }) as Record<string, string>[];
   const cells = new Map<string, number[]>();
-  for (const t of trials.filter((r) => r.in_results === "1")) {
+  for (const t of trials.filter((r) => r.in_results === "1" && r.excluded === "0")) {
     const key = `${t.condition}:${t.task_id}`;
     cells.set(key, [...(cells.get(key) ?? []), Number(t.exact)]);
   }
@@ -418,14 +427,35 @@ function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", p
     .filter(([, xs]) => xs.every((x) => x === xs[0]))
     .map(([key, xs]) => `${key}=${xs[0] === 1 ? "all-correct" : "all-wrong"}`)
     .sort();
-  const separation = lines.find((l) => l.kind === "model_note" && l.fields.kind === "separation");
+  const separation = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "separation");
   if (same.length === 0) expect(separation, script).toBeUndefined();
   else expect(separation?.fields.cells?.split(";").sort(), script).toEqual(same);
-  const large = lines.filter((l) => l.kind === "model_term" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
-  const note = lines.find((l) => l.kind === "model_note" && l.fields.kind === "large-se");
+  const large = lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
+  const note = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "large-se");
   if (large.length === 0) expect(note, script).toBeUndefined();
   else expect(note?.fields.terms?.split(";"), script).toEqual(large);
   return same;
+}
+
+/**
+ * The model is fitted to the answers the page counts (set=kept, the exclusion policy applied, as many as the page's
+ * answers) and again with the excluded participants (set=all); the fixture's excluded participants move its estimate.
+ */
+function expectModelPerSet(lines: Line[], engine: string, term: string): void {
+  const meta = lines.find((l) => l.kind === "meta")!.fields;
+  expect(Number(meta.answers)).toBe(page.summary!.overall.nResponses);
+  expect(Number(meta.excluded_participants)).toBe(page.summary!.unexcluded!.nExcludedParticipants);
+  expect(Number(meta.excluded_answers)).toBe(page.summary!.unexcluded!.nExcludedResponses);
+  const models = lines.filter((l) => l.kind === "model");
+  expect(models.map((l) => [l.fields.set, l.fields.engine, l.fields.status])).toEqual([
+    ["kept", engine, "ok"],
+    ["all", engine, "ok"],
+  ]);
+  expect(Number(models[0]!.fields.n)).toBe(page.summary!.overall.nResponses);
+  expect(Number(models[1]!.fields.n)).toBe(page.summary!.unexcluded!.overall.nResponses);
+  const [kept, all] = (["kept", "all"] as const).map((set) => num(lines.find((l) => l.kind === "model_term" && l.fields.set === set && l.fields.term === term)!.fields.estimate)!);
+  expect(Number.isFinite(kept) && Number.isFinite(all)).toBe(true);
+  expect(Math.abs(kept! - all!), `${engine} ${term}: kept ${kept} vs all ${all}`).toBeGreaterThan(1e-6);
 }
 
 /** Entry name → content of a .tar.gz stream. */
@@ -505,6 +535,28 @@ describe("analysis package (Psych-DS)", () => {
     expect(trials).toHaveLength(13 * 20);
     expect(trials.every((t) => t.in_results === "1")).toBe(true);
     expect(trials.filter((t) => t.in_results === "1")).toHaveLength(page.nResponses);
+    // The policy's verdict per answer: the participants file's excluded_by, and as many answers as the page leaves out.
+    const participantRows = parse(
+      fs.readFileSync(
+        path.join(
+          root,
+          "data",
+          dataFiles.find((f) => f.includes("participants"))!,
+        ),
+        "utf8",
+      ),
+      { columns: true },
+    ) as Record<string, string>[];
+    const excludedIds = new Set(participantRows.filter((p) => p.excluded_by !== "").map((p) => p.participant_id));
+    expect(excludedIds.size).toBe(page.summary!.unexcluded!.nExcludedParticipants);
+    expect(excludedIds.size).toBeGreaterThan(0);
+    for (const t of trials) expect(t.excluded, t.participant_id).toBe(excludedIds.has(t.participant_id!) ? "1" : "0");
+    expect(trials.filter((t) => t.excluded === "1")).toHaveLength(page.summary!.unexcluded!.nExcludedResponses);
+    // Every estimate of the page leaves them out: accuracy, the condition effect, the paper table (the human row is the overall group).
+    expect(page.summary!.overall.nParticipants).toBe(20 - excludedIds.size);
+    expect(page.summary!.unexcluded!.overall.nParticipants).toBe(20);
+    expect(page.summary!.conditionEffect.overall.estimate).not.toBe(page.summary!.unexcluded!.conditionEffect.overall.estimate);
+    expect(page.summary!.overall.columns.map((c) => c.exact.mean)).not.toEqual(page.summary!.unexcluded!.overall.columns.map((c) => c.exact.mean));
     expect(Object.keys(trials[0]!)).not.toContain("participant_external_id");
     expect(
       fs.readFileSync(
@@ -530,10 +582,7 @@ describe("analysis package (Psych-DS)", () => {
       expectIntegrity(lines, "analysis.R", await getIntegrityResults({ studyId: fixture.studyId })) +
       (await expectThreeDUsage(lines, "analysis.R", [fixture.studyId]));
     expectModelNotes(lines, "analysis.R", "se");
-    const model = lines.find((l) => l.kind === "model")!;
-    expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
-    const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
-    expect(Number.isFinite(num(term.fields.estimate))).toBe(true);
+    expectModelPerSet(lines, "lme4::glmer", "conditioninteractive");
     console.log(`analysis.R: ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 
@@ -550,7 +599,8 @@ describe("analysis package (Psych-DS)", () => {
       (await expectThreeDUsage(lines, "analysis.py", [fixture.studyId]));
     expectModelNotes(lines, "analysis.py", "sd");
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
-    expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
+    const conditionTerm = lines.find((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))!.fields.term!;
+    expectModelPerSet(lines, "statsmodels.BinomialBayesMixedGLM", conditionTerm);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 
