@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { listHeader, toCsvRecord } from "@/lib/export/columns";
 import { ANALYSIS_SETTINGS_TABLE, analysisSettingRows, psychDsDataFileName } from "@/lib/export/psych-ds";
+import { ExclusionPolicySchema } from "@/lib/participant/integrity";
 import { createRng } from "@/lib/rng";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type GroupSummary } from "@/lib/results/summarize";
@@ -88,7 +89,7 @@ const settings = analysisSettingRows({
   confidence: 0.95,
   conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
   conditionReplicates: replicates,
-  exclusionRules: [],
+  exclusionPolicy: ExclusionPolicySchema.parse({}),
   files,
 });
 fs.writeFileSync(

@@ -1,3 +1,4 @@
+import { activeRules, describeRule, type ExclusionPolicy } from "@/lib/participant/integrity";
 import { defineExportTable, type ExportColumn, type ExportTable } from "./columns";
 import { RESPONSES_TABLE, type ResponseExportRow } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, type ParticipantExportRow } from "./summary-tables";
@@ -185,7 +186,8 @@ export interface AnalysisSettings {
   conditionSeed: number;
   conditionReplicates: number;
   /** The active rules of the exclusion policy the results page applies (the viewed study's), in the page's order. */
-  exclusionRules: readonly string[];
+  /** The exclusion policy the results page applies (its active rules and their thresholds go into settings.csv). */
+  exclusionPolicy: ExclusionPolicy;
   files: Record<PsychDsFileKeyword, string>;
 }
 
@@ -207,10 +209,16 @@ export function analysisSettingRows(s: AnalysisSettings): AnalysisSettingRow[] {
     { setting: "conditionReplicates", value: s.conditionReplicates, description: "Replicates of the crossed bootstrap of the condition effect." },
     {
       setting: "exclusionRules",
-      value: s.exclusionRules.join(" | "),
+      value: activeRules(s.exclusionPolicy).join(" | "),
       description:
         "Active rules of the exclusion policy the results page applies (the exported study's), separated by ' | '; empty: no policy. The participants file's excluded_by is computed with this policy.",
     },
+    // One row per active rule with its threshold (true for the on/off rules), so the policy can be read without the app.
+    ...activeRules(s.exclusionPolicy).map((rule) => ({
+      setting: `exclusion.${rule}`,
+      value: typeof s.exclusionPolicy[rule] === "boolean" ? String(s.exclusionPolicy[rule]) : (s.exclusionPolicy[rule] as number),
+      description: `Exclusion rule threshold: ${describeRule(rule, s.exclusionPolicy)}.`,
+    })),
     { setting: "trialsFile", value: s.files.trials, description: "Trial-level data file under data/." },
     { setting: "participantsFile", value: s.files.participants, description: "Participants file under data/." },
     { setting: "itemsFile", value: s.files.items, description: "Items file under data/." },

@@ -670,6 +670,13 @@ describe("analysis package (Psych-DS)", () => {
     const settings = parse(fs.readFileSync(path.join(out, "analysis", "settings.csv"), "utf8"), { columns: true }) as { setting: string; value: string }[];
     expect(settings.find((r) => r.setting === "resultsSeed")!.value).toBe(`results:pool:${fixture.studyId}`);
     expect(settings.find((r) => r.setting === "scope")!.value).toBe("pool");
+    // The policy's thresholds, one row per active rule (setExclusionPolicy above).
+    expect(settings.filter((r) => r.setting.startsWith("exclusion")).map((r) => [r.setting, r.value])).toEqual([
+      ["exclusionRules", "anyPaste | fastPercentAtLeast | identicalRunAtLeast"],
+      ["exclusion.anyPaste", "true"],
+      ["exclusion.fastPercentAtLeast", "40"],
+      ["exclusion.identicalRunAtLeast", "3"],
+    ]);
     const poolPage = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
     const lines = parseOutput(execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
     expect(expectPageNumbers(lines, "analysis.py (pool)", poolPage)).toBeGreaterThan(500);

@@ -21,7 +21,6 @@ import {
 } from "@/lib/export/psych-ds";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
 import { CONDITION_EFFECT_DEFAULT_SEED } from "@/lib/stats/crossed-bootstrap";
-import { activeRules } from "@/lib/participant/integrity";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
 import { listExcludedParticipantIds, readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
 import { iterateThreeDUsageRows } from "@/lib/server/dal/results/get-three-d-usage";
@@ -143,7 +142,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     // As the page: the contract's fixed seed, the page's replicate count (lib/results/summarize.ts conditionEffect).
     conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
     conditionReplicates: DEFAULT_BOOTSTRAP_REPLICATES,
-    exclusionRules: activeRules(policy),
+    exclusionPolicy: policy,
     files,
   };
   await writeTable(path.join(dir, "analysis", "settings.csv"), ANALYSIS_SETTINGS_TABLE, analysisSettingRows(settings));

@@ -4,6 +4,7 @@ import { excludedParticipantIds, withoutExcluded } from "@/lib/results/exclusion
 import { buildPaperTable } from "@/lib/results/paper-table";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults } from "@/lib/results/summarize";
+import { toTaskSummaryRows } from "@/lib/export/summary-tables";
 
 function summary(participantId: string, s: Partial<ParticipantSignalSummary> = {}): ParticipantSignalSummary {
   return {
@@ -84,5 +85,18 @@ describe("exclusions apply to every estimate", () => {
     expect(table.rows.find((r) => r.kind === "effect")!.cells.translation!.value).toBe(0.25);
     expect(table.notes.join(" ")).toContain("(1 excluded;");
     expect(table.notes.join(" ")).toContain("Interactive − static with the 1 excluded participants kept in, all tasks pooled: +19.2 pp");
+  });
+
+  it("the summary CSV: condition-effect rows without and with the excluded participant, the overall rows with them too", () => {
+    const rows = toTaskSummaryRows(withPolicy.value);
+    const effect = rows.filter((r) => r.groupType === "condition_effect").map((r) => [r.group, r.column, r.exactMean]);
+    expect(effect).toEqual([
+      ["interactive_minus_static", "translation", 0.25],
+      ["interactive_minus_static", "all_tasks", 0.25],
+      ["interactive_minus_static_unexcluded", "translation", 36 / 52 - 0.5],
+      ["interactive_minus_static_unexcluded", "all_tasks", 36 / 52 - 0.5],
+    ]);
+    expect(rows.find((r) => r.group === "all_unexcluded" && r.column === "translation")!.exactMean).toBe(0.6);
+    expect(rows.find((r) => r.group === "all" && r.column === "translation")!.exactMean).toBe(0.625);
   });
 });
