@@ -604,6 +604,27 @@ describe("analysis package (Psych-DS)", () => {
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 
+  it('timestamps: R\'s as.POSIXct(x, tz = "UTC") and pandas read submitted_at to the millisecond without a format', () => {
+    const file = path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials"));
+    const first = (parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[])[0]!.submitted_at!;
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+    const r = execFileSync(
+      findRscript(),
+      ["-e", `d <- read.csv("${file}", colClasses = "character"); t <- as.POSIXct(d$submitted_at[1], tz = "UTC"); cat(format(t, "%Y-%m-%d %H:%M:%S"), sprintf("%.3f", as.numeric(t)))`],
+      {
+        encoding: "utf8",
+      },
+    );
+    // R keeps the milliseconds in the number (its format() truncates fractional seconds, so compare the epoch seconds).
+    expect(r).toBe(`${first.slice(0, 19)} ${(Date.parse(`${first.replace(" ", "T")}Z`) / 1000).toFixed(3)}`);
+    const py = execFileSync(
+      findPython(),
+      ["-c", `import pandas as pd; d = pd.read_csv("${file}", dtype=str); print(pd.to_datetime(d["submitted_at"].iloc[0]).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])`],
+      { encoding: "utf8" },
+    );
+    expect(py.trim()).toBe(first);
+  });
+
   it("model_note names the condition × task cells where every answer scored the same and the terms with huge SEs", () => {
     // The package with every interactive zooming answer made correct and every static one wrong: complete separation.
     const pkg = path.join(dir, "separated");
