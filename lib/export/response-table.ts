@@ -130,11 +130,11 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       key: "rt_ms",
       type: "integer",
       unit: "ms",
-      description: "Response time used in analyses: rt_client_ms when present, else rt_server_ms.",
+      description: "Response time used in analyses, from two clocks: rt_browser_ms (the browser's clock) when present, else rt_server_ms (the server's clock).",
       get: (r) => chooseResponseTimeMs(r),
     },
     {
-      key: "rt_client_ms",
+      key: "rt_browser_ms",
       type: "integer",
       unit: "ms",
       description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).",

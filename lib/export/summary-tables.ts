@@ -474,15 +474,15 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
     { key: "exact_mean", type: "number", unit: FRACTION, description: "Mean exact score over the participant's main-phase responses.", get: (r) => r.exactMean },
     { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit over main-phase responses.", get: (r) => r.partialMean },
     {
-      key: "median_rt_ms",
+      key: "median_rt_server_ms",
       type: "number",
       unit: "ms",
       description:
-        "Median response time over main-phase responses, measured by the server (question shown to answer stored; client-measured only for a response without a server time). The browser's own figure is median_rt_client_ms.",
+        "Median response time over main-phase responses, measured by the server (question shown to answer stored; client-measured only for a response without a server time). The browser's own figure is median_rt_browser_ms.",
       get: (r) => r.medianRtMs,
     },
     {
-      key: "median_rt_client_ms",
+      key: "median_rt_browser_ms",
       type: "number",
       unit: "ms",
       description: "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",
