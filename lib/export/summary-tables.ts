@@ -429,6 +429,11 @@ export interface ParticipantExportRow extends ParticipantSignalCells {
   medianRtClientMs: number | null;
 }
 
+function utcOffsetOf(deviceInfo: unknown): number | null {
+  const offset = deviceInfo && typeof deviceInfo === "object" ? (deviceInfo as { utcOffsetMin?: unknown }).utcOffsetMin : undefined;
+  return typeof offset === "number" && Number.isInteger(offset) ? offset : null;
+}
+
 export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
   id: "participants",
   title: "Participants",
@@ -459,6 +464,14 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
     { key: "started_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the participant first opened the study link.", get: (r) => r.startedAt },
     { key: "completed_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the session ended (completed or screened out).", get: (r) => r.completedAt },
     { key: "device", type: "json", description: "Device information reported at entry, as JSON.", get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)) },
+    {
+      key: "utc_offset_min",
+      type: "integer",
+      unit: "minutes east of UTC",
+      description:
+        "The participant's time-zone offset at entry as the browser reported it (UTC+2 → 120, UTC−5 → −300): local time = a UTC timestamp + this many minutes. Empty for browsers that did not report it.",
+      get: (r) => utcOffsetOf(r.deviceInfo),
+    },
     { key: "attention_failures", type: "integer", description: "Failed attention checks; empty when none were recorded.", get: (r) => r.attentionFailures },
     { key: "flagged", type: "boolean", values: ["0", "1"], description: "1 when failed attention checks exceed the study's tolerance.", get: (r) => r.flagged },
     {

@@ -180,8 +180,12 @@ describe("results end to end: responses export vs the results page", () => {
       expect(Number(item.n_correct)).toBe(rs.filter((r) => r.exact === "1").length);
       expect(item.gold_answer).toBe(rs[0]!.gold_answer);
     }
+    // A browser in UTC−5 reports its offset with the device information; the export states it in minutes east of UTC.
+    const reporter = await db.participant.findFirstOrThrow({ where: { studyId: fixture.studyId }, orderBy: { id: "asc" }, select: { id: true, deviceInfo: true } });
+    await db.participant.update({ where: { id: reporter.id }, data: { deviceInfo: { ...((reporter.deviceInfo as object | null) ?? {}), utcOffsetMin: -300 } } });
     const people = parse(await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "participants" })).stream), { columns: true }) as Row[];
     expect(people).toHaveLength(6);
+    expect(people.map((p) => [p.participant_id === reporter.id, p.utc_offset_min])).toEqual(people.map((p) => [p.participant_id === reporter.id, p.participant_id === reporter.id ? "-300" : ""]));
     for (const p of people) {
       const rs = main.filter((r) => r.participant_id === p.participant_id);
       expect(Number(p.n_main_responses)).toBe(rs.length);
