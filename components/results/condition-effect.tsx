@@ -1,4 +1,4 @@
-import { CONDITION_EFFECT_NOTE, formatConditionEffect, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import { CONDITION_EFFECT_NOTE, CONDITION_MODEL_FORMULA, formatConditionEffect, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
 import type { UnexcludedSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-bootstrap";
@@ -60,6 +60,10 @@ export function ConditionEffectSection({ summary, unexcluded }: { summary: Condi
         Condition effect: interactive − static
       </h2>
       <p className="text-sm text-slate-700">{CONDITION_EFFECT_NOTE}</p>
+      <p className="mt-1 text-sm text-slate-700" data-testid="condition-model-formula">
+        The analysis package&apos;s model (analysis.R, lme4::glmer, binomial, on the same answers): <code className="font-mono">{CONDITION_MODEL_FORMULA}</code>, treatment coding with static and the
+        alphabetically first task as references; it prints each task&apos;s condition effect on the log-odds scale and a likelihood-ratio test of condition against the model without it.
+      </p>
       {summary === null ? (
         <p className="mt-3 text-sm">No main-phase answers yet.</p>
       ) : !summary.estimable ? (

@@ -583,6 +583,23 @@ describe("analysis package (Psych-DS)", () => {
       (await expectThreeDUsage(lines, "analysis.R", [fixture.studyId]));
     expectModelNotes(lines, "analysis.R", "se");
     expectModelPerSet(lines, "lme4::glmer", "conditioninteractive");
+    // The coding, per-task effects and the overall test: the reference task's effect is conditioninteractive itself,
+    // another task's adds its interaction; the likelihood-ratio test drops every condition term (1 + tasks − 1).
+    const formula = lines.find((l) => l.kind === "model_formula" && l.fields.set === "kept")!.fields;
+    expect(formula).toMatchObject({ formula: "correct ~ condition * task + (1 | participant) + (1 | item)", coding: "treatment", condition_reference: "static" });
+    const keptTerms = new Map(lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept").map((l) => [l.fields.term!, num(l.fields.estimate)!]));
+    const taskEffects = lines.filter((l) => l.kind === "model_task_effect" && l.fields.set === "kept");
+    expect(taskEffects.length).toBeGreaterThan(1);
+    expect(taskEffects[0]!.fields.task).toBe(formula.task_reference);
+    for (const t of taskEffects) {
+      const want = keptTerms.get("conditioninteractive")! + (t.fields.task === formula.task_reference ? 0 : keptTerms.get(`conditioninteractive:task${t.fields.task}`)!);
+      expect(Math.abs(num(t.fields.log_odds)! - want), t.fields.task).toBeLessThan(1e-12);
+      expect(num(t.fields.se)!).toBeGreaterThan(0);
+    }
+    const lrt = lines.find((l) => l.kind === "model_test" && l.fields.set === "kept")!.fields;
+    expect(lrt).toMatchObject({ test: "lrt-condition", status: "ok", df: String(taskEffects.length) });
+    expect(num(lrt.p)!).toBeGreaterThanOrEqual(0);
+    expect(num(lrt.p)!).toBeLessThanOrEqual(1);
     console.log(`analysis.R: ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 
@@ -601,6 +618,9 @@ describe("analysis package (Psych-DS)", () => {
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
     const conditionTerm = lines.find((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))!.fields.term!;
     expectModelPerSet(lines, "statsmodels.BinomialBayesMixedGLM", conditionTerm);
+    // Approximate, and said so: no p-values or z from variational-Bayes SDs.
+    expect(lines.find((l) => l.kind === "model_note" && l.fields.kind === "approximate")!.fields.text).toContain("no p-values");
+    expect(lines.filter((l) => l.kind === "model_term").every((l) => l.fields.p === undefined && l.fields.z === undefined)).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 

@@ -269,6 +269,31 @@ fit_condition_model <- function(d, set) {
   }
   vc <- as.data.frame(lme4::VarCorr(fit))
   for (i in seq_len(nrow(vc))) out("model_variance", set = set, engine = "lme4", component = vc$grp[i], sd = fmt(vc$sdcor[i]))
+  # Treatment coding: conditioninteractive is the log-odds difference in the reference task (the alphabetically first
+  # task id); each task's own effect adds its interaction term, with the SE from the fixed effects' covariance.
+  out("model_formula", set = set, engine = "lme4", formula = paste(deparse(formula, width.cutoff = 500L), collapse = " "),
+      coding = "treatment", condition_reference = "static", task_reference = levels(data$task)[1])
+  V <- as.matrix(vcov(fit))
+  for (task in levels(data$task)) {
+    terms <- c("conditioninteractive", if (task != levels(data$task)[1]) paste0("conditioninteractive:task", task))
+    terms <- terms[terms %in% rownames(co)]
+    estimate <- sum(co[terms, 1])
+    se <- sqrt(sum(V[terms, terms]))
+    out("model_task_effect", set = set, engine = "lme4", task = task, log_odds = fmt(estimate), se = fmt(se), z = fmt(estimate / se),
+        p = fmt(2 * pnorm(-abs(estimate / se))))
+  }
+  # Overall test of condition (its main effect and every interaction together): likelihood ratio against the model
+  # without condition, both fitted by maximum likelihood.
+  reduced <- if (nlevels(data$task) > 1) correct ~ task + (1 | participant) + (1 | item) else correct ~ 1 + (1 | participant) + (1 | item)
+  fit0 <- tryCatch(suppressMessages(suppressWarnings(lme4::glmer(reduced, data = data, family = binomial))), error = function(e) e)
+  if (inherits(fit0, "error")) {
+    out("model_test", set = set, engine = "lme4", test = "lrt-condition", status = "failed", reason = conditionMessage(fit0))
+  } else {
+    chisq <- as.numeric(2 * (logLik(fit) - logLik(fit0)))
+    df <- attr(logLik(fit), "df") - attr(logLik(fit0), "df")
+    out("model_test", set = set, engine = "lme4", test = "lrt-condition", status = "ok", chisq = fmt(chisq), df = df,
+        p = fmt(pchisq(chisq, df, lower.tail = FALSE)), reduced = paste(deparse(reduced, width.cutoff = 500L), collapse = " "))
+  }
 }
 
 # Condition x task cells where every answer was correct or every one wrong: the model's log-odds there run to

@@ -265,7 +265,13 @@ def fit_condition_model(df, set_name):
         warnings.simplefilter("ignore")
         model = BinomialBayesMixedGLM.from_formula(formula, {"participant": "0 + C(participant)", "item": "0 + C(item)"}, data)
         result = model.fit_vb()
-    out("model", set=set_name, engine="statsmodels.BinomialBayesMixedGLM", method="fit_vb", status="ok", n=len(data))
+    out("model", set=set_name, engine="statsmodels.BinomialBayesMixedGLM", method="fit_vb", status="ok", n=len(data), approximate="true")
+    # Variational Bayes posterior SDs are not standard errors: on crossed designs they come out 2-4x smaller than
+    # lme4's, so no z or p is printed from them; report analysis.R's glmer for inference.
+    out("model_note", set=set_name, engine="statsmodels", kind="approximate",
+        text="approximate: variational-Bayes posterior means and SDs (not maximum-likelihood standard errors; often several times smaller than lme4's), so no p-values; use analysis.R (lme4::glmer) for tests")
+    out("model_formula", set=set_name, engine="statsmodels", formula=formula + " + (1|participant) + (1|item)", coding="treatment", condition_reference="static",
+        task_reference=sorted(data["task"].unique())[0])
     large = [name.replace(" ", "") for name, sd in zip(model.exog_names, result.fe_sd) if sd > LARGE_SE]
     if large:
         out("model_note", set=set_name, engine="statsmodels", kind="large-se", terms=";".join(large),
