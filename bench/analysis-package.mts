@@ -168,6 +168,8 @@ const o = page.conditionEffect.overall;
 console.log(
   `page condition effect: ${o.estimate!.toFixed(4)} [${o.low!.toFixed(4)}, ${o.high!.toFixed(4)}], true ${effect} ${o.low! <= effect && effect <= o.high! ? "inside" : "OUTSIDE"} the interval`,
 );
+let agree = 0;
+let pythonApproximate = false;
 for (const [name, command] of [
   ["analysis.R", "Rscript"],
   ["analysis.py", python()],
@@ -177,6 +179,8 @@ for (const [name, command] of [
   const seconds = (performance.now() - started) / 1000;
   const lines = parse(out);
   const { compared, maxDiff } = compare(lines);
+  agree = Math.max(agree, maxDiff);
+  if (lines.some((l) => l.kind === "model_note" && l.f.kind === "approximate")) pythonApproximate = true;
   const term = lines.find((l) => l.kind === "model_term" && (l.f.term === "conditioninteractive" || l.f.term === "C(condition,Treatment('static'))[T.interactive]"));
   const t = lines.find((l) => l.kind === "timing")?.f ?? {};
   console.log(
@@ -184,3 +188,6 @@ for (const [name, command] of [
   );
 }
 if (!values.keep) fs.rmSync(dir, { recursive: true, force: true });
+console.log(
+  `analysis: page, R and Python agree to ${agree.toExponential(2)}; python/lme4 SE ratio: not compared (${pythonApproximate ? "analysis.py's variational-Bayes model says it is approximate and prints no p-values; inference from analysis.R's glmer" : "analysis.py printed no approximate note"})`,
+);
