@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { listHeader, toCsvRecord } from "@/lib/export/columns";
 import { ANALYSIS_SETTINGS_TABLE, analysisSettingRows, psychDsDataFileName } from "@/lib/export/psych-ds";
+import { ExclusionPolicySchema } from "@/lib/participant/integrity";
 import { createRng } from "@/lib/rng";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type GroupSummary } from "@/lib/results/summarize";
@@ -88,7 +89,7 @@ const settings = analysisSettingRows({
   confidence: 0.95,
   conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
   conditionReplicates: replicates,
-  exclusionRules: [],
+  exclusionPolicy: ExclusionPolicySchema.parse({}),
   files,
 });
 fs.writeFileSync(
@@ -167,6 +168,8 @@ const o = page.conditionEffect.overall;
 console.log(
   `page condition effect: ${o.estimate!.toFixed(4)} [${o.low!.toFixed(4)}, ${o.high!.toFixed(4)}], true ${effect} ${o.low! <= effect && effect <= o.high! ? "inside" : "OUTSIDE"} the interval`,
 );
+let agree = 0;
+let pythonApproximate = false;
 for (const [name, command] of [
   ["analysis.R", "Rscript"],
   ["analysis.py", python()],
@@ -176,6 +179,8 @@ for (const [name, command] of [
   const seconds = (performance.now() - started) / 1000;
   const lines = parse(out);
   const { compared, maxDiff } = compare(lines);
+  agree = Math.max(agree, maxDiff);
+  if (lines.some((l) => l.kind === "model_note" && l.f.kind === "approximate")) pythonApproximate = true;
   const term = lines.find((l) => l.kind === "model_term" && (l.f.term === "conditioninteractive" || l.f.term === "C(condition,Treatment('static'))[T.interactive]"));
   const t = lines.find((l) => l.kind === "timing")?.f ?? {};
   console.log(
@@ -183,3 +188,6 @@ for (const [name, command] of [
   );
 }
 if (!values.keep) fs.rmSync(dir, { recursive: true, force: true });
+console.log(
+  `analysis: page, R and Python agree to ${agree.toExponential(2)}; python/lme4 SE ratio: not compared (${pythonApproximate ? "analysis.py's variational-Bayes model says it is approximate and prints no p-values; inference from analysis.R's glmer" : "analysis.py printed no approximate note"})`,
+);

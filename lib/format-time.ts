@@ -1,5 +1,5 @@
 /**
- * Every time staff see is printed in UTC with the zone written out: the exports store ISO 8601 UTC,
+ * Every time staff see is printed in UTC with the zone written out: the exports store UTC "YYYY-MM-DD HH:MM:SS.mmm",
  * server-rendered pages do not know the viewer's zone (a local time rendered on the server would be
  * the server's, and re-rendering it in the browser would change it), and two researchers in different
  * zones then read the same figure. One formatter, so the monitor's "updated" and "last answer" agree.

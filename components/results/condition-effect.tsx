@@ -1,4 +1,5 @@
-import { CONDITION_EFFECT_NOTE, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import { CONDITION_EFFECT_NOTE, CONDITION_MODEL_FORMULA, formatConditionEffect, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import type { UnexcludedSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-bootstrap";
 import { taskDisplayName } from "@/lib/tasks/display-name";
@@ -52,13 +53,17 @@ export function describeConditionEffect(e: ConditionEffect): string {
 }
 
 /** The "Condition effect" section of the results page: interactive − static per task and overall. */
-export function ConditionEffectSection({ summary }: { summary: ConditionEffectSummary | null }) {
+export function ConditionEffectSection({ summary, unexcluded }: { summary: ConditionEffectSummary | null; unexcluded: UnexcludedSummary | null }) {
   return (
     <section id="condition-effect" aria-labelledby="condition-effect-h" className="mt-10 scroll-mt-4" data-testid="condition-effect">
       <h2 id="condition-effect-h" className="text-xl font-semibold">
         Condition effect: interactive − static
       </h2>
       <p className="text-sm text-slate-700">{CONDITION_EFFECT_NOTE}</p>
+      <p className="mt-1 text-sm text-slate-700" data-testid="condition-model-formula">
+        The analysis package&apos;s model (analysis.R, lme4::glmer, binomial, on the same answers): <code className="font-mono">{CONDITION_MODEL_FORMULA}</code>, treatment coding with static and the
+        alphabetically first task as references; it prints each task&apos;s condition effect on the log-odds scale and a likelihood-ratio test of condition against the model without it.
+      </p>
       {summary === null ? (
         <p className="mt-3 text-sm">No main-phase answers yet.</p>
       ) : !summary.estimable ? (
@@ -105,6 +110,13 @@ export function ConditionEffectSection({ summary }: { summary: ConditionEffectSu
               </tbody>
             </table>
           </div>
+          {unexcluded ? (
+            <p className="mt-2 text-sm text-slate-700" data-testid="condition-effect-unexcluded">
+              These differences leave out the {unexcluded.nExcludedParticipants} participant(s) the study&apos;s exclusion policy excludes ({unexcluded.nExcludedResponses} answers; see &quot;Integrity
+              and exclusions&quot;). With them kept in: all tasks {formatConditionEffect(unexcluded.conditionEffect.overall)}
+              {unexcluded.conditionEffect.columns.map((c) => `; ${c.label} ${formatConditionEffect(c.effect)}`).join("")}.
+            </p>
+          ) : null}
         </>
       )}
     </section>

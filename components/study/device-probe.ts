@@ -19,5 +19,7 @@ export function deviceInfo(): DeviceInfo {
     userAgent: navigator.userAgent.slice(0, 1000),
     pointer,
     webgl,
+    // getTimezoneOffset is UTC − local in minutes; the export states it the other way round (minutes east of UTC).
+    utcOffsetMin: -new Date().getTimezoneOffset(),
   };
 }

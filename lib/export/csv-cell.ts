@@ -36,14 +36,16 @@ export interface FormatCellOptions {
 
 /**
  * The text of one cell: empty for null/undefined/NaN, decimal text for numbers, 1/0 for
- * booleans, ISO 8601 UTC for dates, JSON for objects and arrays; then formula-neutralised.
+ * booleans, UTC "YYYY-MM-DD HH:MM:SS.mmm" for dates, JSON for objects and arrays; then formula-neutralised.
  */
 export function formatCell(value: CellValue, options: FormatCellOptions = {}): string {
   const guard = options.neutralizeFormulas === false ? (t: string) => t : neutralizeFormula;
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "1" : "0";
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
+  // ISO 8601 with a space for the "T" and no "Z": the form R's as.POSIXct(x, tz = "UTC") and pandas read to the
+  // millisecond without a format (R drops the time of "…T…Z" silently); the unit of every datetime column says UTC.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString().replace("T", " ").slice(0, -1);
   if (typeof value === "string") return guard(value);
   return guard(JSON.stringify(value));
 }

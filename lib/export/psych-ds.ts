@@ -1,3 +1,4 @@
+import { activeRules, describeRule, type ExclusionPolicy } from "@/lib/participant/integrity";
 import { defineExportTable, type ExportColumn, type ExportTable } from "./columns";
 import { RESPONSES_TABLE, type ResponseExportRow } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, type ParticipantExportRow } from "./summary-tables";
@@ -22,6 +23,8 @@ const PARTICIPANT_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_
 /** One main-phase answer of the trial-level file: the responses export's row plus what the results page made of it. */
 export interface PsychDsTrialRow extends ResponseExportRow {
   inResults: boolean;
+  /** The study's exclusion policy excludes this answer's participant (lib/results/exclusions excludedParticipantIds). */
+  excluded: boolean;
   /** The fair score the results page computed for the answer (lib/tasks/fair-score.ts); absent where it uses the paper score. */
   fairExact?: 0 | 1;
   fairPartial?: number;
@@ -73,6 +76,14 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
       description:
         "1 when the results page counts this answer; 0 when it is left out and listed on the page as such (task unknown to the results, T4 item whose gold cannot be classified Pos./Neg., no answer key for the fair score).",
       get: (r) => (r.inResults ? 1 : 0),
+    },
+    {
+      key: "excluded",
+      type: "integer",
+      values: ["0", "1"],
+      description:
+        "1 when the study's exclusion policy excludes this answer's participant (the participants file's excluded_by is not empty): every estimate of the results page and of analysis/ leaves these answers out by default and reports the figures with them beside.",
+      get: (r) => (r.excluded ? 1 : 0),
     },
   ],
 });
@@ -175,7 +186,8 @@ export interface AnalysisSettings {
   conditionSeed: number;
   conditionReplicates: number;
   /** The active rules of the exclusion policy the results page applies (the viewed study's), in the page's order. */
-  exclusionRules: readonly string[];
+  /** The exclusion policy the results page applies (its active rules and their thresholds go into settings.csv). */
+  exclusionPolicy: ExclusionPolicy;
   files: Record<PsychDsFileKeyword, string>;
 }
 
@@ -197,10 +209,16 @@ export function analysisSettingRows(s: AnalysisSettings): AnalysisSettingRow[] {
     { setting: "conditionReplicates", value: s.conditionReplicates, description: "Replicates of the crossed bootstrap of the condition effect." },
     {
       setting: "exclusionRules",
-      value: s.exclusionRules.join(" | "),
+      value: activeRules(s.exclusionPolicy).join(" | "),
       description:
         "Active rules of the exclusion policy the results page applies (the exported study's), separated by ' | '; empty: no policy. The participants file's excluded_by is computed with this policy.",
     },
+    // One row per active rule with its threshold (true for the on/off rules), so the policy can be read without the app.
+    ...activeRules(s.exclusionPolicy).map((rule) => ({
+      setting: `exclusion.${rule}`,
+      value: typeof s.exclusionPolicy[rule] === "boolean" ? String(s.exclusionPolicy[rule]) : (s.exclusionPolicy[rule] as number),
+      description: `Exclusion rule threshold: ${describeRule(rule, s.exclusionPolicy)}.`,
+    })),
     { setting: "trialsFile", value: s.files.trials, description: "Trial-level data file under data/." },
     { setting: "participantsFile", value: s.files.participants, description: "Participants file under data/." },
     { setting: "itemsFile", value: s.files.items, description: "Items file under data/." },

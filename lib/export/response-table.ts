@@ -130,11 +130,11 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       key: "rt_ms",
       type: "integer",
       unit: "ms",
-      description: "Response time used in analyses: rt_client_ms when present, else rt_server_ms.",
+      description: "Response time used in analyses, from two clocks: rt_browser_ms (the browser's clock) when present, else rt_server_ms (the server's clock).",
       get: (r) => chooseResponseTimeMs(r),
     },
     {
-      key: "rt_client_ms",
+      key: "rt_browser_ms",
       type: "integer",
       unit: "ms",
       description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).",
@@ -144,12 +144,12 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
     {
       key: "shown_at",
       type: "datetime",
-      unit: "ISO 8601 UTC",
+      unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
       description:
         "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.",
       get: (r) => r.shownAt,
     },
-    { key: "submitted_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
+    { key: "submitted_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
     {
       key: "device",
       type: "json",

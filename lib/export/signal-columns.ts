@@ -69,7 +69,7 @@ export function responseSignalColumns<Row extends SignalCells>(): ExportColumn<R
       key: "under_time_floor",
       type: "boolean",
       values: ["0", "1"],
-      description: "1 when the answer was stored faster than time_floor_ms (rt_server_ms; rt_client_ms only without it); empty for a time-out or without a time. A server-side signal.",
+      description: "1 when the answer was stored faster than time_floor_ms (rt_server_ms; rt_browser_ms only without it); empty for a time-out or without a time. A server-side signal.",
       get: (r) => {
         const floor = floorOf(r);
         const t = r.rtServerMs ?? r.rtClientMs;

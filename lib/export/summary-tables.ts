@@ -1,7 +1,9 @@
 import type { ItemStats } from "@/lib/results/item-analysis";
 import { INTERVAL_RULE_NOTE, type IntervalMethod } from "@/lib/results/interval-rule";
 import type { ColumnSummary, GroupSummary, HumanResultsSummary } from "@/lib/results/summarize";
-import { RESULT_COLUMN_KEYS } from "@/lib/results/task-columns";
+import type { ConditionEffectSummary } from "@/lib/results/condition-effect";
+import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
+import type { ConditionEffect } from "@/lib/stats/crossed-bootstrap";
 import { TASK_IDS } from "@/lib/tasks/types";
 import { defineExportTable } from "./columns";
 import { participantSignalColumns, type ParticipantSignalCells } from "./signal-columns";
@@ -16,7 +18,7 @@ function ciMethod(method: IntervalMethod | undefined): string | undefined {
   return method === undefined ? undefined : method === "participant-bootstrap" ? "participant_bootstrap" : "clustered_wilson";
 }
 
-export type SummaryGroupType = "overall" | "condition" | "cohort";
+export type SummaryGroupType = "overall" | "condition" | "cohort" | "condition_effect";
 
 /** One line of the per-task summary: a result column (or an average) within a group of responses. */
 export interface TaskSummaryRow {
@@ -35,6 +37,8 @@ export interface TaskSummaryRow {
   fairF1Mean: number | null;
   /** Averages only: columns without data, which make the average undefined. */
   missingColumns: string[] | null;
+  /** condition_effect rows: interactive − static exact accuracy with its crossed-bootstrap interval. */
+  effect?: ConditionEffect;
   seed: string | number;
   replicates: number;
   confidence: number;
@@ -84,12 +88,39 @@ function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary
   return rows;
 }
 
-/** Flattens a human results summary into task-summary rows: overall, then by condition, then by cohort. */
+function effectRows(group: string, e: ConditionEffectSummary, s: HumanResultsSummary): TaskSummaryRow[] {
+  const meta = {
+    groupType: "condition_effect" as const,
+    group,
+    summary: null,
+    partialMean: null,
+    fairExactMean: null,
+    fairPartialMean: null,
+    fairF1Mean: null,
+    missingColumns: null,
+    seed: s.seed,
+    replicates: s.replicates,
+    confidence: s.confidence,
+  };
+  return [
+    ...e.columns.map((c) => ({ ...meta, column: c.column, taskId: RESULT_COLUMNS[c.column].taskId, label: c.label, exactMean: c.effect.estimate, effect: c.effect })),
+    { ...meta, column: "all_tasks", taskId: null, label: "All tasks (pooled over answers)", exactMean: e.overall.estimate, effect: e.overall },
+  ];
+}
+
+/**
+ * Flattens a human results summary into task-summary rows: overall, then by condition, then by cohort, then the
+ * condition effect (interactive − static); every group without the participants the exclusion policy excludes, then
+ * (when it excludes anyone) the overall rows and the effect with them ("all_unexcluded", "interactive_minus_static_unexcluded").
+ */
 export function toTaskSummaryRows(s: HumanResultsSummary): TaskSummaryRow[] {
   return [
     ...rowsOfGroup("overall", "all", s.overall, s),
     ...Object.entries(s.byCondition).flatMap(([k, g]) => rowsOfGroup("condition", k, g, s)),
     ...Object.entries(s.byCohort).flatMap(([k, g]) => rowsOfGroup("cohort", k, g, s)),
+    ...(s.conditionEffect.estimable ? effectRows("interactive_minus_static", s.conditionEffect, s) : []),
+    ...(s.unexcluded ? rowsOfGroup("overall", "all_unexcluded", s.unexcluded.overall, s) : []),
+    ...(s.unexcluded?.conditionEffect.estimable ? effectRows("interactive_minus_static_unexcluded", s.unexcluded.conditionEffect, s) : []),
   ];
 }
 
@@ -100,13 +131,25 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     "Human results per result column (T4 split into Pos./Neg.) for all main-phase responses, then by condition and by cohort; each group ends with the paper's average and the all-task average. " +
     "T5 (translation_rotation) keeps the paper's distractor design, in which every distractor changes the rotation angle: the key is then the odd one out of the four options about two thirds of the time (chance 25 %), so T5 accuracy can be inflated by comparing options rather than solving the task.",
   columns: [
-    { key: "group_type", type: "string", values: ["overall", "condition", "cohort"], description: "How the responses were grouped.", get: (r) => r.groupType },
-    { key: "group", type: "string", description: "The group's value: 'all', a condition (static, interactive) or a cohort.", get: (r) => r.group },
+    {
+      key: "group_type",
+      type: "string",
+      values: ["overall", "condition", "cohort", "condition_effect"],
+      description: "How the responses were grouped; condition_effect: the difference interactive − static in exact accuracy (docs/condition-effect.md).",
+      get: (r) => r.groupType,
+    },
+    {
+      key: "group",
+      type: "string",
+      description:
+        "The group's value: 'all', a condition (static, interactive), a cohort, or 'interactive_minus_static' (condition_effect rows). Every group leaves out the participants the study's exclusion policy excludes; 'all_unexcluded' and 'interactive_minus_static_unexcluded' keep them in.",
+      get: (r) => r.group,
+    },
     {
       key: "result_column",
       type: "string",
-      values: [...RESULT_COLUMN_KEYS, "paper_average", "all_task_average"],
-      description: "Result column of the paper's tables, or one of the two averages.",
+      values: [...RESULT_COLUMN_KEYS, "paper_average", "all_task_average", "all_tasks"],
+      description: "Result column of the paper's tables, or one of the two averages; all_tasks: the condition effect pooled over every answer.",
       get: (r) => r.column,
     },
     { key: "task_id", type: "string", values: TASK_IDS, description: "Task of the column; empty on average rows.", get: (r) => r.taskId },
@@ -118,9 +161,25 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "exact_mean",
       type: "number",
       unit: FRACTION,
-      description: "Exact score pooled over responses (Σ exact / n responses). On average rows: the mean of the columns' exact means; empty when a column is missing.",
+      description:
+        "Exact score pooled over responses (Σ exact / n responses). On average rows: the mean of the columns' exact means; empty when a column is missing. On condition_effect rows: exact accuracy interactive − static (a difference of fractions; empty where a condition has no answers).",
       get: (r) => r.exactMean,
     },
+    {
+      key: "effect_ci_low",
+      type: "number",
+      unit: "difference of fractions",
+      description: "condition_effect rows: 95 % crossed (participants × items) bootstrap interval of the difference, lower limit; empty elsewhere.",
+      get: (r) => r.effect?.low,
+    },
+    { key: "effect_ci_high", type: "number", unit: "difference of fractions", description: "condition_effect rows: the interval's upper limit; empty elsewhere.", get: (r) => r.effect?.high },
+    {
+      key: "effect_seed",
+      type: "integer",
+      description: "condition_effect rows: Park–Miller seed of the crossed bootstrap (its replicates in effect_replicates); empty elsewhere.",
+      get: (r) => r.effect?.seed,
+    },
+    { key: "effect_replicates", type: "integer", description: "condition_effect rows: crossed-bootstrap replicates.", get: (r) => r.effect?.replicates },
     {
       key: "exact_wilson_low",
       type: "number",
@@ -370,6 +429,11 @@ export interface ParticipantExportRow extends ParticipantSignalCells {
   medianRtClientMs: number | null;
 }
 
+function utcOffsetOf(deviceInfo: unknown): number | null {
+  const offset = deviceInfo && typeof deviceInfo === "object" ? (deviceInfo as { utcOffsetMin?: unknown }).utcOffsetMin : undefined;
+  return typeof offset === "number" && Number.isInteger(offset) ? offset : null;
+}
+
 export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
   id: "participants",
   title: "Participants",
@@ -396,10 +460,18 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
       description: "Where the participant is (or ended) in the study flow.",
       get: (r) => r.status,
     },
-    { key: "consent_at", type: "datetime", unit: "ISO 8601 UTC", description: "When consent was given; empty when not (yet) given.", get: (r) => r.consentAt },
-    { key: "started_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the participant first opened the study link.", get: (r) => r.startedAt },
-    { key: "completed_at", type: "datetime", unit: "ISO 8601 UTC", description: "When the session ended (completed or screened out).", get: (r) => r.completedAt },
+    { key: "consent_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When consent was given; empty when not (yet) given.", get: (r) => r.consentAt },
+    { key: "started_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the participant first opened the study link.", get: (r) => r.startedAt },
+    { key: "completed_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the session ended (completed or screened out).", get: (r) => r.completedAt },
     { key: "device", type: "json", description: "Device information reported at entry, as JSON.", get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)) },
+    {
+      key: "utc_offset_min",
+      type: "integer",
+      unit: "minutes east of UTC",
+      description:
+        "The participant's time-zone offset at entry as the browser reported it (UTC+2 → 120, UTC−5 → −300): local time = a UTC timestamp + this many minutes. Empty for browsers that did not report it.",
+      get: (r) => utcOffsetOf(r.deviceInfo),
+    },
     { key: "attention_failures", type: "integer", description: "Failed attention checks; empty when none were recorded.", get: (r) => r.attentionFailures },
     { key: "flagged", type: "boolean", values: ["0", "1"], description: "1 when failed attention checks exceed the study's tolerance.", get: (r) => r.flagged },
     {
@@ -415,15 +487,15 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
     { key: "exact_mean", type: "number", unit: FRACTION, description: "Mean exact score over the participant's main-phase responses.", get: (r) => r.exactMean },
     { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit over main-phase responses.", get: (r) => r.partialMean },
     {
-      key: "median_rt_ms",
+      key: "median_rt_server_ms",
       type: "number",
       unit: "ms",
       description:
-        "Median response time over main-phase responses, measured by the server (question shown to answer stored; client-measured only for a response without a server time). The browser's own figure is median_rt_client_ms.",
+        "Median response time over main-phase responses, measured by the server (question shown to answer stored; client-measured only for a response without a server time). The browser's own figure is median_rt_browser_ms.",
       get: (r) => r.medianRtMs,
     },
     {
-      key: "median_rt_client_ms",
+      key: "median_rt_browser_ms",
       type: "number",
       unit: "ms",
       description: "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",

@@ -30,7 +30,7 @@ export const THREE_D_USAGE_TABLE = defineExportTable<ThreeDUsageExportRow>({
       key: "answer_ms",
       type: "integer",
       unit: "ms",
-      description: "Time from the question being shown to the answer (rt_client_ms; the last logged moment when missing).",
+      description: "Time from the question being shown to the answer (rt_browser_ms; the last logged moment when missing).",
       get: (r) => Math.round(r.usage.answerMs),
     },
     { key: "view3d_ms", type: "integer", unit: "ms", description: "Time the 3D view was the main view on the stage.", get: (r) => Math.round(r.usage.time3dMs) },

@@ -23,6 +23,8 @@ export const DeviceInfoSchema = z.object({
     .refine((s) => !s.includes("\u0000"), "must not contain NUL characters"),
   pointer: z.enum(["fine", "coarse", "none"]),
   webgl: z.boolean().optional(),
+  /** The browser's time zone at entry: minutes east of UTC (UTC+2 → 120, UTC−5 → −300), so local times can be derived. */
+  utcOffsetMin: z.number().int().min(-1440).max(1440).optional(),
 });
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 

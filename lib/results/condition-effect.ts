@@ -17,6 +17,9 @@ export interface ConditionEffectSummary {
   columns: ConditionEffectColumn[];
 }
 
+/** The condition model the exported analysis.R fits (lme4::glmer, binomial; docs/analysis-package.md). */
+export const CONDITION_MODEL_FORMULA = "correct ~ condition * task + (1 | participant) + (1 | item)";
+
 /** What the interval respects, in one sentence (page, paper-table note). */
 export const CONDITION_EFFECT_NOTE =
   "Difference in exact accuracy, interactive − static, in percentage points; the 95% interval comes from a crossed bootstrap that resamples participants and items together, so it allows for both people and questions varying in difficulty.";

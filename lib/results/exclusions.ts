@@ -65,6 +65,23 @@ function accuracyOf(records: readonly ResponseRecord[]): AccuracyView {
 }
 
 /**
+ * The participants a study's exclusion policy excludes, sorted by id: the one definition every estimate (the results
+ * summary, the condition effect, the paper table, the analysis package and its model) leaves out by default.
+ */
+export function excludedParticipantIds(policy: ExclusionPolicy, summaries: readonly ParticipantSignalSummary[]): string[] {
+  return summaries
+    .filter((s) => exclusionReasons(policy, s).length > 0)
+    .map((s) => s.participantId)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The records of the participants not in `excluded`. */
+export function withoutExcluded<T extends { participantId: string }>(records: readonly T[], excluded: ReadonlySet<string> | readonly string[]): T[] {
+  const set = excluded instanceof Set ? excluded : new Set(excluded as readonly string[]);
+  return set.size === 0 ? [...records] : records.filter((r) => !set.has(r.participantId));
+}
+
+/**
  * Applies a study's exclusion policy to per-participant signal summaries and reports the results with and without the
  * excluded participants: who each active rule removes (alone and together) and the pooled exact accuracy either way.
  * A participant with answers but no summary (no signals at all) is kept by every rule.
@@ -72,7 +89,7 @@ function accuracyOf(records: readonly ResponseRecord[]): AccuracyView {
 export function applyExclusionPolicy(policy: ExclusionPolicy, summaries: readonly ParticipantSignalSummary[], records: readonly ResponseRecord[]): ExclusionResults {
   const rules = activeRules(policy);
   const participants: ParticipantIntegrityRow[] = summaries.map((s) => ({ ...s, excludedBy: exclusionReasons(policy, s) }));
-  const excluded = new Set(participants.filter((p) => p.excludedBy.length > 0).map((p) => p.participantId));
+  const excluded = new Set(excludedParticipantIds(policy, summaries));
   const ruleRows: RuleRow[] = rules.map((rule) => {
     const matched = summaries.filter((s) => ruleExcludes(rule, policy, s));
     return {
@@ -90,7 +107,7 @@ export function applyExclusionPolicy(policy: ExclusionPolicy, summaries: readonl
     nExcluded: excluded.size,
     nWithoutBrowserSignals: allParticipants.size - summaries.filter((s) => s.nWithSignals > 0).length,
     all: accuracyOf(records),
-    kept: accuracyOf(records.filter((r) => !excluded.has(r.participantId))),
+    kept: accuracyOf(withoutExcluded(records, excluded)),
     participants,
   };
 }

@@ -3,7 +3,7 @@ import { formatConditionEffect, hasIntervalSpread, type ConditionEffectSummary }
 import { INTERVAL_RULE_NOTE, type IntervalMethod } from "./interval-rule";
 import { PAPER_ROWS, PAPER_SOURCE, type PaperMetric } from "./paper-reference";
 import { formatFixed, toPercent } from "./rounding";
-import type { ColumnSummary, GroupSummary } from "./summarize";
+import type { ColumnSummary, GroupSummary, UnexcludedSummary } from "./summarize";
 import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultColumnKey } from "./task-columns";
 
 /*
@@ -106,6 +106,11 @@ export interface BuildPaperTableOptions {
    * difference in exact accuracy). Left out when absent or not estimable.
    */
   conditionEffect?: ConditionEffectSummary | null;
+  /**
+   * The human figures with the participants the study's exclusion policy excludes kept in (HumanResultsSummary
+   * `unexcluded`): a second human row beside the default one, which leaves them out, and the effect with them in a note.
+   */
+  unexcluded?: UnexcludedSummary | null;
 }
 
 /** Builds Table 1 (partial) or Table 2 (exact) from a study's results. */
@@ -125,6 +130,19 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
       asPrinted: false,
       cells,
       average: acc.humanAverage(options.human, metric),
+    });
+  }
+  const unexcluded = options.unexcluded ?? null;
+  if (options.human && unexcluded) {
+    const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
+    for (const c of unexcluded.overall.columns) cells[c.column] = acc.human(c, metric);
+    rows.push({
+      label: "Human, no exclusions",
+      kind: "human",
+      provenance: "this study, excluded participants kept in",
+      asPrinted: false,
+      cells,
+      average: acc.humanAverage(unexcluded.overall, metric),
     });
   }
 
@@ -188,7 +206,7 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   const title = `${metric === "partial" ? "Partial-credit" : "Exact-match"} accuracy (%) per task, the layout of the paper's ${paperTableName}`;
   const notes = [
     "Avg is the mean of Trans, Rot, Zoom, ResLig+, ResLig−, Dock, InterLoc and PocLig (TransRot and RotRot excluded); – when a column has no data.",
-    `Human (this study): pooled mean of main-phase answers. ${INTERVAL_RULE_NOTE}`,
+    `Human (this study): pooled mean of main-phase answers${unexcluded ? ` of the participants the study's exclusion policy keeps (${unexcluded.nExcludedParticipants} excluded; "Human, no exclusions" keeps them in)` : ""}. ${INTERVAL_RULE_NOTE}`,
     "Imported runs: scored with the same task graders on the items the humans answered (item-matched).",
     `Rows marked "as reported": ${PAPER_SOURCE}, printed values on the paper's own items, not item-matched; their Avg is the printed one.`,
   ];
@@ -201,6 +219,8 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     notes.push(
       `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% interval from a crossed bootstrap resampling participants and items (${effect.overall.replicates} replicates, seed ${effect.overall.seed}; docs/condition-effect.md); – where a condition has no answers, no interval where every resample gave the same difference; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
     );
+    if (unexcluded)
+      notes.push(`Interactive − static with the ${unexcluded.nExcludedParticipants} excluded participants kept in, all tasks pooled: ${formatConditionEffect(unexcluded.conditionEffect.overall)}.`);
   }
   if (scoreKind === "fair") {
     notes.push(

@@ -2,6 +2,7 @@ import { bootstrapClusterMean, DEFAULT_BOOTSTRAP_REPLICATES, type BootstrapInter
 import { summarizeSpread, type Spread } from "@/lib/stats/descriptive";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
 import { summarizeConditionEffect, type ConditionEffectSummary } from "./condition-effect";
+import { withoutExcluded } from "./exclusions";
 import { chooseReportedInterval, type ReportedInterval } from "./interval-rule";
 import { combineChance, keyAnswerSpace, SPEC_ORIGIN } from "@/lib/tasks/chance";
 import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
@@ -22,6 +23,11 @@ export interface SummarizeOptions {
   seed: string | number;
   replicates?: number;
   confidence?: number;
+  /**
+   * Participants the study's exclusion policy excludes (lib/results/exclusions excludedParticipantIds): left out of
+   * every estimate; the overall figures and the condition effect with them are reported beside (`unexcluded`).
+   */
+  excludedParticipantIds?: readonly string[];
 }
 
 export interface MetricSummary {
@@ -76,6 +82,13 @@ export interface GroupSummary {
   fairAllTaskAverage: AverageSummary;
 }
 
+export interface UnexcludedSummary {
+  nExcludedParticipants: number;
+  nExcludedResponses: number;
+  overall: GroupSummary;
+  conditionEffect: ConditionEffectSummary;
+}
+
 export interface HumanResultsSummary {
   seed: string | number;
   replicates: number;
@@ -88,6 +101,11 @@ export interface HumanResultsSummary {
    * overall and per column; from the fixed contract seed (lib/results/condition-effect), not `seed`.
    */
   conditionEffect: ConditionEffectSummary;
+  /**
+   * The overall figures and the condition effect with the excluded participants kept in, and how many participants
+   * (with counted answers) and answers the estimates above leave out; null when nobody is excluded.
+   */
+  unexcluded: UnexcludedSummary | null;
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
@@ -213,12 +231,16 @@ function summarizeGroups(
  * split into Pos./Neg.) n items / participants / responses, mean exact and partial score, a Wilson
  * interval for exact on responses, participant-cluster bootstrap intervals for both, and the spread
  * of participant means; then the paper's Avg and the all-task average; overall, by condition and by
- * cohort. All scores are fractions in [0, 1]. Bad records give issues, never a partial summary.
+ * cohort. All scores are fractions in [0, 1]. Bad records give issues, never a partial summary. The participants in
+ * `excludedParticipantIds` are left out of every estimate; the overall figures and the condition effect with them
+ * come beside (`unexcluded`).
  */
 export function summarizeHumanResults(input: unknown, options: SummarizeOptions): RecordsOutcome<HumanResultsSummary> {
   const parsed = parseResponseRecords(input);
   if (!parsed.ok) return parsed;
-  const records = parsed.value;
+  const all = parsed.value;
+  const records = withoutExcluded(all, options.excludedParticipantIds ?? []);
+  const nExcluded = all.length - records.length;
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
   const confidence = options.confidence ?? 0.95;
   const { seed } = options;
@@ -232,6 +254,15 @@ export function summarizeHumanResults(input: unknown, options: SummarizeOptions)
       byCondition: summarizeGroups(records, (r) => r.condition, "condition", seed, replicates, confidence),
       byCohort: summarizeGroups(records, (r) => r.cohort, "cohort", seed, replicates, confidence),
       conditionEffect: summarizeConditionEffect(records, { replicates }),
+      unexcluded:
+        nExcluded === 0
+          ? null
+          : {
+              nExcludedParticipants: new Set(all.map((r) => r.participantId)).size - new Set(records.map((r) => r.participantId)).size,
+              nExcludedResponses: nExcluded,
+              overall: summarizeGroup(all, `${seed}|all`, replicates, confidence),
+              conditionEffect: summarizeConditionEffect(all, { replicates }),
+            },
     },
   };
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
 import { buildVariableMeasured, PSYCHDS_DATA_FILE_PATTERN, psychDsDataFileName } from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
-import { formatConditionEffect } from "@/lib/results/condition-effect";
+import { formatConditionEffect, type ConditionEffectSummary } from "@/lib/results/condition-effect";
 import type { GroupSummary } from "@/lib/results/summarize";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getStudyResults, type StudyResultsDto } from "@/lib/server/dal/results/get-study-results";
@@ -280,19 +280,28 @@ function expectPageNumbers(lines: Line[], script: string, results: StudyResultsD
   // Nothing printed that the page does not have.
   expect(lines.filter((l) => l.kind === "accuracy")).toHaveLength(groupsOf(summary).reduce((n, [, g]) => n + 4 * g.columns.length, 0));
   // The fixture reaches both interval rules: the bootstrap (10+ participants) and the clustered-Wilson fallback.
-  expect([...methods].sort()).toEqual(["clustered-wilson", "participant-bootstrap"]);
+  // (The policy's fast-answer rule depends on the fixture's timing: when it leaves fewer than 10 participants per
+  // column, every interval of the default, excluded, figures takes the fallback.)
+  expect(methods.has("clustered-wilson")).toBe(true);
+  if (summary.overall.columns.some((c) => c.exact.interval.method === "participant-bootstrap")) expect(methods.has("participant-bootstrap")).toBe(true);
   // T4 carries fair scores that differ from the paper's fields (the fair path is exercised, not only its fallback).
   expect(summary.overall.columns.find((c) => c.column === "residue_ligand_pos")!.fair.f1).not.toBeNull();
   return compared;
 }
 
-/** Every effect line equals the page's condition effect (lib/results/condition-effect.ts), to 1e-12 and as printed. */
+/**
+ * Every effect line equals the page's condition effect (lib/results/condition-effect.ts), to 1e-12 and as printed:
+ * set=kept the page's default (the exclusion policy applied), set=all the figures with the excluded participants.
+ */
 function expectConditionEffects(lines: Line[], script: string): number {
-  const effects = page.summary!.conditionEffect;
+  return expectEffectSet(lines, script, "kept", page.summary!.conditionEffect) + expectEffectSet(lines, script, "all", page.summary!.unexcluded!.conditionEffect);
+}
+
+function expectEffectSet(lines: Line[], script: string, set: "kept" | "all", effects: ConditionEffectSummary): number {
   expect(effects.estimable).toBe(true);
   let compared = 0;
   for (const [label, want] of [["all", effects.overall] as const, ...effects.columns.map((c) => [`column=${c.column}`, c.effect] as const)]) {
-    const line = lines.find((l) => l.kind === "effect" && l.fields.subset === label);
+    const line = lines.find((l) => l.kind === "effect" && l.fields.set === set && l.fields.subset === label);
     expect(line, `${script}: effect ${label}`).toBeDefined();
     const f = line!.fields;
     expect(Number(f.B)).toBe(want.replicates);
@@ -310,7 +319,7 @@ function expectConditionEffects(lines: Line[], script: string): number {
     // As the page prints it: "+4.2 pp [−1.0, +9.8]".
     expect(formatConditionEffect({ ...want, ...got })).toBe(formatConditionEffect(want));
   }
-  expect(lines.filter((l) => l.kind === "effect")).toHaveLength(1 + effects.columns.length);
+  expect(lines.filter((l) => l.kind === "effect" && l.fields.set === set)).toHaveLength(1 + effects.columns.length);
   return compared;
 }
 
@@ -410,7 +419,7 @@ async function expectThreeDUsage(lines: Line[], script: string, studyIds: string
 function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", pkg = path.join(dir, "pkg")): string[] {
   const trials = parse(fs.readFileSync(path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8"), { columns: true }) as Record<string, string>[];
   const cells = new Map<string, number[]>();
-  for (const t of trials.filter((r) => r.in_results === "1")) {
+  for (const t of trials.filter((r) => r.in_results === "1" && r.excluded === "0")) {
     const key = `${t.condition}:${t.task_id}`;
     cells.set(key, [...(cells.get(key) ?? []), Number(t.exact)]);
   }
@@ -418,14 +427,35 @@ function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", p
     .filter(([, xs]) => xs.every((x) => x === xs[0]))
     .map(([key, xs]) => `${key}=${xs[0] === 1 ? "all-correct" : "all-wrong"}`)
     .sort();
-  const separation = lines.find((l) => l.kind === "model_note" && l.fields.kind === "separation");
+  const separation = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "separation");
   if (same.length === 0) expect(separation, script).toBeUndefined();
   else expect(separation?.fields.cells?.split(";").sort(), script).toEqual(same);
-  const large = lines.filter((l) => l.kind === "model_term" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
-  const note = lines.find((l) => l.kind === "model_note" && l.fields.kind === "large-se");
+  const large = lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
+  const note = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "large-se");
   if (large.length === 0) expect(note, script).toBeUndefined();
   else expect(note?.fields.terms?.split(";"), script).toEqual(large);
   return same;
+}
+
+/**
+ * The model is fitted to the answers the page counts (set=kept, the exclusion policy applied, as many as the page's
+ * answers) and again with the excluded participants (set=all); the fixture's excluded participants move its estimate.
+ */
+function expectModelPerSet(lines: Line[], engine: string, term: string): void {
+  const meta = lines.find((l) => l.kind === "meta")!.fields;
+  expect(Number(meta.answers)).toBe(page.summary!.overall.nResponses);
+  expect(Number(meta.excluded_participants)).toBe(page.summary!.unexcluded!.nExcludedParticipants);
+  expect(Number(meta.excluded_answers)).toBe(page.summary!.unexcluded!.nExcludedResponses);
+  const models = lines.filter((l) => l.kind === "model");
+  expect(models.map((l) => [l.fields.set, l.fields.engine, l.fields.status])).toEqual([
+    ["kept", engine, "ok"],
+    ["all", engine, "ok"],
+  ]);
+  expect(Number(models[0]!.fields.n)).toBe(page.summary!.overall.nResponses);
+  expect(Number(models[1]!.fields.n)).toBe(page.summary!.unexcluded!.overall.nResponses);
+  const [kept, all] = (["kept", "all"] as const).map((set) => num(lines.find((l) => l.kind === "model_term" && l.fields.set === set && l.fields.term === term)!.fields.estimate)!);
+  expect(Number.isFinite(kept) && Number.isFinite(all)).toBe(true);
+  expect(Math.abs(kept! - all!), `${engine} ${term}: kept ${kept} vs all ${all}`).toBeGreaterThan(1e-6);
 }
 
 /** Entry name → content of a .tar.gz stream. */
@@ -505,6 +535,28 @@ describe("analysis package (Psych-DS)", () => {
     expect(trials).toHaveLength(13 * 20);
     expect(trials.every((t) => t.in_results === "1")).toBe(true);
     expect(trials.filter((t) => t.in_results === "1")).toHaveLength(page.nResponses);
+    // The policy's verdict per answer: the participants file's excluded_by, and as many answers as the page leaves out.
+    const participantRows = parse(
+      fs.readFileSync(
+        path.join(
+          root,
+          "data",
+          dataFiles.find((f) => f.includes("participants"))!,
+        ),
+        "utf8",
+      ),
+      { columns: true },
+    ) as Record<string, string>[];
+    const excludedIds = new Set(participantRows.filter((p) => p.excluded_by !== "").map((p) => p.participant_id));
+    expect(excludedIds.size).toBe(page.summary!.unexcluded!.nExcludedParticipants);
+    expect(excludedIds.size).toBeGreaterThan(0);
+    for (const t of trials) expect(t.excluded, t.participant_id).toBe(excludedIds.has(t.participant_id!) ? "1" : "0");
+    expect(trials.filter((t) => t.excluded === "1")).toHaveLength(page.summary!.unexcluded!.nExcludedResponses);
+    // Every estimate of the page leaves them out: accuracy, the condition effect, the paper table (the human row is the overall group).
+    expect(page.summary!.overall.nParticipants).toBe(20 - excludedIds.size);
+    expect(page.summary!.unexcluded!.overall.nParticipants).toBe(20);
+    expect(page.summary!.conditionEffect.overall.estimate).not.toBe(page.summary!.unexcluded!.conditionEffect.overall.estimate);
+    expect(page.summary!.overall.columns.map((c) => c.exact.mean)).not.toEqual(page.summary!.unexcluded!.overall.columns.map((c) => c.exact.mean));
     expect(Object.keys(trials[0]!)).not.toContain("participant_external_id");
     expect(
       fs.readFileSync(
@@ -530,10 +582,24 @@ describe("analysis package (Psych-DS)", () => {
       expectIntegrity(lines, "analysis.R", await getIntegrityResults({ studyId: fixture.studyId })) +
       (await expectThreeDUsage(lines, "analysis.R", [fixture.studyId]));
     expectModelNotes(lines, "analysis.R", "se");
-    const model = lines.find((l) => l.kind === "model")!;
-    expect(model.fields).toMatchObject({ engine: "lme4::glmer", status: "ok" });
-    const term = lines.find((l) => l.kind === "model_term" && l.fields.term === "conditioninteractive")!;
-    expect(Number.isFinite(num(term.fields.estimate))).toBe(true);
+    expectModelPerSet(lines, "lme4::glmer", "conditioninteractive");
+    // The coding, per-task effects and the overall test: the reference task's effect is conditioninteractive itself,
+    // another task's adds its interaction; the likelihood-ratio test drops every condition term (1 + tasks − 1).
+    const formula = lines.find((l) => l.kind === "model_formula" && l.fields.set === "kept")!.fields;
+    expect(formula).toMatchObject({ formula: "correct ~ condition * task + (1 | participant) + (1 | item)", coding: "treatment", condition_reference: "static" });
+    const keptTerms = new Map(lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept").map((l) => [l.fields.term!, num(l.fields.estimate)!]));
+    const taskEffects = lines.filter((l) => l.kind === "model_task_effect" && l.fields.set === "kept");
+    expect(taskEffects.length).toBeGreaterThan(1);
+    expect(taskEffects[0]!.fields.task).toBe(formula.task_reference);
+    for (const t of taskEffects) {
+      const want = keptTerms.get("conditioninteractive")! + (t.fields.task === formula.task_reference ? 0 : keptTerms.get(`conditioninteractive:task${t.fields.task}`)!);
+      expect(Math.abs(num(t.fields.log_odds)! - want), t.fields.task).toBeLessThan(1e-12);
+      expect(num(t.fields.se)!).toBeGreaterThan(0);
+    }
+    const lrt = lines.find((l) => l.kind === "model_test" && l.fields.set === "kept")!.fields;
+    expect(lrt).toMatchObject({ test: "lrt-condition", status: "ok", df: String(taskEffects.length) });
+    expect(num(lrt.p)!).toBeGreaterThanOrEqual(0);
+    expect(num(lrt.p)!).toBeLessThanOrEqual(1);
     console.log(`analysis.R: ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
 
@@ -550,9 +616,34 @@ describe("analysis package (Psych-DS)", () => {
       (await expectThreeDUsage(lines, "analysis.py", [fixture.studyId]));
     expectModelNotes(lines, "analysis.py", "sd");
     expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
-    expect(lines.some((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))).toBe(true);
+    const conditionTerm = lines.find((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))!.fields.term!;
+    expectModelPerSet(lines, "statsmodels.BinomialBayesMixedGLM", conditionTerm);
+    // Approximate, and said so: no p-values or z from variational-Bayes SDs.
+    expect(lines.find((l) => l.kind === "model_note" && l.fields.kind === "approximate")!.fields.text).toContain("no p-values");
+    expect(lines.filter((l) => l.kind === "model_term").every((l) => l.fields.p === undefined && l.fields.z === undefined)).toBe(true);
     console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
   }, 300_000);
+
+  it('timestamps: R\'s as.POSIXct(x, tz = "UTC") and pandas read submitted_at to the millisecond without a format', () => {
+    const file = path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials"));
+    const first = (parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[])[0]!.submitted_at!;
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+    const r = execFileSync(
+      findRscript(),
+      ["-e", `d <- read.csv("${file}", colClasses = "character"); t <- as.POSIXct(d$submitted_at[1], tz = "UTC"); cat(format(t, "%Y-%m-%d %H:%M:%S"), sprintf("%.3f", as.numeric(t)))`],
+      {
+        encoding: "utf8",
+      },
+    );
+    // R keeps the milliseconds in the number (its format() truncates fractional seconds, so compare the epoch seconds).
+    expect(r).toBe(`${first.slice(0, 19)} ${(Date.parse(`${first.replace(" ", "T")}Z`) / 1000).toFixed(3)}`);
+    const py = execFileSync(
+      findPython(),
+      ["-c", `import pandas as pd; d = pd.read_csv("${file}", dtype=str); print(pd.to_datetime(d["submitted_at"].iloc[0]).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])`],
+      { encoding: "utf8" },
+    );
+    expect(py.trim()).toBe(first);
+  });
 
   it("model_note names the condition × task cells where every answer scored the same and the terms with huge SEs", () => {
     // The package with every interactive zooming answer made correct and every static one wrong: complete separation.
@@ -620,6 +711,13 @@ describe("analysis package (Psych-DS)", () => {
     const settings = parse(fs.readFileSync(path.join(out, "analysis", "settings.csv"), "utf8"), { columns: true }) as { setting: string; value: string }[];
     expect(settings.find((r) => r.setting === "resultsSeed")!.value).toBe(`results:pool:${fixture.studyId}`);
     expect(settings.find((r) => r.setting === "scope")!.value).toBe("pool");
+    // The policy's thresholds, one row per active rule (setExclusionPolicy above).
+    expect(settings.filter((r) => r.setting.startsWith("exclusion")).map((r) => [r.setting, r.value])).toEqual([
+      ["exclusionRules", "anyPaste | fastPercentAtLeast | identicalRunAtLeast"],
+      ["exclusion.anyPaste", "true"],
+      ["exclusion.fastPercentAtLeast", "40"],
+      ["exclusion.identicalRunAtLeast", "3"],
+    ]);
     const poolPage = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
     const lines = parseOutput(execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
     expect(expectPageNumbers(lines, "analysis.py (pool)", poolPage)).toBeGreaterThan(500);

@@ -145,13 +145,13 @@ describe("results end to end: responses export vs the results page", () => {
     }
   });
 
-  it("writes T4 result columns from the gold, rt_ms from the client time with the server's as fallback, and times as ISO", () => {
+  it("writes T4 result columns from the gold, rt_ms from the client time with the server's as fallback, and times as UTC YYYY-MM-DD HH:MM:SS.mmm", () => {
     const t4 = responses.filter((r) => r.task_id === "residue_ligand");
     expect(new Set(t4.map((r) => r.result_column))).toEqual(new Set(["residue_ligand_pos", "residue_ligand_neg"]));
     for (const r of t4) expect(r.result_column === "residue_ligand_neg").toBe(r.gold_answer === "No");
-    for (const r of responses) expect(r.rt_ms).toBe(r.rt_client_ms !== "" ? r.rt_client_ms : r.rt_server_ms);
-    expect(responses.some((r) => r.rt_client_ms === "")).toBe(true);
-    expect(responses[0]!.submitted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const r of responses) expect(r.rt_ms).toBe(r.rt_browser_ms !== "" ? r.rt_browser_ms : r.rt_server_ms);
+    expect(responses.some((r) => r.rt_browser_ms === "")).toBe(true);
+    expect(responses[0]!.submitted_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
     const timedOut = responses.filter((r) => r.raw_answer === "" && r.phase === "main");
     expect(timedOut).toHaveLength(1);
     expect(timedOut[0]).toMatchObject({ canonical_answer: "", exact: "0", partial: "0" });
@@ -180,17 +180,21 @@ describe("results end to end: responses export vs the results page", () => {
       expect(Number(item.n_correct)).toBe(rs.filter((r) => r.exact === "1").length);
       expect(item.gold_answer).toBe(rs[0]!.gold_answer);
     }
+    // A browser in UTC−5 reports its offset with the device information; the export states it in minutes east of UTC.
+    const reporter = await db.participant.findFirstOrThrow({ where: { studyId: fixture.studyId }, orderBy: { id: "asc" }, select: { id: true, deviceInfo: true } });
+    await db.participant.update({ where: { id: reporter.id }, data: { deviceInfo: { ...((reporter.deviceInfo as object | null) ?? {}), utcOffsetMin: -300 } } });
     const people = parse(await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "participants" })).stream), { columns: true }) as Row[];
     expect(people).toHaveLength(6);
+    expect(people.map((p) => [p.participant_id === reporter.id, p.utc_offset_min])).toEqual(people.map((p) => [p.participant_id === reporter.id, p.participant_id === reporter.id ? "-300" : ""]));
     for (const p of people) {
       const rs = main.filter((r) => r.participant_id === p.participant_id);
       expect(Number(p.n_main_responses)).toBe(rs.length);
       expect(Number(p.n_practice_responses)).toBe(2);
       expect(Number(p.exact_mean)).toBeCloseTo(rs.filter((r) => r.exact === "1").length / rs.length, 12);
       // The server's clock, not the browser's (a client reported 1 ms against 3,222 ms measured); the client's in its own column.
-      expect(Number(p.median_rt_ms)).toBeCloseTo(median(rs.map((r) => Number(r.rt_server_ms))), 6);
-      const clientTimes = rs.filter((r) => r.rt_client_ms !== "").map((r) => Number(r.rt_client_ms));
-      expect(Number(p.median_rt_client_ms)).toBeCloseTo(median(clientTimes), 6);
+      expect(Number(p.median_rt_server_ms)).toBeCloseTo(median(rs.map((r) => Number(r.rt_server_ms))), 6);
+      const clientTimes = rs.filter((r) => r.rt_browser_ms !== "").map((r) => Number(r.rt_browser_ms));
+      expect(Number(p.median_rt_browser_ms)).toBeCloseTo(median(clientTimes), 6);
     }
     expect(people.find((p) => p.participant_external_id!.includes("HYPERLINK"))!.participant_external_id!.startsWith("'=")).toBe(true);
   });

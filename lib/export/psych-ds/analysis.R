@@ -11,6 +11,9 @@
 # - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 # - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
 #   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
+# - Exclusions: every estimate leaves out the answers of participants the study's exclusion policy excludes (trials
+#   column excluded = 1), as the page does; the effect and model lines carry set=kept, and when anyone is excluded the
+#   same lines follow with set=all (everyone kept in).
 # - integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants
 #   file's excluded_by, computed with the page's policy) and the participants each rule excludes.
 # - usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
@@ -188,7 +191,7 @@ park_miller <- function(seed, n) {
   u
 }
 
-condition_effect <- function(d, label, settings) {
+condition_effect <- function(d, label, settings, set) {
   seed <- settings$conditionSeed
   B <- settings$conditionReplicates
   interactive <- d$condition == "interactive"
@@ -199,7 +202,7 @@ condition_effect <- function(d, label, settings) {
   n_p <- length(people)
   n_i <- length(items)
   if (n_static == 0 || n_interactive == 0) {
-    out("effect", subset = label, estimate = "NA", low = "NA", high = "NA", B = B, seed = seed, skipped = 0, participants = n_p, items = n_i,
+    out("effect", set = set, subset = label, estimate = "NA", low = "NA", high = "NA", B = B, seed = seed, skipped = 0, participants = n_p, items = n_i,
         n_static = n_static, n_interactive = n_interactive)
     return(invisible())
   }
@@ -226,19 +229,19 @@ condition_effect <- function(d, label, settings) {
   alpha <- 1 - settings$confidence
   low <- if (length(values) > 0) quantile_sorted(values, alpha / 2) else NA
   high <- if (length(values) > 0) quantile_sorted(values, 1 - alpha / 2) else NA
-  out("effect", subset = label, estimate = fmt(estimate), low = fmt(low), high = fmt(high), B = B, seed = seed, skipped = skipped,
+  out("effect", set = set, subset = label, estimate = fmt(estimate), low = fmt(low), high = fmt(high), B = B, seed = seed, skipped = skipped,
       participants = n_p, items = n_i, n_static = n_static, n_interactive = n_interactive)
 }
 
-fit_condition_model <- function(d) {
+fit_condition_model <- function(d, set) {
   if (!requireNamespace("lme4", quietly = TRUE)) {
-    out("model", engine = "lme4::glmer", status = "unavailable", reason = "package lme4 is not installed (Debian: r-cran-lme4)")
+    out("model", set = set, engine = "lme4::glmer", status = "unavailable", reason = "package lme4 is not installed (Debian: r-cran-lme4)")
     return(invisible())
   }
   data <- data.frame(correct = as.numeric(d$exact), condition = factor(d$condition, levels = c("static", "interactive")),
                      task = factor(d$task_id), participant = factor(d$participant_id), item = factor(d$item_id))
   if (length(unique(d$condition)) < 2) {
-    out("model", engine = "lme4::glmer", status = "skipped", reason = "fewer than two conditions")
+    out("model", set = set, engine = "lme4::glmer", status = "skipped", reason = "fewer than two conditions")
     return(invisible())
   }
   formula <- if (nlevels(data$task) > 1) correct ~ condition * task + (1 | participant) + (1 | item) else correct ~ condition + (1 | participant) + (1 | item)
@@ -249,28 +252,53 @@ fit_condition_model <- function(d) {
                         message = function(m) { notes <<- c(notes, trimws(conditionMessage(m))); invokeRestart("muffleMessage") }),
     error = function(e) e)
   if (inherits(fit, "error")) {
-    out("model", engine = "lme4::glmer", status = "failed", reason = conditionMessage(fit))
+    out("model", set = set, engine = "lme4::glmer", status = "failed", reason = conditionMessage(fit))
     return(invisible())
   }
-  out("model", engine = "lme4::glmer", method = "Laplace", status = "ok", n = nrow(data), singular = lme4::isSingular(fit))
-  for (note in notes) out("model_note", engine = "lme4", text = gsub("\n", " ", note))
+  out("model", set = set, engine = "lme4::glmer", method = "Laplace", status = "ok", n = nrow(data), singular = lme4::isSingular(fit))
+  for (note in notes) out("model_note", set = set, engine = "lme4", text = gsub("\n", " ", note))
   co <- summary(fit)$coefficients
   large <- rownames(co)[co[, 2] > LARGE_SE]
   if (length(large) > 0) {
-    out("model_note", engine = "lme4", kind = "large-se", terms = paste(large, collapse = ";"),
+    out("model_note", set = set, engine = "lme4", kind = "large-se", terms = paste(large, collapse = ";"),
         text = sprintf("standard error above %d on the log-odds scale: the estimate is not usable (separation or too few answers)", LARGE_SE))
   }
-  separation_note(d, "lme4")
+  separation_note(d, "lme4", set)
   for (i in seq_len(nrow(co))) {
-    out("model_term", engine = "lme4", term = rownames(co)[i], estimate = fmt(co[i, 1]), se = fmt(co[i, 2]), z = fmt(co[i, 3]), p = fmt(co[i, 4]))
+    out("model_term", set = set, engine = "lme4", term = rownames(co)[i], estimate = fmt(co[i, 1]), se = fmt(co[i, 2]), z = fmt(co[i, 3]), p = fmt(co[i, 4]))
   }
   vc <- as.data.frame(lme4::VarCorr(fit))
-  for (i in seq_len(nrow(vc))) out("model_variance", engine = "lme4", component = vc$grp[i], sd = fmt(vc$sdcor[i]))
+  for (i in seq_len(nrow(vc))) out("model_variance", set = set, engine = "lme4", component = vc$grp[i], sd = fmt(vc$sdcor[i]))
+  # Treatment coding: conditioninteractive is the log-odds difference in the reference task (the alphabetically first
+  # task id); each task's own effect adds its interaction term, with the SE from the fixed effects' covariance.
+  out("model_formula", set = set, engine = "lme4", formula = paste(deparse(formula, width.cutoff = 500L), collapse = " "),
+      coding = "treatment", condition_reference = "static", task_reference = levels(data$task)[1])
+  V <- as.matrix(vcov(fit))
+  for (task in levels(data$task)) {
+    terms <- c("conditioninteractive", if (task != levels(data$task)[1]) paste0("conditioninteractive:task", task))
+    terms <- terms[terms %in% rownames(co)]
+    estimate <- sum(co[terms, 1])
+    se <- sqrt(sum(V[terms, terms]))
+    out("model_task_effect", set = set, engine = "lme4", task = task, log_odds = fmt(estimate), se = fmt(se), z = fmt(estimate / se),
+        p = fmt(2 * pnorm(-abs(estimate / se))))
+  }
+  # Overall test of condition (its main effect and every interaction together): likelihood ratio against the model
+  # without condition, both fitted by maximum likelihood.
+  reduced <- if (nlevels(data$task) > 1) correct ~ task + (1 | participant) + (1 | item) else correct ~ 1 + (1 | participant) + (1 | item)
+  fit0 <- tryCatch(suppressMessages(suppressWarnings(lme4::glmer(reduced, data = data, family = binomial))), error = function(e) e)
+  if (inherits(fit0, "error")) {
+    out("model_test", set = set, engine = "lme4", test = "lrt-condition", status = "failed", reason = conditionMessage(fit0))
+  } else {
+    chisq <- as.numeric(2 * (logLik(fit) - logLik(fit0)))
+    df <- attr(logLik(fit), "df") - attr(logLik(fit0), "df")
+    out("model_test", set = set, engine = "lme4", test = "lrt-condition", status = "ok", chisq = fmt(chisq), df = df,
+        p = fmt(pchisq(chisq, df, lower.tail = FALSE)), reduced = paste(deparse(reduced, width.cutoff = 500L), collapse = " "))
+  }
 }
 
 # Condition x task cells where every answer was correct or every one wrong: the model's log-odds there run to
 # +/- infinity (complete separation), so its terms for those cells, and their SEs, mean nothing.
-separation_note <- function(d, engine) {
+separation_note <- function(d, engine, set) {
   cells <- character(0)
   for (condition in sort(unique(d$condition), method = "radix")) {
     for (task in sort(unique(d$task_id), method = "radix")) {
@@ -281,7 +309,7 @@ separation_note <- function(d, engine) {
     }
   }
   if (length(cells) > 0) {
-    out("model_note", engine = engine, kind = "separation", cells = paste(cells, collapse = ";"),
+    out("model_note", set = set, engine = engine, kind = "separation", cells = paste(cells, collapse = ";"),
         text = "condition x task cells where every answer scored the same: their terms are not estimable (complete separation)")
   }
 }
@@ -364,11 +392,16 @@ main <- function() {
   settings <- list(studyId = s$studyId, scope = s$scope, resultsSeed = s$resultsSeed, resultsReplicates = as.integer(s$resultsReplicates),
                    confidence = as.numeric(s$confidence), conditionSeed = as.numeric(s$conditionSeed), conditionReplicates = as.integer(s$conditionReplicates))
   trials <- read.csv(file.path(root, "data", s$trialsFile), colClasses = "character", na.strings = character(0), encoding = "UTF-8")
-  d <- trials[trials$in_results == "1", , drop = FALSE]
-  d$exact <- as.integer(d$exact)
-  d$partial <- as.numeric(d$partial)
+  counted <- trials[trials$in_results == "1", , drop = FALSE]
+  counted$exact <- as.integer(counted$exact)
+  counted$partial <- as.numeric(counted$partial)
+  # The study's exclusion policy applies to every estimate: answers of excluded participants (excluded = 1) are left
+  # out; the condition effect and the model with them follow, marked set=all.
+  is_excluded <- if ("excluded" %in% names(counted)) counted$excluded == "1" else rep(FALSE, nrow(counted))
+  d <- counted[!is_excluded, , drop = FALSE]
   out("meta", script = "analysis.R", study = settings$studyId, scope = settings$scope, answers = nrow(d), participants = length(unique(d$participant_id)),
-      items = length(unique(d$item_id)), seed = settings$resultsSeed, replicates = settings$resultsReplicates)
+      items = length(unique(d$item_id)), seed = settings$resultsSeed, replicates = settings$resultsReplicates,
+      excluded_participants = length(unique(counted$participant_id[is_excluded])), excluded_answers = sum(is_excluded))
   seed <- settings$resultsSeed
   started <- proc.time()[["elapsed"]]
   lap <- function() { now <- proc.time()[["elapsed"]]; on.exit(started <<- now); now - started }
@@ -378,17 +411,20 @@ main <- function() {
       summarize_group(d[d[[dimension]] == key, , drop = FALSE], paste0(seed, "|", dimension, "=", key), paste0(dimension, "=", key), settings)
     }
   }
-  integrity(d, root, s)
+  integrity(counted, root, s)
   usage3d(trials, root, s)
   summary_seconds <- lap()
   # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
-  both <- d[d$condition %in% c("static", "interactive"), , drop = FALSE]
-  condition_effect(both, "all", settings)
-  for (column in RESULT_COLUMNS) {
-    if (any(both$result_column == column)) condition_effect(both[both$result_column == column, , drop = FALSE], paste0("column=", column), settings)
+  sets <- if (any(is_excluded)) list(kept = d, all = counted) else list(kept = d)
+  for (set in names(sets)) {
+    both <- sets[[set]][sets[[set]]$condition %in% c("static", "interactive"), , drop = FALSE]
+    condition_effect(both, "all", settings, set)
+    for (column in RESULT_COLUMNS) {
+      if (any(both$result_column == column)) condition_effect(both[both$result_column == column, , drop = FALSE], paste0("column=", column), settings, set)
+    }
   }
   effect_seconds <- lap()
-  fit_condition_model(d)
+  for (set in names(sets)) fit_condition_model(sets[[set]], set)
   out("timing", page = sprintf("%.2f", summary_seconds), effect = sprintf("%.2f", effect_seconds), model = sprintf("%.2f", lap()), unit = "s")
 }
 

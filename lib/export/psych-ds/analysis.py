@@ -12,6 +12,9 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
 - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
 - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
   participant x item bootstrap (Park-Miller RNG), as lib/stats/crossed-bootstrap.ts computes it for the page.
+- Exclusions: every estimate leaves out the answers of participants the study's exclusion policy excludes (trials
+  column excluded = 1), as the page does; effect and model lines carry set=kept, and when anyone is excluded the same
+  lines follow with set=all (everyone kept in).
 - integrity*: the integrity section, exact accuracy for all participants and after exclusions (the participants file's
   excluded_by, computed with the page's policy) and the participants each rule excludes.
 - usage3d: the 3D-usage section per task, from the usage3d file (rounded metrics: equal at the page's precision).
@@ -210,14 +213,14 @@ def park_miller(seed, n):
     return u
 
 
-def condition_effect(df, label, settings):
+def condition_effect(df, label, settings, set_name):
     seed, B = settings["conditionSeed"], settings["conditionReplicates"]
     n_static = int((df["condition"] == "static").sum())
     n_interactive = int((df["condition"] == "interactive").sum())
     people = sorted(df["participant_id"].unique())
     items = sorted(df["item_id"].unique())
     if n_static == 0 or n_interactive == 0:
-        out("effect", subset=label, estimate="NA", low="NA", high="NA", B=B, seed=seed, skipped=0, participants=len(people), items=len(items),
+        out("effect", set=set_name, subset=label, estimate="NA", low="NA", high="NA", B=B, seed=seed, skipped=0, participants=len(people), items=len(items),
             n_static=n_static, n_interactive=n_interactive)
         return
     correct = df["exact"].to_numpy(dtype=np.float64)
@@ -241,40 +244,46 @@ def condition_effect(df, label, settings):
     alpha = 1 - settings["confidence"]
     low = quantile_sorted(values, alpha / 2) if values else None
     high = quantile_sorted(values, 1 - alpha / 2) if values else None
-    out("effect", subset=label, estimate=fmt(estimate), low=fmt(low), high=fmt(high), B=B, seed=seed, skipped=skipped,
+    out("effect", set=set_name, subset=label, estimate=fmt(estimate), low=fmt(low), high=fmt(high), B=B, seed=seed, skipped=skipped,
         participants=n_p, items=n_i, n_static=n_static, n_interactive=n_interactive)
 
 
-def fit_condition_model(df):
+def fit_condition_model(df, set_name):
     """correct ~ condition * task + (1|participant) + (1|item), variational Bayes (statsmodels has no crossed GLMM MLE)."""
     try:
         from statsmodels.genmod.bayes_mixed_glm import BinomialBayesMixedGLM
     except ImportError as err:  # pragma: no cover - reported, the rest of the output stands
-        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="unavailable", reason=str(err))
+        out("model", set=set_name, engine="statsmodels.BinomialBayesMixedGLM", status="unavailable", reason=str(err))
         return
     data = pd.DataFrame({"correct": df["exact"].astype(float), "condition": pd.Categorical(df["condition"], categories=["static", "interactive"]),
                          "task": df["task_id"].astype(str), "participant": df["participant_id"].astype(str), "item": df["item_id"].astype(str)})
     if data["condition"].nunique() < 2:
-        out("model", engine="statsmodels.BinomialBayesMixedGLM", status="skipped", reason="fewer than two conditions")
+        out("model", set=set_name, engine="statsmodels.BinomialBayesMixedGLM", status="skipped", reason="fewer than two conditions")
         return
     formula = "correct ~ C(condition, Treatment('static')) * C(task)" if data["task"].nunique() > 1 else "correct ~ C(condition, Treatment('static'))"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = BinomialBayesMixedGLM.from_formula(formula, {"participant": "0 + C(participant)", "item": "0 + C(item)"}, data)
         result = model.fit_vb()
-    out("model", engine="statsmodels.BinomialBayesMixedGLM", method="fit_vb", status="ok", n=len(data))
+    out("model", set=set_name, engine="statsmodels.BinomialBayesMixedGLM", method="fit_vb", status="ok", n=len(data), approximate="true")
+    # Variational Bayes posterior SDs are not standard errors: on crossed designs they come out 2-4x smaller than
+    # lme4's, so no z or p is printed from them; report analysis.R's glmer for inference.
+    out("model_note", set=set_name, engine="statsmodels", kind="approximate",
+        text="approximate: variational-Bayes posterior means and SDs (not maximum-likelihood standard errors; often several times smaller than lme4's), so no p-values; use analysis.R (lme4::glmer) for tests")
+    out("model_formula", set=set_name, engine="statsmodels", formula=formula + " + (1|participant) + (1|item)", coding="treatment", condition_reference="static",
+        task_reference=sorted(data["task"].unique())[0])
     large = [name.replace(" ", "") for name, sd in zip(model.exog_names, result.fe_sd) if sd > LARGE_SE]
     if large:
-        out("model_note", engine="statsmodels", kind="large-se", terms=";".join(large),
+        out("model_note", set=set_name, engine="statsmodels", kind="large-se", terms=";".join(large),
             text=f"posterior SD above {LARGE_SE} on the log-odds scale: the estimate is not usable (separation or too few answers)")
-    separation_note(df, "statsmodels")
+    separation_note(df, "statsmodels", set_name)
     for name, mean, sd in zip(model.exog_names, result.fe_mean, result.fe_sd):
-        out("model_term", engine="statsmodels", term=name.replace(" ", ""), estimate=fmt(mean), sd=fmt(sd))
+        out("model_term", set=set_name, engine="statsmodels", term=name.replace(" ", ""), estimate=fmt(mean), sd=fmt(sd))
     for name, mean, sd in zip(model.vcp_names, result.vcp_mean, result.vcp_sd):
-        out("model_variance", engine="statsmodels", component=name, log_sd_mean=fmt(mean), log_sd_sd=fmt(sd))
+        out("model_variance", set=set_name, engine="statsmodels", component=name, log_sd_mean=fmt(mean), log_sd_sd=fmt(sd))
 
 
-def separation_note(df, engine):
+def separation_note(df, engine, set_name):
     """Condition x task cells where every answer was correct or every one wrong: the model's log-odds there run to
     +/- infinity (complete separation), so its terms for those cells mean nothing."""
     cells = []
@@ -288,7 +297,7 @@ def separation_note(df, engine):
             elif (x == 0).all():
                 cells.append(f"{condition}:{task}=all-wrong")
     if cells:
-        out("model_note", engine=engine, kind="separation", cells=";".join(cells),
+        out("model_note", set=set_name, engine=engine, kind="separation", cells=";".join(cells),
             text="condition x task cells where every answer scored the same: their terms are not estimable (complete separation)")
 
 
@@ -379,28 +388,36 @@ def main():
                 "confidence": float(s["confidence"]), "conditionSeed": int(s["conditionSeed"]), "conditionReplicates": int(s["conditionReplicates"])}
     # Every column as text (empty cells stay ""), converted where used: ids never turn into numbers.
     trials = pd.read_csv(os.path.join(root, "data", s["trialsFile"]), dtype=str, keep_default_na=False)
-    df = trials[trials["in_results"].astype(int) == 1].copy()
-    df["exact"] = df["exact"].astype(int)
-    df["partial"] = df["partial"].astype(float)
+    counted = trials[trials["in_results"].astype(int) == 1].copy()
+    counted["exact"] = counted["exact"].astype(int)
+    counted["partial"] = counted["partial"].astype(float)
+    # The study's exclusion policy applies to every estimate: answers of excluded participants (excluded = 1) are left
+    # out; the condition effect and the model with them follow, marked set=all.
+    is_excluded = counted["excluded"] == "1" if "excluded" in counted.columns else pd.Series(False, index=counted.index)
+    df = counted[~is_excluded]
     out("meta", script="analysis.py", study=settings["studyId"], scope=settings["scope"], answers=len(df), participants=df["participant_id"].nunique(),
-        items=df["item_id"].nunique(), seed=settings["resultsSeed"], replicates=settings["resultsReplicates"])
+        items=df["item_id"].nunique(), seed=settings["resultsSeed"], replicates=settings["resultsReplicates"],
+        excluded_participants=counted.loc[is_excluded, "participant_id"].nunique(), excluded_answers=int(is_excluded.sum()))
     seed = settings["resultsSeed"]
     laps = [time.perf_counter()]
     summarize_group(df, f"{seed}|all", "all", settings)
     for dimension in ("condition", "cohort"):
         for key in sorted(df[dimension].unique()):
             summarize_group(df[df[dimension] == key], f"{seed}|{dimension}={key}", f"{dimension}={key}", settings)
-    integrity(df, root, s)
+    integrity(counted, root, s)
     usage3d(trials, root, s)
     laps.append(time.perf_counter())
     # The condition effect over the answers of the two conditions, overall and per result column (T4 as Pos. and Neg.).
-    both = df[df["condition"].isin(["static", "interactive"])]
-    condition_effect(both, "all", settings)
-    for column in RESULT_COLUMNS:
-        if (both["result_column"] == column).any():
-            condition_effect(both[both["result_column"] == column], f"column={column}", settings)
+    sets = {"kept": df, "all": counted} if is_excluded.any() else {"kept": df}
+    for set_name, data in sets.items():
+        both = data[data["condition"].isin(["static", "interactive"])]
+        condition_effect(both, "all", settings, set_name)
+        for column in RESULT_COLUMNS:
+            if (both["result_column"] == column).any():
+                condition_effect(both[both["result_column"] == column], f"column={column}", settings, set_name)
     laps.append(time.perf_counter())
-    fit_condition_model(df)
+    for set_name, data in sets.items():
+        fit_condition_model(data, set_name)
     laps.append(time.perf_counter())
     out("timing", page=f"{laps[1] - laps[0]:.2f}", effect=f"{laps[2] - laps[1]:.2f}", model=f"{laps[3] - laps[2]:.2f}", unit="s")
 

@@ -43,6 +43,7 @@ export async function buildStudyPaperTables(options: PaperTableExportOptions): P
       comparison: models.comparison,
       runNames,
       conditionEffect: human.summary?.conditionEffect ?? null,
+      unexcluded: human.summary?.unexcluded ?? null,
     }),
   );
   return { tables, slug: `${scope.study.slug}${scope.scope === "pool" ? "-pool" : ""}` };

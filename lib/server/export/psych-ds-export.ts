@@ -21,9 +21,8 @@ import {
 } from "@/lib/export/psych-ds";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
 import { CONDITION_EFFECT_DEFAULT_SEED } from "@/lib/stats/crossed-bootstrap";
-import { activeRules } from "@/lib/participant/integrity";
 import { analyzeScopeRecords } from "@/lib/server/dal/results/get-item-analysis";
-import { readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
+import { listExcludedParticipantIds, readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
 import { iterateThreeDUsageRows } from "@/lib/server/dal/results/get-three-d-usage";
 import { defaultResultsSeed } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
@@ -99,6 +98,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
   };
   // The results page's integrity section applies the viewed study's policy to every participant of the scope.
   const policy = await readExclusionPolicy(scope.study.id);
+  const excluded = new Set(await listExcludedParticipantIds(scope, loaded));
 
   // The records the page summarises, by (participant, item): one main-phase answer each (Assignment is unique on them).
   const recordOf = new Map(loaded.records.map((r) => [`${r.participantId}\u0000${r.itemId}`, r]));
@@ -109,7 +109,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     for await (const row of iterateResponseRows(scope.studyIds)) {
       if (row.phase !== "main") continue;
       if (leftOut.has(row.responseId)) {
-        yield { ...row, inResults: false };
+        yield { ...row, inResults: false, excluded: excluded.has(row.participantId) };
         continue;
       }
       const record = recordOf.get(`${row.participantId}\u0000${row.itemId}`);
@@ -118,7 +118,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
       nTrials++;
       participants.add(row.participantId);
       items.add(row.itemId);
-      yield { ...row, inResults: true, fairExact: record.fairExact, fairPartial: record.fairPartial, fairF1: record.fairF1 };
+      yield { ...row, inResults: true, excluded: excluded.has(row.participantId), fairExact: record.fairExact, fairPartial: record.fairPartial, fairF1: record.fairF1 };
     }
   }
   await writeTable(path.join(dir, "data", files.trials), PSYCHDS_TRIALS_TABLE, trials());
@@ -142,7 +142,7 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     // As the page: the contract's fixed seed, the page's replicate count (lib/results/summarize.ts conditionEffect).
     conditionSeed: CONDITION_EFFECT_DEFAULT_SEED,
     conditionReplicates: DEFAULT_BOOTSTRAP_REPLICATES,
-    exclusionRules: activeRules(policy),
+    exclusionPolicy: policy,
     files,
   };
   await writeTable(path.join(dir, "analysis", "settings.csv"), ANALYSIS_SETTINGS_TABLE, analysisSettingRows(settings));

@@ -42,7 +42,7 @@ describe("formatCell", () => {
     expect(formatCell(0.1)).toBe("0.1");
     expect(formatCell(true)).toBe("1");
     expect(formatCell(false)).toBe("0");
-    expect(formatCell(new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)))).toBe("2025-01-02T03:04:05.006Z");
+    expect(formatCell(new Date(Date.UTC(2025, 0, 2, 3, 4, 5, 6)))).toBe("2025-01-02 03:04:05.006");
     expect(formatCell({ screen: "1920x1080", dpr: 2 })).toBe('{"screen":"1920x1080","dpr":2}');
     expect(formatCell(["a", 1])).toBe('["a",1]');
     expect(formatCell("=1+1")).toBe("'=1+1");

@@ -58,9 +58,9 @@ describe("Psych-DS analysis package description", () => {
   it("trial file: the responses export's columns (recruitment id, raw text, device, phase left out), the fair score and in_results", () => {
     const keys = PSYCHDS_TRIALS_TABLE.columns.map((c) => c.key);
     const expected = RESPONSES_TABLE.columns.map((c) => c.key).filter((k) => !["participant_external_id", "raw_answer", "device", "phase"].includes(k));
-    expect(keys).toEqual([...expected, "fair_exact", "fair_partial", "fair_f1", "in_results"]);
+    expect(keys).toEqual([...expected, "fair_exact", "fair_partial", "fair_f1", "in_results", "excluded"]);
     // 0/1 indicators the scripts filter and sum are integers, like exact.
-    for (const key of ["exact", "fair_exact", "in_results"]) expect(PSYCHDS_TRIALS_TABLE.columns.find((c) => c.key === key)!.type, key).toBe("integer");
+    for (const key of ["exact", "fair_exact", "in_results", "excluded"]) expect(PSYCHDS_TRIALS_TABLE.columns.find((c) => c.key === key)!.type, key).toBe("integer");
   });
 
   it("names data files by keywords as the standard's rule requires", () => {

@@ -165,8 +165,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human results per task
         </h2>
         <p className="text-sm text-slate-700">
-          Main-phase answers only. Exact = the paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score follows it: on T4/T9 chemically equivalent atom names (ARG
-          NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
+          Main-phase answers only, without the participants the study&apos;s exclusion policy excludes (every estimate on this page leaves them out; the figures with them follow). Exact = the
+          paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score follows it: on T4/T9 chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2,
+          C-terminal O/OXT, PHE/TYR ring pairs) count as one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
         </p>
         <p className="mt-1 text-sm text-slate-700" data-testid="interval-rule-note">
           {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each interval derives its own seed from it, the group and the column. The
@@ -174,7 +175,20 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         </p>
         {summary ? (
           <div className="mt-3 space-y-6">
-            <HumanResultsTable group={summary.overall} caption={`All participants (${summary.overall.nParticipants}), ${summary.overall.nResponses} answers`} />
+            <HumanResultsTable
+              group={summary.overall}
+              caption={
+                summary.unexcluded
+                  ? `Participants the exclusion policy keeps (${summary.overall.nParticipants}; ${summary.unexcluded.nExcludedParticipants} excluded), ${summary.overall.nResponses} answers`
+                  : `All participants (${summary.overall.nParticipants}), ${summary.overall.nResponses} answers`
+              }
+            />
+            {summary.unexcluded ? (
+              <HumanResultsTable
+                group={summary.unexcluded.overall}
+                caption={`No exclusions: every participant (${summary.unexcluded.overall.nParticipants}), ${summary.unexcluded.overall.nResponses} answers, for comparison`}
+              />
+            ) : null}
             <GroupBreakdownTable groups={summary.byCondition} dimension="condition" />
             <GroupBreakdownTable groups={summary.byCohort} dimension="cohort" />
           </div>
@@ -183,7 +197,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         )}
       </section>
 
-      <ConditionEffectSection summary={summary?.conditionEffect ?? null} />
+      <ConditionEffectSection summary={summary?.conditionEffect ?? null} unexcluded={summary?.unexcluded ?? null} />
 
       <IntegritySection studyId={studyId} scope={scope} />
 
@@ -341,7 +355,16 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <details className="mt-2">
           <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>
           <pre className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs" data-testid="paper-table-latex">
-            {formatPaperTableLatex(buildPaperTable({ metric: "exact", human: summary?.overall ?? null, comparison: models.comparison, runNames, conditionEffect: summary?.conditionEffect ?? null }))}
+            {formatPaperTableLatex(
+              buildPaperTable({
+                metric: "exact",
+                human: summary?.overall ?? null,
+                comparison: models.comparison,
+                runNames,
+                conditionEffect: summary?.conditionEffect ?? null,
+                unexcluded: summary?.unexcluded ?? null,
+              }),
+            )}
           </pre>
         </details>
       </section>

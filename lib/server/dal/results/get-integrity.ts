@@ -1,11 +1,11 @@
 import "server-only";
 import { AnswerSignalsSchema, summarizeParticipantSignals, type ExclusionPolicy, type SignalledAnswer } from "@/lib/participant/integrity";
-import { applyExclusionPolicy, type ExclusionResults } from "@/lib/results/exclusions";
+import { applyExclusionPolicy, excludedParticipantIds, type ExclusionResults } from "@/lib/results/exclusions";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
 import { Prisma } from "@/prisma/generated/client";
-import { loadScopeRecords } from "./results-cache";
-import { resolveResultsScope, type ResultsScope } from "./resolve-results-scope";
+import { loadScopeRecords, signalSummaryCache, type ScopeRecords } from "./results-cache";
+import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
 
 interface SignalRow {
   participantId: string;
@@ -47,12 +47,27 @@ export async function readExclusionPolicy(studyId: string): Promise<ExclusionPol
   return (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
 }
 
+/** summarizeParticipantSignals of the scope's main answers, read once per fingerprint of its responses. */
+function loadScopeSignalSummaries(loaded: ScopeRecords, studyIds: readonly string[]): Promise<ReturnType<typeof summarizeParticipantSignals>> {
+  return signalSummaryCache.get(loaded.fingerprint, async () => summarizeParticipantSignals(await listSignalledAnswers({ studyIds })));
+}
+
+/**
+ * The participants every estimate of a results view leaves out: the viewed study's exclusion policy applied to every
+ * participant of the scope (as the integrity section does), sorted by id.
+ */
+export async function listExcludedParticipantIds(scope: ResultsScopeDto, loaded: ScopeRecords): Promise<string[]> {
+  const [summaries, policy] = await Promise.all([loadScopeSignalSummaries(loaded, scope.studyIds), readExclusionPolicy(scope.study.id)]);
+  return excludedParticipantIds(policy, summaries);
+}
+
 /**
  * The results page's integrity section: the viewed study's exclusion policy applied to every participant of the scope
  * (lib/results/exclusions.ts), with accuracy over the same main-phase records the page's other sections use.
  */
 export async function getIntegrityResults(options: { studyId: string; scope?: ResultsScope }): Promise<ExclusionResults> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
-  const [answers, loaded, policy] = await Promise.all([listSignalledAnswers({ studyIds: scope.studyIds }), loadScopeRecords(scope.studyIds), readExclusionPolicy(options.studyId)]);
-  return applyExclusionPolicy(policy, summarizeParticipantSignals(answers), loaded.records);
+  const loaded = await loadScopeRecords(scope.studyIds);
+  const [summaries, policy] = await Promise.all([loadScopeSignalSummaries(loaded, scope.studyIds), readExclusionPolicy(options.studyId)]);
+  return applyExclusionPolicy(policy, summaries, loaded.records);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { HumanResultsSummary } from "@/lib/results/summarize";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
 import type { SkippedResponse } from "./list-response-records";
+import { listExcludedParticipantIds } from "./get-integrity";
 import { loadScopeRecords, summarizeScopeRecordsCached, type ScopeRecords } from "./results-cache";
 import { resolveResultsScope, type ResultsScope, type ResultsScopeDto } from "./resolve-results-scope";
 
@@ -30,14 +31,20 @@ export function defaultResultsSeed(studyId: string, scope: ResultsScope): string
   return `results:${scope}:${studyId}`;
 }
 
-/** Summarises already loaded records (shared by getStudyResults, the results page and the exports); cached per fingerprint. */
+/**
+ * Summarises already loaded records (shared by getStudyResults, the results page and the exports), leaving out the
+ * participants the viewed study's exclusion policy excludes; cached per fingerprint.
+ */
 export async function summarizeScopeRecords(scope: ResultsScopeDto, loaded: ScopeRecords, options: Pick<StudyResultsOptions, "seed" | "replicates"> = {}): Promise<StudyResultsDto> {
   const seed = options.seed ?? defaultResultsSeed(scope.study.id, scope.scope);
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
   const { records, skipped } = loaded;
   const base = { scope, seed, replicates, nResponses: records.length, skipped };
   if (records.length === 0) return { ...base, summary: null, problems: [] };
-  const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates });
+  // The study's exclusion policy applies to every estimate (the unexcluded overall figures come beside them).
+  const excludedParticipantIds = await listExcludedParticipantIds(scope, loaded);
+
+  const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates, excludedParticipantIds });
   if (!summary.ok) {
     return { ...base, summary: null, problems: summary.issues.map((i) => `record ${i.index}, ${i.field}: ${i.reason}`) };
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ParticipantSignalSummary } from "@/lib/participant/integrity";
 import type { HumanResultsSummary, SummarizeOptions } from "@/lib/results/summarize";
 import { summarizeHumanResults } from "@/lib/results/summarize";
 import type { RecordsOutcome } from "@/lib/results/response-records";
@@ -30,7 +31,7 @@ export interface ScopeRecords extends ResponseRecordsDto {
 }
 
 /** A small LRU of promises: concurrent requests for one key share one computation; a failure is not kept. */
-class PromiseCache<T> {
+export class PromiseCache<T> {
   private readonly entries = new Map<string, Promise<T>>();
   constructor(private readonly limit: number) {}
 
@@ -57,6 +58,8 @@ class PromiseCache<T> {
 
 const recordSets = new PromiseCache<ScopeRecords>(RECORD_SETS_KEPT);
 const summaries = new PromiseCache<RecordsOutcome<HumanResultsSummary>>(SUMMARIES_KEPT);
+/** Per-participant integrity-signal summaries of a scope, keyed by the same fingerprint (signals are stored with their answer). */
+export const signalSummaryCache = new PromiseCache<ParticipantSignalSummary[]>(RECORD_SETS_KEPT);
 
 /** The fingerprint of the main-phase responses of the given studies (see the module comment). */
 export async function responsesFingerprint(studyIds: readonly string[]): Promise<string> {
@@ -79,7 +82,8 @@ export async function loadScopeRecords(studyIds: readonly string[]): Promise<Sco
  * records on, so a large study's results never hold up a participant's request. Same function either way.
  */
 export function summarizeScopeRecordsCached(loaded: ScopeRecords, options: SummarizeOptions): Promise<RecordsOutcome<HumanResultsSummary>> {
-  const key = `${loaded.fingerprint}|${options.seed ?? ""}|${options.replicates ?? ""}|${options.confidence ?? ""}`;
+  const excluded = options.excludedParticipantIds ?? [];
+  const key = `${loaded.fingerprint}|${options.seed ?? ""}|${options.replicates ?? ""}|${options.confidence ?? ""}|${excluded.length}:${excluded.join(",")}`;
   return summaries.get(key, async () =>
     loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS ? runHeavyJob("resultsSummary", { records: loaded.records, options }) : summarizeHumanResults(loaded.records, options),
   );
@@ -89,4 +93,5 @@ export function summarizeScopeRecordsCached(loaded: ScopeRecords, options: Summa
 export function clearResultsCache(): void {
   recordSets.clear();
   summaries.clear();
+  signalSummaryCache.clear();
 }
