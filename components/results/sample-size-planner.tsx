@@ -170,7 +170,14 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
                   <td className={TD}>{c.answersPerParticipant}</td>
                   <td className={TD}>{formatFixed(c.designEffect, 2)}</td>
                   <td className={TD}>{c.answers}</td>
-                  {byCondition ? <td className={TD}>{c.perCondition?.participants}</td> : null}
+                  {byCondition ? (
+                    <td
+                      className={TD}
+                      title={c.perCondition ? `The results page's interval (Welch t on participants) has ${formatFixed(100 * c.perCondition.power, 1)}% power with these participants` : undefined}
+                    >
+                      {c.perCondition?.participants}
+                    </td>
+                  ) : null}
                   <td className={TD}>{c.participants}</td>
                   <td className={TD}>{c.items}</td>
                 </tr>
