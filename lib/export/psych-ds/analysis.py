@@ -257,7 +257,11 @@ def condition_effect(df, label, settings):
         se = math.sqrt(v_s + v_x)
         den = v_s ** 2 / (g_s - 1) + v_x ** 2 / (g_x - 1)
         dof = min(g_s, g_x) - 1 if den == 0 else (v_s + v_x) ** 2 / den
-        half = 0.0 if se == 0 else float(student_t.ppf(1 - alpha / 2, dof)) * se
+        q = float(student_t.ppf(1 - alpha / 2, dof))
+        # SciPy before 1.11 inverts the t CDF only to about 1e-9; two Newton steps on its CDF give R's qt to 1e-15.
+        for _ in range(2):
+            q -= (float(student_t.cdf(q, dof)) - (1 - alpha / 2)) / float(student_t.pdf(q, dof))
+        half = 0.0 if se == 0 else q * se
         low, high = estimate - half, estimate + half
     out("effect", subset=label, estimate=fmt(estimate), low=fmt(low), high=fmt(high), se=fmt(se), df=fmt(dof), bootstrap_low=fmt(b_low),
         bootstrap_high=fmt(b_high), B=B, seed=seed, skipped=skipped, participants=n_p, items=n_i, n_static=n_static, n_interactive=n_interactive)
