@@ -1,4 +1,13 @@
-import { CONDITION_EFFECT_NOTE, CONDITION_MODEL_FORMULA, formatConditionEffect, formatEffectInterval, formatPp, hasIntervalSpread, type ConditionEffectSummary } from "@/lib/results/condition-effect";
+import {
+  CONDITION_EFFECT_NOTE,
+  CONDITION_MODEL_FORMULA,
+  formatConditionEffect,
+  formatEffectInterval,
+  formatPp,
+  hasIntervalSpread,
+  type ConditionEffectSummary,
+  type ReportedConditionEffect,
+} from "@/lib/results/condition-effect";
 import type { UnexcludedSummary } from "@/lib/results/summarize";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-bootstrap";
@@ -25,7 +34,7 @@ function CountCells({ c }: { c: ConditionCounts }) {
   );
 }
 
-function EffectRow({ id, label, detail, e }: { id: string; label: string; detail?: string; e: ConditionEffect }) {
+function EffectRow({ id, label, detail, e }: { id: string; label: string; detail?: string; e: ReportedConditionEffect }) {
   return (
     <tr className="border-b border-slate-200" data-testid={`condition-effect-${id}`}>
       <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
@@ -36,7 +45,14 @@ function EffectRow({ id, label, detail, e }: { id: string; label: string; detail
       <td className={`${TD} border-l border-slate-300 font-medium`} data-testid="condition-effect-estimate">
         {e.estimate === null ? "–" : `${formatPp(e.estimate)} pp`}
       </td>
-      <td className={TD} title={e.estimate === null ? "A condition has no answers in this task" : `${e.replicates} replicates, ${e.skipped} without both conditions`}>
+      <td
+        className={TD}
+        title={
+          e.estimate === null
+            ? "A condition has no answers in this task"
+            : `Welch t interval on participants: SE ${e.standardError === null ? "–" : formatPp(e.standardError).replace("+", "")} pp, df ${e.df === null ? "–" : e.df.toFixed(1)}; crossed bootstrap for checking ${formatEffectInterval({ low: e.bootstrapLow, high: e.bootstrapHigh })} (${e.replicates} replicates, ${e.skipped} without both conditions)`
+        }
+      >
         {interval(e)}
       </td>
     </tr>
@@ -49,7 +65,7 @@ export function describeConditionEffect(e: ConditionEffect): string {
   const size = formatPp(Math.abs(e.estimate)).replace("+", "");
   const direction = size === "0.0" ? "as often" : e.estimate > 0 ? `${size} percentage points more often` : `${size} percentage points less often`;
   const verdict = e.low > 0 ? "the interval lies above zero" : e.high < 0 ? "the interval lies below zero" : "the interval includes zero, so these data do not settle the direction";
-  return `Over all tasks, answers with the interactive 3D view were exactly right ${direction} than answers with static images (95% interval ${formatPp(e.low)} to ${formatPp(e.high)} pp); ${verdict}. The interval resamples participants and items together, so it allows for people and questions differing in difficulty, not only for answer-to-answer chance.`;
+  return `Over all tasks, answers with the interactive 3D view were exactly right ${direction} than answers with static images (95% interval ${formatPp(e.low)} to ${formatPp(e.high)} pp); ${verdict}. The interval treats each participant's accuracy as one observation, so it allows for people differing in skill, not only for answer-to-answer chance; it is about these questions, which both conditions answered.`;
 }
 
 /** The "Condition effect" section of the results page: interactive − static per task and overall. */
@@ -84,8 +100,9 @@ export function ConditionEffectSection({ summary, unexcluded }: { summary: Condi
           <div className="mt-3 max-w-full overflow-x-auto">
             <table className="min-w-full border-collapse text-sm">
               <caption className="py-1 text-left text-slate-700">
-                Exact accuracy per condition and the difference; {summary.overall.replicates} bootstrap replicates, seed <span className="font-mono">{summary.overall.seed}</span>{" "}
-                (docs/condition-effect.md; the exported R and Python scripts recompute it).
+                Exact accuracy per condition and the difference with its Welch t interval on participants (the interval the planner plans for); the crossed bootstrap for checking in each
+                interval&apos;s tooltip ({summary.overall.replicates} replicates, seed <span className="font-mono">{summary.overall.seed}</span>; docs/condition-effect.md; the exported R and Python
+                scripts recompute both).
               </caption>
               <thead>
                 <tr className="bg-slate-50 text-xs text-slate-700">

@@ -170,7 +170,14 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
                   <td className={TD}>{c.answersPerParticipant}</td>
                   <td className={TD}>{formatFixed(c.designEffect, 2)}</td>
                   <td className={TD}>{c.answers}</td>
-                  {byCondition ? <td className={TD}>{c.perCondition?.participants}</td> : null}
+                  {byCondition ? (
+                    <td
+                      className={TD}
+                      title={c.perCondition ? `The results page's interval (Welch t on participants) has ${formatFixed(100 * c.perCondition.power, 1)}% power with these participants` : undefined}
+                    >
+                      {c.perCondition?.participants}
+                    </td>
+                  ) : null}
                   <td className={TD}>{c.participants}</td>
                   <td className={TD}>{c.items}</td>
                 </tr>
@@ -191,9 +198,10 @@ export function SampleSizePlanner({ tasks, itemsPerTask, answersPerItem, itemsEd
             0.05 two-sided.
           </li>
           <li>
-            Condition effect: answers per condition n = [z₁₋α/₂√(2p̄q̄) + z₁₋β√(p₁q₁ + p₂q₂)]² / (p₂−p₁)² (Fleiss, no continuity correction; R&apos;s power.prop.test), p₁ the expected (static) accuracy,
-            p₂ = p₁ + the difference (p₁ − it near 100%), p̄ = (p₁+p₂)/2; each condition&apos;s answers then get the design effect below, and the two conditions together give the participants. It
-            treats items as exchangeable; the crossed bootstrap on the results page also counts item variation, so plan with some margin (docs/condition-effect.md).
+            Condition effect: the smallest G participants per condition for which the results page&apos;s interval (a Welch t interval on participants) reaches the power: each condition&apos;s
+            accuracy has variance V = p q (1 + (m−1)ρ) / (m G), SE = √(V₁ + V₂), Welch–Satterthwaite df, power = P(|T| &gt; t₁₋α/₂) at the difference, α = 0.05 two-sided; p₁ the expected (static)
+            accuracy, p₂ = p₁ + the difference (p₁ − it near 100%); the two conditions together give the participants. The interval is about the study&apos;s questions (both conditions answer them),
+            so item difficulty does not enter (docs/condition-effect.md).
           </li>
           <li>
             Clustering: answers = ⌈n · (1 + (m−1)ρ)⌉ with m answers per participant and ρ the between-participant ICC (one-way ANOVA estimate from the pilot); participants = ⌈answers / m⌉; items =

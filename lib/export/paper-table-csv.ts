@@ -54,7 +54,7 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
         key: `${label} low`,
         type: "number",
         unit: PERCENT,
-        description: `${label}: lower limit of the 95 % interval of the human row (percent) or of the condition-effect row (percentage points, crossed bootstrap), with the decimals (1 to 3) needed for low and high to print differently; empty on other rows. Human row: ${INTERVAL_RULE_NOTE}`,
+        description: `${label}: lower limit of the 95 % interval of the human row (percent) or of the condition-effect row (percentage points, Welch t interval on participants), with the decimals (1 to 3) needed for low and high to print differently; empty on other rows. Human row: ${INTERVAL_RULE_NOTE}`,
       },
       { key: `${label} high`, type: "number", unit: PERCENT, description: `${label}: upper limit of the human row's 95 % interval (as ${label} low).` },
     ];

@@ -35,7 +35,7 @@ export interface ReportedInterval {
 }
 
 /** Short text for table notes and the codebook: which interval, and when the fallback applies. */
-export const INTERVAL_RULE_NOTE = `95 % interval: a bootstrap that resamples participants; where it would collapse or is unreliable — every answer scored the same (0 % or 100 %), fewer than ${MIN_BOOTSTRAP_PARTICIPANTS} participants, or narrower than 0.1 percentage point — a Wilson interval on the effective number of answers n / DE instead, with the design effect DE = 1 + (Σm²/Σm − 1) ρ from the participants' answer counts m and the intraclass correlation ρ (one-way ANOVA; ρ = 1, each participant counted once, where the answers cannot estimate it).`;
+export const INTERVAL_RULE_NOTE = `95 % interval: a bootstrap that resamples participants; where it would collapse or is unreliable — every answer scored the same (0 % or 100 %), fewer than ${MIN_BOOTSTRAP_PARTICIPANTS} participants, or narrower than 0.1 percentage point — a Wilson interval on the effective number of answers n / DE instead, with the design effect DE = 1 + (Σm²/Σm − 1) ρ from the participants' answer counts m and the intraclass correlation ρ (one-way ANOVA; ρ = 1, each participant counted once, where the answers cannot estimate it). Population: other participants answering this study's items; the interval does not allow for a different set of items, so it is too narrow for accuracy over new MiSI-Bench items.`;
 
 const REASON_TEXT: Record<IntervalFallbackReason, string> = {
   boundary: "every answer scored the same",

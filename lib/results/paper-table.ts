@@ -102,7 +102,7 @@ export interface BuildPaperTableOptions {
   includePaperRows?: boolean;
   /**
    * The condition effect (lib/results/condition-effect): adds a last row block, interactive − static per
-   * column with its crossed-bootstrap interval, to the exact-match table of the paper score (the effect is a
+   * column with its reported interval, to the exact-match table of the paper score (the effect is a
    * difference in exact accuracy). Left out when absent or not estimable.
    */
   conditionEffect?: ConditionEffectSummary | null;
@@ -188,7 +188,7 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     const cells: Partial<Record<ResultColumnKey, PaperTableCell>> = {};
     for (const c of effect.columns) {
       if (c.effect.estimate === null) continue;
-      // A zero-width interval (every resample gave the same difference) is left out, as the human row never prints one.
+      // A zero-width interval (every participant with the same accuracy) is left out, as the human row never prints one.
       cells[c.column] = { value: c.effect.estimate, ...(hasIntervalSpread(c.effect) ? { low: c.effect.low, high: c.effect.high } : {}) };
     }
     rows.push({
@@ -217,7 +217,7 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   }
   if (withEffect) {
     notes.push(
-      `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% interval from a crossed bootstrap resampling participants and items (${effect.overall.replicates} replicates, seed ${effect.overall.seed}; docs/condition-effect.md); – where a condition has no answers, no interval where every resample gave the same difference; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
+      `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% Welch t interval on participants, about this study's questions (docs/condition-effect.md); – where a condition has no answers, no interval where every participant had the same accuracy; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
     );
     if (unexcluded)
       notes.push(`Interactive − static with the ${unexcluded.nExcludedParticipants} excluded participants kept in, all tasks pooled: ${formatConditionEffect(unexcluded.conditionEffect.overall)}.`);

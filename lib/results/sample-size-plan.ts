@@ -1,4 +1,4 @@
-import { answersForDifference, answersForPrecision, answersPerGroupForTwoProportions, estimateIcc, planClustered, type ClusteredPlan } from "@/lib/stats/sample-size";
+import { answersForDifference, answersForPrecision, designEffect, estimateIcc, participantsPerConditionForEffect, planClustered, type ClusteredPlan } from "@/lib/stats/sample-size";
 import { PAPER_ROWS } from "./paper-reference";
 import type { ResponseRecord } from "./response-records";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
@@ -105,10 +105,18 @@ export interface ColumnPlan extends ClusteredPlan {
   modelAccuracy?: number;
   alternativeAccuracy?: number;
   /**
-   * Condition target only: what each condition needs (answers, participants); the plan's answers and
+   * Condition target only: what each condition needs for the page's Welch interval on participants to reach the
+   * power (lib/stats/sample-size participantsPerConditionForEffect); the plan's answers and
    * participants are the two conditions together. alternativeAccuracy is then the interactive condition's.
    */
-  perCondition?: { effectiveAnswers: number; answers: number; participants: number };
+  perCondition?: {
+    /** Participants × m / DE, rounded down: the independent answers they are worth. */
+    effectiveAnswers: number;
+    answers: number;
+    participants: number;
+    /** The power the results page's interval (lib/stats/condition-effect-interval) has with these participants. */
+    power: number;
+  };
 }
 
 export interface StudyPlan {
@@ -136,9 +144,10 @@ export function planStudy(options: PlanOptions): StudyPlan {
         const t = options.target;
         // The alternative lies the difference above the static accuracy, or below it where that would pass 100 %.
         const p2 = expected + t.difference <= 1 ? expected + t.difference : expected - t.difference;
-        const perGroup = answersPerGroupForTwoProportions({ p1: expected, p2, power: t.power ?? 0.8, alpha: t.alpha ?? 0.05 });
-        const one = planClustered({ effectiveAnswers: perGroup, answersPerParticipant: m, icc, answersPerItem: options.answersPerItem });
-        const participants = 2 * one.participants;
+        const need = participantsPerConditionForEffect({ p1: expected, p2, answersPerParticipant: m, icc, power: t.power ?? 0.8, alpha: t.alpha ?? 0.05 });
+        const de = designEffect(m, icc);
+        const perCondition = { participants: need.participants, answers: need.participants * m, effectiveAnswers: Math.floor((need.participants * m) / de + 1e-9), power: need.power };
+        const participants = 2 * perCondition.participants;
         columns.push({
           column,
           label: def.label,
@@ -147,13 +156,13 @@ export function planStudy(options: PlanOptions): StudyPlan {
           icc,
           iccFrom: p?.icc == null ? "assumed" : "pilot",
           answersPerParticipant: m,
-          effectiveAnswers: 2 * perGroup,
-          designEffect: one.designEffect,
-          answers: 2 * one.answers,
+          effectiveAnswers: 2 * perCondition.effectiveAnswers,
+          designEffect: de,
+          answers: 2 * perCondition.answers,
           participants,
           items: Math.max(m, Math.ceil((participants * m) / options.answersPerItem)),
           alternativeAccuracy: p2,
-          perCondition: { effectiveAnswers: perGroup, answers: one.answers, participants: one.participants },
+          perCondition,
         });
         continue;
       }

@@ -97,8 +97,8 @@ export interface HumanResultsSummary {
   byCondition: Record<string, GroupSummary>;
   byCohort: Record<string, GroupSummary>;
   /**
-   * Exact accuracy interactive − static with its crossed (participants × items) bootstrap interval,
-   * overall and per column; from the fixed contract seed (lib/results/condition-effect), not `seed`.
+   * Exact accuracy interactive − static with its Welch interval on participants (and the crossed bootstrap for
+   * checking, from the fixed contract seed, not `seed`), overall and per column (lib/results/condition-effect).
    */
   conditionEffect: ConditionEffectSummary;
   /**

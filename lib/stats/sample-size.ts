@@ -1,3 +1,4 @@
+import { welchDifference, welchPower, type WelchDifference } from "./welch";
 import { assertConfidenceLevel, normalQuantile, toTwoSidedZ } from "./normal-quantile";
 
 /*
@@ -20,6 +21,10 @@ import { assertConfidenceLevel, normalQuantile, toTwoSidedZ } from "./normal-qua
  *      n = [z_{1−α/2} √(2 p̄ q̄) + z_{1−β} √(p1 q1 + p2 q2)]² / (p2 − p1)²
  *    p1 = 0.5, p2 = 0.6, α = 0.05, power 0.8: 387.34 → 388 per group (power.prop.test gives 387.3385). The
  *    "alternative" variant n = (z_{1−α/2} + z_{1−β})² (p1 q1 + p2 q2) / (p2 − p1)² gives 384.6 → 385.
+ * 2c. The condition effect as the results page tests it (lib/stats/condition-effect-interval.ts): G participants per
+ *    condition, m answers each, a participant's accuracy varies as p q (1 + (m − 1)ρ) / m (Kish's design effect over
+ *    m answers), so each condition's accuracy has variance V = p q (1 + (m − 1)ρ) / (m G); the power is that of the
+ *    page's Welch t test with these variances, and G is the smallest count reaching the target power.
  * 3. Clustering. A participant's answers within a task are correlated (intraclass correlation ρ),
  *    so m answers per participant carry less information than m independent ones. Kish's design
  *    effect DE = 1 + (m − 1)ρ inflates the answers needed: N = ⌈n_eff · DE⌉, participants ⌈N / m⌉.
@@ -181,4 +186,44 @@ export function estimateIcc(clusters: readonly (readonly number[])[]): IccEstima
   // All answers identical: no variance to split; treat as no clustering.
   const raw = denominator === 0 ? 0 : (msb - msw) / denominator;
   return { icc: Math.min(1, Math.max(0, raw)), raw, nClusters: k, nObservations: n, m0 };
+}
+
+/** What the page's interval (lib/stats/condition-effect-interval) will have with G participants per condition (point 2c). */
+export function plannedConditionEffect(options: { p1: number; p2: number; answersPerParticipant: number; icc: number; participantsPerCondition: number }): WelchDifference {
+  assertProportion("accuracy in the first condition", options.p1);
+  assertProportion("accuracy in the second condition", options.p2);
+  const m = options.answersPerParticipant;
+  const g = options.participantsPerCondition;
+  const de = designEffect(m, options.icc);
+  const variance = (p: number) => (p * (1 - p) * de) / (m * g);
+  return welchDifference({ participants: g, variance: variance(options.p1) }, { participants: g, variance: variance(options.p2) });
+}
+
+/** The smallest participants per condition whose page interval (Welch t on participants) has the target power (point 2c). */
+export function participantsPerConditionForEffect(options: { p1: number; p2: number; answersPerParticipant: number; icc: number; alpha?: number; power?: number }): {
+  participants: number;
+  /** The power the page's test has with that many participants per condition. */
+  power: number;
+} {
+  const alpha = options.alpha ?? 0.05;
+  const target = options.power ?? 0.8;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(target > 0 && target < 1)) throw new RangeError(`power must be in (0, 1), got ${target}`);
+  const delta = Math.abs(options.p2 - options.p1);
+  if (delta === 0) throw new RangeError("the two accuracies are equal: no difference to detect");
+  const powerAt = (g: number) => welchPower(delta, plannedConditionEffect({ ...options, participantsPerCondition: g }), alpha);
+  // Power increases with G: double to an upper bound, then bisect for the first G that reaches the target.
+  let lo = 2;
+  let hi = 2;
+  while (powerAt(hi) < target) {
+    lo = hi + 1;
+    hi *= 2;
+    if (hi > 1e8) throw new RangeError("power not reachable");
+  }
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (powerAt(mid) >= target) hi = mid;
+    else lo = mid + 1;
+  }
+  return { participants: lo, power: powerAt(lo) };
 }

@@ -123,7 +123,7 @@ test("results page: the condition effect, per task and overall, and the planner'
   await expect(overall.getByRole("cell").last()).toHaveText(/^\[[−+]?\d+\.\d, [−+]?\d+\.\d\]$/);
   await expect(section.getByTestId("condition-effect-translation").getByTestId("condition-effect-estimate")).toHaveText("+11.1 pp");
   await expect(section.getByTestId("condition-effect-sentence")).toContainText("11.1 percentage points more often");
-  await expect(section.getByTestId("condition-effect-sentence")).toContainText("resamples participants and items");
+  await expect(section.getByTestId("condition-effect-sentence")).toContainText("treats each participant's accuracy as one observation");
   // For the closing note and reviewers: the section as a researcher sees it.
   await section.screenshot({ path: test.info().outputPath("condition-effect-section.png") });
 

@@ -311,8 +311,8 @@ function expectEffectSet(lines: Line[], script: string, set: "kept" | "all", eff
     expect(Number(f.items)).toBe(want.nItems);
     expect(Number(f.n_static)).toBe(want.byCondition.static.nAnswers);
     expect(Number(f.n_interactive)).toBe(want.byCondition.interactive.nAnswers);
-    const got = { estimate: num(f.estimate), low: num(f.low), high: num(f.high) };
-    for (const key of ["estimate", "low", "high"] as const) {
+    const got = { estimate: num(f.estimate), low: num(f.low), high: num(f.high), bootstrapLow: num(f.bootstrap_low), bootstrapHigh: num(f.bootstrap_high) };
+    for (const key of ["estimate", "low", "high", "bootstrapLow", "bootstrapHigh"] as const) {
       expect(Math.abs(got[key]! - want[key]!), `${script} effect ${label} ${key}: ${got[key]} vs page ${want[key]}`).toBeLessThan(1e-12);
       compared++;
     }

@@ -6,6 +6,7 @@ import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
 import { openStudyExport } from "@/lib/server/export/open-study-export";
 import { formatFractionAsPercent } from "@/lib/results/rounding";
 import type { CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
+import { studentTQuantile } from "@/lib/stats/student-t";
 import { referenceQuantile, referenceReplicates } from "../helpers/crossed-bootstrap-reference";
 import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures";
 
@@ -22,7 +23,27 @@ async function mainRows(studyId: string): Promise<Row[]> {
   return (parse(await readAll(exported.stream), { columns: true }) as Row[]).filter((r) => r.phase === "main");
 }
 
-/** The contract recomputed from exported rows only: pooled accuracies, the reference replicates, type-7 quantiles. */
+/** docs/condition-effect.md's Welch interval written out: per participant answers and correct, V per condition, Satterthwaite df. */
+function referenceWelch(answers: readonly CrossedAnswer[], estimate: number): { low: number; high: number } {
+  const v = (["static", "interactive"] as const).map((c) => {
+    const per = new Map<string, { m: number; k: number }>();
+    for (const a of answers.filter((x) => x.condition === c)) {
+      const t = per.get(a.participantId) ?? { m: 0, k: 0 };
+      per.set(a.participantId, { m: t.m + 1, k: t.k + a.correct });
+    }
+    const people = [...per.values()];
+    const total = people.reduce((s, x) => s + x.m, 0);
+    const p = people.reduce((s, x) => s + x.k, 0) / total;
+    const g = people.length;
+    return { g, v: ((g / (g - 1)) * people.reduce((s, x) => s + (x.k - x.m * p) ** 2, 0)) / total ** 2 };
+  });
+  const se = Math.sqrt(v[0]!.v + v[1]!.v);
+  const df = (v[0]!.v + v[1]!.v) ** 2 / (v[0]!.v ** 2 / (v[0]!.g - 1) + v[1]!.v ** 2 / (v[1]!.g - 1));
+  const half = se === 0 ? 0 : studentTQuantile(0.975, df) * se;
+  return { low: estimate - half, high: estimate + half };
+}
+
+/** The contract recomputed from exported rows only: pooled accuracies, the Welch interval, the reference replicates and type-7 quantiles. */
 function recompute(rows: readonly Row[]) {
   const answers: CrossedAnswer[] = rows.map((r) => ({
     participantId: r.participant_id!,
@@ -36,10 +57,12 @@ function recompute(rows: readonly Row[]) {
     return xs.reduce((t, a) => t + a.correct, 0) / xs.length;
   };
   const { values, skipped } = referenceReplicates(answers, 20261201, 2000);
+  const estimate = acc("interactive") - acc("static");
   return {
-    estimate: acc("interactive") - acc("static"),
-    low: referenceQuantile(values, 0.025),
-    high: referenceQuantile(values, 0.975),
+    estimate,
+    ...referenceWelch(answers, estimate),
+    bootstrapLow: referenceQuantile(values, 0.025),
+    bootstrapHigh: referenceQuantile(values, 0.975),
     skipped,
     nAnswers: { static: answers.filter((a) => a.condition === "static").length, interactive: answers.filter((a) => a.condition === "interactive").length },
     nParticipants: new Set(answers.map((a) => a.participantId)).size,
@@ -73,6 +96,8 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
     expect(effect!.overall.estimate).toBeCloseTo(overall.estimate, 12);
     expect(effect!.overall.low).toBeCloseTo(overall.low, 12);
     expect(effect!.overall.high).toBeCloseTo(overall.high, 12);
+    expect(effect!.overall.bootstrapLow).toBeCloseTo(overall.bootstrapLow, 12);
+    expect(effect!.overall.bootstrapHigh).toBeCloseTo(overall.bootstrapHigh, 12);
     expect(effect!.overall.skipped).toBe(overall.skipped);
     expect(effect!.overall).toMatchObject({ replicates: 2000, seed: 20261201, nParticipants: 6, nItems: 13, nAnswers: 78 });
     expect(effect!.overall.byCondition.static.nAnswers).toBe(overall.nAnswers.static);
@@ -88,6 +113,8 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
       expect(c.effect.estimate, c.column).toBeCloseTo(mine.estimate, 12);
       expect(c.effect.low, c.column).toBeCloseTo(mine.low, 12);
       expect(c.effect.high, c.column).toBeCloseTo(mine.high, 12);
+      expect(c.effect.bootstrapLow, c.column).toBeCloseTo(mine.bootstrapLow, 12);
+      expect(c.effect.bootstrapHigh, c.column).toBeCloseTo(mine.bootstrapHigh, 12);
       expect(c.effect.skipped, c.column).toBe(mine.skipped);
       expect([c.effect.nParticipants, c.effect.nItems], c.column).toEqual([mine.nParticipants, mine.nItems]);
     }
@@ -107,7 +134,7 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
         expect(row[label]).toBe("");
         continue;
       }
-      // A zero-width interval (every resample gave the same difference) is left out of the table, like "[no spread]".
+      // A zero-width interval (every participant with the same accuracy) is left out of the table, like "[no spread]".
       const spread = c.effect.low !== c.effect.high;
       expect([row[label], row[`${label} low`], row[`${label} high`]], label).toEqual([
         formatFractionAsPercent(c.effect.estimate),

@@ -9,8 +9,9 @@
 #   and the 95 % interval the page reports: a participant bootstrap (mulberry32 seeded with FNV-1a of the page's
 #   seed string), or the clustered Wilson interval where the bootstrap collapses or is unreliable.
 # - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
-# - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
-#   participant x item bootstrap (Park-Miller), as lib/stats/crossed-bootstrap.ts computes it for the page.
+# - effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the page's Welch t
+#   interval on participants (low, high, se, df; lib/stats/condition-effect-interval.ts) and, for checking, the crossed
+#   participant x item bootstrap (bootstrap_low, bootstrap_high; Park-Miller) as lib/stats/crossed-bootstrap.ts computes it.
 # - Exclusions: every estimate leaves out the answers of participants the study's exclusion policy excludes (trials
 #   column excluded = 1), as the page does; the effect and model lines carry set=kept, and when anyone is excluded the
 #   same lines follow with set=all (everyone kept in).
@@ -202,8 +203,8 @@ condition_effect <- function(d, label, settings, set) {
   n_p <- length(people)
   n_i <- length(items)
   if (n_static == 0 || n_interactive == 0) {
-    out("effect", set = set, subset = label, estimate = "NA", low = "NA", high = "NA", B = B, seed = seed, skipped = 0, participants = n_p, items = n_i,
-        n_static = n_static, n_interactive = n_interactive)
+    out("effect", set = set, subset = label, estimate = "NA", low = "NA", high = "NA", se = "NA", df = "NA", bootstrap_low = "NA", bootstrap_high = "NA",
+        B = B, seed = seed, skipped = 0, participants = n_p, items = n_i, n_static = n_static, n_interactive = n_interactive)
     return(invisible())
   }
   correct <- as.numeric(d$exact)
@@ -227,10 +228,32 @@ condition_effect <- function(d, label, settings, set) {
   }
   values <- sort(values)
   alpha <- 1 - settings$confidence
-  low <- if (length(values) > 0) quantile_sorted(values, alpha / 2) else NA
-  high <- if (length(values) > 0) quantile_sorted(values, 1 - alpha / 2) else NA
-  out("effect", set = set, subset = label, estimate = fmt(estimate), low = fmt(low), high = fmt(high), B = B, seed = seed, skipped = skipped,
-      participants = n_p, items = n_i, n_static = n_static, n_interactive = n_interactive)
+  b_low <- if (length(values) > 0) quantile_sorted(values, alpha / 2) else NA
+  b_high <- if (length(values) > 0) quantile_sorted(values, 1 - alpha / 2) else NA
+  # Welch t interval on participants: V = G/(G-1) * sum((correct_i - m_i * p)^2) / M^2 per condition, Welch-Satterthwaite df.
+  moments <- function(keep) {
+    m <- tapply(rep(1, sum(keep)), d$participant_id[keep], sum)
+    k <- tapply(correct[keep], d$participant_id[keep], sum)
+    p <- sum(k) / sum(m)
+    g <- length(m)
+    list(g = g, v = if (g < 2) 0 else g / (g - 1) * sum((k - m * p)^2) / sum(m)^2)
+  }
+  s_m <- moments(!interactive)
+  x_m <- moments(interactive)
+  se <- NA
+  df <- NA
+  low <- NA
+  high <- NA
+  if (s_m$g >= 2 && x_m$g >= 2) {
+    se <- sqrt(s_m$v + x_m$v)
+    den <- s_m$v^2 / (s_m$g - 1) + x_m$v^2 / (x_m$g - 1)
+    df <- if (den == 0) min(s_m$g, x_m$g) - 1 else (s_m$v + x_m$v)^2 / den
+    half <- if (se == 0) 0 else qt(1 - alpha / 2, df) * se
+    low <- estimate - half
+    high <- estimate + half
+  }
+  out("effect", set = set, subset = label, estimate = fmt(estimate), low = fmt(low), high = fmt(high), se = fmt(se), df = fmt(df), bootstrap_low = fmt(b_low),
+      bootstrap_high = fmt(b_high), B = B, seed = seed, skipped = skipped, participants = n_p, items = n_i, n_static = n_static, n_interactive = n_interactive)
 }
 
 fit_condition_model <- function(d, set) {

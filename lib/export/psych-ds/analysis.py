@@ -10,8 +10,9 @@ DATASET_DIR defaults to the folder above this script. Output: one line per numbe
   95 % interval the page reports: a participant bootstrap (mulberry32 seeded with FNV-1a of the page's seed string),
   or the clustered Wilson interval where the bootstrap collapses or is unreliable (lib/results/interval-rule.ts).
 - average: the paper's Avg (8 columns) and the all-task average (10 columns), NA when a column has no answers.
-- effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the crossed
-  participant x item bootstrap (Park-Miller RNG), as lib/stats/crossed-bootstrap.ts computes it for the page.
+- effect: accuracy(interactive) - accuracy(static) (exact score), overall and per result column, with the page's Welch t
+  interval on participants (low, high, se, df; lib/stats/condition-effect-interval.ts) and, for checking, the crossed
+  participant x item bootstrap (bootstrap_low, bootstrap_high; Park-Miller RNG) as lib/stats/crossed-bootstrap.ts computes it.
 - Exclusions: every estimate leaves out the answers of participants the study's exclusion policy excludes (trials
   column excluded = 1), as the page does; effect and model lines carry set=kept, and when anyone is excluded the same
   lines follow with set=all (everyone kept in).
@@ -220,8 +221,8 @@ def condition_effect(df, label, settings, set_name):
     people = sorted(df["participant_id"].unique())
     items = sorted(df["item_id"].unique())
     if n_static == 0 or n_interactive == 0:
-        out("effect", set=set_name, subset=label, estimate="NA", low="NA", high="NA", B=B, seed=seed, skipped=0, participants=len(people), items=len(items),
-            n_static=n_static, n_interactive=n_interactive)
+        out("effect", set=set_name, subset=label, estimate="NA", low="NA", high="NA", se="NA", df="NA", bootstrap_low="NA", bootstrap_high="NA",
+            B=B, seed=seed, skipped=0, participants=len(people), items=len(items), n_static=n_static, n_interactive=n_interactive)
         return
     correct = df["exact"].to_numpy(dtype=np.float64)
     interactive = (df["condition"] == "interactive").to_numpy()
@@ -242,10 +243,31 @@ def condition_effect(df, label, settings, set_name):
         values.append((w[interactive] * correct[interactive]).sum() / w_int - (w[~interactive] * correct[~interactive]).sum() / w_sta)
     values.sort()
     alpha = 1 - settings["confidence"]
-    low = quantile_sorted(values, alpha / 2) if values else None
-    high = quantile_sorted(values, 1 - alpha / 2) if values else None
-    out("effect", set=set_name, subset=label, estimate=fmt(estimate), low=fmt(low), high=fmt(high), B=B, seed=seed, skipped=skipped,
-        participants=n_p, items=n_i, n_static=n_static, n_interactive=n_interactive)
+    b_low = quantile_sorted(values, alpha / 2) if values else None
+    b_high = quantile_sorted(values, 1 - alpha / 2) if values else None
+    # Welch t interval on participants: V = G/(G-1) * sum((correct_i - m_i * p)^2) / M^2 per condition, Welch-Satterthwaite df.
+    def moments(keep):
+        per = pd.DataFrame({"p": df["participant_id"].to_numpy()[keep], "c": correct[keep]}).groupby("p")["c"].agg(["size", "sum"])
+        m, k = per["size"].to_numpy(dtype=np.float64), per["sum"].to_numpy(dtype=np.float64)
+        g = len(per)
+        p = k.sum() / m.sum()
+        return g, (g / (g - 1) * ((k - m * p) ** 2).sum() / m.sum() ** 2 if g >= 2 else 0.0)
+    g_s, v_s = moments(~interactive)
+    g_x, v_x = moments(interactive)
+    se = dof = low = high = None
+    if g_s >= 2 and g_x >= 2:
+        from scipy.stats import t as student_t  # a dependency of statsmodels
+        se = math.sqrt(v_s + v_x)
+        den = v_s ** 2 / (g_s - 1) + v_x ** 2 / (g_x - 1)
+        dof = min(g_s, g_x) - 1 if den == 0 else (v_s + v_x) ** 2 / den
+        q = float(student_t.ppf(1 - alpha / 2, dof))
+        # SciPy before 1.11 inverts the t CDF only to about 1e-9; two Newton steps on its CDF give R's qt to 1e-15.
+        for _ in range(2):
+            q -= (float(student_t.cdf(q, dof)) - (1 - alpha / 2)) / float(student_t.pdf(q, dof))
+        half = 0.0 if se == 0 else q * se
+        low, high = estimate - half, estimate + half
+    out("effect", set=set_name, subset=label, estimate=fmt(estimate), low=fmt(low), high=fmt(high), se=fmt(se), df=fmt(dof), bootstrap_low=fmt(b_low),
+        bootstrap_high=fmt(b_high), B=B, seed=seed, skipped=skipped, participants=n_p, items=n_i, n_static=n_static, n_interactive=n_interactive)
 
 
 def fit_condition_model(df, set_name):

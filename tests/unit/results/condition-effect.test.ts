@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatConditionEffect, formatEffectInterval, formatPp, summarizeConditionEffect, toCrossedAnswers } from "@/lib/results/condition-effect";
+import { formatConditionEffect, formatEffectInterval, formatPp, reportedConditionEffect, summarizeConditionEffect, toCrossedAnswers } from "@/lib/results/condition-effect";
 import { summarizeHumanResults } from "@/lib/results/summarize";
+import { participantWelchInterval } from "@/lib/stats/condition-effect-interval";
 import { crossedBootstrapConditionEffect } from "@/lib/stats/crossed-bootstrap";
 import { makeRecord, THREE_PARTICIPANTS } from "./fixtures";
 
@@ -24,13 +25,14 @@ describe("condition effect from response records", () => {
     // Translation: static 3/4, interactive 0/2. ResLig+: static only. ResLig−: 1/1 vs 1/1. InterLoc: 2/2 vs 0/1.
     expect(byColumn).toEqual({ translation: -0.75, residue_ligand_pos: null, residue_ligand_neg: 0, interaction_location: -1 });
     expect(s.columns.map((c) => c.label)).toEqual(["Trans", "ResLig+", "ResLig−", "InterLoc"]);
-    // Each column is bootstrapped on its own answers from the same seed.
-    expect(s.columns[0]!.effect).toEqual(
-      crossedBootstrapConditionEffect(
-        toCrossedAnswers(THREE_PARTICIPANTS).filter((a) => a.task === "translation"),
-        { replicates: 200 },
-      ),
-    );
+    // Each column on its own answers: the Welch interval on participants reported, the bootstrap (same seed) beside it.
+    const translation = toCrossedAnswers(THREE_PARTICIPANTS).filter((a) => a.task === "translation");
+    const boot = crossedBootstrapConditionEffect(translation, { replicates: 200 });
+    expect(s.columns[0]!.effect).toEqual(reportedConditionEffect(translation, { replicates: 200 }));
+    expect(s.columns[0]!.effect).toMatchObject({ method: "welch-participants", bootstrapLow: boot.low, bootstrapHigh: boot.high, skipped: boot.skipped });
+    // One interactive participant: no Welch interval (a variance needs two).
+    expect(participantWelchInterval(translation)).toMatchObject({ estimate: -0.75, low: null, high: null });
+    expect(s.columns[0]!.effect).toMatchObject({ low: null, high: null });
   });
 
   it("is part of the human results summary, and not estimable with one condition", () => {
@@ -53,11 +55,12 @@ describe("condition effect from response records", () => {
     expect(formatPp(-0.0004)).toBe("0.0");
     expect(formatPp(-19 / 36)).toBe("−52.8");
     const e = crossedBootstrapConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 });
+    expect(formatConditionEffect(reportedConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 }))).toBe("−52.8 pp [no interval]");
     expect(formatConditionEffect(e)).toMatch(/^−52\.8 pp \[[−+]?\d+\.\d, [−+]?\d+\.\d\]$/);
   });
 });
 
-describe("a zero-width bootstrap interval", () => {
+describe("a zero-width interval", () => {
   it("is printed as no spread, never as a point interval", () => {
     expect(formatEffectInterval({ low: 0, high: 0 })).toBe("[no spread]");
     expect(formatEffectInterval({ low: -0.01, high: 0.098 })).toBe("[−1.0, +9.8]");

@@ -18,7 +18,7 @@ describe("answers per condition to detect a difference between two proportions",
 });
 
 describe("planStudy: the condition target", () => {
-  it("inflates each condition's answers by the participant design effect and doubles the participants", () => {
+  it("asks for the participants the page's Welch interval needs per condition, and doubles them", () => {
     const plan = planStudy({
       target: { kind: "condition", difference: 0.1 },
       columns: ["translation"],
@@ -28,10 +28,11 @@ describe("planStudy: the condition target", () => {
       pilot: [{ column: "translation", accuracy: 0.5, nParticipants: 8, nAnswers: 80, icc: null }],
     });
     const c = plan.columns[0]!;
-    // 388 independent answers per condition; DE = 1 + 9·0.1 = 1.9 → ⌈737.2⌉ = 738 answers, ⌈73.8⌉ = 74 participants per condition.
-    expect(c.perCondition).toEqual({ effectiveAnswers: 388, answers: 738, participants: 74 });
-    expect(c).toMatchObject({ expectedAccuracy: 0.5, alternativeAccuracy: 0.6, designEffect: 1.9, answers: 1476, participants: 148, items: 296 });
-    expect(plan.participants).toBe(148);
+    // DE = 1 + 9·0.1 = 1.9; the Welch test reaches 80 % at 75 per condition (74: 79.97 %; R with pt/qt, see
+    // tests/unit/stats/condition-effect-interval.test.ts): 750 answers, worth ⌊750/1.9⌋ = 394 independent ones.
+    expect(c.perCondition).toEqual({ effectiveAnswers: 394, answers: 750, participants: 75, power: expect.closeTo(0.805, 3) as number });
+    expect(c).toMatchObject({ expectedAccuracy: 0.5, alternativeAccuracy: 0.6, designEffect: 1.9, answers: 1500, participants: 150, items: 300 });
+    expect(plan.participants).toBe(150);
   });
 
   it("puts the alternative below the static accuracy near 100 % (the paper's humans on T1)", () => {
@@ -39,7 +40,9 @@ describe("planStudy: the condition target", () => {
     const t1 = plan.columns.find((c) => c.column === "translation")!;
     expect(t1.expectedAccuracy).toBe(1);
     expect(t1.alternativeAccuracy).toBeCloseTo(0.9, 12);
-    expect(t1.perCondition!.effectiveAnswers).toBe(answersPerGroupForTwoProportions({ p1: 1, p2: 0.9 }));
+    // Static at 100 % has no variance: SE = √(0.09/(4G)), df = G − 1; R (1 − pt(qt(.975, G − 1) − 0.1/SE, G − 1) + …):
+    // 80 % power first at G = 20 (19: 0.7844, 20: 0.8073).
+    expect(t1.perCondition).toMatchObject({ participants: 20, answers: 80 });
     expect(plan.participants).toBe(Math.max(...plan.columns.map((c) => c.participants)));
   });
 });

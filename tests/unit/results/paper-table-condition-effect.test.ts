@@ -54,7 +54,7 @@ describe("paper tables: the condition-effect row block", () => {
     expect(row.cells.rotation!.value).toBeCloseTo(1 / 6, 15);
     for (const c of EFFECT.columns) expect(row.cells[c.column]).toEqual({ value: c.effect.estimate, low: c.effect.low, high: c.effect.high });
     expect(row.note).toBe(`All tasks pooled: ${formatConditionEffect(EFFECT.overall)}`);
-    expect(withEffect.notes.at(-1)).toMatch(/crossed bootstrap resampling participants and items \(300 replicates, seed 20261201/);
+    expect(withEffect.notes.at(-1)).toMatch(/95% Welch t interval on participants, about this study's questions/);
   });
 
   it("is left out of Table 1, of the fair-score tables and when one condition is missing", () => {
