@@ -9,7 +9,7 @@ import { cpkColorOf } from "@/lib/molecule/chemistry/elements";
 import { AtomImpostors, BondImpostors, type ImpostorAtoms, type ImpostorBonds } from "./impostors";
 import { SceneLabels } from "./scene-labels";
 import { participantApi } from "@/components/study/participant-api-client";
-import { applyViewKey, viewHint, viewKeyAction } from "./view-keys";
+import { applyViewKey, viewKeyAction, viewKeysHint } from "./view-keys";
 
 /** Pocket carbons alternate between these by residue; ligand carbons grey (spec §2). */
 const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
@@ -173,6 +173,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const sampleNow = useRef<(() => void) | null>(null);
   const invalidateView = useRef<() => void>(() => {});
   const hintId = useId();
+  const keysHint = viewKeysHint(allowRotate, allowZoom);
   useEffect(() => {
     let cancelled = false;
     participantApi
@@ -199,7 +200,7 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         role="application"
         aria-roledescription="3D view"
         aria-label="Interactive 3D view of the complex"
-        aria-describedby={hintId}
+        aria-describedby={`${hintId}-keys ${hintId}-pointer`}
         tabIndex={0}
         data-testid="view-3d-keys"
         onKeyDown={(e) => {
@@ -254,15 +255,21 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>
-      {/* The hint on its own line, the buttons (never broken inside) on the next: about 66 px at any desktop width,
+      {/* The hint on its own line, the keys and the buttons (never broken inside) on the next: about 66 px at any desktop width,
           where a hint beside the buttons took two lines, then three as the view narrowed (66 → 86 px). The question
           stage measures this height and gives it up from the canvas (components/study/question-stage.tsx). */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-white px-3 py-1.5 text-sm">
-        <span className="basis-full" id={hintId}>
-          {viewHint(allowRotate, allowZoom)}
+        <span className="basis-full" id={`${hintId}-pointer`}>
+          {allowRotate ? "Drag to rotate. " : ""}
+          {allowZoom ? "Scroll to zoom. " : ""}
           {scene.atomNames ? "Point at or tap an atom for its name. " : ""}
           {!allowRotate && !allowZoom ? "This view is fixed for this task." : ""}
         </span>
+        {keysHint ? (
+          <span id={`${hintId}-keys`} className="whitespace-nowrap text-xs text-slate-700">
+            {keysHint}
+          </span>
+        ) : null}
         <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1 whitespace-nowrap">
           {scene.labels && scene.labels.length > 0 ? (
             <label className="flex items-center gap-1.5">

@@ -11,13 +11,10 @@ export const KEY_ROTATE_FINE_DEG = 2;
 /** One + (or −) brings the camera this factor closer (or farther). */
 export const KEY_ZOOM_FACTOR = 1.15;
 
-/** The hint beside the view: pointer and keys for what this task allows. */
-export function viewHint(allowRotate: boolean, allowZoom: boolean): string {
-  const parts = [allowRotate ? "Drag or ← → ↑ ↓ to rotate." : "", allowZoom ? "Scroll or + − to zoom." : "", allowRotate || allowZoom ? "0 resets." : ""];
-  return parts
-    .filter(Boolean)
-    .map((p) => `${p} `)
-    .join("");
+/** The keys beside the view, for what this task allows (short: it shares a row with the view's buttons). */
+export function viewKeysHint(allowRotate: boolean, allowZoom: boolean): string | null {
+  if (!allowRotate && !allowZoom) return null;
+  return `Keys: ${[allowRotate ? "←→↑↓ turn" : "", allowZoom ? "+− zoom" : "", "0 reset"].filter(Boolean).join(", ")}`;
 }
 
 export type ViewKeyAction = { kind: "rotate"; axis: "x" | "y"; deg: number } | { kind: "zoom"; factor: number } | { kind: "reset" };

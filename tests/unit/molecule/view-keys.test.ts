@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as THREE from "three";
-import { applyViewKey, KEY_ZOOM_FACTOR, viewKeyAction, type OrbitPose } from "@/components/molecule/view-keys";
+import { applyViewKey, KEY_ZOOM_FACTOR, viewKeyAction, viewKeysHint, type OrbitPose } from "@/components/molecule/view-keys";
 
 /** The front view: camera on +z at distance d looking at the origin, up +y (the static renderer's camera). */
 function frontPose(d = 40): OrbitPose {
@@ -82,5 +82,11 @@ describe("the 3D view's keys", () => {
     expect(viewKeyAction({ key: "Tab" })).toBeNull();
     expect(viewKeyAction({ key: "ArrowRight", ctrlKey: true })).toBeNull();
     expect(viewKeyAction({ key: "+", metaKey: true })).toBeNull();
+  });
+
+  it("lists only the keys the task allows", () => {
+    expect(viewKeysHint(true, true)).toBe("Keys: ←→↑↓ turn, +− zoom, 0 reset");
+    expect(viewKeysHint(true, false)).toBe("Keys: ←→↑↓ turn, 0 reset");
+    expect(viewKeysHint(false, false)).toBeNull();
   });
 });
