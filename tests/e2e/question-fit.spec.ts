@@ -182,3 +182,28 @@ for (const condition of ["static", "interactive"] as const) {
     });
   }
 }
+
+test("a typed answer survives a reload; the counter leaves out the practice question", async ({ page }) => {
+  const { slug } = await createStudyFromDemoPool("static", { deviceRule: "any" });
+  await page.setViewportSize(SIZES["1366x768"]);
+  await page.goto(`/s/${slug}?PROLIFIC_PID=draft-1&STUDY_ID=fit&SESSION_ID=1`);
+  await page.getByRole("button", { name: /I agree/ }).click();
+  await page.getByRole("button", { name: /^Start/ }).click();
+  await expect(page.getByText("Practice 1 of 1", { exact: true })).toBeVisible();
+  const answer = page.getByLabel(/Your answer/);
+  await answer.fill("half typed");
+  await page.reload();
+  await expect(answer).toHaveValue("half typed");
+  // The draft holds what was typed and which question it belongs to, nothing else.
+  const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem("misi.answerDraft") ?? "null") as Record<string, unknown> | null);
+  expect(Object.keys(kept ?? {}).sort()).toEqual(["assignmentId", "text"]);
+  const label = ((await page.locator("#q-title").textContent()) ?? "").replace("Practice", "").trim();
+  await answer.fill(answerFor(label));
+  await page.getByRole("button", { name: "Submit answer" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  const start = page.getByRole("button", { name: /^Start/ });
+  if (await start.isVisible()) await start.click();
+  await expect(page.getByText("1 of 9", { exact: true })).toBeVisible();
+  // Answered questions leave no draft behind.
+  expect(await page.evaluate(() => sessionStorage.getItem("misi.answerDraft"))).toBeNull();
+});
