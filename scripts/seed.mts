@@ -5,6 +5,7 @@ import { db, disconnectDb } from "@/lib/server/db";
 import { ensureDevSecret } from "@/lib/server/secrets";
 import { ensureAdmin } from "@/lib/server/seed";
 import { ensureDemoStudy } from "@/lib/server/demo";
+import { seedFailureMessage } from "@/lib/server/seed-errors";
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
@@ -30,7 +31,7 @@ try {
   }
   console.log("");
 } catch (err) {
-  console.error(`Seeding failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(seedFailureMessage(err));
   process.exitCode = 1;
 } finally {
   await disconnectDb();

@@ -2,13 +2,14 @@
 
 import { Canvas, useThree } from "@react-three/fiber";
 import { OrbitControls } from "@react-three/drei";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import * as THREE from "three";
 import type { Scene3d } from "@/lib/scene3d";
 import { cpkColorOf } from "@/lib/molecule/chemistry/elements";
 import { AtomImpostors, BondImpostors, type ImpostorAtoms, type ImpostorBonds } from "./impostors";
 import { SceneLabels } from "./scene-labels";
 import { participantApi } from "@/components/study/participant-api-client";
+import { applyViewKey, viewKeyAction, viewKeysHint } from "./view-keys";
 
 /** Pocket carbons alternate between these by residue; ligand carbons grey (spec §2). */
 const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
@@ -74,10 +75,13 @@ function CameraRecorder({
   onSample,
   onStart,
   originRef,
+  sampleNowRef,
 }: {
   onSample?: (s: { t: number; q: [number, number, number, number]; d: number }) => void;
   onStart?: () => void;
   originRef: React.RefObject<number | null>;
+  /** Filled with "record the pose now": a key move is logged at once, not at the next interval. */
+  sampleNowRef: React.RefObject<(() => void) | null>;
 }) {
   const { camera, invalidate } = useThree();
   // The parent passes a fresh callback on every render; the recorder must not restart (and reset t) because of it.
@@ -105,9 +109,13 @@ function CameraRecorder({
     // The path starts with the initial pose (the static front view), then changes at most every CAMERA_SAMPLE_MS.
     sample();
     const id = setInterval(sample, CAMERA_SAMPLE_MS);
+    sampleNowRef.current = sample;
     invalidate();
-    return () => clearInterval(id);
-  }, [camera, invalidate, originRef]);
+    return () => {
+      clearInterval(id);
+      sampleNowRef.current = null;
+    };
+  }, [camera, invalidate, originRef, sampleNowRef]);
   return null;
 }
 
@@ -162,6 +170,10 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   const labelLayer = useRef<HTMLDivElement>(null);
   const controls = useRef<OrbitControlsImpl>(null);
   const pathOrigin = useRef<number | null>(null);
+  const sampleNow = useRef<(() => void) | null>(null);
+  const invalidateView = useRef<() => void>(() => {});
+  const hintId = useId();
+  const keysHint = viewKeysHint(allowRotate, allowZoom);
   useEffect(() => {
     let cancelled = false;
     participantApi
@@ -181,15 +193,46 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   if (!scene || !cameraProps || !buffers) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
   return (
     <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
-      <div className="relative aspect-square w-full max-w-[640px] overflow-hidden" role="img" aria-label="Interactive 3D view of the complex">
+      {/* Focusable and keyboard-operable: the keys turn the molecule about the screen axes and zoom (view-keys.ts),
+          logged in the camera path at once like a drag. */}
+      <div
+        className="relative aspect-square w-full max-w-[640px] overflow-hidden focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-blue-500"
+        role="application"
+        aria-roledescription="3D view"
+        aria-label="Interactive 3D view of the complex"
+        aria-describedby={`${hintId}-keys ${hintId}-pointer`}
+        tabIndex={0}
+        data-testid="view-3d-keys"
+        onKeyDown={(e) => {
+          const action = viewKeyAction(e);
+          if (!action) return;
+          if (action.kind === "rotate" && !allowRotate) return;
+          if (action.kind === "zoom" && !allowZoom) return;
+          // The stage's arrow keys move along the filmstrip; here they turn the view.
+          e.preventDefault();
+          e.stopPropagation();
+          if (action.kind === "reset") {
+            setResetKey((k) => k + 1);
+            onEvent?.("viewer", "reset");
+            return;
+          }
+          const c = controls.current;
+          if (!c) return;
+          applyViewKey({ position: c.object.position, quaternion: c.object.quaternion, up: c.object.up, target: c.target }, action, c.minDistance, c.maxDistance);
+          c.update();
+          sampleNow.current?.();
+          invalidateView.current();
+        }}
+      >
         <Canvas
           key={resetKey}
           frameloop="demand"
           camera={cameraProps}
           // Multisampling multiplies the fragment work of the impostors; big pockets go without it to stay interactive.
           gl={{ preserveDrawingBuffer: true, antialias: scene.elements.length <= MSAA_MAX_ATOMS }}
-          onCreated={({ gl, scene: threeScene, camera }) => {
+          onCreated={({ gl, scene: threeScene, camera, invalidate }) => {
             gl.setClearColor("#000000");
+            invalidateView.current = invalidate;
             // Diagnostics hook for benchmarks (draw calls, frame time); holds no item data beyond what is drawn.
             (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera };
             setReady(true);
@@ -208,20 +251,25 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
             minDistance={5}
             maxDistance={scene.camera.distanceA * 3}
           />
-          <CameraRecorder onSample={onCameraSample} onStart={() => onEvent?.("viewer", "start")} originRef={pathOrigin} />
+          <CameraRecorder onSample={onCameraSample} onStart={() => onEvent?.("viewer", "start")} originRef={pathOrigin} sampleNowRef={sampleNow} />
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>
-      {/* The hint on its own line, the buttons (never broken inside) on the next: about 66 px at any desktop width,
+      {/* The hint on its own line, the keys and the buttons (never broken inside) on the next: about 66 px at any desktop width,
           where a hint beside the buttons took two lines, then three as the view narrowed (66 → 86 px). The question
           stage measures this height and gives it up from the canvas (components/study/question-stage.tsx). */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 bg-white px-3 py-1.5 text-sm">
-        <span className="basis-full">
+        <span className="basis-full" id={`${hintId}-pointer`}>
           {allowRotate ? "Drag to rotate. " : ""}
           {allowZoom ? "Scroll to zoom. " : ""}
           {scene.atomNames ? "Point at or tap an atom for its name. " : ""}
           {!allowRotate && !allowZoom ? "This view is fixed for this task." : ""}
         </span>
+        {keysHint ? (
+          <span id={`${hintId}-keys`} className="whitespace-nowrap text-xs text-slate-700">
+            {keysHint}
+          </span>
+        ) : null}
         <span className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1 whitespace-nowrap">
           {scene.labels && scene.labels.length > 0 ? (
             <label className="flex items-center gap-1.5">

@@ -65,11 +65,15 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
   const id = useId();
   const clamp = (v: number) => Math.min(max, Math.max(min, Math.round(v / step) * step));
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label} ({min} to {max}, steps of {step} {unit})
+    // Label and control on one row: the docking widget's three controls fit the answer column at 1366×768 unscrolled.
+    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+      <label htmlFor={id} className="min-w-36 flex-1 text-sm font-medium leading-snug">
+        {label}{" "}
+        <span className="font-normal text-slate-600">
+          ({min} to {max}, steps of {step} {unit})
+        </span>
       </label>
-      <div className="mt-1 flex items-center gap-2">
+      <div className="flex items-center gap-2">
         <button type="button" aria-label={`decrease ${label}`} className="h-9 w-9 rounded border border-slate-400 bg-white text-lg" onClick={() => onChange(clamp(value - step))}>
           −
         </button>
@@ -82,12 +86,12 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
           step={step}
           value={value}
           onChange={(e) => onChange(clamp(Number(e.target.value)))}
-          className="h-9 w-24 rounded border border-slate-400 px-2 text-center"
+          className="h-9 w-20 rounded border border-slate-400 px-2 text-center"
         />
         <button type="button" aria-label={`increase ${label}`} className="h-9 w-9 rounded border border-slate-400 bg-white text-lg" onClick={() => onChange(clamp(value + step))}>
           +
         </button>
-        <span className="text-sm text-slate-600">{unit}</span>
+        <span className="w-4 text-sm text-slate-600">{unit}</span>
       </div>
     </div>
   );
@@ -95,9 +99,10 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
 
 function AxisPicker({ axes, value, onChange, legend }: { axes: readonly string[]; value: string; onChange: (a: string) => void; legend: string }) {
   return (
+    // The legend floated beside the axis buttons: one row.
     <fieldset>
-      <legend className="text-sm font-medium">{legend}</legend>
-      <div className="mt-1 flex gap-2">
+      <legend className="float-left mr-3 py-1.5 text-sm font-medium">{legend}</legend>
+      <div className="flex gap-2">
         {axes.map((a) => (
           // The radio is visually hidden, so its label shows the keyboard focus (the global :focus-visible ring would be
           // drawn around the 1-px hidden input).
@@ -122,7 +127,7 @@ export function CommandWidget({ widget, onChange }: { widget: WidgetOf<"command"
     if (a) onChange(`${widget.verb} ${a} ${v}`);
   };
   return (
-    <div className="flex flex-wrap items-end gap-6">
+    <div className="space-y-2">
       <AxisPicker
         axes={widget.axes}
         value={axis}
@@ -156,9 +161,9 @@ export function DockingWidget({ widget, onChange }: { widget: WidgetOf<"docking"
     if (a) onChange(`roll ${a} ${r}, move x ${m}`);
   };
   return (
-    <div className="space-y-3">
+    <div className="space-y-2">
       <p className="text-sm text-slate-700">First the rotation about the ligand centre, then the move along x.</p>
-      <div className="flex flex-wrap items-end gap-6">
+      <div className="space-y-2">
         <AxisPicker
           axes={widget.rollAxes}
           value={axis}

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CameraSample, InteractionEvent } from "@/lib/participant/api-contract";
 import { findTask } from "@/lib/tasks/registry";
 import { CommandWidget, DockingWidget, HbondListWidget, McWidget, readOptions } from "./answer-widgets";
+import { dropDraft, keepDraft, readDraft } from "./answer-draft";
 import { AxesFigure } from "./axes-figure";
 import { pickMcLetterFromKey } from "./mc-keys";
 import { useIntegritySignals } from "./integrity-signals";
@@ -13,6 +14,7 @@ import { dropPendingAnswer, keepPendingAnswer, takePendingAnswer, type PendingAn
 import { QuestionStage } from "./question-stage";
 import { QuestionText } from "./question-text";
 import type { CurrentQuestion, SessionUpdate, SubmitResult } from "./types";
+import { useMoreBelow } from "./use-more-below";
 import { useQuestionClock } from "./use-question-clock";
 
 const MoleculeViewer = dynamic(() => import("@/components/molecule/molecule-viewer").then((m) => m.MoleculeViewer), {
@@ -57,6 +59,7 @@ export function QuestionScreen({
   // The Submit button that had focus is gone once the next question renders; without this, focus fell to <body> and
   // keyboard and screen-reader users were not told a new question had appeared.
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const [questionBox, moreBelow] = useMoreBelow<HTMLDivElement>();
   useEffect(() => titleRef.current?.focus(), []);
 
   useEffect(() => {
@@ -80,6 +83,7 @@ export function QuestionScreen({
         setStatus("Saving…");
         const out = await participantApi.answer(body, (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`));
         dropPendingAnswer(body.idempotencyKey);
+        dropDraft();
         setStatus(null);
         await onStored(out.result, out.update, body.answer);
       } catch (err) {
@@ -119,6 +123,18 @@ export function QuestionScreen({
     },
     [parsed, question.assignmentId, text, send, integrity],
   );
+
+  // Text typed but not submitted survives a reload (answer-draft.ts).
+  const draftRestored = useRef(false);
+  useEffect(() => {
+    const draft = readDraft(question.assignmentId);
+    draftRestored.current = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only in the browser, read after hydration (the server rendered an empty field)
+    if (draft !== null) setText(draft);
+  }, [question.assignmentId]);
+  useEffect(() => {
+    if (draftRestored.current && !inFlight.current) keepDraft(question.assignmentId, text);
+  }, [question.assignmentId, text]);
 
   // An answer that was on its way when the page reloaded (a dev server restart reloads every open page; a participant
   // may press reload while "Reconnecting…" shows) is sent again with its own key: stored once, never lost.
@@ -178,20 +194,33 @@ export function QuestionScreen({
           The server could not be told that this question is on screen, so its images may not load. Reload the page to try again.
         </p>
       ) : null}
-      {/* One column on narrow screens in reading order: question, images, answer. Wide screens: the images left, the
-          question and the answer right, all within the window, the answer's own area scrolling so Submit stays on screen. */}
-      <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
-        {/* Focusable: a long question scrolls inside this area on wide screens, and the keyboard must reach it too. */}
-        <div role="region" aria-label="Question" tabIndex={0} className={`lg:col-start-2 lg:row-start-1 lg:overflow-y-auto lg:pr-1 ${instructionsOpen ? "lg:max-h-[60dvh]" : "lg:max-h-[38dvh]"}`}>
-          {instructionsOpen ? (
-            <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
-              <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
-              <AxesFigure />
-            </div>
+      {/* One column on narrow screens in reading order: question, images, answer. Wide screens: the images left (all
+          rows); right, the question (row 1) above the answer form (row 2), within the window. The form keeps its full
+          height, so every answer control and Submit are on screen; the question takes what is left (at least 5rem) and,
+          when its text is longer, scrolls with a "more below" cue; row 3 takes the rest of the height. */}
+      <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[minmax(5rem,auto)_auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
+        <div className="relative lg:col-start-2 lg:row-start-1 lg:min-h-0">
+          {/* Focusable: a long question scrolls inside this area on wide screens, and the keyboard must reach it too. */}
+          <div ref={questionBox} role="region" aria-label="Question" tabIndex={0} className="lg:h-full lg:overflow-y-auto lg:pr-1 lg:text-[15px] lg:leading-normal">
+            {instructionsOpen ? (
+              <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
+                <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
+                <AxesFigure />
+              </div>
+            ) : null}
+            <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />
+          </div>
+          {moreBelow ? (
+            <p
+              data-scroll-cue
+              aria-hidden
+              className="pointer-events-none absolute inset-x-0 bottom-0 bg-gradient-to-t from-slate-50 via-slate-50/95 to-slate-50/0 pt-4 text-center text-sm font-semibold text-blue-800"
+            >
+              ↓ More of the question below: scroll this text ↓
+            </p>
           ) : null}
-          <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />
         </div>
-        <div className="relative lg:col-start-1 lg:row-span-2 lg:row-start-1 lg:min-h-0">
+        <div className="relative lg:col-start-1 lg:row-span-3 lg:row-start-1 lg:min-h-0">
           <QuestionStage
             images={question.item.images}
             pending={contentPending}
@@ -215,13 +244,13 @@ export function QuestionScreen({
           />
         </div>
         <form
-          className="flex flex-col rounded border border-slate-300 bg-white lg:col-start-2 lg:row-start-2 lg:min-h-0 lg:self-start lg:max-h-full"
+          className="flex flex-col rounded border border-slate-300 bg-white lg:col-start-2 lg:row-start-2 lg:self-start"
           onSubmit={(e) => {
             e.preventDefault();
             void submit();
           }}
         >
-          <div className="space-y-4 p-4 lg:min-h-0 lg:overflow-y-auto">
+          <div className="space-y-4 p-3 lg:max-h-[45dvh] lg:overflow-y-auto">
             {widget.type === "mc" ? (
               <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} />
             ) : null}
@@ -230,12 +259,12 @@ export function QuestionScreen({
             {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
           </div>
           {/* Never scrolled away: the answer as typed, what will be recorded, and Submit stay on screen together while
-              a tall answer widget (docking at 1366×768) scrolls above them. */}
-          <div className="shrink-0 space-y-2 border-t border-slate-200 px-4 py-3">
-            <div>
-              <label htmlFor="answer-text" className="block text-sm font-medium">
-                Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
-              </label>
+              a list the participant made long (many H-bond rows) scrolls above them. */}
+          <div className="shrink-0 space-y-1 border-t border-slate-200 px-3 py-2">
+            <label htmlFor="answer-text" className="block text-sm font-medium">
+              Your answer {widget.type === "mc" ? "(letter)" : "(you can also type it)"}
+            </label>
+            <div className="flex gap-2">
               <input
                 id="answer-text"
                 type="text"
@@ -245,12 +274,15 @@ export function QuestionScreen({
                 onChange={(e) => setText(e.target.value)}
                 aria-describedby="answer-feedback"
                 aria-invalid={parsed !== null && !parsed.ok}
-                className="mt-1 w-full rounded border border-slate-400 px-3 py-2 font-mono"
+                className="min-w-0 flex-1 rounded border border-slate-400 px-3 py-2 font-mono"
               />
-              <p id="answer-feedback" aria-live="polite" className={`mt-1 min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
-                {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
-              </p>
+              <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="shrink-0 rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
+                {submitting ? "Saving…" : "Submit answer"}
+              </button>
             </div>
+            <p id="answer-feedback" aria-live="polite" className={`min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
+              {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
+            </p>
             {serverError ? (
               <p role="alert" className="text-sm text-red-700">
                 {serverError}
@@ -261,9 +293,6 @@ export function QuestionScreen({
                 {status}
               </p>
             ) : null}
-            <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
-              {submitting ? "Saving…" : "Submit answer"}
-            </button>
           </div>
         </form>
       </div>

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { deviceAllowed } from "@/lib/participant/device-rule";
+import { progressOf } from "@/lib/participant/progress";
 import { CompletionScreen } from "./completion-screen";
 import { ConsentScreen } from "./consent-screen";
 import { deviceInfo } from "./device-probe";
@@ -13,6 +14,13 @@ import { participantApi } from "./participant-api-client";
 import { PracticeFeedback } from "./practice-feedback";
 import { QuestionScreen } from "./question-screen";
 import type { SessionState, SubmitResult } from "./types";
+
+const noSubscription = () => () => {};
+let desktopDecision: boolean | null = null;
+/** The browser's own verdict on the desktop rule (one device per page load). */
+function desktopAdmitted(): boolean {
+  return (desktopDecision ??= deviceAllowed("desktop", deviceInfo()));
+}
 
 /**
  * The participant's session: which screen shows (consent, primer, instructions, question, practice feedback, end),
@@ -57,6 +65,13 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   // A study that takes desktops only: a device it does not take is told so before consent (the server applies the same
   // rule, records the device and gives the screen-out message; it checks again at consent).
   const checkDevice = study.deviceRule === "desktop" && participant.status === "consenting" && !session.screenedOut;
+  // Decided before the consent page paints: the server-rendered page (which cannot know the device) and a refused
+  // device while the server records it show a neutral line, so a phone never sees consent replaced by a refusal.
+  const deviceAdmitted = useSyncExternalStore(
+    noSubscription,
+    () => !checkDevice || desktopAdmitted(),
+    () => !checkDevice,
+  );
   useEffect(() => {
     if (!checkDevice) return;
     const device = deviceInfo();
@@ -76,7 +91,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   useEffect(() => {
     void preloadImages(currentImageUrls ? currentImageUrls.split(",") : []).then(() => preloadImages(upcomingImageUrls ? upcomingImageUrls.split(",") : []));
   }, [currentImageUrls, upcomingImageUrls]);
-  const percent = progress.total ? Math.round((100 * progress.answered) / progress.total) : 0;
+  const shownProgress = progressOf(progress, current?.phase === "practice", session.completion !== null && session.completion !== undefined);
+  const percent = shownProgress.total ? Math.round((100 * shownProgress.answered) / shownProgress.total) : 0;
 
   let body: React.ReactNode;
   // The question page fills the window on wide screens (its images and Submit stay within it); other screens scroll.
@@ -95,6 +111,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         url={null}
       />
     );
+  } else if (!participant.consented && checkDevice && !deviceAdmitted) {
+    body = <p className="text-slate-600">Checking your device…</p>;
   } else if (!participant.consented) {
     body = <ConsentScreen text={study.consentText} busy={busy} onAnswer={consent} />;
   } else if (feedback) {
@@ -157,18 +175,14 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   }
 
   return (
-    <div className={`mx-auto max-w-screen-xl px-4 ${fitsWindow ? "py-2 lg:flex lg:h-dvh lg:flex-col" : "py-6"}`}>
+    <div className={`mx-auto px-4 ${fitsWindow ? "max-w-[1920px] py-2 lg:flex lg:h-dvh lg:flex-col" : "max-w-screen-xl py-6"}`}>
       <header className={fitsWindow ? "mb-2" : "mb-6"}>
         <div className="flex items-center justify-between gap-4">
           <h1 className="text-lg font-semibold">{study.name}</h1>
-          {participant.consented && progress.total > 0 ? (
-            <span className="text-sm text-slate-600">
-              {Math.min(progress.answered + (session.completion ? 0 : 1), progress.total)} of {progress.total}
-            </span>
-          ) : null}
+          {participant.consented && progress.total > 0 ? <span className="text-sm text-slate-600">{shownProgress.label}</span> : null}
         </div>
         {participant.consented && progress.total > 0 ? (
-          <div className="mt-2 h-2 w-full rounded bg-slate-200" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.answered}>
+          <div className="mt-2 h-2 w-full rounded bg-slate-200" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={shownProgress.total} aria-valuenow={shownProgress.answered}>
             <div className="h-2 rounded bg-blue-700 transition-all" style={{ width: `${percent}%` }} />
           </div>
         ) : null}
