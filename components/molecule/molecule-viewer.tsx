@@ -188,10 +188,10 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           camera={cameraProps}
           // Multisampling multiplies the fragment work of the impostors; big pockets go without it to stay interactive.
           gl={{ preserveDrawingBuffer: true, antialias: scene.elements.length <= MSAA_MAX_ATOMS }}
-          onCreated={({ gl, scene: threeScene, camera }) => {
+          onCreated={({ gl, scene: threeScene, camera, invalidate }) => {
             gl.setClearColor("#000000");
-            // Diagnostics hook for benchmarks (draw calls, frame time); holds no item data beyond what is drawn.
-            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera };
+            // Diagnostics hook for benchmarks (draw calls, frame time, frames while turning); holds no item data beyond what is drawn.
+            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera, invalidate };
             setReady(true);
           }}
         >
