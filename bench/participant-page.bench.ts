@@ -127,53 +127,73 @@ test("3D view of the largest demo pocket: named atoms on the first frame, frames
         check();
       }),
   );
-  const turning = await page.evaluate(
-    (turnMs) =>
-      new Promise<{ frames: number; ms: number; renderer: string; dpr: number; antialias: boolean; widthPx: number }>((resolve) => {
-        const v = (
-          window as unknown as {
-            __misiViewer: {
-              gl: { info: { render: { frame: number } }; getContext: () => WebGLRenderingContext; getPixelRatio: () => number; domElement: HTMLCanvasElement };
-              camera: { position: { x: number; z: number; set: (x: number, y: number, z: number) => void }; lookAt: (x: number, y: number, z: number) => void };
-              invalidate: () => void;
-            };
-          }
-        ).__misiViewer;
-        const ctx = v.gl.getContext();
-        const info = ctx.getExtension("WEBGL_debug_renderer_info");
-        const renderer = String(info ? ctx.getParameter(info.UNMASKED_RENDERER_WEBGL) : ctx.getParameter(ctx.RENDERER));
-        const start = performance.now();
-        const frame0 = v.gl.info.render.frame;
-        const radius = Math.hypot(v.camera.position.x, v.camera.position.z);
-        // Every animation frame turns the camera 2° about the vertical axis (as a drag would) and asks for a render.
-        const step = () => {
-          const t = performance.now() - start;
-          if (t >= turnMs) {
-            resolve({
-              frames: v.gl.info.render.frame - frame0,
-              ms: t,
-              renderer,
-              dpr: v.gl.getPixelRatio(),
-              antialias: ctx.getContextAttributes()?.antialias ?? false,
-              widthPx: v.gl.domElement.width,
-            });
-            return;
-          }
-          const angle = Math.atan2(v.camera.position.x, v.camera.position.z) + (2 * Math.PI) / 180;
-          v.camera.position.set(radius * Math.sin(angle), 0, radius * Math.cos(angle));
-          v.camera.lookAt(0, 0, 0);
-          v.invalidate();
+  const turn = () =>
+    page.evaluate(
+      (turnMs) =>
+        new Promise<{ frames: number; ms: number; renderer: string; dpr: number; antialias: boolean; widthPx: number }>((resolve) => {
+          const v = (
+            window as unknown as {
+              __misiViewer: {
+                gl: { info: { render: { frame: number } }; getContext: () => WebGLRenderingContext; getPixelRatio: () => number; domElement: HTMLCanvasElement };
+                camera: { position: { x: number; z: number; set: (x: number, y: number, z: number) => void }; lookAt: (x: number, y: number, z: number) => void };
+                invalidate: () => void;
+              };
+            }
+          ).__misiViewer;
+          const ctx = v.gl.getContext();
+          const info = ctx.getExtension("WEBGL_debug_renderer_info");
+          const renderer = String(info ? ctx.getParameter(info.UNMASKED_RENDERER_WEBGL) : ctx.getParameter(ctx.RENDERER));
+          const start = performance.now();
+          const frame0 = v.gl.info.render.frame;
+          const radius = Math.hypot(v.camera.position.x, v.camera.position.z);
+          // Every animation frame turns the camera 2° about the vertical axis (as a drag would) and asks for a render.
+          const step = () => {
+            const t = performance.now() - start;
+            if (t >= turnMs) {
+              resolve({
+                frames: v.gl.info.render.frame - frame0,
+                ms: t,
+                renderer,
+                dpr: v.gl.getPixelRatio(),
+                antialias: ctx.getContextAttributes()?.antialias ?? false,
+                widthPx: v.gl.domElement.width,
+              });
+              return;
+            }
+            const angle = Math.atan2(v.camera.position.x, v.camera.position.z) + (2 * Math.PI) / 180;
+            v.camera.position.set(radius * Math.sin(angle), 0, radius * Math.cos(angle));
+            v.camera.lookAt(0, 0, 0);
+            v.invalidate();
+            requestAnimationFrame(step);
+          };
           requestAnimationFrame(step);
-        };
-        requestAnimationFrame(step);
-      }),
-    TURN_MS,
-  );
+        }),
+      TURN_MS,
+    );
+  const turning = await turn();
+  await page.getByRole("checkbox", { name: "Labels" }).uncheck();
+  const turningNoLabels = await turn();
+  await page.getByRole("checkbox", { name: "Labels" }).check();
+  // The share of a frame that is drawing: three.js render alone, waited for (readPixels), without the label overlay.
+  const drawMs = await page.evaluate(() => {
+    const v = (window as unknown as { __misiViewer: { gl: { render: (s: unknown, c: unknown) => void; getContext: () => WebGLRenderingContext }; scene: unknown; camera: unknown } }).__misiViewer;
+    const ctx = v.gl.getContext();
+    const px = new Uint8Array(4);
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const t = performance.now();
+      v.gl.render(v.scene, v.camera);
+      ctx.readPixels(0, 0, 1, 1, ctx.RGBA, ctx.UNSIGNED_BYTE, px);
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b)[7]!;
+  });
   const fps = (1000 * turning.frames) / turning.ms;
+  const fpsNoLabels = (1000 * turningNoLabels.frames) / turningNoLabels.ms;
   console.log(
     `3D view, largest demo pocket (${pdbId}, T8 scene): ${scene.elements.length} atoms, ${scene.bonds.length / 2} bonds, ${scene.labels?.length ?? 0} labels; ` +
       `first frame: ${firstFrame.shown} of ${firstFrame.named} named atoms labelled inside the view; ` +
-      `turning: ${turning.frames} frames in ${turning.ms.toFixed(0)} ms = ${fps.toFixed(1)} fps ` +
+      `turning: ${turning.frames} frames in ${turning.ms.toFixed(0)} ms = ${fps.toFixed(1)} fps (labels off: ${fpsNoLabels.toFixed(1)} fps); drawing alone ${drawMs.toFixed(1)} ms per frame (median of 15) ` +
       `(canvas ${turning.widthPx} px wide, pixel ratio ${turning.dpr}, antialias ${turning.antialias}; renderer "${turning.renderer}")`,
   );
 });
