@@ -70,6 +70,19 @@ describe("T9 and T4 labels on the shared structures", () => {
     },
   );
 
+  it("T9: the images themselves carry the residue-atom names, in the residues' carbon colours", () => {
+    const { item } = t9.find(({ item }) => item.pdbId === "1n7g")!;
+    const colors = new Set(item.provenance.renderSettings.colors.pocketCarbons);
+    const views = renderItemViews(item);
+    views.forEach(({ svg, stats }) => {
+      let drawn = 0;
+      for (const m of svg.matchAll(/<g [^>]*fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g)) if (colors.has(m[1]!)) drawn += [...m[2]!.matchAll(/<text /g)].length;
+      const placed = stats.labelsPlaced.filter((l) => l.kind === "residue-atom").length;
+      expect(placed).toBeGreaterThan(10);
+      expect(drawn).toBe(placed);
+    });
+  });
+
   it("T9 1n7g: key residues easily left unlabelled in all six views are labelled (ASP 40 A, SER 117 A)", () => {
     const { audit } = t9.find(({ item }) => item.pdbId === "1n7g")!;
     for (const text of ["ASP 40 A", "SER 117 A"]) expect(audit.residueViews.get(text) ?? 0, text).toBeGreaterThanOrEqual(MIN_VIEWS);
