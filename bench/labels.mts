@@ -2,7 +2,7 @@
  * Label legibility audit (not a test): T9 and T4 items from every shared structure, each view rendered as
  * the generator renders it. Prints label sizes (image px at the render size; CSS px when the image is shown
  * 600 and 696 px wide), how many views label each residue the key or question names, how many contact-shell
- * residues reach the minimum number of views, ligand atom labels skipped, and label boxes that cover
+ * residues and (T9) how many of their polar atoms reach the minimum number of views, ligand atom labels skipped, and label boxes that cover
  * another label's text.
  *
  *   npm run bench:labels            (MISI_SHARED_DIR points at the shared/ folder when it is not ../shared)
@@ -70,6 +70,9 @@ for (const [taskId, perTask] of [
   let namedZero = 0;
   let shell = 0;
   let shellOk = 0;
+  let polarAtoms = 0;
+  let polarAtomsOk = 0;
+  let polarAtomsNone = 0;
   let ligandAtoms = 0;
   let ligandAtomsOk = 0;
   let skipped = 0;
@@ -78,7 +81,7 @@ for (const [taskId, perTask] of [
   let forced = 0;
   let svgBytes = 0;
   let views = 0;
-  const fonts = { atom: new Set<number>(), residue: new Set<number>() };
+  const fonts = { atom: new Set<number>(), residue: new Set<number>(), residueAtom: new Set<number>() };
   const misses: string[] = [];
   for (const item of r.items) {
     const rendered = renderItemViews(item);
@@ -94,6 +97,11 @@ for (const [taskId, perTask] of [
       shell++;
       if ((audit.residueViews.get(text) ?? 0) >= MIN_VIEWS) shellOk++;
     }
+    for (const n of audit.residueAtomViews.values()) {
+      polarAtoms++;
+      if (n >= MIN_VIEWS) polarAtomsOk++;
+      if (n === 0) polarAtomsNone++;
+    }
     for (const n of audit.ligandAtomViews.values()) {
       ligandAtoms++;
       if (n >= MIN_VIEWS) ligandAtomsOk++;
@@ -104,10 +112,11 @@ for (const [taskId, perTask] of [
     forced += audit.forced;
     for (const f of audit.fontSizesPx.atom) fonts.atom.add(Math.round(f * 100) / 100);
     for (const f of audit.fontSizesPx.residue) fonts.residue.add(Math.round(f * 100) / 100);
+    for (const f of audit.fontSizesPx.residueAtom) fonts.residueAtom.add(Math.round(f * 100) / 100);
     for (const v of rendered) svgBytes += v.svg.length;
     views += rendered.length;
   }
-  const sizeLine = (kind: "atom" | "residue") =>
+  const sizeLine = (kind: keyof typeof fonts) =>
     [...fonts[kind]]
       .map(
         (f) =>
@@ -118,8 +127,10 @@ for (const [taskId, perTask] of [
   console.log(`\n${taskId}: ${r.items.length} items, ${views} views, mean SVG ${(svgBytes / Math.max(1, views) / 1024).toFixed(1)} KiB`);
   console.log(`  atom labels:    ${sizeLine("atom")}`);
   console.log(`  residue labels: ${sizeLine("residue")}`);
+  if (fonts.residueAtom.size > 0) console.log(`  residue-atom labels: ${sizeLine("residueAtom")}`);
   console.log(`  named residues (key / question) labelled in ≥ ${MIN_VIEWS} views: ${namedOk}/${named}; in no view: ${namedZero}`);
   console.log(`  contact-shell residues labelled in ≥ ${MIN_VIEWS} views: ${shellOk}/${shell}`);
+  if (polarAtoms > 0) console.log(`  contact-shell polar atoms (N, O, S) named in ≥ ${MIN_VIEWS} views: ${polarAtomsOk}/${polarAtoms}; in no view: ${polarAtomsNone}`);
   console.log(`  ligand atoms named in ≥ ${MIN_VIEWS} views: ${ligandAtomsOk}/${ligandAtoms}; ligand labels skipped per view: ${skipped}/${requested}`);
   console.log(`  label boxes covering another label's text: ${overlaps}; forced labels: ${forced}`);
   for (const m of misses.slice(0, 12)) console.log(`    short: ${m}`);

@@ -110,10 +110,33 @@ const CYLINDER_FRAGMENT = /* glsl */ `
   }
 `;
 
-function quad(across: [number, number], along: [number, number]): THREE.InstancedBufferGeometry {
-  const geometry = new THREE.InstancedBufferGeometry();
-  geometry.setAttribute("position", new THREE.Float32BufferAttribute([across[0], along[0], 0, across[1], along[0], 0, across[1], along[1], 0, across[0], along[1], 0], 3));
-  geometry.setIndex([0, 1, 2, 0, 2, 3]);
+/**
+ * One quad per item (atom or half-bond) merged into a single indexed, non-instanced geometry: each of the quad's four
+ * vertices carries the item's attributes. Software renderers (SwiftShader) pay per instance of an instanced draw,
+ * which made the instanced quads cost 2–3 times their pixels; merged, the same shaders read the same attributes.
+ */
+function mergedQuads(across: [number, number], along: [number, number], count: number, attributes: Record<string, { data: Float32Array; size: number }>): THREE.BufferGeometry {
+  const corners = [across[0], along[0], across[1], along[0], across[1], along[1], across[0], along[1]];
+  const position = new Float32Array(count * 12);
+  const index = count * 4 > 65535 ? new Uint32Array(count * 6) : new Uint16Array(count * 6);
+  for (let i = 0; i < count; i++) {
+    for (let c = 0; c < 4; c++) {
+      position[12 * i + 3 * c] = corners[2 * c]!;
+      position[12 * i + 3 * c + 1] = corners[2 * c + 1]!;
+    }
+    index.set([4 * i, 4 * i + 1, 4 * i + 2, 4 * i, 4 * i + 2, 4 * i + 3], 6 * i);
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(position, 3));
+  for (const [name, { data, size }] of Object.entries(attributes)) {
+    const perVertex = new Float32Array(count * 4 * size);
+    for (let i = 0; i < count; i++) {
+      const item = data.subarray(size * i, size * (i + 1));
+      for (let c = 0; c < 4; c++) perVertex.set(item, size * (4 * i + c));
+    }
+    geometry.setAttribute(name, new THREE.BufferAttribute(perVertex, size));
+  }
+  geometry.setIndex(new THREE.BufferAttribute(index, 1));
   return geometry;
 }
 
@@ -126,12 +149,11 @@ export interface ImpostorAtoms {
 /** All atoms as sphere impostors (one draw call). */
 export function AtomImpostors({ atoms }: { atoms: ImpostorAtoms }) {
   const geometry = useMemo(() => {
-    const g = quad([-1, 1], [-1, 1]);
-    g.setAttribute("center", new THREE.InstancedBufferAttribute(atoms.positions, 3));
-    g.setAttribute("atomColor", new THREE.InstancedBufferAttribute(atoms.colors, 3));
-    g.setAttribute("radius", new THREE.InstancedBufferAttribute(atoms.radii, 1));
-    g.instanceCount = atoms.radii.length;
-    return g;
+    return mergedQuads([-1, 1], [-1, 1], atoms.radii.length, {
+      center: { data: atoms.positions, size: 3 },
+      atomColor: { data: atoms.colors, size: 3 },
+      radius: { data: atoms.radii, size: 1 },
+    });
   }, [atoms]);
   const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: SPHERE_VERTEX, fragmentShader: SPHERE_FRAGMENT }), []);
   // The quads are built in the shader: three's bounding volumes do not describe them.
@@ -149,13 +171,12 @@ export interface ImpostorBonds {
 export function BondImpostors({ bonds }: { bonds: ImpostorBonds }) {
   const count = bonds.colors.length / 3;
   const geometry = useMemo(() => {
-    const g = quad([-1, 1], [0, 1]);
-    g.setAttribute("start", new THREE.InstancedBufferAttribute(bonds.starts, 3));
-    g.setAttribute("end", new THREE.InstancedBufferAttribute(bonds.ends, 3));
-    g.setAttribute("atomColor", new THREE.InstancedBufferAttribute(bonds.colors, 3));
-    g.setAttribute("radius", new THREE.InstancedBufferAttribute(new Float32Array(count).fill(bonds.radius), 1));
-    g.instanceCount = count;
-    return g;
+    return mergedQuads([-1, 1], [0, 1], count, {
+      start: { data: bonds.starts, size: 3 },
+      end: { data: bonds.ends, size: 3 },
+      atomColor: { data: bonds.colors, size: 3 },
+      radius: { data: new Float32Array(count).fill(bonds.radius), size: 1 },
+    });
   }, [bonds, count]);
   const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: CYLINDER_VERTEX, fragmentShader: CYLINDER_FRAGMENT }), []);
   if (count === 0) return null;

@@ -7,6 +7,7 @@ import * as THREE from "three";
 import type { Scene3d } from "@/lib/scene3d";
 import { cpkColorOf } from "@/lib/molecule/chemistry/elements";
 import { AtomImpostors, BondImpostors, type ImpostorAtoms, type ImpostorBonds } from "./impostors";
+import { isSoftwareRenderer } from "./renderer-profile";
 import { SceneLabels } from "./scene-labels";
 import { participantApi } from "@/components/study/participant-api-client";
 import { applyViewKey, viewKeyAction, viewKeysHint } from "./view-keys";
@@ -16,8 +17,10 @@ const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
 const LIGAND_CARBON_COLOR = "#909090";
 const BALL_RADIUS_A = 0.35;
 const STICK_RADIUS_A = 0.12;
-/** Above this many atoms the 3D view renders without multisampling (software renderers stay interactive). */
+/** Above this many atoms the 3D view renders without multisampling (software renderers never use it). */
 const MSAA_MAX_ATOMS = 2000;
+/** Device pixels per CSS pixel, at most, on a GPU (a software renderer draws one per CSS pixel). */
+const MAX_PIXEL_RATIO = 2;
 /** Camera path samples are throttled to this interval. */
 const CAMERA_SAMPLE_MS = 200;
 
@@ -191,6 +194,9 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   );
   if (error) return <p className="text-sm text-red-700">{error}. Use the images below.</p>;
   if (!scene || !cameraProps || !buffers) return <p className="text-sm text-slate-600">Loading the 3D view…</p>;
+  // In software GL (SwiftShader, llvmpipe) every sample is CPU work: no multisampling and one pixel per CSS pixel
+  // there, which keeps a pocket turning at a usable frame rate (bench:participant).
+  const software = isSoftwareRenderer();
   return (
     <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
       {/* Focusable and keyboard-operable: the keys turn the molecule about the screen axes and zoom (view-keys.ts),
@@ -229,12 +235,13 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           frameloop="demand"
           camera={cameraProps}
           // Multisampling multiplies the fragment work of the impostors; big pockets go without it to stay interactive.
-          gl={{ preserveDrawingBuffer: true, antialias: scene.elements.length <= MSAA_MAX_ATOMS }}
+          gl={{ preserveDrawingBuffer: true, antialias: !software && scene.elements.length <= MSAA_MAX_ATOMS }}
+          dpr={software ? 1 : [1, MAX_PIXEL_RATIO]}
           onCreated={({ gl, scene: threeScene, camera, invalidate }) => {
             gl.setClearColor("#000000");
             invalidateView.current = invalidate;
-            // Diagnostics hook for benchmarks (draw calls, frame time); holds no item data beyond what is drawn.
-            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera };
+            // Diagnostics hook for benchmarks (draw calls, frame time, frames while turning); holds no item data beyond what is drawn.
+            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera, invalidate };
             setReady(true);
           }}
         >

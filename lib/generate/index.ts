@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { type RenderSettings, type RenderSettingsInput, RENDER_SETTINGS_VERSION, parseRenderSettings } from "@/lib/render/settings";
-import { type LabelCoverage, type LabelOffsetMemory, type RenderSvgStats, renderSvgWithStats } from "@/lib/render/svg";
+import { type LabelChances, type LabelCoverage, type LabelOffsetMemory, type RenderSvgStats, countLabelChances, renderSvgWithStats } from "@/lib/render/svg";
 import type { Scene } from "@/lib/render/scene";
 import { renderPng } from "@/lib/render/png";
 import { createRng, hashSeed } from "@/lib/rng";
@@ -258,15 +258,23 @@ export function renderItemViews(item: GeneratedItem): RenderedView[] {
   const settings = item.provenance.renderSettings;
   const coverage = new Map<string, LabelCoverage>();
   const offsets = new Map<string, LabelOffsetMemory>();
-  return item.views.map((view) => {
+  const chances = new Map<string, LabelChances>();
+  const scenes = item.views.map((view) => {
     const complex = item.complexes[view.source];
     if (!complex) throw new Error(`${item.id}: view "${view.caption}" refers to complex #${view.source}, but the item has ${item.complexes.length}`);
+    const scene = requireViewScene(complex, view, settings);
+    const group = labelGroupOf(view);
+    if (!chances.has(group)) chances.set(group, new Map());
+    countLabelChances(scene, settings, chances.get(group)!);
+    return scene;
+  });
+  return item.views.map((view, i) => {
     const group = labelGroupOf(view);
     const orientation = `${group}\u0000${view.view}`;
     if (!coverage.has(group)) coverage.set(group, new Map());
     if (!offsets.has(orientation)) offsets.set(orientation, new Map());
-    const scene = requireViewScene(complex, view, settings);
-    const { svg, stats } = renderSvgWithStats(scene, settings, { labelOffsets: offsets.get(orientation)!, labelCoverage: coverage.get(group)! });
+    const scene = scenes[i]!;
+    const { svg, stats } = renderSvgWithStats(scene, settings, { labelOffsets: offsets.get(orientation)!, labelCoverage: coverage.get(group)!, labelChances: chances.get(group)! });
     return { view, scene, svg, stats };
   });
 }

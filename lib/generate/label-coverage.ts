@@ -4,6 +4,7 @@
  * label's text. Used by tests and `npm run bench:labels`; it reads the renderer's own placement.
  */
 import { findHiddenAtoms, findLabelOverlaps, type LabelOverlap } from "@/lib/render/label-audit";
+import { POLAR_ELEMENTS } from "@/lib/render/build-scene";
 import { projectBalls } from "@/lib/render/svg";
 import type { ResidueRef } from "@/lib/tasks/fields";
 import type { RenderedView } from "./index";
@@ -19,13 +20,18 @@ export interface ItemLabelAudit {
   contactResidueTexts: Set<string>;
   /** Ligand atom index → number of views in which its name is drawn. */
   ligandAtomViews: Map<number, number>;
+  /**
+   * Polar atoms (N, O, S) of contact-shell residues that carry a residue-atom label (T8, T9), by atom index →
+   * number of views in which their name is drawn on them while no nearer ball hides them.
+   */
+  residueAtomViews: Map<number, number>;
   /** Ligand atom labels asked for in some view (atom drawn) but not placed there. */
   ligandLabelsSkipped: number;
   ligandLabelsRequested: number;
   overlaps: (LabelOverlap & { view: string })[];
   /** Labels drawn although they overlap another (required labels with no free place). */
   forced: number;
-  fontSizesPx: { atom: number[]; residue: number[] };
+  fontSizesPx: { atom: number[]; residue: number[]; residueAtom: number[] };
 }
 
 export function auditItemLabels(item: GeneratedItem, rendered: readonly RenderedView[]): ItemLabelAudit {
@@ -36,11 +42,12 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
     residueTexts: new Set(),
     contactResidueTexts: new Set(),
     ligandAtomViews: new Map(),
+    residueAtomViews: new Map(),
     ligandLabelsSkipped: 0,
     ligandLabelsRequested: 0,
     overlaps: [],
     forced: 0,
-    fontSizesPx: { atom: [], residue: [] },
+    fontSizesPx: { atom: [], residue: [], residueAtom: [] },
   };
   for (const { view, scene, stats } of rendered) {
     const balls = projectBalls(scene, { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx }, settings);
@@ -63,6 +70,10 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
         if (label.anchorAtomIndex !== undefined && !hidden[label.anchorAtomIndex]) {
           audit.residueViews.set(label.text, (audit.residueViews.get(label.text) ?? 0) + 1);
         }
+      } else if (label.kind === "residue-atom") {
+        audit.fontSizesPx.residueAtom.push(label.fontSizePx);
+        const a = label.anchorAtomIndex;
+        if (a !== undefined && !hidden[a]) audit.residueAtomViews.set(a, (audit.residueAtomViews.get(a) ?? 0) + 1);
       } else {
         audit.fontSizesPx.atom.push(label.fontSizePx);
         const a = label.anchorAtomIndex;
@@ -73,6 +84,9 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
       }
     }
     scene.atoms.forEach((atom, i) => {
+      if (atom.role === "pocket" && inShell.has(atom.residueIndex) && POLAR_ELEMENTS.has(atom.element) && !audit.residueAtomViews.has(i)) {
+        if (item.views.some((v) => v.residueAtomLabels === true)) audit.residueAtomViews.set(i, 0);
+      }
       if (atom.role !== "ligand" || !atom.label || !balls[i]!.visible) return;
       audit.ligandLabelsRequested++;
       if (!placedLigand.has(i)) audit.ligandLabelsSkipped++;

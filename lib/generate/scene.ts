@@ -123,6 +123,7 @@ export function buildViewScene(complex: GeneratorComplex, view: ItemView, settin
     settings,
     // T4: every atom of the target residue carries its atom name (the answer names them).
     labelPocketAtoms: view.content === "residue-ligand",
+    labelContactPolarAtoms: view.residueAtomLabels === true,
   });
 }
 
@@ -159,7 +160,9 @@ export function toScene3d(scene: Scene, named: readonly { atom: number; text: st
     camera: { distanceA: roundTo(scene.camera.distanceA, SCENE3D_DECIMALS), fovDeg: scene.camera.fieldOfViewDeg },
     // The same labels as the static views, so the 3D view can show them.
     labels: [
-      ...scene.atoms.flatMap((a, i) => (a.label ? [{ atom: i, text: a.label, kind: "a" as const }] : [])),
+      // Residue-atom names (T8, T9) stay out: the 3D view names any atom on hover, and dozens more labels
+      // would crowd the view and slow each frame.
+      ...scene.atoms.flatMap((a, i) => (a.label && a.labelKind !== "residue-atom" ? [{ atom: i, text: a.label, kind: "a" as const }] : [])),
       ...scene.residueLabels.filter((l) => l.text.length > 0).map((l) => ({ atom: l.anchorAtomIndex, text: l.text, kind: "r" as const })),
     ],
     // Names for hover and tap: what a file says about every shown atom, nothing about any answer.

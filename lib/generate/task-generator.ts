@@ -123,6 +123,7 @@ export interface ViewBase {
   source?: number;
   content: ViewContent;
   residueId?: string;
+  residueAtomLabels?: boolean;
   viewCentre: Vec3;
   camera: ViewCamera;
   ligandCommands?: readonly ViewCommand[];
@@ -135,6 +136,7 @@ export function makeView(base: ViewBase, view: CanonicalViewName, caption: strin
     source: base.source ?? 0,
     content: base.content,
     ...(base.residueId !== undefined ? { residueId: base.residueId } : {}),
+    ...(base.residueAtomLabels === true ? { residueAtomLabels: true } : {}),
     view,
     viewCentre: base.viewCentre,
     ligandCommands: [...(base.ligandCommands ?? [])],

@@ -21,7 +21,7 @@ import type { TaskId } from "@/lib/tasks/types";
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
  * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
  */
-export const GENERATOR_VERSION = "5";
+export const GENERATOR_VERSION = "6";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
 /** Where a complex came from (recorded in provenance). */
@@ -94,6 +94,11 @@ export interface ItemView {
   content: ViewContent;
   /** "RES:CHAIN:NUM" of the residue shown, for content "residue-ligand". */
   residueId?: string;
+  /**
+   * Name every polar atom (N, O, S) of every contact-shell residue (T8, T9: the answer names residue atoms).
+   * A rule of the structure alone, so the labelled atoms say nothing about the key.
+   */
+  residueAtomLabels?: boolean;
   view: CanonicalViewName;
   /** File coordinates of the view centre (the screen-frame origin). */
   viewCentre: Vec3;

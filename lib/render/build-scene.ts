@@ -32,7 +32,16 @@ export interface BuildSceneOptions {
    * the answer names the residue's atoms, and the paper's T4 images label each of them).
    */
   labelPocketAtoms?: boolean;
+  /**
+   * Label every polar atom (N, O, S) of every contact-shell residue with its atom name, as a residue-atom
+   * label (T8, T9: the answer names residue atoms). A rule of the structure alone: the key's atoms are
+   * among them, never singled out.
+   */
+  labelContactPolarAtoms?: boolean;
 }
+
+/** Elements of a residue's H-bond donors and acceptors: the atoms an answer may name. */
+export const POLAR_ELEMENTS: ReadonlySet<string> = new Set(["N", "O", "S"]);
 
 export type BuildSceneResult = { ok: true; scene: Scene } | { ok: false; reason: string };
 
@@ -125,6 +134,18 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
     const contact = members.some((k) => ligandPositions.some((q) => distanceSquaredVec(positions[k]!, q) <= contact2));
     return { text: formatResidueLabel(kept[anchor]!.atom, withChain), anchorAtomIndex: anchor, atomIndices: members, contact };
   });
+  if (options.labelContactPolarAtoms === true) {
+    residueLabels.forEach((label, r) => {
+      if (!label.contact) return;
+      for (const k of residueAtoms[r]!) {
+        const name = atoms[k]!.atomName;
+        if (POLAR_ELEMENTS.has(atoms[k]!.element) && name !== undefined && name.length > 0) {
+          atoms[k]!.label = name;
+          atoms[k]!.labelKind = "residue-atom";
+        }
+      }
+    });
+  }
   const residueNames = residueAtoms.map((members) => formatResidueLabel(kept[members[0]!]!.atom, true));
 
   return { ok: true, scene: { atoms, bonds, residueLabels, residueNames, camera, ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}) } };

@@ -11,6 +11,8 @@
  */
 import { LABEL_CAP_HEIGHT_EM, LABEL_DESCENT_EM, hasDescender, measureTextEm } from "./text-metrics";
 
+export type LabelKind = "atom" | "residue" | "residue-atom";
+
 export interface LabelRequest {
   text: string;
   anchorXPx: number;
@@ -18,8 +20,11 @@ export interface LabelRequest {
   /** Radius of the anchor's ball in px: candidates start just outside it. */
   anchorRadiusPx: number;
   fontSizePx: number;
-  /** Residue labels may also sit centred on their anchor; atom labels always sit beside it. */
-  kind: "atom" | "residue";
+  /**
+   * Residue labels may also sit centred on their anchor; atom labels (ligand atoms, T4's residue atoms) and
+   * residue-atom labels (a pocket residue's atom in a ligand view) always sit beside it.
+   */
+  kind: LabelKind;
   /**
    * Offset (px, box centre minus anchor) this label had in an earlier image of the same item. Tried
    * first and kept whenever it stays inside the image and clear of other labels, so a label keeps
@@ -80,7 +85,7 @@ export interface PlacedLabel {
   /** The request's anchor atom, when it had one. */
   anchorAtomIndex?: number;
   text: string;
-  kind: "atom" | "residue";
+  kind: LabelKind;
   fontSizePx: number;
   /** Box that the label (glyphs plus halo) is guaranteed to stay within. */
   box: LabelBox;

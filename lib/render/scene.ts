@@ -19,6 +19,11 @@ export interface SceneAtom {
   residueIndex: number;
   /** Text drawn next to the atom (ligand atoms carry their atom name; T4 residue atoms too). */
   label?: string;
+  /**
+   * "residue-atom": the label names an atom of a pocket residue beside the ligand's own atom names (T8, T9),
+   * so it is drawn apart from them, in its residue's carbon colour. Default: an atom label.
+   */
+  labelKind?: "residue-atom";
   /** The atom's name in its file ("OD2"); never drawn by the static renderer (the 3D view shows it on hover). */
   atomName?: string;
 }

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Bump when a default or the drawing itself changes in a way that alters pictures. */
-export const RENDER_SETTINGS_VERSION = 2;
+export const RENDER_SETTINGS_VERSION = 3;
 
 /** Reference image size for font sizes: label sizes are "px at 1024" and scale with the image. */
 export const LABEL_REFERENCE_SIZE_PX = 1024;
@@ -45,6 +45,11 @@ export const RenderSettingsSchema = z.object({
   labelFontSizePx: z.number().positive().max(200).default(22),
   /** Residue label size in px at a 1024-px image (≥ 14 CSS px at 600 CSS px). */
   residueLabelFontSizePx: z.number().positive().max(200).default(24),
+  /**
+   * Residue-atom label size (T8, T9: "OD1" of a contact-shell residue) in px at a 1024-px image. Drawn in the
+   * residue's carbon colour, so it reads as part of that residue and apart from the white ligand atom names.
+   */
+  residueAtomLabelFontSizePx: z.number().positive().max(200).default(22),
   /**
    * Contact shell, Å: a pocket residue with a heavy atom this close to a ligand heavy atom gets its label
    * placed before other residues', in views that have labelled it least so far. A function of the structure

@@ -15,7 +15,7 @@ import { type PerspectiveCamera, apparentRadiusPx, projectToPixels, toCameraSpac
 import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import { atomColorOf, darkenHex, lightenHex } from "./colors";
-import { type LabelObstacle, type LabelOffset, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
+import { type LabelKind, type LabelObstacle, type LabelOffset, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
 import { findHiddenAtoms } from "./label-audit";
 import { type Scene, type SceneResidueLabel, validateScene } from "./scene";
 import { LABEL_REFERENCE_SIZE_PX, type RenderSettings } from "./settings";
@@ -43,9 +43,24 @@ export type LabelOffsetMemory = Map<string, LabelOffset>;
  */
 export type LabelCoverage = Map<string, number>;
 
+/**
+ * In how many images of an item each atom is drawn with no nearer ball hiding it (keys "a<atom index>"):
+ * a residue-atom label with few chances is placed before one that later images can still name.
+ */
+export type LabelChances = Map<string, number>;
+
 export interface RenderSvgOptions {
   labelOffsets?: LabelOffsetMemory;
   labelCoverage?: LabelCoverage;
+  labelChances?: LabelChances;
+}
+
+/** Adds to `chances` the atoms this image of `scene` shows unhidden (see `LabelChances`). */
+export function countLabelChances(scene: Scene, settings: RenderSettings, chances: LabelChances): void {
+  const hidden = findHiddenAtoms(projectBalls(scene, { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx }, settings));
+  scene.atoms.forEach((atom, i) => {
+    if (atom.label !== undefined && !hidden[i]) chances.set(`a${i}`, (chances.get(`a${i}`) ?? 0) + 1);
+  });
 }
 
 export interface RenderSvgResult {
@@ -63,6 +78,9 @@ const STICK_HIGHLIGHT_OFFSET_FRACTION = 0.18;
 const BALL_HIGHLIGHT_FOCUS = { fx: 0.36, fy: 0.32 } as const;
 const BALL_HIGHLIGHT_LIGHTEN = 0.6;
 const BALL_EDGE_DARKEN = 0.6;
+
+/** Residue-atom rank within its tier: views shown so far, times this, plus the views that can show it. */
+const RANK_PER_VIEW = 100;
 
 /** Extra candidate rings for a label (ligand atom, contact-shell residue) that earlier images could not place often enough. */
 const SHORT_LABEL_EXTRA_RINGS = 2;
@@ -217,12 +235,14 @@ function residueAnchorOf(scene: Scene, label: SceneResidueLabel, balls: readonly
 /**
  * Label requests in placement tiers: (0) atom labels the item's earlier images have shown fewer than
  * `residueLabelMinViews` times; (1) contact-shell residue labels short of that, with extra rings; (2)
- * the short atom labels of tier 0 that found no place, again with extra rings; (3) the other atom
- * labels; (4) the other contact-shell residues; (5) the remaining residues. Within a tier ligand atoms
- * before residue atoms, nearest first. Nothing here reads an answer: the order depends on the
- * structure, the view and the earlier views only.
+ * the short atom labels of tier 0 that found no place, again with extra rings; (3) short residue-atom
+ * labels, with extra rings; (4) the other atom labels; (5) the other residue-atom labels; (6) the other
+ * contact-shell residues; (7) the remaining residues. Within a tier ligand atoms before residue atoms
+ * (short residue atoms: least shown first), nearest first. Nothing here reads an answer: the order depends on the structure, the view and the
+ * earlier views only.
  */
-function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, offsets?: LabelOffsetMemory, coverage?: LabelCoverage): LabelRequest[] {
+function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, options: RenderSvgOptions): LabelRequest[] {
+  const { labelOffsets: offsets, labelCoverage: coverage, labelChances: chances } = options;
   const scale = Math.min(settings.widthPx, settings.heightPx) / LABEL_REFERENCE_SIZE_PX;
   const hidden = findHiddenAtoms(balls);
   const short = (key: string) => (coverage?.get(key) ?? 0) < settings.residueLabelMinViews;
@@ -230,13 +250,14 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
 
   interface Candidate {
     tier: number;
+    /** Order within the tier before depth: 0 for ligand atoms, 1 for other atoms; residue atoms: views shown so far. */
     ligandFirst: number;
     depthA: number;
     order: number;
     request: LabelRequest;
   }
   const candidates: Candidate[] = [];
-  const add = (tier: number, ligandFirst: number, atomIndex: number, order: number, key: string, text: string, kind: LabelRequest["kind"], fontSizePx: number, extraRings: number) => {
+  const add = (tier: number, ligandFirst: number, atomIndex: number, order: number, key: string, text: string, kind: LabelKind, fontSizePx: number, extraRings: number) => {
     const ball = balls[atomIndex]!;
     const fixedOffset = offsets?.get(key);
     candidates.push({
@@ -262,14 +283,25 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
   };
   if (settings.showLigandLabels) {
     const fontSizePx = settings.labelFontSizePx * scale;
+    const residueAtomFontSizePx = settings.residueAtomLabelFontSizePx * scale;
     scene.atoms.forEach((atom, index) => {
       if (atom.label === undefined || atom.label.length === 0 || !balls[index]!.visible) return;
       const key = `a${index}`;
+      if (atom.labelKind === "residue-atom") {
+        // A residue atom hidden behind a nearer ball gets no label here: it would name the ball in front.
+        if (hidden[index]) return;
+        // Least-shown first (an atom no earlier image could name goes before one named once), then the
+        // atom that the fewest images of the item show.
+        const rank = (coverage?.get(key) ?? 0) * RANK_PER_VIEW + Math.min(chances?.get(key) ?? 0, RANK_PER_VIEW - 1);
+        if (short(key)) add(3, rank, index, index, key, atom.label, "residue-atom", residueAtomFontSizePx, SHORT_LABEL_EXTRA_RINGS);
+        else add(5, 0, index, index, key, atom.label, "residue-atom", residueAtomFontSizePx, 0);
+        return;
+      }
       const ligandFirst = atom.role === "ligand" ? 0 : 1;
       if (short(key)) {
         add(0, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, 0);
         add(2, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, SHORT_LABEL_EXTRA_RINGS);
-      } else add(3, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, 0);
+      } else add(4, ligandFirst, index, index, key, atom.label, "atom", fontSizePx, 0);
     });
   }
   if (settings.showResidueLabels) {
@@ -279,9 +311,9 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
       const anchor = label.text.length > 0 ? residueAnchorOf(scene, label, balls, hidden, offsets?.get(key)?.anchorAtomIndex) : null;
       if (anchor === null) return;
       const order = scene.atoms.length + index;
-      if (label.contact !== true) add(5, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
+      if (label.contact !== true) add(7, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
       else if (short(key)) add(1, 0, anchor, order, key, label.text, "residue", fontSizePx, SHORT_LABEL_EXTRA_RINGS);
-      else add(4, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
+      else add(6, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
     });
   }
   candidates.sort((a, b) => a.tier - b.tier || a.ligandFirst - b.ligandFirst || a.depthA - b.depthA || a.order - b.order);
@@ -297,6 +329,26 @@ function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color
     `text-anchor="middle" fill="${color}" stroke="${settings.labelHaloColor}" stroke-width="${fmt(halo)}" ` +
     `stroke-linejoin="round" paint-order="stroke">${texts}</g>`
   );
+}
+
+/**
+ * Residue-atom labels in their residue's carbon colour (one group per colour, in a fixed order), so an
+ * "OD1" reads as part of the residue drawn in that colour and apart from the ligand's white atom names.
+ */
+function residueAtomLabelsSvg(scene: Scene, placed: readonly PlacedLabel[], fontSizePx: number, settings: RenderSettings): string {
+  const byColor = new Map<string, PlacedLabel[]>();
+  for (const label of placed) {
+    if (label.kind !== "residue-atom" || label.anchorAtomIndex === undefined) continue;
+    const atom = scene.atoms[label.anchorAtomIndex]!;
+    const color = atomColorOf({ element: "C", role: atom.role, residueIndex: atom.residueIndex }, settings.colors);
+    const list = byColor.get(color);
+    if (list) list.push(label);
+    else byColor.set(color, [label]);
+  }
+  return [...byColor.keys()]
+    .sort()
+    .map((color) => labelGroupSvg(byColor.get(color)!, fontSizePx, color, settings))
+    .join("");
 }
 
 /**
@@ -339,7 +391,7 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
     })
     .join("");
 
-  const requests = labelRequests(scene, balls, settings, options.labelOffsets, options.labelCoverage);
+  const requests = labelRequests(scene, balls, settings, options);
   const haloWidthPx = Math.max(...requests.map((r) => r.fontSizePx), 0) * settings.labelHaloFraction;
   const obstacles: LabelObstacle[] = balls.filter((b) => b.visible).map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
   const { placed, skipped } = placeLabels(requests, { widthPx: w, heightPx: h, haloWidthPx, obstacles });
@@ -366,7 +418,8 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
       settings.labelFontSizePx * scale,
       settings.labelColor,
       settings,
-    );
+    ) +
+    residueAtomLabelsSvg(scene, placed, settings.residueAtomLabelFontSizePx * scale, settings);
 
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +

@@ -113,7 +113,7 @@ export const interactionLocationGenerator = defineGenerator({
     const midpoint = bondMidpointOf(bond, complex);
     const viewCentre = snapViewCentre(computeViewCentre(shown), midpoint);
     const camera = frameViewCamera(toFrontFrame(shown, viewCentre), context.settings);
-    const views = makeCanonicalViews({ content: "complex", viewCentre, camera }, SIX_VIEWS, 1);
+    const views = makeCanonicalViews({ content: "complex", residueAtomLabels: true, viewCentre, camera }, SIX_VIEWS, 1);
 
     // Moving the scene by (dx, dy) puts the midpoint at (mx + dx, my + dy): the truth is (-mx, -my).
     const dx = Math.round(viewCentre[0] - midpoint[0]);

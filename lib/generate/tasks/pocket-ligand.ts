@@ -51,7 +51,8 @@ export const pocketLigandGenerator = defineGenerator({
     const bonds = goldBondsOf(complex, params.hbondPartners);
     if (typeof bonds === "string") throw new Error(bonds);
     const base = makeComplexBase(complex, context);
-    const views = makeCanonicalViews(base, SIX_VIEWS, 1);
+    // The answer names residue atoms: every contact-shell residue's polar atoms carry their names.
+    const views = makeCanonicalViews({ ...base, residueAtomLabels: true }, SIX_VIEWS, 1);
     const named = complex.residues.filter((r) => r.ref !== null);
     const chainIds = [...new Set(named.map((r) => r.ref!.chainId))].sort();
     const pickers: HbondPickers = {

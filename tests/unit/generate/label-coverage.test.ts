@@ -45,6 +45,44 @@ describe("T9 and T4 labels on the shared structures", () => {
     expect(short).toEqual([]);
   });
 
+  it.each(t9.map(({ item, audit }) => [item.pdbId, item, audit] as const))(
+    "T9 %s: every polar atom (N, O, S) of every contact-shell residue is named in a view, the key's atoms among them",
+    (_id, item, audit) => {
+      // The expected atoms from the complex itself: polar heavy atoms of residues with a heavy atom within the shell.
+      const complex = item.complexes[0]!;
+      const r = item.provenance.renderSettings.residueLabelContactA;
+      const near = (i: number) => {
+        const p = complex.pocketAtoms[i]!;
+        return p.element !== "H" && complex.ligandAtoms.some((l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r);
+      };
+      const polar = complex.residues.filter((res) => res.atomIndices.some(near)).flatMap((res) => res.atomIndices.filter((i) => ["N", "O", "S"].includes(complex.pocketAtoms[i]!.element)));
+      expect(audit.residueAtomViews.size).toBe(polar.length);
+      const unnamed = [...audit.residueAtomViews.entries()].filter(([, n]) => n === 0);
+      expect(unnamed).toEqual([]);
+      // Each key bond's residue atom is one of them: the key is covered, never singled out.
+      const [front] = renderItemViews(item);
+      const labelled = new Set(
+        front!.scene.atoms.flatMap((a) => (a.labelKind === "residue-atom" ? [`${front!.scene.residueLabels[a.residueIndex]!.text.split(" ").slice(0, 2).join(" ")} ${a.label}`] : [])),
+      );
+      for (const b of (item.gold as { bonds: { residueName: string; residueNumber: number; insertionCode: string; atomName: string }[] }).bonds) {
+        expect(labelled, `${b.residueName} ${b.residueNumber} ${b.atomName}`).toContain(`${b.residueName} ${b.residueNumber}${b.insertionCode} ${b.atomName}`);
+      }
+    },
+  );
+
+  it("T9: the images themselves carry the residue-atom names, in the residues' carbon colours", () => {
+    const { item } = t9.find(({ item }) => item.pdbId === "1n7g")!;
+    const colors = new Set(item.provenance.renderSettings.colors.pocketCarbons);
+    const views = renderItemViews(item);
+    views.forEach(({ svg, stats }) => {
+      let drawn = 0;
+      for (const m of svg.matchAll(/<g [^>]*fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g)) if (colors.has(m[1]!)) drawn += [...m[2]!.matchAll(/<text /g)].length;
+      const placed = stats.labelsPlaced.filter((l) => l.kind === "residue-atom").length;
+      expect(placed).toBeGreaterThan(10);
+      expect(drawn).toBe(placed);
+    });
+  });
+
   it("T9 1n7g: key residues easily left unlabelled in all six views are labelled (ASP 40 A, SER 117 A)", () => {
     const { audit } = t9.find(({ item }) => item.pdbId === "1n7g")!;
     for (const text of ["ASP 40 A", "SER 117 A"]) expect(audit.residueViews.get(text) ?? 0, text).toBeGreaterThanOrEqual(MIN_VIEWS);
@@ -76,7 +114,7 @@ describe("label size contract", () => {
   it("every text in the generated SVGs meets it, and the settings stored with the item say so", () => {
     const { item } = t9[0]!;
     expect(item.provenance.renderSettings.labelFontSizePx).toBe(DEFAULT_RENDER_SETTINGS.labelFontSizePx);
-    expect(item.provenance.renderSettingsVersion).toBe(2);
+    expect(item.provenance.renderSettingsVersion).toBe(3);
     for (const image of renderItemImages(item, "svg")) {
       const texts = parseTexts(new TextDecoder().decode(image.bytes));
       expect(texts.length).toBeGreaterThan(10);

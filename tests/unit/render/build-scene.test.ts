@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { frameCamera } from "@/lib/molecule/geometry/camera";
 import { canonicalViewTransform } from "@/lib/molecule/geometry/commands";
 import type { Atom } from "@/lib/molecule/types";
-import { DEFAULT_RENDER_SETTINGS, RENDER_SETTINGS_VERSION, RenderSettingsSchema, buildScene, formatResidueLabel, parseRenderSettings } from "@/lib/render";
+import { DEFAULT_RENDER_SETTINGS, RENDER_SETTINGS_VERSION, RenderSettingsSchema, buildScene, formatResidueLabel, parseRenderSettings, renderSvgWithStats } from "@/lib/render";
 
 function pdbAtom(name: string, element: string, resName: string, resSeq: number, xyz: [number, number, number], chain = "A"): Atom {
   return {
@@ -128,5 +128,61 @@ describe("render settings", () => {
       expect(bad.reason).toContain("colors.oxygen: expected a colour as #RRGGBB");
     }
     expect(parseRenderSettings({ version: 99 }).ok).toBe(false);
+  });
+});
+
+describe("buildScene: residue-atom labels (T8, T9)", () => {
+  // Ligand C1 (10,0,0), O1 (11.2,0,0); contact shell 4.5 Å. ARG 45: CA 4.0 Å from C1 (in the shell), so
+  // its NE (4.9 Å) and O are named too. GLY 46: N 5.0 Å from C1, outside. SER 47: OG 6.7 Å, outside.
+  const shellPocket = [
+    pdbAtom("CA", "C", "ARG", 45, [6, 0, 0]),
+    pdbAtom("NE", "N", "ARG", 45, [6, 2.8, 0]),
+    pdbAtom("O", "O", "ARG", 45, [5, 0, 1]),
+    pdbAtom("N", "N", "GLY", 46, [6, -3, 0]),
+    pdbAtom("CA", "C", "GLY", 46, [6, -4, 0]),
+    pdbAtom("OG", "O", "SER", 47, [7, -6, 0]),
+    pdbAtom("SG", "S", "CYS", 48, [7.5, 3, 0]),
+  ];
+  const build = (labelContactPolarAtoms: boolean) => {
+    const r = buildScene({ ligand, pocket: shellPocket, bonds: [], labelContactPolarAtoms });
+    if (!r.ok) throw new Error(r.reason);
+    return r.scene;
+  };
+
+  it("names every N, O and S of the contact-shell residues, and nothing else, as residue-atom labels", () => {
+    const scene = build(true);
+    const labelled = scene.atoms.flatMap((a) => (a.label ? [[a.role, a.label, a.labelKind ?? "atom"]] : []));
+    // CYS 48 SG: 3.9 Å from C1, so CYS 48 is in the shell and its S is named.
+    expect(labelled).toEqual([
+      ["ligand", "C1", "atom"],
+      ["ligand", "O1", "atom"],
+      ["pocket", "NE", "residue-atom"],
+      ["pocket", "O", "residue-atom"],
+      ["pocket", "SG", "residue-atom"],
+    ]);
+  });
+
+  it("leaves pocket atoms unnamed without the option (T1–T3, T7 views)", () => {
+    expect(build(false).atoms.filter((a) => a.role === "pocket" && a.label !== undefined)).toEqual([]);
+  });
+
+  it("draws residue-atom labels in their residue's carbon colour, apart from the white ligand names, as their own label kind", () => {
+    const scene = build(true);
+    const { svg, stats } = renderSvgWithStats(scene, DEFAULT_RENDER_SETTINGS);
+    const textsByFill = new Map<string, string[]>();
+    for (const m of svg.matchAll(/<g font-family="[^"]*" font-weight="bold" font-size="[^"]*" text-anchor="middle" fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g)) {
+      textsByFill.set(m[1]!, [...(textsByFill.get(m[1]!) ?? []), ...[...m[2]!.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((t) => t[1]!)]);
+    }
+    const [even, odd] = DEFAULT_RENDER_SETTINGS.colors.pocketCarbons;
+    // ARG 45 is residue 0 (first carbon colour); CYS 48 is residue 3 (second).
+    expect(textsByFill.get(even)?.sort()).toEqual(["NE", "O"]);
+    expect(textsByFill.get(odd)).toEqual(["SG"]);
+    expect(textsByFill.get(DEFAULT_RENDER_SETTINGS.labelColor)).toEqual(expect.arrayContaining(["C1", "O1", "ARG 45"]));
+    expect(
+      stats.labelsPlaced
+        .filter((l) => l.kind === "residue-atom")
+        .map((l) => l.text)
+        .sort(),
+    ).toEqual(["NE", "O", "SG"]);
   });
 });
