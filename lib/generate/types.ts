@@ -26,6 +26,18 @@ import type { TaskId } from "@/lib/tasks/types";
 export const GENERATOR_VERSION = "6";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
+/** One complex as an item's provenance records it. */
+export interface ProvenanceStructure {
+  file: string;
+  sha256: string;
+  ligand: string;
+  /** Why this ligand was picked (named, its own file, or the automatic choice's class and what it passed over). */
+  ligandReason: string;
+  pdbId: string;
+  ligandFile?: string;
+  ligandSha256?: string;
+}
+
 /** Where a complex came from (recorded in provenance). */
 export interface ComplexSource {
   /** Classic 4-character PDB id, lower case (the question templates name complexes by it). */
@@ -130,9 +142,9 @@ export interface ItemProvenance {
   renderSettings: RenderSettings;
   renderSettingsVersion: number;
   /** The complex the question is about (T5: the target complex). */
-  structure: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string };
+  structure: ProvenanceStructure;
   /** Every complex the item uses, in view `source` order (T5: reference, then target). */
-  structures: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string }[];
+  structures: ProvenanceStructure[];
   /** Generator remarks (e.g. a docking displacement that could not avoid the pocket). */
   notes: string[];
 }
