@@ -77,6 +77,7 @@ function sourceOf(c: GeneratorComplex): ItemProvenance["structure"] {
     file: c.file,
     sha256: c.sha256,
     ligand: c.ligandLabel,
+    ligandReason: c.prepared.ligand.reason,
     pdbId: c.pdbId,
     ...(c.ligandFile !== undefined ? { ligandFile: c.ligandFile } : {}),
     ...(c.ligandSha256 !== undefined ? { ligandSha256: c.ligandSha256 } : {}),

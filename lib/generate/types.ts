@@ -20,9 +20,23 @@ import type { TaskId } from "@/lib/tasks/types";
  * 4: scene3d carries atom and residue names (hover) and, in T8, the two atoms the question names; images follow
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
  * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
+ * 6: H-bond keys: known components typed from CCD templates, metal-bridged pairs rejected; automatic ligand choice
+ *    prefers the drug-like ligand over cofactors and records why (`ligandReason`); duplicate atom records dropped.
  */
 export const GENERATOR_VERSION = "6";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
+
+/** One complex as an item's provenance records it. */
+export interface ProvenanceStructure {
+  file: string;
+  sha256: string;
+  ligand: string;
+  /** Why this ligand was picked (named, its own file, or the automatic choice's class and what it passed over). */
+  ligandReason: string;
+  pdbId: string;
+  ligandFile?: string;
+  ligandSha256?: string;
+}
 
 /** Where a complex came from (recorded in provenance). */
 export interface ComplexSource {
@@ -133,9 +147,9 @@ export interface ItemProvenance {
   renderSettings: RenderSettings;
   renderSettingsVersion: number;
   /** The complex the question is about (T5: the target complex). */
-  structure: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string };
+  structure: ProvenanceStructure;
   /** Every complex the item uses, in view `source` order (T5: reference, then target). */
-  structures: { file: string; sha256: string; ligand: string; pdbId: string; ligandFile?: string; ligandSha256?: string }[];
+  structures: ProvenanceStructure[];
   /** Generator remarks (e.g. a docking displacement that could not avoid the pocket). */
   notes: string[];
 }

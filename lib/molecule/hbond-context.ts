@@ -12,7 +12,8 @@ import { distanceVec } from "./geometry/vec3";
 import { DEFAULT_HBOND_CRITERIA, type HBondCriteria } from "./hbond-geometry";
 import { type AcceptorSpec, type DonorSpec, classifyAcceptor, classifyDonor } from "./hbond-groups";
 import type { TypedAtoms } from "./hbond-hydrogens";
-import { METAL_COORDINATION_RADIUS_A } from "./hbond-tables";
+import { covalentRadiusOf } from "./chemistry/elements";
+import { MAX_COORDINATION_EXCESS_A, METAL_COORDINATION_RADIUS_A, METAL_COORDINATION_TARGET_A, UNLISTED_METAL_LIGAND_ALLOWANCE_A } from "./hbond-tables";
 
 /**
  * A planar N this close to a metal is bound to it and carries no hydrogen (a porphyrin N on its iron). Deviation from
@@ -44,6 +45,8 @@ export interface HBondContext extends TypedAtoms {
   donors: (DonorSpec | null)[];
   /** Metals within 4 Å of each acceptor (spec §1.1 step 3). */
   metalsOf: number[][];
+  /** Metals each N, O or S atom coordinates (within the metal's coordination distance, `metalCoordinationDistance`). */
+  coordinatedBy: number[][];
   slop: HBondCriteria;
 }
 
@@ -80,7 +83,16 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
     if (a.element === "N" && isPlanar(graph.types[i]!) && (metalsOf[i]!.length > 0 || boundToMetal(a))) return null;
     return classifyDonor(graph, atoms, i);
   });
-  return { atoms, pocketCount, graph, acceptors, donors, metalsOf, slop: criteria };
+  const coordinatedBy = atoms.map((a) =>
+    a.element === "N" || a.element === "O" || a.element === "S" ? metals.filter((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= metalCoordinationDistance(atoms[m]!.element)) : [],
+  );
+  return { atoms, pocketCount, graph, acceptors, donors, metalsOf, coordinatedBy, slop: criteria };
+}
+
+/** Longest metal–ligand distance still counted as coordination (hbond-tables.ts METAL_COORDINATION_TARGET_A). */
+export function metalCoordinationDistance(element: string): number {
+  const target = METAL_COORDINATION_TARGET_A[element];
+  return target !== undefined ? target + MAX_COORDINATION_EXCESS_A : covalentRadiusOf(element) + UNLISTED_METAL_LIGAND_ALLOWANCE_A;
 }
 
 /** "Npl D13 amide N-H": IDATM type and group of a donor or acceptor atom. */

@@ -76,7 +76,7 @@ function donorTest(ctx: HBondContext, spec: DonorSpec, d: number, hs: readonly V
   }
 }
 
-export type PairVerdict = "accepted" | "no donor group" | "no acceptor group" | "acceptor test" | "donor test" | "metal veto";
+export type PairVerdict = "accepted" | "no donor group" | "no acceptor group" | "shared metal" | "acceptor test" | "donor test" | "metal veto";
 
 /** Whether donor d → acceptor a is an H-bond, and which stage rejects it (spec §1.1 step 5). */
 export function evaluatePair(ctx: HBondContext, d: number, a: number): PairVerdict {
@@ -84,6 +84,9 @@ export function evaluatePair(ctx: HBondContext, d: number, a: number): PairVerdi
   const acceptor = ctx.acceptors[a];
   if (!donor) return "no donor group";
   if (!acceptor) return "no acceptor group";
+  // Two ligands of one metal sit ~2.8–3.3 Å apart because the metal holds them there, not because a hydrogen bridges
+  // them; the spec's 45° veto misses such pairs when the donor is a little off the metal's side (docs/hbonds.md).
+  if (ctx.coordinatedBy[d]!.some((m) => ctx.coordinatedBy[a]!.includes(m))) return "shared metal";
   const hs = donorHydrogens(ctx, d);
   if (!acceptorTest(ctx, acceptor, d, hs, a)) return "acceptor test";
   if (!donorTest(ctx, donor, d, hs, a)) return "donor test";

@@ -150,3 +150,25 @@ export const WATER_DONOR = {
 export const SULFUR_COMPENSATION_A = 0.35;
 export const METAL_COORDINATION_RADIUS_A = 4.0;
 export const METAL_VETO_DEG = 45;
+
+/**
+ * Inner-sphere coordination distance per metal: the longest target metal–donor distance (O, N or S) of Harding's
+ * survey of metal sites in proteins (M. M. Harding, Acta Cryst. D62:678–682, 2006, Table 2; D57:401–411, 2001, for
+ * Na and K), plus MAX_COORDINATION_EXCESS_A. Two atoms both this close to one metal are its ligands.
+ */
+export const METAL_COORDINATION_TARGET_A: Readonly<Record<string, number>> = {
+  Na: 2.41,
+  Mg: 2.07,
+  K: 2.84,
+  Ca: 2.38,
+  Mn: 2.25,
+  Fe: 2.3,
+  Co: 2.25,
+  Ni: 2.21,
+  Cu: 2.25,
+  Zn: 2.31,
+};
+/** Allowance over the target distance: observed coordination bonds in crystal structures spread about ±0.2–0.3 Å. */
+export const MAX_COORDINATION_EXCESS_A = 0.5;
+/** A metal outside the table: its covalent radius (elements.ts) plus this (O/N covalent radius ~0.7 Å plus the excess). */
+export const UNLISTED_METAL_LIGAND_ALLOWANCE_A = 1.2;

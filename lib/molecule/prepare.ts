@@ -7,7 +7,7 @@
 import type { Atom, Bond, ResidueKey, Structure } from "./types";
 import { formatResidueId, isSameResidue, parseResidueId, residueKeyOf, residueKeyText } from "./types";
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
-import { isBuffer, isIon, isPolymerResidueName, isSugar, isWater } from "./chemistry/residues";
+import { isAminoAcid, isBuffer, isCofactor, isIon, isPolymerResidueName, isSugar, isWater } from "./chemistry/residues";
 import { covalentRadiusOf } from "./chemistry/elements";
 import { COVALENT_TOLERANCE_A } from "./chemistry/bonds";
 
@@ -73,9 +73,14 @@ export function listResidues(structure: Structure): ResidueGroup[] {
     return false;
   };
 
+  // A free amino acid (HETATM records, not linked into a chain) is a ligand, e.g. the arginine of a NOS or a
+  // transporter; amino acids in ATOM records stay polymer even at a chain break.
+  const isFreeAminoAcid = (g: ResidueGroup) => isAminoAcid(g.key.resName) && g.atomIndices.every((i) => atoms[i]!.hetero) && !isPeptideLinked(g);
+
   for (const g of list) {
     const name = g.key.resName;
     if (isWater(name)) g.kind = "water";
+    else if (isFreeAminoAcid(g)) g.kind = "ligand";
     else if (isPolymerResidueName(name)) g.kind = "polymer";
     else if (isIon(name) || g.heavyAtomCount === 1) g.kind = "ion";
     else if (isBuffer(name)) g.kind = "buffer";
@@ -144,12 +149,24 @@ export interface ChooseLigandOptions {
   includeLinkedResidues?: boolean;
 }
 
-export type ChooseLigandResult = { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest" } | { ok: false; reason: string };
+export type ChooseLigandResult = { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest"; reason: string } | { ok: false; reason: string };
+
+/** How a chemist ranks a candidate as the ligand of interest: drug-like first, then a free amino acid, then a cofactor. */
+type CandidateClass = "drug-like" | "amino acid" | "cofactor";
+const CLASS_RANK: Readonly<Record<CandidateClass, number>> = { "drug-like": 0, "amino acid": 1, cofactor: 2 };
+
+function classOf(c: LigandCandidate): CandidateClass {
+  const own = c.residues.filter((g) => g.kind === "ligand");
+  if (own.length > 0 && own.every((g) => isCofactor(g.key.resName))) return "cofactor";
+  if (own.length > 0 && own.every((g) => isAminoAcid(g.key.resName))) return "amino acid";
+  return "drug-like";
+}
 
 /**
- * The named residue (with its linked hetero residues), or the largest candidate (most heavy atoms)
- * that contains a residue that is not polymer, water, ion, buffer or (unless asked) sugar; ties go
- * to the first in file order.
+ * The named residue (with its linked hetero residues), or the candidate a chemist would pick: among those that contain
+ * a residue that is not polymer, water, ion, buffer or (unless asked) sugar, a drug-like one before a free amino acid
+ * before a cofactor or prosthetic group (COFACTOR_RESIDUES), the largest (most heavy atoms) within a class, ties to the
+ * first in file order. `reason` says why, naming the candidates passed over.
  */
 export function chooseLigand(structure: Structure, options: ChooseLigandOptions = {}): ChooseLigandResult {
   const residues = listResidues(structure);
@@ -165,16 +182,18 @@ export function chooseLigand(structure: Structure, options: ChooseLigandOptions 
         reason: `${structure.fileName}: no residue ${formatResidueId(parsed.key)}; non-polymer residues: ${hetero.join(", ") || "none"}`,
       };
     }
-    if (!linked) return { ok: true, residues: [found], id: found.id, how: "named" };
+    const reason = "named by the caller";
+    if (!linked) return { ok: true, residues: [found], id: found.id, how: "named", reason };
     const cluster = listLigandCandidates(structure, residues).find((c) => c.residues.includes(found));
-    return { ok: true, residues: cluster?.residues ?? [found], id: found.id, how: "named" };
+    return { ok: true, residues: cluster?.residues ?? [found], id: found.id, how: "named", reason };
   }
   const candidates = linked
     ? listLigandCandidates(structure, residues)
     : residues.filter((g) => g.kind === "ligand" || g.kind === "sugar").map((g) => ({ id: g.id, residues: [g], heavyAtomCount: g.heavyAtomCount }));
   const eligible = candidates.filter((c) => c.residues.some((g) => g.kind === "ligand" || (options.includeSugars === true && g.kind === "sugar")));
   let best: LigandCandidate | null = null;
-  for (const c of eligible) if (!best || c.heavyAtomCount > best.heavyAtomCount) best = c;
+  const rank = (c: LigandCandidate) => CLASS_RANK[classOf(c)];
+  for (const c of eligible) if (!best || rank(c) < rank(best) || (rank(c) === rank(best) && c.heavyAtomCount > best.heavyAtomCount)) best = c;
   if (!best) {
     const skipped = residues.filter((g) => g.kind === "sugar" || g.kind === "buffer" || g.kind === "ion").map((g) => `${g.id} (${g.kind})`);
     return {
@@ -182,7 +201,15 @@ export function chooseLigand(structure: Structure, options: ChooseLigandOptions 
       reason: `${structure.fileName}: no ligand candidate (skipped: ${skipped.join(", ") || "nothing"}); name one as RES:CHAIN:NUM${skipped.some((t) => t.endsWith("(sugar)")) ? " or include sugars" : ""}`,
     };
   }
-  return { ok: true, residues: best.residues, id: best.id, how: "largest" };
+  const chosen = best;
+  const passedOver = eligible.filter((c) => c !== chosen && rank(c) > rank(chosen)).map((c) => `${c.id} (${classOf(c)})`);
+  const why: Record<CandidateClass, string> = {
+    "drug-like": "the largest drug-like candidate",
+    "amino acid": "a free amino acid, the entry's ligand when nothing drug-like is bound",
+    cofactor: "only cofactors or prosthetic groups are bound; the largest of them",
+  };
+  const reason = `${why[classOf(chosen)]} (${chosen.heavyAtomCount} heavy atoms)${passedOver.length > 0 ? `; passed over: ${passedOver.join(", ")}` : ""}`;
+  return { ok: true, residues: chosen.residues, id: chosen.id, how: "largest", reason };
 }
 
 export interface PrepareComplexOptions extends ChooseLigandOptions {
@@ -206,6 +233,8 @@ export interface PreparedLigand {
   /** Every residue of the ligand (linked hetero residues included); empty for a ligand file. */
   residueIds: string[];
   source: "named" | "largest" | "file";
+  /** Why this ligand (ChooseLigandResult.reason; "the ligand's own file" for a split complex). */
+  reason: string;
 }
 
 export interface PreparedComplex {
@@ -281,7 +310,7 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     const bonds = ls.format === "pdb" ? attachHydrogensToNearest(ls.atoms, all) : ls.bonds;
     const extracted = extractLigand(ls.atoms, all, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${ls.fileName}: the ligand has no heavy atoms` };
-    ligand = { ...extracted, bonds: ls.format === "pdb" ? [] : extracted.bonds, hasBondOrders: ls.hasBondOrders, id: null, residueIds: [], source: "file" };
+    ligand = { ...extracted, bonds: ls.format === "pdb" ? [] : extracted.bonds, hasBondOrders: ls.hasBondOrders, id: null, residueIds: [], source: "file", reason: "the ligand's own file" };
     // A protein file that still contains this ligand would H-bond the ligand to itself.
     const ligandGrid = createSpatialGrid(ligand.atoms, 2);
     for (const g of residues) {
@@ -300,7 +329,7 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     const bonds = attachHydrogensToNearest(structure.atoms, indices);
     const extracted = extractLigand(structure.atoms, indices, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${chosen.id} has no heavy atoms` };
-    ligand = { ...extracted, bonds: [], hasBondOrders: false, id: chosen.id, residueIds: chosen.residues.map((g) => g.id), source: chosen.how };
+    ligand = { ...extracted, bonds: [], hasBondOrders: false, id: chosen.id, residueIds: chosen.residues.map((g) => g.id), source: chosen.how, reason: chosen.reason };
     const size = extracted.atoms.length;
     if (chosen.residues.length > 1)
       notes.push(
@@ -309,7 +338,7 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
           .map((g) => g.id)
           .join(", ")}`,
       );
-    if (chosen.how === "largest") notes.push(`ligand chosen automatically: ${chosen.id} (${size} heavy atoms)`);
+    if (chosen.how === "largest") notes.push(`ligand chosen automatically: ${chosen.id} (${size} heavy atoms)`, `why this ligand: ${chosen.reason}`);
   }
 
   const keepHetero = options.keepHeteroInPocket ?? true;

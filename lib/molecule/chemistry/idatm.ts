@@ -13,6 +13,7 @@
 import { type Atom, type Bond, residueKeyText } from "../types";
 import { buildAdjacency } from "./bonds";
 import { assignRingBondOrders } from "./ring-bond-orders";
+import { componentTypes } from "./component-templates";
 
 /** Geometry (4 tetrahedral, 3 planar, 2 linear, 1 single) and substituent count of each IDATM type (spec §6.1). */
 export const IDATM_TYPES: Readonly<Record<string, { geometry: 1 | 2 | 3 | 4; substituents: number }>> = {
@@ -248,6 +249,22 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
       if (want !== undefined && have < want) truncated[i] = true;
     }
   }
+
+  // 1b. Known ligand components (chemistry/component-templates.ts), before any inference from bond lengths.
+  for (const indices of byResidue.values()) {
+    const resName = atoms[indices[0]!]!.resName;
+    const key = residueKeyText(atoms[indices[0]!]!);
+    const found = componentTypes(
+      resName,
+      indices.map((i) => ({ name: atoms[i]!.name, element: atoms[i]!.element, heavyNeighbours: adj[i]!.filter((j) => residueKeyText(atoms[j]!) === key).length })),
+    );
+    if (!found) continue;
+    found.forEach((t, k) => {
+      if (t !== null && types[indices[k]!] === null) types[indices[k]!] = t;
+    });
+  }
+  const isTemplated = (t: string | null, i: number) => t !== null && !TEMPLATES.has(TEMPLATE_ALIASES[atoms[i]!.resName] ?? atoms[i]!.resName);
+  for (const ring of rings) if (ring.every((i) => isTemplated(types[i]!, i) && (atoms[i]!.element !== "C" || types[i] === "Car"))) for (const i of ring) aromatic[i] = true;
 
   // 2. Bond orders (SDF/MOL2 ligands).
   const fromOrders = input.bondOrderAtoms ?? new Set<number>();

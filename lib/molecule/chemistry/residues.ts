@@ -260,6 +260,86 @@ export const BUFFER_RESIDUES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Cofactors and prosthetic groups (CCD ids): bound in many entries beside the ligand a chemist cares about, so the
+ * automatic ligand choice takes them only when nothing drug-like is there. Hemes and other porphyrins, flavins,
+ * nicotinamide dinucleotides, nucleotides that act as cofactors or substrates of the enzyme's housekeeping (ATP, GTP and
+ * their analogues), S-adenosyl methionine/homocysteine, coenzyme A, pyridoxal phosphate, thiamine diphosphate,
+ * pterins and iron–sulfur clusters.
+ */
+export const COFACTOR_RESIDUES: ReadonlySet<string> = new Set([
+  // porphyrins
+  "HEM",
+  "HEC",
+  "HEA",
+  "HEB",
+  "HDD",
+  "HNI",
+  "HAS",
+  "DHE",
+  "SRM",
+  "CLA",
+  "CHL",
+  "BCL",
+  "BPH",
+  "COH",
+  "ZNH",
+  "MHM",
+  // flavins
+  "FAD",
+  "FMN",
+  "FDA",
+  "RBF",
+  "FAE",
+  // nicotinamides
+  "NAD",
+  "NAI",
+  "NAP",
+  "NDP",
+  "NAJ",
+  "NHD",
+  "NPW",
+  // nucleotides as cofactors (and their non-hydrolysable analogues)
+  "ATP",
+  "ADP",
+  "AMP",
+  "ANP",
+  "ACP",
+  "AGS",
+  "APC",
+  "GTP",
+  "GDP",
+  "GNP",
+  "GCP",
+  "GSP",
+  "5GP",
+  "CTP",
+  "UTP",
+  "UDP",
+  "TTP",
+  // methyl transfer, acyl transfer, PLP, ThDP
+  "SAM",
+  "SAH",
+  "SFG",
+  "COA",
+  "ACO",
+  "PLP",
+  "PMP",
+  "TPP",
+  "TDP",
+  // pterins and molybdopterin
+  "H4B",
+  "HBI",
+  "BIO",
+  "MTE",
+  "MGD",
+  "PCD",
+  // iron–sulfur clusters
+  "SF4",
+  "FES",
+  "F3S",
+]);
+
+/**
  * Saccharides (monosaccharides as CCD ids, including anomers). Glycans attached to proteins and
  * sugar additives are skipped by the automatic ligand choice unless sugars are asked for.
  */
@@ -327,6 +407,10 @@ export function isIon(resName: string): boolean {
 
 export function isBuffer(resName: string): boolean {
   return BUFFER_RESIDUES.has(resName);
+}
+
+export function isCofactor(resName: string): boolean {
+  return COFACTOR_RESIDUES.has(resName);
 }
 
 export function isSugar(resName: string): boolean {

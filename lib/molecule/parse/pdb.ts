@@ -195,6 +195,35 @@ function selectAlternateLocations(atoms: RawAtom[]): { kept: RawAtom[]; dropped:
   return { kept, dropped: atoms.length - kept.length };
 }
 
+/** Duplicate records named one by one in the note; the rest are counted. */
+const DUPLICATES_LISTED = 5;
+
+/**
+ * Drops repeated records of one atom (same chain, residue number, insertion code, residue name, atom name and altLoc):
+ * the first record in the file is kept, as every reader that indexes atoms by name does. Returns the note that names
+ * where the repeats are, or null.
+ */
+function dropDuplicateAtoms(atoms: RawAtom[], fileName: string): { kept: RawAtom[]; note: string | null } {
+  const first = new Map<string, RawAtom>();
+  const repeats: { atom: RawAtom; firstLine: number }[] = [];
+  const kept: RawAtom[] = [];
+  for (const a of atoms) {
+    const key = `${a.chain}\u0000${a.resSeq}\u0000${a.iCode}\u0000${a.resName}\u0000${a.name}\u0000${a.altLoc}`;
+    const earlier = first.get(key);
+    if (earlier) repeats.push({ atom: a, firstLine: earlier.lineNo });
+    else {
+      first.set(key, a);
+      kept.push(a);
+    }
+  }
+  if (repeats.length === 0) return { kept: atoms, note: null };
+  const listed = repeats
+    .slice(0, DUPLICATES_LISTED)
+    .map(({ atom: a, firstLine }) => `${fileName}:${a.lineNo}: ${a.resName}:${a.chain}:${a.resSeq}${a.iCode} ${a.name}${a.altLoc === "" ? "" : ` altLoc ${a.altLoc}`} (first at line ${firstLine})`);
+  const more = repeats.length > DUPLICATES_LISTED ? `; and ${repeats.length - DUPLICATES_LISTED} more` : "";
+  return { kept, note: `dropped ${repeats.length} duplicate atom records, keeping the first record of each atom: ${listed.join("; ")}${more}` };
+}
+
 /** Parses PDB text. `fileName` is used in error messages only. */
 export function parsePdb(text: string, fileName: string): ParseResult {
   return runParser(() => {
@@ -321,7 +350,9 @@ export function parsePdb(text: string, fileName: string): ParseResult {
     }
     const notes: string[] = [];
     if (modelCount > 1) notes.push(`kept model 1 of ${modelCount}`);
-    const { kept, dropped } = selectAlternateLocations(raw);
+    const unique = dropDuplicateAtoms(raw, fileName);
+    if (unique.note !== null) notes.push(unique.note);
+    const { kept, dropped } = selectAlternateLocations(unique.kept);
     if (dropped > 0) notes.push(`dropped ${dropped} atoms of lower-occupancy alternate locations`);
 
     const atoms: Atom[] = kept.map(({ lineNo: _lineNo, ...atom }) => atom);

@@ -170,14 +170,16 @@ describe("flavin (hand-made lumiflavin)", () => {
 });
 
 /** The ligand of a shared PDB entry, typed with its pocket as findComplexHBonds types it. */
-function sharedLigandContext(entry: string, ligandId: string): HBondContext {
+/** `renameTo` gives the ligand a residue name with no component template, so its types come from inference alone. */
+function sharedLigandContext(entry: string, ligandId: string, renameTo?: string): HBondContext {
   const file = sharedStructurePath("plip-test-pdb", `${entry}.pdb`);
   const parsed = parseStructure(fs.readFileSync(file, "utf8"), `${entry}.pdb`);
   if (!parsed.ok) throw new Error(formatParseError(parsed.error));
   const prepared = prepareComplex(parsed.structure, { ligandId });
   if (!prepared.ok) throw new Error(prepared.reason);
   const c = prepared.complex;
-  return prepareHBondContext({ pocketAtoms: c.pocketAtoms, ligandAtoms: c.ligand.atoms, ligandBonds: c.ligand.bonds, ligandHasBondOrders: c.ligand.hasBondOrders });
+  const ligandAtoms = renameTo === undefined ? c.ligand.atoms : c.ligand.atoms.map((a) => ({ ...a, resName: renameTo }));
+  return prepareHBondContext({ pocketAtoms: c.pocketAtoms, ligandAtoms, ligandBonds: c.ligand.bonds, ligandHasBondOrders: c.ligand.hasBondOrders });
 }
 
 describeWithShared("ring typing on shared ligands (PDB HETATM: typed from their coordinates, as ChimeraX types non-template residues)", () => {
@@ -189,10 +191,11 @@ describeWithShared("ring typing on shared ligands (PDB HETATM: typed from their 
     expect(rolesOf(ctx, "N3")).toEqual({ donor: null, acceptor: "A27 N in asymmetric 6-ring" });
   });
 
-  it("guanine of GCP (4dst; N1–C2 1.346 Å, C2–N3 1.353 Å): the bond-length tie-break puts the double bond on N1–C2", () => {
+  it("guanine of GCP renamed (4dst; N1–C2 1.346 Å, C2–N3 1.353 Å): without a template the bond-length tie-break puts the double bond on N1–C2", () => {
     // ChimeraX has no template for a ligand named GCP; its enumeration finds the two guanine Kekulé structures
-    // tied on aromaticity and charge and keeps the one with double bonds on the shorter bonds.
-    const t = typesOf(sharedLigandContext("4dst", "GCP:A:202"));
+    // tied on aromaticity and charge and keeps the one with double bonds on the shorter bonds. GCP itself is typed from
+    // its component template (component-templates.test.ts), which is why the residue is renamed here.
+    const t = typesOf(sharedLigandContext("4dst", "GCP:A:202", "UNL"));
     expect([t.N1, t.N3, t.N7]).toEqual(["N2", "Npl", "N2"]);
   });
 
@@ -205,8 +208,8 @@ describeWithShared("ring typing on shared ligands (PDB HETATM: typed from their 
     expect(rolesOf(ctx, "N6A").donor).toBe("D7 aniline NH2");
   });
 
-  it("flavin of FMN (1aku): C2–O2 1.346 Å and C4–O4 1.390 Å are too long for C=O (pass 3, > 1.30 Å), so the pyrimidine types as a hydroxy-aromatic ring", () => {
-    const ctx = sharedLigandContext("1aku", "FMN:A:150");
+  it("flavin of FMN renamed (1aku): C2–O2 1.346 Å and C4–O4 1.390 Å are too long for C=O (pass 3, > 1.30 Å), so without a template the pyrimidine types as a hydroxy-aromatic ring", () => {
+    const ctx = sharedLigandContext("1aku", "FMN:A:150", "UNL");
     const t = typesOf(ctx);
     expect([t.O2, t.O4, t.C2, t.C4]).toEqual(["O3", "O3", "Car", "Car"]);
     expect([t.N1, t.N3, t.N5]).toEqual(["N2", "N2", "N2"]);

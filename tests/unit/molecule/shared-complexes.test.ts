@@ -56,13 +56,16 @@ describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut,
 
 describe("automatic ligand choice", () => {
   it.each([
-    ["1n7g.pdb", "NDP:A:701"], // largest (48) beats GDR (38); ties across chains go to the first in the file
-    ["1eve.pdb", "E20:A:2001"], // NAG glycans skipped
-    ["1p5e.pdb", "TBS:A:301"], // TPO is a phosphothreonine inside the chain, not a ligand
-    ["4dst.pdb", "GCP:A:202"],
-  ])("%s → %s", (file, id) => {
+    ["1n7g.pdb", "GDR:A:801", "the largest drug-like candidate (38 heavy atoms); passed over: NDP:A:701 (cofactor), NDP:B:702 (cofactor), NDP:C:703 (cofactor), NDP:D:704 (cofactor)"],
+    ["1eve.pdb", "E20:A:2001", "the largest drug-like candidate (28 heavy atoms)"], // NAG glycans skipped
+    ["1p5e.pdb", "TBS:A:301", "the largest drug-like candidate (13 heavy atoms)"], // TPO is a phosphothreonine inside the chain, not a ligand
+    ["4dst.pdb", "9LI:A:201", "the largest drug-like candidate (15 heavy atoms); passed over: GCP:A:202 (cofactor)"],
+    ["1osn.pdb", "BVP:A:500", "the largest drug-like candidate (23 heavy atoms); passed over: ADP:A:400 (cofactor), ADP:B:1400 (cofactor), ADP:C:2400 (cofactor), ADP:D:3400 (cofactor)"],
+    ["1aku.pdb", "FMN:A:150", "only cofactors or prosthetic groups are bound; the largest of them (31 heavy atoms)"],
+    ["2q8q.pdb", "HEM:A:300", "only cofactors or prosthetic groups are bound; the largest of them (43 heavy atoms)"],
+  ])("%s → %s (%s)", (file, id, reason) => {
     const r = chooseLigand(load("plip-test-pdb", file));
-    expect(r.ok && r.id).toBe(id);
+    expect(r.ok && [r.id, r.reason]).toEqual([id, reason]);
   });
   it("a named residue pulls in the hetero residues covalently linked to it (4rdl Lewis Y)", () => {
     const r = chooseLigand(load("plip-test-pdb", "4rdl.pdb"), { ligandId: "FUC:A:601" });

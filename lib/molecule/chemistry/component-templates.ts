@@ -1,0 +1,122 @@
+/**
+ * IDATM types of known ligand components by atom name, curated by hand from the wwPDB Chemical Component Dictionary
+ * (CCD, CC0; atom names, bond orders and hydrogens of each component id as the CCD release of CCD_RELEASE states them)
+ * and applied before any inference from bond lengths (chemistry/idatm.ts). No npm package ships the CCD, so each
+ * component is written out here and tested on its own (tests/unit/molecule/component-templates.test.ts).
+ *
+ * Protonation is the CCD's, except that phosphate and carboxylate groups are ionised as at pH 7 (O3-, O2-), which
+ * is what ChimeraX's IDATM typing gives them; a type fixes the hydrogens an atom carries through its substituent
+ * count (an Npl with two heavy neighbours has one H, an N2 none).
+ */
+
+/**
+ * What the templates follow: the CCD's atom nomenclature (remediated names, format v3, stable since 2007) and its
+ * chemistry per component id. Written by hand, not parsed from a components.cif file; the atom names of ADP, GCP, NDP,
+ * FMN and HEM were checked against the wwPDB files in ../shared/data/structures/plip-test-pdb.
+ */
+export const CCD_RELEASE = "wwPDB CCD, remediated atom nomenclature v3 (hand-curated, 2026-12)";
+
+/** "NAME TYPE NAME TYPE ...", split into a map. */
+function table(text: string): Map<string, string> {
+  const parts = text.trim().split(/\s+/);
+  const m = new Map<string, string>();
+  for (let i = 0; i < parts.length; i += 2) m.set(parts[i]!, parts[i + 1]!);
+  return m;
+}
+
+const RIBOSE = "O5' O3 C5' C3 C4' C3 O4' O3 C3' C3 O3' O3 C2' C3 O2' O3 C1' C3";
+/** Adenine: N1, N3, N7 ring acceptors, N6 amino donor, N9 glycosidic (as the spec's A template). */
+const adenine = (s: string) => `N9${s} Npl C8${s} Car N7${s} N2 C5${s} Car C6${s} Car N6${s} Npl N1${s} N2 C2${s} Car N3${s} N2 C4${s} Car`;
+/** Guanine (keto tautomer): N1–H and N2H2 donors, N3 and N7 acceptors, O6 carbonyl (as the spec's G template). */
+const GUANINE = "N9 Npl C8 Car N7 N2 C5 Car C6 C2 O6 O2 N1 Npl C2 C2 N2 Npl N3 N2 C4 Car";
+/** α and β phosphates of a diphosphate tail: O3A bridges PA–PB. */
+const ALPHA_BETA = "PA Pac O1A O3- O2A O3- O3A O3 PB Pac O1B O3- O2B O3-";
+/** β–γ bridge atom X (O3B in a triphosphate, N3B in an imido, C3B in a methylene analogue) and the γ phosphate. */
+const gamma = (bridge: string) => `${bridge} PG Pac O1G O3- O2G O3- O3G O3-`;
+
+/** Nicotinamide ring, oxidised (NAD+, NADP+): aromatic pyridinium, N1N cationic with no H. */
+const NICOTINAMIDE_OXIDISED = "N1N N2+ C2N Car C3N Car C4N Car C5N Car C6N Car";
+/** 1,4-Dihydronicotinamide (NADH, NADPH): N1N an enamine N with three heavy neighbours (no H, no charge), C4N sp3. */
+const NICOTINAMIDE_REDUCED = "N1N Npl C2N C2 C3N C2 C4N C3 C5N C2 C6N C2";
+/** Dinucleotide frame of NAD(P): adenosine (suffix A/B), pyrophosphate (PA–O3–PN), nicotinamide riboside (suffix D/N). */
+const DINUCLEOTIDE =
+  `${adenine("A")} C1B C3 C2B C3 O2B O3 C3B C3 O3B O3 C4B C3 O4B O3 C5B C3 O5B O3 ` +
+  "PA Pac O1A O3- O2A O3- O3 O3 PN Pac O1N O3- O2N O3- O5D O3 C5D C3 C4D C3 O4D O3 C3D C3 O3D O3 C2D C3 O2D O3 C1D C3 C7N C2 O7N O2 N7N Npl";
+/** 2'-phosphate of NADP(H) on O2B. */
+const TWO_PRIME_PHOSPHATE = "P2B Pac O1X O3- O2X O3- O3X O3-";
+
+/**
+ * Oxidised isoalloxazine: N1 and N5 imine acceptors, N3–H imide donor, N10 tertiary (no H), O2 and O4 carbonyls.
+ * `c4a`/`c5a` are the component's names of the ring-fusion atoms (FMN C4A/C5A, FAD C4X/C5X).
+ */
+const isoalloxazine = (c4a: string, c5a: string) => `N1 N2 C2 C2 O2 O2 N3 Npl C4 C2 O4 O2 ${c4a} C2 N5 N2 ${c5a} Car C6 Car C7 Car C7M C3 C8 Car C8M C3 C9 Car C9A Car N10 Npl C10 C2`;
+const RIBITYL = "C1' C3 C2' C3 O2' O3 C3' C3 O3' O3 C4' C3 O4' O3 C5' C3 O5' O3";
+
+/** Protoporphyrin IX: four iron-bound pyrrole N (no H), conjugated ring carbons, two vinyls, two propionates. */
+const HEME =
+  "CHA Car CHB Car CHC Car CHD Car NA N2 NB N2 NC N2 ND N2 " +
+  "C1A Car C2A Car C3A Car C4A Car CMA C3 CAA C3 CBA C3 CGA Cac O1A O2- O2A O2- " +
+  "C1B Car C2B Car C3B Car C4B Car CMB C3 CAB C2 CBB C2 " +
+  "C1C Car C2C Car C3C Car C4C Car CMC C3 CAC C2 CBC C2 " +
+  "C1D Car C2D Car C3D Car C4D Car CMD C3 CAD C3 CBD C3 CGD Cac O1D O2- O2D O2-";
+
+/**
+ * (6R)-5,6,7,8-Tetrahydrobiopterin: pyrimidinone with N1=C2 and C4A=C8A, N3–H, 2-NH2; the reduced pyrazine ring's N5–H
+ * and N8–H are secondary amines on sp2 carbons (donors, planar as anilines), C6 and C7 sp3; dihydroxypropyl side chain.
+ */
+const TETRAHYDROBIOPTERIN = "N1 N2 C2 C2 N2 Npl N3 Npl C4 C2 O4 O2 C4A C2 C8A C2 N5 Npl C6 C3 C7 C3 N8 Npl C9 C3 O9 O3 C10 C3 O10 O3 C11 C3";
+
+/** IDATM type of each heavy atom, by CCD component id and atom name. */
+export const COMPONENT_TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  // Adenine nucleotides: ADP, ATP, AMP-PNP (N3B imido bridge, one N–H), AMP-PCP (C3B methylene bridge).
+  ["ADP", table(`${adenine("")} ${RIBOSE} ${ALPHA_BETA} O3B O3-`)],
+  ["ATP", table(`${adenine("")} ${RIBOSE} ${ALPHA_BETA} ${gamma("O3B O3")}`)],
+  ["ANP", table(`${adenine("")} ${RIBOSE} ${ALPHA_BETA} ${gamma("N3B Npl")}`)],
+  ["ACP", table(`${adenine("")} ${RIBOSE} ${ALPHA_BETA} ${gamma("C3B C3")}`)],
+  // Guanine nucleotides: GDP, GTP, GMP-PNP, GMP-PCP.
+  ["GDP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} O3B O3-`)],
+  ["GTP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("O3B O3")}`)],
+  ["GNP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("N3B Npl")}`)],
+  ["GCP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("C3B C3")}`)],
+  // Nicotinamide dinucleotides: NAD+, NADH, NADP+, NADPH.
+  ["NAD", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_OXIDISED}`)],
+  ["NAI", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_REDUCED}`)],
+  ["NAP", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_OXIDISED} ${TWO_PRIME_PHOSPHATE}`)],
+  ["NDP", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_REDUCED} ${TWO_PRIME_PHOSPHATE}`)],
+  // Flavins, oxidised: FMN (5'-phosphate), FAD (5'-pyrophosphate to adenosine, O3P the P–O–PA bridge).
+  ["FMN", table(`${isoalloxazine("C4A", "C5A")} ${RIBITYL} P Pac O1P O3- O2P O3- O3P O3-`)],
+  ["FAD", table(`${isoalloxazine("C4X", "C5X")} ${RIBITYL} P Pac O1P O3- O2P O3- O3P O3 PA Pac O1A O3- O2A O3- O5B O3 C5B C3 C4B C3 O4B O3 C3B C3 O3B O3 C2B C3 O2B O3 C1B C3 ${adenine("A")}`)],
+  ["HEM", table(HEME)],
+  ["H4B", table(TETRAHYDROBIOPTERIN)],
+]);
+
+/** Substituents (heavy neighbours + hydrogens) of the types templates use; an atom with more heavy neighbours is not this component. */
+const SUBSTITUENTS: Readonly<Record<string, number>> = { C3: 4, C2: 3, Car: 3, Cac: 3, Npl: 3, N2: 2, "N2+": 3, O3: 2, "O3-": 1, O2: 1, "O2-": 1, Pac: 4 };
+
+/**
+ * The template types of one residue's atoms, or null when the residue is not the component its name says: an atom
+ * name the CCD does not list for it, another element, or more heavy neighbours than the type allows.
+ */
+export function componentTypes(resName: string, atoms: readonly { name: string; element: string; heavyNeighbours: number }[]): (string | null)[] | null {
+  const template = COMPONENT_TEMPLATES.get(resName);
+  if (!template) return null;
+  const out: (string | null)[] = [];
+  for (const a of atoms) {
+    if (a.element === "H") {
+      out.push(null);
+      continue;
+    }
+    const t = template.get(a.name);
+    if (t === undefined) {
+      // Metals and other atoms outside the organic frame (the heme iron) are typed by element, as the computed pass does.
+      if (a.element !== "C" && a.element !== "N" && a.element !== "O" && a.element !== "P" && a.element !== "S") {
+        out.push(null);
+        continue;
+      }
+      return null;
+    }
+    if (t[0] !== a.element || a.heavyNeighbours > SUBSTITUENTS[t]!) return null;
+    out.push(t);
+  }
+  return out;
+}
