@@ -20,8 +20,10 @@ import type { TaskId } from "@/lib/tasks/types";
  * 4: scene3d carries atom and residue names (hover) and, in T8, the two atoms the question names; images follow
  *    render settings v2 (larger labels, contact-shell residues labelled in ≥ 2 views).
  * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
+ * 6: balanced distractors (T5, T6, and new for T8) build the symmetric option set first and draw the key uniformly
+ *    among its corners; the paper recipe is unchanged.
  */
-export const GENERATOR_VERSION = "5";
+export const GENERATOR_VERSION = "6";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
 /** Where a complex came from (recorded in provenance). */
