@@ -1,6 +1,8 @@
 import { HeaderRow } from "./header-row";
 import type { ModelComparisonDto } from "@/lib/server/dal/results/compare-with-models";
+import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
 import { formatInterval, formatP, formatPercent } from "./format";
+import { OptionTextWarning } from "./option-text-warning";
 
 const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
@@ -10,12 +12,13 @@ const TD = "px-2 py-1 tabular-nums";
  * intervals over items (the model's paper score, then its fair score: lib/tasks/fair-score.ts), the exact McNemar test on paired item outcomes, n and unparseable answers
  * per cell, and the best model's difference from humans.
  */
-export function ComparisonTable({ dto }: { dto: ModelComparisonDto }) {
+export function ComparisonTable({ dto, audits = [] }: { dto: ModelComparisonDto; audits?: readonly TaskShortcutAudit[] }) {
   const comparison = dto.comparison;
   if (!comparison) return null;
   const runName = new Map(dto.runs.map((r) => [r.id, r.name]));
   return (
     <div className="space-y-4">
+      <OptionTextWarning audits={audits} comparedTaskIds={comparison.columns.filter((c) => c.models.length > 0).map((c) => c.taskId)} />
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
       <div className="max-w-full overflow-x-auto">
         <table className="min-w-full border-collapse text-sm">

@@ -245,7 +245,43 @@ export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractor
   ];
 }
 
-/** How a balanced option's command may differ from the truth's (see `buildBalancedDistractors`). */
+/**
+ * T8 beyond the paper (generator option `distractors: "balanced"`): the option set is built before the key and knows
+ * nothing of the structure. An anchor move is drawn from the kernel's prior, each component gets a partner
+ * (`drawMovePartner`), and the key is one of the four corners {ax, ax'} × {ay, ay'} drawn uniformly; the generator then
+ * centres the view so that the bond midpoint sits at minus the key. Given the options, every corner is the key with
+ * probability 1/4 whatever the structures, so no option-text rule beats chance and nothing is tuned on a structure set.
+ */
+export function buildSymmetricMoveSet(rng: Rng, spec: MoveDistractorSpec): { truth: Move; distractors: { scheme: string; move: Move }[] } {
+  const kernel = buildMovePartnerKernel(spec);
+  const fromPrior = () => {
+    let u = rng.next();
+    for (let i = 0; i < kernel.prior.length; i++) {
+      if (u < kernel.prior[i]!) return i - kernel.radius;
+      u -= kernel.prior[i]!;
+    }
+    return kernel.radius;
+  };
+  const anchor = [fromPrior(), fromPrior()] as const;
+  const px = drawMovePartner(rng, anchor[0], kernel);
+  const py = drawMovePartner(rng, anchor[1], kernel);
+  const xs = [anchor[0], px.value] as const;
+  const ys = [anchor[1], py.value] as const;
+  const kx = rng.int(0, 1);
+  const ky = rng.int(0, 1);
+  const zero = (v: number) => (v === 0 ? 0 : v);
+  const corner = (i: number, j: number): Move => [zero(xs[i]!), zero(ys[j]!)];
+  return {
+    truth: corner(kx, ky),
+    distractors: [
+      { scheme: `x-${px.kind}`, move: corner(1 - kx, ky) },
+      { scheme: `y-${py.kind}`, move: corner(kx, 1 - ky) },
+      { scheme: `x-${px.kind}+y-${py.kind}`, move: corner(1 - kx, 1 - ky) },
+    ],
+  };
+}
+
+/** How a balanced option's command may differ from the truth's (see `buildSymmetricOptionSet`). */
 export type PartnerKind = "sign" | "magnitude" | "axis";
 
 export interface BalancedCommandSpec {
@@ -283,19 +319,42 @@ export function drawExchangeablePartner(rng: Rng, truth: ViewCommand, spec: Bala
   return { kind: "sign", command: withValue(truth, -truth.value) };
 }
 
+/** One corner of a symmetric 2 × 2 option set: which partner it takes in each slot (0: the anchor's command, 1: its partner). */
+export interface SetCorner {
+  corner: readonly [0 | 1, 0 | 1];
+  commands: ViewCommand[];
+}
+
 /**
- * Beyond the paper (generator option `distractors: "balanced"`): the four options are the corners of a 2 × 2 product,
- * {first, first'} × {second, second'}, with each partner exchangeable with its true command
- * (`drawExchangeablePartner`). Given the option set, the truth is then equally likely to be any corner, so no rule
- * that reads only the options (texts, or the option images' poses) can beat chance in expectation: every value
- * appears in exactly two options, every option has the same relations to the other three.
+ * Beyond the paper (generator option `distractors: "balanced"`): the symmetric option set {first, first'} × {second,
+ * second'} around an anchor pair of commands, each partner drawn by `drawExchangeablePartner`. The key is then picked
+ * uniformly among the four corners (`pickKeyAmong`), so given the option set every corner is the key with probability
+ * exactly 1/4 and no rule that reads only the options (texts, or the option images' poses) can beat chance.
  */
-export function buildBalancedDistractors(rng: Rng, truth: readonly [ViewCommand, ViewCommand], first: BalancedCommandSpec, second: BalancedCommandSpec): OptionCandidate[] {
-  const p1 = drawExchangeablePartner(rng, truth[0], first);
-  const p2 = drawExchangeablePartner(rng, truth[1], second);
-  return [
-    { scheme: `balanced:first-${p1.kind}`, commands: [p1.command, truth[1]] },
-    { scheme: `balanced:second-${p2.kind}`, commands: [truth[0], p2.command] },
-    { scheme: `balanced:both`, commands: [p1.command, p2.command] },
-  ];
+export function buildSymmetricOptionSet(
+  rng: Rng,
+  anchor: readonly [ViewCommand, ViewCommand],
+  first: BalancedCommandSpec,
+  second: BalancedCommandSpec,
+): { corners: SetCorner[]; kinds: [PartnerKind, PartnerKind] } {
+  const p1 = drawExchangeablePartner(rng, anchor[0], first);
+  const p2 = drawExchangeablePartner(rng, anchor[1], second);
+  const firsts = [anchor[0], p1.command] as const;
+  const seconds = [anchor[1], p2.command] as const;
+  const corners = ([0, 1] as const).flatMap((i) => ([0, 1] as const).map((j): SetCorner => ({ corner: [i, j], commands: [firsts[i], seconds[j]] })));
+  return { corners, kinds: [p1.kind, p2.kind] };
+}
+
+/** The key, drawn uniformly among the set's corners, and the other three as distractors named by how they differ from it. */
+export function pickKeyAmong(rng: Rng, set: { corners: readonly SetCorner[]; kinds: readonly [PartnerKind, PartnerKind] }): { truth: OptionCandidate; distractors: OptionCandidate[] } {
+  const key = set.corners[rng.int(0, set.corners.length - 1)]!;
+  const distractors = set.corners
+    .filter((c) => c !== key)
+    .map((c) => {
+      const first = c.corner[0] !== key.corner[0];
+      const second = c.corner[1] !== key.corner[1];
+      const scheme = first && second ? "balanced:both" : first ? `balanced:first-${set.kinds[0]}` : `balanced:second-${set.kinds[1]}`;
+      return { scheme, commands: c.commands };
+    });
+  return { truth: { scheme: "truth", commands: key.commands }, distractors };
 }

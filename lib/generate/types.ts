@@ -22,6 +22,9 @@ import type { TaskId } from "@/lib/tasks/types";
  * 5: T8 distractors are a 2 × 2 product of exchangeable partners (the option nearest zero was the key 35 % of the time).
  * 6: H-bond keys: known components typed from CCD templates, metal-bridged pairs rejected; automatic ligand choice
  *    prefers the drug-like ligand over cofactors and records why (`ligandReason`); duplicate atom records dropped.
+ *    T8 and T9 images name every polar atom of the contact shell (render settings v3). Balanced distractors (T5, T6,
+ *    and new for T8) build the symmetric option set first and draw the key uniformly among its corners; the paper
+ *    recipe is unchanged.
  */
 export const GENERATOR_VERSION = "6";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;

@@ -127,3 +127,19 @@ export function formatShortcutTable(audits: readonly TaskShortcutAudit[]): strin
     )
     .join("\n");
 }
+
+/** Above this, a rule reading only the option texts finds the key too often for a text-reading model's score to mean much (the balanced variant's goal). */
+export const OPTION_TEXT_LEAK_LIMIT = 0.3;
+
+/**
+ * T5/T6 audits whose best option-text rule exceeds OPTION_TEXT_LEAK_LIMIT. Humans see those options as images; a
+ * model given the option texts can score by their structure alone (the paper's recipe: 100 %), so its accuracy there
+ * measures option-text structure, not spatial reasoning.
+ */
+export function findOptionTextLeaks(audits: readonly TaskShortcutAudit[]): { taskId: TaskId; items: number; best: StrategyAccuracy }[] {
+  return audits.flatMap((a) => {
+    if (a.taskId !== "translation_rotation" && a.taskId !== "rotation_rotation") return [];
+    const best = a.strategies.filter((s) => s.needs === "option-text").reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
+    return best && best.exact > OPTION_TEXT_LEAK_LIMIT ? [{ taskId: a.taskId, items: a.items, best }] : [];
+  });
+}

@@ -125,6 +125,26 @@ const slotMirror: Candidates = (options) => {
   return lists.flatMap((a, i) => (lists.some((b, j) => j !== i && a.some((c, k) => b[k] !== undefined && b[k]!.key === c.key && c.value !== 0 && Math.abs(b[k]!.value + c.value) < EPS)) ? [i] : []));
 };
 
+/**
+ * Options with both partners of the paper's T5/T6 recipe in their first command: one with its sign flipped (scheme b)
+ * and one with the same value on another axis (scheme c). Only the key has both.
+ */
+const signAndAxisPartners: Candidates = (options) => {
+  const cs = options.map(commandsOf);
+  if (cs.some((c) => c === null)) return null;
+  const firsts = (cs as { key: string; value: number }[][]).map((c) => {
+    const [kind, axis] = c[0]!.key.split(" ");
+    return { kind: kind!, axis: axis!, value: c[0]!.value };
+  });
+  const has = (i: number, rel: (a: (typeof firsts)[number], b: (typeof firsts)[number]) => boolean) => firsts.some((b, j) => j !== i && rel(firsts[i]!, b));
+  return firsts.flatMap((_, i) =>
+    has(i, (a, b) => a.kind === b.kind && a.axis === b.axis && a.value !== 0 && Math.abs(a.value + b.value) < EPS) &&
+    has(i, (a, b) => a.kind === b.kind && a.axis !== b.axis && Math.abs(a.value - b.value) < EPS)
+      ? [i]
+      : [],
+  );
+};
+
 /** Options whose rotation magnitude (their last `roll`) appears in no other option: the paper's distractors all change it. */
 const uniqueAngle: Candidates = (options) => {
   const cs = options.map(commandsOf);
@@ -339,6 +359,7 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   optionTextStrategy("sign-mirror", "option with an exact sign mirror", exactMirror),
   optionTextStrategy("slot-mirror", "option with a one-command sign mirror", slotMirror),
   optionTextStrategy("unique-angle", "option whose angle no other option has", uniqueAngle),
+  optionTextStrategy("sign-and-axis-partners", "option with a sign-flipped and a same-value-other-axis partner", signAndAxisPartners),
   optionTextStrategy("median", "option closest to the options' median", medianOption),
   optionTextStrategy("odd-one-out", "option farthest from the others (text)", oddOneOut),
   optionTextStrategy("most-shared", "option sharing most values with the others", mostShared),

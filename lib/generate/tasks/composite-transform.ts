@@ -13,11 +13,13 @@ import {
   type LetteredOptions,
   type OptionCandidate,
   assignLetters,
-  buildBalancedDistractors,
+  type BalancedCommandSpec,
   buildPairedDistractors,
+  buildSymmetricOptionSet,
   computeMinPairwiseRmsd,
   formatOption,
   type PairedChangeSpec,
+  pickKeyAmong,
 } from "../distractors";
 import { toFrontFrame } from "../scene";
 import { type PlanResult, AxisXYZSchema, THREE_VIEWS, defineGenerator, listGridValues, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
@@ -37,8 +39,9 @@ const angleKnobs = {
   maxAttempts: z.number().int().min(1).max(1000).default(20),
   /**
    * "paper": the paper's three distractor schemes (a), (b), (c). "balanced" (beyond the paper): the options are a
-   * 2 × 2 product of exchangeable partners (lib/generate/distractors.ts `buildBalancedDistractors`), so no option-text
-   * or option-pose rule beats chance (bench:shortcuts measures it).
+   * symmetric 2 × 2 product of partners built first, the key then drawn uniformly among its corners
+   * (lib/generate/distractors.ts `buildSymmetricOptionSet`), so no option-text or option-pose rule beats chance
+   * (bench:shortcuts measures it).
    */
   distractors: z.enum(["paper", "balanced"]).default("paper"),
 };
@@ -95,6 +98,36 @@ function drawDistinctOptions(
   throw new Error(`after ${maxAttempts} draws the most alike option images still differ by only ${best.rmsd.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`);
 }
 
+/**
+ * Balanced options: the symmetric set around `anchor` first, redrawn until its option poses are pairwise at least
+ * `minRmsdA` apart whichever corner is the key (`poseOf` may depend on the key, as T6's options start from the key's
+ * pose), then the key drawn uniformly among its corners: the redraw depends on the set alone, so it keeps the key uniform.
+ */
+function drawBalancedOptions(
+  rng: Rng,
+  anchor: readonly [ViewCommand, ViewCommand],
+  specs: readonly [BalancedCommandSpec, BalancedCommandSpec],
+  poseOf: (key: readonly ViewCommand[], commands: readonly ViewCommand[]) => Vec3[],
+  minRmsdA: number,
+  maxAttempts: number,
+  answerSlot: number | undefined,
+): { truth: OptionCandidate; lettered: LetteredOptions } {
+  let best = -1;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const set = buildSymmetricOptionSet(rng, anchor, specs[0], specs[1]);
+    const rmsd = Math.min(...set.corners.map((key) => computeMinPairwiseRmsd(set.corners.map((c) => poseOf(key.commands, c.commands)))));
+    best = Math.max(best, rmsd);
+    if (rmsd < minRmsdA) continue;
+    const { truth, distractors } = pickKeyAmong(rng, set);
+    return { truth, lettered: assignLetters(rng, truth, distractors, answerSlot) };
+  }
+  throw new Error(`after ${maxAttempts} draws the most alike option images still differ by only ${best.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`);
+}
+
+function withTruth(truth: OptionCandidate, draw: (truth: OptionCandidate) => LetteredOptions): { truth: OptionCandidate; lettered: LetteredOptions } {
+  return { truth, lettered: draw(truth) };
+}
+
 function optionViews(base: Parameters<typeof makeView>[0], lettered: LetteredOptions, prefix: readonly ViewCommand[], firstImage: number): ItemView[] {
   return lettered.options.map((o, i) => makeView({ ...base, modelCommands: [...prefix, ...o.commands] }, "front", `Image ${firstImage + i}: option ${"ABCD"[i]}`));
 }
@@ -131,13 +164,14 @@ export const translationRotationGenerator = defineGenerator({
       value: signed(rng, pickValue(rng, translationMagnitudes, "translation magnitude")),
     };
     const roll: ViewCommand = { kind: "roll", axis: rng.pick(params.rollAxes), value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
-    const truth: OptionCandidate = { scheme: "truth", commands: [move, roll] };
+    const anchor = [move, roll] as const;
 
     // Framing covers the largest translation, so no option image crops the moved complex.
     const framing = { extraRadiusA: params.maxTranslationA };
     const refBase = makeComplexBase(reference, context, framing, 0);
     const targetBase = makeComplexBase(target, context, framing, 1);
     const targetFront = frontPositions(target, targetBase.viewCentre);
+    const poseOf = (commands: readonly ViewCommand[]) => applyCommands(targetFront, commands, [0, 0, 0]);
     const paperSpec: PairedChangeSpec = {
       firstMagnitudes: translationMagnitudes,
       firstMinChange: params.minTranslationChangeA,
@@ -145,17 +179,23 @@ export const translationRotationGenerator = defineGenerator({
       secondMagnitudes: angleMagnitudes,
       secondMinChange: params.minAngleChangeDeg,
     };
-    const build =
+    const { truth, lettered } =
       params.distractors === "balanced"
-        ? (r: Rng, t: readonly [ViewCommand, ViewCommand]) =>
-            buildBalancedDistractors(
-              r,
-              t,
+        ? drawBalancedOptions(
+            rng,
+            anchor,
+            [
               { magnitudes: translationMagnitudes, minChange: params.minTranslationChangeA, kinds: ["sign", "magnitude", "axis"], axes: params.translationAxes as Axis[] },
               { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] },
-            )
-        : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
-    const lettered = drawDistinctOptions(rng, truth, build, (commands) => applyCommands(targetFront, commands, [0, 0, 0]), params.minOptionRmsdA, params.maxAttempts, item.answerSlot);
+            ],
+            (_key, commands) => poseOf(commands),
+            params.minOptionRmsdA,
+            params.maxAttempts,
+            item.answerSlot,
+          )
+        : withTruth({ scheme: "truth", commands: [...anchor] }, (t) =>
+            drawDistinctOptions(rng, t, (r, c) => buildPairedDistractors(r, c, paperSpec), poseOf, params.minOptionRmsdA, params.maxAttempts, item.answerSlot),
+          );
     const views = [
       ...makeCanonicalViews(refBase, THREE_VIEWS, 1),
       makeView({ ...refBase, modelCommands: truth.commands }, "front", "Image 4: front view after the transformation"),
@@ -183,10 +223,10 @@ export const rotationRotationGenerator = defineGenerator({
     const [axis1, axis2] = rng.shuffle(params.axes) as [Axis, Axis, ...Axis[]];
     const first: ViewCommand = { kind: "roll", axis: axis1, value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
     const second: ViewCommand = { kind: "roll", axis: axis2, value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
-    const truth: OptionCandidate = { scheme: "truth", commands: [first, second] };
+    const anchor = [first, second] as const;
 
     const base = makeComplexBase(complex, context);
-    const after = applyCommands(frontPositions(complex, base.viewCentre), truth.commands, [0, 0, 0]);
+    const front = frontPositions(complex, base.viewCentre);
     const paperSpec: PairedChangeSpec = {
       firstMagnitudes: angleMagnitudes,
       firstMinChange: params.minAngleChangeDeg,
@@ -196,12 +236,24 @@ export const rotationRotationGenerator = defineGenerator({
       secondMinChange: params.minAngleChangeDeg,
     };
     // Balanced: no axis partners, so the two rotations' axes stay different in every option.
-    const rollSpec = { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] as const };
-    const build =
+    const rollSpec: BalancedCommandSpec = { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] };
+    // Options start from image 4's pose, the key's.
+    const poseOf = (key: readonly ViewCommand[], commands: readonly ViewCommand[]) => applyCommands(applyCommands(front, key, [0, 0, 0]), commands, [0, 0, 0]);
+    const { truth, lettered } =
       params.distractors === "balanced"
-        ? (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildBalancedDistractors(r, t, rollSpec, rollSpec)
-        : (r: Rng, t: readonly [ViewCommand, ViewCommand]) => buildPairedDistractors(r, t, paperSpec);
-    const lettered = drawDistinctOptions(rng, truth, build, (commands) => applyCommands(after, commands, [0, 0, 0]), params.minOptionRmsdA, params.maxAttempts, item.answerSlot);
+        ? drawBalancedOptions(rng, anchor, [rollSpec, rollSpec], poseOf, params.minOptionRmsdA, params.maxAttempts, item.answerSlot)
+        : withTruth({ scheme: "truth", commands: [...anchor] }, (t) => {
+            const after = applyCommands(front, t.commands, [0, 0, 0]);
+            return drawDistinctOptions(
+              rng,
+              t,
+              (r, c) => buildPairedDistractors(r, c, paperSpec),
+              (commands) => applyCommands(after, commands, [0, 0, 0]),
+              params.minOptionRmsdA,
+              params.maxAttempts,
+              item.answerSlot,
+            );
+          });
     const views = [
       ...makeCanonicalViews(base, THREE_VIEWS, 1),
       makeView({ ...base, modelCommands: truth.commands }, "front", "Image 4: front view after the two rotations"),

@@ -14,7 +14,7 @@ import type { HBond } from "@/lib/molecule/hbonds";
 import { formatCommand } from "@/lib/tasks/grammar/command";
 import { MC_LETTERS } from "@/lib/tasks/types";
 import { findResidueOfBond, keyHBondsOf } from "../complex";
-import { buildMoveDistractors, placeTruth } from "../distractors";
+import { buildMoveDistractors, buildSymmetricMoveSet, placeTruth } from "../distractors";
 import type { Atom } from "@/lib/molecule/types";
 import type { ResidueRef } from "@/lib/tasks/fields";
 import { type NamedAtom, buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
@@ -38,6 +38,13 @@ export const InteractionLocationGeneratorParamsSchema = z
     truthSpreadA: z.number().min(0.5).max(30).default(3.5),
     /** No option shows a component beyond ±maxOptionA Å. */
     maxOptionA: z.number().int().min(5).max(200).default(40),
+    /**
+     * "paper": the truth is the bond midpoint's offset from the pocket's centre, its partners balanced against
+     * truthSpreadA. "balanced" (beyond the paper): the option set is built first and the key drawn uniformly among its
+     * corners (lib/generate/distractors.ts `buildSymmetricMoveSet`); the view is centred so that the key brings the
+     * midpoint to the centre. Exactly at chance for any option-only rule on any structure pool.
+     */
+    distractors: z.enum(["paper", "balanced"]).default("paper"),
   })
   .refine((p) => p.minDeltaA <= p.maxDeltaA, { message: "minDeltaA exceeds maxDeltaA" });
 export type InteractionLocationGeneratorParams = z.infer<typeof InteractionLocationGeneratorParamsSchema>;
@@ -92,6 +99,7 @@ function formatMove(dx: number, dy: number): string {
 export const interactionLocationGenerator = defineGenerator({
   taskId: "interaction_location",
   paramsSchema: InteractionLocationGeneratorParamsSchema,
+  optionsInForce: (params) => (params.distractors === "balanced" ? ["balanced-distractors"] : []),
   checkComplex(complex) {
     if (complex.namingProblem) return complex.namingProblem;
     return listNameableBonds(complex).length > 0 ? null : "no pocket–ligand H-bond on a residue with a one-character chain id";
@@ -111,7 +119,10 @@ export const interactionLocationGenerator = defineGenerator({
     const residue = findResidueOfBond(complex, bond)!;
     const shown = [...complex.ligandAtoms, ...complex.pocketAtoms];
     const midpoint = bondMidpointOf(bond, complex);
-    const viewCentre = snapViewCentre(computeViewCentre(shown), midpoint);
+    const centre = computeViewCentre(shown);
+    const balanced = params.distractors === "balanced" ? buildSymmetricMoveSet(rng, params) : null;
+    // Balanced: the view centre sits at the midpoint plus the key, so the key brings the midpoint to the centre.
+    const viewCentre: Vec3 = balanced ? [midpoint[0] + balanced.truth[0], midpoint[1] + balanced.truth[1], centre[2]] : snapViewCentre(centre, midpoint);
     const camera = frameViewCamera(toFrontFrame(shown, viewCentre), context.settings);
     const views = makeCanonicalViews({ content: "complex", residueAtomLabels: true, viewCentre, camera }, SIX_VIEWS, 1);
 
@@ -119,7 +130,7 @@ export const interactionLocationGenerator = defineGenerator({
     const dx = Math.round(viewCentre[0] - midpoint[0]);
     const dy = Math.round(viewCentre[1] - midpoint[1]);
     const truth = [dx === 0 ? 0 : dx, dy === 0 ? 0 : dy] as const;
-    const distractors = buildMoveDistractors(rng, truth, params);
+    const distractors = balanced ? balanced.distractors : buildMoveDistractors(rng, truth, params);
     const options = placeTruth(rng, { scheme: "truth", move: truth }, distractors, item.answerSlot);
     const texts = options.map((o) => formatMove(o.move[0], o.move[1])) as [string, string, string, string];
     const letter = MC_LETTERS[options.findIndex((o) => o.scheme === "truth")]!;

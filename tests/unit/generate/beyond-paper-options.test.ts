@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type GeneratedItem, generateItems } from "@/lib/generate";
-import { drawExchangeablePartner } from "@/lib/generate/distractors";
+import { buildSymmetricMoveSet, drawExchangeablePartner } from "@/lib/generate/distractors";
 import type { ViewCommand } from "@/lib/molecule/geometry/commands";
 import { createRng } from "@/lib/rng";
 import { auditShortcuts } from "@/lib/shortcuts/audit";
@@ -15,7 +15,7 @@ import { loadTestComplexes } from "./complexes";
 
 const POLAR = new Set(["N", "O"]);
 
-function generate(tasks: ("residue_ligand" | "translation_rotation" | "rotation_rotation")[], perTask: number, params?: Record<string, unknown>): GeneratedItem[] {
+function generate(tasks: ("residue_ligand" | "translation_rotation" | "rotation_rotation" | "interaction_location")[], perTask: number, params?: Record<string, unknown>): GeneratedItem[] {
   const r = generateItems({ complexes: loadTestComplexes(), tasks, perTask, seed: "beyond-paper", renderSettings: { widthPx: 64, heightPx: 64 }, ...(params ? { params } : {}) });
   if (!r.ok) throw new Error(r.error);
   return r.items;
@@ -126,5 +126,38 @@ describe("balanced distractors", () => {
       }
       for (const a of audit()) expect(a.best!.exact, a.taskId).toBeGreaterThan(0.6);
     });
+    it("T8 balanced: the options are a 2 × 2 product and the key's move brings the named bond's midpoint to the centre", () => {
+      const items = generate(["interaction_location"], 24, { interaction_location: { distractors: "balanced" } });
+      expect(items.length).toBe(24);
+      for (const item of items) {
+        expect(item.provenance.options).toEqual(["balanced-distractors"]);
+        const gold = item.gold as { letter: string; options: string[] };
+        const moves = gold.options.map((o) => o.split(",").map((c) => Number(c.trim().split(" ")[2])));
+        for (const slot of [0, 1]) for (const m of moves) expect(moves.filter((w) => w[slot] === m[slot]).length, `${item.id}: ${gold.options.join(" | ")}`).toBe(2);
+        const bond = item.fields.bond as { residue: { residueNumber: number; chainId: string }; atomName: string; ligandAtomName: string };
+        const complex = item.complexes[0]!;
+        const p = complex.pocketAtoms.find((a) => a.name === bond.atomName && a.resSeq === bond.residue.residueNumber && a.chain === bond.residue.chainId)!;
+        const l = complex.ligandAtoms.find((a) => a.name === bond.ligandAtomName)!;
+        const centre = item.views[0]!.viewCentre;
+        const key = moves["ABCD".indexOf(gold.letter)]!;
+        expect(Math.abs((p.x + l.x) / 2 - centre[0] + key[0]!)).toBeLessThan(1e-9);
+        expect(Math.abs((p.y + l.y) / 2 - centre[1] + key[1]!)).toBeLessThan(1e-9);
+      }
+    });
+  });
+  it("T8 balanced set: the key is one corner of {ax, ax'} × {ay, ay'}, the three distractors the others", () => {
+    const rng = createRng("move-set");
+    const spec = { minDeltaA: 2, maxDeltaA: 6, minSeparationA: 2, truthSpreadA: 3.5, maxOptionA: 40 };
+    for (let i = 0; i < 200; i++) {
+      const { truth, distractors } = buildSymmetricMoveSet(rng, spec);
+      const all = [truth, ...distractors.map((d) => d.move)];
+      expect(new Set(all.map((m) => m.join(","))).size).toBe(4);
+      for (const slot of [0, 1]) for (const m of all) expect(all.filter((w) => w[slot] === m[slot]).length).toBe(2);
+      expect(distractors.map((d) => [d.move[0] === truth[0], d.move[1] === truth[1]])).toEqual([
+        [false, true],
+        [true, false],
+        [false, false],
+      ]);
+    }
   });
 });

@@ -275,7 +275,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         ) : null}
         <div className="mt-3">
           {models.comparison ? (
-            <ComparisonTable dto={models} />
+            <ComparisonTable dto={models} audits={shortcuts} />
           ) : (
             <p className="text-sm">{models.runs.length === 0 ? "No imported model answered items of this pool version yet." : "No human answers to compare the models with yet."}</p>
           )}
