@@ -8,14 +8,27 @@ const PURE_LIB_BANS = {
     { name: "three", message: "lib/ is pure domain code; three belongs in components/molecule/." },
     { name: "server-only", message: "only lib/server/ is server-only." },
   ],
-  patterns: [{ group: ["@prisma/*", "@/prisma/*", "next", "next/*", "@/lib/server/*"], message: "lib/ is pure; data access lives in lib/server/." }],
+  patterns: [
+    {
+      group: ["@prisma/*", "@/prisma/*", "next", "next/*", "@/lib/server/*"],
+      message: "lib/ is pure; data access lives in lib/server/.",
+    },
+  ],
 };
 
 const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", "prisma/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "prisma/generated/**",
+      ".data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
@@ -31,7 +44,16 @@ const config = [
     // Exports read results; results never format for an export (the one arrow that would run back up).
     files: ["lib/results/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { ...PURE_LIB_BANS, patterns: [...PURE_LIB_BANS.patterns, { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          ...PURE_LIB_BANS,
+          patterns: [
+            ...PURE_LIB_BANS.patterns,
+            { group: ["@/lib/export/*", "../export/*"], message: "lib/results sits below lib/export." },
+          ],
+        },
+      ],
     },
   },
   {
@@ -50,7 +72,8 @@ const config = [
           message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
         },
         {
-          selector: "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='Prisma'][tag.property.name='sql']",
+          selector:
+            "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='Prisma'][tag.property.name='sql']",
           message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
         },
       ],

@@ -24,7 +24,10 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
-      { source: "/api/admin/:path(import|models)/:rest*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+      {
+        source: "/api/admin/:path(import|models)/:rest*",
+        headers: [{ key: "Content-Security-Policy", value: API_CSP }],
+      },
     ];
   },
 };

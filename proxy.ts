@@ -1,5 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { API_CSP, BASE_SECURITY_HEADERS, buildPageCsp, crossOriginProblem, hasNulByte, hasUndecodablePath, HSTS_HEADER, parseTrustedProxyHops } from "@/lib/http-security";
+import {
+  API_CSP,
+  BASE_SECURITY_HEADERS,
+  buildPageCsp,
+  crossOriginProblem,
+  hasNulByte,
+  hasUndecodablePath,
+  HSTS_HEADER,
+  parseTrustedProxyHops,
+} from "@/lib/http-security";
 
 /**
  * Runs before every route (Next 16 "proxy", formerly middleware): security headers and the per-request CSP nonce,
@@ -25,7 +34,14 @@ export function proxy(request: NextRequest) {
   if (hasUndecodablePath(request.url)) return refuse(400, "The address contains a malformed percent-encoding.");
 
   const allowedOrigins = [request.nextUrl.origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
-  const crossOrigin = crossOriginProblem({ method: request.method, secFetchSite: request.headers.get("sec-fetch-site"), origin: request.headers.get("origin") }, allowedOrigins);
+  const crossOrigin = crossOriginProblem(
+    {
+      method: request.method,
+      secFetchSite: request.headers.get("sec-fetch-site"),
+      origin: request.headers.get("origin"),
+    },
+    allowedOrigins,
+  );
   if (crossOrigin) return refuse(403, `${crossOrigin}.`);
 
   const requestHeaders = new Headers(request.headers);

@@ -24,14 +24,20 @@ try {
   process.exit(1);
 }
 
-const { values: args } = parseArgs({ options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } } });
+const { values: args } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
+});
 const port = Number(args.port ?? process.env.PORT ?? 3000);
 // Unset: every address, IPv4 and IPv6, as `next start` listens.
 const hostname = args.hostname ?? process.env.HOSTNAME;
 // The bundle lives in .next/; the project folder is its parent (Next reads .next/ and public/ from there).
 const dir = path.resolve(import.meta.dirname, "..");
 
-const shedder = new LoadShedder({ maxInFlight: env.SHED_MAX_IN_FLIGHT, maxLagMs: env.SHED_MAX_LAG_MS, warmupMs: env.SHED_WARMUP_MS });
+const shedder = new LoadShedder({
+  maxInFlight: env.SHED_MAX_IN_FLIGHT,
+  maxLagMs: env.SHED_MAX_LAG_MS,
+  warmupMs: env.SHED_WARMUP_MS,
+});
 const app = next({ dev: false, dir, hostname: hostname ?? "localhost", port });
 const nextHandler = app.getRequestHandler();
 // Next refuses requests until prepared ("prepare() must be called before performing this operation", a 500): what
@@ -49,7 +55,11 @@ const front = createFrontHandler({
 const server = createFrontServer(front);
 
 // Listen first: health checks and shed 503s are answered while Next loads.
-server.listen(port, hostname, () => console.log(`▲ misi-baseline on http://${hostname ?? "localhost"}:${port} (custom server: participant routes direct, the rest through Next)`));
+server.listen(port, hostname, () =>
+  console.log(
+    `▲ misi-baseline on http://${hostname ?? "localhost"}:${port} (custom server: participant routes direct, the rest through Next)`,
+  ),
+);
 await prepared;
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

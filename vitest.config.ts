@@ -5,7 +5,10 @@ import { filesNeedingShared, sharedStructuresDir } from "./tests/helpers/shared-
 
 // Without the shared structures, test files that read them at load time are left out (scripts/test-all.mts counts
 // them as skipped and names the folder); tests that read them inside a test skip themselves (tests/helpers/shared-data.ts).
-const withoutShared = [...configDefaults.exclude, ...(fs.existsSync(sharedStructuresDir()) ? [] : filesNeedingShared())];
+const withoutShared = [
+  ...configDefaults.exclude,
+  ...(fs.existsSync(sharedStructuresDir()) ? [] : filesNeedingShared()),
+];
 
 export default defineConfig({
   resolve: {
@@ -18,7 +21,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], exclude: withoutShared, environment: "node", testTimeout: 30_000 },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          exclude: withoutShared,
+          environment: "node",
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,

@@ -5,12 +5,13 @@ export default function HomePage() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">MiSI human baseline</h1>
       <p className="mt-4 text-lg text-slate-700">
-        Human-baseline studies for <strong>MiSI-Bench</strong>, a benchmark of microscopic spatial intelligence: spatial reasoning about protein–ligand complexes (translations, rotations, zooming,
-        hydrogen bonds).
+        Human-baseline studies for <strong>MiSI-Bench</strong>, a benchmark of microscopic spatial intelligence: spatial
+        reasoning about protein–ligand complexes (translations, rotations, zooming, hydrogen bonds).
       </p>
       <ul className="mt-8 space-y-3 text-slate-700">
         <li>
-          <strong>Participants</strong> enter through the study link they were given (for example from Prolific); no account is needed.
+          <strong>Participants</strong> enter through the study link they were given (for example from Prolific); no
+          account is needed.
         </li>
         <li>
           <strong>Researchers and admins</strong>{" "}

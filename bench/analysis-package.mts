@@ -20,7 +20,13 @@ import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { CONDITION_EFFECT_DEFAULT_SEED, type ConditionEffect } from "@/lib/stats/crossed-bootstrap";
 
 const { values } = parseArgs({
-  options: { participants: { type: "string" }, items: { type: "string" }, effect: { type: "string" }, seed: { type: "string" }, keep: { type: "string" } },
+  options: {
+    participants: { type: "string" },
+    items: { type: "string" },
+    effect: { type: "string" },
+    seed: { type: "string" },
+    keep: { type: "string" },
+  },
 });
 const nParticipants = Number(values.participants ?? 60);
 const itemsPerColumn = Number(values.items ?? 10);
@@ -38,17 +44,51 @@ const people = Array.from({ length: nParticipants }, (_, i) => ({
   cohort: i % 3 === 0 ? "crowd" : "expert",
   shift: shift(0.1),
 }));
-const items = RESULT_COLUMN_KEYS.flatMap((column, c) => Array.from({ length: itemsPerColumn }, (_, k) => ({ id: `i${c}-${k}`, column, base: 0.45 + 0.04 * c, shift: shift(0.15) })));
+const items = RESULT_COLUMN_KEYS.flatMap((column, c) =>
+  Array.from({ length: itemsPerColumn }, (_, k) => ({
+    id: `i${c}-${k}`,
+    column,
+    base: 0.45 + 0.04 * c,
+    shift: shift(0.15),
+  })),
+);
 const records: ResponseRecord[] = [];
-const rows: string[][] = [["participant_id", "item_id", "task_id", "result_column", "condition", "cohort", "exact", "partial", "fair_exact", "fair_partial", "fair_f1", "in_results"]];
+const rows: string[][] = [
+  [
+    "participant_id",
+    "item_id",
+    "task_id",
+    "result_column",
+    "condition",
+    "cohort",
+    "exact",
+    "partial",
+    "fair_exact",
+    "fair_partial",
+    "fair_f1",
+    "in_results",
+  ],
+];
 for (const p of people) {
   for (const item of items) {
     const def = RESULT_COLUMNS[item.column];
-    const prob = Math.min(0.98, Math.max(0.02, item.base + p.shift + item.shift + (p.condition === "interactive" ? effect : 0)));
+    const prob = Math.min(
+      0.98,
+      Math.max(0.02, item.base + p.shift + item.shift + (p.condition === "interactive" ? effect : 0)),
+    );
     const exact = rng.next() < prob ? 1 : 0;
-    const partial = def.multipleChoice || item.column === "zooming" ? exact : exact === 1 ? 1 : rng.next() < 0.3 ? 0.5 : 0;
+    const partial =
+      def.multipleChoice || item.column === "zooming" ? exact : exact === 1 ? 1 : rng.next() < 0.3 ? 0.5 : 0;
     const fair = def.taskId === "residue_ligand" || def.taskId === "pocket_ligand";
-    const record: ResponseRecord = { participantId: p.id, itemId: item.id, taskId: def.taskId, exact: exact as 0 | 1, partial, condition: p.condition, cohort: p.cohort };
+    const record: ResponseRecord = {
+      participantId: p.id,
+      itemId: item.id,
+      taskId: def.taskId,
+      exact: exact as 0 | 1,
+      partial,
+      condition: p.condition,
+      cohort: p.cohort,
+    };
     if (def.t4Polarity) record.t4Polarity = def.t4Polarity;
     if (fair) Object.assign(record, { fairExact: exact, fairPartial: partial, fairF1: partial });
     records.push(record);
@@ -94,9 +134,15 @@ const settings = analysisSettingRows({
 });
 fs.writeFileSync(
   path.join(dir, "analysis", "settings.csv"),
-  stringify([listHeader(ANALYSIS_SETTINGS_TABLE), ...settings.map((s) => toCsvRecord(ANALYSIS_SETTINGS_TABLE, s))], { record_delimiter: "unix" }),
+  stringify([listHeader(ANALYSIS_SETTINGS_TABLE), ...settings.map((s) => toCsvRecord(ANALYSIS_SETTINGS_TABLE, s))], {
+    record_delimiter: "unix",
+  }),
 );
-for (const script of ["analysis.R", "analysis.py"]) fs.copyFileSync(path.join(import.meta.dirname, "..", "lib", "export", "psych-ds", script), path.join(dir, "analysis", script));
+for (const script of ["analysis.R", "analysis.py"])
+  fs.copyFileSync(
+    path.join(import.meta.dirname, "..", "lib", "export", "psych-ds", script),
+    path.join(dir, "analysis", script),
+  );
 
 // ---- the page's numbers ----
 let started = performance.now();
@@ -111,7 +157,12 @@ function parse(text: string): { kind: string; f: Record<string, string> }[] {
     .split("\n")
     .map((line) => {
       const [kind, ...rest] = line.split(" ");
-      return { kind: kind!, f: Object.fromEntries(rest.map((t) => [t.slice(0, t.indexOf("=")), decodeURIComponent(t.slice(t.indexOf("=") + 1))])) };
+      return {
+        kind: kind!,
+        f: Object.fromEntries(
+          rest.map((t) => [t.slice(0, t.indexOf("=")), decodeURIComponent(t.slice(t.indexOf("=") + 1))]),
+        ),
+      };
     });
 }
 
@@ -136,7 +187,9 @@ function compare(lines: ReturnType<typeof parse>): { compared: number; maxDiff: 
         ["fair-exact", c.fair.exact],
         ["fair-partial", c.fair.partial],
       ] as const) {
-        const line = lines.find((l) => l.kind === "accuracy" && l.f.group === label && l.f.column === c.column && l.f.metric === metric);
+        const line = lines.find(
+          (l) => l.kind === "accuracy" && l.f.group === label && l.f.column === c.column && l.f.metric === metric,
+        );
         if (!line) throw new Error(`missing accuracy ${label} ${c.column} ${metric}`);
         note(line.f.value, s.mean);
         note(line.f.low, s.interval.low);
@@ -144,7 +197,10 @@ function compare(lines: ReturnType<typeof parse>): { compared: number; maxDiff: 
       }
     }
   }
-  const effects: [string, ConditionEffect][] = [["all", page.conditionEffect.overall], ...page.conditionEffect.columns.map((c): [string, ConditionEffect] => [`column=${c.column}`, c.effect])];
+  const effects: [string, ConditionEffect][] = [
+    ["all", page.conditionEffect.overall],
+    ...page.conditionEffect.columns.map((c): [string, ConditionEffect] => [`column=${c.column}`, c.effect]),
+  ];
   for (const [label, e] of effects) {
     const line = lines.find((l) => l.kind === "effect" && l.f.subset === label);
     if (!line) throw new Error(`missing effect ${label}`);
@@ -162,7 +218,9 @@ function python(): string {
   throw new Error("no python3 with pandas and statsmodels (Debian: python3-pandas python3-statsmodels)");
 }
 
-console.log(`simulated study: ${nParticipants} participants (half interactive) × ${items.length} items = ${records.length} answers; true effect ${effect}`);
+console.log(
+  `simulated study: ${nParticipants} participants (half interactive) × ${items.length} items = ${records.length} answers; true effect ${effect}`,
+);
 console.log(`page functions (TypeScript, summarizeHumanResults): ${tsSeconds.toFixed(2)} s`);
 const o = page.conditionEffect.overall;
 console.log(
@@ -175,13 +233,20 @@ for (const [name, command] of [
   ["analysis.py", python()],
 ] as const) {
   started = performance.now();
-  const out = execFileSync(command, [path.join(dir, "analysis", name)], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(command, [path.join(dir, "analysis", name)], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const seconds = (performance.now() - started) / 1000;
   const lines = parse(out);
   const { compared, maxDiff } = compare(lines);
   agree = Math.max(agree, maxDiff);
   if (lines.some((l) => l.kind === "model_note" && l.f.kind === "approximate")) pythonApproximate = true;
-  const term = lines.find((l) => l.kind === "model_term" && (l.f.term === "conditioninteractive" || l.f.term === "C(condition,Treatment('static'))[T.interactive]"));
+  const term = lines.find(
+    (l) =>
+      l.kind === "model_term" &&
+      (l.f.term === "conditioninteractive" || l.f.term === "C(condition,Treatment('static'))[T.interactive]"),
+  );
   const t = lines.find((l) => l.kind === "timing")?.f ?? {};
   console.log(
     `${name}: ${seconds.toFixed(2)} s wall (page numbers ${t.page} s, condition effects ${t.effect} s, model ${t.model} s); ${compared} numbers vs the page, largest difference ${maxDiff.toExponential(2)}; ${lines.find((l) => l.kind === "model")?.f.engine} condition term ${term ? Number(term.f.estimate).toFixed(3) : "–"} (log-odds, reference task)`,

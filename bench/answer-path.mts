@@ -64,7 +64,10 @@ async function answerPath(): Promise<void> {
     const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
     const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
     const ITEMS = 20;
-    const { study } = await createTranslationStudy({ itemCount: ITEMS * 3, config: { itemsPerTask: ITEMS, answersPerItem: P * ROUNDS + 1 } });
+    const { study } = await createTranslationStudy({
+      itemCount: ITEMS * 3,
+      config: { itemsPerTask: ITEMS, answersPerItem: P * ROUNDS + 1 },
+    });
     let trips = 0;
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
@@ -78,7 +81,9 @@ async function answerPath(): Promise<void> {
         await recordConsent(id, true, TEST_DEVICE);
         ids.push(id);
       }
-      const pids = (await dbPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")).rows.map((r) => r.pid);
+      const pids = (
+        await dbPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+      ).rows.map((r) => r.pid);
       const dbCpuNow = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
       const zero = () => ({ ms: 0, trips: 0, n: 0, dbCpu: 0, appCpu: 0 });
       const totals = { session: zero(), shown: zero(), answer: zero() };
@@ -103,7 +108,9 @@ async function answerPath(): Promise<void> {
         while (current) {
           const assignmentId = current.assignmentId;
           await timed("shown", () => markQuestionShown(id, assignmentId));
-          const out = await timed("answer", () => submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` }));
+          const out = await timed("answer", () =>
+            submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` }),
+          );
           current = out.update.current;
         }
       }
@@ -114,7 +121,9 @@ async function answerPath(): Promise<void> {
             `${k} ${(totals[k].ms / totals[k].n).toFixed(2)} ms / ${(totals[k].trips / totals[k].n).toFixed(1)} round trips (CPU: database ${((1000 * totals[k].dbCpu) / totals[k].n).toFixed(2)} ms, app ${((1000 * totals[k].appCpu) / totals[k].n).toFixed(2)} ms)`,
         )
         .join("; ");
-      console.log(`round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`);
+      console.log(
+        `round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`,
+      );
     }
     pg.Client.prototype.query = original;
     await disconnectDb();
@@ -125,7 +134,9 @@ async function answerPath(): Promise<void> {
 
 /** The app's backends of this database, read on a connection of its own (its own pid is left out). */
 async function backendPids(monitor: pg.Client): Promise<number[]> {
-  const rows = await monitor.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()");
+  const rows = await monitor.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+  );
   return rows.rows.map((r) => r.pid);
 }
 
@@ -139,10 +150,14 @@ async function runStartScenarios(): Promise<void> {
   const { execFileSync } = await import("node:child_process");
   const results: Array<{ startMs: number; answerMs: number | null }> = [];
   for (const s of START_SCENARIOS) {
-    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, "--scenario", `${s.items}:${s.analyse ? "analysed" : "never"}`], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, "--scenario", `${s.items}:${s.analyse ? "analysed" : "never"}`],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const last = out.trim().split("\n").at(-1)!;
     console.log(`  ${s.items} items, ${s.analyse ? "analysed" : "never analysed"}: ${last}`);
     results.push(JSON.parse(last) as { startMs: number; answerMs: number | null });
@@ -173,7 +188,9 @@ async function startScenario(spec: string): Promise<void> {
     await monitor.connect();
     if (!analyse) {
       // Never analysed, whatever the server's autovacuum setting: the bench wants the statistics-free plans.
-      const tables = await monitor.query<{ t: string }>("SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'");
+      const tables = await monitor.query<{ t: string }>(
+        "SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'",
+      );
       for (const { t } of tables.rows) await monitor.query(`ALTER TABLE ${t} SET (autovacuum_enabled = off)`);
     }
     const { disconnectDb, db } = await import("../lib/server/db");
@@ -190,20 +207,29 @@ async function startScenario(spec: string): Promise<void> {
        SELECT 'bench-' || g, source, "taskId", "taskVersion", question || ' ' || g, payload, "contentHash" || '-' || g, now() FROM "Item" t, generate_series(1, $2::int) g WHERE t.id = $1`,
       [template.id, items],
     );
-    await monitor.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) SELECT 'bench-' || g, gold, canonical FROM "AnswerKey" t, generate_series(1, $2::int) g WHERE t."itemId" = $1`, [
-      template.id,
-      items,
-    ]);
+    await monitor.query(
+      `INSERT INTO "AnswerKey" ("itemId", gold, canonical) SELECT 'bench-' || g, gold, canonical FROM "AnswerKey" t, generate_series(1, $2::int) g WHERE t."itemId" = $1`,
+      [template.id, items],
+    );
     await monitor.query(
       `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data)
        SELECT 'bench-img-' || g, 'bench-' || g, position, caption, "mimeType", sha256, data FROM "ItemImage" t, generate_series(1, $2::int) g WHERE t."itemId" = $1`,
       [template.id, items],
     );
     const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: 20, answersPerItem: 3 });
-    const pool = await db.pool.create({ data: { name: "bench", versions: { create: { version: 1, recipe: {}, frozenAt: new Date() } } }, select: { versions: { select: { id: true } } } });
+    const pool = await db.pool.create({
+      data: { name: "bench", versions: { create: { version: 1, recipe: {}, frozenAt: new Date() } } },
+      select: { versions: { select: { id: true } } },
+    });
     const poolVersionId = pool.versions[0]!.id;
-    await monitor.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, 'bench-' || g, 'translation' FROM generate_series(1, $2::int) g`, [poolVersionId, items]);
-    const study = await db.study.create({ data: { slug: "bench-start", name: "bench start", status: "open", poolVersionId, config }, select: { id: true, slug: true } });
+    await monitor.query(
+      `INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, 'bench-' || g, 'translation' FROM generate_series(1, $2::int) g`,
+      [poolVersionId, items],
+    );
+    const study = await db.study.create({
+      data: { slug: "bench-start", name: "bench start", status: "open", poolVersionId, config },
+      select: { id: true, slug: true },
+    });
     await ensureStudyCounters(study.id, poolVersionId, config.tasks, []);
     if (analyse) await monitor.query("ANALYZE");
     let startCpu = 0;
@@ -213,8 +239,12 @@ async function startScenario(spec: string): Promise<void> {
       const pids = await backendPids(monitor);
       const before = pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
       const result = await recordConsent(id, true, TEST_DEVICE);
-      const after = (await backendPids(monitor)).reduce((sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0), 0);
-      if (!result || result.mainAssigned !== config.itemsPerTask) throw new Error(`start ${i}: ${JSON.stringify(result)}`);
+      const after = (await backendPids(monitor)).reduce(
+        (sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0),
+        0,
+      );
+      if (!result || result.mainAssigned !== config.itemsPerTask)
+        throw new Error(`start ${i}: ${JSON.stringify(result)}`);
       if (i >= WARM) startCpu += after - before;
       started.push(id);
     }
@@ -230,8 +260,16 @@ async function startScenario(spec: string): Promise<void> {
           await markQuestionShown(id, assignmentId);
           const pids = await backendPids(monitor);
           const before = pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
-          const out = await submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` });
-          const after = (await backendPids(monitor)).reduce((sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0), 0);
+          const out = await submitAnswer({
+            participantId: id,
+            assignmentId,
+            rawAnswer: "move x 1",
+            idempotencyKey: `${id}-${n++}`,
+          });
+          const after = (await backendPids(monitor)).reduce(
+            (sum, pid) => sum + (pids.includes(pid) ? cpuSecondsOf(pid) : 0),
+            0,
+          );
           // The first participant's answers plan the statements.
           if (id !== started[0]) {
             answerCpu += after - before;

@@ -19,11 +19,25 @@
 import { parseArgs } from "node:util";
 import { createRng } from "../lib/rng.ts";
 import { reportedConditionEffect } from "../lib/results/condition-effect.ts";
-import { conditionEffects, crossedBootstrapConditionEffect, type CrossedAnswer } from "../lib/stats/crossed-bootstrap.ts";
-import { answersPerGroupForTwoProportions, participantsPerConditionForEffect, planClustered } from "../lib/stats/sample-size.ts";
+import {
+  conditionEffects,
+  crossedBootstrapConditionEffect,
+  type CrossedAnswer,
+} from "../lib/stats/crossed-bootstrap.ts";
+import {
+  answersPerGroupForTwoProportions,
+  participantsPerConditionForEffect,
+  planClustered,
+} from "../lib/stats/sample-size.ts";
 
 const TRUTH = 0.1;
-const { values: args } = parseArgs({ options: { studies: { type: "string", default: "200" }, replicates: { type: "string", default: "1000" }, calibrate: { type: "boolean", default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    studies: { type: "string", default: "200" },
+    replicates: { type: "string", default: "1000" },
+    calibrate: { type: "boolean", default: false },
+  },
+});
 const STUDIES = Number(args.studies);
 const REPLICATES = Number(args.replicates);
 
@@ -41,7 +55,12 @@ function calibrate(): void {
   const icc = (2 * halfRange) ** 2 / 12 / (0.5 * 0.5);
   const plan = participantsPerConditionForEffect({ p1: 0.5, p2: 0.7, answersPerParticipant: m, icc, power: 0.8 });
   // The planner before this interval: power.prop.test's answers per condition times the participant design effect.
-  const before = planClustered({ effectiveAnswers: answersPerGroupForTwoProportions({ p1: 0.5, p2: 0.7 }), answersPerParticipant: m, icc, answersPerItem: 1 }).participants;
+  const before = planClustered({
+    effectiveAnswers: answersPerGroupForTwoProportions({ p1: 0.5, p2: 0.7 }),
+    answersPerParticipant: m,
+    icc,
+    answersPerItem: 1,
+  }).participants;
   console.log(
     `planner: +20 pp at 50 % static accuracy, m = ${m}, ICC ${icc.toFixed(3)}, 80 % power → ${plan.participants} participants per condition (promised power ${(100 * plan.power).toFixed(1)} %); before: ${before}`,
   );
@@ -57,7 +76,13 @@ function calibrate(): void {
           const chosen = rng.shuffle(Array.from({ length: itemsPerTask }, (_, i) => i)).slice(0, m);
           for (const i of chosen) {
             const prob = 0.5 + (condition === "interactive" ? effectByTask[task]! : 0) + u + v[t]![i]!;
-            answers.push({ participantId: `${condition}-${p}`, itemId: `${task}-item-${i}`, task, condition, correct: rng.next() < prob ? 1 : 0 });
+            answers.push({
+              participantId: `${condition}-${p}`,
+              itemId: `${task}-item-${i}`,
+              task,
+              condition,
+              correct: rng.next() < prob ? 1 : 0,
+            });
           }
         });
       }
@@ -65,7 +90,11 @@ function calibrate(): void {
     return answers;
   }
 
-  function run(g: number, promised: number, interval: (answers: CrossedAnswer[], seed: number) => { low: number | null; high: number | null }): string {
+  function run(
+    g: number,
+    promised: number,
+    interval: (answers: CrossedAnswer[], seed: number) => { low: number | null; high: number | null },
+  ): string {
     const t = { hits: 0, intervals: 0, width: 0, detected: 0, effectTasks: 0, falsePositives: 0, nullTasks: 0 };
     for (let s = 0; s < STUDIES; s++) {
       const answers = study(s, g);
@@ -93,9 +122,13 @@ function calibrate(): void {
   }
 
   const t0 = performance.now();
-  const old = run(before, 0.8, (answers, seed) => crossedBootstrapConditionEffect(answers, { seed, replicates: REPLICATES }));
+  const old = run(before, 0.8, (answers, seed) =>
+    crossedBootstrapConditionEffect(answers, { seed, replicates: REPLICATES }),
+  );
   console.log(`before (crossed bootstrap, B = ${REPLICATES}, ${before} + ${before} participants): ${old}`);
-  const now = run(plan.participants, plan.power, (answers, seed) => reportedConditionEffect(answers, { seed, replicates: REPLICATES }));
+  const now = run(plan.participants, plan.power, (answers, seed) =>
+    reportedConditionEffect(answers, { seed, replicates: REPLICATES }),
+  );
   console.log(
     `${plan.participants} + ${plan.participants} participants, ${tasks.length} tasks × ${itemsPerTask} items (+20 pp on 4, 0 on 4), ${m} per participant and task; ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
@@ -121,7 +154,13 @@ function simulate(seed: string, d: Design): CrossedAnswer[] {
       for (const i of chosen) {
         const x = condition === "interactive" ? 1 : 0;
         const prob = 0.5 + TRUTH * x + u + v[i]! + w[i]! * x;
-        out.push({ participantId: `${condition}-${p}`, itemId: `item-${i}`, task: `T${(i % d.tasks) + 1}`, condition, correct: rng.next() < prob ? 1 : 0 });
+        out.push({
+          participantId: `${condition}-${p}`,
+          itemId: `item-${i}`,
+          task: `T${(i % d.tasks) + 1}`,
+          condition,
+          correct: rng.next() < prob ? 1 : 0,
+        });
       }
     }
   }
@@ -139,7 +178,9 @@ const ms = performance.now() - t0;
 console.log(
   `Simulated study: ${design.perCondition} static + ${design.perCondition} interactive participants, ${design.items} items over ${design.tasks} tasks, ${design.itemsPerParticipant} items each (${study.length} answers)`,
 );
-console.log(`truth ${pp(TRUTH)} pp; B = ${effects.overall.replicates}, seed ${effects.overall.seed}; ${ms.toFixed(0)} ms for overall + ${design.tasks} tasks`);
+console.log(
+  `truth ${pp(TRUTH)} pp; B = ${effects.overall.replicates}, seed ${effects.overall.seed}; ${ms.toFixed(0)} ms for overall + ${design.tasks} tasks`,
+);
 for (const [name, e] of [["overall", effects.overall] as const, ...Object.entries(effects.byTask)]) {
   const covers = e.low !== null && e.high !== null && e.low <= TRUTH && TRUTH <= e.high;
   console.log(
@@ -150,7 +191,9 @@ for (const [name, e] of [["overall", effects.overall] as const, ...Object.entrie
 // Monte Carlo error of the interval's ends: the same study with other seeds.
 const ends = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => crossedBootstrapConditionEffect(study, { seed }));
 const spread = (xs: number[]) => `${pp(Math.min(...xs))} … ${pp(Math.max(...xs))}`;
-console.log(`  overall with 8 other seeds: low ${spread(ends.map((e) => e.low!))} pp, high ${spread(ends.map((e) => e.high!))} pp`);
+console.log(
+  `  overall with 8 other seeds: low ${spread(ends.map((e) => e.low!))} pp, high ${spread(ends.map((e) => e.high!))} pp`,
+);
 
 // 2. Coverage.
 const small: Design = { perCondition: 20, items: 30, itemsPerParticipant: 20, tasks: 1 };
@@ -173,7 +216,9 @@ console.log(
   `\nCoverage of the true ${pp(TRUTH)} pp over ${STUDIES} simulated studies (${small.perCondition} + ${small.perCondition} participants, ${small.items} items, ${small.itemsPerParticipant} each; B = ${REPLICATES}; ${((performance.now() - t1) / 1000).toFixed(1)} s):`,
 );
 for (const [name, [hits, width]] of Object.entries(tally)) {
-  console.log(`  resampling ${name.padEnd(12)} coverage ${((100 * hits) / STUDIES).toFixed(1)} %  mean width ${(100 * (width / STUDIES)).toFixed(1)} pp`);
+  console.log(
+    `  resampling ${name.padEnd(12)} coverage ${((100 * hits) / STUDIES).toFixed(1)} %  mean width ${(100 * (width / STUDIES)).toFixed(1)} pp`,
+  );
 }
 
 // 3. Run time at a large study's size.

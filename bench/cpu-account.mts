@@ -51,14 +51,28 @@ export function cpuSnapshot(appPids: number[]): CpuSnapshot {
  * CPU seconds between two snapshots; a process that started in between counts from zero, one that ended is lost.
  * `only`: the PostgreSQL processes to count (see backendPids).
  */
-export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, only?: ReadonlySet<number>): { app: number; postgres: number; client: number } {
+export function cpuBetween(
+  a: CpuSnapshot,
+  b: CpuSnapshot,
+  only?: ReadonlySet<number>,
+): { app: number; postgres: number; client: number } {
   const delta = (from: Map<number, number>, to: Map<number, number>, keep: (pid: number) => boolean) =>
     [...to].reduce((sum, [pid, s]) => (keep(pid) ? sum + Math.max(0, s - (from.get(pid) ?? 0)) : sum), 0);
-  return { app: delta(a.app, b.app, () => true), postgres: delta(a.postgres, b.postgres, (pid) => !only || only.has(pid)), client: b.client - a.client };
+  return {
+    app: delta(a.app, b.app, () => true),
+    postgres: delta(a.postgres, b.postgres, (pid) => !only || only.has(pid)),
+    client: b.client - a.client,
+  };
 }
 
 /** The backends connected to one database, plus the WAL writer (every commit's flush): what a run's statements cost. */
-export async function backendPids(client: { query: (sql: string, values: unknown[]) => Promise<{ rows: Array<{ pid: number }> }> }, database: string): Promise<Set<number>> {
-  const { rows } = await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type = 'walwriter'`, [database]);
+export async function backendPids(
+  client: { query: (sql: string, values: unknown[]) => Promise<{ rows: Array<{ pid: number }> }> },
+  database: string,
+): Promise<Set<number>> {
+  const { rows } = await client.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type = 'walwriter'`,
+    [database],
+  );
   return new Set(rows.map((r) => r.pid));
 }

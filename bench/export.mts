@@ -20,7 +20,17 @@ const ITEMS = 500;
 const RSS_SAMPLE_MS = 50;
 const TARGET_RSS_MB = 300;
 const MB = 1024 * 1024;
-const TASKS = ["translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"];
+const TASKS = [
+  "translation",
+  "rotation",
+  "zooming",
+  "residue_ligand",
+  "translation_rotation",
+  "rotation_rotation",
+  "docking",
+  "interaction_location",
+  "pocket_ligand",
+];
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +51,8 @@ function processTree(pid: number): number[] {
     }
     for (const tid of tids) {
       try {
-        for (const child of fs.readFileSync(`/proc/${out[i]}/task/${tid}/children`, "utf8").trim().split(/\s+/)) if (child) out.push(Number(child));
+        for (const child of fs.readFileSync(`/proc/${out[i]}/task/${tid}/children`, "utf8").trim().split(/\s+/))
+          if (child) out.push(Number(child));
       } catch {
         // thread gone
       }
@@ -77,10 +88,23 @@ interface RunFigures {
 function runExportCli(databaseUrl: string, extraEnv: Record<string, string>): Promise<RunFigures> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/export.mts", "--study", "bench-study", "--what", "responses"], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=react-server",
+        "scripts/export.mts",
+        "--study",
+        "bench-study",
+        "--what",
+        "responses",
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: databaseUrl, ...extraEnv },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let lines = 0;
     let bytes = 0;
     let firstByte = 0;
@@ -131,8 +155,12 @@ async function fill(databaseUrl: string, rows: number, participants: number): Pr
   await client.connect();
   const t0 = performance.now();
   await client.query(`INSERT INTO "Pool" (id, name) VALUES ('bench-pool', 'bench')`);
-  await client.query(`INSERT INTO "PoolVersion" (id, "poolId", version, recipe, "frozenAt") VALUES ('bench-pv', 'bench-pool', 1, '{}', now())`);
-  await client.query(`INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ('bench-study', 'bench', 'Bench', 'open', 'bench-pv', '{}')`);
+  await client.query(
+    `INSERT INTO "PoolVersion" (id, "poolId", version, recipe, "frozenAt") VALUES ('bench-pv', 'bench-pool', 1, '{}', now())`,
+  );
+  await client.query(
+    `INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ('bench-study', 'bench', 'Bench', 'open', 'bench-pv', '{}')`,
+  );
   // Items cycle through the nine tasks; T4 golds alternate between bonds (Pos.) and none (Neg.).
   await client.query(
     `INSERT INTO "Item" (id, "externalId", source, "taskId", "taskVersion", question, payload, "contentHash", "updatedAt")
@@ -149,7 +177,9 @@ async function fill(databaseUrl: string, rows: number, participants: number): Pr
             CASE WHEN i % 9 = 3 AND i % 2 = 0 THEN 'Yes: ARG NH2, O1B' WHEN i % 9 = 3 THEN 'No' ELSE 'move x 3' END
      FROM generate_series(0, ${ITEMS - 1}) AS i`,
   );
-  await client.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT 'bench-pv', id, "taskId" FROM "Item"`);
+  await client.query(
+    `INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT 'bench-pv', id, "taskId" FROM "Item"`,
+  );
   await client.query(
     `INSERT INTO "Participant" (id, "studyId", "externalId", condition, cohort, status, "orderSeed", "deviceInfo", "startedAt", "lastSeenAt")
      SELECT 'p-' || p, 'bench-study', 'PROLIFIC-' || p, CASE WHEN p % 2 = 0 THEN 'static' ELSE 'interactive' END,
@@ -182,7 +212,8 @@ async function fill(databaseUrl: string, rows: number, participants: number): Pr
 
 async function main(): Promise<number> {
   const rows = Number(values.rows);
-  if (!Number.isInteger(rows) || rows < ITEMS || rows % ITEMS !== 0) throw new Error(`--rows must be a positive multiple of ${ITEMS}`);
+  if (!Number.isInteger(rows) || rows < ITEMS || rows % ITEMS !== 0)
+    throw new Error(`--rows must be a positive multiple of ${ITEMS}`);
   const participants = rows / ITEMS;
   const name = `misi_bench_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: SERVER_URL });
@@ -194,7 +225,9 @@ async function main(): Promise<number> {
   let exitCode = 0;
   try {
     await runMigrationCommand("deploy", { databaseUrl, quiet: true });
-    console.log(`database ${name}: filling ${rows.toLocaleString("en")} responses (${participants} participants × ${ITEMS} items)…`);
+    console.log(
+      `database ${name}: filling ${rows.toLocaleString("en")} responses (${participants} participants × ${ITEMS} items)…`,
+    );
     console.log(`filled in ${await fill(databaseUrl, rows, participants)} s`);
     const runs: [string, Record<string, string>][] = [
       ["default: child process", {}],
@@ -202,7 +235,9 @@ async function main(): Promise<number> {
     ];
     for (const [label, extraEnv] of runs) {
       const r = await runExportCli(databaseUrl, extraEnv);
-      console.log(`export (${label}, default V8 flags): ${r.rows.toLocaleString("en")} rows, ${(r.bytes / MB).toFixed(1)} MB`);
+      console.log(
+        `export (${label}, default V8 flags): ${r.rows.toLocaleString("en")} rows, ${(r.bytes / MB).toFixed(1)} MB`,
+      );
       console.log(
         `  ${Math.round(r.rows / r.streamSeconds).toLocaleString("en")} rows/s, ${(r.bytes / MB / r.streamSeconds).toFixed(1)} MB/s; first to last byte ${r.streamSeconds.toFixed(1)} s, whole CLI run ${r.totalSeconds.toFixed(1)} s`,
       );

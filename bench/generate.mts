@@ -42,7 +42,13 @@ function load(pdbId: string, file: string, ligandFile?: string): GeneratorComple
     file,
     text: bytes.toString("utf8"),
     sha256: createHash("sha256").update(bytes).digest("hex"),
-    ...(ligandFile && ligand ? { ligandFile, ligandText: ligand.toString("utf8"), ligandSha256: createHash("sha256").update(ligand).digest("hex") } : {}),
+    ...(ligandFile && ligand
+      ? {
+          ligandFile,
+          ligandText: ligand.toString("utf8"),
+          ligandSha256: createHash("sha256").update(ligand).digest("hex"),
+        }
+      : {}),
   });
   if (!loaded.ok) throw new Error(loaded.reason);
   return loaded.complex;
@@ -50,24 +56,49 @@ function load(pdbId: string, file: string, ligandFile?: string): GeneratorComple
 
 // 1s3v (PoseBusters split): 602 pocket + 27 ligand heavy atoms at the 10 Å pocket cut.
 const t0 = performance.now();
-const complexes = [load("1s3v", "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb", "posebusters-conftest/1s3v/1s3v_ligand.sdf"), load("1aku", "plip-test-pdb/1aku.pdb")];
-console.log(`prepared ${complexes.length} complexes (parse, pocket, bonds, H-bonds) in ${(performance.now() - t0).toFixed(0)} ms`);
+const complexes = [
+  load(
+    "1s3v",
+    "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb",
+    "posebusters-conftest/1s3v/1s3v_ligand.sdf",
+  ),
+  load("1aku", "plip-test-pdb/1aku.pdb"),
+];
+console.log(
+  `prepared ${complexes.length} complexes (parse, pocket, bonds, H-bonds) in ${(performance.now() - t0).toFixed(0)} ms`,
+);
 
 for (const taskId of TASK_IDS) {
   const t = performance.now();
-  const result = generateItems({ complexes, tasks: [taskId], perTask: ITEMS_PER_TASK, seed: "bench", renderSettings: { widthPx: 1024, heightPx: 1024 } });
+  const result = generateItems({
+    complexes,
+    tasks: [taskId],
+    perTask: ITEMS_PER_TASK,
+    seed: "bench",
+    renderSettings: { widthPx: 1024, heightPx: 1024 },
+  });
   if (!result.ok) throw new Error(result.error);
   const ms = performance.now() - t;
-  console.log(`generate ${taskId}: ${result.items.length} items in ${ms.toFixed(0)} ms (${(ms / Math.max(1, result.items.length)).toFixed(1)} ms/item, scenes for scene3d included)`);
+  console.log(
+    `generate ${taskId}: ${result.items.length} items in ${ms.toFixed(0)} ms (${(ms / Math.max(1, result.items.length)).toFixed(1)} ms/item, scenes for scene3d included)`,
+  );
 }
 
-const result = generateItems({ complexes: [complexes[0]!], tasks: ["pocket_ligand"], perTask: 1, seed: "bench", renderSettings: { widthPx: 1024, heightPx: 1024 } });
+const result = generateItems({
+  complexes: [complexes[0]!],
+  tasks: ["pocket_ligand"],
+  perTask: 1,
+  seed: "bench",
+  renderSettings: { widthPx: 1024, heightPx: 1024 },
+});
 if (!result.ok) throw new Error(result.error);
 const item = result.items[0]!;
 const settings = item.provenance.renderSettings;
 const view = item.views[0]!;
 const scene = requireViewScene(item.complexes[0]!, view, settings);
-console.log(`view: ${item.pdbId} ${view.caption}: ${scene.atoms.length} atoms, ${scene.bonds.length} bonds, ${scene.residueLabels.length} residue labels`);
+console.log(
+  `view: ${item.pdbId} ${view.caption}: ${scene.atoms.length} atoms, ${scene.bonds.length} bonds, ${scene.residueLabels.length} residue labels`,
+);
 
 const sceneTimes = time(RUNS, WARMUP, () => requireViewScene(item.complexes[0]!, view, settings));
 const svgTimes = time(RUNS, WARMUP, () => renderSvg(scene, settings));
@@ -79,4 +110,6 @@ console.log(
 );
 const svg = renderSvg(scene, settings);
 const pngTimes = time(PNG_RUNS, 1, () => renderPng(svg));
-console.log(`renderPng ${settings.widthPx}×${settings.heightPx}: median ${median(pngTimes).toFixed(0)} ms over ${PNG_RUNS} runs`);
+console.log(
+  `renderPng ${settings.widthPx}×${settings.heightPx}: median ${median(pngTimes).toFixed(0)} ms over ${PNG_RUNS} runs`,
+);

@@ -25,7 +25,9 @@ import { openSourceTree } from "@/lib/server/import/source-tree";
 const PROBE_MS = 100;
 const MiB = 1024 ** 2;
 const SVG_NS = "http://www.w3.org/2000/svg";
-const { values } = parseArgs({ options: { only: { type: "string", default: "svg-nested,svg-blur,xlsx,results,targz" } } });
+const { values } = parseArgs({
+  options: { only: { type: "string", default: "svg-nested,svg-blur,xlsx,results,targz" } },
+});
 const only = new Set(values.only.split(","));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "misi-bench-heavy-"));
 
@@ -114,7 +116,9 @@ await runHeavyJob("svg", { bytes: Buffer.from(`<svg xmlns="${SVG_NS}" width="2" 
 
 if (only.has("svg-nested")) {
   // 16 k levels: 2.8 s on the red team's machine (64 k: 83 s); the cost is quadratic in the depth.
-  const svg = Buffer.from(`<svg xmlns="${SVG_NS}" width="10" height="10">${"<g>".repeat(16_384)}<rect width="10" height="10"/>${"</g>".repeat(16_384)}</svg>`);
+  const svg = Buffer.from(
+    `<svg xmlns="${SVG_NS}" width="10" height="10">${"<g>".repeat(16_384)}<rect width="10" height="10"/>${"</g>".repeat(16_384)}</svg>`,
+  );
   await measure("nested SVG, 16 k levels", "in-process", () => svgOutcome(rasterizeForeignSvg(svg)));
   await measure("nested SVG, 16 k levels", "pool", async () => svgOutcome(await runHeavyJob("svg", { bytes: svg })));
 }
@@ -123,7 +127,9 @@ if (only.has("svg-blur")) {
     `<svg xmlns="${SVG_NS}" width="4096" height="4096"><filter id="f"><feGaussianBlur stdDeviation="1500"/></filter><rect width="4096" height="4096" fill="red" filter="url(#f)"/></svg>`,
   );
   await measure(`blur SVG (${svg.length} bytes)`, "in-process", () => svgOutcome(rasterizeForeignSvg(svg)));
-  await measure(`blur SVG (${svg.length} bytes)`, "pool", async () => svgOutcome(await runHeavyJob("svg", { bytes: svg })));
+  await measure(`blur SVG (${svg.length} bytes)`, "pool", async () =>
+    svgOutcome(await runHeavyJob("svg", { bytes: svg })),
+  );
 }
 if (only.has("xlsx") && fs.existsSync("/usr/bin/zip")) {
   const dir = fs.mkdtempSync(path.join(work, "xlsx-"));
@@ -150,13 +156,17 @@ if (only.has("xlsx") && fs.existsSync("/usr/bin/zip")) {
   const cells = `<c t="inlineStr"><is><t>x</t></is></c>`.repeat(20);
   const parts: string[] = [];
   for (let r = 1; r <= 100_000; r++) parts.push(`<row r="${r}">${cells}</row>`);
-  put("xl/worksheets/sheet1.xml", `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${parts.join("")}</sheetData></worksheet>`);
+  put(
+    "xl/worksheets/sheet1.xml",
+    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${parts.join("")}</sheetData></worksheet>`,
+  );
   const file = path.join(work, "bomb.xlsx");
   execFileSync("zip", ["-q", "-9", "-r", file, "."], { cwd: dir });
   const bytes = fs.readFileSync(file);
   const input = { fileName: "bomb.xlsx", bytes, maxXlsxInflatedBytes: 1024 ** 3 };
   const label = `xlsx bomb (${Math.round(bytes.length / 1024)} KB)`;
-  const outcome = (r: Awaited<ReturnType<typeof parsePredictionFile>>) => (r.ok ? `read ${r.rows.length} rows` : `refused: ${r.errors[0]?.problem}`);
+  const outcome = (r: Awaited<ReturnType<typeof parsePredictionFile>>) =>
+    r.ok ? `read ${r.rows.length} rows` : `refused: ${r.errors[0]?.problem}`;
   await measure(label, "in-process", async () => outcome(await parsePredictionFile(input)));
   await measure(label, "pool", async () => outcome(await runHeavyJob("predictionFile", input)));
 }
@@ -166,11 +176,24 @@ if (only.has("results")) {
   for (let p = 0; p < 4_000; p++)
     for (let i = 0; i < 50; i++) {
       const exact = (p + i) % 3 === 0 ? 0 : 1;
-      records.push({ participantId: `p${p}`, itemId: `i${i}`, taskId: "translation", exact, partial: exact ? 1 : 0.5, condition: "static", cohort: "unspecified" });
+      records.push({
+        participantId: `p${p}`,
+        itemId: `i${i}`,
+        taskId: "translation",
+        exact,
+        partial: exact ? 1 : 0.5,
+        condition: "static",
+        cohort: "unspecified",
+      });
     }
-  const outcome = (r: ReturnType<typeof summarizeHumanResults>) => (r.ok ? "summarised" : `invalid: ${r.issues[0]?.reason}`);
-  await measure("results summary, 200,000 responses", "in-process", () => outcome(summarizeHumanResults(records, { seed: "bench" })));
-  await measure("results summary, 200,000 responses", "pool", async () => outcome(await runHeavyJob("resultsSummary", { records, options: { seed: "bench" } })));
+  const outcome = (r: ReturnType<typeof summarizeHumanResults>) =>
+    r.ok ? "summarised" : `invalid: ${r.issues[0]?.reason}`;
+  await measure("results summary, 200,000 responses", "in-process", () =>
+    outcome(summarizeHumanResults(records, { seed: "bench" })),
+  );
+  await measure("results summary, 200,000 responses", "pool", async () =>
+    outcome(await runHeavyJob("resultsSummary", { records, options: { seed: "bench" } })),
+  );
 }
 if (only.has("targz")) {
   const bomb = path.join(work, "bomb.tar.gz");
@@ -178,7 +201,8 @@ if (only.has("targz")) {
   const done = pipeline(pack, createGzip(), fs.createWriteStream(bomb));
   const entry = pack.entry({ name: "zeros.bin", size: 1024 * MiB }) as unknown as NodeJS.WritableStream;
   const chunk = Buffer.alloc(MiB);
-  for (let i = 0; i < 1024; i++) if (!entry.write(chunk)) await new Promise<void>((r) => entry.once("drain", () => r()));
+  for (let i = 0; i < 1024; i++)
+    if (!entry.write(chunk)) await new Promise<void>((r) => entry.once("drain", () => r()));
   entry.end();
   pack.finalize();
   await done;
@@ -192,8 +216,13 @@ if (only.has("targz")) {
   await measure(label, "default limits", () => open());
 }
 
-console.log("\n| input | path | wall ms | participant worst ms | median ms | server RSS growth MB | outcome |\n|---|---|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.input} | ${r.path} | ${r.wallMs} | ${r.worstMs} | ${r.medianMs} | ${r.rssGrowthMb} | ${r.outcome} |`);
+console.log(
+  "\n| input | path | wall ms | participant worst ms | median ms | server RSS growth MB | outcome |\n|---|---|---|---|---|---|---|",
+);
+for (const r of rows)
+  console.log(
+    `| ${r.input} | ${r.path} | ${r.wallMs} | ${r.worstMs} | ${r.medianMs} | ${r.rssGrowthMb} | ${r.outcome} |`,
+  );
 await closeHeavyPool();
 server.close();
 fs.rmSync(work, { recursive: true, force: true });

@@ -20,7 +20,13 @@ const IMAGE_BYTES = 48 * 1024;
 const ZIP_IMAGES_PER_ITEM = 4;
 const MB = 1024 * 1024;
 
-const { values } = parseArgs({ options: { "tsv-mb": { type: "string", default: "1024" }, "zip-mb": { type: "string", default: "256" }, keep: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    "tsv-mb": { type: "string", default: "1024" },
+    "zip-mb": { type: "string", default: "256" },
+    keep: { type: "boolean", default: false },
+  },
+});
 if (!process.env.DATABASE_URL) {
   console.error("Set DATABASE_URL to a PostgreSQL database (the dry run looks up duplicates there).");
   process.exit(2);
@@ -48,9 +54,15 @@ async function measure(label: string, inputPath: string) {
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const r = result.report;
   console.log(`\n${label}: ${(bytes / MB).toFixed(0)} MB, ${r.recordsRead} records`);
-  console.log(`  status ${result.status}; would import ${r.imported}, duplicates ${r.duplicates}, skipped ${r.counts.skipped}, errors ${r.counts.errors}`);
-  console.log(`  ${seconds.toFixed(1)} s  →  ${(bytes / MB / seconds).toFixed(1)} MB/s, ${(r.recordsRead / seconds).toFixed(0)} records/s`);
-  console.log(`  RSS before ${(rssBefore / MB).toFixed(0)} MB, peak RSS so far ${peakRssMb.toFixed(0)} MB (input is ${(bytes / MB).toFixed(0)} MB)`);
+  console.log(
+    `  status ${result.status}; would import ${r.imported}, duplicates ${r.duplicates}, skipped ${r.counts.skipped}, errors ${r.counts.errors}`,
+  );
+  console.log(
+    `  ${seconds.toFixed(1)} s  →  ${(bytes / MB / seconds).toFixed(1)} MB/s, ${(r.recordsRead / seconds).toFixed(0)} records/s`,
+  );
+  console.log(
+    `  RSS before ${(rssBefore / MB).toFixed(0)} MB, peak RSS so far ${peakRssMb.toFixed(0)} MB (input is ${(bytes / MB).toFixed(0)} MB)`,
+  );
 }
 
 try {
@@ -63,7 +75,9 @@ try {
     const t0 = performance.now();
     await writeStreamed(
       tsv,
-      (i) => (i === 0 ? "index\timage\tquestion\tanswer\tcategory\n" : "") + `${tag}-${i}\t${image().toString("base64")}\tWhich translation? #${i} ${tag}\tmove x ${(i % 9) - 4}\tTranslation\n`,
+      (i) =>
+        (i === 0 ? "index\timage\tquestion\tanswer\tcategory\n" : "") +
+        `${tag}-${i}\t${image().toString("base64")}\tWhich translation? #${i} ${tag}\tmove x ${(i % 9) - 4}\tTranslation\n`,
       rows,
     );
     console.log(`wrote ${tsv} (${rows} rows) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -76,7 +90,9 @@ try {
     const items = Math.ceil((zipMb * MB) / (IMAGE_BYTES * ZIP_IMAGES_PER_ITEM));
     const dir = path.join(work, "release", "T2_rotation");
     fs.mkdirSync(path.join(dir, "images"), { recursive: true });
-    for (let i = 0; i < items; i++) for (let k = 0; k < ZIP_IMAGES_PER_ITEM; k++) fs.writeFileSync(path.join(dir, "images", `${i}_${k}.png`), image());
+    for (let i = 0; i < items; i++)
+      for (let k = 0; k < ZIP_IMAGES_PER_ITEM; k++)
+        fs.writeFileSync(path.join(dir, "images", `${i}_${k}.png`), image());
     await writeStreamed(
       path.join(dir, "data.jsonl"),
       (i) =>

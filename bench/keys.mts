@@ -89,14 +89,20 @@ function keysOf(): Record<string, ComplexKey> {
 function baseKeys(ref: string): Record<string, ComplexKey> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-keys-"));
   try {
-    const tar = execFileSync("git", ["archive", ref, "lib", "tsconfig.json", "package.json"], { cwd: ROOT, maxBuffer: 1 << 30 });
+    const tar = execFileSync("git", ["archive", ref, "lib", "tsconfig.json", "package.json"], {
+      cwd: ROOT,
+      maxBuffer: 1 << 30,
+    });
     execFileSync("tar", ["-x", "-C", dir], { input: tar });
     fs.mkdirSync(path.join(dir, "bench"));
     fs.copyFileSync(path.join(ROOT, "bench/keys.mts"), path.join(dir, "bench/keys.mts"));
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
     fs.symlinkSync(path.join(ROOT, "prisma"), path.join(dir, "prisma"));
     const dump = path.join(dir, "keys.json");
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["bench/keys.mts", "--dump", dump, "--shared", SHARED], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["bench/keys.mts", "--dump", dump, "--shared", SHARED], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     return JSON.parse(fs.readFileSync(dump, "utf8")) as Record<string, ComplexKey>;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -104,7 +110,12 @@ function baseKeys(ref: string): Record<string, ComplexKey> {
 }
 
 /** Why a bond appears or disappears when the ligand is the same, judged with this tree's code. */
-async function bondReason(label: string, text: string, before: KeyBond | undefined, after: KeyBond | undefined): Promise<string> {
+async function bondReason(
+  label: string,
+  text: string,
+  before: KeyBond | undefined,
+  after: KeyBond | undefined,
+): Promise<string> {
   const b = before ?? after!;
   const types = `[donor ${b.donorType}, acceptor ${b.acceptorType}]`;
   // Loaded here, not at the top: the base tree's copy of this script runs only keysOf and has no such modules.
@@ -115,9 +126,12 @@ async function bondReason(label: string, text: string, before: KeyBond | undefin
   if (!prepared.ok) return `${text} ${types}`;
   const c = prepared.complex;
   const m = /^(\S+) (-?\d+)(\S?) (\S+) (\S*), (\S+) /.exec(text)!;
-  const p = c.pocketAtoms.find((a) => a.resName === m[1] && String(a.resSeq) === m[2] && a.iCode === m[3] && a.name === m[4] && a.chain === m[5]);
+  const p = c.pocketAtoms.find(
+    (a) => a.resName === m[1] && String(a.resSeq) === m[2] && a.iCode === m[3] && a.name === m[4] && a.chain === m[5],
+  );
   const l = c.ligand.atoms.find((a) => a.name === m[6]);
-  const d = (x: { x: number; y: number; z: number }, y: { x: number; y: number; z: number }) => Math.hypot(x.x - y.x, x.y - y.y, x.z - y.z);
+  const d = (x: { x: number; y: number; z: number }, y: { x: number; y: number; z: number }) =>
+    Math.hypot(x.x - y.x, x.y - y.y, x.z - y.z);
   const metal =
     p && l
       ? c.pocketAtoms.find(
@@ -128,7 +142,8 @@ async function bondReason(label: string, text: string, before: KeyBond | undefin
             d(a, l) <= metalCoordinationDistance(a.element),
         )
       : undefined;
-  if (!after && metal) return `${text} ${types}: metal-bridged, both atoms coordinate ${metal.resName} ${metal.resSeq} (${d(metal, p!).toFixed(2)} and ${d(metal, l!).toFixed(2)} Å)`;
+  if (!after && metal)
+    return `${text} ${types}: metal-bridged, both atoms coordinate ${metal.resName} ${metal.resSeq} (${d(metal, p!).toFixed(2)} and ${d(metal, l!).toFixed(2)} Å)`;
   const resName = l?.resName ?? "";
   if (COMPONENT_TEMPLATES.has(resName)) return `${text} ${types}: ${resName} typed from its CCD template`;
   return `${text} ${types}`;
@@ -141,7 +156,9 @@ if (dumpAt >= 0) {
 } else {
   const baseAt = args.indexOf("--base");
   const ref = baseAt >= 0 ? args[baseAt + 1]! : "main";
-  const COMPONENT_TEMPLATES_NAMES = new Set((await import("@/lib/molecule/chemistry/component-templates")).COMPONENT_TEMPLATES.keys());
+  const COMPONENT_TEMPLATES_NAMES = new Set(
+    (await import("@/lib/molecule/chemistry/component-templates")).COMPONENT_TEMPLATES.keys(),
+  );
   const before = baseKeys(ref);
   const after = keysOf();
   let changed = 0;
@@ -155,7 +172,9 @@ if (dumpAt >= 0) {
     }
     if (o.ligand !== n.ligand) {
       changed += 1;
-      console.log(`${label}: ligand ${o.ligand} → ${n.ligand} (${n.ligandReason}); key ${o.bonds.length} → ${n.bonds.length} bonds`);
+      console.log(
+        `${label}: ligand ${o.ligand} → ${n.ligand} (${n.ligandReason}); key ${o.bonds.length} → ${n.bonds.length} bonds`,
+      );
       continue;
     }
     const oldBy = new Map(o.bonds.map((b) => [b.text, b]));

@@ -52,7 +52,9 @@ for (const group of grouped.complexes) {
     file: group.protein,
     text,
     sha256: sha256(bytes),
-    ...(group.ligand && ligandBytes ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha256(ligandBytes) } : {}),
+    ...(group.ligand && ligandBytes
+      ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha256(ligandBytes) }
+      : {}),
   });
   if (loaded.ok) complexes.push(loaded.complex);
 }
@@ -121,17 +123,29 @@ for (const [taskId, perTask] of [
       .map(
         (f) =>
           `${f} px font (capitals ${(f * LABEL_CAP_HEIGHT_EM).toFixed(1)} px) at ${settings.widthPx} px; ` +
-          DISPLAY_WIDTHS_CSS_PX.map((w) => `at ${w} CSS px: ${((f * w) / settings.widthPx).toFixed(1)} font / ${((f * LABEL_CAP_HEIGHT_EM * w) / settings.widthPx).toFixed(1)} capitals`).join("; "),
+          DISPLAY_WIDTHS_CSS_PX.map(
+            (w) =>
+              `at ${w} CSS px: ${((f * w) / settings.widthPx).toFixed(1)} font / ${((f * LABEL_CAP_HEIGHT_EM * w) / settings.widthPx).toFixed(1)} capitals`,
+          ).join("; "),
       )
       .join(" | ");
-  console.log(`\n${taskId}: ${r.items.length} items, ${views} views, mean SVG ${(svgBytes / Math.max(1, views) / 1024).toFixed(1)} KiB`);
+  console.log(
+    `\n${taskId}: ${r.items.length} items, ${views} views, mean SVG ${(svgBytes / Math.max(1, views) / 1024).toFixed(1)} KiB`,
+  );
   console.log(`  atom labels:    ${sizeLine("atom")}`);
   console.log(`  residue labels: ${sizeLine("residue")}`);
   if (fonts.residueAtom.size > 0) console.log(`  residue-atom labels: ${sizeLine("residueAtom")}`);
-  console.log(`  named residues (key / question) labelled in ≥ ${MIN_VIEWS} views: ${namedOk}/${named}; in no view: ${namedZero}`);
+  console.log(
+    `  named residues (key / question) labelled in ≥ ${MIN_VIEWS} views: ${namedOk}/${named}; in no view: ${namedZero}`,
+  );
   console.log(`  contact-shell residues labelled in ≥ ${MIN_VIEWS} views: ${shellOk}/${shell}`);
-  if (polarAtoms > 0) console.log(`  contact-shell polar atoms (N, O, S) named in ≥ ${MIN_VIEWS} views: ${polarAtomsOk}/${polarAtoms}; in no view: ${polarAtomsNone}`);
-  console.log(`  ligand atoms named in ≥ ${MIN_VIEWS} views: ${ligandAtomsOk}/${ligandAtoms}; ligand labels skipped per view: ${skipped}/${requested}`);
+  if (polarAtoms > 0)
+    console.log(
+      `  contact-shell polar atoms (N, O, S) named in ≥ ${MIN_VIEWS} views: ${polarAtomsOk}/${polarAtoms}; in no view: ${polarAtomsNone}`,
+    );
+  console.log(
+    `  ligand atoms named in ≥ ${MIN_VIEWS} views: ${ligandAtomsOk}/${ligandAtoms}; ligand labels skipped per view: ${skipped}/${requested}`,
+  );
   console.log(`  label boxes covering another label's text: ${overlaps}; forced labels: ${forced}`);
   for (const m of misses.slice(0, 12)) console.log(`    short: ${m}`);
 }

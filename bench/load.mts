@@ -38,7 +38,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "../lib/participant/submit-retry";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  isRetryableStatus,
+  nextRetryDelayMs,
+  retryAfterMs,
+  withinBudget,
+} from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
 import { backendPids, cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
@@ -101,10 +107,12 @@ const THINK = (() => {
 const thinkMs = () => THINK.lo + Math.random() * (THINK.hi - THINK.lo);
 const IMAGES_PER_ITEM = Number(args["images-per-item"] ?? (args.launch ? 4 : 1));
 const IMAGE_BYTES = args["image-kb"] === undefined ? null : Math.round(Number(args["image-kb"]) * 1024);
-if (!["next", "custom"].includes(args.serving)) throw new Error(`--serving must be next or custom, got "${args.serving}"`);
+if (!["next", "custom"].includes(args.serving))
+  throw new Error(`--serving must be next or custom, got "${args.serving}"`);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-if (!/^[a-z_][a-z0-9_]{0,40}$/.test(args["db-prefix"])) throw new Error(`--db-prefix must be a lower-case SQL identifier, got "${args["db-prefix"]}"`);
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(args["db-prefix"]))
+  throw new Error(`--db-prefix must be a lower-case SQL identifier, got "${args["db-prefix"]}"`);
 const DB_NAME = `${args["db-prefix"]}_${randomBytes(4).toString("hex")}`;
 const dbUrl = (() => {
   const u = new URL(SERVER_URL);
@@ -173,11 +181,29 @@ async function renderedViews(): Promise<Buffer[]> {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "scripts/generate.mts", "--structures", "prisma/demo/structures", "--tasks", "all", "--per-task", "1", "--seed", "bench-views", "--format", "svg", "--out", out],
+        [
+          "--import",
+          "tsx",
+          "scripts/generate.mts",
+          "--structures",
+          "prisma/demo/structures",
+          "--tasks",
+          "all",
+          "--per-task",
+          "1",
+          "--seed",
+          "bench-views",
+          "--format",
+          "svg",
+          "--out",
+          out,
+        ],
         { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
       );
       child.on("error", reject);
-      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`generating the bench's images failed (exit ${code})`))));
+      child.on("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`generating the bench's images failed (exit ${code})`)),
+      );
     });
     const files = (readdirSync(out, { recursive: true }) as string[]).filter((f) => f.endsWith(".svg")).sort();
     viewsCache = files.map((f) => readFileSync(path.join(out, f)));
@@ -186,12 +212,16 @@ async function renderedViews(): Promise<Buffer[]> {
   }
   if (viewsCache.length === 0) throw new Error("the generator wrote no SVG views");
   const sizes = viewsCache.map((b) => b.byteLength).sort((a, b) => a - b);
-  log(`images: ${sizes.length} rendered views, ${(sizes[0]! / 1024).toFixed(0)}–${(sizes.at(-1)! / 1024).toFixed(0)} KB (median ${(sizes[sizes.length >> 1]! / 1024).toFixed(0)} KB)`);
+  log(
+    `images: ${sizes.length} rendered views, ${(sizes[0]! / 1024).toFixed(0)}–${(sizes.at(-1)! / 1024).toFixed(0)} KB (median ${(sizes[sizes.length >> 1]! / 1024).toFixed(0)} KB)`,
+  );
   return viewsCache;
 }
 
 /** Translation items (answer grammar `move x|y d`) with IMAGES_PER_ITEM SVG images each; capacity ≥ N × ITEMS at k = K. */
-async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: string; poolVersionId: string; practice: string }> {
+async function seedStudy(
+  client: pg.Client,
+): Promise<{ slug: string; studyId: string; poolVersionId: string; practice: string }> {
   const itemCount = Math.ceil((N * ITEMS * 1.25) / K) + ITEMS;
   const tag = randomBytes(4).toString("hex");
   const ids: string[] = [];
@@ -207,36 +237,54 @@ async function seedStudy(client: pg.Client): Promise<{ slug: string; studyId: st
        VALUES ($1, 'generated', 'translation', 1, $2, '{"pdbId":"1abc"}', $3, 'active', '{}', now())`,
       [id, `Which translation turns image 1 into image 4? (${i})`, `bench-${tag}-${i}`],
     );
-    await client.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) VALUES ($1, $2, $3)`, [id, JSON.stringify({ axis, distanceA: d }), `move ${axis} ${d}`]);
+    await client.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) VALUES ($1, $2, $3)`, [
+      id,
+      JSON.stringify({ axis, distanceA: d }),
+      `move ${axis} ${d}`,
+    ]);
     for (let k = 0; k < IMAGES_PER_ITEM; k++) {
       // Distinct bytes per image (a comment names it), so the byte cache holds each one as it would distinct views.
       const svg =
         IMAGE_BYTES === null
           ? Buffer.concat([views[(i * IMAGES_PER_ITEM + k) % views.length]!, Buffer.from(`<!-- ${id} ${k} -->`)])
-          : Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`);
-      await client.query(`INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`, [
-        `img${tag}n${i}p${k}`,
-        id,
-        k,
-        `Image ${k + 1}: view ${k + 1}`,
-        createHash("sha256").update(svg).digest("hex"),
-        svg,
-      ]);
+          : Buffer.from(
+              `<svg xmlns='http://www.w3.org/2000/svg'><!-- ${id} ${k} ${"x".repeat(Math.max(0, IMAGE_BYTES - 80))} --></svg>`,
+            );
+      await client.query(
+        `INSERT INTO "ItemImage" (id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $5, $6)`,
+        [
+          `img${tag}n${i}p${k}`,
+          id,
+          k,
+          `Image ${k + 1}: view ${k + 1}`,
+          createHash("sha256").update(svg).digest("hex"),
+          svg,
+        ],
+      );
     }
   }
   const practice = ids[0]!;
   await client.query(`INSERT INTO "Pool" (id, name) VALUES ($1, $2)`, [`pool-${tag}`, `bench ${tag}`]);
-  await client.query(`INSERT INTO "PoolVersion" (id, "poolId", version, recipe, "frozenAt") VALUES ($1, $2, 1, '{}', now())`, [`pv-${tag}`, `pool-${tag}`]);
-  await client.query(`INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, unnest($2::text[]), 'translation'`, [`pv-${tag}`, ids.slice(1)]);
+  await client.query(
+    `INSERT INTO "PoolVersion" (id, "poolId", version, recipe, "frozenAt") VALUES ($1, $2, 1, '{}', now())`,
+    [`pv-${tag}`, `pool-${tag}`],
+  );
+  await client.query(
+    `INSERT INTO "PoolItem" ("poolVersionId", "itemId", "taskId") SELECT $1, unnest($2::text[]), 'translation'`,
+    [`pv-${tag}`, ids.slice(1)],
+  );
   const { StudyConfigSchema } = await import("../lib/study-config");
-  const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: ITEMS, answersPerItem: K, practiceItemIds: [practice], conditions: ["static"] });
-  await client.query(`INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
-    `study-${tag}`,
-    `bench-${tag}`,
-    `Bench ${tag}`,
-    `pv-${tag}`,
-    JSON.stringify(config),
-  ]);
+  const config = StudyConfigSchema.parse({
+    tasks: ["translation"],
+    itemsPerTask: ITEMS,
+    answersPerItem: K,
+    practiceItemIds: [practice],
+    conditions: ["static"],
+  });
+  await client.query(
+    `INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`,
+    [`study-${tag}`, `bench-${tag}`, `Bench ${tag}`, `pv-${tag}`, JSON.stringify(config)],
+  );
   await client.query("COMMIT");
   return { slug: `bench-${tag}`, studyId: `study-${tag}`, poolVersionId: `pv-${tag}`, practice };
 }
@@ -309,7 +357,15 @@ async function waitReady(port: number) {
 // ---------------------------------------------------------------- measurements
 
 type Kind = "join" | "page" | "consent" | "answer" | "shown" | "image" | "asset";
-const latencies: Record<Kind, number[]> = { join: [], page: [], consent: [], answer: [], shown: [], image: [], asset: [] };
+const latencies: Record<Kind, number[]> = {
+  join: [],
+  page: [],
+  consent: [],
+  answer: [],
+  shown: [],
+  image: [],
+  asset: [],
+};
 let participant5xx = 0;
 /** 503 + Retry-After: a shedding server asked the client to come back later (retried after that wait). */
 let shed503 = 0;
@@ -346,7 +402,12 @@ class RetryAfterError extends Error {
  * One logical request with the browser's rules: retried on network errors, timeouts and retryable statuses, for up to
  * the retry budget. With faults, 3 % of answer attempts lose their response after the server processed them.
  */
-async function request(kind: Kind, url: () => string, init: RequestInit & { xff: string }, dropRate = 0): Promise<Response> {
+async function request(
+  kind: Kind,
+  url: () => string,
+  init: RequestInit & { xff: string },
+  dropRate = 0,
+): Promise<Response> {
   const started = performance.now();
   const startedAt = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -354,7 +415,11 @@ async function request(kind: Kind, url: () => string, init: RequestInit & { xff:
       const res = await fetch(url(), {
         ...init,
         redirect: "manual",
-        headers: { ...(init.headers as Record<string, string>), "X-Forwarded-For": init.xff, "Sec-Fetch-Site": "same-origin" },
+        headers: {
+          ...(init.headers as Record<string, string>),
+          "X-Forwarded-For": init.xff,
+          "Sec-Fetch-Site": "same-origin",
+        },
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       const retryAfter = res.headers.get("retry-after");
@@ -364,7 +429,8 @@ async function request(kind: Kind, url: () => string, init: RequestInit & { xff:
         await res.arrayBuffer().catch(() => undefined);
         throw new Error("response dropped (fault injection)");
       }
-      if (res.status >= 400 && !isRetryableStatus(res.status)) throw new FinalError(`${kind} ${res.status}: ${await res.text()}`);
+      if (res.status >= 400 && !isRetryableStatus(res.status))
+        throw new FinalError(`${kind} ${res.status}: ${await res.text()}`);
       if (res.status >= 400) {
         await res.arrayBuffer().catch(() => undefined);
         throw new RetryAfterError(`${kind} ${res.status}`, retryAfterMs(res.status, retryAfter));
@@ -390,22 +456,46 @@ interface Update {
   noWork?: boolean;
 }
 
-async function runParticipant(i: number, slug: string, ports: number[], phases: { joined: () => void; started: () => void; paged?: () => void; beforeConsent?: Promise<void>; noThink?: boolean }) {
+async function runParticipant(
+  i: number,
+  slug: string,
+  ports: number[],
+  phases: {
+    joined: () => void;
+    started: () => void;
+    paged?: () => void;
+    beforeConsent?: Promise<void>;
+    noThink?: boolean;
+  },
+) {
   const port = ports[i % ports.length]!;
   const base = () => `http://127.0.0.1:${port}`;
   const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-  const joined = await request("join", () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+  const joined = await request(
+    "join",
+    () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`,
+    { method: "GET", xff },
+  );
   const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
   await joined.arrayBuffer();
   phases.joined();
   const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: "" };
   const withOrigin = () => ({ ...headers, Origin: base() });
-  const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
+  const page = await request("page", () => `${base()}/s/${slug}/session`, {
+    method: "GET",
+    headers: { Cookie: cookie },
+    xff,
+  });
   await page.text();
   const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
   phases.paged?.();
   await phases.beforeConsent;
-  const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
+  const consent = await request("consent", () => `${base()}/api/participant/consent`, {
+    method: "POST",
+    headers: withOrigin(),
+    body: JSON.stringify({ accept: true, device }),
+    xff,
+  });
   let state = (await consent.json()) as Update;
   phases.started();
   let n = 0;
@@ -418,7 +508,18 @@ async function runParticipant(i: number, slug: string, ports: number[], phases: 
     const res = await request(
       "answer",
       () => `${base()}/api/participant/answer`,
-      { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }), xff },
+      {
+        method: "POST",
+        headers: withOrigin(),
+        body: JSON.stringify({
+          assignmentId,
+          answer: n % 3 ? "move x 1" : "move y 2",
+          idempotencyKey: key,
+          rtClientMs: 1000,
+          signals: SIGNALS,
+        }),
+        xff,
+      },
       0.03,
     );
     // `session`: the response shape before the answer carried only the update (lets the bench measure older builds).
@@ -451,7 +552,10 @@ interface LaunchUpdate {
  */
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 let imageBytes = 0;
-function getBytes(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; headers: Headers }> {
+function getBytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; bytes: number; headers: Headers }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent: keepAlive, headers, timeout: ATTEMPT_TIMEOUT_MS }, (res) => {
       let bytes = 0;
@@ -463,7 +567,8 @@ function getBytes(url: string, headers: Record<string, string>): Promise<{ statu
       });
       res.on("error", reject);
     });
-    const timeout = () => req.destroy(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" }));
+    const timeout = () =>
+      req.destroy(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" }));
     const timer = setTimeout(timeout, ATTEMPT_TIMEOUT_MS);
     req.on("close", () => clearTimeout(timer));
     req.on("timeout", timeout);
@@ -492,13 +597,21 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   const port = ports[i % ports.length]!;
   const base = () => `http://127.0.0.1:${port}`;
   const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-  const joined = await request("join", () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+  const joined = await request(
+    "join",
+    () => `${base()}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`,
+    { method: "GET", xff },
+  );
   const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
   await joined.arrayBuffer();
   const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: "" };
   const withOrigin = () => ({ ...headers, Origin: base() });
   at("page");
-  const page = await request("page", () => `${base()}/s/${slug}/session`, { method: "GET", headers: { Cookie: cookie }, xff });
+  const page = await request("page", () => `${base()}/s/${slug}/session`, {
+    method: "GET",
+    headers: { Cookie: cookie },
+    xff,
+  });
   const html = await page.text();
   const cache = new Set<string>();
   // The browser's cache: a URL fetched once is not fetched again (immutable images; hashed asset names).
@@ -507,7 +620,11 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     cache.add(url);
     const started = performance.now();
     try {
-      const res = await getBytes(`${base()}${url}`, { Cookie: cookie, "X-Forwarded-For": xff, "Accept-Encoding": "gzip, deflate, br" });
+      const res = await getBytes(`${base()}${url}`, {
+        Cookie: cookie,
+        "X-Forwarded-For": xff,
+        "Accept-Encoding": "gzip, deflate, br",
+      });
       if (kind === "image") imageBytes += res.bytes;
       if (res.status === 503 && res.headers.get("retry-after")) shed503++;
       else if (res.status >= 500) participant5xx++;
@@ -535,10 +652,16 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   await new Promise((r) => setTimeout(r, thinkMs())); // reading the consent text
   at("consent");
   const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, userAgent: "bench", pointer: "fine" };
-  const consent = await request("consent", () => `${base()}/api/participant/consent`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ accept: true, device }), xff });
+  const consent = await request("consent", () => `${base()}/api/participant/consent`, {
+    method: "POST",
+    headers: withOrigin(),
+    body: JSON.stringify({ accept: true, device }),
+    xff,
+  });
   let state = (await consent.json()) as LaunchUpdate;
   const imageUrls = (images: LaunchImage[]) => images.map((im) => im.url ?? `/api/images/${im.id}`);
-  const upcomingUrls = (s: LaunchUpdate) => s.upcomingImageUrls ?? (s.upcomingImageIds ?? []).map((id) => `/api/images/${id}`);
+  const upcomingUrls = (s: LaunchUpdate) =>
+    s.upcomingImageUrls ?? (s.upcomingImageIds ?? []).map((id) => `/api/images/${id}`);
   let n = 0;
   while (state.current) {
     const current = state.current;
@@ -547,7 +670,12 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     await fetchAll("image", imageUrls(current.item.images));
     const prefetch = fetchAll("image", upcomingUrls(state));
     at(`question ${n}: shown`);
-    const shown = await request("shown", () => `${base()}/api/participant/shown`, { method: "POST", headers: withOrigin(), body: JSON.stringify({ assignmentId: current.assignmentId }), xff });
+    const shown = await request("shown", () => `${base()}/api/participant/shown`, {
+      method: "POST",
+      headers: withOrigin(),
+      body: JSON.stringify({ assignmentId: current.assignmentId }),
+      xff,
+    });
     await shown.arrayBuffer();
     await new Promise((r) => setTimeout(r, thinkMs()));
     at(`question ${n}: prefetch`);
@@ -562,7 +690,13 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
       {
         method: "POST",
         headers: withOrigin(),
-        body: JSON.stringify({ assignmentId: current.assignmentId, answer: n % 3 ? "move x 1" : "move y 2", idempotencyKey: key, rtClientMs: 1000, signals: SIGNALS }),
+        body: JSON.stringify({
+          assignmentId: current.assignmentId,
+          answer: n % 3 ? "move x 1" : "move y 2",
+          idempotencyKey: key,
+          rtClientMs: 1000,
+          signals: SIGNALS,
+        }),
         xff,
       },
       0.03,
@@ -579,9 +713,21 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
 /** SQL checks after a run: acknowledged answers missing, answers stored twice, items beyond k, counters out of step. */
 async function verifyStored(client: pg.Client, studyId: string) {
   const keys = acknowledged.map((a) => a.key);
-  const lost = Number((await client.query(`SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`, [keys])).rows[0].n);
+  const lost = Number(
+    (
+      await client.query(
+        `SELECT count(*)::int AS n FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM "Response" r WHERE r."idempotencyKey" = k)`,
+        [keys],
+      )
+    ).rows[0].n,
+  );
   const duplicates = Number(
-    (await client.query(`SELECT count(*)::int AS n FROM (SELECT "participantId", "itemId" FROM "Response" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [studyId])).rows[0].n,
+    (
+      await client.query(
+        `SELECT count(*)::int AS n FROM (SELECT "participantId", "itemId" FROM "Response" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
+        [studyId],
+      )
+    ).rows[0].n,
   );
   const overruns = Number(
     (
@@ -592,7 +738,13 @@ async function verifyStored(client: pg.Client, studyId: string) {
       )
     ).rows[0].n,
   );
-  const completed = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1 AND status = 'completed'`, [studyId])).rows[0].n);
+  const completed = Number(
+    (
+      await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1 AND status = 'completed'`, [
+        studyId,
+      ])
+    ).rows[0].n,
+  );
   const counterDrift = Number(
     (
       await client.query(
@@ -621,7 +773,10 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     admin.on("error", (err) => log(`  fault admin connection lost: ${err.message}`));
     await admin.connect();
     const terminate = async () => {
-      const r = await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+      const r = await admin.query(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [DB_NAME],
+      );
       log(`  fault: terminated ${r.rows[0].n} database connections`);
     };
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -635,7 +790,9 @@ async function launch(slug: string, studyId: string, ports: number[]) {
         const restartedAt = performance.now();
         startServer(victim);
         await waitReady(victim);
-        log(`  fault: instance on ${victim} answers /api/health ${((performance.now() - restartedAt) / 1000).toFixed(1)} s after its restart (participants retrying meanwhile)`);
+        log(
+          `  fault: instance on ${victim} answers /api/health ${((performance.now() - restartedAt) / 1000).toFixed(1)} s after its restart (participants retrying meanwhile)`,
+        );
         await terminate();
         await wait(arrivalMs / 6);
         await terminate();
@@ -665,18 +822,25 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     else if (now.at - lastProgress.at > 120_000 && now.at - t0 > arrivalMs) {
       const where = new Map<string, number>();
       for (const phase of launchPhase.values()) where.set(phase, (where.get(phase) ?? 0) + 1);
-      log(`  stalled: ${launchPhase.size} participants made no progress for 2 min: ${[...where].map(([k, v]) => `${v}× ${k}`).join(", ")}`);
+      log(
+        `  stalled: ${launchPhase.size} participants made no progress for 2 min: ${[...where].map(([k, v]) => `${v}× ${k}`).join(", ")}`,
+      );
       giveUp(new Error("stalled (no progress for 2 min)"));
     }
   }, 5000);
-  const outcomes = await Promise.allSettled(Array.from({ length: N }, (_, j) => Promise.race([runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs), stalled])));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: N }, (_, j) =>
+      Promise.race([runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs), stalled]),
+    ),
+  );
   clearInterval(watchdog);
   const tEnd = performance.now();
   clearInterval(progress);
   const backends = await sampler.stop();
   await Promise.all(faultTimers);
   const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
-  for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
+  for (const f of failed.slice(0, 5))
+    log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
   const client = await connectBenchDb();
   try {
     const { lost, duplicates, overruns, completed, counterDrift } = await verifyStored(client, studyId);
@@ -705,7 +869,8 @@ async function launch(slug: string, studyId: string, ports: number[]) {
         .map(([k, v]) => `${k} ${v.toFixed(1)}`)
         .join("; ")}`,
     );
-    if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+    if (serverLog.length)
+      log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
     const p99 = (kind: Kind) => (latencies[kind].length ? pct(latencies[kind], 99).toFixed(0) : "n/a");
     console.log(
       `launch: participants ${N}; answer p99 ${p99("answer")} ms; page p99 ${p99("page")} ms; image p99 ${p99("image")} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,
@@ -726,7 +891,11 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
         const i = j + 2;
         const port = ports[i % ports.length]!;
         const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-        const res = await request("join", () => `http://127.0.0.1:${port}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+        const res = await request(
+          "join",
+          () => `http://127.0.0.1:${port}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`,
+          { method: "GET", xff },
+        );
         await res.arrayBuffer();
         const location = res.headers.get("location") ?? "";
         if (!location.endsWith("/session")) throw new Error(`join ${i}: redirected to ${location}`);
@@ -734,7 +903,8 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
     );
     const seconds = (performance.now() - t0) / 1000;
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
-    for (const f of failed.slice(0, 3)) log(`  ${label} failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
+    for (const f of failed.slice(0, 3))
+      log(`  ${label} failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
     const v = latencies.join;
     log(
       `${label}: ${N} at once in ${seconds.toFixed(2)} s; ${fmt((N - failed.length) / seconds)}/s; p50 ${fmt(pct(v, 50))} ms, p95 ${fmt(pct(v, 95))} ms, p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; client retries ${retries}`,
@@ -745,9 +915,12 @@ async function joinsOnly(slug: string, studyId: string, ports: number[]) {
   const resumes = await round("resumes (same Prolific ids again)");
   if (args["cpu-prof"]) await stopServersGracefully();
   const client = await connectBenchDb();
-  const participants = Number((await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1`, [studyId])).rows[0].n);
+  const participants = Number(
+    (await client.query(`SELECT count(*)::int AS n FROM "Participant" WHERE "studyId" = $1`, [studyId])).rows[0].n,
+  );
   await client.end();
-  if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+  if (serverLog.length)
+    log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
   console.log(
     `joins/s ${joins.perSec.toFixed(1)}; resumes/s ${resumes.perSec.toFixed(1)}; failed ${joins.failed + resumes.failed}; participants ${participants} (expected ${N + 2}); participant-5xx ${participant5xx}`,
   );
@@ -758,7 +931,11 @@ async function routeFloor(ports: number[]) {
   const until = performance.now() + 10_000;
   const times: number[] = [];
   const statuses = new Map<number, number>();
-  const body = JSON.stringify({ assignmentId: "a".repeat(25), answer: "move x 1", idempotencyKey: randomBytes(12).toString("hex") });
+  const body = JSON.stringify({
+    assignmentId: "a".repeat(25),
+    answer: "move x 1",
+    idempotencyKey: randomBytes(12).toString("hex"),
+  });
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: N }, async (_, i) => {
@@ -793,12 +970,22 @@ async function reloadsOnly(slug: string, ports: number[], reloads: number) {
       const i = j + 2;
       const base = `http://127.0.0.1:${ports[i % ports.length]!}`;
       const xff = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-      const joined = await request("join", () => `${base}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`, { method: "GET", xff });
+      const joined = await request(
+        "join",
+        () => `${base}/s/${slug}?PROLIFIC_PID=bench-${i}&STUDY_ID=S&SESSION_ID=s${i}`,
+        { method: "GET", xff },
+      );
       const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
       await joined.arrayBuffer();
       const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: base };
-      const consent = await request("consent", () => `${base}/api/participant/consent`, { method: "POST", headers, body: JSON.stringify({ accept: true, device }), xff });
-      if (!((await consent.json()) as Update).current) throw new Error(`participant ${i} has no question after consent`);
+      const consent = await request("consent", () => `${base}/api/participant/consent`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ accept: true, device }),
+        xff,
+      });
+      if (!((await consent.json()) as Update).current)
+        throw new Error(`participant ${i} has no question after consent`);
       return { base, cookie, xff };
     }),
   );
@@ -807,7 +994,11 @@ async function reloadsOnly(slug: string, ports: number[], reloads: number) {
   const outcomes = await Promise.allSettled(
     participants.map(async (p) => {
       for (let r = 0; r < reloads; r++) {
-        const res = await request("page", () => `${p.base}/s/${slug}/session`, { method: "GET", headers: { Cookie: p.cookie }, xff: p.xff });
+        const res = await request("page", () => `${p.base}/s/${slug}/session`, {
+          method: "GET",
+          headers: { Cookie: p.cookie },
+          xff: p.xff,
+        });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`session page ${res.status} (${res.headers.get("location")})`);
       }
@@ -818,16 +1009,23 @@ async function reloadsOnly(slug: string, ports: number[], reloads: number) {
   for (const f of failed.slice(0, 3)) log(`  reloads failed: ${String(f.reason?.message ?? f.reason).slice(0, 200)}`);
   const v = latencies.page;
   if (args["cpu-prof"]) await stopServersGracefully();
-  if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
-  log(`session pages of started participants: ${N} participants × ${reloads} loads at once in ${seconds.toFixed(2)} s; client retries ${retries}`);
-  console.log(`page loads/s ${fmt(v.length / seconds)}; p50 ${fmt(pct(v, 50))} ms; p95 ${fmt(pct(v, 95))} ms; p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; participant-5xx ${participant5xx}`);
+  if (serverLog.length)
+    log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+  log(
+    `session pages of started participants: ${N} participants × ${reloads} loads at once in ${seconds.toFixed(2)} s; client retries ${retries}`,
+  );
+  console.log(
+    `page loads/s ${fmt(v.length / seconds)}; p50 ${fmt(pct(v, 50))} ms; p95 ${fmt(pct(v, 95))} ms; p99 ${fmt(pct(v, 99))} ms; failed ${failed.length}; participant-5xx ${participant5xx}`,
+  );
 }
 
 async function rawInsertRate(client: pg.Client, rows: number, concurrency: number): Promise<number> {
   await client.query(`CREATE TABLE bench_response (LIKE "Response" INCLUDING ALL)`);
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
   pool.on("error", (err) => log(`  raw-insert pool connection lost: ${err.message}`));
-  const { studyId, participantId, assignmentId, itemId } = (await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`)).rows[0] as {
+  const { studyId, participantId, assignmentId, itemId } = (
+    await client.query(`SELECT "studyId", "participantId", "assignmentId", "itemId" FROM "Response" LIMIT 1`)
+  ).rows[0] as {
     studyId: string;
     participantId: string;
     assignmentId: string;
@@ -844,14 +1042,23 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
           `INSERT INTO bench_response (id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer",
              "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "submittedAt", "interactionLog", "idempotencyKey")
            VALUES ($1, $2, $3, $4, $5, 'translation', 1, 'main', 'static', 'move x 1', 'move x 1', 1, 1, 1000, 900, now(), now(), NULL, $6)`,
-          [`raw-${i}`, `${assignmentId}-${i}`, participantId, studyId, itemId, `rawkey-${i}-${randomBytes(8).toString("hex")}`],
+          [
+            `raw-${i}`,
+            `${assignmentId}-${i}`,
+            participantId,
+            studyId,
+            itemId,
+            `rawkey-${i}-${randomBytes(8).toString("hex")}`,
+          ],
         );
       }
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuBetween(cpu0, cpuSnapshot([]), await backendPids(client, DB_NAME));
-  log(`CPU per raw INSERT: PostgreSQL ${((1000 * cpu.postgres) / rows).toFixed(3)} ms, bench client ${((1000 * cpu.client) / rows).toFixed(3)} ms`);
+  log(
+    `CPU per raw INSERT: PostgreSQL ${((1000 * cpu.postgres) / rows).toFixed(3)} ms, bench client ${((1000 * cpu.client) / rows).toFixed(3)} ms`,
+  );
   await pool.end();
   return rows / seconds;
 }
@@ -861,20 +1068,28 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
  * calling misi_start_participant directly, at the instances' total pool size, with the arguments the app passes
  * (lib/server/dal/participant/assign-items.ts). The database-side ceiling of starts/s, to set against the app's.
  */
-async function rawStartRate(client: pg.Client, concurrency: number): Promise<{ perSec: number; overruns: number; notStarted: number }> {
+async function rawStartRate(
+  client: pg.Client,
+  concurrency: number,
+): Promise<{ perSec: number; overruns: number; notStarted: number }> {
   const { studyId, poolVersionId, practice } = await seedStudy(client);
   const { StudyConfigSchema } = await import("../lib/study-config");
-  const config = StudyConfigSchema.parse({ tasks: ["translation"], itemsPerTask: ITEMS, answersPerItem: K, practiceItemIds: [practice], conditions: ["static"] });
+  const config = StudyConfigSchema.parse({
+    tasks: ["translation"],
+    itemsPerTask: ITEMS,
+    answersPerItem: K,
+    practiceItemIds: [practice],
+    conditions: ["static"],
+  });
   await client.query(
     `INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", reserved, answered)
      SELECT $1, pi."itemId", pi."taskId", 0, 0 FROM "PoolItem" pi WHERE pi."poolVersionId" = $2 AND NOT (pi."itemId" = ANY($3::text[]))`,
     [studyId, poolVersionId, [practice]],
   );
-  await client.query(`INSERT INTO "Participant" (id, "studyId", "externalId", condition, "orderSeed") SELECT $1 || g, $2, 'raw-' || g, 'static', md5($1 || g) FROM generate_series(1, $3) g`, [
-    `rawstart-${studyId}-`,
-    studyId,
-    N,
-  ]);
+  await client.query(
+    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, "orderSeed") SELECT $1 || g, $2, 'raw-' || g, 'static', md5($1 || g) FROM generate_series(1, $3) g`,
+    [`rawstart-${studyId}-`, studyId, N],
+  );
   const pool = new pg.Pool({ connectionString: dbUrl, max: concurrency });
   pool.on("error", (err) => log(`  raw-start pool connection lost: ${err.message}`));
   let next = 0;
@@ -978,7 +1193,9 @@ async function main() {
     const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", process.stderr, process.stderr] });
     if (built.status !== 0) throw new Error(`npm run build failed (exit ${built.status})`);
   }
-  log(`bench:load: ${N} participants × ${ITEMS} items (+1 practice), k=${K}, 2 instances × pool ${POOL_MAX}${faults ? ", with faults" : ""}; database ${DB_NAME}`);
+  log(
+    `bench:load: ${N} participants × ${ITEMS} items (+1 practice), k=${K}, 2 instances × pool ${POOL_MAX}${faults ? ", with faults" : ""}; database ${DB_NAME}`,
+  );
   await createDatabase();
   const portA = Number(args["port-a"]);
   const portB = Number(args["port-b"]);
@@ -1026,7 +1243,10 @@ async function main() {
       admin.on("error", (err) => log(`  fault admin connection lost: ${err.message}`));
       await admin.connect();
       const terminate = async () => {
-        const r = await admin.query(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+        const r = await admin.query(
+          `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+          [DB_NAME],
+        );
         log(`  fault: terminated ${r.rows[0].n} database connections`);
       };
       const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -1091,7 +1311,8 @@ async function main() {
     const backends = await sampler.stop();
     await Promise.all(faultTimers);
     const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
-    for (const f of failed.slice(0, 5)) log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
+    for (const f of failed.slice(0, 5))
+      log(`  participant failed: ${String(f.reason?.message ?? f.reason).slice(0, 300)}`);
 
     const answerSeconds = (lastAnswerAt - firstAnswerAt) / 1000;
     const answersPerSec = acknowledged.length / answerSeconds;
@@ -1109,9 +1330,13 @@ async function main() {
     log(`phase             n      p50 ms   p95 ms   p99 ms   max ms`);
     for (const kind of ["join", "page", "consent", "answer"] as Kind[]) {
       const v = latencies[kind];
-      log(`${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(Math.max(...v)).padStart(8)}`);
+      log(
+        `${kind.padEnd(12)} ${String(v.length).padStart(6)} ${fmt(pct(v, 50)).padStart(9)} ${fmt(pct(v, 95)).padStart(8)} ${fmt(pct(v, 99)).padStart(8)} ${fmt(Math.max(...v)).padStart(8)}`,
+      );
     }
-    log(`joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`);
+    log(
+      `joins/s (all ${N} links opened at once): ${fmt(N / ((joinEnd - t0) / 1000))}; starts/s (consents): ${fmt(N / ((startEnd - t0) / 1000))}`,
+    );
     if (consentBarrier)
       log(
         `consent burst (all ${N} pages loaded, then every consent at once): ${fmt(N / ((startEnd - consentFrom) / 1000))} starts/s, last start ${((startEnd - consentFrom) / 1000).toFixed(2)} s after the burst`,
@@ -1119,12 +1344,16 @@ async function main() {
     log(
       `raw starts (misi_start_participant called directly, ${N} participants of a fresh study at concurrency ${POOL_MAX * 2}): ${fmt(rawStarts.perSec)} starts/s; overruns ${rawStarts.overruns}; not started ${rawStarts.notStarted}`,
     );
-    log(`participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`);
+    log(
+      `participants completed: ${completed} of ${N + 2} (failed ${failed.length}); client retries ${retries}; counter rows out of step: ${counterDrift}`,
+    );
     log(
       `answers: ${acknowledged.length} in ${answerSeconds.toFixed(1)} s (first answer sent to last acknowledged; whole run ${((tEnd - t0) / 1000).toFixed(1)} s); raw single-row INSERTs at concurrency ${N} over ${POOL_MAX * 2} connections`,
     );
     log(
-      `database backends during the run (mean of ${backends.samples} samples, state and wait event): ${[...backends.mean]
+      `database backends during the run (mean of ${backends.samples} samples, state and wait event): ${[
+        ...backends.mean,
+      ]
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${v.toFixed(1)}`)
         .join("; ")}`,
@@ -1135,12 +1364,17 @@ async function main() {
       const ms = (s: number) => ((1000 * s) / Math.max(1, answers)).toFixed(2);
       return `app ${ms(c.app)} ms, PostgreSQL ${ms(c.postgres)} ms, bench client ${ms(c.client)} ms (total ${ms(c.app + c.postgres + c.client)} ms; ${c.app.toFixed(1)} / ${c.postgres.toFixed(1)} / ${c.client.toFixed(1)} CPU s)`;
     };
-    log(`CPU per acknowledged answer (PostgreSQL: this database's backends and the WAL writer), answer window (first answer sent to the end): ${perAnswer(cpuAtFirstAnswer, cpuAtEnd)}`);
-    log(`CPU per acknowledged answer, whole run (joins, pages and consents included): ${perAnswer(cpuAtStart, cpuAtEnd)}`);
+    log(
+      `CPU per acknowledged answer (PostgreSQL: this database's backends and the WAL writer), answer window (first answer sent to the end): ${perAnswer(cpuAtFirstAnswer, cpuAtEnd)}`,
+    );
+    log(
+      `CPU per acknowledged answer, whole run (joins, pages and consents included): ${perAnswer(cpuAtStart, cpuAtEnd)}`,
+    );
     log(
       `CPU per acknowledged answer after the last consent (answers only; ${acknowledged.length - answersAtLastStart} answers): ${perAnswer(cpuAtLastStart, cpuAtEnd, acknowledged.length - answersAtLastStart)}`,
     );
-    if (serverLog.length) log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+    if (serverLog.length)
+      log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
     const ratio = answersPerSec / rawPerSec;
     console.log(
       `answers/s ${answersPerSec.toFixed(1)}; raw-insert/s ${rawPerSec.toFixed(1)}; ratio ${ratio.toFixed(3)}; p99 ${pct(latencies.answer, 99).toFixed(0)} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,

@@ -11,7 +11,9 @@ import { type GeneratorComplex, generateItems, loadGeneratorComplex } from "@/li
 import { measureOptionTextStrategies } from "@/lib/generate/mc-validity";
 import type { McLetter, TaskId } from "@/lib/tasks/types";
 
-const { values } = parseArgs({ options: { structures: { type: "string" }, items: { type: "string" }, tasks: { type: "string" } } });
+const { values } = parseArgs({
+  options: { structures: { type: "string" }, items: { type: "string" }, tasks: { type: "string" } },
+});
 const root = values.structures ?? path.resolve(import.meta.dirname, "../../shared/data/structures");
 const target = Number(values.items ?? 1000);
 const tasks = (values.tasks ?? "translation_rotation,rotation_rotation,interaction_location").split(",") as TaskId[];
@@ -23,7 +25,13 @@ for (const file of fs
   .filter((f) => f.endsWith(".pdb"))
   .sort()) {
   const bytes = fs.readFileSync(path.join(root, "plip-test-pdb", file));
-  const r = loadGeneratorComplex({ pdbId: file.slice(0, 4), file, text: bytes.toString("utf8"), sha256: sha(bytes), prepareOptions: { includeSugars: file === "4rdl.pdb" } });
+  const r = loadGeneratorComplex({
+    pdbId: file.slice(0, 4),
+    file,
+    text: bytes.toString("utf8"),
+    sha256: sha(bytes),
+    prepareOptions: { includeSugars: file === "4rdl.pdb" },
+  });
   if (r.ok) complexes.push(r.complex);
 }
 process.stderr.write(`${complexes.length} complexes\n`);
@@ -31,7 +39,13 @@ process.stderr.write(`${complexes.length} complexes\n`);
 for (const taskId of tasks) {
   const items: { options: string[]; letter: McLetter }[] = [];
   for (let run = 0; items.length < target && run < 200; run++) {
-    const r = generateItems({ complexes, tasks: [taskId], perTask: Math.min(target - items.length, 200), seed: `mc-validity/${run}`, renderSettings: { widthPx: 64, heightPx: 64 } });
+    const r = generateItems({
+      complexes,
+      tasks: [taskId],
+      perTask: Math.min(target - items.length, 200),
+      seed: `mc-validity/${run}`,
+      renderSettings: { widthPx: 64, heightPx: 64 },
+    });
     if (!r.ok) throw new Error(r.error);
     for (const item of r.items) {
       const gold = item.gold as { letter: McLetter; options: string[] };

@@ -17,7 +17,9 @@ const FILE = path.resolve(import.meta.dirname, "../../shared/data/structures/pli
 const WARMUP_RUNS = 5;
 const TARGET_WARM_MS = 100;
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, "process-runs": { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "20" }, "process-runs": { type: "string", default: "3" } },
+});
 const runs = Number(values.runs);
 const processRuns = Number(values["process-runs"]);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -66,10 +68,16 @@ const warm: Timing[] = [];
 for (let i = 0; i < runs; i++) warm.push(runOnce());
 
 const fmt = (x: number) => x.toFixed(1).padStart(7);
-console.log(`1n7g: ${cold.atoms} atoms, ligand NDP:A:701, pocket ${cold.pocketAtoms} heavy atoms, ${cold.bonds} H-bonds`);
-console.log(`cold (first run)        total ${fmt(cold.totalMs)} ms  (parse ${fmt(cold.parseMs)}, prepare ${fmt(cold.prepareMs)}, hbonds ${fmt(cold.hbondsMs)})`);
+console.log(
+  `1n7g: ${cold.atoms} atoms, ligand NDP:A:701, pocket ${cold.pocketAtoms} heavy atoms, ${cold.bonds} H-bonds`,
+);
+console.log(
+  `cold (first run)        total ${fmt(cold.totalMs)} ms  (parse ${fmt(cold.parseMs)}, prepare ${fmt(cold.prepareMs)}, hbonds ${fmt(cold.hbondsMs)})`,
+);
 const med = (k: keyof Timing) => median(warm.map((t) => t[k] as number));
-console.log(`warm median of ${runs}     total ${fmt(med("totalMs"))} ms  (parse ${fmt(med("parseMs"))}, prepare ${fmt(med("prepareMs"))}, hbonds ${fmt(med("hbondsMs"))})`);
+console.log(
+  `warm median of ${runs}     total ${fmt(med("totalMs"))} ms  (parse ${fmt(med("parseMs"))}, prepare ${fmt(med("prepareMs"))}, hbonds ${fmt(med("hbondsMs"))})`,
+);
 console.log(`warm min                total ${fmt(Math.min(...warm.map((t) => t.totalMs)))} ms`);
 console.log(`target < ${TARGET_WARM_MS} ms warm: ${med("totalMs") < TARGET_WARM_MS ? "met" : "NOT met"}`);
 
@@ -81,7 +89,8 @@ function wallSeconds(command: string, args: string[], cwd: string): number {
   const t0 = performance.now();
   const r = spawnSync(command, args, { cwd, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   const s = (performance.now() - t0) / 1000;
-  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${r.status ?? r.signal}): ${r.stderr.slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed (${r.status ?? r.signal}): ${r.stderr.slice(0, 500)}`);
   return s;
 }
 
@@ -98,9 +107,13 @@ for (let i = 0; i < processRuns; i++) {
 }
 fs.rmSync(plipOut, { recursive: true, force: true });
 const sec = (x: number) => `${x.toFixed(2)} s`;
-console.log(`whole process, median of ${processRuns}: npm run hbonds ${sec(median(oursRuns))} (min ${sec(Math.min(...oursRuns))}, max ${sec(Math.max(...oursRuns))})`);
+console.log(
+  `whole process, median of ${processRuns}: npm run hbonds ${sec(median(oursRuns))} (min ${sec(Math.min(...oursRuns))}, max ${sec(Math.max(...oursRuns))})`,
+);
 if (hasPlip) {
   const ratios = oursRuns.map((t, i) => plipRuns[i]! / t);
-  console.log(`                         PLIP plipcmd -t  ${sec(median(plipRuns))} (min ${sec(Math.min(...plipRuns))}, max ${sec(Math.max(...plipRuns))})`);
+  console.log(
+    `                         PLIP plipcmd -t  ${sec(median(plipRuns))} (min ${sec(Math.min(...plipRuns))}, max ${sec(Math.max(...plipRuns))})`,
+  );
   console.log(`PLIP / ours, median of the paired ratios: ${median(ratios).toFixed(1)}× (goal ≥ 5×)`);
 } else console.log("PLIP: plipcmd not on PATH (Debian: apt-get install plip); no comparison");

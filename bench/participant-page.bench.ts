@@ -62,7 +62,11 @@ test("3D view of a ~3,000-atom pocket: draw calls and frame time", async ({ page
     const v = (
       window as unknown as {
         __misiViewer: {
-          gl: { render: (s: unknown, c: unknown) => void; info: { render: { calls: number; triangles: number } }; getContext: () => WebGLRenderingContext };
+          gl: {
+            render: (s: unknown, c: unknown) => void;
+            info: { render: { calls: number; triangles: number } };
+            getContext: () => WebGLRenderingContext;
+          };
           scene: unknown;
           camera: unknown;
         };
@@ -78,7 +82,13 @@ test("3D view of a ~3,000-atom pocket: draw calls and frame time", async ({ page
       frames.push(performance.now() - t);
     }
     frames.sort((a, b) => a - b);
-    return { calls: v.gl.info.render.calls, triangles: v.gl.info.render.triangles, medianMs: frames[15], minMs: frames[0], maxMs: frames[29] };
+    return {
+      calls: v.gl.info.render.calls,
+      triangles: v.gl.info.render.triangles,
+      medianMs: frames[15],
+      minMs: frames[0],
+      maxMs: frames[29],
+    };
   });
   console.log(
     `3D view: ${scene.elements.length} atoms, ${scene.bonds.length / 2} bonds; ${stats.calls} draw calls, ${stats.triangles} triangles per frame; frame time median ${stats.medianMs!.toFixed(1)} ms (min ${stats.minMs!.toFixed(1)}, max ${stats.maxMs!.toFixed(1)}) in headless Chromium/SwiftShader`,
@@ -88,11 +98,21 @@ test("3D view of a ~3,000-atom pocket: draw calls and frame time", async ({ page
 /** The largest T8 scene the demo structures give (T8 scenes hold the whole pocket and the question's named atoms). */
 function largestDemoScene(): { pdbId: string; scene: Scene3d } {
   const complexes = DEMO_STRUCTURES.map(({ file, pdbId }) => {
-    const loaded = loadGeneratorComplex({ pdbId, file, text: fs.readFileSync(path.join(DEMO_STRUCTURES_DIR, file), "utf8"), sha256: pdbId });
+    const loaded = loadGeneratorComplex({
+      pdbId,
+      file,
+      text: fs.readFileSync(path.join(DEMO_STRUCTURES_DIR, file), "utf8"),
+      sha256: pdbId,
+    });
     if (!loaded.ok) throw new Error(`${file}: ${loaded.reason}`);
     return loaded.complex;
   });
-  const r = generateItems({ complexes, tasks: ["interaction_location"], perTask: 2 * complexes.length, seed: "bench-demo" });
+  const r = generateItems({
+    complexes,
+    tasks: ["interaction_location"],
+    perTask: 2 * complexes.length,
+    seed: "bench-demo",
+  });
   if (!r.ok) throw new Error(r.error);
   const scenes = r.items.map((item) => ({ pdbId: item.pdbId, scene: (item.fields as { scene3d: Scene3d }).scene3d }));
   return scenes.reduce((a, b) => (b.scene.elements.length > a.scene.elements.length ? b : a));
@@ -101,7 +121,9 @@ function largestDemoScene(): { pdbId: string; scene: Scene3d } {
 /** How long the view keeps turning while frames are counted. */
 const TURN_MS = 3000;
 
-test("3D view of the largest demo pocket: named atoms on the first frame, frames per second while turning", async ({ page }) => {
+test("3D view of the largest demo pocket: named atoms on the first frame, frames per second while turning", async ({
+  page,
+}) => {
   const { pdbId, scene } = largestDemoScene();
   const { slug } = await createSentinelStudy({ count: 1, config: { conditions: ["interactive"] }, scene3d: scene });
   await page.setViewportSize({ width: 1366, height: 768 });
@@ -120,7 +142,14 @@ test("3D view of the largest demo pocket: named atoms on the first frame, frames
           const spans = [...document.querySelectorAll<HTMLElement>("[data-testid=named-atom-label]")];
           const inside = spans.filter((s) => {
             const b = s.getBoundingClientRect();
-            return s.style.display !== "none" && b.width > 0 && b.left >= canvas.left - 1.5 && b.right <= canvas.right + 1.5 && b.top >= canvas.top - 1.5 && b.bottom <= canvas.bottom + 1.5;
+            return (
+              s.style.display !== "none" &&
+              b.width > 0 &&
+              b.left >= canvas.left - 1.5 &&
+              b.right <= canvas.right + 1.5 &&
+              b.top >= canvas.top - 1.5 &&
+              b.bottom <= canvas.bottom + 1.5
+            );
           });
           resolve({ named: spans.length, shown: inside.length, frames: v.gl.info.render.frame });
         };
@@ -130,44 +159,56 @@ test("3D view of the largest demo pocket: named atoms on the first frame, frames
   const turn = () =>
     page.evaluate(
       (turnMs) =>
-        new Promise<{ frames: number; ms: number; renderer: string; dpr: number; antialias: boolean; widthPx: number }>((resolve) => {
-          const v = (
-            window as unknown as {
-              __misiViewer: {
-                gl: { info: { render: { frame: number } }; getContext: () => WebGLRenderingContext; getPixelRatio: () => number; domElement: HTMLCanvasElement };
-                camera: { position: { x: number; z: number; set: (x: number, y: number, z: number) => void }; lookAt: (x: number, y: number, z: number) => void };
-                invalidate: () => void;
-              };
-            }
-          ).__misiViewer;
-          const ctx = v.gl.getContext();
-          const info = ctx.getExtension("WEBGL_debug_renderer_info");
-          const renderer = String(info ? ctx.getParameter(info.UNMASKED_RENDERER_WEBGL) : ctx.getParameter(ctx.RENDERER));
-          const start = performance.now();
-          const frame0 = v.gl.info.render.frame;
-          const radius = Math.hypot(v.camera.position.x, v.camera.position.z);
-          // Every animation frame turns the camera 2° about the vertical axis (as a drag would) and asks for a render.
-          const step = () => {
-            const t = performance.now() - start;
-            if (t >= turnMs) {
-              resolve({
-                frames: v.gl.info.render.frame - frame0,
-                ms: t,
-                renderer,
-                dpr: v.gl.getPixelRatio(),
-                antialias: ctx.getContextAttributes()?.antialias ?? false,
-                widthPx: v.gl.domElement.width,
-              });
-              return;
-            }
-            const angle = Math.atan2(v.camera.position.x, v.camera.position.z) + (2 * Math.PI) / 180;
-            v.camera.position.set(radius * Math.sin(angle), 0, radius * Math.cos(angle));
-            v.camera.lookAt(0, 0, 0);
-            v.invalidate();
+        new Promise<{ frames: number; ms: number; renderer: string; dpr: number; antialias: boolean; widthPx: number }>(
+          (resolve) => {
+            const v = (
+              window as unknown as {
+                __misiViewer: {
+                  gl: {
+                    info: { render: { frame: number } };
+                    getContext: () => WebGLRenderingContext;
+                    getPixelRatio: () => number;
+                    domElement: HTMLCanvasElement;
+                  };
+                  camera: {
+                    position: { x: number; z: number; set: (x: number, y: number, z: number) => void };
+                    lookAt: (x: number, y: number, z: number) => void;
+                  };
+                  invalidate: () => void;
+                };
+              }
+            ).__misiViewer;
+            const ctx = v.gl.getContext();
+            const info = ctx.getExtension("WEBGL_debug_renderer_info");
+            const renderer = String(
+              info ? ctx.getParameter(info.UNMASKED_RENDERER_WEBGL) : ctx.getParameter(ctx.RENDERER),
+            );
+            const start = performance.now();
+            const frame0 = v.gl.info.render.frame;
+            const radius = Math.hypot(v.camera.position.x, v.camera.position.z);
+            // Every animation frame turns the camera 2° about the vertical axis (as a drag would) and asks for a render.
+            const step = () => {
+              const t = performance.now() - start;
+              if (t >= turnMs) {
+                resolve({
+                  frames: v.gl.info.render.frame - frame0,
+                  ms: t,
+                  renderer,
+                  dpr: v.gl.getPixelRatio(),
+                  antialias: ctx.getContextAttributes()?.antialias ?? false,
+                  widthPx: v.gl.domElement.width,
+                });
+                return;
+              }
+              const angle = Math.atan2(v.camera.position.x, v.camera.position.z) + (2 * Math.PI) / 180;
+              v.camera.position.set(radius * Math.sin(angle), 0, radius * Math.cos(angle));
+              v.camera.lookAt(0, 0, 0);
+              v.invalidate();
+              requestAnimationFrame(step);
+            };
             requestAnimationFrame(step);
-          };
-          requestAnimationFrame(step);
-        }),
+          },
+        ),
       TURN_MS,
     );
   const turning = await turn();
@@ -176,7 +217,15 @@ test("3D view of the largest demo pocket: named atoms on the first frame, frames
   await page.getByRole("checkbox", { name: "Labels" }).check();
   // The share of a frame that is drawing: three.js render alone, waited for (readPixels), without the label overlay.
   const drawMs = await page.evaluate(() => {
-    const v = (window as unknown as { __misiViewer: { gl: { render: (s: unknown, c: unknown) => void; getContext: () => WebGLRenderingContext }; scene: unknown; camera: unknown } }).__misiViewer;
+    const v = (
+      window as unknown as {
+        __misiViewer: {
+          gl: { render: (s: unknown, c: unknown) => void; getContext: () => WebGLRenderingContext };
+          scene: unknown;
+          camera: unknown;
+        };
+      }
+    ).__misiViewer;
     const ctx = v.gl.getContext();
     const px = new Uint8Array(4);
     const times: number[] = [];
@@ -231,5 +280,7 @@ test("JavaScript transferred for a static-condition item page", async ({ page })
   await page.getByRole("button", { name: "Submit answer" }).waitFor();
   await page.waitForLoadState("networkidle");
   const total = [...scripts.values()].reduce((a, b) => a + b, 0);
-  console.log(`Static item page: ${scripts.size} script files, ${(total / 1024).toFixed(1)} KB transferred (encoded as served by next start, gzip); 3D code loaded: ${threeLoaded}`);
+  console.log(
+    `Static item page: ${scripts.size} script files, ${(total / 1024).toFixed(1)} KB transferred (encoded as served by next start, gzip); 3D code loaded: ${threeLoaded}`,
+  );
 });

@@ -54,7 +54,9 @@ async function seed(c: pg.Client): Promise<string> {
   await c.query("BEGIN");
   await c.query(`INSERT INTO "Pool" (id, name) VALUES ('pool', 'plans')`);
   await c.query(`INSERT INTO "PoolVersion" (id, "poolId", version, recipe) VALUES ('pv', 'pool', 1, '{}')`);
-  await c.query(`INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ('study', 'plans', 'Plans', 'open', 'pv', '{}')`);
+  await c.query(
+    `INSERT INTO "Study" (id, slug, name, status, "poolVersionId", config) VALUES ('study', 'plans', 'Plans', 'open', 'pv', '{}')`,
+  );
   await c.query(
     `INSERT INTO "Item" (id, source, "taskId", "taskVersion", question, payload, "contentHash", "updatedAt")
      SELECT 'item-' || g, 'generated', 'translation', 1, 'q', '{}', 'h-' || g, now() FROM generate_series(0, $1::int - 1) g`,
@@ -75,9 +77,16 @@ async function seed(c: pg.Client): Promise<string> {
   await c.query("COMMIT");
   // Answers leave dead row versions (no vacuum runs): everyone's first, and half of the measured participant's.
   await c.query(`UPDATE "Assignment" SET status = 'answered' WHERE position = 0`);
-  await c.query(`UPDATE "Assignment" SET status = 'answered' WHERE "participantId" = 'p-0' AND position < $1::int`, [M / 2]);
-  await c.query(`INSERT INTO "SignInAttempt" ("key", "at") SELECT 'join:addr-' || (g % 5000), now() - (g % 3000) * interval '1 minute' FROM generate_series(1, $1::int) g`, [EVENTS]);
-  await c.query(`INSERT INTO "SignInAttempt" ("key", "at") SELECT 'consent:addr-measured', now() - g * interval '1 minute' FROM generate_series(1, 5) g`);
+  await c.query(`UPDATE "Assignment" SET status = 'answered' WHERE "participantId" = 'p-0' AND position < $1::int`, [
+    M / 2,
+  ]);
+  await c.query(
+    `INSERT INTO "SignInAttempt" ("key", "at") SELECT 'join:addr-' || (g % 5000), now() - (g % 3000) * interval '1 minute' FROM generate_series(1, $1::int) g`,
+    [EVENTS],
+  );
+  await c.query(
+    `INSERT INTO "SignInAttempt" ("key", "at") SELECT 'consent:addr-measured', now() - g * interval '1 minute' FROM generate_series(1, 5) g`,
+  );
   return "p-0";
 }
 
@@ -95,7 +104,10 @@ function figures(plan: Record<string, unknown>): PlanFigures {
   const walk = (node: Record<string, unknown>) => {
     if (typeof node["Index Name"] === "string") indexes.add(`${node["Node Type"]} ${node["Index Name"]}`);
     if (node["Node Type"] === "Seq Scan") indexes.add(`Seq Scan ${node["Relation Name"]}`);
-    if (typeof node["Relation Name"] === "string") rows += Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) + Number(node["Rows Removed by Filter"] ?? 0);
+    if (typeof node["Relation Name"] === "string")
+      rows +=
+        Number(node["Actual Rows"] ?? 0) * Number(node["Actual Loops"] ?? 1) +
+        Number(node["Rows Removed by Filter"] ?? 0);
     for (const child of (node.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
   };
   const top = plan.Plan as Record<string, unknown>;
@@ -116,11 +128,15 @@ async function explain(c: pg.Client, label: string, sql: string, params: string[
   await c.query(`SET plan_cache_mode = force_generic_plan`);
   // Twice: the first run also marks the dead index entries it meets (what a running system has done long ago).
   await c.query(`EXECUTE ${name}(${params.map((p) => `'${p}'`).join(", ")})`);
-  const { rows } = await c.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}(${params.map((p) => `'${p}'`).join(", ")})`);
+  const { rows } = await c.query(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}(${params.map((p) => `'${p}'`).join(", ")})`,
+  );
   await c.query(`DEALLOCATE ${name}`);
   await c.query(`RESET plan_cache_mode`);
   const f = figures((rows[0]["QUERY PLAN"] as Array<Record<string, unknown>>)[0]!);
-  log(`${label}: ${f.indexes.join(", ")}; buffers hit ${f.hit} read ${f.read}; table rows visited ${f.rows}; ${f.ms.toFixed(3)} ms`);
+  log(
+    `${label}: ${f.indexes.join(", ")}; buffers hit ${f.hit} read ${f.read}; table rows visited ${f.rows}; ${f.ms.toFixed(3)} ms`,
+  );
 }
 
 const OLD_OPEN = `SELECT x.id, x.position FROM "Assignment" x JOIN "Item" xi ON xi.id = x."itemId"
@@ -138,7 +154,9 @@ const hourAgo = new Date(Date.now() - 3600_000).toISOString().replace("T", " ").
 const RULE_PARAMS = ["{consent:addr-measured,consent:study}", `{"${hourAgo}","${hourAgo}"}`];
 
 async function main() {
-  log(`bench:plans: ${N} other participants × ${M} assignments (first of each answered), the measured one with ${M / 2} answered; ${EVENTS} sign-in events; database ${DB_NAME}`);
+  log(
+    `bench:plans: ${N} other participants × ${M} assignments (first of each answered), the measured one with ${M / 2} answered; ${EVENTS} sign-in events; database ${DB_NAME}`,
+  );
   await admin(`CREATE DATABASE ${DB_NAME}`);
   const c = new pg.Client({ connectionString: dbUrl });
   try {
@@ -159,8 +177,15 @@ async function main() {
     // The participant flow's statements as the app runs them (sql/statements), for the measured participant.
     const now = new Date().toISOString();
     await explain(c, "after:  session read statement", statementText("session-read"), [participant, now, "5"]);
-    await explain(c, "after:  submit read statement", statementText("submit-read"), [`a-0-${M - 1}`, participant, "no-such-key"]);
-    await explain(c, "after:  content gate statement", statementText("current-question"), [participant, `a-0-${M - 1}`]);
+    await explain(c, "after:  submit read statement", statementText("submit-read"), [
+      `a-0-${M - 1}`,
+      participant,
+      "no-such-key",
+    ]);
+    await explain(c, "after:  content gate statement", statementText("current-question"), [
+      participant,
+      `a-0-${M - 1}`,
+    ]);
     await explain(c, "before: rate-limit count (join over the rules)", OLD_COUNT, RULE_PARAMS);
     await explain(c, "after:  rate-limit count (per-rule index range)", NEW_COUNT, RULE_PARAMS);
   } finally {

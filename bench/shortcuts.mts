@@ -17,7 +17,12 @@ import { type GeneratorComplex, generateItems, loadGeneratorComplex } from "@/li
 import { findStructurePdbId, groupStructureFiles, isStructureFile } from "@/lib/import/structure-files";
 import { auditShortcuts, byT4Polarity, formatShortcutTable } from "@/lib/shortcuts/audit";
 import { toShortcutItem } from "@/lib/shortcuts/from-generated";
-import { type HeldOutResult, OPTION_STRUCTURE_RULES, crossValidateAttacker, crossValidateBestRule } from "@/lib/shortcuts/option-structure";
+import {
+  type HeldOutResult,
+  OPTION_STRUCTURE_RULES,
+  crossValidateAttacker,
+  crossValidateBestRule,
+} from "@/lib/shortcuts/option-structure";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { SHORTCUT_STRATEGIES, type ShortcutItem } from "@/lib/shortcuts/strategies";
 import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
@@ -73,13 +78,20 @@ const BEYOND_PAPER: Partial<Record<TaskId, Record<string, unknown>>> = {
   interaction_location: { distractors: "balanced" },
 };
 const recipes = values.recipe === "both" || heldOut ? ["paper", "beyond"] : [values.recipe];
-if (recipes.some((r) => r !== "paper" && r !== "beyond")) throw new Error(`--recipe must be paper, beyond or both, got ${values.recipe}`);
+if (recipes.some((r) => r !== "paper" && r !== "beyond"))
+  throw new Error(`--recipe must be paper, beyond or both, got ${values.recipe}`);
 
 function listFiles(dir: string, rel = ""): string[] {
   return fs
     .readdirSync(path.join(dir, rel), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((e) => (e.isDirectory() ? listFiles(dir, rel ? `${rel}/${e.name}` : e.name) : e.isFile() ? [rel ? `${rel}/${e.name}` : e.name] : []));
+    .flatMap((e) =>
+      e.isDirectory()
+        ? listFiles(dir, rel ? `${rel}/${e.name}` : e.name)
+        : e.isFile()
+          ? [rel ? `${rel}/${e.name}` : e.name]
+          : [],
+    );
 }
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -97,7 +109,9 @@ for (const group of grouped.complexes) {
     file: group.protein,
     text,
     sha256: sha(bytes),
-    ...(group.ligand && ligandBytes ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha(ligandBytes) } : {}),
+    ...(group.ligand && ligandBytes
+      ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha(ligandBytes) }
+      : {}),
   });
   if (r.ok) complexes.push(r.complex);
   else process.stderr.write(`skip ${group.protein}: ${r.reason}\n`);
@@ -105,7 +119,13 @@ for (const group of grouped.complexes) {
 process.stderr.write(`${complexes.length} complexes loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 
 /** Up to `target` distinct items of one task: successive run seeds, stopping when a run adds nothing new. */
-function collect(taskId: TaskId, params: Record<string, unknown> | undefined, pool: readonly GeneratorComplex[] = complexes, wanted = target, label = ""): ShortcutItem[] {
+function collect(
+  taskId: TaskId,
+  params: Record<string, unknown> | undefined,
+  pool: readonly GeneratorComplex[] = complexes,
+  wanted = target,
+  label = "",
+): ShortcutItem[] {
   const out: ShortcutItem[] = [];
   const seen = new Set<string>();
   for (let run = 0; out.length < wanted && run < 200; run++) {
@@ -149,14 +169,20 @@ if (!heldOut) {
         : `Beyond-paper options: ${Object.entries(BEYOND_PAPER)
             .map(([t, p]) => `${t} ${JSON.stringify(p)}`)
             .join(", ")}`;
-    process.stdout.write(`\n${title} — ${items.length} items, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `\n${title} — ${items.length} items, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
     process.stdout.write(`${formatShortcutTable(auditShortcuts(items, { groupOf: byT4Polarity }))}\n`);
   }
 } else {
   // Halves by a hash of the PDB id (never by file order), so a complex's items all fall on one side.
   const halves: [GeneratorComplex[], GeneratorComplex[]] = [[], []];
-  [...complexes].sort((a, b) => (sha(Buffer.from(a.pdbId)) < sha(Buffer.from(b.pdbId)) ? -1 : 1)).forEach((c, i) => halves[i % 2]!.push(c));
-  process.stderr.write(`held-out split: ${halves[0].map((c) => c.pdbId).join(" ")} | ${halves[1].map((c) => c.pdbId).join(" ")}\n`);
+  [...complexes]
+    .sort((a, b) => (sha(Buffer.from(a.pdbId)) < sha(Buffer.from(b.pdbId)) ? -1 : 1))
+    .forEach((c, i) => halves[i % 2]!.push(c));
+  process.stderr.write(
+    `held-out split: ${halves[0].map((c) => c.pdbId).join(" ")} | ${halves[1].map((c) => c.pdbId).join(" ")}\n`,
+  );
   const optionRules = [...SHORTCUT_STRATEGIES.filter((s) => s.needs === "option-text"), ...OPTION_STRUCTURE_RULES];
   const summary = new Map<string, { rule: HeldOutResult | null; attacker: HeldOutResult | null }>();
   const pctCi = (r: HeldOutResult | null) => {

@@ -9,7 +9,8 @@ export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "same-origin",
   // Nothing in the app uses these; fullscreen stays available to the app itself (3D view).
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), fullscreen=(self)",
+  "Permissions-Policy":
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), fullscreen=(self)",
   "X-Frame-Options": "DENY",
   "Cross-Origin-Opener-Policy": "same-origin",
 };
@@ -78,12 +79,18 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * carries no ambient browser credentials to abuse, so it passes. SameSite=Lax cookies alone let a same-SITE page
  * (another port or subdomain) post to us; this closes that.
  */
-export function crossOriginProblem(request: { method: string; secFetchSite: string | null; origin: string | null }, allowedOrigins: readonly string[]): string | null {
+export function crossOriginProblem(
+  request: { method: string; secFetchSite: string | null; origin: string | null },
+  allowedOrigins: readonly string[],
+): string | null {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
   const site = request.secFetchSite?.toLowerCase() ?? null;
-  if (site !== null) return site === "same-origin" || site === "none" ? null : `cross-origin request refused (Sec-Fetch-Site: ${site})`;
+  if (site !== null)
+    return site === "same-origin" || site === "none" ? null : `cross-origin request refused (Sec-Fetch-Site: ${site})`;
   if (request.origin === null) return null;
-  return allowedOrigins.includes(request.origin) ? null : `cross-origin request refused (Origin: ${request.origin.slice(0, 100)})`;
+  return allowedOrigins.includes(request.origin)
+    ? null
+    : `cross-origin request refused (Origin: ${request.origin.slice(0, 100)})`;
 }
 
 /**
@@ -147,6 +154,7 @@ export function ipv6Network64(v: string): string | null {
 export function parseTrustedProxyHops(value: string | undefined): number {
   if (value === undefined || value.trim() === "") return 0;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Error(`TRUSTED_PROXY_HOPS must be a whole number from 0 to 10, got '${value}'`);
+  if (!Number.isInteger(n) || n < 0 || n > 10)
+    throw new Error(`TRUSTED_PROXY_HOPS must be a whole number from 0 to 10, got '${value}'`);
   return n;
 }

@@ -39,7 +39,8 @@ export function createRng(seed: string | number): Rng {
   const rng: Rng = {
     next,
     int(min, max) {
-      if (!Number.isInteger(min) || !Number.isInteger(max) || max < min) throw new RangeError(`bad int range [${min}, ${max}]`);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || max < min)
+        throw new RangeError(`bad int range [${min}, ${max}]`);
       return min + Math.floor(next() * (max - min + 1));
     },
     pick(items) {

@@ -30,7 +30,8 @@ const LOCAL_BASE = "http://local.invalid";
  * and the result must resolve to our own origin.
  */
 export function toSafeLocalPath(value: string | null | undefined, fallback: string): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
+  if (!value || !value.startsWith("/") || value.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(value))
+    return fallback;
   let url: URL;
   try {
     url = new URL(value, LOCAL_BASE);

@@ -22,7 +22,9 @@ export const Scene3dSchema = z
     /** The static views' labels: ligand atom names ("a") and residue names ("r"), each anchored on an atom. Optional:
      *  items generated before labels were stored have none. */
     labels: z
-      .array(z.object({ atom: z.number().int().nonnegative(), text: z.string().min(1).max(40), kind: z.enum(["a", "r"]) }))
+      .array(
+        z.object({ atom: z.number().int().nonnegative(), text: z.string().min(1).max(40), kind: z.enum(["a", "r"]) }),
+      )
       .max(5000)
       .optional(),
     /** Atom name per atom ("OD2", "O1"), shown when the participant hovers or taps an atom. Structure only. */
@@ -46,9 +48,11 @@ export const Scene3dSchema = z
       (s.labels ?? []).every((l) => l.atom < s.elements.length) &&
       (s.named ?? []).every((l) => l.atom < s.elements.length) &&
       (s.atomNames === undefined || s.atomNames.length === s.elements.length) &&
-      (s.residueNames === undefined || s.residueIndex.every((r, i) => s.roles[i] !== "p" || r < s.residueNames!.length)),
+      (s.residueNames === undefined ||
+        s.residueIndex.every((r, i) => s.roles[i] !== "p" || r < s.residueNames!.length)),
     {
-      message: "positions, roles, residueIndex, atom names, residue names and label anchors must match the number of atoms",
+      message:
+        "positions, roles, residueIndex, atom names, residue names and label anchors must match the number of atoms",
     },
   );
 export type Scene3d = z.infer<typeof Scene3dSchema>;

@@ -20,7 +20,10 @@ Taking part is voluntary; you may stop at any time. We record your answers, resp
 Anonymised data may be published for research.`;
 
 /** A link the participant's browser is sent to: http(s) only (javascript:/data: would run in the app's origin). */
-export const HttpUrlSchema = z.string().max(2_000).refine(isSafeHttpUrl, { message: "must be an absolute https:// (or http://) URL" });
+export const HttpUrlSchema = z
+  .string()
+  .max(2_000)
+  .refine(isSafeHttpUrl, { message: "must be an absolute https:// (or http://) URL" });
 
 const ProlificSchema = z.object({
   /** Query parameter names of the external participant, study and session ids. */
@@ -72,7 +75,11 @@ export const StudyConfigSchema = z
       .default(60),
     maxParticipants: z.number().int().min(1).nullable().default(null),
     consentText: z.string().min(1).max(20_000).default(DEFAULT_CONSENT_TEXT),
-    declineMessage: z.string().min(1).max(2_000).default("Thank you. You have declined to take part; please return the study on Prolific (or close this page)."),
+    declineMessage: z
+      .string()
+      .min(1)
+      .max(2_000)
+      .default("Thank you. You have declined to take part; please return the study on Prolific (or close this page)."),
     prolific: ProlificSchema.default(ProlificSchema.parse({})),
     cohortTag: z.string().max(64).nullable().default(null),
     /** Show the illustrated hydrogen-bond primer before the first H-bond task (T4, T7, T8, T9); recorded per participant. */
@@ -88,8 +95,14 @@ export const StudyConfigSchema = z
   })
   .superRefine((cfg, ctx) => {
     const overlap = cfg.practiceItemIds.filter((id) => cfg.attentionItemIds.includes(id));
-    if (overlap.length) ctx.addIssue({ code: "custom", path: ["attentionItemIds"], message: `items used both as practice and attention checks: ${overlap.join(", ")}` });
-    if (new Set(cfg.conditions).size !== cfg.conditions.length) ctx.addIssue({ code: "custom", path: ["conditions"], message: "a condition is listed twice" });
+    if (overlap.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["attentionItemIds"],
+        message: `items used both as practice and attention checks: ${overlap.join(", ")}`,
+      });
+    if (new Set(cfg.conditions).size !== cfg.conditions.length)
+      ctx.addIssue({ code: "custom", path: ["conditions"], message: "a condition is listed twice" });
   });
 
 export type StudyConfig = z.output<typeof StudyConfigSchema>;
@@ -128,7 +141,8 @@ export function estimateDuration(config: StudyConfig, medianSeconds: number | nu
   }
   const items = itemsPerParticipant(config);
   const fixed = OVERHEAD_SECONDS + SECONDS_PER_TASK_INSTRUCTIONS * config.tasks.length;
-  const perItemHigh = config.timeLimitSec === null ? SECONDS_PER_ITEM[1] : Math.min(SECONDS_PER_ITEM[1], config.timeLimitSec);
+  const perItemHigh =
+    config.timeLimitSec === null ? SECONDS_PER_ITEM[1] : Math.min(SECONDS_PER_ITEM[1], config.timeLimitSec);
   const perItemLow = Math.min(SECONDS_PER_ITEM[0], perItemHigh);
   const low = roundMinutes(fixed + items * perItemLow, false);
   const high = Math.max(low, roundMinutes(fixed + items * perItemHigh, true));
@@ -137,5 +151,7 @@ export function estimateDuration(config: StudyConfig, medianSeconds: number | nu
 
 /** The consent text as shown: the duration placeholder filled in. */
 export function consentTextFor(config: StudyConfig, medianSeconds: number | null = null): string {
-  return config.consentText.includes(DURATION_PLACEHOLDER) ? config.consentText.split(DURATION_PLACEHOLDER).join(estimateDuration(config, medianSeconds)) : config.consentText;
+  return config.consentText.includes(DURATION_PLACEHOLDER)
+    ? config.consentText.split(DURATION_PLACEHOLDER).join(estimateDuration(config, medianSeconds))
+    : config.consentText;
 }

@@ -28,7 +28,9 @@ await esbuild.build({
   packages: "external",
   tsconfig: path.join(root, "tsconfig.json"),
   // Bundled CommonJS-style code (none expected) would need require in an ES module.
-  banner: { js: 'import { createRequire as __misiCreateRequire } from "node:module"; const require = __misiCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __misiCreateRequire } from "node:module"; const require = __misiCreateRequire(import.meta.url);',
+  },
   plugins: [
     {
       name: "server-only-empty",

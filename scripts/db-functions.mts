@@ -37,18 +37,25 @@ export function readFunctionFiles(dir: string): FunctionFile[] {
   return files.map((file) => {
     const sql = fs.readFileSync(path.join(dir, file), "utf8");
     const functions = [...new Set([...sql.matchAll(DEFINES)].map((m) => m[1]!.toLowerCase()))];
-    if (functions.length === 0) throw new Error(`${path.join(dir, file)}: defines no function (CREATE OR REPLACE FUNCTION name(...))`);
+    if (functions.length === 0)
+      throw new Error(`${path.join(dir, file)}: defines no function (CREATE OR REPLACE FUNCTION name(...))`);
     return { file, sql, sha256: createHash("sha256").update(sql).digest("hex"), functions };
   });
 }
 
 async function dropOverloads(client: pg.Client, name: string): Promise<void> {
-  const { rows } = await client.query<{ sig: string }>(`SELECT p.oid::regprocedure::text AS sig FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = $1`, [name]);
+  const { rows } = await client.query<{ sig: string }>(
+    `SELECT p.oid::regprocedure::text AS sig FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = $1`,
+    [name],
+  );
   for (const r of rows) await client.query(`DROP FUNCTION ${r.sig}`);
 }
 
 /** Installs the changed function files of `dir` into the database at databaseUrl (see the top of this file). */
-export async function installFunctions(databaseUrl: string, options: { dir?: string; log?: (line: string) => void } = {}): Promise<InstallResult> {
+export async function installFunctions(
+  databaseUrl: string,
+  options: { dir?: string; log?: (line: string) => void } = {},
+): Promise<InstallResult> {
   const t0 = performance.now();
   const dir = options.dir ? path.resolve(options.dir) : path.resolve(import.meta.dirname, "..", FUNCTIONS_DIR);
   const files = readFunctionFiles(dir);
@@ -57,8 +64,12 @@ export async function installFunctions(databaseUrl: string, options: { dir?: str
   try {
     await client.query("BEGIN");
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('misi_install_functions'))`);
-    await client.query(`CREATE TABLE IF NOT EXISTS "_misi_sql_functions" (file text PRIMARY KEY, sha256 text NOT NULL, functions text[] NOT NULL, "installedAt" timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ file: string; sha256: string; functions: string[] }>(`SELECT file, sha256, functions FROM "_misi_sql_functions"`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "_misi_sql_functions" (file text PRIMARY KEY, sha256 text NOT NULL, functions text[] NOT NULL, "installedAt" timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ file: string; sha256: string; functions: string[] }>(
+      `SELECT file, sha256, functions FROM "_misi_sql_functions"`,
+    );
     const recorded = new Map(rows.map((r) => [r.file, r]));
     const changed = files.filter((f) => recorded.get(f.file)?.sha256 !== f.sha256);
     const defined = new Set(files.flatMap((f) => f.functions));
@@ -70,7 +81,9 @@ export async function installFunctions(databaseUrl: string, options: { dir?: str
       try {
         await client.query(f.sql);
       } catch (err) {
-        throw new Error(`${path.join(dir, f.file)}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        throw new Error(`${path.join(dir, f.file)}: ${err instanceof Error ? err.message : String(err)}`, {
+          cause: err,
+        });
       }
       await client.query(
         `INSERT INTO "_misi_sql_functions" (file, sha256, functions) VALUES ($1, $2, $3)
@@ -78,7 +91,8 @@ export async function installFunctions(databaseUrl: string, options: { dir?: str
         [f.file, f.sha256, f.functions],
       );
     }
-    if (removedFiles.length) await client.query(`DELETE FROM "_misi_sql_functions" WHERE file = ANY($1::text[])`, [removedFiles]);
+    if (removedFiles.length)
+      await client.query(`DELETE FROM "_misi_sql_functions" WHERE file = ANY($1::text[])`, [removedFiles]);
     await client.query("COMMIT");
     const result = { installed: changed.map((f) => f.file), dropped: gone, ms: performance.now() - t0 };
     options.log?.(

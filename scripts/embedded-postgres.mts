@@ -28,7 +28,8 @@ export interface EmbeddedConfig {
 export function embeddedConfig(env: NodeJS.ProcessEnv = process.env): EmbeddedConfig {
   const dataDir = path.resolve(env.EMBEDDED_DB_DIR || ".data/postgres");
   const port = Number(env.EMBEDDED_DB_PORT || DEFAULT_EMBEDDED_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`EMBEDDED_DB_PORT must be a port number, got "${env.EMBEDDED_DB_PORT}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`EMBEDDED_DB_PORT must be a port number, got "${env.EMBEDDED_DB_PORT}"`);
   return {
     dataDir,
     port,
@@ -54,13 +55,17 @@ export function binaries(): Binaries {
     root = path.dirname(path.dirname(require.resolve(pkg)));
   } catch {
     throw new EmbeddedDbError(
-      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${pkg} is not installed). ` + "Set DATABASE_URL to a PostgreSQL server instead (see docs/configuration.md).",
+      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (npm package ${pkg} is not installed). ` +
+        "Set DATABASE_URL to a PostgreSQL server instead (see docs/configuration.md).",
     );
   }
   // The package restores its library symlinks in a postinstall script; npm may skip install scripts, so do it here too.
   const links = path.join(root, "native", "pg-symlinks.json");
   if (fs.existsSync(links)) {
-    for (const { source, target } of JSON.parse(fs.readFileSync(links, "utf8")) as { source: string; target: string }[]) {
+    for (const { source, target } of JSON.parse(fs.readFileSync(links, "utf8")) as {
+      source: string;
+      target: string;
+    }[]) {
       const to = path.join(root, target);
       if (!fs.existsSync(to)) {
         try {
@@ -87,8 +92,13 @@ export function runAs(): { uid: number; gid: number } | undefined {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return undefined;
   const id = (flag: string) => spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
   if (id("-u").status !== 0) {
-    const made = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"], { encoding: "utf8" });
-    if (made.status !== 0) throw new EmbeddedDbError(`Running as root, and the 'postgres' user the database must run as could not be created: ${made.stderr.trim()}`);
+    const made = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"], {
+      encoding: "utf8",
+    });
+    if (made.status !== 0)
+      throw new EmbeddedDbError(
+        `Running as root, and the 'postgres' user the database must run as could not be created: ${made.stderr.trim()}`,
+      );
   }
   return { uid: Number(id("-u").stdout.trim()), gid: Number(id("-g").stdout.trim()) };
 }
@@ -118,7 +128,12 @@ function said(r: ReturnType<typeof spawnSync>): string {
 }
 
 function run(cmd: string, args: string[], user: { uid: number; gid: number } | undefined, timeoutMs = 120_000) {
-  return spawnSync(cmd, args, { encoding: "utf8", timeout: timeoutMs, ...(user ?? {}), env: { ...process.env, LC_ALL: "C", LANG: "C" } });
+  return spawnSync(cmd, args, {
+    encoding: "utf8",
+    timeout: timeoutMs,
+    ...(user ?? {}),
+    env: { ...process.env, LC_ALL: "C", LANG: "C" },
+  });
 }
 
 function logTail(file: string, lines = 15): string {
@@ -163,7 +178,10 @@ async function query<T = unknown>(url: string, sql: string, params: unknown[] = 
 /** The data folder of whatever PostgreSQL answers on the port, or null when nothing does. */
 async function runningDataDir(cfg: EmbeddedConfig): Promise<string | null> {
   try {
-    const rows = await query<{ setting: string }>(`postgresql://postgres@127.0.0.1:${cfg.port}/postgres`, "SELECT setting FROM pg_settings WHERE name = 'data_directory'");
+    const rows = await query<{ setting: string }>(
+      `postgresql://postgres@127.0.0.1:${cfg.port}/postgres`,
+      "SELECT setting FROM pg_settings WHERE name = 'data_directory'",
+    );
     return rows[0]?.setting ?? "";
   } catch {
     return null;
@@ -179,14 +197,18 @@ export function isEmbeddedInitialised(cfg: EmbeddedConfig): boolean {
  * database exists. Safe to call from any number of processes at once: the server's own lock decides, the losers
  * find it running. Returns the connection string.
  */
-export async function ensureEmbedded(options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<{ url: string; started: boolean; initialised: boolean }> {
+export async function ensureEmbedded(
+  options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ url: string; started: boolean; initialised: boolean }> {
   const log = options.log ?? (() => {});
   const cfg = embeddedConfig(options.env);
   const running = await runningDataDir(cfg);
   if (running !== null) {
     const real = (p: string) => (fs.existsSync(p) ? fs.realpathSync(p) : path.resolve(p));
     if (running && real(running) !== real(cfg.dataDir)) {
-      throw new EmbeddedDbError(`Port ${cfg.port} is used by another PostgreSQL (data folder ${running}), not by this checkout's ${cfg.dataDir}. Set EMBEDDED_DB_PORT to a free port.`);
+      throw new EmbeddedDbError(
+        `Port ${cfg.port} is used by another PostgreSQL (data folder ${running}), not by this checkout's ${cfg.dataDir}. Set EMBEDDED_DB_PORT to a free port.`,
+      );
     }
     await ensureDatabase(cfg);
     return { url: cfg.url, started: false, initialised: false };
@@ -198,21 +220,38 @@ export async function ensureEmbedded(options: { log?: (line: string) => void; en
   let initialised = false;
   if (!isEmbeddedInitialised(cfg)) {
     const t = Date.now();
-    log(`Creating the embedded PostgreSQL database in ${path.relative(process.cwd(), cfg.dataDir)} (first start only)…`);
+    log(
+      `Creating the embedded PostgreSQL database in ${path.relative(process.cwd(), cfg.dataDir)} (first start only)…`,
+    );
     fs.mkdirSync(cfg.dataDir, { recursive: true, mode: 0o700 });
-    if (fs.readdirSync(cfg.dataDir).length > 0) throw new EmbeddedDbError(`${cfg.dataDir} exists, is not empty and holds no PostgreSQL database. Move it away or set EMBEDDED_DB_DIR.`);
+    if (fs.readdirSync(cfg.dataDir).length > 0)
+      throw new EmbeddedDbError(
+        `${cfg.dataDir} exists, is not empty and holds no PostgreSQL database. Move it away or set EMBEDDED_DB_DIR.`,
+      );
     giveTo(user, cfg.dataDir);
-    const r = run(bins.initdb, ["-D", cfg.dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions"], user);
+    const r = run(
+      bins.initdb,
+      ["-D", cfg.dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions"],
+      user,
+    );
     if (r.status !== 0) throw new EmbeddedDbError(`initdb failed (exit ${r.status ?? r.signal}):\n${said(r)}`);
     // Listen on loopback only; trust authentication is acceptable there for a local single-user database.
-    fs.appendFileSync(path.join(cfg.dataDir, "postgresql.conf"), "\n# misi-baseline embedded server\nlisten_addresses = '127.0.0.1'\nmax_connections = 100\nunix_socket_directories = ''\n");
+    fs.appendFileSync(
+      path.join(cfg.dataDir, "postgresql.conf"),
+      "\n# misi-baseline embedded server\nlisten_addresses = '127.0.0.1'\nmax_connections = 100\nunix_socket_directories = ''\n",
+    );
     initialised = true;
     log(`  created in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
   await waitForDeadPostmaster(cfg);
   if (!fs.existsSync(cfg.logFile)) fs.writeFileSync(cfg.logFile, "");
   giveTo(user, cfg.dataDir, cfg.logFile);
-  const r = run(bins.pgCtl, ["start", "-D", cfg.dataDir, "-l", cfg.logFile, "-w", "-t", "120", "-o", `-p ${cfg.port}`], user, 150_000);
+  const r = run(
+    bins.pgCtl,
+    ["start", "-D", cfg.dataDir, "-l", cfg.logFile, "-w", "-t", "120", "-o", `-p ${cfg.port}`],
+    user,
+    150_000,
+  );
   if (r.status !== 0) {
     // Lost a race with a concurrent start: the other process's server is fine.
     if ((await runningDataDir(cfg)) === null) {
@@ -221,7 +260,9 @@ export async function ensureEmbedded(options: { log?: (line: string) => void; en
       );
     }
   } else {
-    log(`Embedded PostgreSQL running on 127.0.0.1:${cfg.port} (data in ${path.relative(process.cwd(), cfg.dataDir)}; stop it with npm run db:stop)`);
+    log(
+      `Embedded PostgreSQL running on 127.0.0.1:${cfg.port} (data in ${path.relative(process.cwd(), cfg.dataDir)}; stop it with npm run db:stop)`,
+    );
   }
   await ensureDatabase(cfg);
   return { url: cfg.url, started: r.status === 0, initialised };
@@ -286,23 +327,35 @@ export function listBackups(cfg: EmbeddedConfig): string[] {
  * copy: restoring it is exactly the database of that moment), then starts the server again if it was running.
  * Keeps the newest KEEP_BACKUPS.
  */
-export async function backupEmbedded(reason: string, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<string> {
+export async function backupEmbedded(
+  reason: string,
+  options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<string> {
   const cfg = embeddedConfig(options.env);
   const wasRunning = stopEmbedded(options.env);
   fs.mkdirSync(cfg.backupDir, { recursive: true });
   // Milliseconds in the name: two backups in the same second (a migration right after `db:backup`) still sort by time.
   const stamp = new Date().toISOString().replace(/[-:]/g, "");
   const file = path.join(cfg.backupDir, `${stamp}-${reason.replace(/[^a-zA-Z0-9_-]/g, "_")}.tar.gz`);
-  const r = spawnSync("tar", ["-czf", file, "-C", path.dirname(cfg.dataDir), "--exclude=postmaster.pid", path.basename(cfg.dataDir)], { encoding: "utf8" });
+  const r = spawnSync(
+    "tar",
+    ["-czf", file, "-C", path.dirname(cfg.dataDir), "--exclude=postmaster.pid", path.basename(cfg.dataDir)],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new EmbeddedDbError(`Backup to ${file} failed: ${r.stderr.trim()}`);
   for (const old of listBackups(cfg).slice(KEEP_BACKUPS)) fs.rmSync(old);
-  options.log?.(`Backup of the embedded database: ${path.relative(process.cwd(), file)} (${(fs.statSync(file).size / 1e6).toFixed(1)} MB)`);
+  options.log?.(
+    `Backup of the embedded database: ${path.relative(process.cwd(), file)} (${(fs.statSync(file).size / 1e6).toFixed(1)} MB)`,
+  );
   if (wasRunning) await ensureEmbedded({ env: options.env });
   return file;
 }
 
 /** Replaces the data folder with a backup. The current folder is kept beside it (never deleted). */
-export async function restoreEmbedded(file: string, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<void> {
+export async function restoreEmbedded(
+  file: string,
+  options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<void> {
   const cfg = embeddedConfig(options.env);
   const log = options.log ?? (() => {});
   if (!fs.existsSync(file))
@@ -316,7 +369,9 @@ export async function restoreEmbedded(file: string, options: { env?: NodeJS.Proc
   const check = spawnSync("tar", ["-tzf", file], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const top = path.basename(cfg.dataDir);
   if (check.status !== 0 || !check.stdout.split("\n").some((l) => l === `${top}/PG_VERSION`)) {
-    throw new EmbeddedDbError(`${file} is not a backup of ${top}/ (made by this app's db backup): ${check.stderr.trim() || "no PG_VERSION inside"}`);
+    throw new EmbeddedDbError(
+      `${file} is not a backup of ${top}/ (made by this app's db backup): ${check.stderr.trim() || "no PG_VERSION inside"}`,
+    );
   }
   stopEmbedded(options.env);
   const staging = fs.mkdtempSync(path.join(path.dirname(cfg.dataDir), ".restore-"));

@@ -10,7 +10,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { PAPER_TABLE_FORMATS, PAPER_TABLE_SCORE_KINDS, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
+import {
+  PAPER_TABLE_FORMATS,
+  PAPER_TABLE_SCORE_KINDS,
+  type PaperTableFormat,
+  type PaperTableScoreKind,
+} from "@/lib/results/paper-table";
 import { AppError } from "@/lib/server/errors";
 import type { TsvImageSize } from "@/lib/server/export/tsv-image";
 import type { OpenedExport, StudyExportKind } from "@/lib/server/export/open-study-export";
@@ -76,18 +81,24 @@ if (parsed.scope !== "study" && parsed.scope !== "pool") fail(`--scope must be s
 if (what !== "codebook" && !parsed.study) fail("--study is required");
 const paperFormat = parsed.format ?? "latex";
 if (what === "paper-table") {
-  if (!(PAPER_TABLE_FORMATS as readonly string[]).includes(paperFormat)) fail(`--format must be latex, md or csv, got '${paperFormat}'`);
-  if (!["exact", "partial", "both"].includes(parsed.metric)) fail(`--metric must be exact, partial or both, got '${parsed.metric}'`);
+  if (!(PAPER_TABLE_FORMATS as readonly string[]).includes(paperFormat))
+    fail(`--format must be latex, md or csv, got '${paperFormat}'`);
+  if (!["exact", "partial", "both"].includes(parsed.metric))
+    fail(`--metric must be exact, partial or both, got '${parsed.metric}'`);
   if (!["line", "pm"].includes(parsed.intervals)) fail(`--intervals must be line or pm, got '${parsed.intervals}'`);
-  if (!(PAPER_TABLE_SCORE_KINDS as readonly string[]).includes(parsed.score)) fail(`--score must be one of ${PAPER_TABLE_SCORE_KINDS.join(", ")}, got '${parsed.score}'`);
-  if (parsed.condition !== undefined && !["static", "interactive"].includes(parsed.condition)) fail(`--condition must be static or interactive, got '${parsed.condition}'`);
+  if (!(PAPER_TABLE_SCORE_KINDS as readonly string[]).includes(parsed.score))
+    fail(`--score must be one of ${PAPER_TABLE_SCORE_KINDS.join(", ")}, got '${parsed.score}'`);
+  if (parsed.condition !== undefined && !["static", "interactive"].includes(parsed.condition))
+    fail(`--condition must be static or interactive, got '${parsed.condition}'`);
 } else if (what === "vlmevalkit-tsv") {
   const { TSV_IMAGE_SIZES } = await import("@/lib/server/export/tsv-image");
-  if (!(TSV_IMAGE_SIZES as readonly string[]).includes(parsed["image-size"])) fail(`--image-size must be one of ${TSV_IMAGE_SIZES.join(", ")}, got '${parsed["image-size"]}'`);
+  if (!(TSV_IMAGE_SIZES as readonly string[]).includes(parsed["image-size"]))
+    fail(`--image-size must be one of ${TSV_IMAGE_SIZES.join(", ")}, got '${parsed["image-size"]}'`);
 } else if (what === "psych-ds") {
   if (!parsed.out) fail("--out DIR is required for psych-ds (the package is a folder)");
 } else if (what === "codebook") {
-  if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md") fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
+  if (parsed.format !== undefined && parsed.format !== "csv" && parsed.format !== "md")
+    fail(`--format must be csv or md for the codebook, got '${parsed.format}'`);
 }
 
 /**
@@ -107,7 +118,10 @@ async function exportResponses(started: number): Promise<void> {
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   const fd = temp ? fs.openSync(temp, "w") : 1;
   try {
-    await writeResponsesWithChild({ databaseUrl, studyId: parsed.study as string, scope: parsed.scope as "study" | "pool" }, fd);
+    await writeResponsesWithChild(
+      { databaseUrl, studyId: parsed.study as string, scope: parsed.scope as "study" | "pool" },
+      fd,
+    );
   } catch (err) {
     // An unknown study or a failed export leaves no file behind. The child's message is the whole story (no stack).
     if (temp) {
@@ -119,7 +133,9 @@ async function exportResponses(started: number): Promise<void> {
   if (out && temp) {
     fs.closeSync(fd);
     fs.renameSync(temp, out);
-    process.stderr.write(`export: wrote ${out} (${fs.statSync(out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `export: wrote ${out} (${fs.statSync(out).size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
 }
 
@@ -128,7 +144,11 @@ async function exportPsychDs(started: number): Promise<void> {
   const { writePsychDsDataset } = await import("@/lib/server/export/psych-ds-export");
   const { disconnectDb } = await import("@/lib/server/db");
   try {
-    const result = await writePsychDsDataset({ studyId: parsed.study as string, scope: parsed.scope as "study" | "pool", dir: parsed.out as string });
+    const result = await writePsychDsDataset({
+      studyId: parsed.study as string,
+      scope: parsed.scope as "study" | "pool",
+      dir: parsed.out as string,
+    });
     process.stderr.write(
       `export: wrote the analysis package to ${result.dir} (${result.nTrials} answers, ${result.nParticipants} participants, ${result.nItems} items) in ${((performance.now() - started) / 1000).toFixed(1)} s\n` +
         result.files.map((f) => `  ${f}\n`).join("") +
@@ -165,7 +185,9 @@ async function exportOther(started: number): Promise<void> {
     });
     await pipeline(opened.stream, parsed.out ? fs.createWriteStream(parsed.out) : process.stdout);
     if (parsed.out) {
-      process.stderr.write(`export: wrote ${parsed.out} (${bytes} bytes, ${opened.fileName}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      process.stderr.write(
+        `export: wrote ${parsed.out} (${bytes} bytes, ${opened.fileName}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      );
     }
   } finally {
     await disconnectDb();
@@ -181,5 +203,7 @@ try {
   // The reader closed the pipe (`| head`): what it wanted was written.
   if ((err as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
   process.exitCode = 1;
-  process.stderr.write(`export: ${err instanceof AppError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `export: ${err instanceof AppError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
 }

@@ -14,7 +14,14 @@ import prettier from "prettier";
 export const STATEMENTS_DIR = "lib/server/dal/participant/sql/statements";
 export const GENERATED_FILE = "lib/server/dal/participant/flow-statements.generated.ts";
 
-const TS_TYPES: Record<string, string> = { text: "string", int: "number", float8: "number", boolean: "boolean", timestamp: "string", jsonb: "string" };
+const TS_TYPES: Record<string, string> = {
+  text: "string",
+  int: "number",
+  float8: "number",
+  boolean: "boolean",
+  timestamp: "string",
+  jsonb: "string",
+};
 /** The casts a parameter of each declared type may carry in the statement. */
 const CASTS: Record<string, string[]> = {
   text: ["text"],
@@ -39,11 +46,16 @@ export interface StatementParam {
 /** A statement file's declared parameters, checked against its text; throws naming the file and the problem. */
 export function statementParams(file: string, text: string): StatementParam[] {
   const params: StatementParam[] = [];
-  for (const [, n, name, base, elementMark, array, nullable] of text.matchAll(/^-- @param \$(\d+) ([A-Za-z][A-Za-z0-9]*) ([a-z0-9]+)(\?)?(\[\])?(\?)?[ \t]*$/gm)) {
+  for (const [, n, name, base, elementMark, array, nullable] of text.matchAll(
+    /^-- @param \$(\d+) ([A-Za-z][A-Za-z0-9]*) ([a-z0-9]+)(\?)?(\[\])?(\?)?[ \t]*$/gm,
+  )) {
     const type = `${base}${array ?? ""}`;
     // `int?`: the one mark is the parameter's own; `int?[]?`: the elements', then the array's.
-    const [nullableElements, nullableParam] = array ? [elementMark === "?", nullable === "?"] : [false, elementMark === "?"];
-    if (Number(n) !== params.length + 1) throw new Error(`${file}: @param $${n} out of order (expected $${params.length + 1})`);
+    const [nullableElements, nullableParam] = array
+      ? [elementMark === "?", nullable === "?"]
+      : [false, elementMark === "?"];
+    if (Number(n) !== params.length + 1)
+      throw new Error(`${file}: @param $${n} out of order (expected $${params.length + 1})`);
     if (!CASTS[type]) throw new Error(`${file}: @param $${n} ${name}: unknown type ${type}`);
     params.push({ name: name!, type, nullable: nullableParam, nullableElements });
   }
@@ -53,7 +65,8 @@ export function statementParams(file: string, text: string): StatementParam[] {
     const i = Number(n);
     const p = params[i - 1];
     if (!p) throw new Error(`${file}: $${n} is used but not declared (-- @param $${n} name type)`);
-    if (cast && !CASTS[p.type]!.includes(cast)) throw new Error(`${file}: $${n} ${p.name} is declared ${p.type} but cast to ${cast}`);
+    if (cast && !CASTS[p.type]!.includes(cast))
+      throw new Error(`${file}: $${n} ${p.name} is declared ${p.type} but cast to ${cast}`);
     used.add(i);
   }
   params.forEach((p, i) => {

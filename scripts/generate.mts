@@ -9,12 +9,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createBundleManifest, toBundleAnswer, toBundleItem, toJsonLines } from "@/lib/generate/bundle";
-import { type GeneratorComplex, type ImageFormat, generateItems, loadGeneratorComplex, renderItemImages, toStableJson } from "@/lib/generate";
+import {
+  type GeneratorComplex,
+  type ImageFormat,
+  generateItems,
+  loadGeneratorComplex,
+  renderItemImages,
+  toStableJson,
+} from "@/lib/generate";
 import { findStructurePdbId, groupStructureFiles, isStructureFile } from "@/lib/import/structure-files";
 import { formatShortcutTable } from "@/lib/shortcuts/audit";
 import { TASK_IDS, type TaskId } from "@/lib/tasks/types";
 
-const USAGE = "usage: npm run generate -- --structures DIR --tasks all|t1,t2,... --per-task N --seed S --out DIR [--size 1024] [--format png|svg] [--params FILE.json] [--force]";
+const USAGE =
+  "usage: npm run generate -- --structures DIR --tasks all|t1,t2,... --per-task N --seed S --out DIR [--size 1024] [--format png|svg] [--params FILE.json] [--force]";
 /** A progress line at most this often per task (and always at its end). */
 const PROGRESS_EVERY_ITEMS = 10;
 const BUNDLE_FILES = ["manifest.json", "items.jsonl", "answers.jsonl", "images"];
@@ -37,7 +45,9 @@ function parseTasks(raw: string): TaskId[] {
 }
 
 function listFiles(root: string, dir = ""): string[] {
-  const entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return entries.flatMap((e) => {
     const rel = dir ? `${dir}/${e.name}` : e.name;
     if (e.isDirectory()) return listFiles(root, rel);
@@ -82,9 +92,11 @@ function main(): void {
     fail(`--structures, --per-task, --seed and --out are required\n${USAGE}`);
   }
   const perTask = Number(values["per-task"]);
-  if (!Number.isInteger(perTask) || perTask < 1) fail(`--per-task must be a whole number ≥ 1, got '${values["per-task"]}'`);
+  if (!Number.isInteger(perTask) || perTask < 1)
+    fail(`--per-task must be a whole number ≥ 1, got '${values["per-task"]}'`);
   const size = Number(values.size);
-  if (!Number.isInteger(size) || size < 16 || size > 8192) fail(`--size must be a whole number of pixels in 16..8192, got '${values.size}'`);
+  if (!Number.isInteger(size) || size < 16 || size > 8192)
+    fail(`--size must be a whole number of pixels in 16..8192, got '${values.size}'`);
   if (values.format !== "png" && values.format !== "svg") fail(`--format must be png or svg, got '${values.format}'`);
   const format: ImageFormat = values.format;
   const tasks = parseTasks(values.tasks);
@@ -101,7 +113,8 @@ function main(): void {
   const out = values.out;
   if (fs.existsSync(out)) {
     const present = fs.readdirSync(out);
-    if (present.length > 0 && !values.force) fail(`--out ${out} is not empty (add --force to replace its bundle files)`);
+    if (present.length > 0 && !values.force)
+      fail(`--out ${out} is not empty (add --force to replace its bundle files)`);
     for (const name of BUNDLE_FILES) fs.rmSync(path.join(out, name), { recursive: true, force: true });
   }
 
@@ -117,7 +130,10 @@ function main(): void {
     const pdbId = findStructurePdbId(group.protein, text);
     const label = group.ligand ? `${group.protein} + ${group.ligand}` : group.protein;
     if (!pdbId) {
-      skipped.push({ file: label, reason: "no PDB id in the HEADER record or the file/folder name (questions name complexes by it)" });
+      skipped.push({
+        file: label,
+        reason: "no PDB id in the HEADER record or the file/folder name (questions name complexes by it)",
+      });
       continue;
     }
     const ligandBytes = group.ligand ? fs.readFileSync(path.join(root, group.ligand)) : undefined;
@@ -126,12 +142,15 @@ function main(): void {
       file: group.protein,
       text,
       sha256: sha256(proteinBytes),
-      ...(group.ligand && ligandBytes ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha256(ligandBytes) } : {}),
+      ...(group.ligand && ligandBytes
+        ? { ligandFile: group.ligand, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha256(ligandBytes) }
+        : {}),
     });
     if (!loaded.ok) skipped.push({ file: label, reason: loaded.reason });
     else complexes.push(loaded.complex);
   }
-  for (const s of skipped) process.stderr.write(`skip ${s.reason.startsWith(s.file) ? s.reason : `${s.file}: ${s.reason}`}\n`);
+  for (const s of skipped)
+    process.stderr.write(`skip ${s.reason.startsWith(s.file) ? s.reason : `${s.file}: ${s.reason}`}\n`);
   process.stderr.write(`${complexes.length} complexes prepared, ${skipped.length} skipped (${seconds(t0)})\n`);
   if (complexes.length === 0) fail("no usable complex");
 
@@ -150,7 +169,8 @@ function main(): void {
         lastTask = taskId;
         taskStart = performance.now();
       }
-      if (done % PROGRESS_EVERY_ITEMS === 0 || done === total) process.stderr.write(`[${taskId}] generated ${done}/${total} items, ${seconds(taskStart)}\n`);
+      if (done % PROGRESS_EVERY_ITEMS === 0 || done === total)
+        process.stderr.write(`[${taskId}] generated ${done}/${total} items, ${seconds(taskStart)}\n`);
     },
   });
   if (!result.ok) fail(result.error);
@@ -167,7 +187,10 @@ function main(): void {
     }
   }
   const audits = result.reports.flatMap((r) => r.shortcuts ?? []);
-  if (audits.length > 0) process.stderr.write(`shortcut audit (also in manifest.json, recipe.reports[].shortcuts):\n${formatShortcutTable(audits)}\n`);
+  if (audits.length > 0)
+    process.stderr.write(
+      `shortcut audit (also in manifest.json, recipe.reports[].shortcuts):\n${formatShortcutTable(audits)}\n`,
+    );
 
   // 3. Images and records.
   fs.mkdirSync(path.join(out, "images"), { recursive: true });
@@ -193,7 +216,8 @@ function main(): void {
     const done = (byTask.get(item.taskId) ?? 0) + 1;
     byTask.set(item.taskId, done);
     const total = result.reports.find((r) => r.taskId === item.taskId)?.generated ?? done;
-    if (done % PROGRESS_EVERY_ITEMS === 0 || done === total) process.stderr.write(`[${item.taskId}] rendered ${done}/${total} items, ${seconds(renderStart)}\n`);
+    if (done % PROGRESS_EVERY_ITEMS === 0 || done === total)
+      process.stderr.write(`[${item.taskId}] rendered ${done}/${total} items, ${seconds(renderStart)}\n`);
   }
 
   const recipe = {
@@ -204,7 +228,13 @@ function main(): void {
     size,
     format,
     params: params ?? {},
-    complexes: complexes.map((c) => ({ file: c.file, ligandFile: c.ligandFile, pdbId: c.pdbId, sha256: c.sha256, ligand: c.ligandLabel })),
+    complexes: complexes.map((c) => ({
+      file: c.file,
+      ligandFile: c.ligandFile,
+      pdbId: c.pdbId,
+      sha256: c.sha256,
+      ligand: c.ligandLabel,
+    })),
     skipped,
     reports: result.reports,
   };
@@ -213,7 +243,9 @@ function main(): void {
   fs.writeFileSync(path.join(out, "items.jsonl"), toJsonLines(itemRecords));
   fs.writeFileSync(path.join(out, "answers.jsonl"), toJsonLines(answerRecords));
   const counts = tasks.map((t) => `${t} ${manifest.counts[t] ?? 0}`).join(", ");
-  process.stderr.write(`wrote ${result.items.length} items (${counts}) and ${written.size} images to ${out} in ${seconds(t0)}\n`);
+  process.stderr.write(
+    `wrote ${result.items.length} items (${counts}) and ${written.size} images to ${out} in ${seconds(t0)}\n`,
+  );
 }
 
 main();

@@ -14,7 +14,8 @@ import { STRICT_HBOND_CRITERIA } from "@/lib/molecule/hbond-geometry";
 import { findComplexHBonds, formatHBondsT9 } from "@/lib/molecule/hbonds";
 import type { Structure } from "@/lib/molecule/types";
 
-const USAGE = "usage: npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff 10] [--include-sugars] [--all-groups] [--strict] [--json]";
+const USAGE =
+  "usage: npm run hbonds -- FILE [--ligand RES:CHAIN:NUM] [--ligand-file FILE] [--cutoff 10] [--include-sugars] [--all-groups] [--strict] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`hbonds: ${message}\n`);
@@ -62,7 +63,8 @@ function main(): void {
   let cutoffA: number | undefined;
   if (values.cutoff !== undefined) {
     cutoffA = Number(values.cutoff);
-    if (!Number.isFinite(cutoffA) || cutoffA <= 0) fail(`--cutoff must be a positive number of Å, got "${values.cutoff}"`);
+    if (!Number.isFinite(cutoffA) || cutoffA <= 0)
+      fail(`--cutoff must be a positive number of Å, got "${values.cutoff}"`);
   }
 
   const structure = readStructure(positionals[0]!);
@@ -75,7 +77,11 @@ function main(): void {
   });
   if (!prepared.ok) fail(prepared.reason);
   const { complex } = prepared;
-  const bonds = findComplexHBonds(complex, values.strict ? STRICT_HBOND_CRITERIA : undefined, values["all-groups"] ? "all-pocket-groups" : "amino-acids");
+  const bonds = findComplexHBonds(
+    complex,
+    values.strict ? STRICT_HBOND_CRITERIA : undefined,
+    values["all-groups"] ? "all-pocket-groups" : "amino-acids",
+  );
 
   if (values.json) {
     const out = {
@@ -93,7 +99,8 @@ function main(): void {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return;
   }
-  for (const note of [...structure.notes, ...(ligandStructure?.notes ?? []), ...complex.notes]) process.stderr.write(`note: ${note}\n`);
+  for (const note of [...structure.notes, ...(ligandStructure?.notes ?? []), ...complex.notes])
+    process.stderr.write(`note: ${note}\n`);
   process.stdout.write(`${formatHBondsT9(bonds)}\n`);
 }
 

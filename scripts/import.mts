@@ -35,7 +35,8 @@ function parseCli() {
       },
     });
     if (values.help) return { help: true as const };
-    if (positionals.length !== 1) throw new Error(positionals.length === 0 ? "PATH is missing" : `one PATH expected, got ${positionals.length}`);
+    if (positionals.length !== 1)
+      throw new Error(positionals.length === 0 ? "PATH is missing" : `one PATH expected, got ${positionals.length}`);
     const kind = values.kind === undefined ? undefined : ImportKindSchema.safeParse(values.kind);
     if (kind && !kind.success) throw new Error(`--kind must be one of ${ImportKindSchema.options.join(", ")}`);
     let generate: GenerateFromStructuresOptions | undefined;
@@ -46,14 +47,23 @@ function parseCli() {
       if (!Number.isInteger(perTask) || perTask < 1) throw new Error("--generate needs --per-task, a whole number ≥ 1");
       if (!values.seed) throw new Error("--generate needs --seed (items are reproducible from it)");
       const size = values.size === undefined ? undefined : Number(values.size);
-      if (size !== undefined && (!Number.isInteger(size) || size < 16 || size > 8192)) throw new Error("--size must be a whole number of pixels in 16..8192");
+      if (size !== undefined && (!Number.isInteger(size) || size < 16 || size > 8192))
+        throw new Error("--size must be a whole number of pixels in 16..8192");
       const format = values["image-format"] ?? "png";
       if (format !== "png" && format !== "svg") throw new Error("--image-format must be png or svg");
       generate = { tasks: tasks.tasks, perTask, seed: values.seed, format, ...(size ? { sizePx: size } : {}) };
     } else if (values["per-task"] || values.seed) {
       throw new Error("--per-task and --seed go with --generate");
     }
-    return { help: false as const, path: positionals[0]!, kind: kind?.data, dryRun: values["dry-run"], ligand: values.ligand, json: values.json, generate };
+    return {
+      help: false as const,
+      path: positionals[0]!,
+      kind: kind?.data,
+      dryRun: values["dry-run"],
+      ligand: values.ligand,
+      json: values.json,
+      generate,
+    };
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     process.exit(2);
@@ -70,7 +80,11 @@ const showProgress = process.stderr.isTTY && !args.json;
 const onProgress = (p: ImportProgress) => {
   if (!showProgress) return;
   const pct = p.bytesTotal > 0 ? ` ${Math.min(100, Math.round((100 * p.bytesRead) / p.bytesTotal))}%` : "";
-  process.stderr.write(`\r${p.phase}${pct} ${p.currentFile ?? ""} read ${p.recordsRead} imported ${p.imported} duplicates ${p.duplicates} skipped ${p.skipped}`.padEnd(100).slice(0, 160));
+  process.stderr.write(
+    `\r${p.phase}${pct} ${p.currentFile ?? ""} read ${p.recordsRead} imported ${p.imported} duplicates ${p.duplicates} skipped ${p.skipped}`
+      .padEnd(100)
+      .slice(0, 160),
+  );
 };
 
 try {
@@ -83,7 +97,8 @@ try {
     onProgress,
   });
   if (showProgress) process.stderr.write("\n");
-  if (args.json) console.log(JSON.stringify({ batchId: result.batchId, status: result.status, report: result.report }, null, 2));
+  if (args.json)
+    console.log(JSON.stringify({ batchId: result.batchId, status: result.status, report: result.report }, null, 2));
   else {
     for (const line of formatReportLines(result.report)) console.log(line);
     console.log(`batch ${result.batchId}: ${result.status}`);

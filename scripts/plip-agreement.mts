@@ -52,8 +52,16 @@ function indexByCoordinates(pdbText: string): Map<string, RawAtom> {
       iCode: line.slice(26, 27).trim(),
       name: line.slice(12, 16).trim(),
     };
-    const coord = [line.slice(30, 38), line.slice(38, 46), line.slice(46, 54)].map((t) => Number(t).toFixed(3)).join(",");
-    if (!map.has(coord)) map.set(coord, { key: proteinKey(a), resKey: `${a.resName} ${a.resSeq}${a.iCode} ${a.chain}`, name: a.name, hetero: line.startsWith("HETATM") });
+    const coord = [line.slice(30, 38), line.slice(38, 46), line.slice(46, 54)]
+      .map((t) => Number(t).toFixed(3))
+      .join(",");
+    if (!map.has(coord))
+      map.set(coord, {
+        key: proteinKey(a),
+        resKey: `${a.resName} ${a.resSeq}${a.iCode} ${a.chain}`,
+        name: a.name,
+        hetero: line.startsWith("HETATM"),
+      });
   }
   return map;
 }
@@ -64,7 +72,9 @@ function indexBySerial(pdbText: string): Map<number, RawAtom> {
   const byCoord = indexByCoordinates(pdbText);
   for (const line of pdbText.split("\n")) {
     if (!line.startsWith("ATOM  ") && !line.startsWith("HETATM")) continue;
-    const coord = [line.slice(30, 38), line.slice(38, 46), line.slice(46, 54)].map((t) => Number(t).toFixed(3)).join(",");
+    const coord = [line.slice(30, 38), line.slice(38, 46), line.slice(46, 54)]
+      .map((t) => Number(t).toFixed(3))
+      .join(",");
     const raw = byCoord.get(coord);
     const serial = Number(line.slice(6, 11));
     if (raw && !bySerial.has(serial)) bySerial.set(serial, raw);
@@ -176,7 +186,12 @@ interface ComplexReport {
   reasons: Map<string, string>; // pair key → why the two disagree
 }
 
-function explainPlipOnly(complex: PreparedComplex, pair: Pair, ligandKeyOf: (a: Atom) => string, plipDistance: number): string {
+function explainPlipOnly(
+  complex: PreparedComplex,
+  pair: Pair,
+  ligandKeyOf: (a: Atom) => string,
+  plipDistance: number,
+): string {
   const pi = complex.pocketAtoms.findIndex((a) => proteinKey(a) === pair.protein);
   const li = complex.ligand.atoms.findIndex((a) => ligandKeyOf(a) === pair.ligand);
   if (pi < 0) return "protein atom not in our pocket (alternate location or hydrogen)";
@@ -218,7 +233,11 @@ function compareComplex(
   ligandKeyOf: (a: Atom) => string,
   plipLigandKey: (raw: RawAtom) => string,
 ): ComplexReport {
-  const polymer = new Set(complex.pocketResidues.filter((g) => g.kind === "polymer").map((g) => `${g.key.resName} ${g.key.resSeq}${g.key.iCode} ${g.key.chain}`));
+  const polymer = new Set(
+    complex.pocketResidues
+      .filter((g) => g.kind === "polymer")
+      .map((g) => `${g.key.resName} ${g.key.resSeq}${g.key.iCode} ${g.key.chain}`),
+  );
   const bonds: HBond[] = findComplexHBonds(complex);
   const ours = new Map<string, Pair & { bond: HBond }>();
   let oursHetero = 0;
@@ -273,7 +292,8 @@ function compareComplex(
   }
 
   const reasons = new Map<string, string>();
-  for (const [k, p] of plipPairs) if (!ours.has(k)) reasons.set(k, explainPlipOnly(complex, p, ligandKeyOf, plipDistance.get(k)!));
+  for (const [k, p] of plipPairs)
+    if (!ours.has(k)) reasons.set(k, explainPlipOnly(complex, p, ligandKeyOf, plipDistance.get(k)!));
   for (const [k, p] of ours) {
     if (plipPairs.has(k)) continue;
     const donorKey = p.bond.ligandIsDonor ? `L ${p.ligand}` : `P ${p.protein}`;
@@ -300,7 +320,10 @@ function main(): void {
       .sort()) {
       const name = file.replace(/\.pdb$/, "");
       const structure = load(path.join(plipDir, file));
-      const prepared = prepareComplex(structure, { ligandId: LITERATURE_LIGANDS[name], includeSugars: name === "4rdl" });
+      const prepared = prepareComplex(structure, {
+        ligandId: LITERATURE_LIGANDS[name],
+        includeSugars: name === "4rdl",
+      });
       if (!prepared.ok) throw new Error(`${name}: ${prepared.reason}`);
       const ligandId = prepared.complex.ligand.id!;
       process.stderr.write(`${name} ${ligandId}\n`);
@@ -309,10 +332,18 @@ function main(): void {
       const text = fs.readFileSync(path.join(plipDir, file), "utf8");
       const ligandKeyOf = (a: Atom) => `${a.name} (${a.resName} ${a.resSeq}${a.iCode})`;
       reports.push(
-        compareComplex(name, ligandId, prepared.complex, ligandId, { report: run.report, coords: indexByCoordinates(text), serials: indexBySerial(text) }, ligandKeyOf, (raw) => {
-          const [resName, num] = raw.resKey.split(" ");
-          return `${raw.name} (${resName} ${num})`;
-        }),
+        compareComplex(
+          name,
+          ligandId,
+          prepared.complex,
+          ligandId,
+          { report: run.report, coords: indexByCoordinates(text), serials: indexBySerial(text) },
+          ligandKeyOf,
+          (raw) => {
+            const [resName, num] = raw.resKey.split(" ");
+            return `${raw.name} (${resName} ${num})`;
+          },
+        ),
       );
     }
     for (const [dir, proteinFile, ligandFile] of SPLIT) {
@@ -345,10 +376,20 @@ function main(): void {
   const pairs = reports.map((r) => ({
     name: r.name,
     ligand: r.ligand,
-    plip: [...r.plip].map(([key, p]) => ({ key, residue: p.residue, distanceA: r.plipDistance.get(key)!, plipDonor: r.plipDonors.has(`P ${p.protein}`) ? "protein" : "ligand" })),
+    plip: [...r.plip].map(([key, p]) => ({
+      key,
+      residue: p.residue,
+      distanceA: r.plipDistance.get(key)!,
+      plipDonor: r.plipDonors.has(`P ${p.protein}`) ? "protein" : "ligand",
+    })),
     plipDonors: [...r.plipDonors].sort(),
     saltPairs: [...r.saltPairs].sort(),
-    ours: [...r.ours].map(([key, p]) => ({ key, residue: p.residue, distanceA: Number(p.bond.distanceA.toFixed(3)), ligandIsDonor: p.bond.ligandIsDonor })),
+    ours: [...r.ours].map(([key, p]) => ({
+      key,
+      residue: p.residue,
+      distanceA: Number(p.bond.distanceA.toFixed(3)),
+      ligandIsDonor: p.bond.ligandIsDonor,
+    })),
   }));
   fs.writeFileSync(PAIRS_OUT, `${JSON.stringify({ plipVersion: version, complexes: pairs }, null, 1)}\n`);
   process.stderr.write(`wrote ${path.relative(ROOT, OUT)}\n`);
@@ -359,24 +400,32 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
   const lines: string[] = [];
   lines.push("# H-bond agreement with PLIP (generated)");
   lines.push("");
-  lines.push(`Generated by \`npx tsx scripts/plip-agreement.mts\` with PLIP v${version} (Debian \`plip\`, \`plipcmd -f X.pdb -t\`).`);
+  lines.push(
+    `Generated by \`npx tsx scripts/plip-agreement.mts\` with PLIP v${version} (Debian \`plip\`, \`plipcmd -f X.pdb -t\`).`,
+  );
   lines.push("Do not edit by hand; re-run the script. PLIP is not available in CI, so this is not a test.");
   lines.push("");
   lines.push(
     "- **Ours**: `findComplexHBonds` (lib/molecule/hbonds.ts), ChimeraX `hbonds` criteria (../shared/spec/hbond-criteria.md): IDATM typing, " +
       `donor/acceptor groups with their distance and angle tables, inferred hydrogens, relaxed by ${c.distSlopA} Å / ${c.angleSlopDeg}° (ChimeraX default, as in MiSI-Bench).`,
   );
-  lines.push("- **PLIP**: D···A ≤ 4.1 Å and D-H···A > 100° with hydrogens added by Open Babel; H-bonds that are part of a salt bridge are reported as salt bridges instead.");
+  lines.push(
+    "- **PLIP**: D···A ≤ 4.1 Å and D-H···A > 100° with hydrogens added by Open Babel; H-bonds that are part of a salt bridge are reported as salt bridges instead.",
+  );
   lines.push(
     "- Compared at the residue+atom level: a pair is (protein atom, ligand atom), direction ignored. Only polymer residues count; " +
       "our bonds to other hetero groups in the pocket (cofactors, other ligands; PLIP never reports those) are counted in the last column.",
   );
-  lines.push("- Precision = shared / ours, recall = shared / PLIP. Residue-level: the same on the sets of protein residues.");
+  lines.push(
+    "- Precision = shared / ours, recall = shared / PLIP. Residue-level: the same on the sets of protein residues.",
+  );
   lines.push(
     "- Ligands: the literature ligand of the data README where listed, otherwise the automatic choice; split complexes (PoseBusters protein + ligand file) were merged into one PDB for PLIP, ligand as `LIG Z 999`.",
   );
   lines.push("");
-  lines.push("| complex | ligand | ours | PLIP | shared | precision | recall | residue precision | residue recall | ours to hetero groups |");
+  lines.push(
+    "| complex | ligand | ours | PLIP | shared | precision | recall | residue precision | residue recall | ours to hetero groups |",
+  );
   lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   let tOurs = 0,
     tPlip = 0,
@@ -419,13 +468,15 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
   ];
   const causeOf = (reason: string) => CAUSES.find(([prefix]) => reason.startsWith(prefix))?.[1] ?? "unclassified";
   const counts = new Map<string, number>();
-  for (const r of reports) for (const reason of r.reasons.values()) counts.set(causeOf(reason), (counts.get(causeOf(reason)) ?? 0) + 1);
+  for (const r of reports)
+    for (const reason of r.reasons.values()) counts.set(causeOf(reason), (counts.get(causeOf(reason)) ?? 0) + 1);
   const n = (prefix: string) => counts.get(CAUSES.find(([p]) => p === prefix)![1]) ?? 0;
   lines.push("## Disagreements by cause");
   lines.push("");
   lines.push("| cause | pairs |");
   lines.push("|---|---:|");
-  for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) lines.push(`| ${k} | ${v} |`);
+  for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+    lines.push(`| ${k} | ${v} |`);
   lines.push("");
   lines.push("## Systematic differences");
   lines.push("");
@@ -446,8 +497,12 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
     `4. **Typing.** ChimeraX's IDATM types decide donors and acceptors (e.g. amide N and N3+ are never acceptors, a His ring N is both); ` +
       `${n("typing")} PLIP-only pairs have no donor/acceptor pair in that typing, ${n("protonation/other")} ours-only pairs have no PLIP counterpart for reasons inside PLIP.`,
   );
-  lines.push("5. **Hetero partners.** We count bonds to any pocket residue only in the last column; PLIP only reports the polymer.");
-  lines.push("6. **PLIP run-to-run variation.** Two runs of the same PLIP build differed on 1s3v (VAL 8 O···N2 present in one run only), so single pairs near PLIP's thresholds can flip.");
+  lines.push(
+    "5. **Hetero partners.** We count bonds to any pocket residue only in the last column; PLIP only reports the polymer.",
+  );
+  lines.push(
+    "6. **PLIP run-to-run variation.** Two runs of the same PLIP build differed on 1s3v (VAL 8 O···N2 present in one run only), so single pairs near PLIP's thresholds can flip.",
+  );
   lines.push("");
   lines.push("## Per complex");
   lines.push("");
@@ -456,7 +511,8 @@ function renderMarkdown(reports: ComplexReport[], version: string): string {
     if (only.length === 0) continue;
     lines.push(`### ${r.name} (${r.ligand})`);
     lines.push("");
-    for (const [k, reason] of only.sort()) lines.push(`- ${r.ours.has(k) ? "ours only" : "PLIP only"}: \`${k}\` (${reason})`);
+    for (const [k, reason] of only.sort())
+      lines.push(`- ${r.ours.has(k) ? "ours only" : "PLIP only"}: \`${k}\` (${reason})`);
     lines.push("");
   }
   return `${lines.join("\n")}`;

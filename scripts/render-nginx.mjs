@@ -34,5 +34,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
       "forwarded-proto": { type: "string", default: "$scheme" },
     },
   });
-  process.stdout.write(renderNginxConf({ listen: values.listen, upstreams: values.upstream, appDir: values["app-dir"], tempDir: values["temp-dir"], forwardedProto: values["forwarded-proto"] }));
+  process.stdout.write(
+    renderNginxConf({
+      listen: values.listen,
+      upstreams: values.upstream,
+      appDir: values["app-dir"],
+      tempDir: values["temp-dir"],
+      forwardedProto: values["forwarded-proto"],
+    }),
+  );
 }

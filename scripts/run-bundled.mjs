@@ -76,7 +76,11 @@ if (!isFresh(bundle, meta)) {
   } catch (e) {
     // Without esbuild (a partial install) the CLI still runs, through tsx.
     if (e && e.code === "ERR_MODULE_NOT_FOUND") {
-      const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, entry), ...args], { stdio: "inherit" });
+      const r = spawnSync(
+        process.execPath,
+        [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, entry), ...args],
+        { stdio: "inherit" },
+      );
       process.exit(r.status ?? 1);
     }
     fail(`cannot build ${entry}: ${e instanceof Error ? e.message : String(e)}`);

@@ -13,7 +13,10 @@ const baseUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT
 
 try {
   if (!process.env.NEXTAUTH_SECRET && process.env.NODE_ENV !== "production") ensureDevSecret();
-  const admin = await ensureAdmin({ email: process.env.ADMIN_EMAIL ?? "admin@localhost", password: process.env.ADMIN_PASSWORD || undefined });
+  const admin = await ensureAdmin({
+    email: process.env.ADMIN_EMAIL ?? "admin@localhost",
+    password: process.env.ADMIN_PASSWORD || undefined,
+  });
   console.log("\nMiSI human baseline");
   if (admin.created && admin.generatedPassword) {
     console.log(`  Admin sign-in:    ${baseUrl}/admin  email ${admin.email}  password ${admin.generatedPassword}`);
@@ -26,8 +29,12 @@ try {
   if (process.env.SEED_DEMO !== "0") {
     const adminUser = await db.user.findUniqueOrThrow({ where: { email: admin.email }, select: { id: true } });
     const demo = await ensureDemoStudy({ actorId: adminUser.id, log: (line) => console.log(`  ${line}`) });
-    console.log(`  Participant link: ${baseUrl}/s/${demo.slug}${demo.created ? `  (demo study created with ${demo.items} items)` : ""}`);
-    console.log(`  Prolific-style:   ${baseUrl}/s/${demo.slug}?PROLIFIC_PID=test-participant&STUDY_ID=demo&SESSION_ID=1`);
+    console.log(
+      `  Participant link: ${baseUrl}/s/${demo.slug}${demo.created ? `  (demo study created with ${demo.items} items)` : ""}`,
+    );
+    console.log(
+      `  Prolific-style:   ${baseUrl}/s/${demo.slug}?PROLIFIC_PID=test-participant&STUDY_ID=demo&SESSION_ID=1`,
+    );
   }
   console.log("");
 } catch (err) {

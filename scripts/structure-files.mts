@@ -12,4 +12,5 @@ export function loadStructureFile(file: string): Structure {
 }
 
 /** "ARG 45 NH2 A": how the reports name a protein atom. */
-export const proteinAtomKey = (a: Pick<Atom, "chain" | "resSeq" | "iCode" | "resName" | "name">) => `${a.resName} ${a.resSeq}${a.iCode} ${a.name} ${a.chain}`;
+export const proteinAtomKey = (a: Pick<Atom, "chain" | "resSeq" | "iCode" | "resName" | "name">) =>
+  `${a.resName} ${a.resSeq}${a.iCode} ${a.name} ${a.chain}`;

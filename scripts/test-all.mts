@@ -37,7 +37,9 @@ function run(label: string, cmd: string, args: string[], env: Record<string, str
     current = child;
     const done = (status: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       current = null;
-      console.log(`━━ ${label}: ${status === 0 ? "ok" : `FAILED (${error ? error.message : `exit ${status ?? signal}`})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      console.log(
+        `━━ ${label}: ${status === 0 ? "ok" : `FAILED (${error ? error.message : `exit ${status ?? signal}`})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+      );
       resolve(status === 0);
     };
     child.once("error", (err) => done(null, null, err));
@@ -87,20 +89,27 @@ async function main(db: TestDatabase) {
   // as skipped (files, since their tests cannot be listed without loading them).
   if (!fs.existsSync(sharedStructuresDir())) {
     const files = filesNeedingShared();
-    for (const file of files) console.log(`SKIPPED ${file}: needs ${sharedStructuresDir()} (set ${SHARED_DIR_VARIABLE} to the shared/ folder)`);
+    for (const file of files)
+      console.log(`SKIPPED ${file}: needs ${sharedStructuresDir()} (set ${SHARED_DIR_VARIABLE} to the shared/ folder)`);
     skipped += files.length;
   }
 
   await check("typecheck", bin("tsc"), ["--noEmit"]);
   await check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   // Prettier names every file that is not formatted as .prettierrc says; `npm run format` rewrites them.
-  if (!(await check("format", bin("prettier"), ["--check", "."]))) console.log("━━ format: run `npm run format` to rewrite the files listed above");
+  if (!(await check("format", bin("prettier"), ["--check", "."])))
+    console.log("━━ format: run `npm run format` to rewrite the files listed above");
 
   for (const project of ["unit", "integration"] as const) {
     const out = path.join(tmp, `${project}.json`);
-    const ok = await run(project, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
-      TEST_DATABASE_URL: db.url,
-    });
+    const ok = await run(
+      project,
+      bin("vitest"),
+      ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+      {
+        TEST_DATABASE_URL: db.url,
+      },
+    );
     countJson(project, out, "vitest", ok);
   }
 
@@ -112,9 +121,14 @@ async function main(db: TestDatabase) {
     return;
   }
   console.log(`\nBrowser: ${browser.path} (${browser.note})`);
-  const browserEnv: Record<string, string> = browser.note.startsWith("Playwright") ? {} : { CHROMIUM_PATH: browser.path };
+  const browserEnv: Record<string, string> = browser.note.startsWith("Playwright")
+    ? {}
+    : { CHROMIUM_PATH: browser.path };
 
-  if ((await check("build", bin("next"), ["build"])) && (await check("server bundle", bin("tsx"), ["scripts/build-server.mts"]))) {
+  if (
+    (await check("build", bin("next"), ["build"])) &&
+    (await check("server bundle", bin("tsx"), ["scripts/build-server.mts"]))
+  ) {
     const name = `misi_e2e_${randomBytes(4).toString("hex")}`;
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
@@ -126,7 +140,12 @@ async function main(db: TestDatabase) {
     const proxyUrl = new URL(db.url);
     proxyUrl.pathname = `/${proxyName}`;
     try {
-      const ok = await run("e2e", bin("playwright"), ["test"], { CI: "1", E2E_DATABASE_URL: url.toString(), PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...browserEnv });
+      const ok = await run("e2e", bin("playwright"), ["test"], {
+        CI: "1",
+        E2E_DATABASE_URL: url.toString(),
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+        ...browserEnv,
+      });
       countJson("e2e", out, "playwright", ok);
       // The same build behind a real nginx (tests/proxy): forwarded headers, a participant session and a staff sign-in.
       const nginx = findNginx(process.env);
@@ -134,13 +153,18 @@ async function main(db: TestDatabase) {
       else {
         await admin.query(`CREATE DATABASE ${proxyName}`);
         const proxyOut = path.join(tmp, "proxy.json");
-        const proxyOk = await run("proxy", bin("playwright"), ["test", "--config", "tests/proxy/playwright.config.ts"], {
-          CI: "1",
-          PROXY_DATABASE_URL: proxyUrl.toString(),
-          PLAYWRIGHT_JSON_OUTPUT_NAME: proxyOut,
-          NGINX_PATH: nginx.path,
-          ...browserEnv,
-        });
+        const proxyOk = await run(
+          "proxy",
+          bin("playwright"),
+          ["test", "--config", "tests/proxy/playwright.config.ts"],
+          {
+            CI: "1",
+            PROXY_DATABASE_URL: proxyUrl.toString(),
+            PLAYWRIGHT_JSON_OUTPUT_NAME: proxyOut,
+            NGINX_PATH: nginx.path,
+            ...browserEnv,
+          },
+        );
         countJson("proxy", proxyOut, "playwright", proxyOk);
       }
     } finally {
@@ -153,10 +177,15 @@ async function main(db: TestDatabase) {
   // First contact (tests/first-contact): the README's `npm install && npm run dev` in a temporary copy, in Chromium, on
   // its own ports (tests/first-contact/ports.ts) and with the embedded database that command starts, as a newcomer's.
   const out = path.join(tmp, "first-contact.json");
-  const ok = await run("first-contact", bin("playwright"), ["test", "--config", "tests/first-contact/playwright.config.ts"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-    ...browserEnv,
-  });
+  const ok = await run(
+    "first-contact",
+    bin("playwright"),
+    ["test", "--config", "tests/first-contact/playwright.config.ts"],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      ...browserEnv,
+    },
+  );
   countJson("first-contact", out, "playwright", ok);
 }
 
@@ -166,9 +195,15 @@ let finishing: Promise<never> | null = null;
 /** Stops the database, removes the temp folder, prints the summary line and exits: once, whatever called it first. */
 function finish(code?: number): Promise<never> {
   finishing ??= (async () => {
-    await db?.stop().catch((err: unknown) => console.log(`Stopping the test database failed: ${err instanceof Error ? err.message : err}`));
+    await db
+      ?.stop()
+      .catch((err: unknown) =>
+        console.log(`Stopping the test database failed: ${err instanceof Error ? err.message : err}`),
+      );
     fs.rmSync(tmp, { recursive: true, force: true });
-    console.log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s.${failures.length ? ` Failed: ${failures.join("; ")}` : ""}`);
+    console.log(
+      `\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s.${failures.length ? ` Failed: ${failures.join("; ")}` : ""}`,
+    );
     console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
     process.exit(code ?? (failed ? 1 : 0));
   })();

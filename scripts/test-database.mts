@@ -53,10 +53,18 @@ export async function unusableReason(url: string): Promise<string | null> {
 }
 
 /** The server for this run (see the top of this file). `log` gets a line when a temporary server is being created. */
-export async function testDatabase(env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = () => {}): Promise<TestDatabase> {
+export async function testDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+  log: (line: string) => void = () => {},
+): Promise<TestDatabase> {
   const none = async () => {};
   if (env.TEST_DATABASE_URL) {
-    return { url: env.TEST_DATABASE_URL, kind: "given", description: `Database: ${redact(env.TEST_DATABASE_URL)} (TEST_DATABASE_URL)`, stop: none };
+    return {
+      url: env.TEST_DATABASE_URL,
+      kind: "given",
+      description: `Database: ${redact(env.TEST_DATABASE_URL)} (TEST_DATABASE_URL)`,
+      stop: none,
+    };
   }
   let why = "TEST_EMBEDDED_DB=1";
   if (env.TEST_EMBEDDED_DB !== "1") {
@@ -90,11 +98,15 @@ function redact(url: string): string {
 
 /** Starts the keeper and waits for its server to accept connections. */
 export async function startTemporaryServer(): Promise<TestDatabase> {
-  const keeper = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "test-database.mts"), "keeper"], {
-    // Own session: a Ctrl-C (SIGINT to the terminal's process group) reaches the runner, which then closes the pipe.
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const keeper = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "test-database.mts"), "keeper"],
+    {
+      // Own session: a Ctrl-C (SIGINT to the terminal's process group) reaches the runner, which then closes the pipe.
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   keeper.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => keeper.once("exit", () => resolve()));
@@ -107,7 +119,9 @@ export async function startTemporaryServer(): Promise<TestDatabase> {
         reject(new Error(`the test database keeper said: ${line}\n${stderr}`));
       }
     });
-    keeper.once("exit", (code, signal) => reject(new Error(`the temporary PostgreSQL did not start (keeper exit ${code ?? signal}):\n${stderr.trim()}`)));
+    keeper.once("exit", (code, signal) =>
+      reject(new Error(`the temporary PostgreSQL did not start (keeper exit ${code ?? signal}):\n${stderr.trim()}`)),
+    );
     keeper.once("error", reject);
   });
   // Keep the keeper's later output visible (a server that dies mid-run says so).
@@ -172,7 +186,8 @@ export function sweepStaleTestDatabases(log: (line: string) => void = () => {}, 
     const pidFile = path.join(dir, "data", "postmaster.pid");
     try {
       const serverPid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
-      if (Number.isInteger(serverPid) && serverPid > 0 && alive(serverPid) && isPostgresOf(serverPid, dir)) process.kill(serverPid, "SIGQUIT");
+      if (Number.isInteger(serverPid) && serverPid > 0 && alive(serverPid) && isPostgresOf(serverPid, dir))
+        process.kill(serverPid, "SIGQUIT");
     } catch {
       /* no server ran in it */
     }
@@ -228,16 +243,31 @@ async function keeper() {
       makeTraversable(user, dataDir);
     }
     const env = { ...process.env, LC_ALL: "C", LANG: "C" };
-    const init = spawnSync(bins.initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions", "--no-sync"], {
-      encoding: "utf8",
-      env,
-      ...(user ?? {}),
-    });
-    if (init.status !== 0) throw new Error(`initdb failed (exit ${init.status ?? init.signal}): ${String(init.stderr || init.stdout || init.error?.message).trim()}`);
+    const init = spawnSync(
+      bins.initdb,
+      ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions", "--no-sync"],
+      {
+        encoding: "utf8",
+        env,
+        ...(user ?? {}),
+      },
+    );
+    if (init.status !== 0)
+      throw new Error(
+        `initdb failed (exit ${init.status ?? init.signal}): ${String(init.stderr || init.stdout || init.error?.message).trim()}`,
+      );
     const postgres = path.join(path.dirname(bins.initdb), "postgres");
     // A throwaway server: no durability settings (fsync and friends off), loopback only, no Unix socket. Autovacuum on,
     // as in production: the tests see the plans that statistics give (a benchmark that wants none switches it off).
-    const settings = ["listen_addresses=127.0.0.1", "unix_socket_directories=", "fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=200", "autovacuum=on"];
+    const settings = [
+      "listen_addresses=127.0.0.1",
+      "unix_socket_directories=",
+      "fsync=off",
+      "synchronous_commit=off",
+      "full_page_writes=off",
+      "max_connections=200",
+      "autovacuum=on",
+    ];
     const pdeath = process.platform === "linux" && spawnSync("setpriv", ["--help"]).status === 0;
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
@@ -245,7 +275,11 @@ async function keeper() {
       const out = fs.openSync(logFile, "a");
       if (user) fs.fchownSync(out, user.uid, user.gid);
       server = pdeath
-        ? spawn("setpriv", ["--pdeathsig", "SIGQUIT", "--", postgres, ...args], { stdio: ["ignore", out, out], env, ...(user ?? {}) })
+        ? spawn("setpriv", ["--pdeathsig", "SIGQUIT", "--", postgres, ...args], {
+            stdio: ["ignore", out, out],
+            env,
+            ...(user ?? {}),
+          })
         : spawn(postgres, args, { stdio: ["ignore", out, out], env, ...(user ?? {}) });
       fs.closeSync(out);
       const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
@@ -259,13 +293,17 @@ async function keeper() {
         process.stdout.write(`${JSON.stringify({ url, dir, port, serverPid: server.pid })}\n`);
         server.once("exit", (code, signal) => {
           if (done) return;
-          process.stderr.write(`The temporary PostgreSQL stopped by itself (exit ${code ?? signal}). Its log:\n${tail(logFile)}\n`);
+          process.stderr.write(
+            `The temporary PostgreSQL stopped by itself (exit ${code ?? signal}). Its log:\n${tail(logFile)}\n`,
+          );
           void cleanUp(1);
         });
         return;
       }
       server.kill("SIGKILL");
-      await new Promise((r) => (server!.exitCode !== null || server!.signalCode !== null ? r(null) : server!.once("exit", r)));
+      await new Promise((r) =>
+        server!.exitCode !== null || server!.signalCode !== null ? r(null) : server!.once("exit", r),
+      );
       if (attempt >= 3) throw new Error(`PostgreSQL did not start. Its log:\n${tail(logFile)}`);
     }
   } catch (err) {

@@ -38,5 +38,10 @@ export function countVitest(report: VitestReport, root = process.cwd()): Counts 
 }
 
 export function countPlaywright(report: PlaywrightReport): Counts {
-  return { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected, skipped: report.stats.skipped ?? 0, unloadable: [] };
+  return {
+    passed: report.stats.expected + report.stats.flaky,
+    failed: report.stats.unexpected,
+    skipped: report.stats.skipped ?? 0,
+    unloadable: [],
+  };
 }

@@ -23,24 +23,39 @@ export const BROWSER_HELP =
 export function findBrowser(env: Record<string, string | undefined>, deps: BrowserDeps): Found {
   const chosen = chromiumExecutable(env, deps.exists);
   if (chosen) {
-    if (deps.exists(chosen)) return { ok: true, path: chosen, note: env.CHROMIUM_PATH ? "CHROMIUM_PATH" : "Debian's chromium" };
-    return { ok: false, message: `No browser for the browser tests: CHROMIUM_PATH=${chosen} does not exist; ${BROWSER_HELP}.` };
+    if (deps.exists(chosen))
+      return { ok: true, path: chosen, note: env.CHROMIUM_PATH ? "CHROMIUM_PATH" : "Debian's chromium" };
+    return {
+      ok: false,
+      message: `No browser for the browser tests: CHROMIUM_PATH=${chosen} does not exist; ${BROWSER_HELP}.`,
+    };
   }
   const managed = deps.managedPath();
   if (deps.exists(managed)) return { ok: true, path: managed, note: "Playwright's chromium" };
   const failure = deps.install();
-  if (failure === null && deps.exists(managed)) return { ok: true, path: managed, note: "Playwright's chromium, installed now" };
-  return { ok: false, message: `No browser for the browser tests: no ${DEBIAN_CHROMIUM}, and \`playwright install chromium\` failed (${failure ?? "no browser afterwards"}); ${BROWSER_HELP}.` };
+  if (failure === null && deps.exists(managed))
+    return { ok: true, path: managed, note: "Playwright's chromium, installed now" };
+  return {
+    ok: false,
+    message: `No browser for the browser tests: no ${DEBIAN_CHROMIUM}, and \`playwright install chromium\` failed (${failure ?? "no browser afterwards"}); ${BROWSER_HELP}.`,
+  };
 }
 
 export const realBrowserDeps: BrowserDeps = {
   managedPath() {
-    const r = spawnSync(process.execPath, ["-e", "import('playwright-core').then((m) => process.stdout.write(m.chromium.executablePath()))"], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      ["-e", "import('playwright-core').then((m) => process.stdout.write(m.chromium.executablePath()))"],
+      { encoding: "utf8" },
+    );
     return r.stdout.trim();
   },
   install() {
     console.log("No Chromium found: running `playwright install chromium`…");
-    const r = spawnSync(path.join("node_modules", ".bin", "playwright"), ["install", "chromium"], { stdio: "inherit", timeout: 15 * 60_000 });
+    const r = spawnSync(path.join("node_modules", ".bin", "playwright"), ["install", "chromium"], {
+      stdio: "inherit",
+      timeout: 15 * 60_000,
+    });
     return r.status === 0 ? null : `exit ${r.status ?? r.signal ?? r.error?.message}`;
   },
   exists: (file) => fs.existsSync(file),
@@ -49,9 +64,14 @@ export const realBrowserDeps: BrowserDeps = {
 export const NGINX_HELP = "install Debian's nginx package (apt-get install nginx) or set NGINX_PATH";
 
 /** NGINX_PATH, else nginx in /usr/sbin or on PATH. */
-export function findNginx(env: Record<string, string | undefined>, exists: (file: string) => boolean = fs.existsSync): Found {
+export function findNginx(
+  env: Record<string, string | undefined>,
+  exists: (file: string) => boolean = fs.existsSync,
+): Found {
   if (env.NGINX_PATH) {
-    return exists(env.NGINX_PATH) ? { ok: true, path: env.NGINX_PATH, note: "NGINX_PATH" } : { ok: false, message: `nginx not found: NGINX_PATH=${env.NGINX_PATH} does not exist; ${NGINX_HELP}.` };
+    return exists(env.NGINX_PATH)
+      ? { ok: true, path: env.NGINX_PATH, note: "NGINX_PATH" }
+      : { ok: false, message: `nginx not found: NGINX_PATH=${env.NGINX_PATH} does not exist; ${NGINX_HELP}.` };
   }
   const dirs = ["/usr/sbin", ...(env.PATH ?? "").split(path.delimiter).filter(Boolean)];
   for (const dir of dirs) {

@@ -41,13 +41,17 @@ try {
     const result = await clearUserSignInLock({ user: values.email, actorId: null });
     console.log(`${result.email}: cleared ${result.cleared} failed sign-in(s).`);
   } else if (values.disable || values.enable) {
-    if (values.disable && values.enable) throw new AppError("BAD_REQUEST", "Give either --disable or --enable, not both.");
+    if (values.disable && values.enable)
+      throw new AppError("BAD_REQUEST", "Give either --disable or --enable, not both.");
     if (!values.email) throw new AppError("BAD_REQUEST", `--email is required.\n${USAGE}`);
     const result = await setUserDisabled({ user: values.email, input: { disabled: values.disable }, actorId: null });
-    console.log(`${result.email} is ${result.disabled ? "disabled" : "enabled"}${result.changed ? "" : " (unchanged)"}.`);
+    console.log(
+      `${result.email} is ${result.disabled ? "disabled" : "enabled"}${result.changed ? "" : " (unchanged)"}.`,
+    );
   } else {
     if (!values.email || !values.role) throw new AppError("BAD_REQUEST", `--email and --role are required.\n${USAGE}`);
-    if (values.password && values["reset-password"]) throw new AppError("BAD_REQUEST", "Give either --password or --reset-password, not both.");
+    if (values.password && values["reset-password"])
+      throw new AppError("BAD_REQUEST", "Give either --password or --reset-password, not both.");
     const result = await saveUser({
       input: { email: values.email, role: values.role, name: values.name, password: values.password },
       update: values.update,
@@ -61,9 +65,17 @@ try {
   }
 } catch (err) {
   exitCode = 1;
-  if (err instanceof ZodError) console.error(`Invalid input:\n${err.issues.map((i) => `  --${i.path.join(".") || "input"}: ${i.message}`).join("\n")}`);
+  if (err instanceof ZodError)
+    console.error(
+      `Invalid input:\n${err.issues.map((i) => `  --${i.path.join(".") || "input"}: ${i.message}`).join("\n")}`,
+    );
   else if (err instanceof AppError) console.error(err.message);
-  else if (err instanceof Error && "code" in err && String((err as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")) console.error(`${err.message}\n${USAGE}`);
+  else if (
+    err instanceof Error &&
+    "code" in err &&
+    String((err as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")
+  )
+    console.error(`${err.message}\n${USAGE}`);
   else console.error(`user:create failed: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await disconnectDb();

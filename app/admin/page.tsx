@@ -21,7 +21,9 @@ export default async function AdminHomePage() {
       <h1 className="text-2xl font-semibold">Dashboard</h1>
       <p className="mt-1 text-slate-700">
         Signed in as {user.email} ({user.role}).{" "}
-        {user.role === "admin" ? "You can import and curate items and pools, and run studies." : "You can create and run studies; items and pools are read-only for you."}
+        {user.role === "admin"
+          ? "You can import and curate items and pools, and run studies."
+          : "You can create and run studies; items and pools are read-only for you."}
       </p>
 
       <section aria-labelledby="open-studies" className="mt-8">
@@ -91,7 +93,8 @@ export default async function AdminHomePage() {
                   {p.name}
                 </Link>{" "}
                 <span className="text-slate-600">
-                  v{p.versions[0]?.version ?? "–"} · {p.versions[0]?.itemCount ?? 0} items {p.versions[0]?.frozenAt ? "· frozen" : ""}
+                  v{p.versions[0]?.version ?? "–"} · {p.versions[0]?.itemCount ?? 0} items{" "}
+                  {p.versions[0]?.frozenAt ? "· frozen" : ""}
                 </span>
               </li>
             ))}

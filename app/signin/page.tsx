@@ -9,12 +9,18 @@ function safeCallback(value: string | string[] | undefined): string {
   return toSafeLocalPath(Array.isArray(value) ? value[0] : value, "/admin");
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   return (
     <main className="mx-auto max-w-sm px-6 py-16">
       <h1 className="text-2xl font-semibold">Researcher and admin sign-in</h1>
-      <p className="mt-2 text-sm text-slate-600">Participants do not need an account: use the study link you were given.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        Participants do not need an account: use the study link you were given.
+      </p>
       <SignInForm callbackUrl={safeCallback(params.callbackUrl)} />
     </main>
   );

@@ -21,7 +21,11 @@ export function AdminNav({ user }: { user: StaffUser }) {
         <nav aria-label="Staff" className="flex flex-wrap items-center gap-1 text-sm">
           <span className="mr-3 font-semibold">MiSI baseline</span>
           {LINKS.filter((l) => !l.adminOnly || user.role === "admin").map((l) => (
-            <Link key={l.href} href={l.href} className="rounded px-2 py-1 text-slate-800 hover:bg-slate-100 hover:underline">
+            <Link
+              key={l.href}
+              href={l.href}
+              className="rounded px-2 py-1 text-slate-800 hover:bg-slate-100 hover:underline"
+            >
               {l.label}
             </Link>
           ))}

@@ -12,7 +12,13 @@ export function CopyField({ label, value }: { label: string; value: string }) {
         {label}
       </label>
       <div className="mt-1 flex gap-2">
-        <input id={id} readOnly value={value} className="w-full rounded border border-slate-400 bg-slate-50 px-2 py-1 font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={id}
+          readOnly
+          value={value}
+          className="w-full rounded border border-slate-400 bg-slate-50 px-2 py-1 font-mono text-sm"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button
           type="button"
           className="rounded border border-slate-400 px-3 py-1 text-sm hover:bg-slate-100"

@@ -36,7 +36,12 @@ export function DataTable({ variant = "boxed", caption, className, children, ...
       </table>
     );
   return (
-    <div className={cx(variant === "boxed" ? "overflow-x-auto rounded border border-slate-300 bg-white" : "overflow-x-auto", className)}>
+    <div
+      className={cx(
+        variant === "boxed" ? "overflow-x-auto rounded border border-slate-300 bg-white" : "overflow-x-auto",
+        className,
+      )}
+    >
       <table className={variant === "boxed" ? "w-full text-sm" : "min-w-full border-collapse text-sm"} {...rest}>
         {content}
       </table>
@@ -72,11 +77,30 @@ interface CellProps {
 }
 
 /** A heading cell: a column heading by default, `scope="row"` for a row's first cell. */
-export function Th({ variant, size = variant === "ruled" ? "xs" : "md", align, scope = "col", className, ...rest }: CellProps & ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope={scope} className={cx(PADDING[size], variant === "ruled" && "text-left font-medium", align && ALIGN[align], className)} {...rest} />;
+export function Th({
+  variant,
+  size = variant === "ruled" ? "xs" : "md",
+  align,
+  scope = "col",
+  className,
+  ...rest
+}: CellProps & ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th
+      scope={scope}
+      className={cx(PADDING[size], variant === "ruled" && "text-left font-medium", align && ALIGN[align], className)}
+      {...rest}
+    />
+  );
 }
 
-export function Td({ variant, size = variant === "ruled" ? "xs" : "md", align, className, ...rest }: CellProps & TdHTMLAttributes<HTMLTableCellElement>) {
+export function Td({
+  variant,
+  size = variant === "ruled" ? "xs" : "md",
+  align,
+  className,
+  ...rest
+}: CellProps & TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cx(PADDING[size], align && ALIGN[align], className)} {...rest} />;
 }
 

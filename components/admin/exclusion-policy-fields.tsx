@@ -1,7 +1,12 @@
 "use client";
 
 import { useId } from "react";
-import { EXCLUSION_RULE_IDS, TASK_TIME_FLOORS_MS, type ExclusionPolicy, type ExclusionRuleId } from "@/lib/participant/integrity";
+import {
+  EXCLUSION_RULE_IDS,
+  TASK_TIME_FLOORS_MS,
+  type ExclusionPolicy,
+  type ExclusionRuleId,
+} from "@/lib/participant/integrity";
 import { FieldErrors } from "./field-errors";
 
 /** The policy as the form edits it: each threshold as typed text (empty: the rule is off), each boolean as a box. */
@@ -35,8 +40,14 @@ export function formToPolicy(f: ExclusionPolicyForm): Record<ExclusionRuleId, nu
 }
 
 const LABELS: Record<ExclusionRuleId, { label: string; hint?: string }> = {
-  hiddenSecOver: { label: "Page hidden longer than (seconds, all questions together)", hint: "Another tab or window in front, minimised, screen locked." },
-  focusLossesOver: { label: "More focus losses than (all questions together)", hint: "The window lost focus: another application or window." },
+  hiddenSecOver: {
+    label: "Page hidden longer than (seconds, all questions together)",
+    hint: "Another tab or window in front, minimised, screen locked.",
+  },
+  focusLossesOver: {
+    label: "More focus losses than (all questions together)",
+    hint: "The window lost focus: another application or window.",
+  },
   anyPaste: { label: "Any paste into an answer field" },
   anyCopy: { label: "Any copy on a question page" },
   webdriver: { label: "Browser automation reported (navigator.webdriver)" },
@@ -46,18 +57,30 @@ const LABELS: Record<ExclusionRuleId, { label: string; hint?: string }> = {
       .map(([t, ms]) => `${t} ${ms / 1000} s`)
       .join(", ")}.`,
   },
-  identicalRunAtLeast: { label: "Identical answers in a row, at least", hint: "Same canonical answer on consecutive questions (2 or more)." },
+  identicalRunAtLeast: {
+    label: "Identical answers in a row, at least",
+    hint: "Same canonical answer on consecutive questions (2 or more).",
+  },
 };
 
 /** The study form's exclusion-policy fieldset. Every rule is off by default: nobody is excluded. */
-export function ExclusionPolicyFields({ value, onChange, errors }: { value: ExclusionPolicyForm; onChange: (v: ExclusionPolicyForm) => void; errors: (path: string) => string[] }) {
+export function ExclusionPolicyFields({
+  value,
+  onChange,
+  errors,
+}: {
+  value: ExclusionPolicyForm;
+  onChange: (v: ExclusionPolicyForm) => void;
+  errors: (path: string) => string[];
+}) {
   const id = useId();
   return (
     <fieldset className="rounded border border-slate-300 p-3" aria-describedby={`${id}-about`}>
       <legend className="px-1 text-sm font-medium">Exclusion policy (integrity signals)</legend>
       <p id={`${id}-about`} className="text-xs text-slate-600">
-        Participants are never blocked or told anything: their signals are recorded, and the results page reports accuracy with and without the participants these rules exclude, and how many each rule
-        removed. Empty or unticked: the rule is off (default: no exclusions).
+        Participants are never blocked or told anything: their signals are recorded, and the results page reports
+        accuracy with and without the participants these rules exclude, and how many each rule removed. Empty or
+        unticked: the rule is off (default: no exclusions).
       </p>
       <div className="mt-2 grid gap-3 sm:grid-cols-2">
         {EXCLUSION_RULE_IDS.map((rule) => {
@@ -68,7 +91,12 @@ export function ExclusionPolicyFields({ value, onChange, errors }: { value: Excl
           return typeof v === "boolean" ? (
             <div key={rule}>
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={v} onChange={(e) => onChange({ ...value, [rule]: e.target.checked })} aria-describedby={err} />
+                <input
+                  type="checkbox"
+                  checked={v}
+                  onChange={(e) => onChange({ ...value, [rule]: e.target.checked })}
+                  aria-describedby={err}
+                />
                 {LABELS[rule].label}
               </label>
               <FieldErrors id={`${id}-${rule}-err`} messages={messages} />

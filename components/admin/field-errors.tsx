@@ -11,7 +11,15 @@ export function FieldErrors({ id, messages }: { id: string; messages: string[] }
 }
 
 /** A form-level status line: errors in red, success in green; announced to screen readers. */
-export function FormStatus({ error, success, extra = [] }: { error?: string | null; success?: string | null; extra?: string[] }) {
+export function FormStatus({
+  error,
+  success,
+  extra = [],
+}: {
+  error?: string | null;
+  success?: string | null;
+  extra?: string[];
+}) {
   return (
     <div role="status" aria-live="polite" className="min-h-5 text-sm">
       {error ? <p className="text-red-700">{error}</p> : null}

@@ -60,7 +60,11 @@ export function ItemPicker({
   };
 
   return (
-    <div className="mt-2 rounded border border-slate-200 bg-slate-50 p-2 text-sm" role="group" aria-labelledby={`${id}-label`}>
+    <div
+      className="mt-2 rounded border border-slate-200 bg-slate-50 p-2 text-sm"
+      role="group"
+      aria-labelledby={`${id}-label`}
+    >
       <p id={`${id}-label`} className="font-medium">
         {label}
       </p>
@@ -70,11 +74,19 @@ export function ItemPicker({
             const item = known[itemId];
             return (
               <li key={itemId} className="flex items-start gap-2">
-                <button type="button" className="text-red-800 underline" onClick={() => onRemove(itemId)} aria-label={`Remove ${itemId}`}>
+                <button
+                  type="button"
+                  className="text-red-800 underline"
+                  onClick={() => onRemove(itemId)}
+                  aria-label={`Remove ${itemId}`}
+                >
                   remove
                 </button>
                 <span>
-                  {item ? `${taskDisplayName(item.taskId)} · ${item.pdbId ?? ""} · ${item.questionExcerpt.slice(0, 80)}` : null} <span className="font-mono text-xs text-slate-600">{itemId}</span>
+                  {item
+                    ? `${taskDisplayName(item.taskId)} · ${item.pdbId ?? ""} · ${item.questionExcerpt.slice(0, 80)}`
+                    : null}{" "}
+                  <span className="font-mono text-xs text-slate-600">{itemId}</span>
                 </span>
               </li>
             );
@@ -84,7 +96,11 @@ export function ItemPicker({
       <div className="mt-2 flex flex-wrap items-end gap-2">
         <label className="block">
           Task
-          <select className="mt-1 block rounded border border-slate-400 px-2 py-1" value={task} onChange={(e) => setTask(e.target.value)}>
+          <select
+            className="mt-1 block rounded border border-slate-400 px-2 py-1"
+            value={task}
+            onChange={(e) => setTask(e.target.value)}
+          >
             <option value="">any</option>
             {listTaskDisplayNames().map((t) => (
               <option key={t.id} value={t.id}>
@@ -108,7 +124,12 @@ export function ItemPicker({
             }}
           />
         </label>
-        <button type="button" className="rounded border border-slate-500 bg-white px-2 py-1" disabled={busy} onClick={() => void search()}>
+        <button
+          type="button"
+          className="rounded border border-slate-500 bg-white px-2 py-1"
+          disabled={busy}
+          onClick={() => void search()}
+        >
           Find items
         </button>
       </div>
@@ -134,11 +155,14 @@ export function ItemPicker({
                   {chosen.includes(item.id) ? "added" : "add"}
                 </button>
                 <span>
-                  {taskDisplayName(item.taskId)} · {item.pdbId ?? "–"} · {item.questionExcerpt.slice(0, 100)} <span className="font-mono text-xs text-slate-600">{item.id}</span>
+                  {taskDisplayName(item.taskId)} · {item.pdbId ?? "–"} · {item.questionExcerpt.slice(0, 100)}{" "}
+                  <span className="font-mono text-xs text-slate-600">{item.id}</span>
                 </span>
               </li>
             ))}
-            {total > found.length ? <li className="text-slate-600">…{total - found.length} more; narrow the search.</li> : null}
+            {total > found.length ? (
+              <li className="text-slate-600">…{total - found.length} more; narrow the search.</li>
+            ) : null}
           </ul>
         )
       ) : null}

@@ -43,7 +43,14 @@ export function ItemStatusForm({ itemId, current }: { itemId: string; current: S
         <div className="mt-1 flex gap-4">
           {(["excluded", "flagged", "active"] as const).map((s) => (
             <label key={s} className="flex items-center gap-1 text-sm">
-              <input type="radio" name={`${id}-status`} value={s} checked={status === s} onChange={() => setStatus(s)} disabled={s === current} />
+              <input
+                type="radio"
+                name={`${id}-status`}
+                value={s}
+                checked={status === s}
+                onChange={() => setStatus(s)}
+                disabled={s === current}
+              />
               {s === "active" ? "active (restore)" : s}
             </label>
           ))}
@@ -66,7 +73,11 @@ export function ItemStatusForm({ itemId, current }: { itemId: string; current: S
         />
         <FieldErrors id={`${id}-reason-err`} messages={fieldErrors.reason ?? []} />
       </div>
-      <button type="submit" disabled={pending || status === current} className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending || status === current}
+        className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Saving…" : "Save status"}
       </button>
       <FormStatus error={error} success={success} />

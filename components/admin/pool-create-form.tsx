@@ -22,7 +22,17 @@ interface CreatedPool {
 }
 
 /** Builds a pool: a seeded stratified sample (N per task) or every active item matching filters. */
-export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOption[]; splits: string[]; tags: string[]; sources: readonly string[] }) {
+export function PoolCreateForm({
+  tasks,
+  splits,
+  tags,
+  sources,
+}: {
+  tasks: TaskOption[];
+  splits: string[];
+  tags: string[];
+  sources: readonly string[];
+}) {
   const id = useId();
   const [mode, setMode] = useState<"stratified" | "filter">("stratified");
   const [name, setName] = useState("");
@@ -44,7 +54,10 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
     setError(null);
     setCreated(null);
     const { task, ...rest } = filter;
-    const body = mode === "stratified" ? { mode, name, description, tasks: chosen, perTask, seed: seed || undefined, filter: rest } : { mode, name, description, filter: { ...rest, task } };
+    const body =
+      mode === "stratified"
+        ? { mode, name, description, tasks: chosen, perTask, seed: seed || undefined, filter: rest }
+        : { mode, name, description, filter: { ...rest, task } };
     const result = await sendJson<CreatedPool>("POST", "/api/admin/pools", body);
     setPending(false);
     if (!result.ok) {
@@ -73,7 +86,12 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
     field(
       `filter.${key}`,
       label,
-      <select id={`${id}-filter.${key}`} value={filter[key]} onChange={(e) => setFilter({ ...filter, [key]: e.target.value })} className={`${input} bg-white`}>
+      <select
+        id={`${id}-filter.${key}`}
+        value={filter[key]}
+        onChange={(e) => setFilter({ ...filter, [key]: e.target.value })}
+        className={`${input} bg-white`}
+      >
         <option value="">any</option>
         {options.map(([v, l]) => (
           <option key={v} value={v}>
@@ -89,16 +107,36 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
         <legend className="text-sm font-medium">How to choose items</legend>
         <div className="mt-1 flex flex-wrap gap-6 text-sm">
           <label className="flex items-center gap-1">
-            <input type="radio" name={`${id}-mode`} checked={mode === "stratified"} onChange={() => setMode("stratified")} /> Stratified random sample (N per task, seeded)
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={mode === "stratified"}
+              onChange={() => setMode("stratified")}
+            />{" "}
+            Stratified random sample (N per task, seeded)
           </label>
           <label className="flex items-center gap-1">
-            <input type="radio" name={`${id}-mode`} checked={mode === "filter"} onChange={() => setMode("filter")} /> Every active item matching filters
+            <input type="radio" name={`${id}-mode`} checked={mode === "filter"} onChange={() => setMode("filter")} />{" "}
+            Every active item matching filters
           </label>
         </div>
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
-        {field("name", "Name", <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} required className={input} />)}
-        {field("description", "Description (optional)", <input id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} className={input} />)}
+        {field(
+          "name",
+          "Name",
+          <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} required className={input} />,
+        )}
+        {field(
+          "description",
+          "Description (optional)",
+          <input
+            id={`${id}-description`}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            className={input}
+          />,
+        )}
       </div>
 
       {mode === "stratified" ? (
@@ -108,8 +146,17 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
             <div className="mt-1 grid gap-1 sm:grid-cols-3">
               {tasks.map((t) => (
                 <label key={t.id} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={chosen.includes(t.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, t.id] : chosen.filter((c) => c !== t.id))} />
-                  {t.label} <span className={Number.isFinite(requested) && t.active < requested ? "text-amber-800" : "text-slate-500"}>({t.active} active)</span>
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(t.id)}
+                    onChange={(e) => setChosen(e.target.checked ? [...chosen, t.id] : chosen.filter((c) => c !== t.id))}
+                  />
+                  {t.label}{" "}
+                  <span
+                    className={Number.isFinite(requested) && t.active < requested ? "text-amber-800" : "text-slate-500"}
+                  >
+                    ({t.active} active)
+                  </span>
                 </label>
               ))}
             </div>
@@ -119,7 +166,14 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
             {field(
               "perTask",
               "Items per task (N)",
-              <input id={`${id}-perTask`} type="number" min={1} value={perTask} onChange={(e) => setPerTask(e.target.value)} className={input} />,
+              <input
+                id={`${id}-perTask`}
+                type="number"
+                min={1}
+                value={perTask}
+                onChange={(e) => setPerTask(e.target.value)}
+                className={input}
+              />,
               "MiSI-Bench(tiny) uses 50.",
             )}
             {field(
@@ -157,19 +211,33 @@ export function PoolCreateForm({ tasks, splits, tags, sources }: { tasks: TaskOp
             "Tag",
             tags.map((t) => [t, t]),
           )}
-          {field("filter.q", "Question text contains", <input id={`${id}-filter.q`} value={filter.q} onChange={(e) => setFilter({ ...filter, q: e.target.value })} className={input} />)}
+          {field(
+            "filter.q",
+            "Question text contains",
+            <input
+              id={`${id}-filter.q`}
+              value={filter.q}
+              onChange={(e) => setFilter({ ...filter, q: e.target.value })}
+              className={input}
+            />,
+          )}
         </div>
         <FieldErrors id={`${id}-filter-err`} messages={errorsFor(fieldErrors, "filter")} />
       </fieldset>
 
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Building…" : "Build pool"}
       </button>
       <FormStatus error={error} extra={formErrors} />
       {created ? (
         <div role="status" className="rounded border border-green-700 bg-green-50 p-3 text-sm">
           <p className="font-medium">
-            Pool built: version {created.version} with {created.itemCount} items{created.seed ? `, seed ${created.seed}` : ""}.{" "}
+            Pool built: version {created.version} with {created.itemCount} items
+            {created.seed ? `, seed ${created.seed}` : ""}.{" "}
             <Link href={`/admin/pools/${created.poolId}`} className="text-blue-700 underline">
               Open the pool
             </Link>

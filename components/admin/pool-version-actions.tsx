@@ -18,7 +18,12 @@ export function FreezeButton({ versionId, version }: { versionId: string; versio
         disabled={pending}
         className="rounded border border-blue-700 px-3 py-1 text-sm font-medium text-blue-800 hover:bg-blue-50 disabled:opacity-60"
         onClick={async () => {
-          if (!window.confirm(`Freeze version ${version}? Its items can never change afterwards (edits create a new version).`)) return;
+          if (
+            !window.confirm(
+              `Freeze version ${version}? Its items can never change afterwards (edits create a new version).`,
+            )
+          )
+            return;
           setPending(true);
           const result = await sendJson("POST", `/api/admin/pool-versions/${versionId}/freeze`);
           setPending(false);
@@ -38,7 +43,15 @@ export function FreezeButton({ versionId, version }: { versionId: string; versio
 }
 
 /** Adds/removes items by id. On a frozen or used version the server creates the next version instead. */
-export function PoolVersionEditForm({ versionId, version, locked }: { versionId: string; version: number; locked: boolean }) {
+export function PoolVersionEditForm({
+  versionId,
+  version,
+  locked,
+}: {
+  versionId: string;
+  version: number;
+  locked: boolean;
+}) {
   const router = useRouter();
   const id = useId();
   const [add, setAdd] = useState("");
@@ -53,7 +66,13 @@ export function PoolVersionEditForm({ versionId, version, locked }: { versionId:
     setPending(true);
     setError(null);
     setSuccess(null);
-    const result = await sendJson<{ version: number; createdNewVersion: boolean; added: number; removed: number; itemCount: number }>("PATCH", `/api/admin/pool-versions/${versionId}/items`, {
+    const result = await sendJson<{
+      version: number;
+      createdNewVersion: boolean;
+      added: number;
+      removed: number;
+      itemCount: number;
+    }>("PATCH", `/api/admin/pool-versions/${versionId}/items`, {
       addItemIds: parseIdList(add),
       removeItemIds: parseIdList(remove),
     });
@@ -67,7 +86,9 @@ export function PoolVersionEditForm({ versionId, version, locked }: { versionId:
     setFieldErrors({});
     setAdd("");
     setRemove("");
-    setSuccess(`${r.createdNewVersion ? `Created version ${r.version}` : `Edited version ${r.version}`}: +${r.added} / −${r.removed}, ${r.itemCount} items.`);
+    setSuccess(
+      `${r.createdNewVersion ? `Created version ${r.version}` : `Edited version ${r.version}`}: +${r.added} / −${r.removed}, ${r.itemCount} items.`,
+    );
     router.refresh();
   }
 
@@ -97,11 +118,21 @@ export function PoolVersionEditForm({ versionId, version, locked }: { versionId:
           <label htmlFor={`${id}-remove`} className="block text-sm font-medium">
             Remove item ids
           </label>
-          <textarea id={`${id}-remove`} rows={3} value={remove} onChange={(e) => setRemove(e.target.value)} className="mt-1 w-full rounded border border-slate-400 px-2 py-1 font-mono text-xs" />
+          <textarea
+            id={`${id}-remove`}
+            rows={3}
+            value={remove}
+            onChange={(e) => setRemove(e.target.value)}
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1 font-mono text-xs"
+          />
           <FieldErrors id={`${id}-remove-err`} messages={fieldErrors.removeItemIds ?? []} />
         </div>
       </div>
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Saving…" : locked ? "Save as new version" : "Save edit"}
       </button>
       <FormStatus error={error} success={success} />

@@ -15,5 +15,9 @@ const STYLES: Record<string, string> = {
 
 /** A small coloured label for a status word; the word itself carries the meaning (not only the colour). */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STYLES[status] ?? "bg-slate-200 text-slate-800"}`}>{status}</span>;
+  return (
+    <span className={`rounded px-2 py-0.5 text-xs font-medium ${STYLES[status] ?? "bg-slate-200 text-slate-800"}`}>
+      {status}
+    </span>
+  );
 }

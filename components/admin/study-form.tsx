@@ -71,7 +71,9 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
 
   function buildBody() {
-    const interactiveForTasks = Object.fromEntries(Object.entries(interactive).filter(([t]) => chosenTasks.includes(t)));
+    const interactiveForTasks = Object.fromEntries(
+      Object.entries(interactive).filter(([t]) => chosenTasks.includes(t)),
+    );
     return {
       name,
       slug,
@@ -111,7 +113,10 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
     event.preventDefault();
     setPending(true);
     setError(null);
-    const result = mode === "create" ? await sendJson<{ id: string }>("POST", "/api/admin/studies", buildBody()) : await sendJson<{ id: string }>("PUT", `/api/admin/studies/${studyId}`, buildBody());
+    const result =
+      mode === "create"
+        ? await sendJson<{ id: string }>("POST", "/api/admin/studies", buildBody())
+        : await sendJson<{ id: string }>("PUT", `/api/admin/studies/${studyId}`, buildBody());
     setPending(false);
     if (!result.ok) {
       setError(result.status === 422 ? "Some fields need attention (see the messages beside them)." : result.message);
@@ -135,12 +140,30 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
       <FieldErrors id={`${id}-${path}-err`} messages={errs(path)} />
     </div>
   );
-  const text = (path: string, value: string, set: (v: string) => void, extra: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`${id}-${path}`} value={value} onChange={(e) => set(e.target.value)} aria-invalid={errs(path).length > 0} aria-describedby={describedBy(path)} className={input} {...extra} />
+  const text = (
+    path: string,
+    value: string,
+    set: (v: string) => void,
+    extra: React.InputHTMLAttributes<HTMLInputElement> = {},
+  ) => (
+    <input
+      id={`${id}-${path}`}
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      aria-invalid={errs(path).length > 0}
+      aria-describedby={describedBy(path)}
+      className={input}
+      {...extra}
+    />
   );
 
   return (
-    <form onSubmit={onSubmit} className="space-y-6" aria-label={mode === "create" ? "New study" : "Edit study"} noValidate>
+    <form
+      onSubmit={onSubmit}
+      className="space-y-6"
+      aria-label={mode === "create" ? "New study" : "Edit study"}
+      noValidate
+    >
       <section className="grid gap-4 sm:grid-cols-2">
         {field(
           "name",
@@ -162,7 +185,13 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         {field(
           "poolVersionId",
           "Pool version",
-          <select id={`${id}-poolVersionId`} value={poolVersionId} onChange={(e) => setPoolVersionId(e.target.value)} aria-describedby={describedBy("poolVersionId")} className={`${input} bg-white`}>
+          <select
+            id={`${id}-poolVersionId`}
+            value={poolVersionId}
+            onChange={(e) => setPoolVersionId(e.target.value)}
+            aria-describedby={describedBy("poolVersionId")}
+            className={`${input} bg-white`}
+          >
             <option value="">choose…</option>
             {poolVersions.map((v) => (
               <option key={v.id} value={v.id}>
@@ -194,7 +223,13 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
               <input
                 type="checkbox"
                 checked={chosenTasks.includes(t.id)}
-                onChange={(e) => setChosenTasks(e.target.checked ? tasks.map((x) => x.id).filter((x) => x === t.id || chosenTasks.includes(x)) : chosenTasks.filter((x) => x !== t.id))}
+                onChange={(e) =>
+                  setChosenTasks(
+                    e.target.checked
+                      ? tasks.map((x) => x.id).filter((x) => x === t.id || chosenTasks.includes(x))
+                      : chosenTasks.filter((x) => x !== t.id),
+                  )
+                }
               />
               {t.label}
             </label>
@@ -202,19 +237,32 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         </div>
         <FieldErrors id={`${id}-config.tasks-err`} messages={errs("config.tasks")} />
         <div className="mt-3 grid gap-4 sm:grid-cols-3">
-          {field("config.itemsPerTask", "Items per task per participant", text("config.itemsPerTask", itemsPerTask, setItemsPerTask, { type: "number", min: 1 }))}
+          {field(
+            "config.itemsPerTask",
+            "Items per task per participant",
+            text("config.itemsPerTask", itemsPerTask, setItemsPerTask, { type: "number", min: 1 }),
+          )}
           {field(
             "config.answersPerItem",
             "Answers per item (k)",
             text("config.answersPerItem", answersPerItem, setAnswersPerItem, { type: "number", min: 1 }),
             "No item is assigned beyond k answers.",
           )}
-          {field("config.maxParticipants", "Participant cap", text("config.maxParticipants", maxParticipants, setMaxParticipants, { type: "number", min: 1 }), "Empty: no cap.")}
+          {field(
+            "config.maxParticipants",
+            "Participant cap",
+            text("config.maxParticipants", maxParticipants, setMaxParticipants, { type: "number", min: 1 }),
+            "Empty: no cap.",
+          )}
         </div>
         <details className="mt-3">
           <summary className="cursor-pointer text-sm font-medium">How many participants? (sample-size planner)</summary>
           <div className="mt-2">
-            <SampleSizePlanner tasks={chosenTasks} itemsPerTask={Number(itemsPerTask)} answersPerItem={Number(answersPerItem)} />
+            <SampleSizePlanner
+              tasks={chosenTasks}
+              itemsPerTask={Number(itemsPerTask)}
+              answersPerItem={Number(answersPerItem)}
+            />
           </div>
         </details>
       </fieldset>
@@ -229,7 +277,11 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
                 checked={conditions.includes(cond)}
                 onChange={(e) =>
                   setConditions(
-                    e.target.checked ? [...conditions.filter((x) => x !== cond), cond].sort((a, b) => (a === "static" ? -1 : b === "static" ? 1 : 0)) : conditions.filter((x) => x !== cond),
+                    e.target.checked
+                      ? [...conditions.filter((x) => x !== cond), cond].sort((a, b) =>
+                          a === "static" ? -1 : b === "static" ? 1 : 0,
+                        )
+                      : conditions.filter((x) => x !== cond),
                   )
                 }
               />
@@ -266,7 +318,9 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
                             type="checkbox"
                             aria-label={`${t.label}: ${k === "allowRotate" ? "rotate" : "zoom"}`}
                             checked={p[k]}
-                            onChange={(e) => setInteractive({ ...interactive, [t.id]: { ...p, [k]: e.target.checked } })}
+                            onChange={(e) =>
+                              setInteractive({ ...interactive, [t.id]: { ...p, [k]: e.target.checked } })
+                            }
                           />
                         </td>
                       ))}
@@ -322,12 +376,24 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           {field(
             "config.attentionPolicy",
             "When attention checks fail",
-            <select id={`${id}-config.attentionPolicy`} value={attentionPolicy} onChange={(e) => setAttentionPolicy(e.target.value as typeof attentionPolicy)} className={`${input} bg-white`}>
+            <select
+              id={`${id}-config.attentionPolicy`}
+              value={attentionPolicy}
+              onChange={(e) => setAttentionPolicy(e.target.value as typeof attentionPolicy)}
+              className={`${input} bg-white`}
+            >
               <option value="flag">flag the participant</option>
               <option value="screen_out">screen the participant out</option>
             </select>,
           )}
-          {field("config.attentionMaxFailures", "Failures tolerated", text("config.attentionMaxFailures", attentionMaxFailures, setAttentionMaxFailures, { type: "number", min: 0 }))}
+          {field(
+            "config.attentionMaxFailures",
+            "Failures tolerated",
+            text("config.attentionMaxFailures", attentionMaxFailures, setAttentionMaxFailures, {
+              type: "number",
+              min: 0,
+            }),
+          )}
         </div>
         <label className="mt-3 flex items-center gap-2 text-sm">
           <input type="checkbox" checked={hbondPrimer} onChange={(e) => setHbondPrimer(e.target.checked)} />
@@ -335,7 +401,11 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         </label>
         <label className="mt-3 flex flex-wrap items-center gap-2 text-sm">
           Devices
-          <select value={deviceRule} onChange={(e) => setDeviceRule(e.target.value as typeof deviceRule)} className="rounded border border-slate-400 bg-white px-2 py-1">
+          <select
+            value={deviceRule}
+            onChange={(e) => setDeviceRule(e.target.value as typeof deviceRule)}
+            className="rounded border border-slate-400 bg-white px-2 py-1"
+          >
             <option value="auto">desktop only when a task needs atom labels (T4, T8, T9)</option>
             <option value="desktop">desktop or laptop only</option>
             <option value="any">any device, phones included</option>
@@ -348,11 +418,19 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
       <fieldset className="rounded border border-slate-300 p-3">
         <legend className="px-1 text-sm font-medium">Time limits</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          {field("config.timeLimitSec", "Time limit per item (seconds)", text("config.timeLimitSec", timeLimitSec, setTimeLimitSec, { type: "number", min: 5 }), "Empty: no limit.")}
+          {field(
+            "config.timeLimitSec",
+            "Time limit per item (seconds)",
+            text("config.timeLimitSec", timeLimitSec, setTimeLimitSec, { type: "number", min: 5 }),
+            "Empty: no limit.",
+          )}
           {field(
             "config.assignmentTimeoutMin",
             "Reclaim unanswered items after (minutes)",
-            text("config.assignmentTimeoutMin", assignmentTimeoutMin, setAssignmentTimeoutMin, { type: "number", min: 1 }),
+            text("config.assignmentTimeoutMin", assignmentTimeoutMin, setAssignmentTimeoutMin, {
+              type: "number",
+              min: 1,
+            }),
           )}
         </div>
       </fieldset>
@@ -392,7 +470,11 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
             <div key={k}>
               {field(
                 `config.prolific.${k}`,
-                { participantParam: "Participant id parameter", studyParam: "Study id parameter", sessionParam: "Session id parameter" }[k],
+                {
+                  participantParam: "Participant id parameter",
+                  studyParam: "Study id parameter",
+                  sessionParam: "Session id parameter",
+                }[k],
                 text(`config.prolific.${k}`, prolific[k], (v) => setProlific({ ...prolific, [k]: v })),
               )}
             </div>
@@ -400,24 +482,37 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
           {field(
             "config.prolific.completionCode",
             "Completion code",
-            text("config.prolific.completionCode", prolific.completionCode, (v) => setProlific({ ...prolific, completionCode: v })),
+            text("config.prolific.completionCode", prolific.completionCode, (v) =>
+              setProlific({ ...prolific, completionCode: v }),
+            ),
           )}
           {field(
             "config.prolific.completionUrl",
             "Completion URL",
-            text("config.prolific.completionUrl", prolific.completionUrl, (v) => setProlific({ ...prolific, completionUrl: v }), { type: "url" }),
+            text(
+              "config.prolific.completionUrl",
+              prolific.completionUrl,
+              (v) => setProlific({ ...prolific, completionUrl: v }),
+              { type: "url" },
+            ),
             "e.g. https://app.prolific.com/submissions/complete?cc=…",
           )}
           {field(
             "config.prolific.returnUrl",
             "Return URL (declined / screened out)",
-            text("config.prolific.returnUrl", prolific.returnUrl, (v) => setProlific({ ...prolific, returnUrl: v }), { type: "url" }),
+            text("config.prolific.returnUrl", prolific.returnUrl, (v) => setProlific({ ...prolific, returnUrl: v }), {
+              type: "url",
+            }),
           )}
         </div>
       </fieldset>
 
       <div className="flex items-center gap-4">
-        <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        >
           {pending ? "Saving…" : mode === "create" ? "Create study" : "Save changes"}
         </button>
       </div>

@@ -12,7 +12,17 @@ interface Share {
  * Who besides its owner may see and run the study. The owner and admins add and remove researchers by email; a
  * researcher the study is shared with sees the list read-only.
  */
-export function StudyShareList({ studyId, ownerEmail, initial, canManage }: { studyId: string; ownerEmail: string | null; initial: Share[]; canManage: boolean }) {
+export function StudyShareList({
+  studyId,
+  ownerEmail,
+  initial,
+  canManage,
+}: {
+  studyId: string;
+  ownerEmail: string | null;
+  initial: Share[];
+  canManage: boolean;
+}) {
   const [shares, setShares] = useState<Share[]>(initial);
   const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
@@ -68,9 +78,19 @@ export function StudyShareList({ studyId, ownerEmail, initial, canManage }: { st
         >
           <label className="flex flex-col">
             <span>Share with (researcher&apos;s email)</span>
-            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} className="rounded border border-slate-400 px-2 py-1" required />
+            <input
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className="rounded border border-slate-400 px-2 py-1"
+              required
+            />
           </label>
-          <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={pending}
+            className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-60"
+          >
             Share
           </button>
         </form>

@@ -5,7 +5,15 @@ import { useState } from "react";
 import { sendJson } from "./send-json";
 
 /** Open / close buttons with the server's reasons shown when opening is refused. */
-export function StudyStatusActions({ studyId, status, canOpen }: { studyId: string; status: "draft" | "open" | "closed"; canOpen: boolean }) {
+export function StudyStatusActions({
+  studyId,
+  status,
+  canOpen,
+}: {
+  studyId: string;
+  status: "draft" | "open" | "closed";
+  canOpen: boolean;
+}) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [messages, setMessages] = useState<{ errors: string[]; warnings: string[] }>({ errors: [], warnings: [] });
@@ -35,7 +43,12 @@ export function StudyStatusActions({ studyId, status, canOpen }: { studyId: stri
           {pending ? "Closing…" : "Close study"}
         </button>
       ) : (
-        <button type="button" disabled={pending || !canOpen} onClick={() => change("open")} className="rounded bg-green-700 px-4 py-1.5 font-medium text-white hover:bg-green-800 disabled:opacity-60">
+        <button
+          type="button"
+          disabled={pending || !canOpen}
+          onClick={() => change("open")}
+          className="rounded bg-green-700 px-4 py-1.5 font-medium text-white hover:bg-green-800 disabled:opacity-60"
+        >
           {pending ? "Opening…" : status === "closed" ? "Re-open study" : "Open study"}
         </button>
       )}

@@ -23,7 +23,11 @@ export function UserCreateForm() {
     setPending(true);
     setError(null);
     setCreated(null);
-    const result = await sendJson<{ email: string; generatedPassword?: string }>("POST", "/api/admin/users", { email, role, ...(password ? { password } : {}) });
+    const result = await sendJson<{ email: string; generatedPassword?: string }>("POST", "/api/admin/users", {
+      email,
+      role,
+      ...(password ? { password } : {}),
+    });
     setPending(false);
     if (!result.ok) {
       setError(result.message);
@@ -44,14 +48,25 @@ export function UserCreateForm() {
         <label htmlFor={`${id}-email`} className="block text-sm font-medium">
           Email
         </label>
-        <input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} className={input} />
+        <input
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className={input}
+        />
         <FieldErrors id={`${id}-email-err`} messages={fieldErrors.email ?? []} />
       </div>
       <div>
         <label htmlFor={`${id}-role`} className="block text-sm font-medium">
           Role
         </label>
-        <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as StaffRole)} className={`${input} bg-white`}>
+        <select
+          id={`${id}-role`}
+          value={role}
+          onChange={(e) => setRole(e.target.value as StaffRole)}
+          className={`${input} bg-white`}
+        >
           <option value="researcher">researcher</option>
           <option value="admin">admin</option>
         </select>
@@ -60,11 +75,22 @@ export function UserCreateForm() {
         <label htmlFor={`${id}-password`} className="block text-sm font-medium">
           Password (optional)
         </label>
-        <input id={`${id}-password`} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} className={input} />
+        <input
+          id={`${id}-password`}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          className={input}
+        />
         <FieldErrors id={`${id}-password-err`} messages={fieldErrors.password ?? []} />
       </div>
       <div className="flex items-end">
-        <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        >
           {pending ? "Creating…" : "Create account"}
         </button>
       </div>

@@ -25,7 +25,12 @@ export function UserDisableButton({ userId, email, disabled }: { userId: string;
 
   return (
     <>
-      <button type="button" onClick={onClick} disabled={pending} className="rounded border border-slate-400 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-60">
+      <button
+        type="button"
+        onClick={onClick}
+        disabled={pending}
+        className="rounded border border-slate-400 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-60"
+      >
         {disabled ? `Enable ${email}` : `Disable ${email}`}
       </button>
       {error ? (

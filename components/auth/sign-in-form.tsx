@@ -37,18 +37,36 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
         <label htmlFor="email" className="block text-sm font-medium">
           Email
         </label>
-        <input id="email" name="email" type="email" autoComplete="username" required className="mt-1 w-full rounded border border-slate-400 px-3 py-2" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className="mt-1 w-full rounded border border-slate-400 px-3 py-2"
+        />
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
           Password
         </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className="mt-1 w-full rounded border border-slate-400 px-3 py-2" />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 w-full rounded border border-slate-400 px-3 py-2"
+        />
       </div>
       <p role="alert" aria-live="polite" className="min-h-5 text-sm text-red-700">
         {error}
       </p>
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

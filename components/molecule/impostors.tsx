@@ -115,7 +115,12 @@ const CYLINDER_FRAGMENT = /* glsl */ `
  * vertices carries the item's attributes. Software renderers (SwiftShader) pay per instance of an instanced draw,
  * which made the instanced quads cost 2–3 times their pixels; merged, the same shaders read the same attributes.
  */
-function mergedQuads(across: [number, number], along: [number, number], count: number, attributes: Record<string, { data: Float32Array; size: number }>): THREE.BufferGeometry {
+function mergedQuads(
+  across: [number, number],
+  along: [number, number],
+  count: number,
+  attributes: Record<string, { data: Float32Array; size: number }>,
+): THREE.BufferGeometry {
   const corners = [across[0], along[0], across[1], along[0], across[1], along[1], across[0], along[1]];
   const position = new Float32Array(count * 12);
   const index = count * 4 > 65535 ? new Uint32Array(count * 6) : new Uint16Array(count * 6);
@@ -155,7 +160,10 @@ export function AtomImpostors({ atoms }: { atoms: ImpostorAtoms }) {
       radius: { data: atoms.radii, size: 1 },
     });
   }, [atoms]);
-  const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: SPHERE_VERTEX, fragmentShader: SPHERE_FRAGMENT }), []);
+  const material = useMemo(
+    () => new THREE.ShaderMaterial({ vertexShader: SPHERE_VERTEX, fragmentShader: SPHERE_FRAGMENT }),
+    [],
+  );
   // The quads are built in the shader: three's bounding volumes do not describe them.
   return <mesh geometry={geometry} material={material} frustumCulled={false} />;
 }
@@ -178,7 +186,10 @@ export function BondImpostors({ bonds }: { bonds: ImpostorBonds }) {
       radius: { data: new Float32Array(count).fill(bonds.radius), size: 1 },
     });
   }, [bonds, count]);
-  const material = useMemo(() => new THREE.ShaderMaterial({ vertexShader: CYLINDER_VERTEX, fragmentShader: CYLINDER_FRAGMENT }), []);
+  const material = useMemo(
+    () => new THREE.ShaderMaterial({ vertexShader: CYLINDER_VERTEX, fragmentShader: CYLINDER_FRAGMENT }),
+    [],
+  );
   if (count === 0) return null;
   return <mesh geometry={geometry} material={material} frustumCulled={false} />;
 }

@@ -107,7 +107,11 @@ function CameraRecorder({
       const key = q.x + q.y * 3 + q.z * 7 + q.w * 11 + d;
       if (Math.abs(key - last) < 1e-6) return;
       last = key;
-      callback.current?.({ t: Math.round(performance.now() - start), q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number], d: Math.round(d * 100) / 100 });
+      callback.current?.({
+        t: Math.round(performance.now() - start),
+        q: [q.x, q.y, q.z, q.w].map((v) => Math.round(v * 1e4) / 1e4) as [number, number, number, number],
+        d: Math.round(d * 100) / 100,
+      });
     };
     // The path starts with the initial pose (the static front view), then changes at most every CAMERA_SAMPLE_MS.
     sample();
@@ -189,7 +193,15 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   }, [assignmentId]);
   const buffers = useMemo(() => (scene ? impostorBuffers(scene) : null), [scene]);
   const cameraProps = useMemo(
-    () => (scene ? { fov: scene.camera.fovDeg, position: [0, 0, scene.camera.distanceA] as [number, number, number], near: 0.5, far: scene.camera.distanceA * 4 } : undefined),
+    () =>
+      scene
+        ? {
+            fov: scene.camera.fovDeg,
+            position: [0, 0, scene.camera.distanceA] as [number, number, number],
+            near: 0.5,
+            far: scene.camera.distanceA * 4,
+          }
+        : undefined,
     [scene],
   );
   if (error) return <p className="text-sm text-red-700">{error}. Use the images below.</p>;
@@ -198,7 +210,11 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
   // there, which keeps a pocket turning at a usable frame rate (bench:participant).
   const software = isSoftwareRenderer();
   return (
-    <div className="max-w-[640px] rounded border border-slate-300 bg-black" data-ready={ready ? "true" : "false"} data-testid="molecule-viewer">
+    <div
+      className="max-w-[640px] rounded border border-slate-300 bg-black"
+      data-ready={ready ? "true" : "false"}
+      data-testid="molecule-viewer"
+    >
       {/* Focusable and keyboard-operable: the keys turn the molecule about the screen axes and zoom (view-keys.ts),
           logged in the camera path at once like a drag. */}
       <div
@@ -224,7 +240,12 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
           }
           const c = controls.current;
           if (!c) return;
-          applyViewKey({ position: c.object.position, quaternion: c.object.quaternion, up: c.object.up, target: c.target }, action, c.minDistance, c.maxDistance);
+          applyViewKey(
+            { position: c.object.position, quaternion: c.object.quaternion, up: c.object.up, target: c.target },
+            action,
+            c.minDistance,
+            c.maxDistance,
+          );
           c.update();
           sampleNow.current?.();
           invalidateView.current();
@@ -241,7 +262,12 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
             gl.setClearColor("#000000");
             invalidateView.current = invalidate;
             // Diagnostics hook for benchmarks (draw calls, frame time, frames while turning); holds no item data beyond what is drawn.
-            (window as unknown as { __misiViewer?: unknown }).__misiViewer = { gl, scene: threeScene, camera, invalidate };
+            (window as unknown as { __misiViewer?: unknown }).__misiViewer = {
+              gl,
+              scene: threeScene,
+              camera,
+              invalidate,
+            };
             setReady(true);
           }}
         >
@@ -258,7 +284,12 @@ export function MoleculeViewer({ assignmentId, allowRotate, allowZoom, onCameraS
             minDistance={5}
             maxDistance={scene.camera.distanceA * 3}
           />
-          <CameraRecorder onSample={onCameraSample} onStart={() => onEvent?.("viewer", "start")} originRef={pathOrigin} sampleNowRef={sampleNow} />
+          <CameraRecorder
+            onSample={onCameraSample}
+            onStart={() => onEvent?.("viewer", "start")}
+            originRef={pathOrigin}
+            sampleNowRef={sampleNow}
+          />
         </Canvas>
         <div ref={labelLayer} className="pointer-events-none absolute inset-0" aria-hidden data-testid="label-layer" />
       </div>

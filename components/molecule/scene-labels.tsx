@@ -29,7 +29,13 @@ function overlaps(box: Box, placed: readonly Box[]): boolean {
 }
 
 /** Pixel position (CSS px from the canvas's top left) and NDC depth of atom `i`, or null behind the camera. */
-function projectAtom(scene: Scene3d, i: number, camera: THREE.Camera, width: number, height: number): { x: number; y: number; depth: number } | null {
+function projectAtom(
+  scene: Scene3d,
+  i: number,
+  camera: THREE.Camera,
+  width: number,
+  height: number,
+): { x: number; y: number; depth: number } | null {
   _v.set(scene.positions[3 * i]!, scene.positions[3 * i + 1]!, scene.positions[3 * i + 2]!).project(camera);
   if (_v.z < -1 || _v.z > 1) return null;
   return { x: ((_v.x + 1) / 2) * width, y: ((1 - _v.y) / 2) * height, depth: _v.z };
@@ -37,7 +43,9 @@ function projectAtom(scene: Scene3d, i: number, camera: THREE.Camera, width: num
 
 /** Apparent radius in CSS px of a ball of `radiusA` at atom `i` under a perspective camera. */
 function apparentRadiusPx(scene: Scene3d, i: number, radiusA: number, camera: THREE.Camera, height: number): number {
-  _v.set(scene.positions[3 * i]!, scene.positions[3 * i + 1]!, scene.positions[3 * i + 2]!).applyMatrix4(camera.matrixWorldInverse);
+  _v.set(scene.positions[3 * i]!, scene.positions[3 * i + 1]!, scene.positions[3 * i + 2]!).applyMatrix4(
+    camera.matrixWorldInverse,
+  );
   const depth = -_v.z;
   if (depth <= 0) return 0;
   const fov = camera instanceof THREE.PerspectiveCamera ? camera.fov : 30;
@@ -57,7 +65,15 @@ export function atomHoverName(scene: Scene3d, i: number): string {
  * The atom under a pointer at (x, y) CSS px: among atoms whose ball (plus a little slop) contains the point, the one
  * nearest the camera; null when the pointer is over no atom.
  */
-export function pickAtom(scene: Scene3d, x: number, y: number, radiusA: number, camera: THREE.Camera, width: number, height: number): number | null {
+export function pickAtom(
+  scene: Scene3d,
+  x: number,
+  y: number,
+  radiusA: number,
+  camera: THREE.Camera,
+  width: number,
+  height: number,
+): number | null {
   let best: number | null = null;
   let bestDepth = Number.POSITIVE_INFINITY;
   for (let i = 0; i < scene.elements.length; i++) {
@@ -73,8 +89,19 @@ export function pickAtom(scene: Scene3d, x: number, y: number, radiusA: number, 
 }
 
 /** Positions the label spans of `root` for the current camera: named atoms first and always, then the others. */
-function layoutLabels(root: HTMLElement, scene: Scene3d, labels: NonNullable<Scene3d["labels"]>, camera: THREE.Camera, width: number, height: number, show: boolean, radiusA: number) {
-  const spans = root.querySelectorAll<HTMLElement>(":scope > .misi-3d-label[data-kind=a], :scope > .misi-3d-label[data-kind=r]");
+function layoutLabels(
+  root: HTMLElement,
+  scene: Scene3d,
+  labels: NonNullable<Scene3d["labels"]>,
+  camera: THREE.Camera,
+  width: number,
+  height: number,
+  show: boolean,
+  radiusA: number,
+) {
+  const spans = root.querySelectorAll<HTMLElement>(
+    ":scope > .misi-3d-label[data-kind=a], :scope > .misi-3d-label[data-kind=r]",
+  );
   const placed: Box[] = [];
   // Named atoms (the question's atoms): marked with a ring and labelled whatever else is on screen, kept inside the
   // view when the atom itself leaves it. The overlay sits above the canvas, so nothing in the scene hides them.
@@ -200,7 +227,17 @@ const NO_LABELS: NonNullable<Scene3d["labels"]> = [];
  * The atoms the question names get a ring and a label that are never hidden. Hovering an atom (or tapping it on a
  * touch screen) shows its name. The spans live in `overlay` (a positioned element over the canvas).
  */
-export function SceneLabels({ scene, overlay, show, ballRadiusA }: { scene: Scene3d; overlay: React.RefObject<HTMLDivElement | null>; show: boolean; ballRadiusA: number }) {
+export function SceneLabels({
+  scene,
+  overlay,
+  show,
+  ballRadiusA,
+}: {
+  scene: Scene3d;
+  overlay: React.RefObject<HTMLDivElement | null>;
+  show: boolean;
+  ballRadiusA: number;
+}) {
   const { camera, size, invalidate, gl } = useThree();
   const labels = scene.labels ?? NO_LABELS;
   useEffect(() => {
@@ -212,7 +249,8 @@ export function SceneLabels({ scene, overlay, show, ballRadiusA }: { scene: Scen
   }, [scene, labels, overlay, invalidate]);
   useEffect(() => invalidate(), [show, invalidate]);
   useFrame(() => {
-    if (overlay.current) layoutLabels(overlay.current, scene, labels, camera, size.width, size.height, show, ballRadiusA);
+    if (overlay.current)
+      layoutLabels(overlay.current, scene, labels, camera, size.width, size.height, show, ballRadiusA);
   });
 
   useEffect(() => {

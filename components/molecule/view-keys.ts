@@ -17,13 +17,20 @@ export function viewKeysHint(allowRotate: boolean, allowZoom: boolean): string |
   return `Keys: ${[allowRotate ? "←→↑↓ turn" : "", allowZoom ? "+− zoom" : "", "0 reset"].filter(Boolean).join(", ")}`;
 }
 
-export type ViewKeyAction = { kind: "rotate"; axis: "x" | "y"; deg: number } | { kind: "zoom"; factor: number } | { kind: "reset" };
+export type ViewKeyAction =
+  { kind: "rotate"; axis: "x" | "y"; deg: number } | { kind: "zoom"; factor: number } | { kind: "reset" };
 
 /**
  * The action of a key, or null. → turns the near side of the molecule to the right (+Y, counter-clockwise seen from
  * above), ← to the left; ↑ turns the near side up (−X), ↓ down (+X).
  */
-export function viewKeyAction(e: { key: string; shiftKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean }): ViewKeyAction | null {
+export function viewKeyAction(e: {
+  key: string;
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+}): ViewKeyAction | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   const step = e.shiftKey ? KEY_ROTATE_FINE_DEG : KEY_ROTATE_DEG;
   switch (e.key) {
@@ -60,7 +67,12 @@ export interface OrbitPose {
  * axis is turning the camera by −θ about the same axis through the target; the camera's up turns with it, so the
  * orbit controls' look-at keeps the orientation. Zoom scales the distance to the target, kept within [minD, maxD].
  */
-export function applyViewKey(pose: OrbitPose, action: Exclude<ViewKeyAction, { kind: "reset" }>, minD: number, maxD: number): void {
+export function applyViewKey(
+  pose: OrbitPose,
+  action: Exclude<ViewKeyAction, { kind: "reset" }>,
+  minD: number,
+  maxD: number,
+): void {
   const offset = pose.position.clone().sub(pose.target);
   if (action.kind === "zoom") {
     const d = Math.min(maxD, Math.max(minD, offset.length() * action.factor));

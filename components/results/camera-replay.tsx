@@ -9,7 +9,17 @@ import { impostorBuffers, ligandCentreOf } from "@/components/molecule/molecule-
 
 const SPEEDS = [1, 2, 4] as const;
 
-function PoseDriver({ camera, events, centre, t }: { camera: CameraSample[]; events: LogEvent[]; centre: [number, number, number] | null; t: number }) {
+function PoseDriver({
+  camera,
+  events,
+  centre,
+  t,
+}: {
+  camera: CameraSample[];
+  events: LogEvent[];
+  centre: [number, number, number] | null;
+  t: number;
+}) {
   const { camera: cam, invalidate } = useThree();
   useEffect(() => {
     const pose = cameraPoseAt(camera, events, centre, t);
@@ -38,7 +48,17 @@ function stageAt(events: LogEvent[], t: number): string {
  * Replays one answer's camera path on the item's 3D scene, on the question's clock (0 = question shown, end = answer).
  * The stage line says whether the participant was looking at the 3D view or at an image at that moment.
  */
-export function CameraReplay({ scene, camera, events, endMs }: { scene: Scene3d; camera: CameraSample[]; events: LogEvent[]; endMs: number }) {
+export function CameraReplay({
+  scene,
+  camera,
+  events,
+  endMs,
+}: {
+  scene: Scene3d;
+  camera: CameraSample[];
+  events: LogEvent[];
+  endMs: number;
+}) {
   const buffers = useMemo(() => impostorBuffers(scene), [scene]);
   const centre = useMemo(() => ligandCentreOf(scene), [scene]);
   const sortedEvents = useMemo(() => [...events].sort((a, b) => a.t - b.t), [events]);
@@ -72,10 +92,19 @@ export function CameraReplay({ scene, camera, events, endMs }: { scene: Scene3d;
   const viewerEvents = sortedEvents.filter((e) => e.type === "viewer" && e.detail !== "start" && e.t <= t);
   return (
     <div className="max-w-[640px]" data-testid="camera-replay">
-      <div className="relative aspect-square w-full overflow-hidden rounded border border-slate-300 bg-black" role="img" aria-label="Replay of the participant's 3D view">
+      <div
+        className="relative aspect-square w-full overflow-hidden rounded border border-slate-300 bg-black"
+        role="img"
+        aria-label="Replay of the participant's 3D view"
+      >
         <Canvas
           frameloop="demand"
-          camera={{ fov: scene.camera.fovDeg, position: [0, 0, scene.camera.distanceA], near: 0.5, far: scene.camera.distanceA * 4 }}
+          camera={{
+            fov: scene.camera.fovDeg,
+            position: [0, 0, scene.camera.distanceA],
+            near: 0.5,
+            far: scene.camera.distanceA * 4,
+          }}
           gl={{ preserveDrawingBuffer: true }}
           onCreated={({ gl }) => gl.setClearColor("#000000")}
         >
@@ -97,7 +126,11 @@ export function CameraReplay({ scene, camera, events, endMs }: { scene: Scene3d;
         </button>
         <label className="flex items-center gap-1">
           Speed
-          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])} className="rounded border border-slate-400 px-1">
+          <select
+            value={speed}
+            onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])}
+            className="rounded border border-slate-400 px-1"
+          >
             {SPEEDS.map((s) => (
               <option key={s} value={s}>
                 {s}×
@@ -105,7 +138,16 @@ export function CameraReplay({ scene, camera, events, endMs }: { scene: Scene3d;
             ))}
           </select>
         </label>
-        <input type="range" min={0} max={endMs} step={50} value={Math.round(t)} onChange={(e) => setT(Number(e.target.value))} aria-label="Time in the question" className="min-w-48 flex-1" />
+        <input
+          type="range"
+          min={0}
+          max={endMs}
+          step={50}
+          value={Math.round(t)}
+          onChange={(e) => setT(Number(e.target.value))}
+          aria-label="Time in the question"
+          className="min-w-48 flex-1"
+        />
         <span className="tabular-nums" data-testid="replay-time">
           {(t / 1000).toFixed(1)} s / {(endMs / 1000).toFixed(1)} s
         </span>

@@ -36,30 +36,48 @@ function humanBar(c: ColumnSummary): ChartBar {
 }
 
 /** Per-column bars: humans (all their items) and every compared model (matched items). */
-export function buildTaskChartColumns(summary: HumanResultsSummary | null, comparison: Comparison | null): TaskChartColumn[] {
+export function buildTaskChartColumns(
+  summary: HumanResultsSummary | null,
+  comparison: Comparison | null,
+): TaskChartColumn[] {
   const humanBy = new Map((summary?.overall.columns ?? []).map((c) => [c.column as string, c]));
   const compareBy = new Map((comparison?.columns ?? []).map((c) => [c.column as string, c]));
   return RESULT_COLUMN_KEYS.filter((k) => humanBy.has(k) || compareBy.has(k)).map((k) => {
     const h = humanBy.get(k);
     const models: Record<string, ChartBar> = {};
     for (const m of compareBy.get(k)?.models ?? []) {
-      models[m.modelId] = { mean: pct(m.model.mean), low: pct(m.model.wilson.low), high: pct(m.model.wilson.high), n: m.nItems };
+      models[m.modelId] = {
+        mean: pct(m.model.mean),
+        low: pct(m.model.wilson.low),
+        high: pct(m.model.wilson.high),
+        n: m.nItems,
+      };
     }
-    return { column: k, label: RESULT_COLUMNS[k].label, human: h ? humanBar(h) : null, models, chance: h?.chance.exact == null ? null : pct(h.chance.exact) };
+    return {
+      column: k,
+      label: RESULT_COLUMNS[k].label,
+      human: h ? humanBar(h) : null,
+      models,
+      chance: h?.chance.exact == null ? null : pct(h.chance.exact),
+    };
   });
 }
 
 /** Exact score per column and condition (static / interactive), humans only. */
 export function buildConditionChartData(summary: HumanResultsSummary | null): ConditionChartData {
   // The paper's condition (static) first, then the rest alphabetically.
-  const conditions = Object.keys(summary?.byCondition ?? {}).sort((a, b) => (a === "static" ? -1 : b === "static" ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const conditions = Object.keys(summary?.byCondition ?? {}).sort((a, b) =>
+    a === "static" ? -1 : b === "static" ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
   const columns = RESULT_COLUMN_KEYS.flatMap((k) => {
     const byCondition: Record<string, ChartBar> = {};
     for (const cond of conditions) {
       const c = summary?.byCondition[cond]?.columns.find((x) => x.column === k);
       if (c) byCondition[cond] = humanBar(c);
     }
-    return Object.keys(byCondition).length > 0 ? [{ column: k as string, label: RESULT_COLUMNS[k].label, byCondition }] : [];
+    return Object.keys(byCondition).length > 0
+      ? [{ column: k as string, label: RESULT_COLUMNS[k].label, byCondition }]
+      : [];
   });
   return { conditions, columns };
 }

@@ -12,25 +12,52 @@ const TD = "px-2 py-1 tabular-nums";
  * intervals over items (the model's paper score, then its fair score: lib/tasks/fair-score.ts), the exact McNemar test on paired item outcomes, n and unparseable answers
  * per cell, and the best model's difference from humans.
  */
-export function ComparisonTable({ dto, audits = [] }: { dto: ModelComparisonDto; audits?: readonly TaskShortcutAudit[] }) {
+export function ComparisonTable({
+  dto,
+  audits = [],
+}: {
+  dto: ModelComparisonDto;
+  audits?: readonly TaskShortcutAudit[];
+}) {
   const comparison = dto.comparison;
   if (!comparison) return null;
   const runName = new Map(dto.runs.map((r) => [r.id, r.name]));
   return (
     <div className="space-y-4">
-      <OptionTextWarning audits={audits} comparedTaskIds={comparison.columns.filter((c) => c.models.length > 0).map((c) => c.taskId)} />
+      <OptionTextWarning
+        audits={audits}
+        comparedTaskIds={comparison.columns.filter((c) => c.models.length > 0).map((c) => c.taskId)}
+      />
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
       <div className="max-w-full overflow-x-auto">
         <table className="min-w-full border-collapse text-sm">
-          <caption className="py-1 text-left text-slate-700">Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}</caption>
+          <caption className="py-1 text-left text-slate-700">
+            Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
+          </caption>
           <thead>
             <HeaderRow
-              labels={["Task", "Model", "Items", "Unparseable", "Model %", "Model % fair", "Humans % (item mean)", "Humans majority % [Wilson]", "Model − humans (pts)", "McNemar b / c, exact p"]}
+              labels={[
+                "Task",
+                "Model",
+                "Items",
+                "Unparseable",
+                "Model %",
+                "Model % fair",
+                "Humans % (item mean)",
+                "Humans majority % [Wilson]",
+                "Model − humans (pts)",
+                "McNemar b / c, exact p",
+              ]}
             />
           </thead>
           <tbody>
             {comparison.columns.map((col) => (
-              <ColumnRows key={col.column} col={col} runName={runName} unparseable={dto.unparseable[col.column] ?? {}} />
+              <ColumnRows
+                key={col.column}
+                col={col}
+                runName={runName}
+                unparseable={dto.unparseable[col.column] ?? {}}
+              />
             ))}
           </tbody>
         </table>
@@ -39,14 +66,26 @@ export function ComparisonTable({ dto, audits = [] }: { dto: ModelComparisonDto;
   );
 }
 
-function ColumnRows({ col, runName, unparseable }: { col: NonNullable<ModelComparisonDto["comparison"]>["columns"][number]; runName: Map<string, string>; unparseable: Record<string, number> }) {
+function ColumnRows({
+  col,
+  runName,
+  unparseable,
+}: {
+  col: NonNullable<ModelComparisonDto["comparison"]>["columns"][number];
+  runName: Map<string, string>;
+  unparseable: Record<string, number>;
+}) {
   const rows = col.models.length;
   return (
     <>
       {col.models.map((m, i) => (
         <tr key={m.modelId} className={i === 0 ? "border-t border-slate-400" : "border-t border-slate-100"}>
           {i === 0 ? (
-            <th scope="rowgroup" rowSpan={rows + 1} className={`${TH} sticky left-0 z-10 bg-white align-top whitespace-nowrap`}>
+            <th
+              scope="rowgroup"
+              rowSpan={rows + 1}
+              className={`${TH} sticky left-0 z-10 bg-white align-top whitespace-nowrap`}
+            >
               {col.label}
               <span className="block text-xs font-normal text-slate-600">
                 human-only items {col.nHumanOnlyItems}, model-only {col.nModelOnlyItems}
@@ -59,7 +98,8 @@ function ColumnRows({ col, runName, unparseable }: { col: NonNullable<ModelCompa
           <td className={TD}>{m.nItems}</td>
           <td className={TD}>{unparseable[m.modelId] ?? 0}</td>
           <td className={TD}>
-            <span className="font-semibold">{formatPercent(m.model.mean)}</span> {formatInterval(m.model.wilson.low, m.model.wilson.high)}
+            <span className="font-semibold">{formatPercent(m.model.mean)}</span>{" "}
+            {formatInterval(m.model.wilson.low, m.model.wilson.high)}
           </td>
           <td className={TD}>
             {formatPercent(m.model.fair.mean)} {formatInterval(m.model.fair.wilson.low, m.model.fair.wilson.high)}

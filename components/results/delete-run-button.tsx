@@ -23,7 +23,12 @@ export function DeleteRunButton({ runId, name }: { runId: string; name: string }
   }
   return (
     <span>
-      <button type="button" onClick={() => void remove()} disabled={pending} className="rounded border border-red-400 px-2 py-0.5 text-xs text-red-800 hover:bg-red-50 disabled:opacity-50">
+      <button
+        type="button"
+        onClick={() => void remove()}
+        disabled={pending}
+        className="rounded border border-red-400 px-2 py-0.5 text-xs text-red-800 hover:bg-red-50 disabled:opacity-50"
+      >
         {pending ? "Deleting…" : "Delete"}
       </button>
       {error ? (

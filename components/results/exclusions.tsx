@@ -28,8 +28,9 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        Signals recorded while each main question was open (page hidden, focus lost, paste, copy, browser automation) and derived from the answers (faster than the task&apos;s time floor, identical
-        answers in a row); see docs/integrity-signals.md. They are facts, not verdicts: nobody was blocked.{" "}
+        Signals recorded while each main question was open (page hidden, focus lost, paste, copy, browser automation)
+        and derived from the answers (faster than the task&apos;s time floor, identical answers in a row); see
+        docs/integrity-signals.md. They are facts, not verdicts: nobody was blocked.{" "}
         {results.rules.length === 0 ? (
           <>
             This study has no exclusion policy, so nobody is excluded (
@@ -40,14 +41,19 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
           </>
         ) : (
           <>
-            The study&apos;s exclusion policy excludes <strong data-testid="excluded-count">{results.nExcluded}</strong> of {results.nParticipants} participants.
+            The study&apos;s exclusion policy excludes <strong data-testid="excluded-count">{results.nExcluded}</strong>{" "}
+            of {results.nParticipants} participants.
           </>
         )}
-        {results.nWithoutBrowserSignals > 0 ? ` ${results.nWithoutBrowserSignals} participant(s) sent no browser signals; only the answer-based rules apply to them.` : ""}
+        {results.nWithoutBrowserSignals > 0
+          ? ` ${results.nWithoutBrowserSignals} participant(s) sent no browser signals; only the answer-based rules apply to them.`
+          : ""}
       </p>
 
       <table className="text-sm" data-testid="exclusion-accuracy">
-        <caption className="text-left font-medium">Exact accuracy with and without exclusions (pooled over answers)</caption>
+        <caption className="text-left font-medium">
+          Exact accuracy with and without exclusions (pooled over answers)
+        </caption>
         <thead>
           <tr>
             <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
@@ -116,7 +122,9 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
       ) : null}
 
       <details>
-        <summary className="cursor-pointer text-sm font-medium">Signals per participant ({results.participants.length})</summary>
+        <summary className="cursor-pointer text-sm font-medium">
+          Signals per participant ({results.participants.length})
+        </summary>
         <div className="mt-2 overflow-x-auto">
           <table className="text-sm" data-testid="participant-signals">
             <thead>
@@ -124,7 +132,17 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
                 <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
                   Participant
                 </th>
-                {["Answers", "Hidden (s)", "Hidden (times)", "Focus losses", "Pastes (chars)", "Copies", "Automation", "Under floor", "Longest identical run"].map((h) => (
+                {[
+                  "Answers",
+                  "Hidden (s)",
+                  "Hidden (times)",
+                  "Focus losses",
+                  "Pastes (chars)",
+                  "Copies",
+                  "Automation",
+                  "Under floor",
+                  "Longest identical run",
+                ].map((h) => (
                   <th key={h} scope="col" className={HEAD}>
                     {h}
                   </th>
@@ -137,10 +155,15 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
             <tbody>
               {results.participants.map((p) => (
                 <tr key={p.participantId} data-participant={p.participantId}>
-                  <th scope="row" className="border-b border-slate-200 px-2 py-1 text-left font-mono text-xs font-normal">
+                  <th
+                    scope="row"
+                    className="border-b border-slate-200 px-2 py-1 text-left font-mono text-xs font-normal"
+                  >
                     {p.participantId}
                   </th>
-                  <td className={CELL}>{p.nWithSignals === p.nAnswers ? p.nAnswers : `${p.nAnswers} (${p.nWithSignals} with signals)`}</td>
+                  <td className={CELL}>
+                    {p.nWithSignals === p.nAnswers ? p.nAnswers : `${p.nAnswers} (${p.nWithSignals} with signals)`}
+                  </td>
                   <td className={CELL} data-signal="hidden-sec">
                     {p.nWithSignals ? (p.hiddenMs / 1000).toFixed(1) : NOT_MEASURED}
                   </td>
@@ -178,7 +201,17 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
   );
 }
 
-function AccuracyRow({ name, view, columns, testId }: { name: string; view: AccuracyView; columns: Array<{ column: string; label: string }>; testId: string }) {
+function AccuracyRow({
+  name,
+  view,
+  columns,
+  testId,
+}: {
+  name: string;
+  view: AccuracyView;
+  columns: Array<{ column: string; label: string }>;
+  testId: string;
+}) {
   const byColumn = new Map(view.columns.map((c) => [c.column as string, c]));
   return (
     <tr data-testid={testId}>

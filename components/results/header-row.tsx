@@ -3,7 +3,11 @@ export function HeaderRow({ labels, stickyFirst = false }: { labels: readonly st
   return (
     <tr className="border-b border-slate-400 bg-slate-100">
       {labels.map((label, i) => (
-        <th key={i} scope="col" className={`px-2 py-1 text-left font-medium${stickyFirst && i === 0 ? " sticky left-0 z-10 bg-slate-100" : ""}`}>
+        <th
+          key={i}
+          scope="col"
+          className={`px-2 py-1 text-left font-medium${stickyFirst && i === 0 ? " sticky left-0 z-10 bg-slate-100" : ""}`}
+        >
           {label}
         </th>
       ))}

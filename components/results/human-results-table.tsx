@@ -26,7 +26,8 @@ export function ReportedIntervalCell({ metric }: { metric: MetricSummary }) {
 function TaskHeader({ c }: { c: ColumnSummary }) {
   return (
     <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
-      {c.label} <span className="text-xs font-normal text-slate-600">{taskDisplayName(RESULT_COLUMNS[c.column].taskId)}</span>
+      {c.label}{" "}
+      <span className="text-xs font-normal text-slate-600">{taskDisplayName(RESULT_COLUMNS[c.column].taskId)}</span>
     </th>
   );
 }
@@ -35,7 +36,12 @@ function GroupHeaderRow({ groups }: { groups: readonly (readonly [string, number
   return (
     <tr className="bg-slate-50 text-xs text-slate-700">
       {groups.map(([label, span], i) => (
-        <th key={i} scope="colgroup" colSpan={span} className={`px-2 pt-1 text-left font-medium ${i === 0 ? STICKY : GROUP}`}>
+        <th
+          key={i}
+          scope="colgroup"
+          colSpan={span}
+          className={`px-2 pt-1 text-left font-medium ${i === 0 ? STICKY : GROUP}`}
+        >
           {label}
         </th>
       ))}
@@ -49,7 +55,9 @@ function GroupHeaderRow({ groups }: { groups: readonly (readonly [string, number
  * toggle, the intervals for checking (Wilson over answers, the raw bootstrap) and the per-person spread.
  */
 export function HumanResultsTable({ group, caption }: { group: GroupSummary; caption: string }) {
-  const anyFallback = group.columns.some((c) => [c.exact, c.partial, c.fair.exact, c.fair.partial].some((m) => m.interval.method === "clustered-wilson"));
+  const anyFallback = group.columns.some((c) =>
+    [c.exact, c.partial, c.fair.exact, c.fair.partial].some((m) => m.interval.method === "clustered-wilson"),
+  );
   return (
     <div className="space-y-3" data-testid="human-results">
       <div className="max-w-full overflow-x-auto">
@@ -72,7 +80,20 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
                 ["", 1],
               ]}
             />
-            <HeaderRow labels={["Task", "Items", "People", "Answers", "Exact %", "95% interval", "Partial %", "95% interval", "Chance %"]} stickyFirst />
+            <HeaderRow
+              labels={[
+                "Task",
+                "Items",
+                "People",
+                "Answers",
+                "Exact %",
+                "95% interval",
+                "Partial %",
+                "95% interval",
+                "Chance %",
+              ]}
+              stickyFirst
+            />
           </thead>
           <tbody>
             {group.columns.map((c) => (
@@ -106,7 +127,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
                 <td className={TD} />
                 <td className={`${TD} ${GROUP} font-semibold`}>{formatPercent(avg.partial)}</td>
                 <td className="px-2 py-1 text-xs text-slate-600" colSpan={2}>
-                  {avg.missing.length > 0 ? `needs every column; missing: ${avg.missing.map((k) => RESULT_COLUMNS[k].label).join(", ")}` : ""}
+                  {avg.missing.length > 0
+                    ? `needs every column; missing: ${avg.missing.map((k) => RESULT_COLUMNS[k].label).join(", ")}`
+                    : ""}
                 </td>
               </tr>
             ))}
@@ -115,16 +138,29 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
       </div>
       {anyFallback ? (
         <p className="text-xs text-slate-700" data-testid="interval-fallback-note">
-          † Clustered Wilson interval instead of the participant bootstrap (every answer scored the same, fewer than 10 participants, or a bootstrap narrower than 0.1 point); hover the interval for
-          its design effect and effective number of answers.
+          † Clustered Wilson interval instead of the participant bootstrap (every answer scored the same, fewer than 10
+          participants, or a bootstrap narrower than 0.1 point); hover the interval for its design effect and effective
+          number of answers.
         </p>
       ) : null}
 
       <div className="max-w-full overflow-x-auto">
         <table className="min-w-full border-collapse text-sm">
-          <caption className="py-1 text-left text-slate-700">Fair score (after the paper&apos;s): on T4/T9 chemically equivalent atom names count as one</caption>
+          <caption className="py-1 text-left text-slate-700">
+            Fair score (after the paper&apos;s): on T4/T9 chemically equivalent atom names count as one
+          </caption>
           <thead>
-            <HeaderRow labels={["Task", "Fair exact %", "95% interval", "Fair partial (precision) %", "95% interval", "Fair F1 %"]} stickyFirst />
+            <HeaderRow
+              labels={[
+                "Task",
+                "Fair exact %",
+                "95% interval",
+                "Fair partial (precision) %",
+                "95% interval",
+                "Fair F1 %",
+              ]}
+              stickyFirst
+            />
           </thead>
           <tbody>
             {group.columns.map((c) => (
@@ -160,11 +196,14 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
       </div>
 
       <details>
-        <summary className="cursor-pointer text-sm font-medium">Intervals for checking and the per-person spread</summary>
+        <summary className="cursor-pointer text-sm font-medium">
+          Intervals for checking and the per-person spread
+        </summary>
         <div className="mt-1 max-w-full overflow-x-auto">
           <table className="min-w-full border-collapse text-sm">
             <caption className="py-1 text-left text-slate-700">
-              Wilson over answers treats them as independent; the bootstrap is shown as computed, also where the reported interval replaces it
+              Wilson over answers treats them as independent; the bootstrap is shown as computed, also where the
+              reported interval replaces it
             </caption>
             <thead>
               <HeaderRow
@@ -189,7 +228,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
                   <td className={TD}>{formatInterval(c.exact.bootstrap.low, c.exact.bootstrap.high)}</td>
                   <td className={TD}>{formatInterval(c.partial.bootstrap.low, c.partial.bootstrap.high)}</td>
                   <td className={TD}>
-                    {formatPercent(c.exact.participantSpread.min, 0)} / {formatPercent(c.exact.participantSpread.median, 0)} / {formatPercent(c.exact.participantSpread.max, 0)}
+                    {formatPercent(c.exact.participantSpread.min, 0)} /{" "}
+                    {formatPercent(c.exact.participantSpread.median, 0)} /{" "}
+                    {formatPercent(c.exact.participantSpread.max, 0)}
                   </td>
                   <td className={TD}>{formatInterval(c.fair.exact.wilson.low, c.fair.exact.wilson.high)}</td>
                   <td className={TD}>{formatInterval(c.fair.exact.bootstrap.low, c.fair.exact.bootstrap.high)}</td>
@@ -205,7 +246,13 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
 }
 
 /** One dimension (condition or cohort): exact and partial per task side by side for each group. */
-export function GroupBreakdownTable({ groups, dimension }: { groups: Record<string, GroupSummary>; dimension: string }) {
+export function GroupBreakdownTable({
+  groups,
+  dimension,
+}: {
+  groups: Record<string, GroupSummary>;
+  dimension: string;
+}) {
   const names = Object.keys(groups);
   const columns = [...new Set(names.flatMap((n) => groups[n]!.columns.map((c) => c.column)))];
   const order = Object.keys(RESULT_COLUMNS);
@@ -213,7 +260,9 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
-        <caption className="py-1 text-left text-slate-700">By {dimension}: exact % [95% interval; † clustered Wilson] · partial % · fair exact % · answers (people)</caption>
+        <caption className="py-1 text-left text-slate-700">
+          By {dimension}: exact % [95% interval; † clustered Wilson] · partial % · fair exact % · answers (people)
+        </caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
             <th scope="col" className={`${TH} sticky left-0 z-10 bg-slate-100`}>
@@ -238,9 +287,13 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
                   <td key={n} className={TD}>
                     {c ? (
                       <>
-                        <span className="font-semibold">{formatPercent(c.exact.mean)}</span> {formatInterval(c.exact.interval.low, c.exact.interval.high)}
-                        {c.exact.interval.method === "clustered-wilson" ? <sup title={describeInterval(c.exact.interval)}>†</sup> : null} · {formatPercent(c.partial.mean)} · fair{" "}
-                        {formatPercent(c.fair.exact.mean)} · {c.nResponses} ({c.nParticipants})
+                        <span className="font-semibold">{formatPercent(c.exact.mean)}</span>{" "}
+                        {formatInterval(c.exact.interval.low, c.exact.interval.high)}
+                        {c.exact.interval.method === "clustered-wilson" ? (
+                          <sup title={describeInterval(c.exact.interval)}>†</sup>
+                        ) : null}{" "}
+                        · {formatPercent(c.partial.mean)} · fair {formatPercent(c.fair.exact.mean)} · {c.nResponses} (
+                        {c.nParticipants})
                       </>
                     ) : (
                       "–"
@@ -256,7 +309,8 @@ export function GroupBreakdownTable({ groups, dimension }: { groups: Record<stri
             </th>
             {names.map((n) => (
               <td key={n} className={TD}>
-                {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)} · fair {formatPercent(groups[n]!.fairPaperAverage.exact)}
+                {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)} · fair{" "}
+                {formatPercent(groups[n]!.fairPaperAverage.exact)}
               </td>
             ))}
           </tr>

@@ -25,7 +25,15 @@ function AnswerDistribution({ item }: { item: ItemRowDto }) {
   );
 }
 
-function ItemTable({ items, studyId, flagAction }: { items: ItemRowDto[]; studyId: string; flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null }) {
+function ItemTable({
+  items,
+  studyId,
+  flagAction,
+}: {
+  items: ItemRowDto[];
+  studyId: string;
+  flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
@@ -84,7 +92,11 @@ function ItemTable({ items, studyId, flagAction }: { items: ItemRowDto[]; studyI
               </td>
               {flagAction ? (
                 <td className="px-2 py-1">
-                  {item.status === "flagged" ? <span className="text-xs text-slate-600">flagged</span> : <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />}
+                  {item.status === "flagged" ? (
+                    <span className="text-xs text-slate-600">flagged</span>
+                  ) : (
+                    <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />
+                  )}
                 </td>
               ) : null}
             </tr>
@@ -96,15 +108,24 @@ function ItemTable({ items, studyId, flagAction }: { items: ItemRowDto[]; studyI
 }
 
 /** Item analysis: most-missed items (possible wrong gold) with a flag action for admins, agreement, and every item. */
-export function ItemAnalysisSection({ dto, studyId, flagAction }: { dto: ItemAnalysisDto; studyId: string; flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null }) {
+export function ItemAnalysisSection({
+  dto,
+  studyId,
+  flagAction,
+}: {
+  dto: ItemAnalysisDto;
+  studyId: string;
+  flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null;
+}) {
   if (dto.items.length === 0) return <p className="text-sm text-slate-700">No main-phase answers yet.</p>;
   return (
     <div className="space-y-6">
       <div>
         <h3 className="font-semibold">Items most humans miss</h3>
         <p className="text-sm text-slate-700">
-          Items with human exact accuracy below {Math.round(dto.maxAccuracy * 100)}%, lowest first, among items with at least {dto.minResponses} answers. A consistent wrong answer (see the
-          distribution) can mean a wrong gold: open the item to check it{flagAction ? ", or flag it here" : ""}.
+          Items with human exact accuracy below {Math.round(dto.maxAccuracy * 100)}%, lowest first, among items with at
+          least {dto.minResponses} answers. A consistent wrong answer (see the distribution) can mean a wrong gold: open
+          the item to check it{flagAction ? ", or flag it here" : ""}.
         </p>
         {dto.mostMissed.length > 0 ? (
           <ItemTable items={dto.mostMissed} studyId={studyId} flagAction={flagAction} />
@@ -127,7 +148,8 @@ export function ItemAnalysisSection({ dto, studyId, flagAction }: { dto: ItemAna
                   </th>
                   <td className={TD}>{formatNumber(a.fleiss?.kappa ?? null)}</td>
                   <td className={TD}>
-                    {formatNumber(a.fleiss?.observedAgreement ?? null)} / {formatNumber(a.fleiss?.chanceAgreement ?? null)}
+                    {formatNumber(a.fleiss?.observedAgreement ?? null)} /{" "}
+                    {formatNumber(a.fleiss?.chanceAgreement ?? null)}
                   </td>
                   <td className={TD}>
                     {a.fleiss?.nItemsUsed ?? 0} ({a.fleiss?.nItemsExcluded ?? a.nItems})
@@ -136,7 +158,9 @@ export function ItemAnalysisSection({ dto, studyId, flagAction }: { dto: ItemAna
               ))}
             </tbody>
           </table>
-          {dto.multipleChoiceAgreement.length === 0 ? <p className="text-sm text-slate-700">No multiple-choice answers.</p> : null}
+          {dto.multipleChoiceAgreement.length === 0 ? (
+            <p className="text-sm text-slate-700">No multiple-choice answers.</p>
+          ) : null}
         </div>
         <div>
           <h3 className="font-semibold">Agreement on answers (Krippendorff&apos;s α)</h3>
@@ -161,7 +185,10 @@ export function ItemAnalysisSection({ dto, studyId, flagAction }: { dto: ItemAna
               ))}
             </tbody>
           </table>
-          <p className="mt-1 text-xs text-slate-700">Nominal α: two people agree when they gave the same canonical answer. Interval α only for zooming, whose answer is a single distance.</p>
+          <p className="mt-1 text-xs text-slate-700">
+            Nominal α: two people agree when they gave the same canonical answer. Interval α only for zooming, whose
+            answer is a single distance.
+          </p>
         </div>
       </div>
       <details>

@@ -35,7 +35,19 @@ function fileNameOf(header: string | null, fallback: string): string {
  * the server), then the download with a progress bar against that estimate, cancellable; the file
  * is saved when complete.
  */
-export function LargeExportDownload({ href, estimateHref, which, label, fallbackName }: { href: string; estimateHref: string; which: "responses" | "tsv"; label: string; fallbackName: string }) {
+export function LargeExportDownload({
+  href,
+  estimateHref,
+  which,
+  label,
+  fallbackName,
+}: {
+  href: string;
+  estimateHref: string;
+  which: "responses" | "tsv";
+  label: string;
+  fallbackName: string;
+}) {
   const [state, setState] = useState<State>({ kind: "idle" });
   const abort = useRef<AbortController | null>(null);
 
@@ -46,7 +58,10 @@ export function LargeExportDownload({ href, estimateHref, which, label, fallback
       if (!res.ok) throw new Error(`The size estimate failed (${res.status}).`);
       const e = (await res.json()) as Estimate;
       const bytes = which === "responses" ? e.responses.bytes : e.tsv.bytes;
-      const detail = which === "responses" ? `${e.responses.rows.toLocaleString("en")} rows` : `${e.tsv.items} items, ${e.tsv.images} images`;
+      const detail =
+        which === "responses"
+          ? `${e.responses.rows.toLocaleString("en")} rows`
+          : `${e.tsv.items} items, ${e.tsv.images} images`;
       setState({ kind: "confirm", bytes, detail });
     } catch (err) {
       setState({ kind: "error", message: err instanceof Error ? err.message : "The size estimate failed." });
@@ -74,7 +89,9 @@ export function LargeExportDownload({ href, estimateHref, which, label, fallback
           setState({ kind: "downloading", loaded, estimate: estimateBytes });
         }
       }
-      const url = URL.createObjectURL(new Blob(chunks, { type: res.headers.get("Content-Type") ?? "application/octet-stream" }));
+      const url = URL.createObjectURL(
+        new Blob(chunks, { type: res.headers.get("Content-Type") ?? "application/octet-stream" }),
+      );
       const a = document.createElement("a");
       a.href = url;
       a.download = fileNameOf(res.headers.get("Content-Disposition"), fallbackName);
@@ -84,7 +101,11 @@ export function LargeExportDownload({ href, estimateHref, which, label, fallback
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       setState({ kind: "done", loaded });
     } catch (err) {
-      setState(controller.signal.aborted ? { kind: "idle" } : { kind: "error", message: err instanceof Error ? err.message : "The export failed." });
+      setState(
+        controller.signal.aborted
+          ? { kind: "idle" }
+          : { kind: "error", message: err instanceof Error ? err.message : "The export failed." },
+      );
     } finally {
       abort.current = null;
     }
@@ -92,14 +113,23 @@ export function LargeExportDownload({ href, estimateHref, which, label, fallback
 
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <button type="button" className="text-blue-700 underline disabled:text-slate-500" disabled={state.kind === "estimating" || state.kind === "downloading"} onClick={() => void estimate()}>
+      <button
+        type="button"
+        className="text-blue-700 underline disabled:text-slate-500"
+        disabled={state.kind === "estimating" || state.kind === "downloading"}
+        onClick={() => void estimate()}
+      >
         {label}
       </button>
       {state.kind === "estimating" ? <span className="text-slate-600">estimating the size…</span> : null}
       {state.kind === "confirm" ? (
         <span role="status">
           about {megabytes(state.bytes)} ({state.detail}).{" "}
-          <button type="button" className="rounded border border-slate-500 px-2" onClick={() => void download(state.bytes)}>
+          <button
+            type="button"
+            className="rounded border border-slate-500 px-2"
+            onClick={() => void download(state.bytes)}
+          >
             Download
           </button>{" "}
           <button type="button" className="underline" onClick={() => setState({ kind: "idle" })}>
@@ -109,7 +139,12 @@ export function LargeExportDownload({ href, estimateHref, which, label, fallback
       ) : null}
       {state.kind === "downloading" ? (
         <span role="status" className="inline-flex items-center gap-2">
-          <progress max={Math.max(state.estimate, state.loaded, 1)} value={state.loaded} aria-label={`${label}: downloaded`} className="w-40" />
+          <progress
+            max={Math.max(state.estimate, state.loaded, 1)}
+            value={state.loaded}
+            aria-label={`${label}: downloaded`}
+            className="w-40"
+          />
           {megabytes(state.loaded)} of about {megabytes(state.estimate)}
           <button type="button" className="underline" onClick={() => abort.current?.abort()}>
             Cancel

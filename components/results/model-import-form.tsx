@@ -58,11 +58,23 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
     try {
       const response = await fetch("/api/admin/models", { method: "POST", body: new FormData(event.currentTarget) });
       const body = (await response.json().catch(() => null)) as
-        (ImportResult & { error?: { message: string; details?: { problems?: FileIssue[] } | Array<{ path: string; message: string }> } }) | null;
+        | (ImportResult & {
+            error?: {
+              message: string;
+              details?: { problems?: FileIssue[] } | Array<{ path: string; message: string }>;
+            };
+          })
+        | null;
       if (!response.ok || !body || body.error) {
         const details = body?.error?.details;
-        const problems = Array.isArray(details) ? details.map((d) => ({ file: "form", line: null, field: d.path, problem: d.message })) : (details?.problems ?? []);
-        setOutcome({ kind: "error", message: body?.error?.message ?? `Import failed (HTTP ${response.status}).`, problems });
+        const problems = Array.isArray(details)
+          ? details.map((d) => ({ file: "form", line: null, field: d.path, problem: d.message }))
+          : (details?.problems ?? []);
+        setOutcome({
+          kind: "error",
+          message: body?.error?.message ?? `Import failed (HTTP ${response.status}).`,
+          problems,
+        });
       } else {
         setOutcome({ kind: "ok", result: body });
         router.refresh();
@@ -75,15 +87,27 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="grid max-w-2xl gap-3 rounded border border-slate-300 bg-white p-4 text-sm">
+    <form
+      onSubmit={(e) => void submit(e)}
+      className="grid max-w-2xl gap-3 rounded border border-slate-300 bg-white p-4 text-sm"
+    >
       <div>
         <label htmlFor={ids.file} className="block font-medium">
           Prediction file
         </label>
-        <input id={ids.file} name="file" type="file" required accept=".xlsx,.tsv,.csv,.jsonl,.json" className="mt-1" aria-describedby={`${ids.file}-help`} />
+        <input
+          id={ids.file}
+          name="file"
+          type="file"
+          required
+          accept=".xlsx,.tsv,.csv,.jsonl,.json"
+          className="mt-1"
+          aria-describedby={`${ids.file}-help`}
+        />
         <p id={`${ids.file}-help`} className="text-xs text-slate-600">
-          VLMEvalKit <code>.xlsx</code>/<code>.tsv</code> (columns index, prediction, answer, category…), lmms-eval <code>samples_*.jsonl</code>, or a CSV <code>item_id,prediction</code>. Rows are
-          matched by item id, else by external id.
+          VLMEvalKit <code>.xlsx</code>/<code>.tsv</code> (columns index, prediction, answer, category…), lmms-eval{" "}
+          <code>samples_*.jsonl</code>, or a CSV <code>item_id,prediction</code>. Rows are matched by item id, else by
+          external id.
         </p>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
@@ -91,19 +115,36 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
           <label htmlFor={ids.model} className="block font-medium">
             Model
           </label>
-          <input id={ids.model} name="model" required maxLength={200} placeholder="e.g. GPT-4o-2024-08-06" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          <input
+            id={ids.model}
+            name="model"
+            required
+            maxLength={200}
+            placeholder="e.g. GPT-4o-2024-08-06"
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+          />
         </div>
         <div>
           <label htmlFor={ids.name} className="block font-medium">
             Display name <span className="font-normal text-slate-600">(optional)</span>
           </label>
-          <input id={ids.name} name="name" maxLength={200} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+          <input
+            id={ids.name}
+            name="name"
+            maxLength={200}
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+          />
         </div>
         <div>
           <label htmlFor={ids.study} className="block font-medium">
             Match within study <span className="font-normal text-slate-600">(optional)</span>
           </label>
-          <select id={ids.study} name="studyId" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" defaultValue="">
+          <select
+            id={ids.study}
+            name="studyId"
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            defaultValue=""
+          >
             <option value="">any item</option>
             {studies.map((s) => (
               <option key={s.id} value={s.id}>
@@ -116,7 +157,12 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
           <label htmlFor={ids.format} className="block font-medium">
             Format
           </label>
-          <select id={ids.format} name="format" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" defaultValue="">
+          <select
+            id={ids.format}
+            name="format"
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            defaultValue=""
+          >
             <option value="">detect from the file</option>
             <option value="vlmevalkit-xlsx">VLMEvalKit xlsx</option>
             <option value="vlmevalkit-tsv">VLMEvalKit tsv</option>
@@ -127,7 +173,11 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
         </div>
       </div>
       <div>
-        <button type="submit" disabled={pending} className="rounded bg-slate-800 px-3 py-1.5 text-white hover:bg-slate-700 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-slate-800 px-3 py-1.5 text-white hover:bg-slate-700 disabled:opacity-50"
+        >
           {pending ? "Importing…" : "Import"}
         </button>
       </div>
@@ -135,12 +185,18 @@ export function ModelImportForm({ studies }: { studies: { id: string; label: str
         {outcome?.kind === "ok" ? (
           <div className="rounded border border-green-300 bg-green-50 p-2">
             <p>
-              {outcome.result.status === "duplicate" ? "This exact file was imported before; nothing new was stored." : "Imported."} Format {outcome.result.format}: {outcome.result.nMatched} of{" "}
-              {outcome.result.nRows} rows matched items, {outcome.result.nUnparseable} unparseable (scored as wrong).
+              {outcome.result.status === "duplicate"
+                ? "This exact file was imported before; nothing new was stored."
+                : "Imported."}{" "}
+              Format {outcome.result.format}: {outcome.result.nMatched} of {outcome.result.nRows} rows matched items,{" "}
+              {outcome.result.nUnparseable} unparseable (scored as wrong).
             </p>
             <IssueList title="Rows not stored" issues={outcome.result.skipped} />
             <IssueList title="Warnings" issues={outcome.result.warnings} />
-            <IssueList title="File answers that differ from this app's gold" issues={outcome.result.referenceMismatches} />
+            <IssueList
+              title="File answers that differ from this app's gold"
+              issues={outcome.result.referenceMismatches}
+            />
           </div>
         ) : null}
         {outcome?.kind === "error" ? (

@@ -8,18 +8,39 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
  * their text structure (the paper's distractor recipe), a model's score there measures that structure, not spatial
  * reasoning (humans see those options as images). Nothing when no compared column leaks.
  */
-export function OptionTextWarning({ audits, comparedTaskIds }: { audits: readonly TaskShortcutAudit[]; comparedTaskIds: readonly string[] }) {
+export function OptionTextWarning({
+  audits,
+  comparedTaskIds,
+}: {
+  audits: readonly TaskShortcutAudit[];
+  comparedTaskIds: readonly string[];
+}) {
   const leaks = findOptionTextLeaks(audits).filter((l) => comparedTaskIds.includes(l.taskId));
   if (leaks.length === 0) return null;
   return (
-    <div role="note" data-testid="option-text-warning" className="rounded border border-amber-400 bg-amber-50 p-3 text-sm text-amber-900">
-      <p className="font-semibold">{leaks.map((l) => getTask(l.taskId).code).join(" and ")} model scores measure option-text structure, not spatial reasoning.</p>
+    <div
+      role="note"
+      data-testid="option-text-warning"
+      className="rounded border border-amber-400 bg-amber-50 p-3 text-sm text-amber-900"
+    >
+      <p className="font-semibold">
+        {leaks.map((l) => getTask(l.taskId).code).join(" and ")} model scores measure option-text structure, not spatial
+        reasoning.
+      </p>
       <p>
-        On this pool&apos;s items a rule that reads only the option texts (the commands each option image shows) finds the key:{" "}
-        {leaks.map((l) => `${getTask(l.taskId).code} ${pct(l.best.exact)} (95% CI ${pct(l.best.low)}–${pct(l.best.high)}, ${l.best.label}, ${l.items} items)`).join("; ")}. In the paper&apos;s
-        distractor recipe only the key has both a sign-flipped and a same-value-other-axis partner, and the option images carry the same relations. A model given the option texts, or one that recovers
-        the commands from the images, can answer from that structure without spatial reasoning (this app&apos;s VLMEvalKit export gives T5/T6 options as images only). Compare models on items generated
-        with <code>distractors: &quot;balanced&quot;</code> (docs/shortcuts.md).
+        On this pool&apos;s items a rule that reads only the option texts (the commands each option image shows) finds
+        the key:{" "}
+        {leaks
+          .map(
+            (l) =>
+              `${getTask(l.taskId).code} ${pct(l.best.exact)} (95% CI ${pct(l.best.low)}–${pct(l.best.high)}, ${l.best.label}, ${l.items} items)`,
+          )
+          .join("; ")}
+        . In the paper&apos;s distractor recipe only the key has both a sign-flipped and a same-value-other-axis
+        partner, and the option images carry the same relations. A model given the option texts, or one that recovers
+        the commands from the images, can answer from that structure without spatial reasoning (this app&apos;s
+        VLMEvalKit export gives T5/T6 options as images only). Compare models on items generated with{" "}
+        <code>distractors: &quot;balanced&quot;</code> (docs/shortcuts.md).
       </p>
     </div>
   );

@@ -1,4 +1,10 @@
-import { PAPER_ROWS, PAPER_SOURCE, PAPER_TABLE_NOTES, recomputePaperRowAverage, type PaperMetric } from "@/lib/results/paper-reference";
+import {
+  PAPER_ROWS,
+  PAPER_SOURCE,
+  PAPER_TABLE_NOTES,
+  recomputePaperRowAverage,
+  type PaperMetric,
+} from "@/lib/results/paper-reference";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatFixed } from "@/lib/results/rounding";
 
@@ -12,7 +18,8 @@ export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
     <div className="max-w-full overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
         <caption className="py-1 text-left text-slate-700">
-          {metric === "exact" ? "Exact match (the paper's Table 2)" : "Partial credit (the paper's Table 1)"}, percent, as reported in {PAPER_SOURCE}
+          {metric === "exact" ? "Exact match (the paper's Table 2)" : "Partial credit (the paper's Table 1)"}, percent,
+          as reported in {PAPER_SOURCE}
         </caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
@@ -35,7 +42,10 @@ export function PaperReferenceTable({ metric }: { metric: PaperMetric }) {
             return (
               <tr key={`${r.model}-${r.metric}`} className="border-b border-slate-200">
                 <th scope="row" className={`${TH} sticky left-0 z-10 min-w-56 max-w-72 bg-white`}>
-                  {r.model} <span className="rounded bg-amber-100 px-1 text-xs font-normal whitespace-nowrap text-amber-900">as reported{r.itemSet === "full_test" ? ", full test set" : ""}</span>
+                  {r.model}{" "}
+                  <span className="rounded bg-amber-100 px-1 text-xs font-normal whitespace-nowrap text-amber-900">
+                    as reported{r.itemSet === "full_test" ? ", full test set" : ""}
+                  </span>
                   {r.note ? (
                     <span className="block text-xs font-normal text-slate-600" title={r.note}>
                       note: {r.note}

@@ -20,7 +20,17 @@ function put(datum: Datum, key: string, bar: ChartBar | undefined | null): void 
   datum[`${key}__err`] = bar ? [bar.mean - bar.low, bar.high - bar.mean] : null;
 }
 
-function ExportButtons({ chartRef, title, fileStem, legend }: { chartRef: React.RefObject<HTMLDivElement | null>; title: string; fileStem: string; legend: LegendEntry[] }) {
+function ExportButtons({
+  chartRef,
+  title,
+  fileStem,
+  legend,
+}: {
+  chartRef: React.RefObject<HTMLDivElement | null>;
+  title: string;
+  fileStem: string;
+  legend: LegendEntry[];
+}) {
   const [error, setError] = useState<string | null>(null);
   const standalone = () => {
     const svg = chartRef.current?.querySelector("svg.recharts-surface");
@@ -39,10 +49,18 @@ function ExportButtons({ chartRef, title, fileStem, legend }: { chartRef: React.
   };
   return (
     <div className="flex items-center gap-2 text-sm">
-      <button type="button" onClick={() => void run("svg")} className="rounded border border-slate-400 bg-white px-2 py-1 hover:bg-slate-100 focus:outline-2 focus:outline-blue-600">
+      <button
+        type="button"
+        onClick={() => void run("svg")}
+        className="rounded border border-slate-400 bg-white px-2 py-1 hover:bg-slate-100 focus:outline-2 focus:outline-blue-600"
+      >
         Download SVG
       </button>
-      <button type="button" onClick={() => void run("png")} className="rounded border border-slate-400 bg-white px-2 py-1 hover:bg-slate-100 focus:outline-2 focus:outline-blue-600">
+      <button
+        type="button"
+        onClick={() => void run("png")}
+        className="rounded border border-slate-400 bg-white px-2 py-1 hover:bg-slate-100 focus:outline-2 focus:outline-blue-600"
+      >
         Download PNG
       </button>
       {error ? (
@@ -55,15 +73,38 @@ function ExportButtons({ chartRef, title, fileStem, legend }: { chartRef: React.
 }
 
 function formatBar(bar: ChartBar | null | undefined): string {
-  return bar ? `${formatFixed(bar.mean, 1)} [${formatFixed(bar.low, 1)}, ${formatFixed(bar.high, 1)}] (n ${bar.n})` : "–";
+  return bar
+    ? `${formatFixed(bar.mean, 1)} [${formatFixed(bar.low, 1)}, ${formatFixed(bar.high, 1)}] (n ${bar.n})`
+    : "–";
 }
 
-function BarsWithWhiskers({ data, series, label }: { data: Datum[]; series: { key: string; name: string; color: string }[]; label: string }) {
+function BarsWithWhiskers({
+  data,
+  series,
+  label,
+}: {
+  data: Datum[];
+  series: { key: string; name: string; color: string }[];
+  label: string;
+}) {
   return (
-    <BarChart width={CHART_WIDTH_PX} height={CHART_HEIGHT_PX} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer aria-label={label}>
+    <BarChart
+      width={CHART_WIDTH_PX}
+      height={CHART_HEIGHT_PX}
+      data={data}
+      margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+      accessibilityLayer
+      aria-label={label}
+    >
       <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#cbd5e1" />
       <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#0f172a" }} interval={0} />
-      <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} unit="%" tick={{ fontSize: 12, fill: "#0f172a" }} width={48} />
+      <YAxis
+        domain={[0, 100]}
+        ticks={[0, 25, 50, 75, 100]}
+        unit="%"
+        tick={{ fontSize: 12, fill: "#0f172a" }}
+        width={48}
+      />
       <Tooltip formatter={(v) => (typeof v === "number" ? `${formatFixed(v, 1)}%` : String(v))} />
       {series.map((s) => (
         <Bar key={s.key} dataKey={s.key} name={s.name} fill={s.color} isAnimationActive={false}>
@@ -88,14 +129,26 @@ function Legend({ entries }: { entries: LegendEntry[] }) {
 }
 
 /** Per-task exact accuracy, humans vs the selected models, with 95% whiskers; plus its data table. */
-export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskChartColumn[]; runs: { id: string; name: string }[]; fileStem: string }) {
+export function TaskAccuracyChart({
+  columns,
+  runs,
+  fileStem,
+}: {
+  columns: TaskChartColumn[];
+  runs: { id: string; name: string }[];
+  fileStem: string;
+}) {
   const [selected, setSelected] = useState<string[]>(runs.slice(0, MAX_DEFAULT_MODELS).map((r) => r.id));
   const chartRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
   const chosen = runs.filter((r) => selected.includes(r.id));
   const series = [
     { key: "human", name: "Humans", color: HUMAN_COLOR },
-    ...chosen.map((r) => ({ key: `m_${runs.indexOf(r)}`, name: r.name, color: MODEL_COLORS[runs.indexOf(r) % MODEL_COLORS.length] as string })),
+    ...chosen.map((r) => ({
+      key: `m_${runs.indexOf(r)}`,
+      name: r.name,
+      color: MODEL_COLORS[runs.indexOf(r) % MODEL_COLORS.length] as string,
+    })),
   ];
   const data: Datum[] = columns.map((c) => {
     const d: Datum = { label: c.label };
@@ -119,7 +172,11 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
           <div className="flex flex-wrap gap-3">
             {runs.map((r) => (
               <label key={r.id} className="flex items-center gap-1">
-                <input type="checkbox" checked={selected.includes(r.id)} onChange={(e) => setSelected((s) => (e.target.checked ? [...s, r.id] : s.filter((x) => x !== r.id)))} />
+                <input
+                  type="checkbox"
+                  checked={selected.includes(r.id)}
+                  onChange={(e) => setSelected((s) => (e.target.checked ? [...s, r.id] : s.filter((x) => x !== r.id)))}
+                />
                 {r.name}
               </label>
             ))}
@@ -167,8 +224,9 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
         </table>
       </div>
       <figcaption className="mt-2 text-sm text-slate-700">
-        Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap; clustered Wilson where the bootstrap collapses, see the note under the human
-        table). Models: exact score on the items humans answered, whisker = Wilson interval over those items. Unparseable model answers count as wrong.
+        Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap;
+        clustered Wilson where the bootstrap collapses, see the note under the human table). Models: exact score on the
+        items humans answered, whisker = Wilson interval over those items. Unparseable model answers count as wrong.
       </figcaption>
     </figure>
   );
@@ -178,7 +236,11 @@ export function TaskAccuracyChart({ columns, runs, fileStem }: { columns: TaskCh
 export function ConditionChart({ data, fileStem }: { data: ConditionChartData; fileStem: string }) {
   const chartRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
-  const series = data.conditions.map((c, i) => ({ key: `c_${i}`, name: c, color: CONDITION_COLORS[c] ?? (MODEL_COLORS[i % MODEL_COLORS.length] as string) }));
+  const series = data.conditions.map((c, i) => ({
+    key: `c_${i}`,
+    name: c,
+    color: CONDITION_COLORS[c] ?? (MODEL_COLORS[i % MODEL_COLORS.length] as string),
+  }));
   const rows: Datum[] = data.columns.map((col) => {
     const d: Datum = { label: col.label };
     data.conditions.forEach((cond, i) => put(d, `c_${i}`, col.byCondition[cond]));
@@ -202,7 +264,9 @@ export function ConditionChart({ data, fileStem }: { data: ConditionChartData; f
           <Legend entries={legend} />
         </div>
         <table className="h-fit text-sm">
-          <caption className="text-left text-slate-700">Data shown in the chart (percent, [95% interval], n responses)</caption>
+          <caption className="text-left text-slate-700">
+            Data shown in the chart (percent, [95% interval], n responses)
+          </caption>
           <thead>
             <tr className="border-b border-slate-300 text-left">
               <th scope="col" className="pr-3">

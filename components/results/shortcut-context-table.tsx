@@ -9,8 +9,15 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
  * pool's items (lib/shortcuts), so a reader knows what a number means. Self-contained: reads the summary's columns as
  * they are and adds nothing to the other results tables.
  */
-export function ShortcutContextTable({ columns, audits }: { columns: readonly ColumnSummary[]; audits: readonly TaskShortcutAudit[] }) {
-  const auditOf = (c: ColumnSummary) => audits.find((a) => a.taskId === c.taskId && (a.group ?? undefined) === c.t4Polarity);
+export function ShortcutContextTable({
+  columns,
+  audits,
+}: {
+  columns: readonly ColumnSummary[];
+  audits: readonly TaskShortcutAudit[];
+}) {
+  const auditOf = (c: ColumnSummary) =>
+    audits.find((a) => a.taskId === c.taskId && (a.group ?? undefined) === c.t4Polarity);
   if (columns.length === 0) return <p className="mt-2 text-sm">No main-phase answers yet.</p>;
   return (
     <table className="mt-2 text-sm" data-testid="shortcut-context">
@@ -40,7 +47,11 @@ export function ShortcutContextTable({ columns, audits }: { columns: readonly Co
               </th>
               <td className="px-3 py-1 tabular-nums">{pct(c.exact.mean)}</td>
               <td className="px-3 py-1 tabular-nums">{c.chance.exact === null ? "—" : pct(c.chance.exact)}</td>
-              <td className="px-3 py-1 tabular-nums">{a?.best ? `${pct(a.best.exact)} (95% CI ${pct(a.best.low)}–${pct(a.best.high)}): ${a.best.label}, ${a.items} items` : "—"}</td>
+              <td className="px-3 py-1 tabular-nums">
+                {a?.best
+                  ? `${pct(a.best.exact)} (95% CI ${pct(a.best.low)}–${pct(a.best.high)}): ${a.best.label}, ${a.items} items`
+                  : "—"}
+              </td>
             </tr>
           );
         })}

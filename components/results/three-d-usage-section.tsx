@@ -16,14 +16,22 @@ const deg = (v: number) => `${Math.round(v)}°`;
 const times = (v: number) => `${v.toFixed(2)}×`;
 
 function accuracy(group: { answers: number; correct: number }): string {
-  return group.answers === 0 ? "–" : `${Math.round((100 * group.correct) / group.answers)} % (${group.correct}/${group.answers})`;
+  return group.answers === 0
+    ? "–"
+    : `${Math.round((100 * group.correct) / group.answers)} % (${group.correct}/${group.answers})`;
 }
 
 /**
  * How participants in the interactive condition used the 3D view, per task: medians with quartiles, and accuracy of
  * answers that turned the view against those that did not (an association, not an effect: participants chose to turn).
  */
-export function ThreeDUsageSection({ usage, replayHref }: { usage: ThreeDUsageDto; replayHref: (studyId: string, responseId: string) => string }) {
+export function ThreeDUsageSection({
+  usage,
+  replayHref,
+}: {
+  usage: ThreeDUsageDto;
+  replayHref: (studyId: string, responseId: string) => string;
+}) {
   if (usage.interactiveAnswers === 0) {
     return <p className="mt-2 text-sm text-slate-700">No answers in the interactive condition yet.</p>;
   }
@@ -31,9 +39,10 @@ export function ThreeDUsageSection({ usage, replayHref }: { usage: ThreeDUsageDt
   return (
     <>
       <p className="mt-1 max-w-4xl text-sm text-slate-700">
-        From the camera path and view changes recorded with each answer: {usage.withViewer} of {usage.interactiveAnswers} interactive-condition answers had the 3D view on screen. Median [quartiles].
-        &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of turned and unturned answers is an association (participants chose whether to turn), not the effect
-        of the 3D view.
+        From the camera path and view changes recorded with each answer: {usage.withViewer} of{" "}
+        {usage.interactiveAnswers} interactive-condition answers had the 3D view on screen. Median [quartiles].
+        &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of turned and unturned
+        answers is an association (participants chose whether to turn), not the effect of the 3D view.
       </p>
       <div className="mt-3 overflow-x-auto">
         <table className="min-w-full border-collapse text-sm" data-testid="three-d-usage">
@@ -89,7 +98,8 @@ export function ThreeDUsageSection({ usage, replayHref }: { usage: ThreeDUsageDt
                   <td className={TD}>{accuracy(t.rotated)}</td>
                   <td className={TD}>{accuracy(t.notRotated)}</td>
                   <td className={TD}>
-                    {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} / {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
+                    {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} /{" "}
+                    {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
                   </td>
                   <td className={TD}>
                     {example ? (

@@ -5,12 +5,19 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export function shortcutAuditRowLabel(audit: Pick<TaskShortcutAudit, "taskId" | "group">): string {
   const task = getTask(audit.taskId);
-  const group = audit.group === "pos" ? " Pos." : audit.group === "neg" ? " Neg." : audit.group ? ` ${audit.group}` : "";
+  const group =
+    audit.group === "pos" ? " Pos." : audit.group === "neg" ? " Neg." : audit.group ? ` ${audit.group}` : "";
   return `${task.code} ${task.label}${group}`;
 }
 
 /** Per task: chance, the best knowledge-free strategy and every strategy measured (lib/shortcuts). Aggregates only. */
-export function ShortcutAuditTable({ audits, testId = "shortcut-audit" }: { audits: readonly TaskShortcutAudit[]; testId?: string }) {
+export function ShortcutAuditTable({
+  audits,
+  testId = "shortcut-audit",
+}: {
+  audits: readonly TaskShortcutAudit[];
+  testId?: string;
+}) {
   if (audits.length === 0) return <p className="mt-2 text-sm text-slate-600">No items to audit.</p>;
   return (
     <table className="mt-2 text-sm" data-testid={testId}>
@@ -49,7 +56,9 @@ export function ShortcutAuditTable({ audits, testId = "shortcut-audit" }: { audi
                 {a.chance === null ? "—" : pct(a.chance)}
               </td>
               <td className="px-3 py-1">{a.best ? a.best.label : "—"}</td>
-              <td className={`px-3 py-1 tabular-nums ${excess !== null && excess > 0.05 ? "font-semibold text-red-700" : ""}`}>
+              <td
+                className={`px-3 py-1 tabular-nums ${excess !== null && excess > 0.05 ? "font-semibold text-red-700" : ""}`}
+              >
                 {a.best ? `${pct(a.best.exact)} (${pct(a.best.low)}–${pct(a.best.high)})` : "—"}
               </td>
               <td className="px-3 py-1">

@@ -20,20 +20,36 @@ export interface HbondPickers {
 }
 
 /** MC options as shown: text for T8, "see image N" for option images (T5/T6, captioned "Image N: option X"). */
-export function readOptions(payload: unknown, captions: readonly string[] = []): Array<{ letter: string; text: string }> {
+export function readOptions(
+  payload: unknown,
+  captions: readonly string[] = [],
+): Array<{ letter: string; text: string }> {
   const options = (payload as { options?: unknown } | null)?.options;
   const letters = ["A", "B", "C", "D"];
   if (Array.isArray(options)) {
     return options
       .slice(0, 4)
-      .map((o, i) => ({ letter: letters[i]!, text: typeof o === "string" ? o : typeof o === "object" && o && "text" in o ? String((o as { text: unknown }).text) : `Option ${letters[i]}` }));
+      .map((o, i) => ({
+        letter: letters[i]!,
+        text:
+          typeof o === "string"
+            ? o
+            : typeof o === "object" && o && "text" in o
+              ? String((o as { text: unknown }).text)
+              : `Option ${letters[i]}`,
+      }));
   }
   if (options && typeof options === "object") {
-    return letters.filter((l) => l in options).map((l) => ({ letter: l, text: String((options as Record<string, unknown>)[l]) }));
+    return letters
+      .filter((l) => l in options)
+      .map((l) => ({ letter: l, text: String((options as Record<string, unknown>)[l]) }));
   }
   return letters.map((l) => {
     const index = captions.findIndex((c) => new RegExp(`option ${l}\\b`, "i").test(c));
-    return { letter: l, text: index >= 0 ? `the complex in image ${index + 1}` : `Option ${l} (see the option images)` };
+    return {
+      letter: l,
+      text: index >= 0 ? `the complex in image ${index + 1}` : `Option ${l} (see the option images)`,
+    };
   });
 }
 
@@ -42,17 +58,42 @@ export function readPickers(payload: unknown): HbondPickers | null {
   return p && Array.isArray(p.residues) && Array.isArray(p.ligandAtoms) ? p : null;
 }
 
-export function McWidget({ widget, payload, captions, value, onChange }: { widget: WidgetOf<"mc">; payload: unknown; captions?: readonly string[]; value: string; onChange: (v: string) => void }) {
-  const options = readOptions(payload, captions).filter((o) => (widget.letters as readonly string[]).includes(o.letter));
+export function McWidget({
+  widget,
+  payload,
+  captions,
+  value,
+  onChange,
+}: {
+  widget: WidgetOf<"mc">;
+  payload: unknown;
+  captions?: readonly string[];
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const options = readOptions(payload, captions).filter((o) =>
+    (widget.letters as readonly string[]).includes(o.letter),
+  );
   return (
     <fieldset>
       <legend className="text-sm font-medium">Choose one option (keys 1–4 or A–D)</legend>
       <div className="mt-2 grid gap-2">
         {options.map((o, i) => (
-          <label key={o.letter} className={`flex cursor-pointer items-start gap-3 rounded border px-3 py-2 ${value === o.letter ? "border-blue-700 bg-blue-50" : "border-slate-300 bg-white"}`}>
-            <input type="radio" name="mc" value={o.letter} checked={value === o.letter} onChange={() => onChange(o.letter)} className="mt-1" />
+          <label
+            key={o.letter}
+            className={`flex cursor-pointer items-start gap-3 rounded border px-3 py-2 ${value === o.letter ? "border-blue-700 bg-blue-50" : "border-slate-300 bg-white"}`}
+          >
+            <input
+              type="radio"
+              name="mc"
+              value={o.letter}
+              checked={value === o.letter}
+              onChange={() => onChange(o.letter)}
+              className="mt-1"
+            />
             <span>
-              <span className="font-semibold">{o.letter}</span> <span className="text-xs text-slate-500">({i + 1})</span> {o.text}
+              <span className="font-semibold">{o.letter}</span>{" "}
+              <span className="text-xs text-slate-500">({i + 1})</span> {o.text}
             </span>
           </label>
         ))}
@@ -61,7 +102,23 @@ export function McWidget({ widget, payload, captions, value, onChange }: { widge
   );
 }
 
-function Stepper({ label, value, min, max, step, unit, onChange }: { label: string; value: number; min: number; max: number; step: number; unit: string; onChange: (v: number) => void }) {
+function Stepper({
+  label,
+  value,
+  min,
+  max,
+  step,
+  unit,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+  unit: string;
+  onChange: (v: number) => void;
+}) {
   const id = useId();
   const clamp = (v: number) => Math.min(max, Math.max(min, Math.round(v / step) * step));
   return (
@@ -74,7 +131,12 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
         </span>
       </label>
       <div className="flex items-center gap-2">
-        <button type="button" aria-label={`decrease ${label}`} className="h-9 w-9 rounded border border-slate-400 bg-white text-lg" onClick={() => onChange(clamp(value - step))}>
+        <button
+          type="button"
+          aria-label={`decrease ${label}`}
+          className="h-9 w-9 rounded border border-slate-400 bg-white text-lg"
+          onClick={() => onChange(clamp(value - step))}
+        >
           −
         </button>
         <input
@@ -88,7 +150,12 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
           onChange={(e) => onChange(clamp(Number(e.target.value)))}
           className="h-9 w-20 rounded border border-slate-400 px-2 text-center"
         />
-        <button type="button" aria-label={`increase ${label}`} className="h-9 w-9 rounded border border-slate-400 bg-white text-lg" onClick={() => onChange(clamp(value + step))}>
+        <button
+          type="button"
+          aria-label={`increase ${label}`}
+          className="h-9 w-9 rounded border border-slate-400 bg-white text-lg"
+          onClick={() => onChange(clamp(value + step))}
+        >
           +
         </button>
         <span className="w-4 text-sm text-slate-600">{unit}</span>
@@ -97,7 +164,17 @@ function Stepper({ label, value, min, max, step, unit, onChange }: { label: stri
   );
 }
 
-function AxisPicker({ axes, value, onChange, legend }: { axes: readonly string[]; value: string; onChange: (a: string) => void; legend: string }) {
+function AxisPicker({
+  axes,
+  value,
+  onChange,
+  legend,
+}: {
+  axes: readonly string[];
+  value: string;
+  onChange: (a: string) => void;
+  legend: string;
+}) {
   return (
     // The legend floated beside the axis buttons: one row.
     <fieldset>
@@ -111,7 +188,14 @@ function AxisPicker({ axes, value, onChange, legend }: { axes: readonly string[]
             data-testid="axis-option"
             className={`cursor-pointer rounded border px-4 py-1.5 font-mono has-[input:focus-visible]:outline-3 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-blue-600 ${value === a ? "border-blue-700 bg-blue-50" : "border-slate-300 bg-white"}`}
           >
-            <input type="radio" className="sr-only" name={legend} value={a} checked={value === a} onChange={() => onChange(a)} />
+            <input
+              type="radio"
+              className="sr-only"
+              name={legend}
+              value={a}
+              checked={value === a}
+              onChange={() => onChange(a)}
+            />
             {a}
           </label>
         ))}
@@ -208,20 +292,33 @@ interface BondRow {
   ligandAtom: string;
 }
 
-export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetOf<"hbond-list">; payload: unknown; onChange: (v: string) => void }) {
+export function HbondListWidget({
+  widget,
+  payload,
+  onChange,
+}: {
+  widget: WidgetOf<"hbond-list">;
+  payload: unknown;
+  onChange: (v: string) => void;
+}) {
   const pickers = readPickers(payload);
   const [none, setNone] = useState(false);
   const [rows, setRows] = useState<BondRow[]>([]);
   if (!pickers) return <p className="text-sm text-slate-600">Type your answer in the field below.</p>;
 
-  const residueLabel = (r: PickerResidue) => (widget.withResidueNumberAndChain ? `${r.residueName} ${r.residueNumber}${r.insertionCode ?? ""} ${r.chainId}` : r.residueName);
+  const residueLabel = (r: PickerResidue) =>
+    widget.withResidueNumberAndChain
+      ? `${r.residueName} ${r.residueNumber}${r.insertionCode ?? ""} ${r.chainId}`
+      : r.residueName;
   const format = (list: BondRow[], isNone: boolean) => {
     if (isNone) return "No";
     const complete = list.filter((b) => b.atom && b.ligandAtom && pickers.residues[b.residue]);
     const text = complete
       .map((b) => {
         const r = pickers.residues[b.residue]!;
-        return widget.withResidueNumberAndChain ? `${r.residueName} ${r.residueNumber}${r.insertionCode ?? ""} ${b.atom} ${r.chainId}, ${b.ligandAtom}` : `${r.residueName} ${b.atom}, ${b.ligandAtom}`;
+        return widget.withResidueNumberAndChain
+          ? `${r.residueName} ${r.residueNumber}${r.insertionCode ?? ""} ${b.atom} ${r.chainId}, ${b.ligandAtom}`
+          : `${r.residueName} ${b.atom}, ${b.ligandAtom}`;
       })
       .join("; ");
     return widget.yesPrefix ? (text ? `Yes: ${text}` : "") : text;
@@ -241,7 +338,10 @@ export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetO
       {!none && (
         <>
           {rows.length > 0 ? (
-            <div className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] gap-1.5 text-xs text-slate-600" aria-hidden>
+            <div
+              className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] gap-1.5 text-xs text-slate-600"
+              aria-hidden
+            >
               <span>residue</span>
               <span>residue atom</span>
               <span />
@@ -251,7 +351,12 @@ export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetO
           ) : null}
           {rows.map((row, i) => (
             // One grid row per bond: residue, its atom, ligand atom and remove stay on one line in the 400 px answer column.
-            <div key={i} className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-1.5" role="group" aria-label={`bond ${i + 1}`}>
+            <div
+              key={i}
+              className="grid grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_auto_minmax(0,1fr)_auto] items-center gap-1.5"
+              role="group"
+              aria-label={`bond ${i + 1}`}
+            >
               <select
                 aria-label={`bond ${i + 1} residue`}
                 className="w-full min-w-0 rounded border border-slate-400 px-1 py-1"
@@ -318,7 +423,11 @@ export function HbondListWidget({ widget, payload, onChange }: { widget: WidgetO
               </button>
             </div>
           ))}
-          <button type="button" className="rounded border border-slate-400 bg-white px-3 py-1 text-sm" onClick={() => update([...rows, { residue: 0, atom: "", ligandAtom: "" }], false)}>
+          <button
+            type="button"
+            className="rounded border border-slate-400 bg-white px-3 py-1 text-sm"
+            onClick={() => update([...rows, { residue: 0, atom: "", ligandAtom: "" }], false)}
+          >
             + add a bond
           </button>
         </>

@@ -3,7 +3,11 @@ import type { DeviceInfo } from "@/lib/participant/api-contract";
 
 /** What the browser reports about its device before and at consent (lib/participant/device-rule.ts decides on it). */
 export function deviceInfo(): DeviceInfo {
-  const pointer: DeviceFacts["pointer"] = window.matchMedia("(pointer: fine)").matches ? "fine" : window.matchMedia("(pointer: coarse)").matches ? "coarse" : "none";
+  const pointer: DeviceFacts["pointer"] = window.matchMedia("(pointer: fine)").matches
+    ? "fine"
+    : window.matchMedia("(pointer: coarse)").matches
+      ? "coarse"
+      : "none";
   let webgl = false;
   try {
     webgl = !!document.createElement("canvas").getContext("webgl2");

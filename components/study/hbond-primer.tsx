@@ -23,20 +23,35 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
       <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_280px]">
         <div className="space-y-3 leading-relaxed">
           <p>
-            A hydrogen bond joins a <strong>donor</strong> (a nitrogen or oxygen carrying a hydrogen) and an <strong>acceptor</strong> (a nitrogen or oxygen with a free electron pair). In the images,
-            nitrogen is <span className="font-semibold text-blue-700">blue</span> and oxygen <span className="font-semibold text-red-700">red</span>; hydrogens are not drawn.
+            A hydrogen bond joins a <strong>donor</strong> (a nitrogen or oxygen carrying a hydrogen) and an{" "}
+            <strong>acceptor</strong> (a nitrogen or oxygen with a free electron pair). In the images, nitrogen is{" "}
+            <span className="font-semibold text-blue-700">blue</span> and oxygen{" "}
+            <span className="font-semibold text-red-700">red</span>; hydrogens are not drawn.
           </p>
           <p>
-            Only N and O atoms count: carbons (purple, orange or grey) never form these bonds. The two atoms are close, about <strong>2.6–3.5 Å</strong> apart, roughly the length of two bonds. A pair
-            that looks close in one view can be far apart in depth: check it in several views.
+            Only N and O atoms count: carbons (purple, orange or grey) never form these bonds. The two atoms are close,
+            about <strong>2.6–3.5 Å</strong> apart, roughly the length of two bonds. A pair that looks close in one view
+            can be far apart in depth: check it in several views.
           </p>
           <p>
-            Residue atoms are named by residue and position: <code>N</code>, <code>CA</code>, <code>C</code>, <code>O</code> are the backbone; side-chain atoms carry the Greek letter of their position
-            (B, G, D, E, Z, H = β, γ, δ, ε, ζ, η) and a number, e.g. <code>SER OG</code>, <code>ASN ND2</code>. Ligand atoms have their own names (e.g. <code>O3</code>, <code>N1</code>).
+            Residue atoms are named by residue and position: <code>N</code>, <code>CA</code>, <code>C</code>,{" "}
+            <code>O</code> are the backbone; side-chain atoms carry the Greek letter of their position (B, G, D, E, Z, H
+            = β, γ, δ, ε, ζ, η) and a number, e.g. <code>SER OG</code>, <code>ASN ND2</code>. Ligand atoms have their
+            own names (e.g. <code>O3</code>, <code>N1</code>).
           </p>
         </div>
-        <svg viewBox="0 0 280 170" width="280" height="170" role="img" aria-labelledby="primer-fig-title" className="rounded bg-black">
-          <title id="primer-fig-title">A hydrogen bond: the nitrogen of a residue (blue, donor) about 3 Å from an oxygen of the ligand (red, acceptor)</title>
+        <svg
+          viewBox="0 0 280 170"
+          width="280"
+          height="170"
+          role="img"
+          aria-labelledby="primer-fig-title"
+          className="rounded bg-black"
+        >
+          <title id="primer-fig-title">
+            A hydrogen bond: the nitrogen of a residue (blue, donor) about 3 Å from an oxygen of the ligand (red,
+            acceptor)
+          </title>
           <line x1="40" y1="120" x2="80" y2="85" stroke="#BF99F2" strokeWidth="8" />
           <line x1="200" y1="85" x2="245" y2="120" stroke="#A9A9A9" strokeWidth="8" />
           <line x1="92" y1="85" x2="188" y2="85" stroke="#fde047" strokeWidth="3" strokeDasharray="6 5" />
@@ -44,7 +59,15 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
           <circle cx="80" cy="85" r="15" fill="#3050F8" />
           <circle cx="200" cy="85" r="15" fill="#FF0D0D" />
           <circle cx="245" cy="120" r="14" fill="#A9A9A9" />
-          <g fontFamily="DejaVu Sans, sans-serif" fontWeight="700" fontSize="14" fill="#fff" stroke="#000" strokeWidth="3" paintOrder="stroke">
+          <g
+            fontFamily="DejaVu Sans, sans-serif"
+            fontWeight="700"
+            fontSize="14"
+            fill="#fff"
+            stroke="#000"
+            strokeWidth="3"
+            paintOrder="stroke"
+          >
             <text x="62" y="62">
               SER N
             </text>
@@ -84,7 +107,12 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
           ))}
         </tbody>
       </table>
-      <button type="button" autoFocus onClick={onDone} className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800">
+      <button
+        type="button"
+        autoFocus
+        onClick={onDone}
+        className="rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800"
+      >
         Continue to the instructions
       </button>
     </section>

@@ -29,5 +29,8 @@ function preloadOne(url: string): Promise<void> {
  */
 export function preloadImages(urls: readonly string[], timeoutMs = 4000): Promise<void> {
   if (typeof window === "undefined" || urls.length === 0) return Promise.resolve();
-  return Promise.race([Promise.all(urls.map(preloadOne)).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
+  return Promise.race([
+    Promise.all(urls.map(preloadOne)).then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, timeoutMs)),
+  ]);
 }

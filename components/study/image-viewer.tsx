@@ -27,7 +27,19 @@ export function captionOf(images: readonly PublicImage[], index: number): string
  * One pane of the viewer: the image as large as the pane allows (square images: the pane's smaller side), zoomable,
  * panned by dragging or scrolling, with its caption always visible above it.
  */
-function ImagePane({ images, index, zoom, label, children }: { images: readonly PublicImage[]; index: number; zoom: number; label: string; children?: React.ReactNode }) {
+function ImagePane({
+  images,
+  index,
+  zoom,
+  label,
+  children,
+}: {
+  images: readonly PublicImage[];
+  index: number;
+  zoom: number;
+  label: string;
+  children?: React.ReactNode;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const [base, setBase] = useState(0);
   const drag = useRef<{ x: number; y: number; left: number; top: number } | null>(null);
@@ -101,13 +113,24 @@ function ImagePane({ images, index, zoom, label, children }: { images: readonly 
   );
 }
 
-const toolButton = "rounded border border-slate-500 bg-slate-800 px-3 py-1 text-sm text-white hover:bg-slate-700 disabled:opacity-40";
+const toolButton =
+  "rounded border border-slate-500 bg-slate-800 px-3 py-1 text-sm text-white hover:bg-slate-700 disabled:opacity-40";
 
 /**
  * Full-window image viewer: one image as large as the window allows, or a reference image beside another (compare),
  * captions always visible, previous/next (← →), zoom (+ − 0) with drag-to-pan, Esc closes.
  */
-export function ImageViewerDialog({ images, index, onIndex, onClose }: { images: readonly PublicImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void }) {
+export function ImageViewerDialog({
+  images,
+  index,
+  onIndex,
+  onClose,
+}: {
+  images: readonly PublicImage[];
+  index: number | null;
+  onIndex: (i: number) => void;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [zoom, setZoom] = useState(1);
   const [compare, setCompare] = useState(false);
@@ -128,7 +151,10 @@ export function ImageViewerDialog({ images, index, onIndex, onClose }: { images:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only opening/closing resets the view
   }, [open]);
 
-  const step = useCallback((delta: number) => index !== null && onIndex((index + delta + images.length) % images.length), [index, images.length, onIndex]);
+  const step = useCallback(
+    (delta: number) => index !== null && onIndex((index + delta + images.length) % images.length),
+    [index, images.length, onIndex],
+  );
   const zoomBy = useCallback((delta: number) => {
     setZoom((z) => {
       const at = ZOOM_STEPS.indexOf(z as (typeof ZOOM_STEPS)[number]);
@@ -175,31 +201,63 @@ export function ImageViewerDialog({ images, index, onIndex, onClose }: { images:
             <button type="button" className={toolButton} onClick={() => step(1)} aria-keyshortcuts="ArrowRight">
               Next →
             </button>
-            <button type="button" className={toolButton} aria-pressed={compare} onClick={() => setCompare(!compare)} aria-keyshortcuts="S">
+            <button
+              type="button"
+              className={toolButton}
+              aria-pressed={compare}
+              onClick={() => setCompare(!compare)}
+              aria-keyshortcuts="S"
+            >
               {compare ? "Single image" : "Compare side by side"}
             </button>
             <span className="flex items-center gap-1" role="group" aria-label="Zoom">
-              <button type="button" className={toolButton} onClick={() => zoomBy(-1)} disabled={zoom === ZOOM_STEPS[0]} aria-label="Zoom out" aria-keyshortcuts="-">
+              <button
+                type="button"
+                className={toolButton}
+                onClick={() => zoomBy(-1)}
+                disabled={zoom === ZOOM_STEPS[0]}
+                aria-label="Zoom out"
+                aria-keyshortcuts="-"
+              >
                 −
               </button>
               <span className="w-12 text-center text-sm" aria-live="polite">
                 {Math.round(zoom * 100)} %
               </span>
-              <button type="button" className={toolButton} onClick={() => zoomBy(1)} disabled={zoom === ZOOM_STEPS[ZOOM_STEPS.length - 1]} aria-label="Zoom in" aria-keyshortcuts="+">
+              <button
+                type="button"
+                className={toolButton}
+                onClick={() => zoomBy(1)}
+                disabled={zoom === ZOOM_STEPS[ZOOM_STEPS.length - 1]}
+                aria-label="Zoom in"
+                aria-keyshortcuts="+"
+              >
                 +
               </button>
             </span>
-            <button type="button" autoFocus className="rounded bg-white px-3 py-1 text-sm font-medium text-slate-900" onClick={() => dialog.current?.close()}>
+            <button
+              type="button"
+              autoFocus
+              className="rounded bg-white px-3 py-1 text-sm font-medium text-slate-900"
+              onClick={() => dialog.current?.close()}
+            >
               Close (Esc)
             </button>
           </div>
-          <p className="sr-only">Keys: left and right arrows for the previous and next image, plus and minus to zoom, S to compare side by side, Escape to close.</p>
+          <p className="sr-only">
+            Keys: left and right arrows for the previous and next image, plus and minus to zoom, S to compare side by
+            side, Escape to close.
+          </p>
           <div className="flex min-h-0 flex-1 gap-1">
             {compare ? (
               <ImagePane images={images} index={reference} zoom={zoom} label="Reference image">
                 <label className="flex items-center gap-1 text-xs text-slate-300">
                   Compare with
-                  <select value={reference} onChange={(e) => setReference(Number(e.target.value))} className="rounded bg-slate-800 px-1 py-0.5 text-xs text-white">
+                  <select
+                    value={reference}
+                    onChange={(e) => setReference(Number(e.target.value))}
+                    className="rounded bg-slate-800 px-1 py-0.5 text-xs text-white"
+                  >
                     {images.map((img, i) => (
                       <option key={img.id} value={i}>
                         {captionOf(images, i)}

@@ -11,7 +11,12 @@ export function InstructionsScreen({ question, onStart }: { question: CurrentQue
           Instructions: {question.task.label}
         </h2>
         <div className="mt-4 whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
-        <button type="button" autoFocus onClick={onStart} className="mt-6 rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800">
+        <button
+          type="button"
+          autoFocus
+          onClick={onStart}
+          className="mt-6 rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800"
+        >
           {question.phase === "practice" ? "Start the practice question" : "Start"}
         </button>
       </div>

@@ -29,7 +29,20 @@ const STORAGE_KEY = "misi.integritySignals";
 const mountedThisLoad = new Set<string>();
 
 function fresh(assignmentId: string): Running {
-  return { assignmentId, hiddenMs: 0, hiddenCount: 0, blurCount: 0, blurMs: 0, pasteCount: 0, pasteChars: 0, copyCount: 0, copyChars: 0, reloads: 0, hiddenSince: null, blurSince: null };
+  return {
+    assignmentId,
+    hiddenMs: 0,
+    hiddenCount: 0,
+    blurCount: 0,
+    blurMs: 0,
+    pasteCount: 0,
+    pasteChars: 0,
+    copyCount: 0,
+    copyChars: 0,
+    reloads: 0,
+    hiddenSince: null,
+    blurSince: null,
+  };
 }
 
 function storage(): Storage | null {
@@ -47,7 +60,17 @@ function resume(assignmentId: string): Running {
     const kept = raw ? (JSON.parse(raw) as Partial<Running>) : null;
     if (!kept || kept.assignmentId !== assignmentId) return fresh(assignmentId);
     const r = fresh(assignmentId);
-    for (const k of ["hiddenMs", "hiddenCount", "blurCount", "blurMs", "pasteCount", "pasteChars", "copyCount", "copyChars", "reloads"] as const) {
+    for (const k of [
+      "hiddenMs",
+      "hiddenCount",
+      "blurCount",
+      "blurMs",
+      "pasteCount",
+      "pasteChars",
+      "copyCount",
+      "copyChars",
+      "reloads",
+    ] as const) {
       const v = kept[k];
       if (typeof v === "number" && Number.isFinite(v) && v >= 0) r[k] = v;
     }
@@ -68,7 +91,11 @@ function save(r: Running): void {
 }
 
 function device(): SignalDevice {
-  const pointer = window.matchMedia("(pointer: fine)").matches ? "fine" : window.matchMedia("(pointer: coarse)").matches ? "coarse" : "none";
+  const pointer = window.matchMedia("(pointer: fine)").matches
+    ? "fine"
+    : window.matchMedia("(pointer: coarse)").matches
+      ? "coarse"
+      : "none";
   return {
     viewportWidth: clampInt(window.innerWidth, 100_000),
     viewportHeight: clampInt(window.innerHeight, 100_000),
@@ -83,11 +110,19 @@ function clampInt(v: number, max: number): number {
 }
 
 function isAnswerField(target: EventTarget | null): boolean {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || (target instanceof HTMLElement && target.isContentEditable);
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    (target instanceof HTMLElement && target.isContentEditable)
+  );
 }
 
 function selectedChars(target: EventTarget | null): number {
-  if ((target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) && target.selectionStart !== null && target.selectionEnd !== null) {
+  if (
+    (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) &&
+    target.selectionStart !== null &&
+    target.selectionEnd !== null
+  ) {
     return Math.max(0, target.selectionEnd - target.selectionStart);
   }
   return document.getSelection()?.toString().length ?? 0;

@@ -15,8 +15,18 @@ export interface McKeyEvent {
 export function pickMcLetterFromKey(event: McKeyEvent, letters: readonly string[]): string | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   const target = event.target;
-  if (target && ((target.tagName === "INPUT" && target.type === "text") || target.tagName === "TEXTAREA" || target.isContentEditable)) return null;
+  if (
+    target &&
+    ((target.tagName === "INPUT" && target.type === "text") ||
+      target.tagName === "TEXTAREA" ||
+      target.isContentEditable)
+  )
+    return null;
   const key = event.key.toUpperCase();
-  const letter = ["1", "2", "3", "4"].includes(key) ? "ABCD"[Number(key) - 1]! : ["A", "B", "C", "D"].includes(key) ? key : null;
+  const letter = ["1", "2", "3", "4"].includes(key)
+    ? "ABCD"[Number(key) - 1]!
+    : ["A", "B", "C", "D"].includes(key)
+      ? key
+      : null;
   return letter !== null && letters.includes(letter) ? letter : null;
 }

@@ -1,6 +1,18 @@
 import type { z } from "zod";
-import { PARTICIPANT_API, type AnswerBody, type ConsentBody, type DeviceBody, type ShownBody } from "@/lib/participant/api-contract";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, retryAfterMs, withinBudget } from "@/lib/participant/submit-retry";
+import {
+  PARTICIPANT_API,
+  type AnswerBody,
+  type ConsentBody,
+  type DeviceBody,
+  type ShownBody,
+} from "@/lib/participant/api-contract";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  isRetryableStatus,
+  nextRetryDelayMs,
+  retryAfterMs,
+  withinBudget,
+} from "@/lib/participant/submit-retry";
 
 /** The server refused the request for good (a 4xx it will not change its mind about): not retried. */
 export class HttpError extends Error {
@@ -19,7 +31,11 @@ class UnexpectedResponse extends Error {}
 type Attempt<T> = { ok: true; data: T } | { ok: false; status: number; message: string; retryAfterMs: number | null };
 
 /** One request (throws on a network error or timeout); a 2xx body is parsed with the contract's schema. */
-async function attempt<S extends z.ZodType>(url: string, init: RequestInit, response: S): Promise<Attempt<z.output<S>>> {
+async function attempt<S extends z.ZodType>(
+  url: string,
+  init: RequestInit,
+  response: S,
+): Promise<Attempt<z.output<S>>> {
   const res = await fetch(url, init);
   const json: unknown = await res.json().catch(() => null);
   if (res.ok) {
@@ -28,17 +44,32 @@ async function attempt<S extends z.ZodType>(url: string, init: RequestInit, resp
     return { ok: true, data: parsed.data };
   }
   const message = (json as { error?: { message?: unknown } } | null)?.error?.message;
-  return { ok: false, status: res.status, message: typeof message === "string" ? message : `Request failed (${res.status}).`, retryAfterMs: retryAfterMs(res.status, res.headers.get("retry-after")) };
+  return {
+    ok: false,
+    status: res.status,
+    message: typeof message === "string" ? message : `Request failed (${res.status}).`,
+    retryAfterMs: retryAfterMs(res.status, res.headers.get("retry-after")),
+  };
 }
 
-const jsonPost = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+const jsonPost = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+  signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+});
 
 /**
  * POST JSON; retries network failures, timeouts, 408/429 and 5xx with back-off for at least three minutes
  * (lib/participant/submit-retry.ts; the idempotency key makes retries safe), waiting at least as long as a 503's or
  * 429's Retry-After asks. `onRetry` reports each new attempt.
  */
-async function postWithRetry<S extends z.ZodType>(url: string, body: unknown, response: S, onRetry: (attempt: number) => void = () => {}): Promise<z.output<S>> {
+async function postWithRetry<S extends z.ZodType>(
+  url: string,
+  body: unknown,
+  response: S,
+  onRetry: (attempt: number) => void = () => {},
+): Promise<z.output<S>> {
   const startedAt = Date.now();
   for (let n = 0; ; n++) {
     let retryAfter: number | null = null;
@@ -50,7 +81,8 @@ async function postWithRetry<S extends z.ZodType>(url: string, body: unknown, re
       throw new Error(out.message);
     } catch (err) {
       const delay = nextRetryDelayMs(n + 1, retryAfter);
-      if (err instanceof HttpError || err instanceof UnexpectedResponse || !withinBudget(startedAt, Date.now(), delay)) throw err;
+      if (err instanceof HttpError || err instanceof UnexpectedResponse || !withinBudget(startedAt, Date.now(), delay))
+        throw err;
       onRetry(n + 1);
       await new Promise((r) => setTimeout(r, delay));
     }
@@ -61,10 +93,12 @@ const SHOWN_RETRY_DELAYS_MS = [500, 1500, 4000];
 
 /** The participant API as the browser calls it: bodies typed and responses parsed by lib/participant/api-contract.ts. */
 export const participantApi = {
-  consent: (body: ConsentBody, onRetry?: (attempt: number) => void) => postWithRetry(PARTICIPANT_API.consent.path, body, PARTICIPANT_API.consent.response, onRetry),
+  consent: (body: ConsentBody, onRetry?: (attempt: number) => void) =>
+    postWithRetry(PARTICIPANT_API.consent.path, body, PARTICIPANT_API.consent.response, onRetry),
   device: (body: DeviceBody) => postWithRetry(PARTICIPANT_API.device.path, body, PARTICIPANT_API.device.response),
   primer: () => postWithRetry(PARTICIPANT_API.primer.path, {}, PARTICIPANT_API.primer.response),
-  answer: (body: AnswerBody, onRetry?: (attempt: number) => void) => postWithRetry(PARTICIPANT_API.answer.path, body, PARTICIPANT_API.answer.response, onRetry),
+  answer: (body: AnswerBody, onRetry?: (attempt: number) => void) =>
+    postWithRetry(PARTICIPANT_API.answer.path, body, PARTICIPANT_API.answer.response, onRetry),
 
   /** The current session, one attempt; null when it cannot be read (offline, refused). */
   async session() {
@@ -85,7 +119,11 @@ export const participantApi = {
       const t0 = Date.now();
       let retryAfter: number | null = null;
       try {
-        const out = await attempt(PARTICIPANT_API.shown.path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }, PARTICIPANT_API.shown.response);
+        const out = await attempt(
+          PARTICIPANT_API.shown.path,
+          { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+          PARTICIPANT_API.shown.response,
+        );
         const t1 = Date.now();
         if (out.ok) return { body: out.data, t0, t1 };
         if (out.status < 500) return null;
@@ -102,10 +140,12 @@ export const participantApi = {
 
   /** The interactive scene of an assignment (one attempt); rejects with a message to show in place of the 3D view. */
   async scene(assignmentId: string) {
-    const out = await attempt(PARTICIPANT_API.scene.path(assignmentId), {}, PARTICIPANT_API.scene.response).catch((err: unknown) => {
-      if (err instanceof UnexpectedResponse) throw new Error("3D view unavailable (unreadable scene)");
-      throw err;
-    });
+    const out = await attempt(PARTICIPANT_API.scene.path(assignmentId), {}, PARTICIPANT_API.scene.response).catch(
+      (err: unknown) => {
+        if (err instanceof UnexpectedResponse) throw new Error("3D view unavailable (unreadable scene)");
+        throw err;
+      },
+    );
     if (!out.ok) throw new Error(`3D view unavailable (${out.status})`);
     return out.data;
   },

@@ -33,7 +33,10 @@ export function keepPendingAnswer(body: PendingAnswer): void {
   } catch {
     // Quota exceeded (a long camera path): retry once without it rather than keep nothing.
     try {
-      storage()?.setItem(STORAGE_KEY, JSON.stringify({ ...body, interactionLog: { ...body.interactionLog, camera: [] } }));
+      storage()?.setItem(
+        STORAGE_KEY,
+        JSON.stringify({ ...body, interactionLog: { ...body.interactionLog, camera: [] } }),
+      );
     } catch {
       // nothing more to do: the in-page retry still runs
     }
@@ -64,7 +67,8 @@ function read(s: Storage | null): PendingAnswer | null {
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<PendingAnswer>;
     const signals = AnswerSignalsSchema.safeParse(v.signals);
-    if (typeof v.assignmentId !== "string" || typeof v.idempotencyKey !== "string" || typeof v.answer !== "string") return null;
+    if (typeof v.assignmentId !== "string" || typeof v.idempotencyKey !== "string" || typeof v.answer !== "string")
+      return null;
     return {
       assignmentId: v.assignmentId,
       answer: v.answer,

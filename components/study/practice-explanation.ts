@@ -7,11 +7,14 @@ const HOW_TO_SEE: Record<string, string> = {
     "Compare image 4 with image 1 (the front view): the whole scene has shifted; a shift to the right is +x, up is +y, and a scene that got smaller or larger moved along z (away from or toward you).",
   rotation:
     "Compare image 4 with image 1 (front view) and use the left and top views to tell the axis: a turn in the picture plane is about z, a turn around the vertical is about y, around the horizontal about x; counter-clockwise seen from the axis tip is positive.",
-  zooming: "Compare image 4 with image 1: the complex came toward you along z, so the same atoms look larger; the stronger the growth, the larger the distance.",
+  zooming:
+    "Compare image 4 with image 1: the complex came toward you along z, so the same atoms look larger; the stronger the growth, the larger the distance.",
   residue_ligand:
     "Look for a nitrogen (blue) or oxygen (red) atom of the residue that lies close to a nitrogen or oxygen of the ligand in several views; only such N/O pairs about 3 Å apart form hydrogen bonds.",
-  translation_rotation: "Use Compare side by side: the change from image 1 to image 4 (shift, then turn) must equal the change from image 5 (the second complex) to the correct option.",
-  rotation_rotation: "Use Compare side by side with image 4: the change from image 4 to the correct option repeats the change from image 1 to image 4 (the same two turns, in the same order).",
+  translation_rotation:
+    "Use Compare side by side: the change from image 1 to image 4 (shift, then turn) must equal the change from image 5 (the second complex) to the correct option.",
+  rotation_rotation:
+    "Use Compare side by side with image 4: the change from image 4 to the correct option repeats the change from image 1 to image 4 (the same two turns, in the same order).",
   docking:
     "Compare the ligand views (images 4–6) with the pocket views: first find the turn that gives the ligand the orientation that fits the pocket, then the shift along x that brings it into the pocket.",
   interaction_location:
@@ -21,5 +24,8 @@ const HOW_TO_SEE: Record<string, string> = {
 };
 
 export function howToSee(taskId: string): string {
-  return HOW_TO_SEE[taskId] ?? "Compare the images with the correct answer in mind; the instructions describe the conventions.";
+  return (
+    HOW_TO_SEE[taskId] ??
+    "Compare the images with the correct answer in mind; the instructions describe the conventions."
+  );
 }

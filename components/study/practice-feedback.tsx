@@ -20,7 +20,10 @@ export function PracticeFeedback({
   return (
     <section aria-labelledby="feedback-title" className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_400px]">
       <div className="order-2 lg:order-1">{question ? <ImageGallery images={question.images} /> : null}</div>
-      <div className="order-1 rounded border border-slate-300 bg-white p-5 lg:order-2 lg:sticky lg:top-4 lg:self-start" aria-live="polite">
+      <div
+        className="order-1 rounded border border-slate-300 bg-white p-5 lg:order-2 lg:sticky lg:top-4 lg:self-start"
+        aria-live="polite"
+      >
         <h2 id="feedback-title" className="text-xl font-semibold">
           {result.correct ? "Correct." : "Not quite."}
         </h2>
@@ -42,7 +45,12 @@ export function PracticeFeedback({
             {howToSee(question.taskId)}
           </p>
         ) : null}
-        <button type="button" autoFocus onClick={onContinue} className="mt-4 rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800">
+        <button
+          type="button"
+          autoFocus
+          onClick={onContinue}
+          className="mt-4 rounded bg-blue-700 px-5 py-2 font-medium text-white hover:bg-blue-800"
+        >
           Continue
         </button>
       </div>

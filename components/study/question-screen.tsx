@@ -81,7 +81,9 @@ export function QuestionScreen({
       keepPendingAnswer(body);
       try {
         setStatus("Saving…");
-        const out = await participantApi.answer(body, (n) => setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`));
+        const out = await participantApi.answer(body, (n) =>
+          setStatus(`Reconnecting… your answer is kept and will be saved (attempt ${n + 1}).`),
+        );
         dropPendingAnswer(body.idempotencyKey);
         dropDraft();
         setStatus(null);
@@ -148,7 +150,11 @@ export function QuestionScreen({
   }, []);
 
   // The server stamps when this question is displayed and owns the deadline: a reload continues the countdown.
-  const { remaining, reported } = useQuestionClock({ assignmentId: question.assignmentId, timeLimitSec, onExpire: () => void submit(true) });
+  const { remaining, reported } = useQuestionClock({
+    assignmentId: question.assignmentId,
+    timeLimitSec,
+    onExpire: () => void submit(true),
+  });
   // Timed: the images and the 3D view are requested only once the server has stamped the question shown (it refuses
   // them before); the text comes first, the clock starts at the stamp, so loading the images counts against the limit.
   const contentPending = timeLimitSec !== null && reported === "pending";
@@ -156,7 +162,16 @@ export function QuestionScreen({
   useEffect(() => {
     if (widget.type !== "mc") return;
     const onKey = (e: KeyboardEvent) => {
-      const letter = pickMcLetterFromKey({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, target: e.target as HTMLInputElement | null }, widget.letters);
+      const letter = pickMcLetterFromKey(
+        {
+          key: e.key,
+          ctrlKey: e.ctrlKey,
+          metaKey: e.metaKey,
+          altKey: e.altKey,
+          target: e.target as HTMLInputElement | null,
+        },
+        widget.letters,
+      );
       if (letter) {
         setText(letter);
         events.current.push({ t: Math.round(performance.now() - shownAt.current), type: "key", detail: letter });
@@ -168,7 +183,11 @@ export function QuestionScreen({
 
   const onWidget = (value: string) => {
     setText(value);
-    events.current.push({ t: Math.round(performance.now() - shownAt.current), type: "widget", detail: value.slice(0, 200) });
+    events.current.push({
+      t: Math.round(performance.now() - shownAt.current),
+      type: "widget",
+      detail: value.slice(0, 200),
+    });
   };
 
   return (
@@ -176,7 +195,9 @@ export function QuestionScreen({
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="q-title" ref={titleRef} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
           {question.task.label}
-          {question.phase === "practice" ? <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-sm font-medium text-amber-900">Practice</span> : null}
+          {question.phase === "practice" ? (
+            <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-sm font-medium text-amber-900">Practice</span>
+          ) : null}
         </h2>
         <div className="flex items-center gap-4 text-sm">
           {remaining !== null ? (
@@ -184,14 +205,21 @@ export function QuestionScreen({
               Time left: {remaining} s
             </span>
           ) : null}
-          <button type="button" className="text-blue-700 underline" aria-expanded={instructionsOpen} aria-controls="q-instructions" onClick={() => setInstructionsOpen(!instructionsOpen)}>
+          <button
+            type="button"
+            className="text-blue-700 underline"
+            aria-expanded={instructionsOpen}
+            aria-controls="q-instructions"
+            onClick={() => setInstructionsOpen(!instructionsOpen)}
+          >
             {instructionsOpen ? "Hide instructions" : "Show instructions"}
           </button>
         </div>
       </div>
       {timeLimitSec !== null && reported === "failed" ? (
         <p role="alert" className="mt-4 rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm">
-          The server could not be told that this question is on screen, so its images may not load. Reload the page to try again.
+          The server could not be told that this question is on screen, so its images may not load. Reload the page to
+          try again.
         </p>
       ) : null}
       {/* One column on narrow screens in reading order: question, images, answer. Wide screens: the images left (all
@@ -201,14 +229,25 @@ export function QuestionScreen({
       <div className="mt-2 flex flex-col gap-4 lg:grid lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_400px] lg:grid-rows-[minmax(5rem,auto)_auto_minmax(0,1fr)] lg:gap-x-6 lg:gap-y-3">
         <div className="relative lg:col-start-2 lg:row-start-1 lg:min-h-0">
           {/* Focusable: a long question scrolls inside this area on wide screens, and the keyboard must reach it too. */}
-          <div ref={questionBox} role="region" aria-label="Question" tabIndex={0} className="lg:h-full lg:overflow-y-auto lg:pr-1 lg:text-[15px] lg:leading-normal">
+          <div
+            ref={questionBox}
+            role="region"
+            aria-label="Question"
+            tabIndex={0}
+            className="lg:h-full lg:overflow-y-auto lg:pr-1 lg:text-[15px] lg:leading-normal"
+          >
             {instructionsOpen ? (
               <div id="q-instructions" className="mb-3 grid gap-4 rounded border border-slate-300 bg-white p-3 text-sm">
                 <div className="whitespace-pre-line leading-relaxed">{question.task.instructions}</div>
                 <AxesFigure />
               </div>
             ) : null}
-            <QuestionText text={question.item.question} optionsShownElsewhere={widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))} />
+            <QuestionText
+              text={question.item.question}
+              optionsShownElsewhere={
+                widget.type === "mc" && readOptions(question.item.payload).some((o) => !o.text.startsWith("Option "))
+              }
+            />
           </div>
           {moreBelow ? (
             <p
@@ -225,7 +264,9 @@ export function QuestionScreen({
             images={question.item.images}
             pending={contentPending}
             onZoom={() => (zooms.current += 1)}
-            onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })}
+            onEvent={(type, detail) =>
+              events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })
+            }
             viewer3d={
               condition === "interactive" && question.interactive ? (
                 contentPending ? (
@@ -236,7 +277,9 @@ export function QuestionScreen({
                     allowRotate={question.interactive.allowRotate}
                     allowZoom={question.interactive.allowZoom}
                     onCameraSample={(s) => camera.current.push(s)}
-                    onEvent={(type, detail) => events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })}
+                    onEvent={(type, detail) =>
+                      events.current.push({ t: Math.round(performance.now() - shownAt.current), type, detail })
+                    }
                   />
                 )
               ) : null
@@ -252,11 +295,19 @@ export function QuestionScreen({
         >
           <div className="space-y-4 p-3 lg:max-h-[45dvh] lg:overflow-y-auto">
             {widget.type === "mc" ? (
-              <McWidget widget={widget} payload={question.item.payload} captions={question.item.images.map((i) => i.caption)} value={text.trim().toUpperCase()} onChange={onWidget} />
+              <McWidget
+                widget={widget}
+                payload={question.item.payload}
+                captions={question.item.images.map((i) => i.caption)}
+                value={text.trim().toUpperCase()}
+                onChange={onWidget}
+              />
             ) : null}
             {widget.type === "command" ? <CommandWidget widget={widget} onChange={onWidget} /> : null}
             {widget.type === "docking" ? <DockingWidget widget={widget} onChange={onWidget} /> : null}
-            {widget.type === "hbond-list" ? <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} /> : null}
+            {widget.type === "hbond-list" ? (
+              <HbondListWidget widget={widget} payload={question.item.payload} onChange={onWidget} />
+            ) : null}
           </div>
           {/* Never scrolled away: the answer as typed, what will be recorded, and Submit stay on screen together while
               a list the participant made long (many H-bond rows) scrolls above them. */}
@@ -276,11 +327,19 @@ export function QuestionScreen({
                 aria-invalid={parsed !== null && !parsed.ok}
                 className="min-w-0 flex-1 rounded border border-slate-400 px-3 py-2 font-mono"
               />
-              <button type="submit" disabled={submitting || !parsed || !parsed.ok} className="shrink-0 rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
+              <button
+                type="submit"
+                disabled={submitting || !parsed || !parsed.ok}
+                className="shrink-0 rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-50"
+              >
                 {submitting ? "Saving…" : "Submit answer"}
               </button>
             </div>
-            <p id="answer-feedback" aria-live="polite" className={`min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}>
+            <p
+              id="answer-feedback"
+              aria-live="polite"
+              className={`min-h-5 text-sm ${parsed && !parsed.ok ? "text-red-700" : "text-slate-600"}`}
+            >
               {parsed ? (parsed.ok ? `Will be recorded as: ${parsed.canonical}` : parsed.error) : "Enter an answer."}
             </p>
             {serverError ? (

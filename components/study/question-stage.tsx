@@ -98,7 +98,10 @@ export function QuestionStage({
 }) {
   const wide = useWide();
   const has3d = viewer3d !== null;
-  const slots = useMemo<Slot[]>(() => [...(has3d ? (["3d"] as const) : []), ...images.map((_, i) => i)], [has3d, images]);
+  const slots = useMemo<Slot[]>(
+    () => [...(has3d ? (["3d"] as const) : []), ...images.map((_, i) => i)],
+    [has3d, images],
+  );
   const [current, setCurrent] = useState<Slot>(has3d ? "3d" : 0);
   const [compare, setCompare] = useState(false);
   const [partner, setPartner] = useState(() => defaultReferenceIndex(images));
@@ -127,10 +130,17 @@ export function QuestionStage({
 
   // The image compared with the current one: the task's reference ("after" image), or the first image when the
   // reference itself is on the stage.
-  const shownPartner = typeof current === "number" && partner === current ? (current === 0 ? Math.min(1, images.length - 1) : 0) : partner;
+  const shownPartner =
+    typeof current === "number" && partner === current ? (current === 0 ? Math.min(1, images.length - 1) : 0) : partner;
   const panes: Slot[] = compare ? [current, shownPartner] : [current];
   const gap = 8;
-  const side = !box.w ? 0 : wide ? (compare ? Math.min(Math.floor((box.w - gap) / 2), box.h) : Math.min(box.w, box.h)) : box.w;
+  const side = !box.w
+    ? 0
+    : wide
+      ? compare
+        ? Math.min(Math.floor((box.w - gap) / 2), box.h)
+        : Math.min(box.w, box.h)
+      : box.w;
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -147,7 +157,11 @@ export function QuestionStage({
   const manyImages = slots.length > 7;
 
   return (
-    <div data-testid="stage" onKeyDown={onKeyDown} className="flex min-w-0 flex-col gap-2 lg:absolute lg:inset-0 lg:flex-row">
+    <div
+      data-testid="stage"
+      onKeyDown={onKeyDown}
+      className="flex min-w-0 flex-col gap-2 lg:absolute lg:inset-0 lg:flex-row"
+    >
       <div
         ref={filmstrip}
         className={`order-2 flex shrink-0 gap-2 overflow-x-auto pb-1 lg:order-1 lg:flex-col lg:overflow-x-visible lg:overflow-y-auto lg:pb-0 lg:pr-1 ${manyImages ? "lg:w-[140px]" : "lg:w-[92px]"}`}
@@ -167,7 +181,9 @@ export function QuestionStage({
           {images.map((img, i) => (
             <li key={img.id} className="shrink-0">
               {pending ? (
-                <div className="flex h-16 w-16 items-center justify-center rounded border border-slate-300 bg-slate-100 text-xs text-slate-700 lg:h-auto lg:w-full lg:aspect-square">{i + 1}</div>
+                <div className="flex h-16 w-16 items-center justify-center rounded border border-slate-300 bg-slate-100 text-xs text-slate-700 lg:h-auto lg:w-full lg:aspect-square">
+                  {i + 1}
+                </div>
               ) : (
                 <button
                   type="button"
@@ -180,7 +196,10 @@ export function QuestionStage({
                 >
                   {/* eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable */}
                   <img src={imageUrl(img)} alt="" className="aspect-square w-full object-contain" />
-                  <span aria-hidden className="absolute left-0 top-0 rounded-br bg-white/90 px-1 text-xs font-semibold text-slate-900">
+                  <span
+                    aria-hidden
+                    className="absolute left-0 top-0 rounded-br bg-white/90 px-1 text-xs font-semibold text-slate-900"
+                  >
                     {i + 1}
                   </span>
                 </button>
@@ -197,10 +216,22 @@ export function QuestionStage({
               ({position} of {slots.length})
             </span>
           </span>
-          <button type="button" className={toolButton} onClick={() => step(-1)} aria-label="Previous image" aria-keyshortcuts="ArrowLeft">
+          <button
+            type="button"
+            className={toolButton}
+            onClick={() => step(-1)}
+            aria-label="Previous image"
+            aria-keyshortcuts="ArrowLeft"
+          >
             ←
           </button>
-          <button type="button" className={toolButton} onClick={() => step(1)} aria-label="Next image" aria-keyshortcuts="ArrowRight">
+          <button
+            type="button"
+            className={toolButton}
+            onClick={() => step(1)}
+            aria-label="Next image"
+            aria-keyshortcuts="ArrowRight"
+          >
             →
           </button>
           {images.length > 1 ? (
@@ -245,7 +276,11 @@ export function QuestionStage({
         {compare ? (
           <label className="flex items-center gap-2 text-sm">
             Side by side with
-            <select value={shownPartner} onChange={(e) => setPartner(Number(e.target.value))} className={`rounded border border-slate-400 bg-white px-1 py-0.5 ${focusRing}`}>
+            <select
+              value={shownPartner}
+              onChange={(e) => setPartner(Number(e.target.value))}
+              className={`rounded border border-slate-400 bg-white px-1 py-0.5 ${focusRing}`}
+            >
               {images.map((img, i) => (
                 <option key={img.id} value={i}>
                   {captionOf(images, i)}
@@ -254,13 +289,20 @@ export function QuestionStage({
             </select>
           </label>
         ) : null}
-        <div ref={boxRef} className={`relative min-h-0 min-w-0 lg:flex-1 ${compare && !wide ? "flex flex-col gap-2" : "flex gap-2"} lg:overflow-hidden`}>
+        <div
+          ref={boxRef}
+          className={`relative min-h-0 min-w-0 lg:flex-1 ${compare && !wide ? "flex flex-col gap-2" : "flex gap-2"} lg:overflow-hidden`}
+        >
           {has3d ? (
             // Mounted once and kept: hiding it (not unmounting) keeps the camera and its recorded path.
             // Wide screens: the whole view inside the box (the page does not scroll), so the canvas gives up what its
             // controls take, as measured. Narrow screens: the full width; the page scrolls. self-start: the wrapper
             // has the view's own height, not the box's (a stretched wrapper never resized, so it was never measured).
-            <div ref={viewerRef} className={panes.includes("3d") ? "shrink-0 self-start" : "hidden"} style={{ width: Math.max(0, wide ? Math.min(side, box.h - viewerExtra) : side) || undefined }}>
+            <div
+              ref={viewerRef}
+              className={panes.includes("3d") ? "shrink-0 self-start" : "hidden"}
+              style={{ width: Math.max(0, wide ? Math.min(side, box.h - viewerExtra) : side) || undefined }}
+            >
               {viewer3d}
             </div>
           ) : null}
@@ -281,7 +323,12 @@ export function QuestionStage({
           )}
         </div>
       </div>
-      <ImageViewerDialog images={images} index={pending ? null : viewerIndex} onIndex={setViewerIndex} onClose={() => setViewerIndex(null)} />
+      <ImageViewerDialog
+        images={images}
+        index={pending ? null : viewerIndex}
+        onIndex={setViewerIndex}
+        onClose={() => setViewerIndex(null)}
+      />
     </div>
   );
 }
@@ -323,7 +370,11 @@ function StagePane({
   const caption = captionOf(images, index);
   return (
     <figure className="relative shrink-0" style={{ width: side }} aria-label={label ?? caption}>
-      {label ? <figcaption className="absolute left-0 top-0 z-10 rounded-br bg-white/90 px-1.5 text-xs font-semibold text-slate-900">{caption}</figcaption> : null}
+      {label ? (
+        <figcaption className="absolute left-0 top-0 z-10 rounded-br bg-white/90 px-1.5 text-xs font-semibold text-slate-900">
+          {caption}
+        </figcaption>
+      ) : null}
       <div
         ref={scroller}
         tabIndex={zoom > 1 ? 0 : undefined}
@@ -354,7 +405,9 @@ function StagePane({
         onPointerCancel={() => (gesture.current = null)}
       >
         {pending ? (
-          <div className="flex h-full w-full items-center justify-center bg-slate-100 text-sm text-slate-700">Loading…</div>
+          <div className="flex h-full w-full items-center justify-center bg-slate-100 text-sm text-slate-700">
+            Loading…
+          </div>
         ) : (
           // eslint-disable-next-line @next/next/no-img-element -- opaque-id images from our own API, not optimisable
           <img

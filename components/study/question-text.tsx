@@ -6,7 +6,9 @@ const OPTION_LINE = /^([A-D])\.\s+(.+)$/;
  * list, or are left out when the answer widget already lists the same options (`optionsShownElsewhere`).
  */
 export function QuestionText({ text, optionsShownElsewhere }: { text: string; optionsShownElsewhere: boolean }) {
-  const blocks: Array<{ kind: "p"; text: string } | { kind: "options"; items: Array<{ letter: string; text: string }> }> = [];
+  const blocks: Array<
+    { kind: "p"; text: string } | { kind: "options"; items: Array<{ letter: string; text: string }> }
+  > = [];
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (!line) continue;

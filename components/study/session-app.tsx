@@ -28,13 +28,19 @@ function desktopAdmitted(): boolean {
  */
 export function SessionApp({ initial }: { initial: SessionState }) {
   const [session, setSession] = useState(initial);
-  const [feedback, setFeedback] = useState<{ state: SessionState; result: NonNullable<SubmitResult["practiceFeedback"]>; question: React.ComponentProps<typeof PracticeFeedback>["question"] } | null>(
-    null,
-  );
+  const [feedback, setFeedback] = useState<{
+    state: SessionState;
+    result: NonNullable<SubmitResult["practiceFeedback"]>;
+    question: React.ComponentProps<typeof PracticeFeedback>["question"];
+  } | null>(null);
   // Reloaded in the middle of a question already reported shown: its task's instructions (and the primer) were read.
   const resumedTask = initial.current?.alreadyShown ? initial.current.task.id : null;
-  const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(() => new Set(resumedTask ? [resumedTask] : []));
-  const [primerSeen, setPrimerSeen] = useState(initial.hbondPrimerSeen || (resumedTask !== null && HBOND_TASK_IDS.has(resumedTask)));
+  const [instructionsSeen, setInstructionsSeen] = useState<Set<string>>(
+    () => new Set(resumedTask ? [resumedTask] : []),
+  );
+  const [primerSeen, setPrimerSeen] = useState(
+    initial.hbondPrimerSeen || (resumedTask !== null && HBOND_TASK_IDS.has(resumedTask)),
+  );
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -42,7 +48,11 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     setBusy(true);
     setProblem(null);
     try {
-      setSession(await participantApi.consent({ accept, device: accept ? deviceInfo() : null }, (n) => setProblem(`Connection problem; retrying (attempt ${n})…`)));
+      setSession(
+        await participantApi.consent({ accept, device: accept ? deviceInfo() : null }, (n) =>
+          setProblem(`Connection problem; retrying (attempt ${n})…`),
+        ),
+      );
       setProblem(null);
     } catch (err) {
       setProblem(err instanceof Error ? err.message : "Something went wrong.");
@@ -87,11 +97,19 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   // (the clock starts there), and QuestionScreen requests them after that.
   const timed = study.timeLimitSec !== null;
   const currentImageUrls = timed ? "" : (current?.item.images.map(imageUrl).join(",") ?? "");
-  const upcomingImageUrls = timed ? "" : (session.upcomingImageUrls ?? session.upcomingImageIds?.map((id) => imageUrl({ id })) ?? []).join(",");
+  const upcomingImageUrls = timed
+    ? ""
+    : (session.upcomingImageUrls ?? session.upcomingImageIds?.map((id) => imageUrl({ id })) ?? []).join(",");
   useEffect(() => {
-    void preloadImages(currentImageUrls ? currentImageUrls.split(",") : []).then(() => preloadImages(upcomingImageUrls ? upcomingImageUrls.split(",") : []));
+    void preloadImages(currentImageUrls ? currentImageUrls.split(",") : []).then(() =>
+      preloadImages(upcomingImageUrls ? upcomingImageUrls.split(",") : []),
+    );
   }, [currentImageUrls, upcomingImageUrls]);
-  const shownProgress = progressOf(progress, current?.phase === "practice", session.completion !== null && session.completion !== undefined);
+  const shownProgress = progressOf(
+    progress,
+    current?.phase === "practice",
+    session.completion !== null && session.completion !== undefined,
+  );
   const percent = shownProgress.total ? Math.round((100 * shownProgress.answered) / shownProgress.total) : 0;
 
   let body: React.ReactNode;
@@ -134,7 +152,13 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         url={null}
       />
     );
-  } else if (study.hbondPrimer && !primerSeen && HBOND_TASK_IDS.has(current.task.id) && !instructionsSeen.has(current.task.id) && !current.alreadyShown) {
+  } else if (
+    study.hbondPrimer &&
+    !primerSeen &&
+    HBOND_TASK_IDS.has(current.task.id) &&
+    !instructionsSeen.has(current.task.id) &&
+    !current.alreadyShown
+  ) {
     body = (
       <HbondPrimer
         onDone={() => {
@@ -148,7 +172,12 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   } else if (!instructionsSeen.has(current.task.id) && !current.alreadyShown) {
     // A question already reported shown (a reload mid-question) goes straight back to the question: in a timed study
     // its clock is running, and the instructions screen shows no countdown.
-    body = <InstructionsScreen question={current} onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))} />;
+    body = (
+      <InstructionsScreen
+        question={current}
+        onStart={() => setInstructionsSeen(new Set([...instructionsSeen, current.task.id]))}
+      />
+    );
   } else {
     fitsWindow = true;
     body = (
@@ -162,7 +191,11 @@ export function SessionApp({ initial }: { initial: SessionState }) {
           const next: SessionState = { ...session, ...update };
           setProblem(null);
           if (result.practiceFeedback) {
-            setFeedback({ state: next, result: result.practiceFeedback, question: { taskId: current.task.id, text: current.item.question, images: current.item.images, answer } });
+            setFeedback({
+              state: next,
+              result: result.practiceFeedback,
+              question: { taskId: current.task.id, text: current.item.question, images: current.item.images, answer },
+            });
             return;
           }
           // Untimed: the next question appears with its images (fetched ahead; waited for here at most a few seconds).
@@ -175,14 +208,25 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   }
 
   return (
-    <div className={`mx-auto px-4 ${fitsWindow ? "max-w-[1920px] py-2 lg:flex lg:h-dvh lg:flex-col" : "max-w-screen-xl py-6"}`}>
+    <div
+      className={`mx-auto px-4 ${fitsWindow ? "max-w-[1920px] py-2 lg:flex lg:h-dvh lg:flex-col" : "max-w-screen-xl py-6"}`}
+    >
       <header className={fitsWindow ? "mb-2" : "mb-6"}>
         <div className="flex items-center justify-between gap-4">
           <h1 className="text-lg font-semibold">{study.name}</h1>
-          {participant.consented && progress.total > 0 ? <span className="text-sm text-slate-600">{shownProgress.label}</span> : null}
+          {participant.consented && progress.total > 0 ? (
+            <span className="text-sm text-slate-600">{shownProgress.label}</span>
+          ) : null}
         </div>
         {participant.consented && progress.total > 0 ? (
-          <div className="mt-2 h-2 w-full rounded bg-slate-200" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={shownProgress.total} aria-valuenow={shownProgress.answered}>
+          <div
+            className="mt-2 h-2 w-full rounded bg-slate-200"
+            role="progressbar"
+            aria-label="Progress"
+            aria-valuemin={0}
+            aria-valuemax={shownProgress.total}
+            aria-valuenow={shownProgress.answered}
+          >
             <div className="h-2 rounded bg-blue-700 transition-all" style={{ width: `${percent}%` }} />
           </div>
         ) : null}

@@ -20,7 +20,15 @@ export interface QuestionClock {
  * same deadline back, so the time keeps running. If the server cannot be reached the countdown runs
  * from the local mount time; the server still decides.
  */
-export function useQuestionClock({ assignmentId, timeLimitSec, onExpire }: { assignmentId: string; timeLimitSec: number | null; onExpire: () => void }): QuestionClock {
+export function useQuestionClock({
+  assignmentId,
+  timeLimitSec,
+  onExpire,
+}: {
+  assignmentId: string;
+  timeLimitSec: number | null;
+  onExpire: () => void;
+}): QuestionClock {
   const [remaining, setRemaining] = useState<number | null>(null);
   const [reported, setReported] = useState<QuestionClock["reported"]>("pending");
   const expire = useRef(onExpire);

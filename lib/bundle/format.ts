@@ -35,7 +35,9 @@ export const ProvenanceSchema = z
     generatorVersion: z.string(),
     seed: z.string(),
     renderSettings: z.record(z.string(), z.unknown()),
-    structure: z.object({ file: z.string(), sha256: z.string(), ligand: z.string().optional(), pdbId: z.string().optional() }).optional(),
+    structure: z
+      .object({ file: z.string(), sha256: z.string(), ligand: z.string().optional(), pdbId: z.string().optional() })
+      .optional(),
   })
   .passthrough();
 

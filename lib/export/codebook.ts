@@ -1,6 +1,12 @@
 import { PAPER_TABLE_CSV_COLUMNS } from "./paper-table-csv";
 import { defineExportTable, type ExportColumn } from "./columns";
-import { ANALYSIS_SETTINGS_TABLE, PSYCHDS_ITEMS_TABLE, PSYCHDS_PARTICIPANTS_TABLE, PSYCHDS_TRIALS_TABLE, PSYCHDS_USAGE3D_TABLE } from "./psych-ds";
+import {
+  ANALYSIS_SETTINGS_TABLE,
+  PSYCHDS_ITEMS_TABLE,
+  PSYCHDS_PARTICIPANTS_TABLE,
+  PSYCHDS_TRIALS_TABLE,
+  PSYCHDS_USAGE3D_TABLE,
+} from "./psych-ds";
 import { RESPONSES_TABLE } from "./response-table";
 import { ITEM_SUMMARY_TABLE, PARTICIPANTS_TABLE, TASK_SUMMARY_TABLE } from "./summary-tables";
 import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
@@ -77,14 +83,40 @@ export const CODEBOOK_TABLE = defineExportTable<CodebookEntry>({
   title: "Codebook",
   description: "One row per column of every exported file.",
   columns: [
-    { key: "table", type: "string", description: "Exported file (table id, also the file-name stem).", get: (r) => r.table },
+    {
+      key: "table",
+      type: "string",
+      description: "Exported file (table id, also the file-name stem).",
+      get: (r) => r.table,
+    },
     { key: "table_title", type: "string", description: "The file's title.", get: (r) => r.tableTitle },
-    { key: "table_description", type: "string", description: "What one row of the file is.", get: (r) => r.tableDescription },
+    {
+      key: "table_description",
+      type: "string",
+      description: "What one row of the file is.",
+      get: (r) => r.tableDescription,
+    },
     { key: "column", type: "string", description: "Column header.", get: (r) => r.column },
-    { key: "position", type: "integer", description: "1-based position of the column in the file.", get: (r) => r.position },
-    { key: "type", type: "string", values: ["string", "integer", "number", "boolean", "datetime", "json"], description: "How to read the value.", get: (r) => r.type },
+    {
+      key: "position",
+      type: "integer",
+      description: "1-based position of the column in the file.",
+      get: (r) => r.position,
+    },
+    {
+      key: "type",
+      type: "string",
+      values: ["string", "integer", "number", "boolean", "datetime", "json"],
+      description: "How to read the value.",
+      get: (r) => r.type,
+    },
     { key: "unit", type: "string", description: "Unit of a numeric column.", get: (r) => r.unit },
-    { key: "values", type: "string", description: "Allowed values of a categorical column, separated by ' | '.", get: (r) => r.values },
+    {
+      key: "values",
+      type: "string",
+      description: "Allowed values of a categorical column, separated by ' | '.",
+      get: (r) => r.values,
+    },
     { key: "description", type: "string", description: "What the value means.", get: (r) => r.description },
   ],
 });
@@ -93,9 +125,18 @@ export const CODEBOOK_TABLE = defineExportTable<CodebookEntry>({
 export function formatCodebookMarkdown(tables: readonly DocumentedTable[] = EXPORT_TABLES): string {
   const escape = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const sections = tables.map((t) => {
-    const lines = [`## ${t.title} (\`${t.id}\`)`, "", t.description, "", "| column | type | unit | values | description |", "|---|---|---|---|---|"];
+    const lines = [
+      `## ${t.title} (\`${t.id}\`)`,
+      "",
+      t.description,
+      "",
+      "| column | type | unit | values | description |",
+      "|---|---|---|---|---|",
+    ];
     for (const c of t.columns) {
-      lines.push(`| \`${c.key}\` | ${c.type} | ${escape(c.unit ?? "")} | ${escape(c.values?.join(", ") ?? "")} | ${escape(c.description)} |`);
+      lines.push(
+        `| \`${c.key}\` | ${c.type} | ${escape(c.unit ?? "")} | ${escape(c.values?.join(", ") ?? "")} | ${escape(c.description)} |`,
+      );
     }
     return lines.join("\n");
   });

@@ -36,7 +36,8 @@ export function defineExportTable<Row>(table: ExportTable<Row>): ExportTable<Row
   const seen = new Set<string>();
   for (const column of table.columns) {
     // snake_case, except where a consumer fixes the header (VLMEvalKit's option columns A–D).
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(column.key)) throw new Error(`export table ${table.id}: column key '${column.key}' is not an identifier`);
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(column.key))
+      throw new Error(`export table ${table.id}: column key '${column.key}' is not an identifier`);
     if (seen.has(column.key)) throw new Error(`export table ${table.id}: column '${column.key}' is declared twice`);
     seen.add(column.key);
   }

@@ -45,7 +45,8 @@ export function formatCell(value: CellValue, options: FormatCellOptions = {}): s
   if (typeof value === "boolean") return value ? "1" : "0";
   // ISO 8601 with a space for the "T" and no "Z": the form R's as.POSIXct(x, tz = "UTC") and pandas read to the
   // millisecond without a format (R drops the time of "…T…Z" silently); the unit of every datetime column says UTC.
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString().replace("T", " ").slice(0, -1);
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? "" : value.toISOString().replace("T", " ").slice(0, -1);
   if (typeof value === "string") return guard(value);
   return guard(JSON.stringify(value));
 }

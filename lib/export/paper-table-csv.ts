@@ -1,5 +1,12 @@
 import { formatFixed, toPercent } from "@/lib/results/rounding";
-import { type PaperTable, type PaperTableFormatOptions, averageText, cellText, intervalDigits, PAPER_TABLE_SCORE_KINDS } from "@/lib/results/paper-table";
+import {
+  type PaperTable,
+  type PaperTableFormatOptions,
+  averageText,
+  cellText,
+  intervalDigits,
+  PAPER_TABLE_SCORE_KINDS,
+} from "@/lib/results/paper-table";
 import { INTERVAL_RULE_NOTE } from "@/lib/results/interval-rule";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { neutralizeFormula } from "./csv-cell";
@@ -20,13 +27,24 @@ const PERCENT = "percent";
  * note. paperTableCsvRecords writes its header from this list, and the codebook documents it, so the two cannot drift.
  */
 export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
-  { key: "table", type: "string", values: ["Table 1", "Table 2"], description: "The paper's table this row belongs to: Table 1 (partial credit) or Table 2 (exact match)." },
-  { key: "metric", type: "string", values: ["partial", "exact"], description: "Score of the row's cells: partial credit or exact match (spec §4)." },
+  {
+    key: "table",
+    type: "string",
+    values: ["Table 1", "Table 2"],
+    description: "The paper's table this row belongs to: Table 1 (partial credit) or Table 2 (exact match).",
+  },
+  {
+    key: "metric",
+    type: "string",
+    values: ["partial", "exact"],
+    description: "Score of the row's cells: partial credit or exact match (spec §4).",
+  },
   {
     key: "score_kind",
     type: "string",
     values: PAPER_TABLE_SCORE_KINDS,
-    description: "paper: the paper's scoring; fair: chemically equivalent atom names count as one on ResLig and PocLig (the paper's published rows keep the paper score).",
+    description:
+      "paper: the paper's scoring; fair: chemically equivalent atom names count as one on ResLig and PocLig (the paper's published rows keep the paper score).",
   },
   {
     key: "row",
@@ -56,7 +74,12 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
         unit: PERCENT,
         description: `${label}: lower limit of the 95 % interval of the human row (percent) or of the condition-effect row (percentage points, Welch t interval on participants), with the decimals (1 to 3) needed for low and high to print differently; empty on other rows. Human row: ${INTERVAL_RULE_NOTE}`,
       },
-      { key: `${label} high`, type: "number", unit: PERCENT, description: `${label}: upper limit of the human row's 95 % interval (as ${label} low).` },
+      {
+        key: `${label} high`,
+        type: "number",
+        unit: PERCENT,
+        description: `${label}: upper limit of the human row's 95 % interval (as ${label} low).`,
+      },
     ];
   }),
   {
@@ -75,7 +98,10 @@ export const PAPER_TABLE_CSV_COLUMNS: readonly PaperTableCsvColumn[] = [
 ];
 
 /** One CSV record per row: labels, then value / 95 % low / high per column (percent, same rounding), then Avg. */
-export function paperTableCsvRecords(tables: readonly PaperTable[], options: Pick<PaperTableFormatOptions, "digits"> = {}): string[][] {
+export function paperTableCsvRecords(
+  tables: readonly PaperTable[],
+  options: Pick<PaperTableFormatOptions, "digits"> = {},
+): string[][] {
   const digits = options.digits ?? 1;
   const header = PAPER_TABLE_CSV_COLUMNS.map((c) => c.key);
   const out: string[][] = [header];

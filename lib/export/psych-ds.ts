@@ -17,7 +17,12 @@ import { THREE_D_USAGE_TABLE } from "./three-d-usage-table";
  */
 
 /** Columns of the responses export the package leaves out: recruitment ids, free text and browser details. */
-const TRIAL_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_external_id", "raw_answer", "device", "phase"]);
+const TRIAL_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set([
+  "participant_external_id",
+  "raw_answer",
+  "device",
+  "phase",
+]);
 const PARTICIPANT_COLUMNS_LEFT_OUT: ReadonlySet<string> = new Set(["participant_external_id"]);
 
 /** One main-phase answer of the trial-level file: the responses export's row plus what the results page made of it. */
@@ -59,14 +64,16 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
       key: "fair_partial",
       type: "number",
       unit: "fraction in [0, 1]",
-      description: "The fair partial credit (precision with the same equivalence); empty where the page uses partial instead.",
+      description:
+        "The fair partial credit (precision with the same equivalence); empty where the page uses partial instead.",
       get: (r) => r.fairPartial,
     },
     {
       key: "fair_f1",
       type: "number",
       unit: "fraction in [0, 1]",
-      description: "F1 of the answered H-bond set against the gold, with the same equivalence (T4 and T9 only; empty elsewhere).",
+      description:
+        "F1 of the answered H-bond set against the gold, with the same equivalence (T4 and T9 only; empty elsewhere).",
       get: (r) => r.fairF1,
     },
     {
@@ -91,7 +98,8 @@ export const PSYCHDS_TRIALS_TABLE = defineExportTable<PsychDsTrialRow>({
 export const PSYCHDS_PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
   id: "psychds_participants",
   title: "Analysis package: participants (data/study-<id>_table-participants_data.csv)",
-  description: "One row per participant who entered the study (the participants export without the recruitment platform's id).",
+  description:
+    "One row per participant who entered the study (the participants export without the recruitment platform's id).",
   columns: without(PARTICIPANTS_TABLE, PARTICIPANT_COLUMNS_LEFT_OUT),
 });
 
@@ -151,7 +159,9 @@ export interface PropertyValue {
  * variableMeasured from the column definitions: one entry per distinct header across the data files. A header shared
  * by several files with different descriptions gets them all, each after its file's name.
  */
-export function buildVariableMeasured(files: readonly { keyword: string; table: ExportTable<never> }[] = PSYCHDS_DATA_FILES): PropertyValue[] {
+export function buildVariableMeasured(
+  files: readonly { keyword: string; table: ExportTable<never> }[] = PSYCHDS_DATA_FILES,
+): PropertyValue[] {
   const byName = new Map<string, { column: ExportColumn<never>; uses: { keyword: string; description: string }[] }>();
   for (const f of files) {
     for (const c of f.table.columns) {
@@ -162,7 +172,10 @@ export function buildVariableMeasured(files: readonly { keyword: string; table: 
   }
   return [...byName.entries()].map(([name, { column, uses }]) => {
     const distinct = [...new Set(uses.map((u) => u.description))];
-    const description = distinct.length === 1 ? (distinct[0] as string) : uses.map((u) => `${u.keyword} file: ${u.description}`).join(" ");
+    const description =
+      distinct.length === 1
+        ? (distinct[0] as string)
+        : uses.map((u) => `${u.keyword} file: ${u.description}`).join(" ");
     return {
       "@type": "PropertyValue" as const,
       name,
@@ -201,12 +214,32 @@ export interface AnalysisSettingRow {
 export function analysisSettingRows(s: AnalysisSettings): AnalysisSettingRow[] {
   return [
     { setting: "studyId", value: s.studyId, description: "Study the package was exported from." },
-    { setting: "scope", value: s.scope, description: "study: this study's answers; pool: every study on its pool version." },
-    { setting: "resultsSeed", value: s.resultsSeed, description: "The results page's bootstrap seed; each interval uses '<seed>|<group>|<column>|<metric>'." },
-    { setting: "resultsReplicates", value: s.resultsReplicates, description: "Bootstrap replicates per interval on the results page." },
+    {
+      setting: "scope",
+      value: s.scope,
+      description: "study: this study's answers; pool: every study on its pool version.",
+    },
+    {
+      setting: "resultsSeed",
+      value: s.resultsSeed,
+      description: "The results page's bootstrap seed; each interval uses '<seed>|<group>|<column>|<metric>'.",
+    },
+    {
+      setting: "resultsReplicates",
+      value: s.resultsReplicates,
+      description: "Bootstrap replicates per interval on the results page.",
+    },
     { setting: "confidence", value: s.confidence, description: "Confidence level of every interval." },
-    { setting: "conditionSeed", value: s.conditionSeed, description: "Park–Miller seed of the crossed bootstrap of the condition effect." },
-    { setting: "conditionReplicates", value: s.conditionReplicates, description: "Replicates of the crossed bootstrap of the condition effect." },
+    {
+      setting: "conditionSeed",
+      value: s.conditionSeed,
+      description: "Park–Miller seed of the crossed bootstrap of the condition effect.",
+    },
+    {
+      setting: "conditionReplicates",
+      value: s.conditionReplicates,
+      description: "Replicates of the crossed bootstrap of the condition effect.",
+    },
     {
       setting: "exclusionRules",
       value: activeRules(s.exclusionPolicy).join(" | "),
@@ -216,7 +249,10 @@ export function analysisSettingRows(s: AnalysisSettings): AnalysisSettingRow[] {
     // One row per active rule with its threshold (true for the on/off rules), so the policy can be read without the app.
     ...activeRules(s.exclusionPolicy).map((rule) => ({
       setting: `exclusion.${rule}`,
-      value: typeof s.exclusionPolicy[rule] === "boolean" ? String(s.exclusionPolicy[rule]) : (s.exclusionPolicy[rule] as number),
+      value:
+        typeof s.exclusionPolicy[rule] === "boolean"
+          ? String(s.exclusionPolicy[rule])
+          : (s.exclusionPolicy[rule] as number),
       description: `Exclusion rule threshold: ${describeRule(rule, s.exclusionPolicy)}.`,
     })),
     { setting: "trialsFile", value: s.files.trials, description: "Trial-level data file under data/." },
@@ -253,7 +289,10 @@ export interface DatasetDescriptionInput {
 
 /** The dataset_description.json object (Psych-DS required fields plus schema.org fields that describe the study). */
 export function buildDatasetDescription(input: DatasetDescriptionInput): Record<string, unknown> {
-  const scopeText = input.scope === "pool" ? `every study on pool ${input.poolName} v${input.poolVersion}` : `study ${input.study.slug}`;
+  const scopeText =
+    input.scope === "pool"
+      ? `every study on pool ${input.poolName} v${input.poolVersion}`
+      : `study ${input.study.slug}`;
   return {
     "@context": "https://schema.org",
     "@type": "Dataset",

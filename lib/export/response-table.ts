@@ -44,7 +44,10 @@ export interface ResponseExportRow {
 }
 
 /** A response as stored (Response joined with Participant, Item, AnswerKey), before the export derives its columns. */
-export interface StoredResponseRow extends Omit<ResponseExportRow, "cohort" | "resultColumn" | "signals" | "identicalRun"> {
+export interface StoredResponseRow extends Omit<
+  ResponseExportRow,
+  "cohort" | "resultColumn" | "signals" | "identicalRun"
+> {
   /** The participant's cohort tag as stored; null or blank when the study had none. */
   cohort: string | null;
   /** AnswerSignals.signals as stored (validated here), null when the answer carried none. */
@@ -52,9 +55,19 @@ export interface StoredResponseRow extends Omit<ResponseExportRow, "cohort" | "r
 }
 
 /** A stored response as the export's row, given its result column (derived from the item's gold). */
-export function toResponseExportRow(row: StoredResponseRow, resultColumn: string | null, identicalRun: number | null = null): ResponseExportRow {
+export function toResponseExportRow(
+  row: StoredResponseRow,
+  resultColumn: string | null,
+  identicalRun: number | null = null,
+): ResponseExportRow {
   const signals = row.signals === null || row.signals === undefined ? null : AnswerSignalsSchema.safeParse(row.signals);
-  return { ...row, cohort: row.cohort && row.cohort.trim() !== "" ? row.cohort : UNSPECIFIED_COHORT, resultColumn, signals: signals?.success ? signals.data : null, identicalRun };
+  return {
+    ...row,
+    cohort: row.cohort && row.cohort.trim() !== "" ? row.cohort : UNSPECIFIED_COHORT,
+    resultColumn,
+    signals: signals?.success ? signals.data : null,
+    identicalRun,
+  };
 }
 
 /**
@@ -68,16 +81,28 @@ export function chooseResponseTimeMs(row: Pick<ResponseExportRow, "rtClientMs" |
 export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
   id: "responses",
   title: "Responses (long format)",
-  description: "One row per stored answer, every phase (practice, main, attention), ordered by submission time. Only phase = main enters the results. Contains the gold answer: for researchers only.",
+  description:
+    "One row per stored answer, every phase (practice, main, attention), ordered by submission time. Only phase = main enters the results. Contains the gold answer: for researchers only.",
   columns: [
     { key: "response_id", type: "string", description: "Response id (stable, unique).", get: (r) => r.responseId },
     { key: "study_id", type: "string", description: "Study id.", get: (r) => r.studyId },
-    { key: "study_slug", type: "string", description: "Study slug, as in the participant link /s/<slug>.", get: (r) => r.studySlug },
-    { key: "participant_id", type: "string", description: "Participant id assigned by the app (pseudonymous).", get: (r) => r.participantId },
+    {
+      key: "study_slug",
+      type: "string",
+      description: "Study slug, as in the participant link /s/<slug>.",
+      get: (r) => r.studySlug,
+    },
+    {
+      key: "participant_id",
+      type: "string",
+      description: "Participant id assigned by the app (pseudonymous).",
+      get: (r) => r.participantId,
+    },
     {
       key: "participant_external_id",
       type: "string",
-      description: "External participant id: the recruitment platform's id (e.g. PROLIFIC_PID) or a generated anonymous id.",
+      description:
+        "External participant id: the recruitment platform's id (e.g. PROLIFIC_PID) or a generated anonymous id.",
       get: (r) => r.participantExternalId,
     },
     {
@@ -86,7 +111,13 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       description: `Participant cohort from the study's cohort tag when they entered (e.g. expert, crowd); '${UNSPECIFIED_COHORT}' when the study had none.`,
       get: (r) => r.cohort,
     },
-    { key: "condition", type: "string", values: ["static", "interactive"], description: "Study condition the participant was assigned.", get: (r) => r.condition },
+    {
+      key: "condition",
+      type: "string",
+      values: ["static", "interactive"],
+      description: "Study condition the participant was assigned.",
+      get: (r) => r.condition,
+    },
     { key: "item_id", type: "string", description: "Item id in this app.", get: (r) => r.itemId },
     {
       key: "item_external_id",
@@ -94,53 +125,92 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       description: "Item's external id (VLMEvalKit index, MiSI release id or bundle id); empty when none.",
       get: (r) => r.itemExternalId,
     },
-    { key: "task_id", type: "string", values: TASK_IDS, description: "MiSI-Bench task (spec §3, T1..T9 in order).", get: (r) => r.taskId },
-    { key: "task_version", type: "integer", description: "Version of the task's grammar and scoring when the answer was scored.", get: (r) => r.taskVersion },
+    {
+      key: "task_id",
+      type: "string",
+      values: TASK_IDS,
+      description: "MiSI-Bench task (spec §3, T1..T9 in order).",
+      get: (r) => r.taskId,
+    },
+    {
+      key: "task_version",
+      type: "integer",
+      description: "Version of the task's grammar and scoring when the answer was scored.",
+      get: (r) => r.taskVersion,
+    },
     {
       key: "result_column",
       type: "string",
       values: RESULT_COLUMN_KEYS,
-      description: "Column of the paper's result tables: the task id, except residue_ligand split into residue_ligand_pos (item has bonds) and residue_ligand_neg (no bonds).",
+      description:
+        "Column of the paper's result tables: the task id, except residue_ligand split into residue_ligand_pos (item has bonds) and residue_ligand_neg (no bonds).",
       get: (r) => r.resultColumn,
     },
-    { key: "phase", type: "string", values: ["practice", "main", "attention"], description: "Block the item was served in; only main counts in results.", get: (r) => r.phase },
+    {
+      key: "phase",
+      type: "string",
+      values: ["practice", "main", "attention"],
+      description: "Block the item was served in; only main counts in results.",
+      get: (r) => r.phase,
+    },
     {
       key: "raw_answer",
       type: "string",
-      description: "Answer text exactly as submitted (empty when the time limit ran out). Cells a spreadsheet would read as a formula start with an apostrophe.",
+      description:
+        "Answer text exactly as submitted (empty when the time limit ran out). Cells a spreadsheet would read as a formula start with an apostrophe.",
       get: (r) => r.rawAnswer,
     },
-    { key: "canonical_answer", type: "string", description: "The answer in the task grammar's canonical form (empty when timed out).", get: (r) => r.canonicalAnswer },
-    { key: "gold_answer", type: "string", description: "Canonical text of the correct answer (AnswerKey.canonical).", get: (r) => r.goldAnswer },
+    {
+      key: "canonical_answer",
+      type: "string",
+      description: "The answer in the task grammar's canonical form (empty when timed out).",
+      get: (r) => r.canonicalAnswer,
+    },
+    {
+      key: "gold_answer",
+      type: "string",
+      description: "Canonical text of the correct answer (AnswerKey.canonical).",
+      get: (r) => r.goldAnswer,
+    },
     {
       key: "exact",
       type: "integer",
       values: ["0", "1"],
-      description: "1 when the canonical answer equals the gold answer (spec §4, the paper's Table 2); 0 for a late answer (see late).",
+      description:
+        "1 when the canonical answer equals the gold answer (spec §4, the paper's Table 2); 0 for a late answer (see late).",
       get: (r) => r.exact,
     },
     {
       key: "partial",
       type: "number",
       unit: "fraction in [0, 1]",
-      description: "Partial credit (spec §4, the paper's Table 1); equals exact for multiple-choice tasks and zooming; 0 for a late answer (see late).",
+      description:
+        "Partial credit (spec §4, the paper's Table 1); equals exact for multiple-choice tasks and zooming; 0 for a late answer (see late).",
       get: (r) => r.partial,
     },
     {
       key: "rt_ms",
       type: "integer",
       unit: "ms",
-      description: "Response time used in analyses, from two clocks: rt_browser_ms (the browser's clock) when present, else rt_server_ms (the server's clock).",
+      description:
+        "Response time used in analyses, from two clocks: rt_browser_ms (the browser's clock) when present, else rt_server_ms (the server's clock).",
       get: (r) => chooseResponseTimeMs(r),
     },
     {
       key: "rt_browser_ms",
       type: "integer",
       unit: "ms",
-      description: "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).",
+      description:
+        "Client-measured time from first display to submit (in a timed study the question's text appears a moment before its images, which load after shown_at is stamped).",
       get: (r) => r.rtClientMs,
     },
-    { key: "rt_server_ms", type: "integer", unit: "ms", description: "Server-measured time from shown_at to storing the answer.", get: (r) => r.rtServerMs },
+    {
+      key: "rt_server_ms",
+      type: "integer",
+      unit: "ms",
+      description: "Server-measured time from shown_at to storing the answer.",
+      get: (r) => r.rtServerMs,
+    },
     {
       key: "shown_at",
       type: "datetime",
@@ -149,11 +219,18 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
         "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.",
       get: (r) => r.shownAt,
     },
-    { key: "submitted_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the answer was stored (server time).", get: (r) => r.submittedAt },
+    {
+      key: "submitted_at",
+      type: "datetime",
+      unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
+      description: "When the answer was stored (server time).",
+      get: (r) => r.submittedAt,
+    },
     {
       key: "device",
       type: "json",
-      description: "Device information the participant's browser reported at entry (screen size, user agent…), as JSON.",
+      description:
+        "Device information the participant's browser reported at entry (screen size, user agent…), as JSON.",
       get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | string | number | boolean | null)),
     },
     {

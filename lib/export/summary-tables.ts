@@ -15,7 +15,11 @@ const CI_RULE = INTERVAL_RULE_NOTE;
 const CI_METHODS = ["participant_bootstrap", "clustered_wilson"] as const;
 
 function ciMethod(method: IntervalMethod | undefined): string | undefined {
-  return method === undefined ? undefined : method === "participant-bootstrap" ? "participant_bootstrap" : "clustered_wilson";
+  return method === undefined
+    ? undefined
+    : method === "participant-bootstrap"
+      ? "participant_bootstrap"
+      : "clustered_wilson";
 }
 
 export type SummaryGroupType = "overall" | "condition" | "cohort" | "condition_effect";
@@ -44,7 +48,12 @@ export interface TaskSummaryRow {
   confidence: number;
 }
 
-function rowsOfGroup(groupType: SummaryGroupType, group: string, g: GroupSummary, s: HumanResultsSummary): TaskSummaryRow[] {
+function rowsOfGroup(
+  groupType: SummaryGroupType,
+  group: string,
+  g: GroupSummary,
+  s: HumanResultsSummary,
+): TaskSummaryRow[] {
   const meta = { groupType, group, seed: s.seed, replicates: s.replicates, confidence: s.confidence };
   const rows: TaskSummaryRow[] = g.columns.map((c) => ({
     ...meta,
@@ -103,8 +112,22 @@ function effectRows(group: string, e: ConditionEffectSummary, s: HumanResultsSum
     confidence: s.confidence,
   };
   return [
-    ...e.columns.map((c) => ({ ...meta, column: c.column, taskId: RESULT_COLUMNS[c.column].taskId, label: c.label, exactMean: c.effect.estimate, effect: c.effect })),
-    { ...meta, column: "all_tasks", taskId: null, label: "All tasks (pooled over answers)", exactMean: e.overall.estimate, effect: e.overall },
+    ...e.columns.map((c) => ({
+      ...meta,
+      column: c.column,
+      taskId: RESULT_COLUMNS[c.column].taskId,
+      label: c.label,
+      exactMean: c.effect.estimate,
+      effect: c.effect,
+    })),
+    {
+      ...meta,
+      column: "all_tasks",
+      taskId: null,
+      label: "All tasks (pooled over answers)",
+      exactMean: e.overall.estimate,
+      effect: e.overall,
+    },
   ];
 }
 
@@ -120,7 +143,9 @@ export function toTaskSummaryRows(s: HumanResultsSummary): TaskSummaryRow[] {
     ...Object.entries(s.byCohort).flatMap(([k, g]) => rowsOfGroup("cohort", k, g, s)),
     ...(s.conditionEffect.estimable ? effectRows("interactive_minus_static", s.conditionEffect, s) : []),
     ...(s.unexcluded ? rowsOfGroup("overall", "all_unexcluded", s.unexcluded.overall, s) : []),
-    ...(s.unexcluded?.conditionEffect.estimable ? effectRows("interactive_minus_static_unexcluded", s.unexcluded.conditionEffect, s) : []),
+    ...(s.unexcluded?.conditionEffect.estimable
+      ? effectRows("interactive_minus_static_unexcluded", s.unexcluded.conditionEffect, s)
+      : []),
   ];
 }
 
@@ -135,7 +160,8 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "group_type",
       type: "string",
       values: ["overall", "condition", "cohort", "condition_effect"],
-      description: "How the responses were grouped; condition_effect: the difference interactive − static in exact accuracy (docs/condition-effect.md).",
+      description:
+        "How the responses were grouped; condition_effect: the difference interactive − static in exact accuracy (docs/condition-effect.md).",
       get: (r) => r.groupType,
     },
     {
@@ -149,13 +175,30 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "result_column",
       type: "string",
       values: [...RESULT_COLUMN_KEYS, "paper_average", "all_task_average", "all_tasks"],
-      description: "Result column of the paper's tables, or one of the two averages; all_tasks: the condition effect pooled over every answer.",
+      description:
+        "Result column of the paper's tables, or one of the two averages; all_tasks: the condition effect pooled over every answer.",
       get: (r) => r.column,
     },
-    { key: "task_id", type: "string", values: TASK_IDS, description: "Task of the column; empty on average rows.", get: (r) => r.taskId },
-    { key: "label", type: "string", description: "Column header as printed in the paper (Trans, Rot, …, ResLig+, ResLig−).", get: (r) => r.label },
+    {
+      key: "task_id",
+      type: "string",
+      values: TASK_IDS,
+      description: "Task of the column; empty on average rows.",
+      get: (r) => r.taskId,
+    },
+    {
+      key: "label",
+      type: "string",
+      description: "Column header as printed in the paper (Trans, Rot, …, ResLig+, ResLig−).",
+      get: (r) => r.label,
+    },
     { key: "n_items", type: "integer", description: "Distinct items answered.", get: (r) => r.summary?.nItems },
-    { key: "n_participants", type: "integer", description: "Distinct participants who answered.", get: (r) => r.summary?.nParticipants },
+    {
+      key: "n_participants",
+      type: "integer",
+      description: "Distinct participants who answered.",
+      get: (r) => r.summary?.nParticipants,
+    },
     { key: "n_responses", type: "integer", description: "Responses (main phase).", get: (r) => r.summary?.nResponses },
     {
       key: "exact_mean",
@@ -169,17 +212,30 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "effect_ci_low",
       type: "number",
       unit: "difference of fractions",
-      description: "condition_effect rows: 95 % crossed (participants × items) bootstrap interval of the difference, lower limit; empty elsewhere.",
+      description:
+        "condition_effect rows: 95 % crossed (participants × items) bootstrap interval of the difference, lower limit; empty elsewhere.",
       get: (r) => r.effect?.low,
     },
-    { key: "effect_ci_high", type: "number", unit: "difference of fractions", description: "condition_effect rows: the interval's upper limit; empty elsewhere.", get: (r) => r.effect?.high },
+    {
+      key: "effect_ci_high",
+      type: "number",
+      unit: "difference of fractions",
+      description: "condition_effect rows: the interval's upper limit; empty elsewhere.",
+      get: (r) => r.effect?.high,
+    },
     {
       key: "effect_seed",
       type: "integer",
-      description: "condition_effect rows: Park–Miller seed of the crossed bootstrap (its replicates in effect_replicates); empty elsewhere.",
+      description:
+        "condition_effect rows: Park–Miller seed of the crossed bootstrap (its replicates in effect_replicates); empty elsewhere.",
       get: (r) => r.effect?.seed,
     },
-    { key: "effect_replicates", type: "integer", description: "condition_effect rows: crossed-bootstrap replicates.", get: (r) => r.effect?.replicates },
+    {
+      key: "effect_replicates",
+      type: "integer",
+      description: "condition_effect rows: crossed-bootstrap replicates.",
+      get: (r) => r.effect?.replicates,
+    },
     {
       key: "exact_wilson_low",
       type: "number",
@@ -187,7 +243,13 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       description: "Wilson score interval (lower limit) of the exact proportion, responses treated as independent.",
       get: (r) => r.summary?.exact.wilson.low,
     },
-    { key: "exact_wilson_high", type: "number", unit: FRACTION, description: "Wilson score interval, upper limit.", get: (r) => r.summary?.exact.wilson.high },
+    {
+      key: "exact_wilson_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Wilson score interval, upper limit.",
+      get: (r) => r.summary?.exact.wilson.high,
+    },
     {
       key: "exact_bootstrap_low",
       type: "number",
@@ -196,20 +258,35 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
         "Participant-cluster bootstrap percentile interval of the exact mean (participants resampled with replacement), lower limit, as computed (a point where every answer scored the same); exact_ci_low is the interval to report.",
       get: (r) => r.summary?.exact.bootstrap.low,
     },
-    { key: "exact_bootstrap_high", type: "number", unit: FRACTION, description: "Participant-cluster bootstrap interval of the exact mean, upper limit.", get: (r) => r.summary?.exact.bootstrap.high },
+    {
+      key: "exact_bootstrap_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Participant-cluster bootstrap interval of the exact mean, upper limit.",
+      get: (r) => r.summary?.exact.bootstrap.high,
+    },
     {
       key: "exact_ci_low",
       type: "number",
       unit: FRACTION,
-      description: "Exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      description:
+        "Exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " +
+        CI_RULE,
       get: (r) => r.summary?.exact.interval.low,
     },
-    { key: "exact_ci_high", type: "number", unit: FRACTION, description: "Exact mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.exact.interval.high },
+    {
+      key: "exact_ci_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Exact mean: the reported 95 % interval, upper limit.",
+      get: (r) => r.summary?.exact.interval.high,
+    },
     {
       key: "exact_ci_method",
       type: "string",
       values: CI_METHODS,
-      description: "Exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see exact_ci_low).",
+      description:
+        "Exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see exact_ci_low).",
       get: (r) => ciMethod(r.summary?.exact.interval.method),
     },
     {
@@ -237,23 +314,68 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "partial_ci_low",
       type: "number",
       unit: FRACTION,
-      description: "Partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      description:
+        "Partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " +
+        CI_RULE,
       get: (r) => r.summary?.partial.interval.low,
     },
-    { key: "partial_ci_high", type: "number", unit: FRACTION, description: "Partial mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.partial.interval.high },
+    {
+      key: "partial_ci_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Partial mean: the reported 95 % interval, upper limit.",
+      get: (r) => r.summary?.partial.interval.high,
+    },
     {
       key: "partial_ci_method",
       type: "string",
       values: CI_METHODS,
-      description: "Partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see partial_ci_low).",
+      description:
+        "Partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see partial_ci_low).",
       get: (r) => ciMethod(r.summary?.partial.interval.method),
     },
-    { key: "exact_participant_min", type: "number", unit: FRACTION, description: "Lowest participant's own exact mean in this column.", get: (r) => r.summary?.exact.participantSpread.min },
-    { key: "exact_participant_median", type: "number", unit: FRACTION, description: "Median of the participants' exact means.", get: (r) => r.summary?.exact.participantSpread.median },
-    { key: "exact_participant_max", type: "number", unit: FRACTION, description: "Highest participant's exact mean.", get: (r) => r.summary?.exact.participantSpread.max },
-    { key: "partial_participant_min", type: "number", unit: FRACTION, description: "Lowest participant's partial mean.", get: (r) => r.summary?.partial.participantSpread.min },
-    { key: "partial_participant_median", type: "number", unit: FRACTION, description: "Median of the participants' partial means.", get: (r) => r.summary?.partial.participantSpread.median },
-    { key: "partial_participant_max", type: "number", unit: FRACTION, description: "Highest participant's partial mean.", get: (r) => r.summary?.partial.participantSpread.max },
+    {
+      key: "exact_participant_min",
+      type: "number",
+      unit: FRACTION,
+      description: "Lowest participant's own exact mean in this column.",
+      get: (r) => r.summary?.exact.participantSpread.min,
+    },
+    {
+      key: "exact_participant_median",
+      type: "number",
+      unit: FRACTION,
+      description: "Median of the participants' exact means.",
+      get: (r) => r.summary?.exact.participantSpread.median,
+    },
+    {
+      key: "exact_participant_max",
+      type: "number",
+      unit: FRACTION,
+      description: "Highest participant's exact mean.",
+      get: (r) => r.summary?.exact.participantSpread.max,
+    },
+    {
+      key: "partial_participant_min",
+      type: "number",
+      unit: FRACTION,
+      description: "Lowest participant's partial mean.",
+      get: (r) => r.summary?.partial.participantSpread.min,
+    },
+    {
+      key: "partial_participant_median",
+      type: "number",
+      unit: FRACTION,
+      description: "Median of the participants' partial means.",
+      get: (r) => r.summary?.partial.participantSpread.median,
+    },
+    {
+      key: "partial_participant_max",
+      type: "number",
+      unit: FRACTION,
+      description: "Highest participant's partial mean.",
+      get: (r) => r.summary?.partial.participantSpread.max,
+    },
     {
       key: "chance_exact",
       type: "number",
@@ -261,14 +383,26 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       description: "Chance level of an exact answer (spec §4); empty for open-ended answers.",
       get: (r) => r.summary?.chance.exact,
     },
-    { key: "chance_basis", type: "string", description: "How the chance level was derived.", get: (r) => r.summary?.chance.basis },
+    {
+      key: "chance_basis",
+      type: "string",
+      description: "How the chance level was derived.",
+      get: (r) => r.summary?.chance.basis,
+    },
     {
       key: "missing_columns",
       type: "string",
-      description: "Average rows only: result columns without data, separated by spaces (the average is empty when any is missing).",
+      description:
+        "Average rows only: result columns without data, separated by spaces (the average is empty when any is missing).",
       get: (r) => r.missingColumns?.join(" "),
     },
-    { key: "confidence", type: "number", unit: FRACTION, description: "Confidence level of every interval in the row (0.95).", get: (r) => r.confidence },
+    {
+      key: "confidence",
+      type: "number",
+      unit: FRACTION,
+      description: "Confidence level of every interval in the row (0.95).",
+      get: (r) => r.confidence,
+    },
     {
       key: "fair_exact_mean",
       type: "number",
@@ -277,8 +411,20 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
         "Fair score, exact (shown after the paper's): on T4/T9 chemically equivalent atom names count as one — ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT (either way round, on a residue that has an OXT: named in the gold or in the item's pick lists), PHE and TYR CD1/CD2 and CE1/CE2 — as one relabelling per residue (all of a residue's pair names swapped or none), then matched one-to-one; other tasks: equal to exact_mean. Computed at export time from the stored canonical answer and the gold.",
       get: (r) => r.fairExactMean,
     },
-    { key: "fair_exact_wilson_low", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, lower limit.", get: (r) => r.summary?.fair.exact.wilson.low },
-    { key: "fair_exact_wilson_high", type: "number", unit: FRACTION, description: "Wilson interval of the fair exact proportion, upper limit.", get: (r) => r.summary?.fair.exact.wilson.high },
+    {
+      key: "fair_exact_wilson_low",
+      type: "number",
+      unit: FRACTION,
+      description: "Wilson interval of the fair exact proportion, lower limit.",
+      get: (r) => r.summary?.fair.exact.wilson.low,
+    },
+    {
+      key: "fair_exact_wilson_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Wilson interval of the fair exact proportion, upper limit.",
+      get: (r) => r.summary?.fair.exact.wilson.high,
+    },
     {
       key: "fair_exact_bootstrap_low",
       type: "number",
@@ -297,15 +443,24 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "fair_exact_ci_low",
       type: "number",
       unit: FRACTION,
-      description: "Fair exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      description:
+        "Fair exact mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " +
+        CI_RULE,
       get: (r) => r.summary?.fair.exact.interval.low,
     },
-    { key: "fair_exact_ci_high", type: "number", unit: FRACTION, description: "Fair exact mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.fair.exact.interval.high },
+    {
+      key: "fair_exact_ci_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Fair exact mean: the reported 95 % interval, upper limit.",
+      get: (r) => r.summary?.fair.exact.interval.high,
+    },
     {
       key: "fair_exact_ci_method",
       type: "string",
       values: CI_METHODS,
-      description: "Fair exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_exact_ci_low).",
+      description:
+        "Fair exact mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_exact_ci_low).",
       get: (r) => ciMethod(r.summary?.fair.exact.interval.method),
     },
     {
@@ -334,15 +489,24 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
       key: "fair_partial_ci_low",
       type: "number",
       unit: FRACTION,
-      description: "Fair partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " + CI_RULE,
+      description:
+        "Fair partial mean: the reported 95 % interval (the one the results page, charts and paper tables print), lower limit. " +
+        CI_RULE,
       get: (r) => r.summary?.fair.partial.interval.low,
     },
-    { key: "fair_partial_ci_high", type: "number", unit: FRACTION, description: "Fair partial mean: the reported 95 % interval, upper limit.", get: (r) => r.summary?.fair.partial.interval.high },
+    {
+      key: "fair_partial_ci_high",
+      type: "number",
+      unit: FRACTION,
+      description: "Fair partial mean: the reported 95 % interval, upper limit.",
+      get: (r) => r.summary?.fair.partial.interval.high,
+    },
     {
       key: "fair_partial_ci_method",
       type: "string",
       values: CI_METHODS,
-      description: "Fair partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_partial_ci_low).",
+      description:
+        "Fair partial mean: which rule gave the reported interval: participant_bootstrap, or clustered_wilson where the bootstrap collapses (see fair_partial_ci_low).",
       get: (r) => ciMethod(r.summary?.fair.partial.interval.method),
     },
     {
@@ -356,10 +520,16 @@ export const TASK_SUMMARY_TABLE = defineExportTable<TaskSummaryRow>({
     {
       key: "bootstrap_seed",
       type: "string",
-      description: "Base seed of the bootstrap; each interval derives its own seed from it, the group and the column, so every interval is reproducible.",
+      description:
+        "Base seed of the bootstrap; each interval derives its own seed from it, the group and the column, so every interval is reproducible.",
       get: (r) => String(r.seed),
     },
-    { key: "bootstrap_replicates", type: "integer", description: "Bootstrap replicates per interval.", get: (r) => r.replicates },
+    {
+      key: "bootstrap_replicates",
+      type: "integer",
+      description: "Bootstrap replicates per interval.",
+      get: (r) => r.replicates,
+    },
   ],
 });
 
@@ -377,7 +547,12 @@ export const ITEM_SUMMARY_TABLE = defineExportTable<ItemSummaryRow>({
   description: "One row per item with at least one main-phase response: human accuracy and the answer distribution.",
   columns: [
     { key: "item_id", type: "string", description: "Item id in this app.", get: (r) => r.stats.itemId },
-    { key: "item_external_id", type: "string", description: "Item's external id (VLMEvalKit index, release id); empty when none.", get: (r) => r.externalId },
+    {
+      key: "item_external_id",
+      type: "string",
+      description: "Item's external id (VLMEvalKit index, release id); empty when none.",
+      get: (r) => r.externalId,
+    },
     {
       key: "item_status",
       type: "string",
@@ -386,20 +561,53 @@ export const ITEM_SUMMARY_TABLE = defineExportTable<ItemSummaryRow>({
       get: (r) => r.status,
     },
     { key: "task_id", type: "string", values: TASK_IDS, description: "MiSI-Bench task.", get: (r) => r.stats.taskId },
-    { key: "result_column", type: "string", values: RESULT_COLUMN_KEYS, description: "Result column (T4 split into pos/neg by its gold).", get: (r) => r.stats.column },
-    { key: "n_responses", type: "integer", description: "Main-phase responses to this item.", get: (r) => r.stats.nResponses },
+    {
+      key: "result_column",
+      type: "string",
+      values: RESULT_COLUMN_KEYS,
+      description: "Result column (T4 split into pos/neg by its gold).",
+      get: (r) => r.stats.column,
+    },
+    {
+      key: "n_responses",
+      type: "integer",
+      description: "Main-phase responses to this item.",
+      get: (r) => r.stats.nResponses,
+    },
     { key: "n_correct", type: "integer", description: "Responses with exact = 1.", get: (r) => r.stats.nCorrect },
-    { key: "exact_accuracy", type: "number", unit: FRACTION, description: "n_correct / n_responses.", get: (r) => r.stats.exactAccuracy },
-    { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit of the item's responses.", get: (r) => r.stats.partialMean },
+    {
+      key: "exact_accuracy",
+      type: "number",
+      unit: FRACTION,
+      description: "n_correct / n_responses.",
+      get: (r) => r.stats.exactAccuracy,
+    },
+    {
+      key: "partial_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Mean partial credit of the item's responses.",
+      get: (r) => r.stats.partialMean,
+    },
     { key: "gold_answer", type: "string", description: "Canonical correct answer.", get: (r) => r.goldAnswer },
-    { key: "modal_answer", type: "string", description: "Most frequent canonical answer; empty when none or when the top count is tied.", get: (r) => r.stats.modalAnswer },
+    {
+      key: "modal_answer",
+      type: "string",
+      description: "Most frequent canonical answer; empty when none or when the top count is tied.",
+      get: (r) => r.stats.modalAnswer,
+    },
     {
       key: "answer_distribution",
       type: "json",
       description: "Canonical answers and their counts, most frequent first, as a JSON object {answer: count}.",
       get: (r) => Object.fromEntries(r.stats.answers.map((a) => [a.answer, a.count])),
     },
-    { key: "n_without_answer", type: "integer", description: "Responses without a canonical answer (timed out).", get: (r) => r.stats.nWithoutAnswer },
+    {
+      key: "n_without_answer",
+      type: "integer",
+      description: "Responses without a canonical answer (timed out).",
+      get: (r) => r.stats.nWithoutAnswer,
+    },
   ],
 });
 
@@ -430,26 +638,50 @@ export interface ParticipantExportRow extends ParticipantSignalCells {
 }
 
 function utcOffsetOf(deviceInfo: unknown): number | null {
-  const offset = deviceInfo && typeof deviceInfo === "object" ? (deviceInfo as { utcOffsetMin?: unknown }).utcOffsetMin : undefined;
+  const offset =
+    deviceInfo && typeof deviceInfo === "object" ? (deviceInfo as { utcOffsetMin?: unknown }).utcOffsetMin : undefined;
   return typeof offset === "number" && Number.isInteger(offset) ? offset : null;
 }
 
 export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
   id: "participants",
   title: "Participants",
-  description: "One row per participant who entered the study (any status), with counts of their responses and their main-phase scores.",
+  description:
+    "One row per participant who entered the study (any status), with counts of their responses and their main-phase scores.",
   columns: [
-    { key: "participant_id", type: "string", description: "Participant id assigned by the app (pseudonymous).", get: (r) => r.participantId },
+    {
+      key: "participant_id",
+      type: "string",
+      description: "Participant id assigned by the app (pseudonymous).",
+      get: (r) => r.participantId,
+    },
     { key: "study_id", type: "string", description: "Study id.", get: (r) => r.studyId },
     { key: "study_slug", type: "string", description: "Study slug.", get: (r) => r.studySlug },
-    { key: "participant_external_id", type: "string", description: "Recruitment platform id (e.g. PROLIFIC_PID) or generated anonymous id.", get: (r) => r.externalId },
-    { key: "anonymous", type: "boolean", values: ["0", "1"], description: "1 when the id was generated by the app (no platform id given).", get: (r) => r.anonymous },
-    { key: "cohort", type: "string", description: "Cohort tag at entry; 'unspecified' when none.", get: (r) => r.cohort },
+    {
+      key: "participant_external_id",
+      type: "string",
+      description: "Recruitment platform id (e.g. PROLIFIC_PID) or generated anonymous id.",
+      get: (r) => r.externalId,
+    },
+    {
+      key: "anonymous",
+      type: "boolean",
+      values: ["0", "1"],
+      description: "1 when the id was generated by the app (no platform id given).",
+      get: (r) => r.anonymous,
+    },
+    {
+      key: "cohort",
+      type: "string",
+      description: "Cohort tag at entry; 'unspecified' when none.",
+      get: (r) => r.cohort,
+    },
     {
       key: "condition",
       type: "string",
       values: ["static", "interactive"],
-      description: "Condition given at the start (consent), in turn among those who start; empty for a participant who never started (saw no question).",
+      description:
+        "Condition given at the start (consent), in turn among those who start; empty for a participant who never started (saw no question).",
       // Before consent the row carries only the turn the next start would take, which this participant never saw.
       get: (r) => (r.consentAt === null ? null : r.condition),
     },
@@ -460,10 +692,33 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
       description: "Where the participant is (or ended) in the study flow.",
       get: (r) => r.status,
     },
-    { key: "consent_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When consent was given; empty when not (yet) given.", get: (r) => r.consentAt },
-    { key: "started_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the participant first opened the study link.", get: (r) => r.startedAt },
-    { key: "completed_at", type: "datetime", unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm", description: "When the session ended (completed or screened out).", get: (r) => r.completedAt },
-    { key: "device", type: "json", description: "Device information reported at entry, as JSON.", get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)) },
+    {
+      key: "consent_at",
+      type: "datetime",
+      unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
+      description: "When consent was given; empty when not (yet) given.",
+      get: (r) => r.consentAt,
+    },
+    {
+      key: "started_at",
+      type: "datetime",
+      unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
+      description: "When the participant first opened the study link.",
+      get: (r) => r.startedAt,
+    },
+    {
+      key: "completed_at",
+      type: "datetime",
+      unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
+      description: "When the session ended (completed or screened out).",
+      get: (r) => r.completedAt,
+    },
+    {
+      key: "device",
+      type: "json",
+      description: "Device information reported at entry, as JSON.",
+      get: (r) => (r.deviceInfo === undefined ? null : (r.deviceInfo as object | null)),
+    },
     {
       key: "utc_offset_min",
       type: "integer",
@@ -472,20 +727,54 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
         "The participant's time-zone offset at entry as the browser reported it (UTC+2 → 120, UTC−5 → −300): local time = a UTC timestamp + this many minutes. Empty for browsers that did not report it.",
       get: (r) => utcOffsetOf(r.deviceInfo),
     },
-    { key: "attention_failures", type: "integer", description: "Failed attention checks; empty when none were recorded.", get: (r) => r.attentionFailures },
-    { key: "flagged", type: "boolean", values: ["0", "1"], description: "1 when failed attention checks exceed the study's tolerance.", get: (r) => r.flagged },
+    {
+      key: "attention_failures",
+      type: "integer",
+      description: "Failed attention checks; empty when none were recorded.",
+      get: (r) => r.attentionFailures,
+    },
+    {
+      key: "flagged",
+      type: "boolean",
+      values: ["0", "1"],
+      description: "1 when failed attention checks exceed the study's tolerance.",
+      get: (r) => r.flagged,
+    },
     {
       key: "hbond_primer",
       type: "boolean",
       values: ["0", "1"],
-      description: "1 when the participant's study showed the hydrogen-bond primer (recorded at consent); empty before consent.",
+      description:
+        "1 when the participant's study showed the hydrogen-bond primer (recorded at consent); empty before consent.",
       get: (r) => r.hbondPrimer,
     },
     { key: "n_main_responses", type: "integer", description: "Main-phase responses.", get: (r) => r.nMainResponses },
-    { key: "n_practice_responses", type: "integer", description: "Practice responses (never scored into results).", get: (r) => r.nPracticeResponses },
-    { key: "n_attention_responses", type: "integer", description: "Attention-check responses.", get: (r) => r.nAttentionResponses },
-    { key: "exact_mean", type: "number", unit: FRACTION, description: "Mean exact score over the participant's main-phase responses.", get: (r) => r.exactMean },
-    { key: "partial_mean", type: "number", unit: FRACTION, description: "Mean partial credit over main-phase responses.", get: (r) => r.partialMean },
+    {
+      key: "n_practice_responses",
+      type: "integer",
+      description: "Practice responses (never scored into results).",
+      get: (r) => r.nPracticeResponses,
+    },
+    {
+      key: "n_attention_responses",
+      type: "integer",
+      description: "Attention-check responses.",
+      get: (r) => r.nAttentionResponses,
+    },
+    {
+      key: "exact_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Mean exact score over the participant's main-phase responses.",
+      get: (r) => r.exactMean,
+    },
+    {
+      key: "partial_mean",
+      type: "number",
+      unit: FRACTION,
+      description: "Mean partial credit over main-phase responses.",
+      get: (r) => r.partialMean,
+    },
     {
       key: "median_rt_server_ms",
       type: "number",
@@ -498,7 +787,8 @@ export const PARTICIPANTS_TABLE = defineExportTable<ParticipantExportRow>({
       key: "median_rt_browser_ms",
       type: "number",
       unit: "ms",
-      description: "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",
+      description:
+        "Median of the response times the participant's browser reported (main phase); not trusted: a client can send any value.",
       get: (r) => r.medianRtClientMs,
     },
     ...participantSignalColumns<ParticipantExportRow>(),

@@ -9,7 +9,10 @@ import { toStableJson } from "./stable-json";
 import { GENERATOR_NAME, GENERATOR_VERSION, type GeneratedItem } from "./types";
 
 /** One items.jsonl record (BundleItemSchema). */
-export function toBundleItem(item: GeneratedItem, images: readonly Pick<RenderedImage, "file" | "caption">[]): Record<string, unknown> {
+export function toBundleItem(
+  item: GeneratedItem,
+  images: readonly Pick<RenderedImage, "file" | "caption">[],
+): Record<string, unknown> {
   return {
     id: item.id,
     task: item.taskId,

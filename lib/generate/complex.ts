@@ -4,7 +4,13 @@
  */
 import { perceiveBonds } from "@/lib/molecule/chemistry/bonds";
 import type { HBondCriteria } from "@/lib/molecule/hbond-geometry";
-import { type HBond, type HBondPartners, HBOND_PARTNERS, filterHBondPartners, findComplexHBonds } from "@/lib/molecule/hbonds";
+import {
+  type HBond,
+  type HBondPartners,
+  HBOND_PARTNERS,
+  filterHBondPartners,
+  findComplexHBonds,
+} from "@/lib/molecule/hbonds";
 import { z } from "zod";
 import { formatParseError, parseStructure } from "@/lib/molecule/parse";
 import { type PrepareComplexOptions, type PreparedComplex, prepareComplex } from "@/lib/molecule/prepare";
@@ -32,17 +38,20 @@ export type CreateGeneratorComplexResult = { ok: true; complex: GeneratorComplex
 function findNamingProblem(ligandAtoms: readonly Atom[], residues: readonly ComplexResidue[]): string | null {
   const seen = new Map<string, number>();
   for (const a of ligandAtoms) {
-    if (!ANSWER_ATOM_NAME.test(a.name) || !HAS_LETTER.test(a.name)) return `ligand atom name "${a.name}" cannot be written in an answer`;
+    if (!ANSWER_ATOM_NAME.test(a.name) || !HAS_LETTER.test(a.name))
+      return `ligand atom name "${a.name}" cannot be written in an answer`;
     const upper = a.name.toUpperCase();
     seen.set(upper, (seen.get(upper) ?? 0) + 1);
   }
   const duplicated = [...seen].filter(([, n]) => n > 1).map(([name]) => name);
-  if (duplicated.length > 0) return `ligand atom names repeat (${duplicated.slice(0, 5).join(", ")}): answers naming them would be ambiguous`;
+  if (duplicated.length > 0)
+    return `ligand atom names repeat (${duplicated.slice(0, 5).join(", ")}): answers naming them would be ambiguous`;
   const chains = new Map<string, string>();
   for (const r of residues) {
     const upper = r.key.chain.toUpperCase();
     const other = chains.get(upper);
-    if (other !== undefined && other !== r.key.chain) return `chains "${other}" and "${r.key.chain}" differ only in case (answers are case-insensitive)`;
+    if (other !== undefined && other !== r.key.chain)
+      return `chains "${other}" and "${r.key.chain}" differ only in case (answers are case-insensitive)`;
     chains.set(upper, r.key.chain);
   }
   return null;
@@ -58,12 +67,17 @@ function toResidueRef(a: Atom): ComplexResidue["ref"] {
 export function createGeneratorComplex(input: CreateGeneratorComplexInput): CreateGeneratorComplexResult {
   const where = input.ligandFile ? `${input.file} + ${input.ligandFile}` : input.file;
   const pdbId = PdbIdSchema.safeParse(input.pdbId);
-  if (!pdbId.success) return { ok: false, reason: `${where}: PDB id "${input.pdbId}" is not a 4-character id starting with a digit (questions name complexes by it)` };
+  if (!pdbId.success)
+    return {
+      ok: false,
+      reason: `${where}: PDB id "${input.pdbId}" is not a 4-character id starting with a digit (questions name complexes by it)`,
+    };
   const { prepared } = input;
   const ligandAtoms = prepared.ligand.atoms;
   const pocketAtoms = prepared.pocketAtoms;
   if (ligandAtoms.length === 0) return { ok: false, reason: `${where}: the ligand has no heavy atoms` };
-  if (pocketAtoms.length === 0) return { ok: false, reason: `${where}: no pocket residue within ${prepared.cutoffA} Å of the ligand` };
+  if (pocketAtoms.length === 0)
+    return { ok: false, reason: `${where}: no pocket residue within ${prepared.cutoffA} Å of the ligand` };
 
   const ligandBonds = prepared.ligand.bonds.length > 0 ? prepared.ligand.bonds : perceiveBonds(ligandAtoms);
   const pocketBonds = perceiveBonds(pocketAtoms);
@@ -130,9 +144,15 @@ export function isKeyResidue(residue: ComplexResidue, partners: HBondPartners): 
 }
 
 /** The pocket residue an H-bond's protein atom belongs to. */
-export function findResidueOfBond(complex: GeneratorComplex, bond: GeneratorComplex["hbonds"][number]): ComplexResidue | undefined {
+export function findResidueOfBond(
+  complex: GeneratorComplex,
+  bond: GeneratorComplex["hbonds"][number],
+): ComplexResidue | undefined {
   const p = bond.proteinAtom;
-  return complex.residues.find((r) => r.key.chain === p.chain && r.key.resSeq === p.resSeq && r.key.iCode === p.iCode && r.key.resName === p.resName);
+  return complex.residues.find(
+    (r) =>
+      r.key.chain === p.chain && r.key.resSeq === p.resSeq && r.key.iCode === p.iCode && r.key.resName === p.resName,
+  );
 }
 
 /** Heavy-atom names of a residue, file order. */

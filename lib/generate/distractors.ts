@@ -26,7 +26,8 @@ export function formatOption(commands: readonly ViewCommand[]): string {
 
 /** Root-mean-square distance between two equally long point lists. */
 export function computeRmsd(a: readonly Vec3[], b: readonly Vec3[]): number {
-  if (a.length !== b.length || a.length === 0) throw new Error(`RMSD needs two equally long, non-empty point lists (${a.length} vs ${b.length})`);
+  if (a.length !== b.length || a.length === 0)
+    throw new Error(`RMSD needs two equally long, non-empty point lists (${a.length} vs ${b.length})`);
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += distanceSquaredVec(a[i]!, b[i]!);
   return Math.sqrt(sum / a.length);
@@ -35,14 +36,24 @@ export function computeRmsd(a: readonly Vec3[], b: readonly Vec3[]): number {
 /** Smallest RMSD between any two of the poses (how alike the two most alike option images are). */
 export function computeMinPairwiseRmsd(poses: readonly (readonly Vec3[])[]): number {
   let min = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < poses.length; i++) for (let j = i + 1; j < poses.length; j++) min = Math.min(min, computeRmsd(poses[i]!, poses[j]!));
+  for (let i = 0; i < poses.length; i++)
+    for (let j = i + 1; j < poses.length; j++) min = Math.min(min, computeRmsd(poses[i]!, poses[j]!));
   return min;
 }
 
 /** A magnitude from `magnitudes` at least `minChange` away from `current`; throws if none (bad params). */
-export function pickChangedMagnitude(rng: Rng, magnitudes: readonly number[], current: number, minChange: number, what: string): number {
+export function pickChangedMagnitude(
+  rng: Rng,
+  magnitudes: readonly number[],
+  current: number,
+  minChange: number,
+  what: string,
+): number {
   const choices = magnitudes.filter((m) => Math.abs(m - current) >= minChange - 1e-9);
-  if (choices.length === 0) throw new Error(`no ${what} differs from ${current} by at least ${minChange}: widen the range or lower the minimum change`);
+  if (choices.length === 0)
+    throw new Error(
+      `no ${what} differs from ${current} by at least ${minChange}: widen the range or lower the minimum change`,
+    );
   return rng.pick(choices);
 }
 
@@ -74,16 +85,35 @@ function withValue(command: ViewCommand, value: number): ViewCommand {
  * (a) both magnitudes changed, (b) first sign flipped + second magnitude changed,
  * (c) first axis changed + second magnitude changed. Signs are kept where the scheme keeps them.
  */
-export function buildPairedDistractors(rng: Rng, truth: readonly [ViewCommand, ViewCommand], spec: PairedChangeSpec): OptionCandidate[] {
+export function buildPairedDistractors(
+  rng: Rng,
+  truth: readonly [ViewCommand, ViewCommand],
+  spec: PairedChangeSpec,
+): OptionCandidate[] {
   const [first, second] = truth;
   const s1 = Math.sign(first.value);
   const s2 = Math.sign(second.value);
   const m1 = Math.abs(first.value);
   const m2 = Math.abs(second.value);
-  const changedSecond = () => withValue(second, s2 * pickChangedMagnitude(rng, spec.secondMagnitudes, m2, spec.secondMinChange, `${second.kind} magnitude`));
-  const a: ViewCommand[] = [withValue(first, s1 * pickChangedMagnitude(rng, spec.firstMagnitudes, m1, spec.firstMinChange, `${first.kind} magnitude`)), changedSecond()];
+  const changedSecond = () =>
+    withValue(
+      second,
+      s2 * pickChangedMagnitude(rng, spec.secondMagnitudes, m2, spec.secondMinChange, `${second.kind} magnitude`),
+    );
+  const a: ViewCommand[] = [
+    withValue(
+      first,
+      s1 * pickChangedMagnitude(rng, spec.firstMagnitudes, m1, spec.firstMinChange, `${first.kind} magnitude`),
+    ),
+    changedSecond(),
+  ];
   const b: ViewCommand[] = [withValue(first, -first.value), changedSecond()];
-  const otherAxis = pickOtherAxis(rng, spec.firstAxes, [first.axis, ...(spec.firstAxisExcluded ?? [])], `${first.kind} axis`);
+  const otherAxis = pickOtherAxis(
+    rng,
+    spec.firstAxes,
+    [first.axis, ...(spec.firstAxisExcluded ?? [])],
+    `${first.kind} axis`,
+  );
   const c: ViewCommand[] = [{ ...first, axis: otherAxis }, changedSecond()];
   return [
     { scheme: "a", commands: a },
@@ -103,17 +133,29 @@ export interface LetteredOptions {
  * Letters A–D for the truth and three distractors: the truth at `answerSlot` when given (the plan
  * balances a task's letters), else at a random place; the distractors in random order around it.
  */
-export function assignLetters(rng: Rng, truth: OptionCandidate, distractors: readonly OptionCandidate[], answerSlot?: number): LetteredOptions {
+export function assignLetters(
+  rng: Rng,
+  truth: OptionCandidate,
+  distractors: readonly OptionCandidate[],
+  answerSlot?: number,
+): LetteredOptions {
   if (distractors.length !== 3) throw new Error(`an MC item needs 3 distractors, got ${distractors.length}`);
   const options = placeTruth(rng, truth, distractors, answerSlot);
   const index = options.indexOf(truth);
-  const records = options.map((o, i) => ({ letter: MC_LETTERS[i]!, scheme: o.scheme, option: formatOption(o.commands) }));
+  const records = options.map((o, i) => ({
+    letter: MC_LETTERS[i]!,
+    scheme: o.scheme,
+    option: formatOption(o.commands),
+  }));
   return { letter: MC_LETTERS[index]!, options, records };
 }
 
 /** [distractors shuffled] with the truth inserted at `answerSlot` (0–3), or at a random place. */
 export function placeTruth<T>(rng: Rng, truth: T, distractors: readonly T[], answerSlot?: number): T[] {
-  if (answerSlot !== undefined && !(Number.isInteger(answerSlot) && answerSlot >= 0 && answerSlot <= distractors.length)) {
+  if (
+    answerSlot !== undefined &&
+    !(Number.isInteger(answerSlot) && answerSlot >= 0 && answerSlot <= distractors.length)
+  ) {
     throw new Error(`answer slot ${answerSlot} is not 0..${distractors.length}`);
   }
   const slot = answerSlot ?? rng.int(0, distractors.length);
@@ -166,15 +208,26 @@ const kernelCache = new Map<string, MovePartnerKernel>();
  * sums to π (symmetric Sinkhorn scaling), so K(v'|v) = x_v A(v, v') x_v' / π(v).
  */
 export function buildMovePartnerKernel(spec: MoveDistractorSpec): MovePartnerKernel {
-  const cacheKey = JSON.stringify([spec.minDeltaA, spec.maxDeltaA, spec.minSeparationA, spec.truthSpreadA, spec.maxOptionA]);
+  const cacheKey = JSON.stringify([
+    spec.minDeltaA,
+    spec.maxDeltaA,
+    spec.minSeparationA,
+    spec.truthSpreadA,
+    spec.maxOptionA,
+  ]);
   const hit = kernelCache.get(cacheKey);
   if (hit) return hit;
   const deltas: number[] = [];
-  for (let d = Math.ceil(Math.max(spec.minDeltaA, spec.minSeparationA)); d <= Math.floor(spec.maxDeltaA); d++) deltas.push(d);
-  if (deltas.length === 0) throw new Error(`no whole-Å magnitude change in [${spec.minDeltaA}, ${spec.maxDeltaA}] that keeps options ${spec.minSeparationA} Å apart: raise maxDeltaA`);
+  for (let d = Math.ceil(Math.max(spec.minDeltaA, spec.minSeparationA)); d <= Math.floor(spec.maxDeltaA); d++)
+    deltas.push(d);
+  if (deltas.length === 0)
+    throw new Error(
+      `no whole-Å magnitude change in [${spec.minDeltaA}, ${spec.maxDeltaA}] that keeps options ${spec.minSeparationA} Å apart: raise maxDeltaA`,
+    );
   if (!(spec.truthSpreadA > 0)) throw new Error(`truthSpreadA must be > 0 Å, got ${spec.truthSpreadA}`);
   const R = Math.floor(spec.maxOptionA);
-  if (R < Math.max(...deltas)) throw new Error(`maxOptionA ${spec.maxOptionA} Å leaves no room for a ${Math.max(...deltas)} Å change: raise it`);
+  if (R < Math.max(...deltas))
+    throw new Error(`maxOptionA ${spec.maxOptionA} Å leaves no room for a ${Math.max(...deltas)} Å change: raise it`);
   const n = 2 * R + 1;
   const raw = Array.from({ length: n }, (_, i) => Math.exp(-((i - R) ** 2) / (2 * spec.truthSpreadA ** 2)));
   const total = raw.reduce((a, b) => a + b, 0);
@@ -183,7 +236,8 @@ export function buildMovePartnerKernel(spec: MoveDistractorSpec): MovePartnerKer
   const edges: { j: number; w: number }[][] = Array.from({ length: n }, (_, i) => {
     const v = i - R;
     const out = new Map<number, number>();
-    for (const d of deltas) for (const w of [v - d, v + d]) if (Math.abs(w) <= R) out.set(w + R, (out.get(w + R) ?? 0) + 1);
+    for (const d of deltas)
+      for (const w of [v - d, v + d]) if (Math.abs(w) <= R) out.set(w + R, (out.get(w + R) ?? 0) + 1);
     if (v !== 0 && 2 * Math.abs(v) >= spec.minSeparationA - 1e-9) out.set(-v + R, (out.get(-v + R) ?? 0) + flipWeight);
     return [...out].map(([j, w]) => ({ j, w }));
   });
@@ -194,9 +248,13 @@ export function buildMovePartnerKernel(spec: MoveDistractorSpec): MovePartnerKer
     const ax = edges.map((es) => es.reduce((s, e) => s + e.w * x[e.j]!, 0));
     x = x.map((xi, i) => Math.sqrt((xi * prior[i]!) / ax[i]!));
     worst = 0;
-    for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs((x[i]! * edges[i]!.reduce((s, e) => s + e.w * x[e.j]!, 0)) / prior[i]! - 1));
+    for (let i = 0; i < n; i++)
+      worst = Math.max(worst, Math.abs((x[i]! * edges[i]!.reduce((s, e) => s + e.w * x[e.j]!, 0)) / prior[i]! - 1));
   }
-  if (worst > 1e-9) throw new Error(`move partner kernel did not balance (row error ${worst.toExponential(2)}): check truthSpreadA and the deltas`);
+  if (worst > 1e-9)
+    throw new Error(
+      `move partner kernel did not balance (row error ${worst.toExponential(2)}): check truthSpreadA and the deltas`,
+    );
   const kernel = edges.map((es, i) => {
     const row = es.map((e) => ({ value: e.j - R, p: (x[i]! * e.w * x[e.j]!) / prior[i]! }));
     const sum = row.reduce((s, r) => s + r.p, 0);
@@ -208,9 +266,14 @@ export function buildMovePartnerKernel(spec: MoveDistractorSpec): MovePartnerKer
 }
 
 /** A partner of the true component `v`, drawn from the kernel. */
-export function drawMovePartner(rng: Rng, v: number, kernel: MovePartnerKernel): { kind: MovePartnerKind; value: number } {
+export function drawMovePartner(
+  rng: Rng,
+  v: number,
+  kernel: MovePartnerKernel,
+): { kind: MovePartnerKind; value: number } {
   const row = kernel.kernel[v + kernel.radius];
-  if (!Number.isInteger(v) || !row) throw new Error(`move component ${v} Å is not a whole number within ±${kernel.radius} Å (maxOptionA)`);
+  if (!Number.isInteger(v) || !row)
+    throw new Error(`move component ${v} Å is not a whole number within ±${kernel.radius} Å (maxOptionA)`);
   let u = rng.next();
   let picked = row[row.length - 1]!.value;
   for (const r of row) {
@@ -221,7 +284,12 @@ export function drawMovePartner(rng: Rng, v: number, kernel: MovePartnerKernel):
     u -= r.p;
   }
   const value = picked === 0 ? 0 : picked;
-  const kind: MovePartnerKind = value === -v ? "sign" : v !== 0 && value !== 0 && Math.sign(value) !== Math.sign(v) ? "sign+magnitude" : "magnitude";
+  const kind: MovePartnerKind =
+    value === -v
+      ? "sign"
+      : v !== 0 && value !== 0 && Math.sign(value) !== Math.sign(v)
+        ? "sign+magnitude"
+        : "magnitude";
   return { kind, value };
 }
 
@@ -233,7 +301,11 @@ export function drawMovePartner(rng: Rng, v: number, kernel: MovePartnerKernel):
  * the option texts (mirror, median, odd-one-out, the shortest or longest move) beats chance. All values are whole Å;
  * options are at least minSeparationA apart (each partner differs by at least that).
  */
-export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractorSpec): { scheme: string; move: Move }[] {
+export function buildMoveDistractors(
+  rng: Rng,
+  truth: Move,
+  spec: MoveDistractorSpec,
+): { scheme: string; move: Move }[] {
   const kernel = buildMovePartnerKernel(spec);
   const [dx, dy] = truth;
   const px = drawMovePartner(rng, dx, kernel);
@@ -252,7 +324,10 @@ export function buildMoveDistractors(rng: Rng, truth: Move, spec: MoveDistractor
  * centres the view so that the bond midpoint sits at minus the key. Given the options, every corner is the key with
  * probability 1/4 whatever the structures, so no option-text rule beats chance and nothing is tuned on a structure set.
  */
-export function buildSymmetricMoveSet(rng: Rng, spec: MoveDistractorSpec): { truth: Move; distractors: { scheme: string; move: Move }[] } {
+export function buildSymmetricMoveSet(
+  rng: Rng,
+  spec: MoveDistractorSpec,
+): { truth: Move; distractors: { scheme: string; move: Move }[] } {
   const kernel = buildMovePartnerKernel(spec);
   const fromPrior = () => {
     let u = rng.next();
@@ -303,7 +378,11 @@ export interface BalancedCommandSpec {
  * the partner is a sign flip, which makes P(truth = m, partner = m') the same constant for every allowed pair while
  * the truth itself keeps the paper's distribution.
  */
-export function drawExchangeablePartner(rng: Rng, truth: ViewCommand, spec: BalancedCommandSpec): { kind: PartnerKind; command: ViewCommand } {
+export function drawExchangeablePartner(
+  rng: Rng,
+  truth: ViewCommand,
+  spec: BalancedCommandSpec,
+): { kind: PartnerKind; command: ViewCommand } {
   const kind = rng.pick(spec.kinds);
   if (kind === "axis") {
     const axes = (spec.axes ?? []).filter((a) => a !== truth.axis);
@@ -314,7 +393,8 @@ export function drawExchangeablePartner(rng: Rng, truth: ViewCommand, spec: Bala
     const neighbours = (x: number) => spec.magnitudes.filter((y) => Math.abs(y - x) >= spec.minChange - 1e-9);
     const degree = neighbours(m).length;
     const maxDegree = Math.max(...spec.magnitudes.map((x) => neighbours(x).length));
-    if (degree > 0 && rng.next() < degree / maxDegree) return { kind, command: withValue(truth, Math.sign(truth.value) * rng.pick(neighbours(m))) };
+    if (degree > 0 && rng.next() < degree / maxDegree)
+      return { kind, command: withValue(truth, Math.sign(truth.value) * rng.pick(neighbours(m))) };
   }
   return { kind: "sign", command: withValue(truth, -truth.value) };
 }
@@ -341,19 +421,29 @@ export function buildSymmetricOptionSet(
   const p2 = drawExchangeablePartner(rng, anchor[1], second);
   const firsts = [anchor[0], p1.command] as const;
   const seconds = [anchor[1], p2.command] as const;
-  const corners = ([0, 1] as const).flatMap((i) => ([0, 1] as const).map((j): SetCorner => ({ corner: [i, j], commands: [firsts[i], seconds[j]] })));
+  const corners = ([0, 1] as const).flatMap((i) =>
+    ([0, 1] as const).map((j): SetCorner => ({ corner: [i, j], commands: [firsts[i], seconds[j]] })),
+  );
   return { corners, kinds: [p1.kind, p2.kind] };
 }
 
 /** The key, drawn uniformly among the set's corners, and the other three as distractors named by how they differ from it. */
-export function pickKeyAmong(rng: Rng, set: { corners: readonly SetCorner[]; kinds: readonly [PartnerKind, PartnerKind] }): { truth: OptionCandidate; distractors: OptionCandidate[] } {
+export function pickKeyAmong(
+  rng: Rng,
+  set: { corners: readonly SetCorner[]; kinds: readonly [PartnerKind, PartnerKind] },
+): { truth: OptionCandidate; distractors: OptionCandidate[] } {
   const key = set.corners[rng.int(0, set.corners.length - 1)]!;
   const distractors = set.corners
     .filter((c) => c !== key)
     .map((c) => {
       const first = c.corner[0] !== key.corner[0];
       const second = c.corner[1] !== key.corner[1];
-      const scheme = first && second ? "balanced:both" : first ? `balanced:first-${set.kinds[0]}` : `balanced:second-${set.kinds[1]}`;
+      const scheme =
+        first && second
+          ? "balanced:both"
+          : first
+            ? `balanced:first-${set.kinds[0]}`
+            : `balanced:second-${set.kinds[1]}`;
       return { scheme, commands: c.commands };
     });
   return { truth: { scheme: "truth", commands: key.commands }, distractors };

@@ -3,8 +3,20 @@
  * (seeded, deterministic), `renderItemImages` renders an item's views to SVG or PNG.
  */
 import { createHash } from "node:crypto";
-import { type RenderSettings, type RenderSettingsInput, RENDER_SETTINGS_VERSION, parseRenderSettings } from "@/lib/render/settings";
-import { type LabelChances, type LabelCoverage, type LabelOffsetMemory, type RenderSvgStats, countLabelChances, renderSvgWithStats } from "@/lib/render/svg";
+import {
+  type RenderSettings,
+  type RenderSettingsInput,
+  RENDER_SETTINGS_VERSION,
+  parseRenderSettings,
+} from "@/lib/render/settings";
+import {
+  type LabelChances,
+  type LabelCoverage,
+  type LabelOffsetMemory,
+  type RenderSvgStats,
+  countLabelChances,
+  renderSvgWithStats,
+} from "@/lib/render/svg";
 import type { Scene } from "@/lib/render/scene";
 import { renderPng } from "@/lib/render/png";
 import { createRng, hashSeed } from "@/lib/rng";
@@ -17,14 +29,32 @@ import { toShortcutItem } from "@/lib/shortcuts/from-generated";
 import { type OptionTextReport, measureOptionTextStrategies } from "./mc-validity";
 import { toStableJson } from "./stable-json";
 import { type ItemDraft, type PlannedItem, planAnswerSlots } from "./task-generator";
-import { GENERATOR_NAME, GENERATOR_VERSION, type GeneratedItem, type GeneratorComplex, type ItemProvenance, type ItemView } from "./types";
+import {
+  GENERATOR_NAME,
+  GENERATOR_VERSION,
+  type GeneratedItem,
+  type GeneratorComplex,
+  type ItemProvenance,
+  type ItemView,
+} from "./types";
 
 export * from "./types";
-export { createGeneratorComplex, loadGeneratorComplex, type CreateGeneratorComplexInput, type CreateGeneratorComplexResult, type LoadGeneratorComplexInput } from "./complex";
+export {
+  createGeneratorComplex,
+  loadGeneratorComplex,
+  type CreateGeneratorComplexInput,
+  type CreateGeneratorComplexResult,
+  type LoadGeneratorComplexInput,
+} from "./complex";
 export { buildViewScene, requireViewScene, toScene3d } from "./scene";
 export { GENERATORS } from "./registry";
 export { toStableJson } from "./stable-json";
-export { OPTION_TEXT_STRATEGIES, type OptionTextReport, measureOptionTextStrategies, scoreOptionTextStrategies } from "./mc-validity";
+export {
+  OPTION_TEXT_STRATEGIES,
+  type OptionTextReport,
+  measureOptionTextStrategies,
+  scoreOptionTextStrategies,
+} from "./mc-validity";
 
 /** Redraws of an item whose content repeats an earlier item of the same task (same complex, same answer). */
 export const MAX_DUPLICATE_REDRAWS = 8;
@@ -65,7 +95,9 @@ export interface TaskReport {
   shortcuts?: TaskShortcutAudit[];
 }
 
-export type GenerateItemsResult = { ok: true; items: GeneratedItem[]; reports: TaskReport[]; renderSettings: RenderSettings } | { ok: false; error: string };
+export type GenerateItemsResult =
+  | { ok: true; items: GeneratedItem[]; reports: TaskReport[]; renderSettings: RenderSettings }
+  | { ok: false; error: string };
 
 /** "seed/task/index": the per-item seed recorded in provenance. */
 export function deriveItemSeed(runSeed: string, taskId: TaskId, index: number): string {
@@ -100,7 +132,8 @@ function identityOf(draft: ItemDraft): string {
 
 /** Generates `perTask` items for each task (fewer when the complexes do not allow that many distinct items). */
 export function generateItems(options: GenerateItemsOptions): GenerateItemsResult {
-  if (!Number.isInteger(options.perTask) || options.perTask < 0) return { ok: false, error: `perTask must be a whole number ≥ 0, got ${options.perTask}` };
+  if (!Number.isInteger(options.perTask) || options.perTask < 0)
+    return { ok: false, error: `perTask must be a whole number ≥ 0, got ${options.perTask}` };
   const settingsResult = parseRenderSettings(options.renderSettings ?? {});
   if (!settingsResult.ok) return { ok: false, error: settingsResult.reason };
   const settings = settingsResult.settings;
@@ -132,7 +165,15 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
       const slots = planAnswerSlots(plan.items.length, planRng.fork("answer-slots"));
       plan.items.forEach((item, i) => (item.answerSlot = slots[i]));
     }
-    const report: TaskReport = { taskId, requested: options.perTask, generated: 0, eligibleComplexes: eligible.length, ineligible, failures: [], notes: [...plan.notes] };
+    const report: TaskReport = {
+      taskId,
+      requested: options.perTask,
+      generated: 0,
+      eligibleComplexes: eligible.length,
+      ineligible,
+      failures: [],
+      notes: [...plan.notes],
+    };
     const seen = new Set<string>();
     plan.items.forEach((planned: PlannedItem, index) => {
       const made = generateOne(taskId, planned, index, params, options.seed, context, seen);
@@ -140,7 +181,10 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
         const { draft, seed } = made;
         const parsed = task.itemSchema.safeParse({ fields: draft.fields, gold: draft.gold });
         if (!parsed.success) {
-          report.failures.push({ index, reason: `generated fields/gold do not validate: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+          report.failures.push({
+            index,
+            reason: `generated fields/gold do not validate: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+          });
         } else {
           const fields = parsed.data.fields as Record<string, unknown>;
           const main = planned.complexes[planned.complexes.length - 1]!;
@@ -179,12 +223,17 @@ export function generateItems(options: GenerateItemsOptions): GenerateItemsResul
       }
       options.onProgress?.({ taskId, done: index + 1, total: plan.items.length });
     });
-    if (plan.items.length < options.perTask && plan.notes.length === 0) report.notes.push(`planned ${plan.items.length} of ${options.perTask} items`);
+    if (plan.items.length < options.perTask && plan.notes.length === 0)
+      report.notes.push(`planned ${plan.items.length} of ${options.perTask} items`);
     if (task.format === "mc") {
-      const mcItems = items.filter((i) => i.taskId === taskId).map((i) => i.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] });
+      const mcItems = items
+        .filter((i) => i.taskId === taskId)
+        .map((i) => i.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] });
       report.optionTextStrategies = measureOptionTextStrategies(mcItems);
     }
-    const audits = auditShortcuts(items.filter((i) => i.taskId === taskId).map(toShortcutItem), { groupOf: byT4Polarity });
+    const audits = auditShortcuts(items.filter((i) => i.taskId === taskId).map(toShortcutItem), {
+      groupOf: byT4Polarity,
+    });
     if (audits.length > 0) report.shortcuts = audits;
     reports.push(report);
   }
@@ -210,7 +259,10 @@ function generateOne(
     try {
       draft = GENERATORS[taskId].generate(planned, params, createRng(seed), context);
     } catch (e) {
-      return { ok: false, reason: `${planned.complexes.map((c) => c.file).join(" + ")}: ${e instanceof Error ? e.message : String(e)}` };
+      return {
+        ok: false,
+        reason: `${planned.complexes.map((c) => c.file).join(" + ")}: ${e instanceof Error ? e.message : String(e)}`,
+      };
     }
     const identity = identityOf(draft);
     if (!seen.has(identity)) {
@@ -262,7 +314,10 @@ export function renderItemViews(item: GeneratedItem): RenderedView[] {
   const chances = new Map<string, LabelChances>();
   const scenes = item.views.map((view) => {
     const complex = item.complexes[view.source];
-    if (!complex) throw new Error(`${item.id}: view "${view.caption}" refers to complex #${view.source}, but the item has ${item.complexes.length}`);
+    if (!complex)
+      throw new Error(
+        `${item.id}: view "${view.caption}" refers to complex #${view.source}, but the item has ${item.complexes.length}`,
+      );
     const scene = requireViewScene(complex, view, settings);
     const group = labelGroupOf(view);
     if (!chances.has(group)) chances.set(group, new Map());
@@ -275,7 +330,11 @@ export function renderItemViews(item: GeneratedItem): RenderedView[] {
     if (!coverage.has(group)) coverage.set(group, new Map());
     if (!offsets.has(orientation)) offsets.set(orientation, new Map());
     const scene = scenes[i]!;
-    const { svg, stats } = renderSvgWithStats(scene, settings, { labelOffsets: offsets.get(orientation)!, labelCoverage: coverage.get(group)!, labelChances: chances.get(group)! });
+    const { svg, stats } = renderSvgWithStats(scene, settings, {
+      labelOffsets: offsets.get(orientation)!,
+      labelCoverage: coverage.get(group)!,
+      labelChances: chances.get(group)!,
+    });
     return { view, scene, svg, stats };
   });
 }
@@ -285,6 +344,11 @@ export function renderItemImages(item: GeneratedItem, format: ImageFormat): Rend
   return renderItemViews(item).map(({ view, svg }) => {
     const bytes = format === "svg" ? new TextEncoder().encode(svg) : new Uint8Array(renderPng(svg).png);
     const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-    return { file: `images/${hash}.${format}`, caption: view.caption, mimeType: format === "svg" ? "image/svg+xml" : "image/png", bytes };
+    return {
+      file: `images/${hash}.${format}`,
+      caption: view.caption,
+      mimeType: format === "svg" ? "image/svg+xml" : "image/png",
+      bytes,
+    };
   });
 }

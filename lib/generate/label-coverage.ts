@@ -50,7 +50,11 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
     fontSizesPx: { atom: [], residue: [], residueAtom: [] },
   };
   for (const { view, scene, stats } of rendered) {
-    const balls = projectBalls(scene, { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx }, settings);
+    const balls = projectBalls(
+      scene,
+      { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx },
+      settings,
+    );
     const hidden = findHiddenAtoms(balls);
     for (const l of scene.residueLabels) audit.residueTexts.add(l.text);
     const ligand = scene.atoms.filter((a) => a.role === "ligand" && a.element !== "H").map((a) => a.position);
@@ -59,7 +63,8 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
     for (const a of scene.atoms) {
       if (a.role !== "pocket" || a.element === "H" || inShell.has(a.residueIndex)) continue;
       const p = a.position;
-      if (ligand.some((q) => (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2 <= limit2)) inShell.add(a.residueIndex);
+      if (ligand.some((q) => (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2 <= limit2))
+        inShell.add(a.residueIndex);
     }
     for (const k of inShell) if (scene.residueLabels[k]) audit.contactResidueTexts.add(scene.residueLabels[k].text);
     const placedLigand = new Set<number>();
@@ -84,7 +89,12 @@ export function auditItemLabels(item: GeneratedItem, rendered: readonly Rendered
       }
     }
     scene.atoms.forEach((atom, i) => {
-      if (atom.role === "pocket" && inShell.has(atom.residueIndex) && POLAR_ELEMENTS.has(atom.element) && !audit.residueAtomViews.has(i)) {
+      if (
+        atom.role === "pocket" &&
+        inShell.has(atom.residueIndex) &&
+        POLAR_ELEMENTS.has(atom.element) &&
+        !audit.residueAtomViews.has(i)
+      ) {
         if (item.views.some((v) => v.residueAtomLabels === true)) audit.residueAtomViews.set(i, 0);
       }
       if (atom.role !== "ligand" || !atom.label || !balls[i]!.visible) return;
@@ -115,7 +125,12 @@ export function namedResiduesOf(item: GeneratedItem): ResidueRef[] {
     const bonds = (item.gold as { bonds: (ResidueRef & { atomName: string })[] }).bonds;
     const seen = new Map<string, ResidueRef>();
     for (const b of bonds) {
-      const ref: ResidueRef = { residueName: b.residueName, residueNumber: b.residueNumber, insertionCode: b.insertionCode, chainId: b.chainId };
+      const ref: ResidueRef = {
+        residueName: b.residueName,
+        residueNumber: b.residueNumber,
+        insertionCode: b.insertionCode,
+        chainId: b.chainId,
+      };
       seen.set(residueLabelTextsOf(ref)[1], ref);
     }
     return [...seen.values()];

@@ -63,12 +63,17 @@ function argBest(scores: readonly number[], better: (a: number, b: number) => bo
 }
 
 /** Expected accuracy of each strategy on one item (options in letter order, `key` its index). Null when an option is not a command list. */
-export function scoreOptionTextStrategies(options: readonly string[], key: number): Record<OptionTextStrategy, number> | null {
+export function scoreOptionTextStrategies(
+  options: readonly string[],
+  key: number,
+): Record<OptionTextStrategy, number> | null {
   const vs = options.map(optionVector);
   if (vs.some((v) => v === null)) return null;
   const vectors = vs as Map<string, number>[];
   const keys = keysOf(vectors);
-  const mirrored = vectors.map((v, i) => i).filter((i) => vectors.some((w, j) => j !== i && isSignMirror(vectors[i]!, w)));
+  const mirrored = vectors
+    .map((v, i) => i)
+    .filter((i) => vectors.some((w, j) => j !== i && isSignMirror(vectors[i]!, w)));
   const median = new Map(
     keys.map((k) => {
       const xs = vectors.map((v) => v.get(k) ?? 0).sort((a, b) => a - b);
@@ -102,7 +107,9 @@ export interface OptionTextReport {
 }
 
 /** Option-text-only accuracies over MC items ({ options, letter }); items whose options are not command lists are skipped. */
-export function measureOptionTextStrategies(items: readonly { options: readonly string[]; letter: McLetter }[]): OptionTextReport {
+export function measureOptionTextStrategies(
+  items: readonly { options: readonly string[]; letter: McLetter }[],
+): OptionTextReport {
   const sums: Record<OptionTextStrategy, number> = { "sign-mirror": 0, "median-of-options": 0, "odd-one-out": 0 };
   let n = 0;
   for (const item of items) {
@@ -111,7 +118,10 @@ export function measureOptionTextStrategies(items: readonly { options: readonly 
     n++;
     for (const k of OPTION_TEXT_STRATEGIES) sums[k] += s[k];
   }
-  const accuracy = Object.fromEntries(OPTION_TEXT_STRATEGIES.map((k) => [k, n === 0 ? 0 : sums[k] / n])) as Record<OptionTextStrategy, number>;
+  const accuracy = Object.fromEntries(OPTION_TEXT_STRATEGIES.map((k) => [k, n === 0 ? 0 : sums[k] / n])) as Record<
+    OptionTextStrategy,
+    number
+  >;
   const worst = Math.max(...OPTION_TEXT_STRATEGIES.map((k) => accuracy[k] - 0.25));
   return { items: n, chance: 0.25, accuracy, worstExcessPoints: Math.round(worst * 1000) / 10 };
 }

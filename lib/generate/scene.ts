@@ -4,7 +4,13 @@
  * labels), and the interactive `Scene3d` of a front view.
  */
 import { frameCameraOnRadius, type PerspectiveCamera } from "@/lib/molecule/geometry/camera";
-import { type ViewCommand, applyCommands, canonicalViewTransform, commandsToTransform, toScreenFrame } from "@/lib/molecule/geometry/commands";
+import {
+  type ViewCommand,
+  applyCommands,
+  canonicalViewTransform,
+  commandsToTransform,
+  toScreenFrame,
+} from "@/lib/molecule/geometry/commands";
 import { composeTransforms } from "@/lib/molecule/geometry/transform";
 import { type Vec3, boundingSphereOf, centroidOf, lengthVec } from "@/lib/molecule/geometry/vec3";
 import { type Atom, type Bond, positionOf, positionsOf } from "@/lib/molecule/types";
@@ -24,7 +30,8 @@ export interface ViewAtoms {
 
 function findResidue(complex: GeneratorComplex, residueId: string | undefined): ComplexResidue {
   const residue = complex.residues.find((r) => r.id === residueId);
-  if (!residue) throw new Error(`view shows residue ${residueId ?? "(none)"}, which is not in the pocket of ${complex.file}`);
+  if (!residue)
+    throw new Error(`view shows residue ${residueId ?? "(none)"}, which is not in the pocket of ${complex.file}`);
   return residue;
 }
 
@@ -50,7 +57,10 @@ export function selectViewAtoms(complex: GeneratorComplex, content: ViewContent,
   else if (content === "residue-ligand") pocket = selectPocket(complex, findResidue(complex, residueId).atomIndices);
   else pocket = { atoms: complex.pocketAtoms, bonds: complex.pocketBonds };
   const offset = ligand.length;
-  const bonds: Bond[] = [...(withLigand ? complex.ligandBonds : []), ...pocket.bonds.map((b) => ({ a: b.a + offset, b: b.b + offset, order: b.order }))];
+  const bonds: Bond[] = [
+    ...(withLigand ? complex.ligandBonds : []),
+    ...pocket.bonds.map((b) => ({ a: b.a + offset, b: b.b + offset, order: b.order })),
+  ];
   return { ligand, pocket: pocket.atoms, bonds };
 }
 
@@ -84,10 +94,17 @@ export interface FrameViewOptions {
  * extra radius). A sphere about the centre is unchanged by rotations about it, so one camera serves
  * every canonical view and every roll of an item.
  */
-export function frameViewCamera(points: readonly Vec3[], settings: RenderSettings, options: FrameViewOptions = {}): ViewCamera {
+export function frameViewCamera(
+  points: readonly Vec3[],
+  settings: RenderSettings,
+  options: FrameViewOptions = {},
+): ViewCamera {
   let radius = 0;
   for (const p of points) radius = Math.max(radius, lengthVec(p));
-  const camera = frameCameraOnRadius(radius + (options.extraRadiusA ?? 0), { widthPx: settings.widthPx, heightPx: settings.heightPx });
+  const camera = frameCameraOnRadius(radius + (options.extraRadiusA ?? 0), {
+    widthPx: settings.widthPx,
+    heightPx: settings.heightPx,
+  });
   return {
     fieldOfViewDeg: camera.fieldOfViewDeg,
     distanceA: Math.max(camera.distanceA, options.minDistanceA ?? 0),
@@ -95,7 +112,10 @@ export function frameViewCamera(points: readonly Vec3[], settings: RenderSetting
   };
 }
 
-export function toPerspectiveCamera(camera: ViewCamera, settings: Pick<RenderSettings, "widthPx" | "heightPx">): PerspectiveCamera {
+export function toPerspectiveCamera(
+  camera: ViewCamera,
+  settings: Pick<RenderSettings, "widthPx" | "heightPx">,
+): PerspectiveCamera {
   return { ...camera, widthPx: settings.widthPx, heightPx: settings.heightPx };
 }
 
@@ -111,8 +131,13 @@ function withPositions(atoms: readonly Atom[], frontPositions: readonly Vec3[], 
 export function buildViewScene(complex: GeneratorComplex, view: ItemView, settings: RenderSettings): BuildSceneResult {
   const selected = selectViewAtoms(complex, view.content, view.residueId);
   const ligand =
-    view.ligandCommands.length > 0 && selected.ligand.length > 0 ? withPositions(selected.ligand, displaceLigand(complex, view.viewCentre, view.ligandCommands), view.viewCentre) : selected.ligand;
-  const transform = composeTransforms(canonicalViewTransform(view.view), commandsToTransform(view.modelCommands, [0, 0, 0]));
+    view.ligandCommands.length > 0 && selected.ligand.length > 0
+      ? withPositions(selected.ligand, displaceLigand(complex, view.viewCentre, view.ligandCommands), view.viewCentre)
+      : selected.ligand;
+  const transform = composeTransforms(
+    canonicalViewTransform(view.view),
+    commandsToTransform(view.modelCommands, [0, 0, 0]),
+  );
   return buildScene({
     ligand,
     pocket: selected.pocket,
@@ -162,8 +187,12 @@ export function toScene3d(scene: Scene, named: readonly { atom: number; text: st
     labels: [
       // Residue-atom names (T8, T9) stay out: the 3D view names any atom on hover, and dozens more labels
       // would crowd the view and slow each frame.
-      ...scene.atoms.flatMap((a, i) => (a.label && a.labelKind !== "residue-atom" ? [{ atom: i, text: a.label, kind: "a" as const }] : [])),
-      ...scene.residueLabels.filter((l) => l.text.length > 0).map((l) => ({ atom: l.anchorAtomIndex, text: l.text, kind: "r" as const })),
+      ...scene.atoms.flatMap((a, i) =>
+        a.label && a.labelKind !== "residue-atom" ? [{ atom: i, text: a.label, kind: "a" as const }] : [],
+      ),
+      ...scene.residueLabels
+        .filter((l) => l.text.length > 0)
+        .map((l) => ({ atom: l.anchorAtomIndex, text: l.text, kind: "r" as const })),
     ],
     // Names for hover and tap: what a file says about every shown atom, nothing about any answer.
     atomNames: scene.atoms.map((a) => a.atomName ?? ""),
@@ -176,7 +205,11 @@ export function toScene3d(scene: Scene, named: readonly { atom: number; text: st
  * Index in the view's scene of each named atom: buildScene keeps ligand then pocket atoms in order and
  * drops hydrogens, so an atom's index is the number of kept atoms before it.
  */
-function sceneIndicesOf(complex: GeneratorComplex, view: ItemView, named: readonly NamedAtom[]): { atom: number; text: string }[] {
+function sceneIndicesOf(
+  complex: GeneratorComplex,
+  view: ItemView,
+  named: readonly NamedAtom[],
+): { atom: number; text: string }[] {
   const selected = selectViewAtoms(complex, view.content, view.residueId);
   const order = new Map<Atom, number>();
   let k = 0;
@@ -186,7 +219,10 @@ function sceneIndicesOf(complex: GeneratorComplex, view: ItemView, named: readon
   }
   return named.map(({ atom, text }) => {
     const index = order.get(atom);
-    if (index === undefined) throw new Error(`the question names atom ${atom.name} (serial ${atom.serial}), which view "${view.caption}" does not show`);
+    if (index === undefined)
+      throw new Error(
+        `the question names atom ${atom.name} (serial ${atom.serial}), which view "${view.caption}" does not show`,
+      );
     return { atom: index, text };
   });
 }
@@ -195,7 +231,12 @@ function sceneIndicesOf(complex: GeneratorComplex, view: ItemView, named: readon
  * The `scene3d` public field of an item: the scene of `view` (a front view without an after-state), with
  * the atoms the question names (`named`, atoms of `complex`) marked for the 3D view's first frame.
  */
-export function buildScene3dField(complex: GeneratorComplex, view: ItemView, settings: RenderSettings, named: readonly NamedAtom[] = []): Scene3d {
+export function buildScene3dField(
+  complex: GeneratorComplex,
+  view: ItemView,
+  settings: RenderSettings,
+  named: readonly NamedAtom[] = [],
+): Scene3d {
   if (view.view !== "front" || view.modelCommands.length > 0) {
     throw new Error(`scene3d must come from a front view before any model command, got "${view.caption}"`);
   }

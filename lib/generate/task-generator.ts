@@ -67,12 +67,17 @@ export function defineGenerator<P extends Params>(generator: TaskGenerator<P>): 
     taskId: generator.taskId,
     resolveParams(raw) {
       const parsed = generator.paramsSchema.safeParse(raw ?? {});
-      if (!parsed.success) return { ok: false, error: `invalid generator params for ${generator.taskId}: ${z.prettifyError(parsed.error)}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          error: `invalid generator params for ${generator.taskId}: ${z.prettifyError(parsed.error)}`,
+        };
       return { ok: true, params: parsed.data };
     },
     checkComplex: (complex, params) => generator.checkComplex(complex, params as P),
     optionsInForce: (params) => generator.optionsInForce?.(params as P) ?? [],
-    plan: (eligible, count, rng, params) => (generator.plan ?? planOneComplexPerItem)(eligible, count, rng, params as P),
+    plan: (eligible, count, rng, params) =>
+      (generator.plan ?? planOneComplexPerItem)(eligible, count, rng, params as P),
     generate: (item, params, rng, context) => generator.generate(item, params as P, rng, context),
   };
 }
@@ -89,8 +94,14 @@ export function planOneComplexPerItem(eligible: readonly GeneratorComplex[], cou
  * order, each complex's options shuffled, one option per complex per round, until `count` items or
  * every option is used. So no (complex, option) pair repeats and every complex is used early.
  */
-export function planRoundRobin(groups: readonly { complex: GeneratorComplex; options: readonly string[] }[], count: number, rng: Rng): PlannedItem[] {
-  const queues = rng.shuffle(groups.filter((g) => g.options.length > 0)).map((g) => ({ complex: g.complex, options: rng.shuffle(g.options) }));
+export function planRoundRobin(
+  groups: readonly { complex: GeneratorComplex; options: readonly string[] }[],
+  count: number,
+  rng: Rng,
+): PlannedItem[] {
+  const queues = rng
+    .shuffle(groups.filter((g) => g.options.length > 0))
+    .map((g) => ({ complex: g.complex, options: rng.shuffle(g.options) }));
   const items: PlannedItem[] = [];
   for (let round = 0; items.length < count; round++) {
     let took = false;
@@ -149,7 +160,12 @@ export function makeView(base: ViewBase, view: CanonicalViewName, caption: strin
  * Canonical views numbered from `firstImage`: "Image 1: front view", or with a subject,
  * "Image 4: ligand, front view".
  */
-export function makeCanonicalViews(base: ViewBase, views: readonly CanonicalViewName[], firstImage: number, subject?: string): ItemView[] {
+export function makeCanonicalViews(
+  base: ViewBase,
+  views: readonly CanonicalViewName[],
+  firstImage: number,
+  subject?: string,
+): ItemView[] {
   return views.map((v, i) => makeView(base, v, `Image ${firstImage + i}: ${subject ? `${subject}, ` : ""}${v} view`));
 }
 

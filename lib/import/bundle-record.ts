@@ -1,5 +1,11 @@
 import type { z } from "zod";
-import { BundleAnswerSchema, BundleItemSchema, BundleManifestSchema, type BundleAnswer, type BundleManifest } from "@/lib/bundle/format";
+import {
+  BundleAnswerSchema,
+  BundleItemSchema,
+  BundleManifestSchema,
+  type BundleAnswer,
+  type BundleManifest,
+} from "@/lib/bundle/format";
 import { findTask } from "@/lib/tasks/registry";
 import { getErasedTask, summarizeZodError, type PlanResult } from "./item-plan";
 import type { ReportEntry } from "./report";
@@ -8,7 +14,12 @@ import type { ReportEntry } from "./report";
 export const BUNDLE_FILES = { manifest: "manifest.json", items: "items.jsonl", answers: "answers.jsonl" } as const;
 
 function zodEntries(file: string, line: number, error: z.ZodError, fallbackField: string): ReportEntry[] {
-  return error.issues.map((i) => ({ file, line, field: i.path.length ? i.path.join(".") : fallbackField, problem: i.message }));
+  return error.issues.map((i) => ({
+    file,
+    line,
+    field: i.path.length ? i.path.join(".") : fallbackField,
+    problem: i.message,
+  }));
 }
 
 export type ManifestResult = { ok: true; manifest: BundleManifest } | { ok: false; errors: ReportEntry[] };
@@ -19,7 +30,10 @@ export function readBundleManifest(file: string, text: string): ManifestResult {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, errors: [{ file, line: 0, field: "manifest", problem: `not valid JSON: ${(e as Error).message}` }] };
+    return {
+      ok: false,
+      errors: [{ file, line: 0, field: "manifest", problem: `not valid JSON: ${(e as Error).message}` }],
+    };
   }
   const parsed = BundleManifestSchema.safeParse(json);
   if (!parsed.success) return { ok: false, errors: zodEntries(file, 0, parsed.error, "manifest") };
@@ -55,7 +69,12 @@ export interface BundleItemContext {
  */
 export function planBundleItem(json: unknown, ctx: BundleItemContext): PlanResult {
   const { file, line } = ctx;
-  const at = (field: string, problem: string, where: { file: string; line: number } = ctx): ReportEntry => ({ file: where.file, line: where.line, field, problem });
+  const at = (field: string, problem: string, where: { file: string; line: number } = ctx): ReportEntry => ({
+    file: where.file,
+    line: where.line,
+    field,
+    problem,
+  });
   const parsed = BundleItemSchema.safeParse(json);
   if (!parsed.success) return { ok: false, skips: zodEntries(file, line, parsed.error, "item") };
   const item = parsed.data;
@@ -63,7 +82,12 @@ export function planBundleItem(json: unknown, ctx: BundleItemContext): PlanResul
   if (!registered) return { ok: false, skips: [at("task", `unknown task '${item.task}'`)] };
   const task = getErasedTask(registered.id);
   if (item.taskVersion !== task.version) {
-    return { ok: false, skips: [at("taskVersion", `item was made for ${task.id} v${item.taskVersion}; this app implements v${task.version}`)] };
+    return {
+      ok: false,
+      skips: [
+        at("taskVersion", `item was made for ${task.id} v${item.taskVersion}; this app implements v${task.version}`),
+      ],
+    };
   }
   const located = ctx.findAnswer(item.id);
   if (!located) return { ok: false, skips: [at("id", `no answer for '${item.id}' in ${ctx.answersFile}`)] };
@@ -73,23 +97,37 @@ export function planBundleItem(json: unknown, ctx: BundleItemContext): PlanResul
   const fields = task.fieldsSchema.safeParse(item.fields);
   if (!fields.success) skips.push(at("fields", `not valid ${task.id} fields: ${summarizeZodError(fields.error)}`));
   const gold = task.goldSchema.safeParse(located.answer.gold);
-  if (!gold.success) skips.push(at("gold", `not a valid ${task.id} gold for '${item.id}': ${summarizeZodError(gold.error)}`, answerAt));
+  if (!gold.success)
+    skips.push(at("gold", `not a valid ${task.id} gold for '${item.id}': ${summarizeZodError(gold.error)}`, answerAt));
   if (!fields.success || !gold.success) return { ok: false, skips };
 
   const consistent = task.itemSchema.safeParse({ fields: fields.data, gold: gold.data });
-  if (!consistent.success) return { ok: false, skips: [at("fields", `fields and gold disagree: ${summarizeZodError(consistent.error)}`)] };
+  if (!consistent.success)
+    return { ok: false, skips: [at("fields", `fields and gold disagree: ${summarizeZodError(consistent.error)}`)] };
 
   const canonical = task.canonicalizeGold(gold.data);
   const stated = task.parseAnswer(located.answer.answer);
-  if (!stated.ok) return { ok: false, skips: [at("answer", `'${located.answer.answer}' does not parse: ${stated.error}`, answerAt)] };
+  if (!stated.ok)
+    return { ok: false, skips: [at("answer", `'${located.answer.answer}' does not parse: ${stated.error}`, answerAt)] };
   if (stated.canonical !== canonical) {
-    return { ok: false, skips: [at("answer", `'${located.answer.answer}' disagrees with the gold, whose canonical answer is '${canonical}'`, answerAt)] };
+    return {
+      ok: false,
+      skips: [
+        at(
+          "answer",
+          `'${located.answer.answer}' disagrees with the gold, whose canonical answer is '${canonical}'`,
+          answerAt,
+        ),
+      ],
+    };
   }
 
   const warnings: ReportEntry[] = [];
   const rendered = task.renderStoredQuestion(fields.data);
   if (rendered.ok && rendered.text !== item.question) {
-    warnings.push(at("question", `differs from the ${task.id} template filled with the item's fields; the bundle's text is kept`));
+    warnings.push(
+      at("question", `differs from the ${task.id} template filled with the item's fields; the bundle's text is kept`),
+    );
   }
   const prefix = ctx.root ? `${ctx.root}/` : "";
   const provenance = item.provenance;
@@ -108,7 +146,10 @@ export function planBundleItem(json: unknown, ctx: BundleItemContext): PlanResul
       gold: gold.data,
       canonical,
       distractors: located.answer.distractors ?? null,
-      images: item.images.map((img) => ({ caption: img.caption, ref: { kind: "path" as const, path: `${prefix}${img.file}` } })),
+      images: item.images.map((img) => ({
+        caption: img.caption,
+        ref: { kind: "path" as const, path: `${prefix}${img.file}` },
+      })),
       status: "active",
       statusReason: null,
       provenance: { importedFrom: "bundle", file, line, ...(provenance ? { bundle: provenance } : {}) },

@@ -18,7 +18,9 @@ const RECORD_FILE = /\.(jsonl|ndjson|json|csv|tsv)$/i;
  * VLMEvalKit (only TSVs, each with VLMEvalKit's columns), the MiSI release (any other record
  * files), or structures (PDB/SDF/MOL2 and no record files).
  */
-export function detectImportKind(evidence: KindEvidence): { kind: ImportKind; reason: string } | { kind: null; reason: string } {
+export function detectImportKind(
+  evidence: KindEvidence,
+): { kind: ImportKind; reason: string } | { kind: null; reason: string } {
   for (const [file, manifest] of Object.entries(evidence.manifests)) {
     if (manifest && typeof manifest === "object" && (manifest as { format?: unknown }).format === BUNDLE_FORMAT) {
       return { kind: "bundle", reason: `${file} declares format ${BUNDLE_FORMAT}` };
@@ -31,10 +33,19 @@ export function detectImportKind(evidence: KindEvidence): { kind: ImportKind; re
       const header = evidence.tsvHeaders[f];
       return header !== undefined && readVlmevalkitHeader(header).ok;
     });
-    if (vlm) return { kind: "vlmevalkit", reason: `${tsvs.length} TSV file(s) with VLMEvalKit columns (index, question, answer, image/image_path)` };
+    if (vlm)
+      return {
+        kind: "vlmevalkit",
+        reason: `${tsvs.length} TSV file(s) with VLMEvalKit columns (index, question, answer, image/image_path)`,
+      };
   }
-  if (records.length > 0) return { kind: "misi", reason: `${records.length} JSON/JSONL/CSV/TSV file(s) read as MiSI-Bench release records` };
+  if (records.length > 0)
+    return { kind: "misi", reason: `${records.length} JSON/JSONL/CSV/TSV file(s) read as MiSI-Bench release records` };
   const structures = evidence.files.filter(isStructureFile);
-  if (structures.length > 0) return { kind: "structures", reason: `${structures.length} structure file(s) (PDB/SDF/MOL2)` };
-  return { kind: null, reason: "found no bundle manifest, no JSON/JSONL/CSV/TSV records and no PDB/SDF/MOL2 structures" };
+  if (structures.length > 0)
+    return { kind: "structures", reason: `${structures.length} structure file(s) (PDB/SDF/MOL2)` };
+  return {
+    kind: null,
+    reason: "found no bundle manifest, no JSON/JSONL/CSV/TSV records and no PDB/SDF/MOL2 structures",
+  };
 }

@@ -67,9 +67,12 @@ export function mapFieldNames(keys: readonly string[]): FieldMapping {
   const shadowed: FieldMapping["shadowed"] = [];
   for (const [role, { key }] of best) {
     roles[role] = key;
-    for (const other of candidates.get(role) ?? []) if (other !== key) shadowed.push({ role, used: key, ignored: other });
+    for (const other of candidates.get(role) ?? [])
+      if (other !== key) shadowed.push({ role, used: key, ignored: other });
   }
-  const optionLetterKeys = OPTION_LETTER_KEYS.every((l) => letters.has(l)) ? (OPTION_LETTER_KEYS.map((l) => letters.get(l)!) as [string, string, string, string]) : null;
+  const optionLetterKeys = OPTION_LETTER_KEYS.every((l) => letters.has(l))
+    ? (OPTION_LETTER_KEYS.map((l) => letters.get(l)!) as [string, string, string, string])
+    : null;
   // Fewer than four letter columns are not an MC layout: report them like any other unknown key.
   if (!optionLetterKeys) unmapped.push(...letters.values());
   return { roles, optionLetterKeys, shadowed, unmapped };

@@ -48,7 +48,8 @@ export function findSvgReferenceProblem(text: string): string | null {
   return problem;
 }
 
-export type RasterizeResult = { ok: true; png: Buffer; widthPx: number; heightPx: number } | { ok: false; problem: string };
+export type RasterizeResult =
+  { ok: true; png: Buffer; widthPx: number; heightPx: number } | { ok: false; problem: string };
 
 /** Renders foreign SVG bytes to a PNG at the SVG's own size (capped at MAX_RASTER_SIDE_PX), or says why it cannot. */
 export function rasterizeForeignSvg(bytes: Uint8Array): RasterizeResult {
@@ -62,7 +63,13 @@ export function rasterizeForeignSvg(bytes: Uint8Array): RasterizeResult {
     if (!(side > 0)) return { ok: false, problem: "SVG refused: it has no size (width/height or viewBox)" };
     const resvg =
       side > MAX_RASTER_SIDE_PX
-        ? new Resvg(text, { ...options, fitTo: probe.width >= probe.height ? { mode: "width", value: MAX_RASTER_SIDE_PX } : { mode: "height", value: MAX_RASTER_SIDE_PX } })
+        ? new Resvg(text, {
+            ...options,
+            fitTo:
+              probe.width >= probe.height
+                ? { mode: "width", value: MAX_RASTER_SIDE_PX }
+                : { mode: "height", value: MAX_RASTER_SIDE_PX },
+          })
         : probe;
     const image = resvg.render();
     return { ok: true, png: image.asPng(), widthPx: image.width, heightPx: image.height };

@@ -6,7 +6,8 @@ import { findSvgReferenceProblem, rasterizeForeignSvg } from "@/lib/import/forei
  * the import root, or an absolute path from the authors' machine), inline base64 (VLMEvalKit,
  * data: URIs, Hugging Face `{bytes}` objects), or a VLMEvalKit pointer to another row's image.
  */
-export type ImageRef = { kind: "path"; path: string } | { kind: "base64"; data: string; mimeType?: string } | { kind: "row"; index: string };
+export type ImageRef =
+  { kind: "path"; path: string } | { kind: "base64"; data: string; mimeType?: string } | { kind: "row"; index: string };
 
 export type ParseImageRefsResult = { ok: true; refs: ImageRef[] } | { ok: false; problem: string };
 
@@ -73,7 +74,9 @@ function refFromString(raw: string, options: { rowReferences: boolean }): ImageR
   if (uri) return { kind: "base64", data: s.slice(uri[0].length), mimeType: uri[1]!.toLowerCase() };
   if (options.rowReferences) {
     // VLMEvalKit's image column holds base64 or a row pointer, never a path.
-    return s.length <= VLMEVALKIT_ROW_REFERENCE_MAX_CHARS && !/[./\\]/.test(s) ? { kind: "row", index: s } : { kind: "base64", data: s };
+    return s.length <= VLMEVALKIT_ROW_REFERENCE_MAX_CHARS && !/[./\\]/.test(s)
+      ? { kind: "row", index: s }
+      : { kind: "base64", data: s };
   }
   if (s.length >= MIN_INLINE_BASE64_CHARS && BASE64_BODY.test(s)) return { kind: "base64", data: s };
   return { kind: "path", path: s };
@@ -215,9 +218,25 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 /** The image type from the bytes themselves (never trust the extension alone), or null. */
 export function sniffImageMime(bytes: Uint8Array): ImageMime | null {
   const b = bytes;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "image/png";
+  if (
+    b.length >= 8 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  )
+    return "image/png";
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
-  if (b.length >= 12 && String.fromCharCode(...b.subarray(0, 4)) === "RIFF" && String.fromCharCode(...b.subarray(8, 12)) === "WEBP") return "image/webp";
+  if (
+    b.length >= 12 &&
+    String.fromCharCode(...b.subarray(0, 4)) === "RIFF" &&
+    String.fromCharCode(...b.subarray(8, 12)) === "WEBP"
+  )
+    return "image/webp";
   if (b.length >= 6 && /^GIF8[79]a$/.test(String.fromCharCode(...b.subarray(0, 6)))) return "image/gif";
   const head = new TextDecoder("utf-8", { fatal: false })
     .decode(b.subarray(0, 1024))
@@ -228,7 +247,9 @@ export function sniffImageMime(bytes: Uint8Array): ImageMime | null {
 }
 
 /** A checked image ready to store: foreign SVG has become a PNG (lib/import/foreign-svg.ts says why). */
-export type CheckedImage = { ok: true; mimeType: ImageMime; data: Uint8Array; rasterizedFrom?: "image/svg+xml" } | { ok: false; problem: string };
+export type CheckedImage =
+  | { ok: true; mimeType: ImageMime; data: Uint8Array; rasterizedFrom?: "image/svg+xml" }
+  | { ok: false; problem: string };
 
 /**
  * Checks decoded image bytes: known type and size; an SVG is rasterised to PNG (or refused with the reason).
@@ -236,7 +257,8 @@ export type CheckedImage = { ok: true; mimeType: ImageMime; data: Uint8Array; ra
  */
 export function checkImageBytes(bytes: Uint8Array, options: { keepSvg?: boolean } = {}): CheckedImage {
   if (bytes.length === 0) return { ok: false, problem: "image is empty" };
-  if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, problem: `image is ${bytes.length} bytes, more than the limit of ${MAX_IMAGE_BYTES}` };
+  if (bytes.length > MAX_IMAGE_BYTES)
+    return { ok: false, problem: `image is ${bytes.length} bytes, more than the limit of ${MAX_IMAGE_BYTES}` };
   const mimeType = sniffImageMime(bytes);
   if (!mimeType) return { ok: false, problem: "not a PNG, JPEG, WebP, GIF or SVG image (unrecognised content)" };
   if (mimeType === "image/svg+xml" && options.keepSvg) {

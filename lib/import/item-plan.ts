@@ -71,7 +71,9 @@ function shortenIssue(message: string): string {
 
 /** One line per zod issue, `path: message`, joined with "; " (report lines are single lines). */
 export function summarizeZodError(error: z.ZodError, maxIssues = 3): string {
-  const parts = error.issues.slice(0, maxIssues).map((i) => (i.path.length ? `${i.path.join(".")}: ${shortenIssue(i.message)}` : shortenIssue(i.message)));
+  const parts = error.issues
+    .slice(0, maxIssues)
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${shortenIssue(i.message)}` : shortenIssue(i.message)));
   if (error.issues.length > maxIssues) parts.push(`and ${error.issues.length - maxIssues} more`);
   return parts.join("; ");
 }
@@ -92,7 +94,9 @@ export type ResolvedAnswer =
 function letterOfOptionText(answer: string, options: readonly string[] | null): string | null {
   if (!options) return null;
   const wanted = normalizeAnswerText(answer).toLowerCase();
-  const hits = options.map((o, i) => (normalizeAnswerText(o).toLowerCase() === wanted ? MC_LETTERS[i] : null)).filter(Boolean);
+  const hits = options
+    .map((o, i) => (normalizeAnswerText(o).toLowerCase() === wanted ? MC_LETTERS[i] : null))
+    .filter(Boolean);
   return hits.length === 1 ? hits[0]! : null;
 }
 
@@ -106,7 +110,8 @@ function letterOfOptionText(answer: string, options: readonly string[] | null): 
 export function resolveAnswer(task: ErasedTask, answer: unknown, options: readonly string[] | null): ResolvedAnswer {
   if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
     const gold = task.goldSchema.safeParse(answer);
-    if (!gold.success) return { ok: false, problem: `gold object is not a valid ${task.id} gold: ${summarizeZodError(gold.error)}` };
+    if (!gold.success)
+      return { ok: false, problem: `gold object is not a valid ${task.id} gold: ${summarizeZodError(gold.error)}` };
     return { ok: true, gold: gold.data, canonical: task.canonicalizeGold(gold.data), goldProblem: null };
   }
   if (typeof answer === "number" && Number.isFinite(answer)) answer = String(answer);
@@ -117,9 +122,16 @@ export function resolveAnswer(task: ErasedTask, answer: unknown, options: readon
     const letter = letterOfOptionText(answer, options);
     if (letter) parsed = task.parseAnswer(letter);
   }
-  if (!parsed.ok) return { ok: false, problem: `'${answer.length > 60 ? `${answer.slice(0, 59)}…` : answer}' does not parse as a ${task.id} answer: ${parsed.error}` };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      problem: `'${answer.length > 60 ? `${answer.slice(0, 59)}…` : answer}' does not parse as a ${task.id} answer: ${parsed.error}`,
+    };
 
-  const candidate = task.format === "mc" ? { ...(parsed.value as object), ...(options ? { options: [...options] } : {}) } : parsed.value;
+  const candidate =
+    task.format === "mc"
+      ? { ...(parsed.value as object), ...(options ? { options: [...options] } : {}) }
+      : parsed.value;
   let gold = task.goldSchema.safeParse(candidate);
   // MC items score the letter (spec §4): when the source's option texts are not commands (T5/T6 option images,
   // "Image 8"), or absent, the key is the letter alone; the shown options stay in the public payload.
@@ -131,11 +143,19 @@ export function resolveAnswer(task: ErasedTask, answer: unknown, options: readon
         : !options
           ? "the source gives no option texts"
           : `the option texts do not form a valid ${task.id} key (${summarizeZodError(gold.error, 1)})`;
-    return { ok: true, gold: candidate, canonical: parsed.canonical, goldProblem: `answer key incomplete for ${task.id}: ${why}` };
+    return {
+      ok: true,
+      gold: candidate,
+      canonical: parsed.canonical,
+      goldProblem: `answer key incomplete for ${task.id}: ${why}`,
+    };
   }
   const canonical = task.canonicalizeGold(gold.data);
   if (canonical !== parsed.canonical) {
-    return { ok: false, problem: `answer '${parsed.canonical}' and its gold '${canonical}' disagree (task grammar bug?)` };
+    return {
+      ok: false,
+      problem: `answer '${parsed.canonical}' and its gold '${canonical}' disagree (task grammar bug?)`,
+    };
   }
   return { ok: true, gold: gold.data, canonical, goldProblem: null };
 }
@@ -148,7 +168,9 @@ export function readOptions(value: unknown): string[] | null {
     return texts.length === 4 && texts.every((t): t is string => t !== null && t !== "") ? texts : null;
   }
   if (value && typeof value === "object") {
-    const o = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k.trim().toUpperCase(), v]));
+    const o = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k.trim().toUpperCase(), v]),
+    );
     const texts = MC_LETTERS.map((l) => asText(o[l]));
     return texts.every((t): t is string => t !== null && t !== "") ? texts : null;
   }
@@ -184,7 +206,10 @@ export function buildPayload(task: ErasedTask, candidate: Record<string, unknown
   const clean = Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined && v !== null));
   const parsed = task.fieldsSchema.safeParse(clean);
   if (parsed.success) return { payload: parsed.data as Record<string, unknown>, problem: null };
-  return { payload: clean, problem: `kept as imported; does not match the ${task.id} fields (${summarizeZodError(parsed.error)})` };
+  return {
+    payload: clean,
+    problem: `kept as imported; does not match the ${task.id} fields (${summarizeZodError(parsed.error)})`,
+  };
 }
 
 /** Shown and keyed MC options, field schema and gold checked together (e.g. T8's options must agree). */
@@ -217,13 +242,18 @@ export function planRecord(record: CommonRecord): PlanResult {
   const at = (field: string, problem: string): ReportEntry => ({ file, line, field, problem });
   const skips: ReportEntry[] = [];
   if (record.question.trim() === "") skips.push(at(record.fieldNames.question, "missing or empty question"));
-  if (record.images.length === 0) skips.push(at(record.fieldNames.images, "no image: every item needs at least one image"));
+  if (record.images.length === 0)
+    skips.push(at(record.fieldNames.images, "no image: every item needs at least one image"));
   const answer = resolveAnswer(task, record.answer, record.options);
   if (!answer.ok) skips.push(at(record.fieldNames.answer, answer.problem));
   if (!answer.ok || skips.length > 0) return { ok: false, skips };
 
   const warnings: ReportEntry[] = [];
-  const candidate: Record<string, unknown> = { pdbId: record.pdbId ?? undefined, ...(record.options ? { options: record.options } : {}), ...record.extraPayload };
+  const candidate: Record<string, unknown> = {
+    pdbId: record.pdbId ?? undefined,
+    ...(record.options ? { options: record.options } : {}),
+    ...record.extraPayload,
+  };
   const { payload, problem } = buildPayload(task, candidate);
   if (problem) warnings.push(at("payload", problem));
 

@@ -106,7 +106,14 @@ export class JsonRecordSplitter {
   private line = 1;
   private keyCapture: string[] | null = null;
   private currentKey: string | null = null;
-  private capture: { parentDepth: number; parts: string[]; length: number; line: number; key: string | null; container: string | null } | null = null;
+  private capture: {
+    parentDepth: number;
+    parts: string[];
+    length: number;
+    line: number;
+    key: string | null;
+    container: string | null;
+  } | null = null;
   private captureStart = 0;
 
   push(chunk: string): JsonFragment[] {
@@ -133,13 +140,23 @@ export class JsonRecordSplitter {
         continue;
       }
       if (WS.has(c)) continue;
-      if (this.finished) throw new JsonStructureError(this.line, `unexpected '${chunk[i]}' after the end of the JSON document`);
+      if (this.finished)
+        throw new JsonStructureError(this.line, `unexpected '${chunk[i]}' after the end of the JSON document`);
       const depth = this.stack.length;
       const top = this.stack[depth - 1];
       if (!this.started) {
-        if (c !== 0x5b && c !== 0x7b) throw new JsonStructureError(this.line, `expected '[' or '{' at the start of the document, found '${chunk[i]}'`);
+        if (c !== 0x5b && c !== 0x7b)
+          throw new JsonStructureError(
+            this.line,
+            `expected '[' or '{' at the start of the document, found '${chunk[i]}'`,
+          );
         this.started = true;
-        this.stack.push({ type: c === 0x5b ? "[" : "{", expectKey: c === 0x7b, records: c === 0x5b, containerKey: null });
+        this.stack.push({
+          type: c === 0x5b ? "[" : "{",
+          expectKey: c === 0x7b,
+          records: c === 0x5b,
+          containerKey: null,
+        });
         continue;
       }
       // Closing a frame or separating values may end a capture.
@@ -179,7 +196,8 @@ export class JsonRecordSplitter {
         }
       }
       if (c === 0x22) this.inString = true;
-      else if (c === 0x7b || c === 0x5b) this.stack.push({ type: c === 0x5b ? "[" : "{", expectKey: c === 0x7b, records: false, containerKey: null });
+      else if (c === 0x7b || c === 0x5b)
+        this.stack.push({ type: c === 0x5b ? "[" : "{", expectKey: c === 0x7b, records: false, containerKey: null });
     }
     if (this.keyCapture) this.keyCapture.push(chunk.slice(keyStart));
     if (this.capture) this.appendCapture(chunk.slice(this.captureStart));
@@ -189,7 +207,8 @@ export class JsonRecordSplitter {
   /** Checks the document ended properly; a truncated file throws. */
   end(): JsonFragment[] {
     if (!this.started) throw new JsonStructureError(this.line, "the file is empty: expected a JSON array or object");
-    if (!this.finished) throw new JsonStructureError(this.line, "unexpected end of the file inside the JSON document (truncated?)");
+    if (!this.finished)
+      throw new JsonStructureError(this.line, "unexpected end of the file inside the JSON document (truncated?)");
     return [];
   }
 

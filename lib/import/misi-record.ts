@@ -49,7 +49,9 @@ export function keepUnmapped(record: Record<string, unknown>, keys: readonly str
   for (const key of keys) {
     const v = record[key];
     if (v === null || v === undefined) continue;
-    if (typeof v === "string") out[key] = v.length > MAX_PROVENANCE_VALUE_CHARS ? `${v.slice(0, MAX_PROVENANCE_VALUE_CHARS)}… (${v.length} chars)` : v;
+    if (typeof v === "string")
+      out[key] =
+        v.length > MAX_PROVENANCE_VALUE_CHARS ? `${v.slice(0, MAX_PROVENANCE_VALUE_CHARS)}… (${v.length} chars)` : v;
     else if (typeof v === "number" || typeof v === "boolean") out[key] = v;
     else out[key] = `(${Array.isArray(v) ? "list" : "object"} not kept)`;
   }
@@ -64,7 +66,8 @@ export function keepUnmapped(record: Record<string, unknown>, keys: readonly str
 export function planMisiRecord(record: Record<string, unknown>, ctx: MisiRecordContext): PlanResult {
   const { file, line, mapping } = ctx;
   const at = (field: string, problem: string): ReportEntry => ({ file, line, field, problem });
-  const get = (role: RecordRole): unknown => (mapping.roles[role] === undefined ? undefined : record[mapping.roles[role]!]);
+  const get = (role: RecordRole): unknown =>
+    mapping.roles[role] === undefined ? undefined : record[mapping.roles[role]!];
   const skips: ReportEntry[] = [];
 
   // Task: the record's own field; the path only when the record names none. A name that is no
@@ -75,10 +78,22 @@ export function planMisiRecord(record: Record<string, unknown>, ctx: MisiRecordC
   let taskId: TaskId | null = null;
   if (taskValue) {
     taskId = inferTaskFromName(taskValue);
-    if (!taskId) skips.push(at(taskKey!, `'${taskValue}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`));
+    if (!taskId)
+      skips.push(
+        at(
+          taskKey!,
+          `'${taskValue}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`,
+        ),
+      );
   } else {
     taskId = ctx.taskFromPath;
-    if (!taskId) skips.push(at(taskKey ?? "task", `cannot tell the task: no task field (${describeAliases("task")}) and the file and folder names name none`));
+    if (!taskId)
+      skips.push(
+        at(
+          taskKey ?? "task",
+          `cannot tell the task: no task field (${describeAliases("task")}) and the file and folder names name none`,
+        ),
+      );
   }
 
   const questionKey = mapping.roles.question;
@@ -105,7 +120,9 @@ export function planMisiRecord(record: Record<string, unknown>, ctx: MisiRecordC
   const pdbValue = get("pdb");
   const pdbId = extractPdbId(pdbValue);
   if (pdbValue !== undefined && pdbValue !== null && pdbValue !== "" && !pdbId) {
-    warnings.push(at(mapping.roles.pdb!, `'${String(pdbValue)}' is not a PDB id (4 characters, a digit first); left out`));
+    warnings.push(
+      at(mapping.roles.pdb!, `'${String(pdbValue)}' is not a PDB id (4 characters, a digit first); left out`),
+    );
   }
   const split = scalarText(get("split"))?.toLowerCase() || ctx.splitFromPath || "test";
 

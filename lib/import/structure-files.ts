@@ -4,7 +4,14 @@ import { extractPdbId } from "./item-plan";
 import type { ReportEntry } from "./report";
 
 /** Extensions of structure files (lib/molecule's parsers). */
-const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = { pdb: "pdb", ent: "pdb", sdf: "sdf", sd: "sdf", mol: "sdf", mol2: "mol2" };
+const STRUCTURE_EXTENSIONS: Readonly<Record<string, StructureFormat>> = {
+  pdb: "pdb",
+  ent: "pdb",
+  sdf: "sdf",
+  sd: "sdf",
+  mol: "sdf",
+  mol2: "mol2",
+};
 
 /** Largest structure file read (the biggest entry in the shared test set, 4pjt, is 1.8 MB). */
 export const MAX_STRUCTURE_FILE_BYTES = 50 * 1024 * 1024;
@@ -27,7 +34,8 @@ export interface ComplexFiles {
 }
 
 /** PDBbind/PoseBusters name suffixes: `1abc_protein.pdb`, `1abc_pocket.pdb`, `1abc_ligand.sdf`. */
-const ROLE_SUFFIX = /[_-](protein|pocket|receptor|complex|ligand|ligands|crystal|true|cond|no_ligand_no_solvent|protein_one_lig_removed|protein_one_ligand_removed)$/i;
+const ROLE_SUFFIX =
+  /[_-](protein|pocket|receptor|complex|ligand|ligands|crystal|true|cond|no_ligand_no_solvent|protein_one_lig_removed|protein_one_ligand_removed)$/i;
 
 function stemOf(filePath: string): string {
   const base = path.basename(filePath).replace(/\.[^.]+$/, "");
@@ -72,15 +80,25 @@ export function groupStructureFiles(files: readonly string[]): { complexes: Comp
       const partners = sameStem ?? (loneFolderPair ? pdbs : []);
       if (partners.length === 0) {
         for (const l of ligs) {
-          const why = pdbs.length === 0 ? "no PDB file beside it" : `no PDB file named like it (${pdbs.length} in its folder)`;
-          skipped.push({ file: l, line: 0, field: "structure", problem: `ligand file without its protein: ${why} (a complex needs the protein/pocket PDB)` });
+          const why =
+            pdbs.length === 0 ? "no PDB file beside it" : `no PDB file named like it (${pdbs.length} in its folder)`;
+          skipped.push({
+            file: l,
+            line: 0,
+            field: "structure",
+            problem: `ligand file without its protein: ${why} (a complex needs the protein/pocket PDB)`,
+          });
         }
         continue;
       }
       const protein = partners.find(isPocket) ?? partners[0]!;
       const ligand = ligs.find((l) => structureFormatOf(l) === "mol2") ?? ligs[0]!;
       partners.forEach((p) => usedPdbs.add(p));
-      complexes.push({ protein, ligand, unused: [...partners.filter((p) => p !== protein), ...ligs.filter((l) => l !== ligand)] });
+      complexes.push({
+        protein,
+        ligand,
+        unused: [...partners.filter((p) => p !== protein), ...ligs.filter((l) => l !== ligand)],
+      });
     }
     for (const p of pdbs) if (!usedPdbs.has(p)) complexes.push({ protein: p, ligand: null, unused: [] });
   }

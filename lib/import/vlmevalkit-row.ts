@@ -26,7 +26,8 @@ export interface VlmevalkitColumns {
   other: string[];
 }
 
-export type HeaderResult = { ok: true; columns: VlmevalkitColumns; warnings: string[] } | { ok: false; problems: string[] };
+export type HeaderResult =
+  { ok: true; columns: VlmevalkitColumns; warnings: string[] } | { ok: false; problems: string[] };
 
 const KNOWN: Record<string, keyof Omit<VlmevalkitColumns, "options" | "other">> = {
   index: "index",
@@ -82,7 +83,10 @@ export function readVlmevalkitHeader(header: readonly string[]): HeaderResult {
       split: found.split ?? null,
       hint: found.hint ?? null,
       pdb: found.pdb ?? null,
-      options: optionLetters.length === 4 ? (["A", "B", "C", "D"].map((l) => letters.get(l)!) as [string, string, string, string]) : null,
+      options:
+        optionLetters.length === 4
+          ? (["A", "B", "C", "D"].map((l) => letters.get(l)!) as [string, string, string, string])
+          : null,
       other,
     },
   };
@@ -116,10 +120,17 @@ export function planVlmevalkitRow(row: Record<string, string>, ctx: VlmevalkitRo
   let taskId: TaskId | null = null;
   if (category) {
     taskId = inferTaskFromName(category);
-    if (!taskId) skips.push(at(columns.category!, `'${category}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`));
+    if (!taskId)
+      skips.push(
+        at(
+          columns.category!,
+          `'${category}' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)`,
+        ),
+      );
   } else {
     taskId = ctx.taskFromPath;
-    if (!taskId) skips.push(at(columns.category ?? "category", "cannot tell the task: no category, and the file name names none"));
+    if (!taskId)
+      skips.push(at(columns.category ?? "category", "cannot tell the task: no category, and the file name names none"));
   }
 
   const imageCell = cell(row, columns.image);

@@ -7,16 +7,20 @@ import yauzl from "yauzl";
  */
 export function zipInflatedSize(bytes: Uint8Array): Promise<number> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error("cannot open the zip"));
-      let total = 0;
-      zip.on("entry", (entry: yauzl.Entry) => {
-        total += entry.uncompressedSize;
+    yauzl.fromBuffer(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      { lazyEntries: true },
+      (err, zip) => {
+        if (err || !zip) return reject(err ?? new Error("cannot open the zip"));
+        let total = 0;
+        zip.on("entry", (entry: yauzl.Entry) => {
+          total += entry.uncompressedSize;
+          zip.readEntry();
+        });
+        zip.on("end", () => resolve(total));
+        zip.on("error", reject);
         zip.readEntry();
-      });
-      zip.on("end", () => resolve(total));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
+      },
+    );
   });
 }

@@ -40,10 +40,18 @@ export function readDelimitedText(file: string, text: string, delimiter: "\t" | 
     const e = err as { message?: string; lines?: number };
     return {
       ok: false,
-      errors: [{ file, line: typeof e.lines === "number" ? e.lines : null, field: null, problem: `not readable as ${delimiter === "\t" ? "TSV" : "CSV"}: ${e.message ?? String(err)}` }],
+      errors: [
+        {
+          file,
+          line: typeof e.lines === "number" ? e.lines : null,
+          field: null,
+          problem: `not readable as ${delimiter === "\t" ? "TSV" : "CSV"}: ${e.message ?? String(err)}`,
+        },
+      ],
     };
   }
   const [head, ...body] = records;
-  if (head === undefined) return { ok: false, errors: [{ file, line: null, field: null, problem: "the file is empty" }] };
+  if (head === undefined)
+    return { ok: false, errors: [{ file, line: null, field: null, problem: "the file is empty" }] };
   return { ok: true, table: { header: head.record, rows: body.map((r) => ({ line: startLine(r), cells: r.record })) } };
 }

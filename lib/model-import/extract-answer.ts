@@ -27,7 +27,8 @@ export const ANSWER_EXTRACTION_RULE = [
 
 export type ExtractionStep = "whole" | "boxed" | "marker" | "line" | "grammar";
 
-export type Extraction = { ok: true; text: string; canonical: string; step: ExtractionStep } | { ok: false; error: string };
+export type Extraction =
+  { ok: true; text: string; canonical: string; step: ExtractionStep } | { ok: false; error: string };
 
 /** Strips reasoning blocks and markdown decoration that never belongs to an answer. */
 export function cleanModelText(raw: string): string {
@@ -51,7 +52,9 @@ const T9_BOND = String.raw`[A-Za-z0-9]{1,3}\s+-?\d+[A-Za-z]?\s+${ATOM}\s+[A-Za-z
 /** Every match of a pattern, as [position, candidate text]. */
 function collect(text: string, pattern: RegExp, toCandidate: (m: RegExpExecArray) => string): [number, string][] {
   const out: [number, string][] = [];
-  for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`))) {
+  for (const m of text.matchAll(
+    new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
+  )) {
     out.push([m.index ?? 0, toCandidate(m)]);
   }
   return out;
@@ -63,21 +66,37 @@ function listGrammarMatches(text: string, widget: AnswerWidget): string[] {
   switch (widget.type) {
     case "mc":
       // Capital letters only, and only in explicit forms: a bare "A" is too often an article.
-      found = [...collect(text, /\(([A-D])\)/g, (m) => m[1] ?? ""), ...collect(text, /(?:[Oo]ption|[Aa]nswer|[Cc]hoice)\s*(?:is\s*)?[:：]?\s*\(?([A-D])\)?(?![A-Za-z0-9])/g, (m) => m[1] ?? "")];
+      found = [
+        ...collect(text, /\(([A-D])\)/g, (m) => m[1] ?? ""),
+        ...collect(
+          text,
+          /(?:[Oo]ption|[Aa]nswer|[Cc]hoice)\s*(?:is\s*)?[:：]?\s*\(?([A-D])\)?(?![A-Za-z0-9])/g,
+          (m) => m[1] ?? "",
+        ),
+      ];
       break;
     case "command":
-      found = collect(text, new RegExp(String.raw`\b(move|roll)\s+([xyz])\s+(${NUMBER})`, "gi"), (m) => `${m[1]} ${m[2]} ${m[3]}`);
+      found = collect(
+        text,
+        new RegExp(String.raw`\b(move|roll)\s+([xyz])\s+(${NUMBER})`, "gi"),
+        (m) => `${m[1]} ${m[2]} ${m[3]}`,
+      );
       break;
     case "docking":
       found = collect(
         text,
-        new RegExp(String.raw`\broll\s+([xyz])\s+(${NUMBER})\s*(?:°|deg(?:rees?)?)?\s*(?:[,;]\s*)?(?:(?:and|then)\s+)*move\s+x\s+(${NUMBER})`, "gi"),
+        new RegExp(
+          String.raw`\broll\s+([xyz])\s+(${NUMBER})\s*(?:°|deg(?:rees?)?)?\s*(?:[,;]\s*)?(?:(?:and|then)\s+)*move\s+x\s+(${NUMBER})`,
+          "gi",
+        ),
         (m) => `roll ${m[1]} ${m[2]}, move x ${m[3]}`,
       );
       break;
     case "hbond-list":
       found = [
-        ...(widget.yesPrefix ? collect(text, /\byes\s*:[^\n]+/gi, (m) => m[0]) : collect(text, new RegExp(`${T9_BOND}(?:\\s*;\\s*${T9_BOND})*`, "g"), (m) => m[0])),
+        ...(widget.yesPrefix
+          ? collect(text, /\byes\s*:[^\n]+/gi, (m) => m[0])
+          : collect(text, new RegExp(`${T9_BOND}(?:\\s*;\\s*${T9_BOND})*`, "g"), (m) => m[0])),
         ...(widget.allowNo ? collect(text, /(?:^|\n)[ \t]*(No)(?=[\s.,;:!]|$)/g, (m) => m[1] ?? "No") : []),
       ];
       break;
@@ -109,7 +128,11 @@ function stripLineDecoration(line: string): string {
  */
 export function extractAnswer(grammar: AnswerGrammar, raw: string): Extraction {
   const text = cleanModelText(raw);
-  if (text === "") return { ok: false, error: raw.trim() === "" ? "empty prediction" : "nothing left after removing the reasoning block" };
+  if (text === "")
+    return {
+      ok: false,
+      error: raw.trim() === "" ? "empty prediction" : "nothing left after removing the reasoning block",
+    };
   const whole = grammar.parseAnswer(text);
   if (whole.ok) return { ok: true, text, canonical: whole.canonical, step: "whole" };
 

@@ -45,14 +45,20 @@ export function parseLmmsEvalSamples(file: string, text: string): PredictionFile
     try {
       value = JSON.parse(raw) as Json;
     } catch (err) {
-      skipped.push({ file, line, field: null, problem: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` });
+      skipped.push({
+        file,
+        line,
+        field: null,
+        problem: `not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       skipped.push({ file, line, field: null, problem: "expected a JSON object per line" });
       return;
     }
-    const doc = value.doc !== null && typeof value.doc === "object" && !Array.isArray(value.doc) ? value.doc : undefined;
+    const doc =
+      value.doc !== null && typeof value.doc === "object" && !Array.isArray(value.doc) ? value.doc : undefined;
     let key: string | undefined;
     let keyField = "";
     for (const field of DOC_KEY_FIELDS) {
@@ -68,18 +74,33 @@ export function parseLmmsEvalSamples(file: string, text: string): PredictionFile
       if (key !== undefined) positional++;
     }
     if (key === undefined) {
-      skipped.push({ file, line, field: "doc", problem: `no item identifier: expected doc.${DOC_KEY_FIELDS.join(", doc.")} or doc_id` });
+      skipped.push({
+        file,
+        line,
+        field: "doc",
+        problem: `no item identifier: expected doc.${DOC_KEY_FIELDS.join(", doc.")} or doc_id`,
+      });
       return;
     }
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      skipped.push({ file, line, field: keyField, problem: `${keyField} '${key}' repeats line ${earlier}; only the first prediction is used` });
+      skipped.push({
+        file,
+        line,
+        field: keyField,
+        problem: `${keyField} '${key}' repeats line ${earlier}; only the first prediction is used`,
+      });
       return;
     }
     const fromFiltered = firstText(value.filtered_resps);
     const prediction = fromFiltered ?? firstText(value.resps);
     if (prediction === undefined && (value.filtered_resps !== undefined || value.resps !== undefined)) {
-      skipped.push({ file, line, field: "filtered_resps", problem: "the response holds no text (a log-likelihood task?); only generation tasks can be scored" });
+      skipped.push({
+        file,
+        line,
+        field: "filtered_resps",
+        problem: "the response holds no text (a log-likelihood task?); only generation tasks can be scored",
+      });
       return;
     }
     seen.set(key, line);
@@ -97,7 +118,11 @@ export function parseLmmsEvalSamples(file: string, text: string): PredictionFile
     });
   }
   if (rows.length === 0) {
-    return { ok: false, format, errors: skipped.length > 0 ? skipped : [{ file, line: null, field: null, problem: "the file has no samples" }] };
+    return {
+      ok: false,
+      format,
+      errors: skipped.length > 0 ? skipped : [{ file, line: null, field: null, problem: "the file has no samples" }],
+    };
   }
   return { ok: true, format, rows, skipped, warnings };
 }

@@ -4,7 +4,8 @@ export interface MatchableItem {
   externalId: string | null;
 }
 
-export type ItemMatch<I extends MatchableItem> = { ok: true; item: I; by: "id" | "externalId" } | { ok: false; reason: "unknown" | "ambiguous"; problem: string };
+export type ItemMatch<I extends MatchableItem> =
+  { ok: true; item: I; by: "id" | "externalId" } | { ok: false; reason: "unknown" | "ambiguous"; problem: string };
 
 /**
  * Matches file keys to items: an exact Item.id first, else an Item.externalId. An external id

@@ -46,7 +46,18 @@ export interface PredictionFile {
 export async function parsePredictionFile(input: PredictionFile): Promise<PredictionFileResult> {
   const file = input.fileName;
   if (input.bytes.byteLength > MAX_PREDICTION_FILE_BYTES) {
-    return { ok: false, format: null, errors: [{ file, line: null, field: null, problem: `the file is ${input.bytes.byteLength} bytes; the limit is ${MAX_PREDICTION_FILE_BYTES}` }] };
+    return {
+      ok: false,
+      format: null,
+      errors: [
+        {
+          file,
+          line: null,
+          field: null,
+          problem: `the file is ${input.bytes.byteLength} bytes; the limit is ${MAX_PREDICTION_FILE_BYTES}`,
+        },
+      ],
+    };
   }
   const format = input.format ?? detectPredictionFormat(file, input.bytes);
   if (format === null) {
@@ -54,7 +65,12 @@ export async function parsePredictionFile(input: PredictionFile): Promise<Predic
       ok: false,
       format: null,
       errors: [
-        { file, line: null, field: null, problem: `unknown prediction format: expected .xlsx or .tsv (VLMEvalKit), .jsonl (lmms-eval samples) or .csv; formats: ${PREDICTION_FORMATS.join(", ")}` },
+        {
+          file,
+          line: null,
+          field: null,
+          problem: `unknown prediction format: expected .xlsx or .tsv (VLMEvalKit), .jsonl (lmms-eval samples) or .csv; formats: ${PREDICTION_FORMATS.join(", ")}`,
+        },
       ],
     };
   }
@@ -63,7 +79,11 @@ export async function parsePredictionFile(input: PredictionFile): Promise<Predic
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(input.bytes);
   } catch {
-    return { ok: false, format, errors: [{ file, line: null, field: null, problem: "the file is not valid UTF-8 text" }] };
+    return {
+      ok: false,
+      format,
+      errors: [{ file, line: null, field: null, problem: "the file is not valid UTF-8 text" }],
+    };
   }
   switch (format) {
     case "vlmevalkit-tsv":

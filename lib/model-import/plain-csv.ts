@@ -6,5 +6,9 @@ import type { PredictionFileResult } from "./types";
 export function parsePlainCsv(file: string, text: string): PredictionFileResult {
   const table = readDelimitedText(file, text, ",");
   if (!table.ok) return { ok: false, format: "plain-csv", errors: table.errors };
-  return readPredictionTable(file, table.table.header, table.table.rows, { format: "plain-csv", keyColumns: ["item_id"], predictionColumn: "prediction" });
+  return readPredictionTable(file, table.table.header, table.table.rows, {
+    format: "plain-csv",
+    keyColumns: ["item_id"],
+    predictionColumn: "prediction",
+  });
 }

@@ -3,7 +3,12 @@ import { extractAnswer, type AnswerGrammar, type ExtractionStep } from "./extrac
 
 /** The type-erased task members scoring needs (any task from the registry fits). */
 export interface ScoringTask extends AnswerGrammar {
-  gradeText(text: string, gold: unknown): { ok: true; canonical: string; score: TaskScore } | { ok: false; stage: "answer" | "gold" | "params"; error: string };
+  gradeText(
+    text: string,
+    gold: unknown,
+  ):
+    | { ok: true; canonical: string; score: TaskScore }
+    | { ok: false; stage: "answer" | "gold" | "params"; error: string };
 }
 
 export type ScoredPrediction =
@@ -21,7 +26,16 @@ export function scorePrediction(task: ScoringTask, prediction: string, gold: unk
   const graded = task.gradeText(extraction.text, gold);
   if (!graded.ok) {
     // The extractor only returns text the grammar accepts, so a failure here is the stored gold's.
-    return graded.stage === "answer" ? { status: "unparseable", parseError: graded.error, exact: 0, partial: 0 } : { status: "bad-gold", error: graded.error };
+    return graded.stage === "answer"
+      ? { status: "unparseable", parseError: graded.error, exact: 0, partial: 0 }
+      : { status: "bad-gold", error: graded.error };
   }
-  return { status: "scored", canonical: graded.canonical, exact: graded.score.exact, partial: graded.score.partial, step: extraction.step, extracted: extraction.text };
+  return {
+    status: "scored",
+    canonical: graded.canonical,
+    exact: graded.score.exact,
+    partial: graded.score.partial,
+    step: extraction.step,
+    extracted: extraction.text,
+  };
 }

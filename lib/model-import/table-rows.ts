@@ -24,17 +24,32 @@ function cleanCell(value: string | undefined): string {
  * without a key, or repeating an earlier key, is skipped and reported; an empty prediction is kept
  * (the model gave no answer, which scores as unparseable).
  */
-export function readPredictionTable(file: string, header: readonly string[], rows: readonly { line: number; cells: readonly string[] }[], spec: TableSpec): PredictionFileResult {
+export function readPredictionTable(
+  file: string,
+  header: readonly string[],
+  rows: readonly { line: number; cells: readonly string[] }[],
+  spec: TableSpec,
+): PredictionFileResult {
   const names = header.map((h) => h.trim().toLowerCase());
   const find = (name: string | undefined) => (name === undefined ? -1 : names.indexOf(name.toLowerCase()));
   const keyName = spec.keyColumns.find((k) => find(k) >= 0);
   const errors: FileIssue[] = [];
   if (keyName === undefined) {
-    errors.push({ file, line: 1, field: spec.keyColumns[0] ?? null, problem: `missing column ${spec.keyColumns.map((k) => `'${k}'`).join(" or ")} (columns are: ${header.join(", ")})` });
+    errors.push({
+      file,
+      line: 1,
+      field: spec.keyColumns[0] ?? null,
+      problem: `missing column ${spec.keyColumns.map((k) => `'${k}'`).join(" or ")} (columns are: ${header.join(", ")})`,
+    });
   }
   const predictionAt = find(spec.predictionColumn);
   if (predictionAt < 0) {
-    errors.push({ file, line: 1, field: spec.predictionColumn, problem: `missing column '${spec.predictionColumn}' (columns are: ${header.join(", ")})` });
+    errors.push({
+      file,
+      line: 1,
+      field: spec.predictionColumn,
+      problem: `missing column '${spec.predictionColumn}' (columns are: ${header.join(", ")})`,
+    });
   }
   if (errors.length > 0 || keyName === undefined) return { ok: false, format: spec.format, errors };
   const keyAt = find(keyName);
@@ -53,7 +68,12 @@ export function readPredictionTable(file: string, header: readonly string[], row
     }
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      skipped.push({ file, line, field: keyName, problem: `${keyName} '${key}' repeats line ${earlier}; only the first prediction is used` });
+      skipped.push({
+        file,
+        line,
+        field: keyName,
+        problem: `${keyName} '${key}' repeats line ${earlier}; only the first prediction is used`,
+      });
       continue;
     }
     seen.set(key, line);
@@ -65,7 +85,11 @@ export function readPredictionTable(file: string, header: readonly string[], row
     out.push(row);
   }
   if (out.length === 0 && skipped.length === 0) {
-    return { ok: false, format: spec.format, errors: [{ file, line: null, field: null, problem: "the file has a header but no prediction rows" }] };
+    return {
+      ok: false,
+      format: spec.format,
+      errors: [{ file, line: null, field: null, problem: "the file has a header but no prediction rows" }],
+    };
   }
   return { ok: true, format: spec.format, rows: out, skipped, warnings: [] };
 }

@@ -1,5 +1,11 @@
 /** Prediction-file formats the importer reads. */
-export const PREDICTION_FORMATS = ["vlmevalkit-tsv", "vlmevalkit-xlsx", "vlmevalkit-csv", "lmms-eval-jsonl", "plain-csv"] as const;
+export const PREDICTION_FORMATS = [
+  "vlmevalkit-tsv",
+  "vlmevalkit-xlsx",
+  "vlmevalkit-csv",
+  "lmms-eval-jsonl",
+  "plain-csv",
+] as const;
 export type PredictionFormat = (typeof PREDICTION_FORMATS)[number];
 
 /** One model answer read from a file, before it is matched to an item. */
@@ -28,7 +34,8 @@ export interface FileIssue {
 }
 
 export type PredictionFileResult =
-  { ok: true; format: PredictionFormat; rows: PredictionRow[]; skipped: FileIssue[]; warnings: FileIssue[] } | { ok: false; format: PredictionFormat | null; errors: FileIssue[] };
+  | { ok: true; format: PredictionFormat; rows: PredictionRow[]; skipped: FileIssue[]; warnings: FileIssue[] }
+  | { ok: false; format: PredictionFormat | null; errors: FileIssue[] };
 
 /** Above this many located problems a report lists the first ones and a count. */
 export const MAX_REPORTED_FILE_ISSUES = 100;
@@ -36,5 +43,8 @@ export const MAX_REPORTED_FILE_ISSUES = 100;
 export function capIssues(issues: readonly FileIssue[], limit = MAX_REPORTED_FILE_ISSUES): FileIssue[] {
   if (issues.length <= limit) return [...issues];
   const first = issues[0] as FileIssue;
-  return [...issues.slice(0, limit), { file: first.file, line: null, field: null, problem: `${issues.length - limit} more problems not shown` }];
+  return [
+    ...issues.slice(0, limit),
+    { file: first.file, line: null, field: null, problem: `${issues.length - limit} more problems not shown` },
+  ];
 }

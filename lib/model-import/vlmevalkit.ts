@@ -10,7 +10,12 @@ import type { FileIssue, PredictionFileResult } from "./types";
  * `index`; `answer` is the dataset's own correct answer (compared with our gold as a check) and
  * `category` its task label.
  */
-const VLMEVALKIT_SPEC = { keyColumns: ["index"], predictionColumn: "prediction", referenceColumn: "answer", categoryColumn: "category" } as const;
+const VLMEVALKIT_SPEC = {
+  keyColumns: ["index"],
+  predictionColumn: "prediction",
+  referenceColumn: "answer",
+  categoryColumn: "category",
+} as const;
 
 export function parseVlmevalkitDelimited(file: string, text: string, delimiter: "\t" | ","): PredictionFileResult {
   const format = delimiter === "\t" ? "vlmevalkit-tsv" : "vlmevalkit-csv";
@@ -42,32 +47,66 @@ function cellText(value: ExcelJS.CellValue): string {
 export const DEFAULT_MAX_XLSX_INFLATED_BYTES = 256 * 1024 ** 2;
 
 /** Reads the first worksheet of an xlsx file (header in row 1) as VLMEvalKit predictions. */
-export async function parseVlmevalkitXlsx(file: string, bytes: Uint8Array, maxInflatedBytes = DEFAULT_MAX_XLSX_INFLATED_BYTES): Promise<PredictionFileResult> {
+export async function parseVlmevalkitXlsx(
+  file: string,
+  bytes: Uint8Array,
+  maxInflatedBytes = DEFAULT_MAX_XLSX_INFLATED_BYTES,
+): Promise<PredictionFileResult> {
   const format = "vlmevalkit-xlsx";
   let inflated: number;
   try {
     inflated = await zipInflatedSize(bytes);
   } catch (err) {
-    return { ok: false, format, errors: [{ file, line: null, field: null, problem: `not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}` }] };
+    return {
+      ok: false,
+      format,
+      errors: [
+        {
+          file,
+          line: null,
+          field: null,
+          problem: `not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      ],
+    };
   }
   if (inflated > maxInflatedBytes) {
     return {
       ok: false,
       format,
       errors: [
-        { file, line: null, field: null, problem: `the workbook expands to ${inflated} bytes, more than the limit of ${maxInflatedBytes} bytes (MODEL_XLSX_MAX_INFLATED_BYTES); refused unread` },
+        {
+          file,
+          line: null,
+          field: null,
+          problem: `the workbook expands to ${inflated} bytes, more than the limit of ${maxInflatedBytes} bytes (MODEL_XLSX_MAX_INFLATED_BYTES); refused unread`,
+        },
       ],
     };
   }
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's typings predate Node's generic Buffer; the bytes are passed through unchanged.
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
+    await workbook.xlsx.load(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer,
+    );
   } catch (err) {
-    return { ok: false, format, errors: [{ file, line: null, field: null, problem: `not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}` }] };
+    return {
+      ok: false,
+      format,
+      errors: [
+        {
+          file,
+          line: null,
+          field: null,
+          problem: `not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      ],
+    };
   }
   const sheet = workbook.worksheets[0];
-  if (!sheet) return { ok: false, format, errors: [{ file, line: null, field: null, problem: "the workbook has no worksheet" }] };
+  if (!sheet)
+    return { ok: false, format, errors: [{ file, line: null, field: null, problem: "the workbook has no worksheet" }] };
   const errors: FileIssue[] = [];
   let header: string[] = [];
   const rows: { line: number; cells: string[] }[] = [];
@@ -78,7 +117,8 @@ export async function parseVlmevalkitXlsx(file: string, bytes: Uint8Array, maxIn
     if (rowNumber === 1) header = cells;
     else rows.push({ line: rowNumber, cells });
   });
-  if (header.length === 0) errors.push({ file, line: 1, field: null, problem: "row 1 of the first worksheet must be the header" });
+  if (header.length === 0)
+    errors.push({ file, line: 1, field: null, problem: "row 1 of the first worksheet must be the header" });
   if (errors.length > 0) return { ok: false, format, errors };
   return readPredictionTable(file, header, rows, { format, ...VLMEVALKIT_SPEC });
 }

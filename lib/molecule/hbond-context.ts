@@ -13,7 +13,12 @@ import { DEFAULT_HBOND_CRITERIA, type HBondCriteria } from "./hbond-geometry";
 import { type AcceptorSpec, type DonorSpec, classifyAcceptor, classifyDonor } from "./hbond-groups";
 import type { TypedAtoms } from "./hbond-hydrogens";
 import { covalentRadiusOf } from "./chemistry/elements";
-import { MAX_COORDINATION_EXCESS_A, METAL_COORDINATION_RADIUS_A, METAL_COORDINATION_TARGET_A, UNLISTED_METAL_LIGAND_ALLOWANCE_A } from "./hbond-tables";
+import {
+  MAX_COORDINATION_EXCESS_A,
+  METAL_COORDINATION_RADIUS_A,
+  METAL_COORDINATION_TARGET_A,
+  UNLISTED_METAL_LIGAND_ALLOWANCE_A,
+} from "./hbond-tables";
 
 /**
  * A planar N this close to a metal is bound to it and carries no hydrogen (a porphyrin N on its iron). Deviation from
@@ -55,14 +60,22 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
   const criteria: HBondCriteria = { ...DEFAULT_HBOND_CRITERIA, ...input.criteria };
   const pocketCount = input.pocketAtoms.length;
   const atoms = [...input.pocketAtoms, ...input.ligandAtoms];
-  const ligandBonds = input.ligandBonds && input.ligandBonds.length > 0 ? input.ligandBonds : perceiveBonds(input.ligandAtoms);
-  const hasOrders = (input.ligandHasBondOrders ?? false) && input.ligandBonds !== undefined && input.ligandBonds.length > 0;
-  const bonds: Bond[] = [...perceiveBonds(input.pocketAtoms), ...ligandBonds.map((b) => ({ a: b.a + pocketCount, b: b.b + pocketCount, order: b.order }))];
+  const ligandBonds =
+    input.ligandBonds && input.ligandBonds.length > 0 ? input.ligandBonds : perceiveBonds(input.ligandAtoms);
+  const hasOrders =
+    (input.ligandHasBondOrders ?? false) && input.ligandBonds !== undefined && input.ligandBonds.length > 0;
+  const bonds: Bond[] = [
+    ...perceiveBonds(input.pocketAtoms),
+    ...ligandBonds.map((b) => ({ a: b.a + pocketCount, b: b.b + pocketCount, order: b.order })),
+  ];
   const graph = assignIdatmTypes({
     atoms,
     bonds,
     bondOrderAtoms: hasOrders ? new Set(input.ligandAtoms.map((_, k) => k + pocketCount)) : undefined,
-    hydrogenCounts: [...input.pocketAtoms.map(() => null), ...(input.ligandHydrogenCounts ?? input.ligandAtoms.map(() => null))],
+    hydrogenCounts: [
+      ...input.pocketAtoms.map(() => null),
+      ...(input.ligandHydrogenCounts ?? input.ligandAtoms.map(() => null)),
+    ],
   });
   const acceptors = atoms.map((_, i) => classifyAcceptor(graph, atoms, i));
   const metals = atoms.map((a, i) => (isMetal(a.element) && a.element !== "H" ? i : -1)).filter((i) => i >= 0);
@@ -77,14 +90,19 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
           .filter((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_COORDINATION_RADIUS_A)
       : [],
   );
-  const boundToMetal = (a: Atom) => metals.some((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_BOND_A);
+  const boundToMetal = (a: Atom) =>
+    metals.some((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= METAL_BOND_A);
   const donors = atoms.map((a, i) => {
     // A metal-coordinated planar N is no donor (spec §4.2, e.g. a His ring N binding zinc); nor is one bound to a metal.
     if (a.element === "N" && isPlanar(graph.types[i]!) && (metalsOf[i]!.length > 0 || boundToMetal(a))) return null;
     return classifyDonor(graph, atoms, i);
   });
   const coordinatedBy = atoms.map((a) =>
-    a.element === "N" || a.element === "O" || a.element === "S" ? metals.filter((m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= metalCoordinationDistance(atoms[m]!.element)) : [],
+    a.element === "N" || a.element === "O" || a.element === "S"
+      ? metals.filter(
+          (m) => distanceVec(positionOf(atoms[m]!), positionOf(a)) <= metalCoordinationDistance(atoms[m]!.element),
+        )
+      : [],
   );
   return { atoms, pocketCount, graph, acceptors, donors, metalsOf, coordinatedBy, slop: criteria };
 }
@@ -92,7 +110,9 @@ export function prepareHBondContext(input: FindHBondsInput): HBondContext {
 /** Longest metal–ligand distance still counted as coordination (hbond-tables.ts METAL_COORDINATION_TARGET_A). */
 export function metalCoordinationDistance(element: string): number {
   const target = METAL_COORDINATION_TARGET_A[element];
-  return target !== undefined ? target + MAX_COORDINATION_EXCESS_A : covalentRadiusOf(element) + UNLISTED_METAL_LIGAND_ALLOWANCE_A;
+  return target !== undefined
+    ? target + MAX_COORDINATION_EXCESS_A
+    : covalentRadiusOf(element) + UNLISTED_METAL_LIGAND_ALLOWANCE_A;
 }
 
 /** "Npl D13 amide N-H": IDATM type and group of a donor or acceptor atom. */

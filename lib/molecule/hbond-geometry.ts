@@ -8,7 +8,18 @@
  * donor's H···A test, strict).
  */
 import { IDATM_TYPES, geometryOf } from "./chemistry/idatm";
-import { type Vec3, addVec, angleAtDeg, crossVec, distanceSquaredVec, dotVec, lengthVec, normalizeVec, scaleVec, subtractVec } from "./geometry/vec3";
+import {
+  type Vec3,
+  addVec,
+  angleAtDeg,
+  crossVec,
+  distanceSquaredVec,
+  dotVec,
+  lengthVec,
+  normalizeVec,
+  scaleVec,
+  subtractVec,
+} from "./geometry/vec3";
 import {
   GENERIC_DONOR_CLASS,
   METAL_VETO_DEG,
@@ -78,7 +89,15 @@ function thetaTest(hydrogens: readonly Vec3[], donor: Vec3, acceptor: Vec3, thet
 // Acceptor-side tests (spec §5.2). Raw parameters as in the spec's tables; slop applied here.
 
 /** syn/anti (A1–A3, A5, A6, A9, A10): S = syn atom, P = plane atom. */
-export function synAntiAcceptorTest(a: Vec3, s: Vec3, p: Vec3, d: Vec3, hydrogens: readonly Vec3[], params: SynAntiRow, slop: HBondCriteria): boolean {
+export function synAntiAcceptorTest(
+  a: Vec3,
+  s: Vec3,
+  p: Vec3,
+  d: Vec3,
+  hydrogens: readonly Vec3[],
+  params: SynAntiRow,
+  slop: HBondCriteria,
+): boolean {
   const u = normalizeVec(subtractVec(p, a));
   const sp = subtractVec(s, p);
   const w = subtractVec(sp, scaleVec(u, dotVec(sp, u)));
@@ -90,7 +109,16 @@ export function synAntiAcceptorTest(a: Vec3, s: Vec3, p: Vec3, d: Vec3, hydrogen
 }
 
 /** phi-psi (A4, A7, A8, A22–A29, generic): B1, B2 bonded atoms (B2 may be absent; §5.2.2 with B1's other neighbours G). */
-export function phiPsiAcceptorTest(a: Vec3, b1: Vec3 | null, b2: Vec3 | null, b1Others: readonly Vec3[], d: Vec3, hydrogens: readonly Vec3[], params: PhiPsiRow, slop: HBondCriteria): boolean {
+export function phiPsiAcceptorTest(
+  a: Vec3,
+  b1: Vec3 | null,
+  b2: Vec3 | null,
+  b1Others: readonly Vec3[],
+  d: Vec3,
+  hydrogens: readonly Vec3[],
+  params: PhiPsiRow,
+  slop: HBondCriteria,
+): boolean {
   let base: Vec3 | null = null;
   let proj: ((x: Vec3) => Vec3) | null = null;
   if (b1 && b2) {
@@ -109,7 +137,14 @@ export function phiPsiAcceptorTest(a: Vec3, b1: Vec3 | null, b2: Vec3 | null, b1
 }
 
 /** theta-tau acceptor (A11–A21, generic) without the aniline tau: reference points Q (bonded partner, or the points opposite the lone pairs). */
-export function thetaTauAcceptorTest(a: Vec3, references: readonly Vec3[], d: Vec3, hydrogens: readonly Vec3[], params: ThetaTauAcceptorRow, slop: HBondCriteria): boolean {
+export function thetaTauAcceptorTest(
+  a: Vec3,
+  references: readonly Vec3[],
+  d: Vec3,
+  hydrogens: readonly Vec3[],
+  params: ThetaTauAcceptorRow,
+  slop: HBondCriteria,
+): boolean {
   const [r, low, high, theta] = params;
   if (distanceSquaredVec(d, a) > distanceLimit2(r, slop)) return false;
   const min = angleMin(low, slop);
@@ -125,7 +160,13 @@ export function thetaTauAcceptorTest(a: Vec3, references: readonly Vec3[], d: Ve
 }
 
 /** Generic acceptor: distance, then ∠(B, A, D) ≥ βmin for every neighbour B. */
-export function genericAcceptorTest(a: Vec3, neighbours: readonly Vec3[], d: Vec3, params: GenericAcceptorRow, slop: HBondCriteria): boolean {
+export function genericAcceptorTest(
+  a: Vec3,
+  neighbours: readonly Vec3[],
+  d: Vec3,
+  params: GenericAcceptorRow,
+  slop: HBondCriteria,
+): boolean {
   if (distanceSquaredVec(d, a) > distanceLimit2(params[0], slop)) return false;
   const min = angleMin(params[1], slop);
   return neighbours.every((b) => angle(b, a, d) >= min);
@@ -156,7 +197,8 @@ export interface AcceptorSite {
   isSulfur: boolean;
 }
 
-const anyHydrogenWithin = (hs: readonly Vec3[], a: Vec3, limit2: number, strict = false) => hs.some((h) => (strict ? distanceSquaredVec(h, a) < limit2 : distanceSquaredVec(h, a) <= limit2));
+const anyHydrogenWithin = (hs: readonly Vec3[], a: Vec3, limit2: number, strict = false) =>
+  hs.some((h) => (strict ? distanceSquaredVec(h, a) < limit2 : distanceSquaredVec(h, a) <= limit2));
 
 /**
  * theta-tau donor (D10, D11, D13–D18, generic planar N with >1 heavy neighbour; spec §5.4.1): needs a
@@ -182,7 +224,8 @@ export function thetaTauDonorTest(
     if (acc.neighbours.length === 2) {
       const [b1, b2] = acc.neighbours as [Vec3, Vec3];
       const proj = planeProjector(a, b1, b2);
-      if (proj && angle(proj(scaleVec(addVec(b1, b2), 0.5)), proj(a), proj(d)) < angleMin(params[4], slop)) return false;
+      if (proj && angle(proj(scaleVec(addVec(b1, b2), 0.5)), proj(a), proj(d)) < angleMin(params[4], slop))
+        return false;
     }
   } else if (acc.cls === "sp3N") {
     [rp, theta] = [params[5], params[6]];
@@ -234,16 +277,30 @@ export function upsilonTauDonorTest(
 }
 
 /** Generic donor (D19 for O, N, S not covered above; spec §5.4.3). */
-export function genericDonorTest(hydrogens: readonly Vec3[], d: Vec3, heavyNeighbours: readonly Vec3[], acc: AcceptorSite, row: GenericDonorRow, slop: HBondCriteria): boolean {
+export function genericDonorTest(
+  hydrogens: readonly Vec3[],
+  d: Vec3,
+  heavyNeighbours: readonly Vec3[],
+  acc: AcceptorSite,
+  row: GenericDonorRow,
+  slop: HBondCriteria,
+): boolean {
   const a = acc.pos;
   const k = acc.cls === "sp2O" ? 0 : acc.cls === "sp3O" ? 1 : acc.cls === "sp3N" ? 2 : null;
   const rp = k === null ? GENERIC_DONOR_CLASS.rp : row.rp[k];
   const r = k === null ? GENERIC_DONOR_CLASS.r : row.r[k];
   // Against a sulfur acceptor of the generic class only the bonded-angle minimum relaxes (spec §10 Q3).
   const beta = GENERIC_DONOR_CLASS.betaMin - (k === null && acc.isSulfur ? 9 : 0);
-  if (hydrogens.length === 0 ? distanceSquaredVec(d, a) > distanceLimit2(r, slop) : !anyHydrogenWithin(hydrogens, a, distanceLimit2(rp, slop), true)) return false;
+  if (
+    hydrogens.length === 0
+      ? distanceSquaredVec(d, a) > distanceLimit2(r, slop)
+      : !anyHydrogenWithin(hydrogens, a, distanceLimit2(rp, slop), true)
+  )
+    return false;
   if (!heavyNeighbours.every((x) => angle(x, d, a) >= angleMin(beta, slop))) return false;
-  return hydrogens.length === 0 || hydrogens.some((h) => angle(d, h, a) >= angleMin(GENERIC_DONOR_CLASS.thetaMin, slop));
+  return (
+    hydrogens.length === 0 || hydrogens.some((h) => angle(d, h, a) >= angleMin(GENERIC_DONOR_CLASS.thetaMin, slop))
+  );
 }
 
 const WATER_THETA_TAU: ThetaTauDonorRow = [
@@ -281,7 +338,15 @@ export function processTau(tau: number | null, slop: HBondCriteria): number | nu
  * `xSubstituents` X's substituents other than Z (explicit H, inferred H-or-lone-pair positions,
  * other heavy neighbours); O the other point (the acceptor). Rejects on a symmetry mismatch.
  */
-export function tauTest(processedTau: number | null, symmetry: number, z: Vec3, zHydrogens: readonly Vec3[], x: Vec3, xSubstituents: readonly Vec3[], o: Vec3): boolean {
+export function tauTest(
+  processedTau: number | null,
+  symmetry: number,
+  z: Vec3,
+  zHydrogens: readonly Vec3[],
+  x: Vec3,
+  xSubstituents: readonly Vec3[],
+  o: Vec3,
+): boolean {
   if (processedTau === null) return true;
   let refs: readonly Vec3[] = symmetry === 4 ? zHydrogens : [];
   if (2 * refs.length !== symmetry) refs = xSubstituents;

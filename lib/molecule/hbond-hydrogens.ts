@@ -26,7 +26,8 @@ function positionsByGeometry(typed: TypedAtoms, i: number, geometry: number, L: 
   if (geometry === 2) return linearPositions(c, known, L);
   if (geometry !== 3) return [];
   const coplanar: Vec3[] = [];
-  for (const j of graph.adj[i]!) if (isPlanar(graph.types[j]!)) for (const k of graph.adj[j]!) if (k !== i) coplanar.push(positionOf(atoms[k]!));
+  for (const j of graph.adj[i]!)
+    if (isPlanar(graph.types[j]!)) for (const k of graph.adj[j]!) if (k !== i) coplanar.push(positionOf(atoms[k]!));
   return trigonalPositions(c, known, L, coplanar);
 }
 
@@ -41,8 +42,17 @@ export function donorHydrogens(typed: TypedAtoms, i: number): Vec3[] {
   const info = IDATM_TYPES[typed.graph.types[i]!];
   const k = typed.graph.adj[i]!.length;
   let out: Vec3[] = [];
-  if (info && k > 0 && k < info.substituents && !(k === 1 && info.geometry === 4) && info.geometry - info.substituents <= 0) {
-    out = positionsByGeometry(typed, i, info.geometry, hydrogenBondLength(typed.atoms[i]!.element)).slice(0, info.substituents - k);
+  if (
+    info &&
+    k > 0 &&
+    k < info.substituents &&
+    !(k === 1 && info.geometry === 4) &&
+    info.geometry - info.substituents <= 0
+  ) {
+    out = positionsByGeometry(typed, i, info.geometry, hydrogenBondLength(typed.atoms[i]!.element)).slice(
+      0,
+      info.substituents - k,
+    );
   }
   cache.set(i, out);
   return out;
@@ -53,7 +63,10 @@ export function tauSubstituents(typed: TypedAtoms, x: number, centre: number): V
   const { atoms, graph } = typed;
   const info = IDATM_TYPES[graph.types[x]!];
   const k = graph.adj[x]!.length;
-  const computed = info && k > 0 && k < info.geometry && !(k === 1 && info.geometry === 4) ? positionsByGeometry(typed, x, info.geometry, hydrogenBondLength(atoms[x]!.element)) : [];
+  const computed =
+    info && k > 0 && k < info.geometry && !(k === 1 && info.geometry === 4)
+      ? positionsByGeometry(typed, x, info.geometry, hydrogenBondLength(atoms[x]!.element))
+      : [];
   return [...computed, ...graph.adj[x]!.filter((j) => j !== centre).map((j) => positionOf(atoms[j]!))];
 }
 
@@ -116,7 +129,10 @@ export function trigonalPositions(c: Vec3, known: readonly Vec3[], L: number, co
     };
     if (coplanar.length === 0) push(along(perpendicular(u)));
     else if (coplanar.length === 1) push(along(subtractVec(coplanar[0]!, c)));
-    else push(normalizeVec(addVec(along(subtractVec(coplanar[0]!, c)), along(scaleVec(subtractVec(coplanar[1]!, c), -1)))));
+    else
+      push(
+        normalizeVec(addVec(along(subtractVec(coplanar[0]!, c)), along(scaleVec(subtractVec(coplanar[1]!, c), -1)))),
+      );
   }
   if (units.length === 2) push(normalizeVec(scaleVec(addVec(units[0]!, units[1]!), -1)));
   return added;

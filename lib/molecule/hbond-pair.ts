@@ -39,7 +39,16 @@ function acceptorTest(ctx: HBondContext, spec: AcceptorSpec, d: number, hs: read
       let b2 = spec.b2;
       if (b1 === null) [b1 = null, b2 = null] = graph.adj[a]!;
       const others = b1 === null ? [] : graph.adj[b1]!.filter((j) => j !== a).map(at);
-      return phiPsiAcceptorTest(A, b1 === null ? null : at(b1), b2 === null ? null : at(b2), others, D, hs, spec.params, slop);
+      return phiPsiAcceptorTest(
+        A,
+        b1 === null ? null : at(b1),
+        b2 === null ? null : at(b2),
+        others,
+        D,
+        hs,
+        spec.params,
+        slop,
+      );
     }
     case "theta-tau": {
       const refs = spec.partner === "LP" ? oppositeLonePairs(A, graph.adj[a]!.map(at)) : [at(spec.partner)];
@@ -47,7 +56,15 @@ function acceptorTest(ctx: HBondContext, spec: AcceptorSpec, d: number, hs: read
       if (!spec.anilineTau) return true;
       // A21: every reference substituent seen down A→Car at least 37.5° from the donor (never relaxed).
       const x = graph.adj[a]![0]!;
-      return tauTest(ANILINE_ACCEPTOR_TAU.tau, ANILINE_ACCEPTOR_TAU.symmetry, A, donorHydrogens(ctx, a), at(x), tauSubstituents(ctx, x, a), D);
+      return tauTest(
+        ANILINE_ACCEPTOR_TAU.tau,
+        ANILINE_ACCEPTOR_TAU.symmetry,
+        A,
+        donorHydrogens(ctx, a),
+        at(x),
+        tauSubstituents(ctx, x, a),
+        D,
+      );
     }
     case "generic":
       return genericAcceptorTest(A, graph.adj[a]!.map(at), D, spec.params, slop);
@@ -67,7 +84,9 @@ function donorTest(ctx: HBondContext, spec: DonorSpec, d: number, hs: readonly V
       return thetaTauDonorTest(hs, D, acc, spec.params, slop);
     case "upsilon-tau": {
       const x = graph.adj[d]![0];
-      return upsilonTauDonorTest(hs, D, heavy(), acc, spec.params, slop, () => (x === undefined ? [] : tauSubstituents(ctx, x, d)));
+      return upsilonTauDonorTest(hs, D, heavy(), acc, spec.params, slop, () =>
+        x === undefined ? [] : tauSubstituents(ctx, x, d),
+      );
     }
     case "generic":
       return genericDonorTest(hs, D, heavy(), acc, spec.row, slop);
@@ -76,7 +95,8 @@ function donorTest(ctx: HBondContext, spec: DonorSpec, d: number, hs: readonly V
   }
 }
 
-export type PairVerdict = "accepted" | "no donor group" | "no acceptor group" | "shared metal" | "acceptor test" | "donor test" | "metal veto";
+export type PairVerdict =
+  "accepted" | "no donor group" | "no acceptor group" | "shared metal" | "acceptor test" | "donor test" | "metal veto";
 
 /** Whether donor d → acceptor a is an H-bond, and which stage rejects it (spec §1.1 step 5). */
 export function evaluatePair(ctx: HBondContext, d: number, a: number): PairVerdict {

@@ -95,20 +95,65 @@ export interface GenericDonorRow {
   r: readonly [number, number, number];
 }
 
-const D2_D3: UpsilonTauDonorRow = { sp2O: [3.17, 90, -146, 140, -30], sp3O: [3.17, 90, -146, 140, -22.5, 150], sp3N: [3.17, 113, -161, 125, null, 140], tauSymmetry: 4 };
+const D2_D3: UpsilonTauDonorRow = {
+  sp2O: [3.17, 90, -146, 140, -30],
+  sp3O: [3.17, 90, -146, 140, -22.5, 150],
+  sp3N: [3.17, 113, -161, 125, null, 140],
+  tauSymmetry: 4,
+};
 export const UPSILON_TAU_DONORS = {
-  D1: { sp2O: [2.87, 103, -128, 140, -30], sp3O: [2.87, 103, -128, 155, -30, 150], sp3N: [2.87, 103, -128, 140, -30, 150], tauSymmetry: 2 },
+  D1: {
+    sp2O: [2.87, 103, -128, 140, -30],
+    sp3O: [2.87, 103, -128, 155, -30, 150],
+    sp3N: [2.87, 103, -128, 140, -30, 150],
+    tauSymmetry: 2,
+  },
   D2: D2_D3,
   D3: D2_D3,
-  D4: { sp2O: [3.17, 90, -136, 140, 20], sp3O: [3.17, 90, -132, 150, 25, 130], sp3N: [3.17, 90, -124, 155, 15, 150], tauSymmetry: 6 },
-  D5: { sp2O: [3.17, 90, -141, 130, null], sp3O: [3.03, 90, -141, 135, null, 140], sp3N: [3.03, 100, -132, 145, null, 150], tauSymmetry: 6 },
-  D6: { sp2O: [3.3, 103, -153, 135, -45], sp3O: [3.3, 109, -141, 140, -30, 140], sp3N: [3.3, 113, -161, 125, -30, 145], tauSymmetry: 4 },
+  D4: {
+    sp2O: [3.17, 90, -136, 140, 20],
+    sp3O: [3.17, 90, -132, 150, 25, 130],
+    sp3N: [3.17, 90, -124, 155, 15, 150],
+    tauSymmetry: 6,
+  },
+  D5: {
+    sp2O: [3.17, 90, -141, 130, null],
+    sp3O: [3.03, 90, -141, 135, null, 140],
+    sp3N: [3.03, 100, -132, 145, null, 150],
+    tauSymmetry: 6,
+  },
+  D6: {
+    sp2O: [3.3, 103, -153, 135, -45],
+    sp3O: [3.3, 109, -141, 140, -30, 140],
+    sp3N: [3.3, 113, -161, 125, -30, 145],
+    tauSymmetry: 4,
+  },
   // D7's sp3-N upper bound is +161 in ChimeraX (spec §10 Q2): aniline N never donates to sp3 N. Kept for parity.
-  D7: { sp2O: [3.3, 100, -146, 145, -37.5], sp3O: [3.3, 103, -146, 140, -37.5, 130], sp3N: [3.42, 90, 161, 125, null, 140], tauSymmetry: 4 },
-  D8: { sp2O: [3.03, 103, -136, 145, -37.5], sp3O: [3.03, 103, -136, 150, -45.0, 140], sp3N: [2.87, 109, -128, 145, -52.5, 150], tauSymmetry: 4 },
-  D9: { sp2O: [3.3, 90, -128, 150, 30], sp3O: [3.42, 90, -124, 155, 25, 130], sp3N: [3.42, 90, -132, 155, 20, 140], tauSymmetry: 6 },
+  D7: {
+    sp2O: [3.3, 100, -146, 145, -37.5],
+    sp3O: [3.3, 103, -146, 140, -37.5, 130],
+    sp3N: [3.42, 90, 161, 125, null, 140],
+    tauSymmetry: 4,
+  },
+  D8: {
+    sp2O: [3.03, 103, -136, 145, -37.5],
+    sp3O: [3.03, 103, -136, 150, -45.0, 140],
+    sp3N: [2.87, 109, -128, 145, -52.5, 150],
+    tauSymmetry: 4,
+  },
+  D9: {
+    sp2O: [3.3, 90, -128, 150, 30],
+    sp3O: [3.42, 90, -124, 155, 25, 130],
+    sp3N: [3.42, 90, -132, 155, 20, 140],
+    tauSymmetry: 6,
+  },
   /** Generic Npl/N2+ with at most one heavy neighbour. */
-  genericPlanarN: { sp2O: [3.3, 90, -153, 135, -45], sp3O: [3.3, 90, -146, 140, -37.5, 130], sp3N: [3.4, 108, -166, 125, -35, 140], tauSymmetry: 4 },
+  genericPlanarN: {
+    sp2O: [3.3, 90, -153, 135, -45],
+    sp3O: [3.3, 90, -146, 140, -37.5, 130],
+    sp3N: [3.4, 108, -166, 125, -35, 140],
+    tauSymmetry: 4,
+  },
 } as const satisfies Record<string, UpsilonTauDonorRow>;
 
 export const THETA_TAU_DONORS = {

@@ -102,7 +102,8 @@ export function findHBonds(input: FindHBondsInput): HBond[] {
         distanceA: distanceVec(D, A),
         hydrogenAcceptorA: bestH ? distanceVec(bestH, A) : null,
         donorAngleDeg: bestH ? angleAtDeg(D, bestH, A) : null,
-        acceptorAngleDeg: aNb.length === 0 ? null : Math.min(...aNb.map((x) => angleAtDeg(positionOf(ctx.atoms[x]!), A, D))),
+        acceptorAngleDeg:
+          aNb.length === 0 ? null : Math.min(...aNb.map((x) => angleAtDeg(positionOf(ctx.atoms[x]!), A, D))),
         donorType: describeRole(ctx, d, "donor"),
         acceptorType: describeRole(ctx, a, "acceptor"),
         proteinIsAminoAcid: isAminoAcidAtom(ctx.atoms[p]!),
@@ -118,7 +119,14 @@ function compareText(a: string, b: string): number {
 }
 
 function compareRefs(a: AtomRef, b: AtomRef): number {
-  return compareText(a.chain, b.chain) || a.resSeq - b.resSeq || compareText(a.iCode, b.iCode) || compareText(a.resName, b.resName) || compareText(a.name, b.name) || a.serial - b.serial;
+  return (
+    compareText(a.chain, b.chain) ||
+    a.resSeq - b.resSeq ||
+    compareText(a.iCode, b.iCode) ||
+    compareText(a.resName, b.resName) ||
+    compareText(a.name, b.name) ||
+    a.serial - b.serial
+  );
 }
 
 /** Deterministic order: protein atom (chain, number, insertion code, name), then ligand atom. */
@@ -148,7 +156,11 @@ export function formatHBondsT9(bonds: readonly HBond[]): string {
 
 /** Amino-acid residues of a prepared pocket: polymer residues that are not nucleotides. */
 function aminoAcidAtomTest(complex: PreparedComplex): (atom: Atom) => boolean {
-  const keys = new Set(complex.pocketResidues.filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName)).map((g) => residueKeyText(g.key)));
+  const keys = new Set(
+    complex.pocketResidues
+      .filter((g) => g.kind === "polymer" && !NUCLEOTIDES.has(g.key.resName))
+      .map((g) => residueKeyText(g.key)),
+  );
   return (atom) => keys.has(residueKeyText(atom));
 }
 
@@ -162,7 +174,11 @@ export function filterHBondPartners(bonds: readonly HBond[], partners: HBondPart
  * amino-acid residues (what an answer key names); `partners: "all-pocket-groups"` adds bonds to
  * cofactors, ions' ligands, sulfates and other hetero groups in the pocket.
  */
-export function findComplexHBonds(complex: PreparedComplex, criteria?: Partial<HBondCriteria>, partners: HBondPartners = "amino-acids"): HBond[] {
+export function findComplexHBonds(
+  complex: PreparedComplex,
+  criteria?: Partial<HBondCriteria>,
+  partners: HBondPartners = "amino-acids",
+): HBond[] {
   const bonds = findHBonds({
     isAminoAcidAtom: aminoAcidAtomTest(complex),
     pocketAtoms: complex.pocketAtoms,

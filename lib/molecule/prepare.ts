@@ -65,7 +65,8 @@ export function listResidues(structure: Structure): ResidueGroup[] {
       const partnerName = a.name === "C" ? "N" : "C";
       for (const seq of [g.key.resSeq - 1, g.key.resSeq, g.key.resSeq + 1]) {
         for (const b of backbone.get(`${g.key.chain}|${seq}`) ?? []) {
-          if (b.name !== partnerName || (b.resSeq === a.resSeq && b.iCode === a.iCode && b.resName === a.resName)) continue;
+          if (b.name !== partnerName || (b.resSeq === a.resSeq && b.iCode === a.iCode && b.resName === a.resName))
+            continue;
           if (Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) <= PEPTIDE_LINK_MAX_A) return true;
         }
       }
@@ -75,7 +76,8 @@ export function listResidues(structure: Structure): ResidueGroup[] {
 
   // A free amino acid (HETATM records, not linked into a chain) is a ligand, e.g. the arginine of a NOS or a
   // transporter; amino acids in ATOM records stay polymer even at a chain break.
-  const isFreeAminoAcid = (g: ResidueGroup) => isAminoAcid(g.key.resName) && g.atomIndices.every((i) => atoms[i]!.hetero) && !isPeptideLinked(g);
+  const isFreeAminoAcid = (g: ResidueGroup) =>
+    isAminoAcid(g.key.resName) && g.atomIndices.every((i) => atoms[i]!.hetero) && !isPeptideLinked(g);
 
   for (const g of list) {
     const name = g.key.resName;
@@ -103,7 +105,10 @@ export interface LigandCandidate {
  * Groups non-polymer, non-water, non-ion residues that are covalently linked (any heavy-atom pair
  * within the sum of covalent radii + 0.45 Å) into ligand candidates, in file order.
  */
-export function listLigandCandidates(structure: Structure, residues: ResidueGroup[] = listResidues(structure)): LigandCandidate[] {
+export function listLigandCandidates(
+  structure: Structure,
+  residues: ResidueGroup[] = listResidues(structure),
+): LigandCandidate[] {
   const hetero = residues.filter((g) => g.kind === "ligand" || g.kind === "sugar" || g.kind === "buffer");
   const parent = hetero.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -149,7 +154,9 @@ export interface ChooseLigandOptions {
   includeLinkedResidues?: boolean;
 }
 
-export type ChooseLigandResult = { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest"; reason: string } | { ok: false; reason: string };
+export type ChooseLigandResult =
+  | { ok: true; residues: ResidueGroup[]; id: string; how: "named" | "largest"; reason: string }
+  | { ok: false; reason: string };
 
 /** How a chemist ranks a candidate as the ligand of interest: drug-like first, then a free amino acid, then a cofactor. */
 type CandidateClass = "drug-like" | "amino acid" | "cofactor";
@@ -189,20 +196,29 @@ export function chooseLigand(structure: Structure, options: ChooseLigandOptions 
   }
   const candidates = linked
     ? listLigandCandidates(structure, residues)
-    : residues.filter((g) => g.kind === "ligand" || g.kind === "sugar").map((g) => ({ id: g.id, residues: [g], heavyAtomCount: g.heavyAtomCount }));
-  const eligible = candidates.filter((c) => c.residues.some((g) => g.kind === "ligand" || (options.includeSugars === true && g.kind === "sugar")));
+    : residues
+        .filter((g) => g.kind === "ligand" || g.kind === "sugar")
+        .map((g) => ({ id: g.id, residues: [g], heavyAtomCount: g.heavyAtomCount }));
+  const eligible = candidates.filter((c) =>
+    c.residues.some((g) => g.kind === "ligand" || (options.includeSugars === true && g.kind === "sugar")),
+  );
   let best: LigandCandidate | null = null;
   const rank = (c: LigandCandidate) => CLASS_RANK[classOf(c)];
-  for (const c of eligible) if (!best || rank(c) < rank(best) || (rank(c) === rank(best) && c.heavyAtomCount > best.heavyAtomCount)) best = c;
+  for (const c of eligible)
+    if (!best || rank(c) < rank(best) || (rank(c) === rank(best) && c.heavyAtomCount > best.heavyAtomCount)) best = c;
   if (!best) {
-    const skipped = residues.filter((g) => g.kind === "sugar" || g.kind === "buffer" || g.kind === "ion").map((g) => `${g.id} (${g.kind})`);
+    const skipped = residues
+      .filter((g) => g.kind === "sugar" || g.kind === "buffer" || g.kind === "ion")
+      .map((g) => `${g.id} (${g.kind})`);
     return {
       ok: false,
       reason: `${structure.fileName}: no ligand candidate (skipped: ${skipped.join(", ") || "nothing"}); name one as RES:CHAIN:NUM${skipped.some((t) => t.endsWith("(sugar)")) ? " or include sugars" : ""}`,
     };
   }
   const chosen = best;
-  const passedOver = eligible.filter((c) => c !== chosen && rank(c) > rank(chosen)).map((c) => `${c.id} (${classOf(c)})`);
+  const passedOver = eligible
+    .filter((c) => c !== chosen && rank(c) > rank(chosen))
+    .map((c) => `${c.id} (${classOf(c)})`);
   const why: Record<CandidateClass, string> = {
     "drug-like": "the largest drug-like candidate",
     "amino acid": "a free amino acid, the entry's ligand when nothing drug-like is bound",
@@ -249,7 +265,11 @@ export interface PreparedComplex {
 export type PrepareComplexResult = { ok: true; complex: PreparedComplex } | { ok: false; reason: string };
 
 /** Heavy atoms, their bonds re-indexed, and hydrogen counts, from a subset of a structure. */
-function extractLigand(atoms: readonly Atom[], indices: readonly number[], bonds: readonly Bond[]): { atoms: Atom[]; bonds: Bond[]; hydrogenCounts: (number | null)[] } {
+function extractLigand(
+  atoms: readonly Atom[],
+  indices: readonly number[],
+  bonds: readonly Bond[],
+): { atoms: Atom[]; bonds: Bond[]; hydrogenCounts: (number | null)[] } {
   const hasHydrogens = indices.some((i) => atoms[i]!.element === "H");
   const newIndex = new Map<number, number>();
   const heavy: Atom[] = [];
@@ -265,7 +285,8 @@ function extractLigand(atoms: readonly Atom[], indices: readonly number[], bonds
     if (!inSet.has(b.a) || !inSet.has(b.b)) continue;
     const ia = newIndex.get(b.a);
     const ib = newIndex.get(b.b);
-    if (ia !== undefined && ib !== undefined) heavyBonds.push({ a: Math.min(ia, ib), b: Math.max(ia, ib), order: b.order });
+    if (ia !== undefined && ib !== undefined)
+      heavyBonds.push({ a: Math.min(ia, ib), b: Math.max(ia, ib), order: b.order });
     else if (ia !== undefined) hydrogenCounts[ia] = (hydrogenCounts[ia] ?? 0) + 1;
     else if (ib !== undefined) hydrogenCounts[ib] = (hydrogenCounts[ib] ?? 0) + 1;
   }
@@ -310,15 +331,27 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     const bonds = ls.format === "pdb" ? attachHydrogensToNearest(ls.atoms, all) : ls.bonds;
     const extracted = extractLigand(ls.atoms, all, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${ls.fileName}: the ligand has no heavy atoms` };
-    ligand = { ...extracted, bonds: ls.format === "pdb" ? [] : extracted.bonds, hasBondOrders: ls.hasBondOrders, id: null, residueIds: [], source: "file", reason: "the ligand's own file" };
+    ligand = {
+      ...extracted,
+      bonds: ls.format === "pdb" ? [] : extracted.bonds,
+      hasBondOrders: ls.hasBondOrders,
+      id: null,
+      residueIds: [],
+      source: "file",
+      reason: "the ligand's own file",
+    };
     // A protein file that still contains this ligand would H-bond the ligand to itself.
     const ligandGrid = createSpatialGrid(ligand.atoms, 2);
     for (const g of residues) {
       if (g.kind === "polymer" || g.kind === "water") continue;
-      const overlapping = g.atomIndices.filter((i) => findNeighbours(ligandGrid, structure.atoms[i]!, SAME_ATOM_MAX_A).length > 0);
+      const overlapping = g.atomIndices.filter(
+        (i) => findNeighbours(ligandGrid, structure.atoms[i]!, SAME_ATOM_MAX_A).length > 0,
+      );
       if (overlapping.length * 2 >= g.heavyAtomCount && g.heavyAtomCount > 0) {
         excluded.add(g.id);
-        notes.push(`${g.id} in ${structure.fileName} coincides with the ligand file's atoms and was left out of the pocket`);
+        notes.push(
+          `${g.id} in ${structure.fileName} coincides with the ligand file's atoms and was left out of the pocket`,
+        );
       }
     }
   } else {
@@ -329,7 +362,15 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     const bonds = attachHydrogensToNearest(structure.atoms, indices);
     const extracted = extractLigand(structure.atoms, indices, bonds);
     if (extracted.atoms.length === 0) return { ok: false, reason: `${chosen.id} has no heavy atoms` };
-    ligand = { ...extracted, bonds: [], hasBondOrders: false, id: chosen.id, residueIds: chosen.residues.map((g) => g.id), source: chosen.how, reason: chosen.reason };
+    ligand = {
+      ...extracted,
+      bonds: [],
+      hasBondOrders: false,
+      id: chosen.id,
+      residueIds: chosen.residues.map((g) => g.id),
+      source: chosen.how,
+      reason: chosen.reason,
+    };
     const size = extracted.atoms.length;
     if (chosen.residues.length > 1)
       notes.push(
@@ -338,7 +379,11 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
           .map((g) => g.id)
           .join(", ")}`,
       );
-    if (chosen.how === "largest") notes.push(`ligand chosen automatically: ${chosen.id} (${size} heavy atoms)`, `why this ligand: ${chosen.reason}`);
+    if (chosen.how === "largest")
+      notes.push(
+        `ligand chosen automatically: ${chosen.id} (${size} heavy atoms)`,
+        `why this ligand: ${chosen.reason}`,
+      );
   }
 
   const keepHetero = options.keepHeteroInPocket ?? true;
@@ -353,7 +398,9 @@ export function prepareComplex(structure: Structure, options: PrepareComplexOpti
     });
     if (near) pocketResidues.push(g);
   }
-  const pocketAtoms = pocketResidues.flatMap((g) => g.atomIndices.map((i) => structure.atoms[i]!).filter((a) => a.element !== "H"));
+  const pocketAtoms = pocketResidues.flatMap((g) =>
+    g.atomIndices.map((i) => structure.atoms[i]!).filter((a) => a.element !== "H"),
+  );
   if (pocketAtoms.length === 0) notes.push(`no residue has a heavy atom within ${cutoffA} Å of the ligand`);
   return { ok: true, complex: { ligand, pocketAtoms, pocketResidues, cutoffA, notes } };
 }

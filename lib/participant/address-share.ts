@@ -16,7 +16,11 @@ export function addressSlotCap(openSlots: number, slotsPerParticipant: number, s
 }
 
 /** Participants one address can have in progress at once in a study with `openSlots` open slots. */
-export function participantsPerAddress(openSlots: number, slotsPerParticipant: number, share: number = ADDRESS_SHARE): number {
+export function participantsPerAddress(
+  openSlots: number,
+  slotsPerParticipant: number,
+  share: number = ADDRESS_SHARE,
+): number {
   if (slotsPerParticipant <= 0) return 0;
   return Math.floor(addressSlotCap(openSlots, slotsPerParticipant, share) / slotsPerParticipant);
 }
@@ -30,7 +34,12 @@ export function initialReservationMin(assignmentTimeoutMin: number): number {
  * The study page's notice for a study too small for the per-address limits: null when one address can run as many
  * participants at once as the join limit lets it start (`perAddressJoinLimit`, sized for a lab behind one address).
  */
-export function smallStudyNotice(options: { openSlots: number; slotsPerParticipant: number; perAddressJoinLimit: number; share?: number }): string | null {
+export function smallStudyNotice(options: {
+  openSlots: number;
+  slotsPerParticipant: number;
+  perAddressJoinLimit: number;
+  share?: number;
+}): string | null {
   const n = participantsPerAddress(options.openSlots, options.slotsPerParticipant, options.share);
   if (n >= options.perAddressJoinLimit) return null;
   const pct = Math.round((options.share ?? ADDRESS_SHARE) * 100);

@@ -41,10 +41,18 @@ export const ShownBodySchema = z.object({ assignmentId: z.string().min(1).max(64
 export type ShownBody = z.input<typeof ShownBodySchema>;
 
 /** Camera samples pushed by the 3D view (throttled there): time, orientation quaternion, distance. */
-export const CameraSampleSchema = z.object({ t: z.number(), q: z.tuple([z.number(), z.number(), z.number(), z.number()]), d: z.number() });
+export const CameraSampleSchema = z.object({
+  t: z.number(),
+  q: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  d: z.number(),
+});
 export type CameraSample = z.infer<typeof CameraSampleSchema>;
 
-export const InteractionEventSchema = z.object({ t: z.number(), type: z.string().max(40), detail: z.string().max(200).optional() });
+export const InteractionEventSchema = z.object({
+  t: z.number(),
+  type: z.string().max(40),
+  detail: z.string().max(200).optional(),
+});
 export type InteractionEvent = z.infer<typeof InteractionEventSchema>;
 
 /** Interaction log: camera path samples and widget events, bounded in size. */
@@ -54,7 +62,9 @@ export const InteractionLogSchema = z
     events: z.array(InteractionEventSchema).max(2000).optional(),
     imageZooms: z.number().int().min(0).max(10_000).optional(),
     /** The browser window when the answer was given (participants resize windows and turn phones). */
-    viewport: z.object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }).optional(),
+    viewport: z
+      .object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) })
+      .optional(),
   })
   .strict();
 export type InteractionLog = z.infer<typeof InteractionLogSchema>;
@@ -85,7 +95,9 @@ export type AnswerBody = z.input<typeof AnswerBodySchema>;
 export const ImageIdSchema = z.string().regex(/^[a-z0-9]{10,40}$/i);
 
 /** Error responses of every participant route (an image's 401/404 are plain text, see PARTICIPANT_API.image). */
-export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+export const ApiErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 // ---- Responses -------------------------------------------------------------------------------------------------
@@ -94,7 +106,12 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
  * One image of an item as the participant's browser knows it: an opaque id and a caption; `url`, a signed address
  * (untimed studies, lib/server/image-url.ts), else the browser uses PARTICIPANT_API.image.path(id).
  */
-export const PublicImageSchema = z.object({ id: z.string(), position: z.number(), caption: z.string(), url: z.string().optional() });
+export const PublicImageSchema = z.object({
+  id: z.string(),
+  position: z.number(),
+  caption: z.string(),
+  url: z.string().optional(),
+});
 export type PublicImage = z.infer<typeof PublicImageSchema>;
 
 /** What a participant's browser may receive about an item. Never the gold answer or distractor provenance. */
@@ -109,14 +126,23 @@ export const PublicItemSchema = z.object({
 export type PublicItem = z.infer<typeof PublicItemSchema>;
 
 /** The task's answer widget (lib/tasks/types.ts: the registry builds it, the browser only renders it). */
-const AnswerWidgetSchema = z.custom<AnswerWidget>((v) => !!v && typeof v === "object" && typeof (v as { type?: unknown }).type === "string", "an answer widget");
+const AnswerWidgetSchema = z.custom<AnswerWidget>(
+  (v) => !!v && typeof v === "object" && typeof (v as { type?: unknown }).type === "string",
+  "an answer widget",
+);
 
 export const CurrentQuestionSchema = z.object({
   assignmentId: z.string(),
   position: z.number(),
   phase: z.enum(["practice", "main", "attention"]),
   item: PublicItemSchema,
-  task: z.object({ id: z.string(), label: z.string(), instructions: z.string(), widget: AnswerWidgetSchema, format: z.string() }),
+  task: z.object({
+    id: z.string(),
+    label: z.string(),
+    instructions: z.string(),
+    widget: AnswerWidgetSchema,
+    format: z.string(),
+  }),
   /** Set when the participant is in the interactive condition and the item has a 3D scene. */
   interactive: z.object({ allowRotate: z.boolean(), allowZoom: z.boolean() }).nullable(),
   /** Already reported shown (its clock runs): after a reload the browser goes straight back to it. */
@@ -212,13 +238,46 @@ export const PARTICIPANT_BODY_LIMITS = {
 /** Addresses of the participant routes. */
 export const PARTICIPANT_API = {
   session: { method: "GET", path: "/api/participant/session", response: SessionSchema },
-  consent: { method: "POST", path: "/api/participant/consent", body: ConsentBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.consent, response: SessionSchema },
-  device: { method: "POST", path: "/api/participant/device", body: DeviceBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.device, response: SessionSchema },
+  consent: {
+    method: "POST",
+    path: "/api/participant/consent",
+    body: ConsentBodySchema,
+    maxBodyBytes: PARTICIPANT_BODY_LIMITS.consent,
+    response: SessionSchema,
+  },
+  device: {
+    method: "POST",
+    path: "/api/participant/device",
+    body: DeviceBodySchema,
+    maxBodyBytes: PARTICIPANT_BODY_LIMITS.device,
+    response: SessionSchema,
+  },
   /** No body is read. */
-  primer: { method: "POST", path: "/api/participant/primer", maxBodyBytes: PARTICIPANT_BODY_LIMITS.primer, response: PrimerResponseSchema },
-  shown: { method: "POST", path: "/api/participant/shown", body: ShownBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.shown, response: QuestionClockSchema },
-  answer: { method: "POST", path: "/api/participant/answer", body: AnswerBodySchema, maxBodyBytes: PARTICIPANT_BODY_LIMITS.answer, response: AnswerResponseSchema },
-  scene: { method: "GET", path: (assignmentId: string) => `/api/participant/scene/${encodeURIComponent(assignmentId)}`, response: SceneResponseSchema },
+  primer: {
+    method: "POST",
+    path: "/api/participant/primer",
+    maxBodyBytes: PARTICIPANT_BODY_LIMITS.primer,
+    response: PrimerResponseSchema,
+  },
+  shown: {
+    method: "POST",
+    path: "/api/participant/shown",
+    body: ShownBodySchema,
+    maxBodyBytes: PARTICIPANT_BODY_LIMITS.shown,
+    response: QuestionClockSchema,
+  },
+  answer: {
+    method: "POST",
+    path: "/api/participant/answer",
+    body: AnswerBodySchema,
+    maxBodyBytes: PARTICIPANT_BODY_LIMITS.answer,
+    response: AnswerResponseSchema,
+  },
+  scene: {
+    method: "GET",
+    path: (assignmentId: string) => `/api/participant/scene/${encodeURIComponent(assignmentId)}`,
+    response: SceneResponseSchema,
+  },
   /** The image bytes with their own Content-Type; 401/404 are plain text, a timed study's refusal a 409 ApiError. */
   image: { method: "GET", path: (imageId: string) => `/api/images/${encodeURIComponent(imageId)}` },
 } as const;

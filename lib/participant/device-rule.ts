@@ -5,7 +5,11 @@ import type { StudyConfig } from "@/lib/study-config";
  * labels are a few CSS px, so a study with any of them takes desktop participants only unless the researcher says
  * otherwise (`deviceRule: "any"`).
  */
-export const ATOM_LABEL_TASK_IDS: ReadonlySet<string> = new Set(["residue_ligand", "interaction_location", "pocket_ligand"]);
+export const ATOM_LABEL_TASK_IDS: ReadonlySet<string> = new Set([
+  "residue_ligand",
+  "interaction_location",
+  "pocket_ligand",
+]);
 
 /** Narrowest screen (CSS px) taken as a desktop or laptop: the two-column question layout starts here. */
 export const DESKTOP_MIN_WIDTH_PX = 1024;

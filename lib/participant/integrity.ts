@@ -93,7 +93,12 @@ export function floorTimeMs(answer: { rtServerMs: number | null; rtClientMs: num
 }
 
 /** True when the answer came faster than its task's floor; null when no time is known or the answer is a time-out. */
-export function isUnderFloor(answer: { taskId: string; rtServerMs: number | null; rtClientMs: number | null; canonicalAnswer: string }): boolean | null {
+export function isUnderFloor(answer: {
+  taskId: string;
+  rtServerMs: number | null;
+  rtClientMs: number | null;
+  canonicalAnswer: string;
+}): boolean | null {
   const floor = TASK_TIME_FLOORS_MS[answer.taskId as TaskId];
   const t = floorTimeMs(answer);
   if (floor === undefined || t === null || answer.canonicalAnswer === "") return null;
@@ -170,7 +175,15 @@ export const ExclusionPolicySchema = z
   .strict();
 export type ExclusionPolicy = z.output<typeof ExclusionPolicySchema>;
 export type ExclusionRuleId = keyof ExclusionPolicy;
-export const EXCLUSION_RULE_IDS = ["hiddenSecOver", "focusLossesOver", "anyPaste", "anyCopy", "webdriver", "fastPercentAtLeast", "identicalRunAtLeast"] as const satisfies readonly ExclusionRuleId[];
+export const EXCLUSION_RULE_IDS = [
+  "hiddenSecOver",
+  "focusLossesOver",
+  "anyPaste",
+  "anyCopy",
+  "webdriver",
+  "fastPercentAtLeast",
+  "identicalRunAtLeast",
+] as const satisfies readonly ExclusionRuleId[];
 
 /** One participant's signals over their main answers: what the policy reads. */
 export interface ParticipantSignalSummary {
@@ -259,7 +272,11 @@ export function ruleExcludes(rule: ExclusionRuleId, policy: ExclusionPolicy, s: 
     case "webdriver":
       return policy.webdriver && s.webdriver;
     case "fastPercentAtLeast":
-      return policy.fastPercentAtLeast !== null && s.nTimed > 0 && (100 * s.nUnderFloor) / s.nTimed >= policy.fastPercentAtLeast;
+      return (
+        policy.fastPercentAtLeast !== null &&
+        s.nTimed > 0 &&
+        (100 * s.nUnderFloor) / s.nTimed >= policy.fastPercentAtLeast
+      );
     case "identicalRunAtLeast":
       return policy.identicalRunAtLeast !== null && s.maxIdenticalRun >= policy.identicalRunAtLeast;
   }

@@ -42,7 +42,11 @@ export function retryAfterMs(status: number, header: string | null, now: number 
  * The wait before retry number `attempt` (1-based): the back-off, or what the server asked for when that is longer,
  * plus up to 20 % so a crowd told the same Retry-After does not return in the same instant.
  */
-export function nextRetryDelayMs(attempt: number, retryAfter: number | null, random: () => number = Math.random): number {
+export function nextRetryDelayMs(
+  attempt: number,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number {
   const backoff = retryDelayMs(attempt, random);
   if (retryAfter === null || retryAfter <= backoff) return backoff;
   return Math.round(retryAfter * (1 + 0.2 * random()));

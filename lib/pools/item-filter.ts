@@ -30,12 +30,17 @@ export type ItemFilter = z.infer<typeof ItemFilterSchema>;
 
 export const ItemListQuerySchema = ItemFilterSchema.extend({
   page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(1)),
-  pageSize: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(ITEMS_PAGE_SIZE_MAX).default(ITEMS_PAGE_SIZE_DEFAULT)),
+  pageSize: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(ITEMS_PAGE_SIZE_MAX).default(ITEMS_PAGE_SIZE_DEFAULT),
+  ),
 });
 export type ItemListQuery = z.infer<typeof ItemListQuerySchema>;
 
 /** Reads a query string (or Next's searchParams object) into plain key → first value. */
-export function toQueryRecord(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+export function toQueryRecord(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (params instanceof URLSearchParams) {
     for (const [k, v] of params) if (!(k in out)) out[k] = v;
@@ -64,6 +69,10 @@ export function toFilterQueryString(filter: Partial<ItemListQuery>): string {
 /** Item status changes need a reason so the audit log says why an item left (or re-entered) the pool. */
 export const ItemStatusChangeSchema = z.object({
   status: ItemStatusSchema,
-  reason: z.string({ error: "give a reason (at least 3 characters)" }).trim().min(3, "give a reason (at least 3 characters)").max(1_000),
+  reason: z
+    .string({ error: "give a reason (at least 3 characters)" })
+    .trim()
+    .min(3, "give a reason (at least 3 characters)")
+    .max(1_000),
 });
 export type ItemStatusChange = z.infer<typeof ItemStatusChangeSchema>;

@@ -73,7 +73,10 @@ const ItemIdListSchema = z.array(z.string().trim().min(1).max(200)).max(MAX_EDIT
 /** Adds and removes items. On a frozen or used version this creates the next version instead. */
 export const EditPoolVersionSchema = z
   .object({ addItemIds: ItemIdListSchema, removeItemIds: ItemIdListSchema })
-  .refine((e) => e.addItemIds.length + e.removeItemIds.length > 0, { message: "nothing to add or remove", path: ["addItemIds"] });
+  .refine((e) => e.addItemIds.length + e.removeItemIds.length > 0, {
+    message: "nothing to add or remove",
+    path: ["addItemIds"],
+  });
 export type EditPoolVersion = z.output<typeof EditPoolVersionSchema>;
 
 /** Splits pasted ids (commas, spaces or new lines) into a clean, de-duplicated list. */

@@ -42,8 +42,12 @@ export interface StratifiedSample {
  * removing a task does not change what another task draws. Draws are prefixes of one shuffle: the sample for
  * N = 60 contains the sample for N = 50 with the same seed.
  */
-export function drawStratifiedSample(candidates: readonly SampleCandidate[], options: StratifiedSampleOptions): StratifiedSample {
-  if (!Number.isInteger(options.perTask) || options.perTask < 1) throw new RangeError(`perTask must be a positive integer, got ${options.perTask}`);
+export function drawStratifiedSample(
+  candidates: readonly SampleCandidate[],
+  options: StratifiedSampleOptions,
+): StratifiedSample {
+  if (!Number.isInteger(options.perTask) || options.perTask < 1)
+    throw new RangeError(`perTask must be a positive integer, got ${options.perTask}`);
   const byTaskCandidates = new Map<string, SampleCandidate[]>();
   for (const c of candidates) {
     const list = byTaskCandidates.get(c.taskId);

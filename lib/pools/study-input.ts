@@ -28,7 +28,10 @@ export function toSlug(name: string): string {
 }
 
 /** The Prolific "study URL" to paste into Prolific: the participant link with Prolific's placeholders. */
-export function toProlificUrl(participantLink: string, params: { participantParam: string; studyParam: string; sessionParam: string }): string {
+export function toProlificUrl(
+  participantLink: string,
+  params: { participantParam: string; studyParam: string; sessionParam: string },
+): string {
   // Prolific substitutes {{%PROLIFIC_PID%}} etc. itself; the names on the left are the study's configured parameters.
   const query = [
     `${encodeURIComponent(params.participantParam)}={{%PROLIFIC_PID%}}`,
@@ -39,7 +42,10 @@ export function toProlificUrl(participantLink: string, params: { participantPara
 }
 
 /** An example of the link a Prolific participant actually opens (made-up ids), for checking the parameters by eye. */
-export function toExampleParticipantUrl(participantLink: string, params: { participantParam: string; studyParam: string; sessionParam: string }): string {
+export function toExampleParticipantUrl(
+  participantLink: string,
+  params: { participantParam: string; studyParam: string; sessionParam: string },
+): string {
   const url = new URL(participantLink);
   url.searchParams.set(params.participantParam, "5f1a2b3c4d5e6f7a8b9c0d1e");
   url.searchParams.set(params.studyParam, "64aa00bb11cc22dd33ee44ff");

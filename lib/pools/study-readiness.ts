@@ -57,7 +57,11 @@ export function checkStudyReadiness(input: ReadinessInput): Readiness {
   const problems: ReadinessProblem[] = [];
   const warnings: string[] = [];
   if (stage === "open" && !input.poolFrozen) {
-    problems.push({ path: "poolVersionId", message: "The pool version is not frozen. Freeze it on the pool page first, so the items cannot change under a running study." });
+    problems.push({
+      path: "poolVersionId",
+      message:
+        "The pool version is not frozen. Freeze it on the pool page first, so the items cannot change under a running study.",
+    });
   }
   const perTask: TaskReadiness[] = input.tasks.map((taskId) => {
     const available = input.mainItemsPerTask[taskId] ?? 0;
@@ -72,9 +76,13 @@ export function checkStudyReadiness(input: ReadinessInput): Readiness {
   for (const t of perTask) {
     const name = taskDisplayName(t.taskId);
     const reserved = input.reservedPerTask?.[t.taskId] ?? 0;
-    const reservedNote = reserved > 0 ? ` (${reserved} more are practice or attention items, kept out of the main block)` : "";
+    const reservedNote =
+      reserved > 0 ? ` (${reserved} more are practice or attention items, kept out of the main block)` : "";
     if (t.available === 0) {
-      problems.push({ path: "config.tasks", message: `${name}: the pool version has no active item of this task${reservedNote}. Remove the task or add items to the pool.` });
+      problems.push({
+        path: "config.tasks",
+        message: `${name}: the pool version has no active item of this task${reservedNote}. Remove the task or add items to the pool.`,
+      });
     } else if (t.available < t.required) {
       problems.push({
         path: "config.itemsPerTask",
@@ -82,11 +90,15 @@ export function checkStudyReadiness(input: ReadinessInput): Readiness {
       });
     }
   }
-  const capacityParticipants = perTask.length ? Math.min(...perTask.map((t) => Math.floor(t.supplyAnswers / input.itemsPerTask))) : 0;
+  const capacityParticipants = perTask.length
+    ? Math.min(...perTask.map((t) => Math.floor(t.supplyAnswers / input.itemsPerTask)))
+    : 0;
   if (problems.length === 0) {
     if (input.maxParticipants === null) {
       if (stage === "open")
-        warnings.push(`No participant cap is set: about ${capacityParticipants} participant(s) can be served before some task's items all reach k = ${input.answersPerItem} answers.`);
+        warnings.push(
+          `No participant cap is set: about ${capacityParticipants} participant(s) can be served before some task's items all reach k = ${input.answersPerItem} answers.`,
+        );
     } else {
       for (const t of perTask) {
         if (t.demandAnswers !== null && t.supplyAnswers < t.demandAnswers) {
@@ -94,7 +106,10 @@ export function checkStudyReadiness(input: ReadinessInput): Readiness {
           const neededK = Math.ceil(t.demandAnswers / t.available);
           const text = `${taskDisplayName(t.taskId)}: ${t.available} items × k ${input.answersPerItem} = ${t.supplyAnswers} answers, less than the expected demand of ${input.maxParticipants} participants × ${input.itemsPerTask} = ${t.demandAnswers}; only about ${served} participants can be served.`;
           if (stage === "save") {
-            problems.push({ path: "config.maxParticipants", message: `${text} Lower the cap to ${served}, raise answers per item to ${neededK}, or add items.` });
+            problems.push({
+              path: "config.maxParticipants",
+              message: `${text} Lower the cap to ${served}, raise answers per item to ${neededK}, or add items.`,
+            });
           } else {
             warnings.push(text);
           }

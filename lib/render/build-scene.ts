@@ -46,7 +46,10 @@ export const POLAR_ELEMENTS: ReadonlySet<string> = new Set(["N", "O", "S"]);
 export type BuildSceneResult = { ok: true; scene: Scene } | { ok: false; reason: string };
 
 /** "ARG 45", "GLY 27A"; with the chain ("ARG 45 A") when the pocket spans more than one chain. */
-export function formatResidueLabel(atom: Pick<Atom, "resName" | "resSeq" | "iCode" | "chain">, withChain: boolean): string {
+export function formatResidueLabel(
+  atom: Pick<Atom, "resName" | "resSeq" | "iCode" | "chain">,
+  withChain: boolean,
+): string {
   const base = `${atom.resName} ${atom.resSeq}${atom.iCode}`;
   return withChain && atom.chain !== "" ? `${base} ${atom.chain}` : base;
 }
@@ -63,7 +66,9 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
     [options.pocket, "pocket"],
     [options.others ?? [], "other"],
   ];
-  const input: { atom: Atom; role: AtomRole }[] = groups.flatMap(([atoms, role]) => atoms.map((atom) => ({ atom, role })));
+  const input: { atom: Atom; role: AtomRole }[] = groups.flatMap(([atoms, role]) =>
+    atoms.map((atom) => ({ atom, role })),
+  );
 
   const newIndex = new Int32Array(input.length).fill(-1);
   const kept: { atom: Atom; role: AtomRole }[] = [];
@@ -76,8 +81,18 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
 
   const bonds: SceneBond[] = [];
   for (const [i, bond] of options.bonds.entries()) {
-    if (!Number.isInteger(bond.a) || !Number.isInteger(bond.b) || bond.a < 0 || bond.b < 0 || bond.a >= input.length || bond.b >= input.length) {
-      return { ok: false, reason: `buildScene: bonds[${i}] joins atoms ${bond.a}–${bond.b}, outside 0..${input.length - 1}` };
+    if (
+      !Number.isInteger(bond.a) ||
+      !Number.isInteger(bond.b) ||
+      bond.a < 0 ||
+      bond.b < 0 ||
+      bond.a >= input.length ||
+      bond.b >= input.length
+    ) {
+      return {
+        ok: false,
+        reason: `buildScene: bonds[${i}] joins atoms ${bond.a}–${bond.b}, outside 0..${input.length - 1}`,
+      };
     }
     const a = newIndex[bond.a]!;
     const b = newIndex[bond.b]!;
@@ -109,7 +124,13 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
       chains.add(atom.chain);
       residueIndex = r;
     }
-    const sceneAtom: SceneAtom = { position: positions[i]!, element: atom.element, role, residueIndex, atomName: atom.name };
+    const sceneAtom: SceneAtom = {
+      position: positions[i]!,
+      element: atom.element,
+      role,
+      residueIndex,
+      atomName: atom.name,
+    };
     if (role === "ligand" || (role === "pocket" && options.labelPocketAtoms === true)) sceneAtom.label = atom.name;
     return sceneAtom;
   });
@@ -132,7 +153,12 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
       if (distanceSquaredVec(positions[k]!, c) < distanceSquaredVec(positions[anchor]!, c)) anchor = k;
     }
     const contact = members.some((k) => ligandPositions.some((q) => distanceSquaredVec(positions[k]!, q) <= contact2));
-    return { text: formatResidueLabel(kept[anchor]!.atom, withChain), anchorAtomIndex: anchor, atomIndices: members, contact };
+    return {
+      text: formatResidueLabel(kept[anchor]!.atom, withChain),
+      anchorAtomIndex: anchor,
+      atomIndices: members,
+      contact,
+    };
   });
   if (options.labelContactPolarAtoms === true) {
     residueLabels.forEach((label, r) => {
@@ -148,5 +174,15 @@ export function buildScene(options: BuildSceneOptions): BuildSceneResult {
   }
   const residueNames = residueAtoms.map((members) => formatResidueLabel(kept[members[0]!]!.atom, true));
 
-  return { ok: true, scene: { atoms, bonds, residueLabels, residueNames, camera, ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}) } };
+  return {
+    ok: true,
+    scene: {
+      atoms,
+      bonds,
+      residueLabels,
+      residueNames,
+      camera,
+      ...(options.labelPocketAtoms === true ? { atomLabelsRequired: true } : {}),
+    },
+  };
 }

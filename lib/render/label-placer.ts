@@ -278,15 +278,26 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
   // around them; the others follow by tier, then in the caller's order.
   const order = requests.map((_, i) => i);
   const tierOf = (i: number) => requests[i]!.tier ?? 0;
-  const rankOf = (i: number) => requests[i]!.fixedOffset?.rank ?? (requests[i]!.fixedOffset ? 0 : Number.POSITIVE_INFINITY);
+  const rankOf = (i: number) =>
+    requests[i]!.fixedOffset?.rank ?? (requests[i]!.fixedOffset ? 0 : Number.POSITIVE_INFINITY);
   order.sort((a, b) => rankOf(a) - rankOf(b) || tierOf(a) - tierOf(b) || a - b);
   const placedKeys = new Set<string>();
 
   for (const requestIndex of order) {
     const request = requests[requestIndex]!;
     if (request.key !== undefined && placedKeys.has(request.key)) continue;
-    const { widthPx: w, heightPx: h, baselineFromTopPx, padPx } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
-    const boxAt = (cx: number, cy: number): LabelBox => ({ x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 });
+    const {
+      widthPx: w,
+      heightPx: h,
+      baselineFromTopPx,
+      padPx,
+    } = measureLabelPx(request.text, request.fontSizePx, options.haloWidthPx);
+    const boxAt = (cx: number, cy: number): LabelBox => ({
+      x0: cx - w / 2,
+      y0: cy - h / 2,
+      x1: cx + w / 2,
+      y1: cy + h / 2,
+    });
     let best: { box: LabelBox; cost: number } | null = null;
     let forced = false;
     if (request.fixedOffset) {
@@ -315,7 +326,10 @@ export function placeLabels(requests: readonly LabelRequest[], options: PlaceLab
         // wider rings, the candidate inside the image that overlaps the fewest labels.
         let fallback: { box: LabelBox; overlaps: number } = { box, overlaps: Number.POSITIVE_INFINITY };
         for (const c of candidateOffsets(request, w, h)) {
-          const b = boxAt(Math.min(Math.max(request.anchorXPx + c.dx, minX + w / 2), maxX - w / 2), Math.min(Math.max(request.anchorYPx + c.dy, minY + h / 2), maxY - h / 2));
+          const b = boxAt(
+            Math.min(Math.max(request.anchorXPx + c.dx, minX + w / 2), maxX - w / 2),
+            Math.min(Math.max(request.anchorYPx + c.dy, minY + h / 2), maxY - h / 2),
+          );
           const overlaps = placed.filter((p) => boxesOverlap(p.box, b)).length;
           if (overlaps < fallback.overlaps) fallback = { box: b, overlaps };
         }

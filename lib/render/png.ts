@@ -13,7 +13,10 @@ import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 const DEJAVU_PACKAGE = "dejavu-fonts-ttf";
 const DEJAVU_BOLD_IN_PACKAGE = "ttf/DejaVuSans-Bold.ttf";
 /** Debian/Ubuntu `fonts-dejavu-core` location: same font, used when the npm package is absent. */
-const DEJAVU_BOLD_SYSTEM_PATHS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"];
+const DEJAVU_BOLD_SYSTEM_PATHS = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+  "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+];
 const LABEL_FONT_FAMILY = "DejaVu Sans";
 
 export type FontSource = "package" | "system-file" | "system-fonts";

@@ -108,7 +108,9 @@ export function validateScene(scene: Scene): string[] {
   if (!(cam.fieldOfViewDeg > 0 && cam.fieldOfViewDeg < 180)) {
     problems.push(`camera.fieldOfViewDeg: ${cam.fieldOfViewDeg} is not in (0, 180)`);
   }
-  if (!(Number.isFinite(cam.distanceA) && cam.distanceA > 0)) problems.push(`camera.distanceA: ${cam.distanceA} is not a positive number`);
-  if (!(Number.isFinite(cam.nearA) && cam.nearA > 0)) problems.push(`camera.nearA: ${cam.nearA} is not a positive number`);
+  if (!(Number.isFinite(cam.distanceA) && cam.distanceA > 0))
+    problems.push(`camera.distanceA: ${cam.distanceA} is not a positive number`);
+  if (!(Number.isFinite(cam.nearA) && cam.nearA > 0))
+    problems.push(`camera.nearA: ${cam.nearA} is not a positive number`);
   return problems;
 }

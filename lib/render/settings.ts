@@ -81,6 +81,8 @@ export type ParseRenderSettingsResult = { ok: true; settings: RenderSettings } |
 export function parseRenderSettings(raw: unknown): ParseRenderSettingsResult {
   const parsed = RenderSettingsSchema.safeParse(raw ?? {});
   if (parsed.success) return { ok: true, settings: parsed.data };
-  const reason = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`).join("; ");
+  const reason = parsed.error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
+    .join("; ");
   return { ok: false, reason: `invalid render settings: ${reason}` };
 }

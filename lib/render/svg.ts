@@ -11,11 +11,23 @@
  * shaded by one radial gradient per colour; sticks get a darker body and a light highlight line.
  * Labels come last, on top, placed by the greedy label placer.
  */
-import { type PerspectiveCamera, apparentRadiusPx, projectToPixels, toCameraSpace } from "@/lib/molecule/geometry/camera";
+import {
+  type PerspectiveCamera,
+  apparentRadiusPx,
+  projectToPixels,
+  toCameraSpace,
+} from "@/lib/molecule/geometry/camera";
 import { vdwRadiusOf } from "@/lib/molecule/chemistry/elements";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 import { atomColorOf, darkenHex, lightenHex } from "./colors";
-import { type LabelKind, type LabelObstacle, type LabelOffset, type LabelRequest, type PlacedLabel, placeLabels } from "./label-placer";
+import {
+  type LabelKind,
+  type LabelObstacle,
+  type LabelOffset,
+  type LabelRequest,
+  type PlacedLabel,
+  placeLabels,
+} from "./label-placer";
 import { findHiddenAtoms } from "./label-audit";
 import { type Scene, type SceneResidueLabel, validateScene } from "./scene";
 import { LABEL_REFERENCE_SIZE_PX, type RenderSettings } from "./settings";
@@ -57,7 +69,9 @@ export interface RenderSvgOptions {
 
 /** Adds to `chances` the atoms this image of `scene` shows unhidden (see `LabelChances`). */
 export function countLabelChances(scene: Scene, settings: RenderSettings, chances: LabelChances): void {
-  const hidden = findHiddenAtoms(projectBalls(scene, { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx }, settings));
+  const hidden = findHiddenAtoms(
+    projectBalls(scene, { ...scene.camera, widthPx: settings.widthPx, heightPx: settings.heightPx }, settings),
+  );
   scene.atoms.forEach((atom, i) => {
     if (atom.label !== undefined && !hidden[i]) chances.set(`a${i}`, (chances.get(`a${i}`) ?? 0) + 1);
   });
@@ -93,7 +107,9 @@ function fmt(n: number): string {
 
 /** Escapes text for XML element content and attribute values. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;"));
+  return text.replace(/[&<>"']/g, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&apos;",
+  );
 }
 
 export interface ProjectedBall {
@@ -108,7 +124,9 @@ export interface ProjectedBall {
   visible: boolean;
 }
 
-type DrawItem = { kind: "ball"; depthA: number; atom: number } | { kind: "stick"; depthA: number; x1: number; y1: number; x2: number; y2: number; widthPx: number; color: string };
+type DrawItem =
+  | { kind: "ball"; depthA: number; atom: number }
+  | { kind: "stick"; depthA: number; x1: number; y1: number; x2: number; y2: number; widthPx: number; color: string };
 
 function midpoint(a: Vec3, b: Vec3): Vec3 {
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
@@ -122,13 +140,27 @@ export function projectBalls(scene: Scene, camera: PerspectiveCamera, settings: 
     const radiusA = vdwRadiusOf(atom.element) * settings.ballRadiusScale;
     const radiusPx = p.clipped ? Number.NaN : apparentRadiusPx(camera, toCameraSpace(camera, atom.position), radiusA);
     const clipped = p.clipped || !Number.isFinite(radiusPx);
-    const visible = !clipped && p.xPx + radiusPx >= 0 && p.xPx - radiusPx <= w && p.yPx + radiusPx >= 0 && p.yPx - radiusPx <= h;
-    return { xPx: p.xPx, yPx: p.yPx, radiusPx, depthA: p.depthA, color: atomColorOf(atom, settings.colors), clipped, visible };
+    const visible =
+      !clipped && p.xPx + radiusPx >= 0 && p.xPx - radiusPx <= w && p.yPx + radiusPx >= 0 && p.yPx - radiusPx <= h;
+    return {
+      xPx: p.xPx,
+      yPx: p.yPx,
+      radiusPx,
+      depthA: p.depthA,
+      color: atomColorOf(atom, settings.colors),
+      clipped,
+      visible,
+    };
   });
 }
 
 /** Half-bond sticks: from each atom's centre to the bond midpoint, in that atom's colour. */
-function collectSticks(scene: Scene, camera: PerspectiveCamera, balls: readonly ProjectedBall[], settings: RenderSettings): DrawItem[] {
+function collectSticks(
+  scene: Scene,
+  camera: PerspectiveCamera,
+  balls: readonly ProjectedBall[],
+  settings: RenderSettings,
+): DrawItem[] {
   const items: DrawItem[] = [];
   const { widthPx: w, heightPx: h } = camera;
   for (const bond of scene.bonds) {
@@ -151,7 +183,16 @@ function collectSticks(scene: Scene, camera: PerspectiveCamera, balls: readonly 
       const half = widthPx / 2;
       if (Math.max(ball.xPx, m.xPx) + half < 0 || Math.min(ball.xPx, m.xPx) - half > w) continue;
       if (Math.max(ball.yPx, m.yPx) + half < 0 || Math.min(ball.yPx, m.yPx) - half > h) continue;
-      items.push({ kind: "stick", depthA: q.depthA, x1: ball.xPx, y1: ball.yPx, x2: m.xPx, y2: m.yPx, widthPx, color: ball.color });
+      items.push({
+        kind: "stick",
+        depthA: q.depthA,
+        x1: ball.xPx,
+        y1: ball.yPx,
+        x2: m.xPx,
+        y2: m.yPx,
+        widthPx,
+        color: ball.color,
+      });
     }
   }
   return items;
@@ -179,7 +220,9 @@ function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints)
   const dx = item.x2 - item.x1;
   const dy = item.y2 - item.y1;
   const len = Math.hypot(dx, dy);
-  const body = `<line x1="${fmt(item.x1)}" y1="${fmt(item.y1)}" x2="${fmt(item.x2)}" y2="${fmt(item.y2)}" ` + `stroke="${tints.body}" stroke-width="${fmt(item.widthPx)}"/>`;
+  const body =
+    `<line x1="${fmt(item.x1)}" y1="${fmt(item.y1)}" x2="${fmt(item.x2)}" y2="${fmt(item.y2)}" ` +
+    `stroke="${tints.body}" stroke-width="${fmt(item.widthPx)}"/>`;
   if (len < 1e-6) return body;
   // Unit normal on the side facing the upper-left light.
   let nx = -dy / len;
@@ -213,8 +256,15 @@ function centroidOfAtoms(scene: Scene, members: readonly number[]): Vec3 {
  * member nearest the residue's centroid that no nearer ball hides, or null when every member is hidden
  * (the residue is not seen, so not labelled). Without a member list, the scene's fixed anchor.
  */
-function residueAnchorOf(scene: Scene, label: SceneResidueLabel, balls: readonly ProjectedBall[], hidden: readonly boolean[], remembered?: number): number | null {
-  if (!label.atomIndices || label.atomIndices.length === 0) return balls[label.anchorAtomIndex]!.visible ? label.anchorAtomIndex : null;
+function residueAnchorOf(
+  scene: Scene,
+  label: SceneResidueLabel,
+  balls: readonly ProjectedBall[],
+  hidden: readonly boolean[],
+  remembered?: number,
+): number | null {
+  if (!label.atomIndices || label.atomIndices.length === 0)
+    return balls[label.anchorAtomIndex]!.visible ? label.anchorAtomIndex : null;
   // The atom it hung on in an earlier image that looks the same way, while still in view: the label keeps its place.
   if (remembered !== undefined && label.atomIndices.includes(remembered) && !hidden[remembered]) return remembered;
   const centre = centroidOfAtoms(scene, label.atomIndices);
@@ -241,7 +291,12 @@ function residueAnchorOf(scene: Scene, label: SceneResidueLabel, balls: readonly
  * (short residue atoms: least shown first), nearest first. Nothing here reads an answer: the order depends on the structure, the view and the
  * earlier views only.
  */
-function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: RenderSettings, options: RenderSvgOptions): LabelRequest[] {
+function labelRequests(
+  scene: Scene,
+  balls: readonly ProjectedBall[],
+  settings: RenderSettings,
+  options: RenderSvgOptions,
+): LabelRequest[] {
   const { labelOffsets: offsets, labelCoverage: coverage, labelChances: chances } = options;
   const scale = Math.min(settings.widthPx, settings.heightPx) / LABEL_REFERENCE_SIZE_PX;
   const hidden = findHiddenAtoms(balls);
@@ -257,7 +312,17 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
     request: LabelRequest;
   }
   const candidates: Candidate[] = [];
-  const add = (tier: number, ligandFirst: number, atomIndex: number, order: number, key: string, text: string, kind: LabelKind, fontSizePx: number, extraRings: number) => {
+  const add = (
+    tier: number,
+    ligandFirst: number,
+    atomIndex: number,
+    order: number,
+    key: string,
+    text: string,
+    kind: LabelKind,
+    fontSizePx: number,
+    extraRings: number,
+  ) => {
     const ball = balls[atomIndex]!;
     const fixedOffset = offsets?.get(key);
     candidates.push({
@@ -293,7 +358,8 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
         // Least-shown first (an atom no earlier image could name goes before one named once), then the
         // atom that the fewest images of the item show.
         const rank = (coverage?.get(key) ?? 0) * RANK_PER_VIEW + Math.min(chances?.get(key) ?? 0, RANK_PER_VIEW - 1);
-        if (short(key)) add(3, rank, index, index, key, atom.label, "residue-atom", residueAtomFontSizePx, SHORT_LABEL_EXTRA_RINGS);
+        if (short(key))
+          add(3, rank, index, index, key, atom.label, "residue-atom", residueAtomFontSizePx, SHORT_LABEL_EXTRA_RINGS);
         else add(5, 0, index, index, key, atom.label, "residue-atom", residueAtomFontSizePx, 0);
         return;
       }
@@ -308,7 +374,8 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
     const fontSizePx = settings.residueLabelFontSizePx * scale;
     scene.residueLabels.forEach((label, index) => {
       const key = `r${index}`;
-      const anchor = label.text.length > 0 ? residueAnchorOf(scene, label, balls, hidden, offsets?.get(key)?.anchorAtomIndex) : null;
+      const anchor =
+        label.text.length > 0 ? residueAnchorOf(scene, label, balls, hidden, offsets?.get(key)?.anchorAtomIndex) : null;
       if (anchor === null) return;
       const order = scene.atoms.length + index;
       if (label.contact !== true) add(7, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
@@ -316,14 +383,23 @@ function labelRequests(scene: Scene, balls: readonly ProjectedBall[], settings: 
       else add(6, 0, anchor, order, key, label.text, "residue", fontSizePx, 0);
     });
   }
-  candidates.sort((a, b) => a.tier - b.tier || a.ligandFirst - b.ligandFirst || a.depthA - b.depthA || a.order - b.order);
+  candidates.sort(
+    (a, b) => a.tier - b.tier || a.ligandFirst - b.ligandFirst || a.depthA - b.depthA || a.order - b.order,
+  );
   return candidates.map((c) => c.request);
 }
 
-function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color: string, settings: RenderSettings): string {
+function labelGroupSvg(
+  labels: readonly PlacedLabel[],
+  fontSizePx: number,
+  color: string,
+  settings: RenderSettings,
+): string {
   if (labels.length === 0) return "";
   const halo = fontSizePx * settings.labelHaloFraction;
-  const texts = labels.map((l) => `<text x="${fmt(l.xPx)}" y="${fmt(l.baselineYPx)}">${escapeXml(l.text)}</text>`).join("");
+  const texts = labels
+    .map((l) => `<text x="${fmt(l.xPx)}" y="${fmt(l.baselineYPx)}">${escapeXml(l.text)}</text>`)
+    .join("");
   return (
     `<g font-family="${escapeXml(settings.labelFontFamily)}, sans-serif" font-weight="bold" font-size="${fmt(fontSizePx)}" ` +
     `text-anchor="middle" fill="${color}" stroke="${settings.labelHaloColor}" stroke-width="${fmt(halo)}" ` +
@@ -335,7 +411,12 @@ function labelGroupSvg(labels: readonly PlacedLabel[], fontSizePx: number, color
  * Residue-atom labels in their residue's carbon colour (one group per colour, in a fixed order), so an
  * "OD1" reads as part of the residue drawn in that colour and apart from the ligand's white atom names.
  */
-function residueAtomLabelsSvg(scene: Scene, placed: readonly PlacedLabel[], fontSizePx: number, settings: RenderSettings): string {
+function residueAtomLabelsSvg(
+  scene: Scene,
+  placed: readonly PlacedLabel[],
+  fontSizePx: number,
+  settings: RenderSettings,
+): string {
   const byColor = new Map<string, PlacedLabel[]>();
   for (const label of placed) {
     if (label.kind !== "residue-atom" || label.anchorAtomIndex === undefined) continue;
@@ -355,7 +436,11 @@ function residueAtomLabelsSvg(scene: Scene, placed: readonly PlacedLabel[], font
  * Renders a scene to SVG and reports what was drawn (culled atoms, placed and skipped labels).
  * Throws an Error naming the bad fields if the scene is malformed (see `validateScene`).
  */
-export function renderSvgWithStats(scene: Scene, settings: RenderSettings, options: RenderSvgOptions = {}): RenderSvgResult {
+export function renderSvgWithStats(
+  scene: Scene,
+  settings: RenderSettings,
+  options: RenderSvgOptions = {},
+): RenderSvgResult {
   const problems = validateScene(scene);
   if (problems.length > 0) throw new Error(`renderSvg: invalid scene: ${problems.join("; ")}`);
   const { widthPx: w, heightPx: h } = settings;
@@ -393,7 +478,9 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
 
   const requests = labelRequests(scene, balls, settings, options);
   const haloWidthPx = Math.max(...requests.map((r) => r.fontSizePx), 0) * settings.labelHaloFraction;
-  const obstacles: LabelObstacle[] = balls.filter((b) => b.visible).map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
+  const obstacles: LabelObstacle[] = balls
+    .filter((b) => b.visible)
+    .map((b) => ({ xPx: b.xPx, yPx: b.yPx, radiusPx: b.radiusPx }));
   const { placed, skipped } = placeLabels(requests, { widthPx: w, heightPx: h, haloWidthPx, obstacles });
   if (options.labelOffsets) {
     for (const label of placed) {
@@ -403,7 +490,9 @@ export function renderSvgWithStats(scene: Scene, settings: RenderSettings, optio
     }
   }
   if (options.labelCoverage) {
-    for (const label of placed) if (label.key !== undefined) options.labelCoverage.set(label.key, (options.labelCoverage.get(label.key) ?? 0) + 1);
+    for (const label of placed)
+      if (label.key !== undefined)
+        options.labelCoverage.set(label.key, (options.labelCoverage.get(label.key) ?? 0) + 1);
   }
   const scale = Math.min(w, h) / LABEL_REFERENCE_SIZE_PX;
   const labels =

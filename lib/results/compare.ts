@@ -1,7 +1,18 @@
 import { mcnemarExact, type McNemarResult } from "@/lib/stats/mcnemar-exact";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
-import { parseHumanAndModelRecords, type ModelResponseRecord, type RecordsOutcome, type ResponseRecord } from "./response-records";
-import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey, type ResultTaskId } from "./task-columns";
+import {
+  parseHumanAndModelRecords,
+  type ModelResponseRecord,
+  type RecordsOutcome,
+  type ResponseRecord,
+} from "./response-records";
+import {
+  RESULT_COLUMN_KEYS,
+  RESULT_COLUMNS,
+  toResultColumnKey,
+  type ResultColumnKey,
+  type ResultTaskId,
+} from "./task-columns";
 
 /*
  * Item-matched human vs model comparison. Definitions (all on the exact score):
@@ -85,7 +96,12 @@ interface HumanItem {
 function collectHumanItems(records: readonly ResponseRecord[]): Map<string, HumanItem> {
   const sums = new Map<string, { column: ResultColumnKey; n: number; exact: number; partial: number }>();
   for (const r of records) {
-    const entry = sums.get(r.itemId) ?? { column: toResultColumnKey(r.taskId, r.t4Polarity) as ResultColumnKey, n: 0, exact: 0, partial: 0 };
+    const entry = sums.get(r.itemId) ?? {
+      column: toResultColumnKey(r.taskId, r.t4Polarity) as ResultColumnKey,
+      n: 0,
+      exact: 0,
+      partial: 0,
+    };
     entry.n++;
     entry.exact += r.exact;
     entry.partial += r.partial;
@@ -104,7 +120,13 @@ function collectHumanItems(records: readonly ResponseRecord[]): Map<string, Huma
   return items;
 }
 
-function compareOneModel(modelId: string, answers: readonly ModelResponseRecord[], humanItems: Map<string, HumanItem>, confidence: number, midP: boolean): ModelComparison | null {
+function compareOneModel(
+  modelId: string,
+  answers: readonly ModelResponseRecord[],
+  humanItems: Map<string, HumanItem>,
+  confidence: number,
+  midP: boolean,
+): ModelComparison | null {
   const matched = answers.filter((a) => humanItems.has(a.itemId));
   if (matched.length === 0) return null;
   let b = 0;
@@ -152,7 +174,12 @@ function compareOneModel(modelId: string, answers: readonly ModelResponseRecord[
       mean: modelMean,
       partialMean: modelPartialSum / n,
       wilson: wilsonInterval(modelCorrect, n, confidence),
-      fair: { mean: fairCorrect / n, partialMean: fairPartialSum / n, f1Mean: fairF1Sum / n, wilson: wilsonInterval(fairCorrect, n, confidence) },
+      fair: {
+        mean: fairCorrect / n,
+        partialMean: fairPartialSum / n,
+        f1Mean: fairF1Sum / n,
+        wilson: wilsonInterval(fairCorrect, n, confidence),
+      },
     },
     mcnemar: mcnemarExact(b, c, { midP }),
     difference: modelMean - humanMean,
@@ -160,10 +187,21 @@ function compareOneModel(modelId: string, answers: readonly ModelResponseRecord[
 }
 
 function pickBest(models: readonly ModelComparison[]): ColumnComparison["best"] {
-  const sorted = [...models].sort((x, y) => y.model.mean - x.model.mean || y.nItems - x.nItems || (x.modelId < y.modelId ? -1 : x.modelId > y.modelId ? 1 : 0));
+  const sorted = [...models].sort(
+    (x, y) =>
+      y.model.mean - x.model.mean ||
+      y.nItems - x.nItems ||
+      (x.modelId < y.modelId ? -1 : x.modelId > y.modelId ? 1 : 0),
+  );
   const top = sorted[0];
   if (!top) return null;
-  return { modelId: top.modelId, modelMean: top.model.mean, humanMean: top.human.meanOfItemMeans, difference: top.difference, nItems: top.nItems };
+  return {
+    modelId: top.modelId,
+    modelMean: top.model.mean,
+    humanMean: top.human.meanOfItemMeans,
+    difference: top.difference,
+    nItems: top.nItems,
+  };
 }
 
 /**
@@ -171,11 +209,18 @@ function pickBest(models: readonly ModelComparison[]): ColumnComparison["best"] 
  * model exact means with Wilson intervals, the exact McNemar test on paired item outcomes, and the
  * best model's difference from humans. See HUMAN_OUTCOME_RULE for how human outcomes are formed.
  */
-export function compareHumansWithModels(humanInput: unknown, modelInput: unknown, options: CompareOptions = {}): RecordsOutcome<Comparison> {
+export function compareHumansWithModels(
+  humanInput: unknown,
+  modelInput: unknown,
+  options: CompareOptions = {},
+): RecordsOutcome<Comparison> {
   const parsed = parseHumanAndModelRecords(humanInput, modelInput);
   if (!parsed.ok) return parsed;
   const confidence = options.confidence ?? 0.95;
-  const human = options.condition === undefined ? parsed.value.human : parsed.value.human.filter((r) => r.condition === options.condition);
+  const human =
+    options.condition === undefined
+      ? parsed.value.human
+      : parsed.value.human.filter((r) => r.condition === options.condition);
   const humanItems = collectHumanItems(human);
   const modelAnswers = parsed.value.model;
 
@@ -194,7 +239,9 @@ export function compareHumansWithModels(humanInput: unknown, modelInput: unknown
     }
     const models = [...byModel.keys()]
       .sort()
-      .map((id) => compareOneModel(id, byModel.get(id) as ModelResponseRecord[], humanInColumn, confidence, options.midP ?? false))
+      .map((id) =>
+        compareOneModel(id, byModel.get(id) as ModelResponseRecord[], humanInColumn, confidence, options.midP ?? false),
+      )
       .filter((m): m is ModelComparison => m !== null);
     const modelItemIds = new Set(answersInColumn.map((a) => a.itemId));
     columns.push({
@@ -207,5 +254,8 @@ export function compareHumansWithModels(humanInput: unknown, modelInput: unknown
       nModelOnlyItems: [...modelItemIds].filter((id) => !humanInColumn.has(id)).length,
     });
   }
-  return { ok: true, value: { humanOutcomeRule: HUMAN_OUTCOME_RULE, condition: options.condition ?? null, confidence, columns } };
+  return {
+    ok: true,
+    value: { humanOutcomeRule: HUMAN_OUTCOME_RULE, condition: options.condition ?? null, confidence, columns },
+  };
 }

@@ -1,4 +1,10 @@
-import { CONDITION_EFFECT_DEFAULT_REPLICATES, CONDITION_EFFECT_DEFAULT_SEED, crossedBootstrapConditionEffect, type ConditionEffect, type CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
+import {
+  CONDITION_EFFECT_DEFAULT_REPLICATES,
+  CONDITION_EFFECT_DEFAULT_SEED,
+  crossedBootstrapConditionEffect,
+  type ConditionEffect,
+  type CrossedAnswer,
+} from "@/lib/stats/crossed-bootstrap";
 import { participantWelchInterval } from "@/lib/stats/condition-effect-interval";
 import type { ResponseRecord } from "./response-records";
 import { formatFractionAsPercent } from "./rounding";
@@ -38,7 +44,10 @@ export const CONDITION_EFFECT_NOTE =
   "Difference in exact accuracy, interactive − static, in percentage points; the 95% interval is a Welch t interval on participants (each participant's accuracy one observation), so it allows for people varying in skill; it is about this study's questions, which both conditions answered, so their difficulty cancels in the difference and is not a source of error.";
 
 /** The condition effect over some answers: pooled estimate, Welch interval on participants, and the crossed bootstrap for checking. */
-export function reportedConditionEffect(answers: readonly CrossedAnswer[], options: { seed?: number; replicates?: number } = {}): ReportedConditionEffect {
+export function reportedConditionEffect(
+  answers: readonly CrossedAnswer[],
+  options: { seed?: number; replicates?: number } = {},
+): ReportedConditionEffect {
   const bootstrap = crossedBootstrapConditionEffect(answers, options);
   const welch = participantWelchInterval(answers, bootstrap.confidence);
   return {
@@ -60,7 +69,13 @@ export function toCrossedAnswers(records: readonly ResponseRecord[]): CrossedAns
     if (r.condition !== "static" && r.condition !== "interactive") continue;
     const column = toResultColumnKey(r.taskId, r.t4Polarity);
     if (column === null) continue;
-    out.push({ participantId: r.participantId, itemId: r.itemId, task: column, condition: r.condition, correct: r.exact });
+    out.push({
+      participantId: r.participantId,
+      itemId: r.itemId,
+      task: column,
+      condition: r.condition,
+      correct: r.exact,
+    });
   }
   return out;
 }
@@ -69,14 +84,25 @@ export function toCrossedAnswers(records: readonly ResponseRecord[]): CrossedAns
  * The condition effect over all answers and per result column (reportedConditionEffect; the bootstrap beside it from
  * the fixed seed of the contract the exported R and Python scripts follow, docs/condition-effect.md).
  */
-export function summarizeConditionEffect(records: readonly ResponseRecord[], options: { seed?: number; replicates?: number } = {}): ConditionEffectSummary {
+export function summarizeConditionEffect(
+  records: readonly ResponseRecord[],
+  options: { seed?: number; replicates?: number } = {},
+): ConditionEffectSummary {
   const seed = options.seed ?? CONDITION_EFFECT_DEFAULT_SEED;
   const replicates = options.replicates ?? CONDITION_EFFECT_DEFAULT_REPLICATES;
   const answers = toCrossedAnswers(records);
   const overall = reportedConditionEffect(answers, { seed, replicates });
   const columns = RESULT_COLUMN_KEYS.flatMap((column) => {
     const subset = answers.filter((a) => a.task === column);
-    return subset.length === 0 ? [] : [{ column, label: RESULT_COLUMNS[column].label, effect: reportedConditionEffect(subset, { seed, replicates }) }];
+    return subset.length === 0
+      ? []
+      : [
+          {
+            column,
+            label: RESULT_COLUMNS[column].label,
+            effect: reportedConditionEffect(subset, { seed, replicates }),
+          },
+        ];
   });
   return { estimable: overall.estimate !== null, overall, columns };
 }
@@ -92,7 +118,9 @@ export function formatPp(value: number): string {
  * Whether the interval has width: every participant of both conditions can have the same accuracy (all right or all
  * wrong), and a zero-width interval is not a statement of certainty.
  */
-export function hasIntervalSpread(effect: Pick<ConditionEffect, "low" | "high">): effect is { low: number; high: number } {
+export function hasIntervalSpread(
+  effect: Pick<ConditionEffect, "low" | "high">,
+): effect is { low: number; high: number } {
   return effect.low !== null && effect.high !== null && effect.low !== effect.high;
 }
 

@@ -1,6 +1,20 @@
-import { activeRules, describeRule, exclusionReasons, ruleExcludes, type ExclusionPolicy, type ExclusionRuleId, type ParticipantSignalSummary } from "@/lib/participant/integrity";
+import {
+  activeRules,
+  describeRule,
+  exclusionReasons,
+  ruleExcludes,
+  type ExclusionPolicy,
+  type ExclusionRuleId,
+  type ParticipantSignalSummary,
+} from "@/lib/participant/integrity";
 import type { ResponseRecord } from "./response-records";
-import { computePaperAverage, RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
+import {
+  computePaperAverage,
+  RESULT_COLUMN_KEYS,
+  RESULT_COLUMNS,
+  toResultColumnKey,
+  type ResultColumnKey,
+} from "./task-columns";
 
 /** Pooled exact accuracy (Σ exact / n answers) of a set of participants, overall and per result column. */
 export interface AccuracyView {
@@ -68,7 +82,10 @@ function accuracyOf(records: readonly ResponseRecord[]): AccuracyView {
  * The participants a study's exclusion policy excludes, sorted by id: the one definition every estimate (the results
  * summary, the condition effect, the paper table, the analysis package and its model) leaves out by default.
  */
-export function excludedParticipantIds(policy: ExclusionPolicy, summaries: readonly ParticipantSignalSummary[]): string[] {
+export function excludedParticipantIds(
+  policy: ExclusionPolicy,
+  summaries: readonly ParticipantSignalSummary[],
+): string[] {
   return summaries
     .filter((s) => exclusionReasons(policy, s).length > 0)
     .map((s) => s.participantId)
@@ -76,7 +93,10 @@ export function excludedParticipantIds(policy: ExclusionPolicy, summaries: reado
 }
 
 /** The records of the participants not in `excluded`. */
-export function withoutExcluded<T extends { participantId: string }>(records: readonly T[], excluded: ReadonlySet<string> | readonly string[]): T[] {
+export function withoutExcluded<T extends { participantId: string }>(
+  records: readonly T[],
+  excluded: ReadonlySet<string> | readonly string[],
+): T[] {
   const set = excluded instanceof Set ? excluded : new Set(excluded as readonly string[]);
   return set.size === 0 ? [...records] : records.filter((r) => !set.has(r.participantId));
 }
@@ -86,9 +106,16 @@ export function withoutExcluded<T extends { participantId: string }>(records: re
  * excluded participants: who each active rule removes (alone and together) and the pooled exact accuracy either way.
  * A participant with answers but no summary (no signals at all) is kept by every rule.
  */
-export function applyExclusionPolicy(policy: ExclusionPolicy, summaries: readonly ParticipantSignalSummary[], records: readonly ResponseRecord[]): ExclusionResults {
+export function applyExclusionPolicy(
+  policy: ExclusionPolicy,
+  summaries: readonly ParticipantSignalSummary[],
+  records: readonly ResponseRecord[],
+): ExclusionResults {
   const rules = activeRules(policy);
-  const participants: ParticipantIntegrityRow[] = summaries.map((s) => ({ ...s, excludedBy: exclusionReasons(policy, s) }));
+  const participants: ParticipantIntegrityRow[] = summaries.map((s) => ({
+    ...s,
+    excludedBy: exclusionReasons(policy, s),
+  }));
   const excluded = new Set(excludedParticipantIds(policy, summaries));
   const ruleRows: RuleRow[] = rules.map((rule) => {
     const matched = summaries.filter((s) => ruleExcludes(rule, policy, s));

@@ -45,7 +45,8 @@ const REASON_TEXT: Record<IntervalFallbackReason, string> = {
 
 /** "clustered Wilson (every answer scored the same; DE 5.00, n_eff 3.0)" — for a cell's tooltip or a note. */
 export function describeInterval(interval: ReportedInterval): string {
-  if (interval.method === "participant-bootstrap" || interval.reason === null || interval.clusteredWilson === null) return "participant bootstrap";
+  if (interval.method === "participant-bootstrap" || interval.reason === null || interval.clusteredWilson === null)
+    return "participant bootstrap";
   const cw = interval.clusteredWilson;
   return `clustered Wilson (${REASON_TEXT[interval.reason]}; ρ ${cw.icc.toFixed(2)}${cw.iccSource === "bound" ? " (bound)" : ""}, DE ${cw.designEffect.toFixed(2)}, n_eff ${cw.effectiveN.toFixed(1)})`;
 }
@@ -54,7 +55,10 @@ export function describeInterval(interval: ReportedInterval): string {
  * The interval to report for a pooled mean of scores in [0, 1] grouped by participant, given the
  * participant bootstrap already computed on the same clusters.
  */
-export function chooseReportedInterval(clusters: readonly (readonly number[])[], bootstrap: BootstrapInterval): ReportedInterval {
+export function chooseReportedInterval(
+  clusters: readonly (readonly number[])[],
+  bootstrap: BootstrapInterval,
+): ReportedInterval {
   const nonEmpty = clusters.filter((c) => c.length > 0);
   if (nonEmpty.length === 0) throw new RangeError("chooseReportedInterval: no observations");
   const values = nonEmpty.flat();
@@ -62,8 +66,16 @@ export function chooseReportedInterval(clusters: readonly (readonly number[])[],
   let reason: IntervalFallbackReason | null = null;
   if (values.every((v) => v === first)) reason = "boundary";
   else if (nonEmpty.length < MIN_BOOTSTRAP_PARTICIPANTS) reason = "few-participants";
-  else if (bootstrap.low === null || bootstrap.high === null || bootstrap.high - bootstrap.low < MIN_REPORTED_WIDTH) reason = "narrow";
-  if (reason === null) return { low: bootstrap.low as number, high: bootstrap.high as number, method: "participant-bootstrap", reason: null, clusteredWilson: null };
+  else if (bootstrap.low === null || bootstrap.high === null || bootstrap.high - bootstrap.low < MIN_REPORTED_WIDTH)
+    reason = "narrow";
+  if (reason === null)
+    return {
+      low: bootstrap.low as number,
+      high: bootstrap.high as number,
+      method: "participant-bootstrap",
+      reason: null,
+      clusteredWilson: null,
+    };
   const cw = clusteredWilsonInterval(nonEmpty, bootstrap.confidence);
   return { low: cw.low, high: cw.high, method: "clustered-wilson", reason, clusteredWilson: cw };
 }

@@ -1,6 +1,12 @@
 import { fleissKappa, type FleissKappaResult } from "@/lib/stats/fleiss-kappa";
 import { parseResponseRecords, type RecordsOutcome, type ResponseRecord } from "./response-records";
-import { MULTIPLE_CHOICE_TASK_IDS, RESULT_COLUMN_KEYS, toResultColumnKey, type ResultColumnKey, type ResultTaskId } from "./task-columns";
+import {
+  MULTIPLE_CHOICE_TASK_IDS,
+  RESULT_COLUMN_KEYS,
+  toResultColumnKey,
+  type ResultColumnKey,
+  type ResultTaskId,
+} from "./task-columns";
 
 export interface AnswerCount {
   answer: string;
@@ -36,7 +42,9 @@ function toItemStats(itemId: string, records: readonly ResponseRecord[]): ItemSt
     if (r.answer === undefined) nWithoutAnswer++;
     else counts.set(r.answer, (counts.get(r.answer) ?? 0) + 1);
   }
-  const answers = [...counts.entries()].map(([answer, count]) => ({ answer, count })).sort((a, b) => b.count - a.count || compareText(a.answer, b.answer));
+  const answers = [...counts.entries()]
+    .map(([answer, count]) => ({ answer, count }))
+    .sort((a, b) => b.count - a.count || compareText(a.answer, b.answer));
   const top = answers[0];
   const nCorrect = records.reduce((s, r) => s + r.exact, 0);
   return {
@@ -80,7 +88,11 @@ export interface MostMissedOptions {
  * (stronger evidence), then by item id. Items below minResponses are left out.
  */
 export function listMostMissed(items: readonly ItemStats[], options: MostMissedOptions): ItemStats[] {
-  const sorted = items.filter((i) => i.nResponses >= options.minResponses).sort((a, b) => a.exactAccuracy - b.exactAccuracy || b.nResponses - a.nResponses || compareText(a.itemId, b.itemId));
+  const sorted = items
+    .filter((i) => i.nResponses >= options.minResponses)
+    .sort(
+      (a, b) => a.exactAccuracy - b.exactAccuracy || b.nResponses - a.nResponses || compareText(a.itemId, b.itemId),
+    );
   return options.limit === undefined ? sorted : sorted.slice(0, options.limit);
 }
 

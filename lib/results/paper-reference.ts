@@ -35,9 +35,26 @@ export const PAPER_TABLE_NOTES: readonly string[] = [
   "Some model cells imply fewer than 50 scored items (e.g. 2.08 = 1/48, 14.89 = 7/47): unparseable answers were probably dropped, so n per cell is unknown.",
 ];
 
-type Cells = readonly [trans: number, rot: number, zoom: number, resLigPos: number, resLigNeg: number, transRot: number, rotRot: number, dock: number, interLoc: number, pocLig: number];
+type Cells = readonly [
+  trans: number,
+  rot: number,
+  zoom: number,
+  resLigPos: number,
+  resLigNeg: number,
+  transRot: number,
+  rotRot: number,
+  dock: number,
+  interLoc: number,
+  pocLig: number,
+];
 
-function defineRow(model: string, metric: PaperMetric, avgPrinted: number, cells: Cells, extra: { note?: string; itemSet?: "tiny" | "full_test" } = {}): PaperRow {
+function defineRow(
+  model: string,
+  metric: PaperMetric,
+  avgPrinted: number,
+  cells: Cells,
+  extra: { note?: string; itemSet?: "tiny" | "full_test" } = {},
+): PaperRow {
   const record = Object.fromEntries(RESULT_COLUMN_KEYS.map((k, i) => [k, cells[i]])) as Record<ResultColumnKey, number>;
   return {
     model,
@@ -73,7 +90,13 @@ export const PAPER_ROWS: readonly PaperRow[] = [
     note: "Printed Avg 23.34, but its cells average 23.365 (23.37): a small gap, not among the spec's listed typos.",
   }),
   defineRow("Gemini 2.5 Flash-Lite", "partial", 16, [36.29, 22.55, 4, 6.67, 0, 30, 25, 32.25, 26, 0.25]),
-  defineRow("Qwen2.5-VL-7B SFT", "partial", 62.96, [99.84, 99.71, 27.14, 63.46, 89.52, 88.44, 89.59, 24.94, 88.37, 10.72], FULL_TEST),
+  defineRow(
+    "Qwen2.5-VL-7B SFT",
+    "partial",
+    62.96,
+    [99.84, 99.71, 27.14, 63.46, 89.52, 88.44, 89.59, 24.94, 88.37, 10.72],
+    FULL_TEST,
+  ),
   defineRow("Claude Sonnet 4.5", "exact", 20.75, [8, 14, 6, 14, 84, 28, 26, 2, 38, 0]),
   defineRow("o3", "exact", 33.65, [22, 20, 2, 12, 94, 22, 22.44, 0, 36, 0], {
     note: "Typo in the paper: printed Avg 33.65 (the partial-credit value repeated); its cells average 23.25.",
@@ -90,7 +113,13 @@ export const PAPER_ROWS: readonly PaperRow[] = [
   defineRow("Qwen3-VL-235B-A22B-thinking", "exact", 11.8, [14.29, 4.55, 6, 6.52, 25, 20.4, 22, 0, 38, 0]),
   defineRow("GPT-4.1", "exact", 17.5, [4, 16, 2, 2, 80, 33.33, 29.26, 0, 36, 0]),
   defineRow("Claude 3.5 Sonnet", "exact", 18.02, [10, 8.16, 10, 18, 70, 18, 32, 0, 28, 0]),
-  defineRow("Qwen2.5-VL-7B SFT", "exact", 57.56, [98.88, 97.48, 27.14, 57.52, 89.52, 88.44, 89.59, 0.75, 88.37, 0.78], FULL_TEST),
+  defineRow(
+    "Qwen2.5-VL-7B SFT",
+    "exact",
+    57.56,
+    [98.88, 97.48, 27.14, 57.52, 89.52, 88.44, 89.59, 0.75, 88.37, 0.78],
+    FULL_TEST,
+  ),
 ];
 
 /** The paper's Avg recomputed from a row's own cells (spec §5 convention). */

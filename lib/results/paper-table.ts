@@ -163,7 +163,14 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   for (const id of runIds) {
     const cells = byRun.get(id) as Partial<Record<ResultColumnKey, PaperTableCell>>;
     const avg = computePaperAverage(Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, c.value])));
-    rows.push({ label: runNames[id] ?? id, kind: "model", provenance: "imported run", asPrinted: false, cells, average: avg.value });
+    rows.push({
+      label: runNames[id] ?? id,
+      kind: "model",
+      provenance: "imported run",
+      asPrinted: false,
+      cells,
+      average: avg.value,
+    });
   }
 
   if (options.includePaperRows ?? true) {
@@ -189,7 +196,10 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
     for (const c of effect.columns) {
       if (c.effect.estimate === null) continue;
       // A zero-width interval (every participant with the same accuracy) is left out, as the human row never prints one.
-      cells[c.column] = { value: c.effect.estimate, ...(hasIntervalSpread(c.effect) ? { low: c.effect.low, high: c.effect.high } : {}) };
+      cells[c.column] = {
+        value: c.effect.estimate,
+        ...(hasIntervalSpread(c.effect) ? { low: c.effect.low, high: c.effect.high } : {}),
+      };
     }
     rows.push({
       label: "Human: interactive − static (pp)",
@@ -213,14 +223,18 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
   const humanRow = rows.find((r) => r.kind === "human");
   const fallback = humanRow ? RESULT_COLUMN_KEYS.filter((k) => humanRow.cells[k]?.method === "clustered-wilson") : [];
   if (fallback.length > 0) {
-    notes.push(`Clustered Wilson interval (not the bootstrap) in: ${fallback.map((k) => RESULT_COLUMNS[k].label).join(", ")}.`);
+    notes.push(
+      `Clustered Wilson interval (not the bootstrap) in: ${fallback.map((k) => RESULT_COLUMNS[k].label).join(", ")}.`,
+    );
   }
   if (withEffect) {
     notes.push(
       `Human: interactive − static: difference in exact accuracy in percentage points (interactive minus static), 95% Welch t interval on participants, about this study's questions (docs/condition-effect.md); – where a condition has no answers, no interval where every participant had the same accuracy; its Avg cell is empty (the all-task effect, pooled over answers, is in the row's note: ${formatConditionEffect(effect.overall)}).`,
     );
     if (unexcluded)
-      notes.push(`Interactive − static with the ${unexcluded.nExcludedParticipants} excluded participants kept in, all tasks pooled: ${formatConditionEffect(unexcluded.conditionEffect.overall)}.`);
+      notes.push(
+        `Interactive − static with the ${unexcluded.nExcludedParticipants} excluded participants kept in, all tasks pooled: ${formatConditionEffect(unexcluded.conditionEffect.overall)}.`,
+      );
   }
   if (scoreKind === "fair") {
     notes.push(
@@ -231,7 +245,10 @@ export function buildPaperTable(options: BuildPaperTableOptions): PaperTable {
 }
 
 /** Column headers in the paper's order, then Avg. */
-export const PAPER_TABLE_HEADERS: readonly string[] = [...RESULT_COLUMN_KEYS.map((k) => RESULT_COLUMNS[k].label), "Avg"];
+export const PAPER_TABLE_HEADERS: readonly string[] = [
+  ...RESULT_COLUMN_KEYS.map((k) => RESULT_COLUMNS[k].label),
+  "Avg",
+];
 
 export interface PaperTableFormatOptions {
   /** Decimals of study rows (default 1, as on the results page). Paper rows keep their printed two. */
@@ -282,11 +299,17 @@ function intervalText(cell: PaperTableCell | undefined, digits: number, style: I
 
 /** Effect rows print signed numbers ("+4.2", minus as given) in LaTeX and Markdown; CSV keeps plain numbers. */
 function signNumbers(text: string, minus: string, plus: string): string {
-  return text.replace(/-?\d+(?:\.\d+)?/g, (m) => (m.startsWith("-") ? `${minus}${m.slice(1)}` : Number(m) === 0 ? m : `${plus}${m}`));
+  return text.replace(/-?\d+(?:\.\d+)?/g, (m) =>
+    m.startsWith("-") ? `${minus}${m.slice(1)}` : Number(m) === 0 ? m : `${plus}${m}`,
+  );
 }
 
 function rowLabel(row: PaperTableRow): string {
-  return row.kind === "paper" ? `${row.label} (${row.provenance})` : row.kind === "model" ? `${row.label} (imported run)` : row.label;
+  return row.kind === "paper"
+    ? `${row.label} (${row.provenance})`
+    : row.kind === "model"
+      ? `${row.label} (imported run)`
+      : row.label;
 }
 
 /** LaTeX special characters in text cells (model names). */
@@ -343,7 +366,9 @@ export function formatPaperTableLatex(table: PaperTable, options: PaperTableForm
         return iv === null ? null : sign(iv);
       });
       if (ivs.some((x) => x !== null)) {
-        lines.push(`\\quad{\\scriptsize 95\\% CI} & ${[...ivs.map((x) => (x === null ? "" : `{\\scriptsize ${x}}`)), ""].join(" & ")} \\\\`);
+        lines.push(
+          `\\quad{\\scriptsize 95\\% CI} & ${[...ivs.map((x) => (x === null ? "" : `{\\scriptsize ${x}}`)), ""].join(" & ")} \\\\`,
+        );
       }
     }
   }

@@ -77,29 +77,67 @@ interface ItemIdentity {
   source: "human" | "model";
 }
 
-type Scored = { itemId: string; taskId: ResultTaskId; exact: 0 | 1; partial: number; t4Polarity?: "pos" | "neg"; answer?: string };
+type Scored = {
+  itemId: string;
+  taskId: ResultTaskId;
+  exact: 0 | 1;
+  partial: number;
+  t4Polarity?: "pos" | "neg";
+  answer?: string;
+};
 
 /** Checks every record must pass on its own beyond its zod shape. */
 function checkScoredRecord(r: Scored, index: number, source: "human" | "model", issues: RecordIssue[]): void {
   if (r.taskId === "residue_ligand" && r.t4Polarity === undefined) {
-    issues.push({ source, index, field: "t4Polarity", reason: `residue_ligand item ${r.itemId} needs t4Polarity "pos" or "neg"` });
+    issues.push({
+      source,
+      index,
+      field: "t4Polarity",
+      reason: `residue_ligand item ${r.itemId} needs t4Polarity "pos" or "neg"`,
+    });
   }
   if (r.taskId !== "residue_ligand" && r.t4Polarity !== undefined) {
-    issues.push({ source, index, field: "t4Polarity", reason: `only residue_ligand items have a polarity; item ${r.itemId} is ${r.taskId}` });
+    issues.push({
+      source,
+      index,
+      field: "t4Polarity",
+      reason: `only residue_ligand items have a polarity; item ${r.itemId} is ${r.taskId}`,
+    });
   }
   if (r.exact === 1 && r.partial !== 1) {
-    issues.push({ source, index, field: "partial", reason: `an exactly correct answer must have partial = 1, got ${r.partial}` });
+    issues.push({
+      source,
+      index,
+      field: "partial",
+      reason: `an exactly correct answer must have partial = 1, got ${r.partial}`,
+    });
   }
   if (PARTIAL_EQUALS_EXACT.has(r.taskId) && r.partial !== r.exact) {
-    issues.push({ source, index, field: "partial", reason: `${r.taskId} has no partial credit: partial must equal exact (${r.exact}), got ${r.partial}` });
+    issues.push({
+      source,
+      index,
+      field: "partial",
+      reason: `${r.taskId} has no partial credit: partial must equal exact (${r.exact}), got ${r.partial}`,
+    });
   }
   if (r.answer !== undefined && MULTIPLE_CHOICE_TASK_IDS.includes(r.taskId) && !MC_LETTER.test(r.answer)) {
-    issues.push({ source, index, field: "answer", reason: `multiple-choice answer must be one letter A–D, got ${JSON.stringify(r.answer)}` });
+    issues.push({
+      source,
+      index,
+      field: "answer",
+      reason: `multiple-choice answer must be one letter A–D, got ${JSON.stringify(r.answer)}`,
+    });
   }
 }
 
 /** An item id must always name the same task and T4 polarity, across humans and models. */
-function checkItemIdentity(r: Scored, index: number, source: "human" | "model", seen: Map<string, ItemIdentity>, issues: RecordIssue[]): void {
+function checkItemIdentity(
+  r: Scored,
+  index: number,
+  source: "human" | "model",
+  seen: Map<string, ItemIdentity>,
+  issues: RecordIssue[],
+): void {
   const first = seen.get(r.itemId);
   if (first === undefined) {
     seen.set(r.itemId, { taskId: r.taskId, t4Polarity: r.t4Polarity, index, source });
@@ -118,12 +156,25 @@ function checkItemIdentity(r: Scored, index: number, source: "human" | "model", 
 function capIssues(issues: RecordIssue[]): RecordIssue[] {
   if (issues.length <= MAX_REPORTED_ISSUES) return issues;
   const first = issues[0] as RecordIssue;
-  return [...issues.slice(0, MAX_REPORTED_ISSUES), { source: first.source, index: -1, field: "*", reason: `${issues.length - MAX_REPORTED_ISSUES} more issues not shown` }];
+  return [
+    ...issues.slice(0, MAX_REPORTED_ISSUES),
+    {
+      source: first.source,
+      index: -1,
+      field: "*",
+      reason: `${issues.length - MAX_REPORTED_ISSUES} more issues not shown`,
+    },
+  ];
 }
 
 function parseArray<T>(input: unknown, schema: z.ZodType<T>, source: "human" | "model", issues: RecordIssue[]): T[] {
   if (!Array.isArray(input)) {
-    issues.push({ source, index: -1, field: "*", reason: `expected an array of ${source} response records, got ${input === null ? "null" : typeof input}` });
+    issues.push({
+      source,
+      index: -1,
+      field: "*",
+      reason: `expected an array of ${source} response records, got ${input === null ? "null" : typeof input}`,
+    });
     return [];
   }
   const out: T[] = [];
@@ -175,7 +226,10 @@ export function parseResponseRecords(input: unknown): RecordsOutcome<ResponseRec
  * Parses human and model records together, so an item id must mean the same task (and T4 polarity)
  * in both; a model may answer an item only once.
  */
-export function parseHumanAndModelRecords(humanInput: unknown, modelInput: unknown): RecordsOutcome<{ human: ResponseRecord[]; model: ModelResponseRecord[] }> {
+export function parseHumanAndModelRecords(
+  humanInput: unknown,
+  modelInput: unknown,
+): RecordsOutcome<{ human: ResponseRecord[]; model: ModelResponseRecord[] }> {
   const issues: RecordIssue[] = [];
   const seenItems = new Map<string, ItemIdentity>();
   const human = validateHuman(humanInput, seenItems, issues);
@@ -188,7 +242,12 @@ export function parseHumanAndModelRecords(humanInput: unknown, modelInput: unkno
       const key = JSON.stringify([r.modelId, r.itemId]);
       const previous = seenAnswers.get(key);
       if (previous !== undefined) {
-        issues.push({ source: "model", index, field: "itemId", reason: `model ${r.modelId} already answered item ${r.itemId} (record ${previous})` });
+        issues.push({
+          source: "model",
+          index,
+          field: "itemId",
+          reason: `model ${r.modelId} already answered item ${r.itemId} (record ${previous})`,
+        });
       } else {
         seenAnswers.set(key, index);
       }

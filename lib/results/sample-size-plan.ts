@@ -1,4 +1,12 @@
-import { answersForDifference, answersForPrecision, designEffect, estimateIcc, participantsPerConditionForEffect, planClustered, type ClusteredPlan } from "@/lib/stats/sample-size";
+import {
+  answersForDifference,
+  answersForPrecision,
+  designEffect,
+  estimateIcc,
+  participantsPerConditionForEffect,
+  planClustered,
+  type ClusteredPlan,
+} from "@/lib/stats/sample-size";
 import { PAPER_ROWS } from "./paper-reference";
 import type { ResponseRecord } from "./response-records";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColumnKey } from "./task-columns";
@@ -13,17 +21,21 @@ import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, toResultColumnKey, type ResultColum
 
 /** Exact-match accuracy of the paper's human row (Table 2), as a fraction. */
 export const PAPER_HUMAN_EXACT: Readonly<Record<ResultColumnKey, number>> = Object.fromEntries(
-  RESULT_COLUMN_KEYS.map((k) => [k, (PAPER_ROWS.find((r) => r.kind === "human" && r.metric === "exact")?.cells[k] ?? 50) / 100]),
+  RESULT_COLUMN_KEYS.map((k) => [
+    k,
+    (PAPER_ROWS.find((r) => r.kind === "human" && r.metric === "exact")?.cells[k] ?? 50) / 100,
+  ]),
 ) as Record<ResultColumnKey, number>;
 
 /** The best exact-match model cell of the paper's Table 2 per column (tiny split only), as a fraction. */
-export const PAPER_BEST_MODEL_EXACT: Readonly<Record<ResultColumnKey, { model: string; accuracy: number }>> = Object.fromEntries(
-  RESULT_COLUMN_KEYS.map((k) => {
-    const rows = PAPER_ROWS.filter((r) => r.kind === "model" && r.metric === "exact" && r.itemSet === "tiny");
-    const best = rows.reduce((a, b) => (b.cells[k] > a.cells[k] ? b : a));
-    return [k, { model: best.model, accuracy: best.cells[k] / 100 }];
-  }),
-) as Record<ResultColumnKey, { model: string; accuracy: number }>;
+export const PAPER_BEST_MODEL_EXACT: Readonly<Record<ResultColumnKey, { model: string; accuracy: number }>> =
+  Object.fromEntries(
+    RESULT_COLUMN_KEYS.map((k) => {
+      const rows = PAPER_ROWS.filter((r) => r.kind === "model" && r.metric === "exact" && r.itemSet === "tiny");
+      const best = rows.reduce((a, b) => (b.cells[k] > a.cells[k] ? b : a));
+      return [k, { model: best.model, accuracy: best.cells[k] / 100 }];
+    }),
+  ) as Record<ResultColumnKey, { model: string; accuracy: number }>;
 
 export interface PilotColumnStats {
   column: ResultColumnKey;
@@ -144,9 +156,21 @@ export function planStudy(options: PlanOptions): StudyPlan {
         const t = options.target;
         // The alternative lies the difference above the static accuracy, or below it where that would pass 100 %.
         const p2 = expected + t.difference <= 1 ? expected + t.difference : expected - t.difference;
-        const need = participantsPerConditionForEffect({ p1: expected, p2, answersPerParticipant: m, icc, power: t.power ?? 0.8, alpha: t.alpha ?? 0.05 });
+        const need = participantsPerConditionForEffect({
+          p1: expected,
+          p2,
+          answersPerParticipant: m,
+          icc,
+          power: t.power ?? 0.8,
+          alpha: t.alpha ?? 0.05,
+        });
         const de = designEffect(m, icc);
-        const perCondition = { participants: need.participants, answers: need.participants * m, effectiveAnswers: Math.floor((need.participants * m) / de + 1e-9), power: need.power };
+        const perCondition = {
+          participants: need.participants,
+          answers: need.participants * m,
+          effectiveAnswers: Math.floor((need.participants * m) / de + 1e-9),
+          power: need.power,
+        };
         const participants = 2 * perCondition.participants;
         columns.push({
           column,
@@ -169,7 +193,11 @@ export function planStudy(options: PlanOptions): StudyPlan {
       let effective: number;
       const extra: Pick<ColumnPlan, "modelAccuracy" | "alternativeAccuracy"> = {};
       if (options.target.kind === "precision") {
-        effective = answersForPrecision({ p: expected, halfWidth: options.target.halfWidth, confidence: options.confidence ?? 0.95 });
+        effective = answersForPrecision({
+          p: expected,
+          halfWidth: options.target.halfWidth,
+          confidence: options.confidence ?? 0.95,
+        });
       } else {
         const t = options.target;
         const p0 = t.modelAccuracy?.[column] ?? PAPER_BEST_MODEL_EXACT[column].accuracy;
@@ -179,7 +207,12 @@ export function planStudy(options: PlanOptions): StudyPlan {
         extra.modelAccuracy = p0;
         extra.alternativeAccuracy = p1;
       }
-      const plan = planClustered({ effectiveAnswers: effective, answersPerParticipant: m, icc, answersPerItem: options.answersPerItem });
+      const plan = planClustered({
+        effectiveAnswers: effective,
+        answersPerParticipant: m,
+        icc,
+        answersPerItem: options.answersPerItem,
+      });
       columns.push({
         column,
         label: def.label,

@@ -124,7 +124,13 @@ function columnOf(r: ResponseRecord): ResultColumnKey {
   return toResultColumnKey(r.taskId, r.t4Polarity) as ResultColumnKey;
 }
 
-function summarizeMetric(byParticipant: Map<string, ResponseRecord[]>, score: (r: ResponseRecord) => number, seed: string, replicates: number, confidence: number): MetricSummary {
+function summarizeMetric(
+  byParticipant: Map<string, ResponseRecord[]>,
+  score: (r: ResponseRecord) => number,
+  seed: string,
+  replicates: number,
+  confidence: number,
+): MetricSummary {
   const clusters = [...byParticipant.values()].map((list) => list.map(score));
   const bootstrap = bootstrapClusterMean(clusters, { seed, replicates, confidence });
   return {
@@ -143,10 +149,18 @@ function fairPartialOf(r: ResponseRecord): number {
   return r.fairPartial ?? r.partial;
 }
 
-function summarizeColumn(column: ResultColumnKey, records: readonly ResponseRecord[], seedPrefix: string, replicates: number, confidence: number): ColumnSummary {
+function summarizeColumn(
+  column: ResultColumnKey,
+  records: readonly ResponseRecord[],
+  seedPrefix: string,
+  replicates: number,
+  confidence: number,
+): ColumnSummary {
   const def = RESULT_COLUMNS[column];
   // Sorted so the cluster order, and with it the seeded resampling, does not depend on input order.
-  const byParticipant = new Map([...groupBy(records, (r) => r.participantId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const byParticipant = new Map(
+    [...groupBy(records, (r) => r.participantId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   const nCorrect = records.reduce((s, r) => s + r.exact, 0);
   const nFairCorrect = records.reduce((s, r) => s + fairExactOf(r), 0);
   const withF1 = records.filter((r) => r.fairF1 !== undefined);
@@ -154,7 +168,13 @@ function summarizeColumn(column: ResultColumnKey, records: readonly ResponseReco
     ...summarizeMetric(byParticipant, (r) => r.exact, `${seedPrefix}|${column}|exact`, replicates, confidence),
     wilson: wilsonInterval(nCorrect, records.length, confidence),
   };
-  const partial = summarizeMetric(byParticipant, (r) => r.partial, `${seedPrefix}|${column}|partial`, replicates, confidence);
+  const partial = summarizeMetric(
+    byParticipant,
+    (r) => r.partial,
+    `${seedPrefix}|${column}|partial`,
+    replicates,
+    confidence,
+  );
   // Fair differs from paper only where records carry fair fields (T4/T9); elsewhere its intervals are the paper's.
   const hasFair = records.some((r) => r.fairExact !== undefined || r.fairPartial !== undefined);
   return {
@@ -170,21 +190,39 @@ function summarizeColumn(column: ResultColumnKey, records: readonly ResponseReco
     fair: {
       exact: hasFair
         ? {
-            ...summarizeMetric(byParticipant, fairExactOf, `${seedPrefix}|${column}|fair-exact`, replicates, confidence),
+            ...summarizeMetric(
+              byParticipant,
+              fairExactOf,
+              `${seedPrefix}|${column}|fair-exact`,
+              replicates,
+              confidence,
+            ),
             wilson: wilsonInterval(nFairCorrect, records.length, confidence),
           }
         : exact,
-      partial: hasFair ? summarizeMetric(byParticipant, fairPartialOf, `${seedPrefix}|${column}|fair-partial`, replicates, confidence) : partial,
-      f1: withF1.length === records.length ? { mean: withF1.reduce((s, r) => s + (r.fairF1 as number), 0) / withF1.length } : null,
+      partial: hasFair
+        ? summarizeMetric(byParticipant, fairPartialOf, `${seedPrefix}|${column}|fair-partial`, replicates, confidence)
+        : partial,
+      f1:
+        withF1.length === records.length
+          ? { mean: withF1.reduce((s, r) => s + (r.fairF1 as number), 0) / withF1.length }
+          : null,
     },
     // Each response's item contributes the chance of its own key's answer space (generated items exclude 0).
     chance: combineChance(records.map((r) => r.keyAnswerSpace ?? keyAnswerSpace(def.taskId, SPEC_ORIGIN))),
   };
 }
 
-function summarizeGroup(records: readonly ResponseRecord[], seedPrefix: string, replicates: number, confidence: number): GroupSummary {
+function summarizeGroup(
+  records: readonly ResponseRecord[],
+  seedPrefix: string,
+  replicates: number,
+  confidence: number,
+): GroupSummary {
   const byColumn = groupBy(records, columnOf);
-  const columns = RESULT_COLUMN_KEYS.filter((k) => byColumn.has(k)).map((k) => summarizeColumn(k, byColumn.get(k) as ResponseRecord[], seedPrefix, replicates, confidence));
+  const columns = RESULT_COLUMN_KEYS.filter((k) => byColumn.has(k)).map((k) =>
+    summarizeColumn(k, byColumn.get(k) as ResponseRecord[], seedPrefix, replicates, confidence),
+  );
   const exactCells: Partial<Record<ResultColumnKey, number>> = {};
   const partialCells: Partial<Record<ResultColumnKey, number>> = {};
   for (const c of columns) {
@@ -205,10 +243,26 @@ function summarizeGroup(records: readonly ResponseRecord[], seedPrefix: string, 
     nParticipants: new Set(records.map((r) => r.participantId)).size,
     nResponses: records.length,
     columns,
-    paperAverage: { exact: paperExact.value, partial: computePaperAverage(partialCells).value, missing: paperExact.missing },
-    allTaskAverage: { exact: allExact.value, partial: computeAllTaskAverage(partialCells).value, missing: allExact.missing },
-    fairPaperAverage: { exact: fairPaperExact.value, partial: computePaperAverage(fairPartialCells).value, missing: fairPaperExact.missing },
-    fairAllTaskAverage: { exact: fairAllExact.value, partial: computeAllTaskAverage(fairPartialCells).value, missing: fairAllExact.missing },
+    paperAverage: {
+      exact: paperExact.value,
+      partial: computePaperAverage(partialCells).value,
+      missing: paperExact.missing,
+    },
+    allTaskAverage: {
+      exact: allExact.value,
+      partial: computeAllTaskAverage(partialCells).value,
+      missing: allExact.missing,
+    },
+    fairPaperAverage: {
+      exact: fairPaperExact.value,
+      partial: computePaperAverage(fairPartialCells).value,
+      missing: fairPaperExact.missing,
+    },
+    fairAllTaskAverage: {
+      exact: fairAllExact.value,
+      partial: computeAllTaskAverage(fairPartialCells).value,
+      missing: fairAllExact.missing,
+    },
   };
 }
 
@@ -258,7 +312,8 @@ export function summarizeHumanResults(input: unknown, options: SummarizeOptions)
         nExcluded === 0
           ? null
           : {
-              nExcludedParticipants: new Set(all.map((r) => r.participantId)).size - new Set(records.map((r) => r.participantId)).size,
+              nExcludedParticipants:
+                new Set(all.map((r) => r.participantId)).size - new Set(records.map((r) => r.participantId)).size,
               nExcludedResponses: nExcluded,
               overall: summarizeGroup(all, `${seed}|all`, replicates, confidence),
               conditionEffect: summarizeConditionEffect(all, { replicates }),

@@ -37,7 +37,13 @@ export interface ResultColumn {
 }
 
 export const RESULT_COLUMNS: Readonly<Record<ResultColumnKey, ResultColumn>> = {
-  translation: { key: "translation", taskId: "translation", label: "Trans", multipleChoice: false, inPaperAverage: true },
+  translation: {
+    key: "translation",
+    taskId: "translation",
+    label: "Trans",
+    multipleChoice: false,
+    inPaperAverage: true,
+  },
   rotation: { key: "rotation", taskId: "rotation", label: "Rot", multipleChoice: false, inPaperAverage: true },
   zooming: { key: "zooming", taskId: "zooming", label: "Zoom", multipleChoice: false, inPaperAverage: true },
   residue_ligand_pos: {
@@ -78,7 +84,13 @@ export const RESULT_COLUMNS: Readonly<Record<ResultColumnKey, ResultColumn>> = {
     multipleChoice: true,
     inPaperAverage: true,
   },
-  pocket_ligand: { key: "pocket_ligand", taskId: "pocket_ligand", label: "PocLig", multipleChoice: false, inPaperAverage: true },
+  pocket_ligand: {
+    key: "pocket_ligand",
+    taskId: "pocket_ligand",
+    label: "PocLig",
+    multipleChoice: false,
+    inPaperAverage: true,
+  },
 };
 
 /**
@@ -86,9 +98,15 @@ export const RESULT_COLUMNS: Readonly<Record<ResultColumnKey, ResultColumn>> = {
  * partial row: (100 + 70.18 + 30 + 100 + 100 + 74.54 + 92 + 82.78) / 8 = 81.1875, printed 81.18;
  * counting T4 once (7 columns) would give 78.5.
  */
-export const PAPER_AVERAGE_COLUMNS: readonly ResultColumnKey[] = RESULT_COLUMN_KEYS.filter((k) => RESULT_COLUMNS[k].inPaperAverage);
+export const PAPER_AVERAGE_COLUMNS: readonly ResultColumnKey[] = RESULT_COLUMN_KEYS.filter(
+  (k) => RESULT_COLUMNS[k].inPaperAverage,
+);
 
-export const MULTIPLE_CHOICE_TASK_IDS: readonly ResultTaskId[] = ["translation_rotation", "rotation_rotation", "interaction_location"];
+export const MULTIPLE_CHOICE_TASK_IDS: readonly ResultTaskId[] = [
+  "translation_rotation",
+  "rotation_rotation",
+  "interaction_location",
+];
 
 /** The column a response belongs to; T4 needs its polarity, every other task must not have one. */
 export function toResultColumnKey(taskId: ResultTaskId, t4Polarity?: T4Polarity): ResultColumnKey | null {

@@ -68,7 +68,10 @@ export function quaternionAngleDeg(a: readonly number[], b: readonly number[]): 
  * answer, a task without a 3D view, or a viewer that failed to load). `answerMs` is the participant's time to answer
  * (rtClientMs); without it the last logged moment ends the time line.
  */
-export function threeDUsageOf(log: InteractionLogInput | null | undefined, answerMs: number | null): ThreeDUsage | null {
+export function threeDUsageOf(
+  log: InteractionLogInput | null | undefined,
+  answerMs: number | null,
+): ThreeDUsage | null {
   const camera = log?.camera ?? [];
   if (camera.length === 0) return null;
   const events = [...(log?.events ?? [])].sort((x, y) => x.t - y.t);
@@ -160,7 +163,11 @@ export interface TaskUsageSummary {
 function distribution(values: number[]): Distribution {
   const sorted = [...values].sort((a, b) => a - b);
   // Callers pass at least one value (a task appears only with answers).
-  return { median: quantileSorted(sorted, 0.5) as number, q1: quantileSorted(sorted, 0.25) as number, q3: quantileSorted(sorted, 0.75) as number };
+  return {
+    median: quantileSorted(sorted, 0.5) as number,
+    q1: quantileSorted(sorted, 0.25) as number,
+    q3: quantileSorted(sorted, 0.75) as number,
+  };
 }
 
 function medianOrNull(values: number[]): number | null {
@@ -209,7 +216,11 @@ function rotate(q: readonly number[], v: readonly [number, number, number]): [nu
   const cx = y * v[2] - z * v[1];
   const cy = z * v[0] - x * v[2];
   const cz = x * v[1] - y * v[0];
-  return [v[0] + 2 * (w * cx + y * cz - z * cy), v[1] + 2 * (w * cy + z * cx - x * cz), v[2] + 2 * (w * cz + x * cy - y * cx)];
+  return [
+    v[0] + 2 * (w * cx + y * cz - z * cy),
+    v[1] + 2 * (w * cy + z * cx - x * cz),
+    v[2] + 2 * (w * cz + x * cy - y * cx),
+  ];
 }
 
 /** Milliseconds between the question being shown and the viewer's first frame (0 when the log has no start event). */
@@ -223,7 +234,12 @@ export function viewerOffsetMs(events: readonly LogEvent[]): number {
  * reset). The log holds the orientation and the distance from the origin, so after a centring the camera is placed on
  * its viewing ray from that target at the logged distance from the origin.
  */
-export function cameraPoseAt(camera: readonly CameraSample[], events: readonly LogEvent[], ligandCentre: [number, number, number] | null, t: number): CameraPose | null {
+export function cameraPoseAt(
+  camera: readonly CameraSample[],
+  events: readonly LogEvent[],
+  ligandCentre: [number, number, number] | null,
+  t: number,
+): CameraPose | null {
   if (camera.length === 0) return null;
   const offset = viewerOffsetMs(events);
   let sample = camera[0]!;
@@ -240,5 +256,9 @@ export function cameraPoseAt(camera: readonly CameraSample[], events: readonly L
   const b = target[0] * view[0] + target[1] * view[1] + target[2] * view[2];
   const c = target[0] ** 2 + target[1] ** 2 + target[2] ** 2 - sample.d ** 2;
   const s = -b + Math.sqrt(Math.max(0, b * b - c));
-  return { position: [target[0] + s * view[0], target[1] + s * view[1], target[2] + s * view[2]], quaternion: sample.q, target };
+  return {
+    position: [target[0] + s * view[0], target[1] + s * view[1], target[2] + s * view[2]],
+    quaternion: sample.q,
+    target,
+  };
 }

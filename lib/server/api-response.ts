@@ -20,7 +20,9 @@ export function errorResponse(err: unknown): Response {
   }
   const { status, body } = toErrorResponse(err);
   // A 429 says when to come back in the header clients and proxies read, not only in the body.
-  const retryAfter = status === 429 ? (body.error.details as { retryAfterSec?: unknown } | undefined)?.retryAfterSec : undefined;
-  const headers = typeof retryAfter === "number" ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
+  const retryAfter =
+    status === 429 ? (body.error.details as { retryAfterSec?: unknown } | undefined)?.retryAfterSec : undefined;
+  const headers =
+    typeof retryAfter === "number" ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
   return Response.json(body, { status, headers });
 }

@@ -82,9 +82,16 @@ export const getStaffUser = cache(async (): Promise<StaffUser | null> => {
   const session = await getServerSession(getAuthOptions());
   const id = session?.user?.id;
   if (!id) return null;
-  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, role: true, disabled: true } });
+  const user = await db.user.findUnique({
+    where: { id },
+    select: { id: true, email: true, role: true, disabled: true },
+  });
   if (!user || user.disabled) return null;
-  const lastDisabled = await db.auditLog.findFirst({ where: { entityType: "user", entityId: id, action: "user.disable" }, orderBy: { at: "desc" }, select: { at: true } });
+  const lastDisabled = await db.auditLog.findFirst({
+    where: { entityType: "user", entityId: id, action: "user.disable" },
+    orderBy: { at: "desc" },
+    select: { at: true },
+  });
   if (lastDisabled && lastDisabled.at.getTime() >= (session.user?.signedInAt ?? 0)) return null;
   return { id: user.id, email: user.email, role: user.role };
 });

@@ -41,7 +41,10 @@ export async function buildChildBundle(options: ChildBundleOptions): Promise<str
     const code = result.outputFiles[0]?.contents;
     if (!code) throw new Error("esbuild produced no output");
     await fs.mkdir(options.dir, { recursive: true });
-    const file = path.join(options.dir, `${options.prefix}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
+    const file = path.join(
+      options.dir,
+      `${options.prefix}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`,
+    );
     const temp = `${file}.${process.pid}.tmp`;
     await fs.writeFile(temp, code);
     await fs.rename(temp, file);

@@ -21,14 +21,27 @@ const TRANSIENT_SQLSTATES = new Set([
   "53300", // too_many_connections
 ]);
 const TRANSIENT_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034"]);
-const TRANSIENT_KINDS = new Set(["ConnectionClosed", "DatabaseNotReachable", "SocketTimeout", "TransactionWriteConflict", "TooManyConnections"]);
+const TRANSIENT_KINDS = new Set([
+  "ConnectionClosed",
+  "DatabaseNotReachable",
+  "SocketTimeout",
+  "TransactionWriteConflict",
+  "TooManyConnections",
+]);
 const TRANSIENT_MESSAGE =
   /Connection terminated|not queryable|ECONNRESET|ECONNREFUSED|EPIPE|terminating connection|Server has closed the connection|Can't reach database server|Timed out fetching a new connection|timeout exceeded when trying to connect|Transaction already closed|Transaction not found|Unable to start a transaction|deadlock detected|could not serialize|lock timeout/i;
 
 export function isTransientDbError(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 4) return false;
-  const e = err as { code?: unknown; message?: unknown; meta?: Record<string, unknown>; cause?: unknown; kind?: unknown };
-  if (typeof e.code === "string" && (TRANSIENT_SQLSTATES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code))) return true;
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    meta?: Record<string, unknown>;
+    cause?: unknown;
+    kind?: unknown;
+  };
+  if (typeof e.code === "string" && (TRANSIENT_SQLSTATES.has(e.code) || TRANSIENT_PRISMA_CODES.has(e.code)))
+    return true;
   if (typeof e.kind === "string" && TRANSIENT_KINDS.has(e.kind)) return true;
   if (e.kind === "postgres" && typeof e.code === "string" && TRANSIENT_SQLSTATES.has(e.code)) return true;
   const meta = e.meta;

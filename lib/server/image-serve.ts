@@ -41,13 +41,23 @@ function loadImage(imageId: string): Promise<CachedImage | null> {
 
 async function readAndCache(imageId: string): Promise<CachedImage | null> {
   // The driver directly: a view is ~250 KB, and the ORM's row mapping of that many bytes cost more than the query.
-  const { rows } = await withDbRetry(() => dbPool().query<{ data: Buffer; mimeType: string; sha256: string }>(`SELECT data, "mimeType", sha256 FROM "ItemImage" WHERE id = $1`, [imageId]));
+  const { rows } = await withDbRetry(() =>
+    dbPool().query<{ data: Buffer; mimeType: string; sha256: string }>(
+      `SELECT data, "mimeType", sha256 FROM "ItemImage" WHERE id = $1`,
+      [imageId],
+    ),
+  );
   const row = rows[0];
   if (!row) return null;
   const data = new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
   // Compressed once per cached image, off the event loop (zlib's thread pool); kept only when it saves a tenth or more.
   const packed = isCompressibleType(row.mimeType) ? new Uint8Array(await gzipAsync(data, { level: 6 })) : null;
-  const image = { data, gzip: packed && packed.byteLength <= data.byteLength * 0.9 ? packed : null, mimeType: row.mimeType, sha256: row.sha256 };
+  const image = {
+    data,
+    gzip: packed && packed.byteLength <= data.byteLength * 0.9 ? packed : null,
+    mimeType: row.mimeType,
+    sha256: row.sha256,
+  };
   cache.set(imageId, image);
   return image;
 }
@@ -64,7 +74,8 @@ export function notModified(request: Request, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...IMAGE_RESPONSE_HEADERS } });
+const plain = (status: number, text: string) =>
+  new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...IMAGE_RESPONSE_HEADERS } });
 
 /**
  * GET /api/images/<signed segment> (lib/server/image-url.ts): the signature and the participant cookie are checked
@@ -77,7 +88,12 @@ export async function serveSignedImage(request: Request, segment: string, nowMs 
   if (!participant) return plain(401, "Unauthorized");
   const check = verifyImageSegment(segment, participant.participantId, nowMs);
   if (!check.ok)
-    return plain(check.reason === "malformed" ? 404 : 403, check.reason === "malformed" ? "Not found" : "Forbidden: this image address is not valid (or no longer valid) for your session.");
+    return plain(
+      check.reason === "malformed" ? 404 : 403,
+      check.reason === "malformed"
+        ? "Not found"
+        : "Forbidden: this image address is not valid (or no longer valid) for your session.",
+    );
   const image = await loadImage(check.imageId);
   if (!image) return plain(404, "Not found");
   // Two representations, each with its own strong ETag (RFC 9110 §8.8.3): the bytes, and the same bytes gzipped.
@@ -92,5 +108,7 @@ export async function serveSignedImage(request: Request, segment: string, nowMs 
   };
   if (notModified(request, etag)) return new Response(null, { status: 304, headers });
   const body = (packed ?? image.data) as Uint8Array<ArrayBuffer>;
-  return new Response(body, { headers: { ...headers, "Content-Type": image.mimeType, ...(packed ? { "Content-Encoding": "gzip" } : {}) } });
+  return new Response(body, {
+    headers: { ...headers, "Content-Type": image.mimeType, ...(packed ? { "Content-Encoding": "gzip" } : {}) },
+  });
 }

@@ -24,11 +24,19 @@ export const IMAGE_URL_TTL_S = 4 * 3600;
 const EXPIRY_STEP_S = 3600;
 
 function mac(secret: string, imageId: string, participantId: string, expiry: string): string {
-  return createHmac("sha256", secret).update(`image:${imageId}:${participantId}:${expiry}`).digest("hex").slice(0, MAC_DIGITS);
+  return createHmac("sha256", secret)
+    .update(`image:${imageId}:${participantId}:${expiry}`)
+    .digest("hex")
+    .slice(0, MAC_DIGITS);
 }
 
 /** The signed path segment for one image (an id the database gave out, so letters and digits). */
-export function signImageSegment(imageId: string, participantId: string, nowMs = Date.now(), secret = getAuthSecret()): string {
+export function signImageSegment(
+  imageId: string,
+  participantId: string,
+  nowMs = Date.now(),
+  secret = getAuthSecret(),
+): string {
   if (!ID_PATTERN.test(imageId)) throw new Error(`image id "${imageId}" is not an opaque id`);
   const expirySec = Math.ceil((nowMs / 1000 + IMAGE_URL_TTL_S) / EXPIRY_STEP_S) * EXPIRY_STEP_S;
   const expiry = expirySec.toString(36).padStart(EXPIRY_DIGITS, "0");
@@ -41,13 +49,21 @@ export function signedImageUrl(imageId: string, participantId: string, nowMs = D
 
 /** A plain image id (10–40 letters and digits) is not signed; anything 39 characters longer may be. */
 export function isSignedSegment(segment: string): boolean {
-  return segment.length > 40 && ID_PATTERN.test(segment.slice(0, -SUFFIX)) && /^[a-z0-9]+$/.test(segment.slice(-SUFFIX));
+  return (
+    segment.length > 40 && ID_PATTERN.test(segment.slice(0, -SUFFIX)) && /^[a-z0-9]+$/.test(segment.slice(-SUFFIX))
+  );
 }
 
-export type SignedImageCheck = { ok: true; imageId: string; expiresAtMs: number } | { ok: false; reason: "malformed" | "expired" | "forged" };
+export type SignedImageCheck =
+  { ok: true; imageId: string; expiresAtMs: number } | { ok: false; reason: "malformed" | "expired" | "forged" };
 
 /** Checks a signed segment for this participant, without the database. */
-export function verifyImageSegment(segment: string, participantId: string, nowMs = Date.now(), secret = getAuthSecret()): SignedImageCheck {
+export function verifyImageSegment(
+  segment: string,
+  participantId: string,
+  nowMs = Date.now(),
+  secret = getAuthSecret(),
+): SignedImageCheck {
   if (!isSignedSegment(segment)) return { ok: false, reason: "malformed" };
   const imageId = segment.slice(0, -SUFFIX);
   const expiry = segment.slice(-SUFFIX, -MAC_DIGITS);
@@ -73,12 +89,25 @@ interface WithImages {
  * `upcomingImageUrls` beside `upcomingImageIds`. Ids stay as they are (the browser keys its state by them). `timed`: the
  * study has a time limit; then nothing is signed (see above) and the browser uses plain URLs.
  */
-export function withSignedImageUrls<T extends WithImages>(session: T, participantId: string, timed: boolean, nowMs = Date.now()): T & { upcomingImageUrls: string[] } {
+export function withSignedImageUrls<T extends WithImages>(
+  session: T,
+  participantId: string,
+  timed: boolean,
+  nowMs = Date.now(),
+): T & { upcomingImageUrls: string[] } {
   if (timed) return { ...session, upcomingImageUrls: [] };
   const sign = (id: string) => signedImageUrl(id, participantId, nowMs);
   return {
     ...session,
-    current: session.current ? { ...session.current, item: { ...session.current.item, images: session.current.item.images.map((im) => ({ ...im, url: sign(im.id) })) } } : null,
+    current: session.current
+      ? {
+          ...session.current,
+          item: {
+            ...session.current.item,
+            images: session.current.item.images.map((im) => ({ ...im, url: sign(im.id) })),
+          },
+        }
+      : null,
     upcomingImageUrls: session.upcomingImageIds.map(sign),
   };
 }

@@ -19,7 +19,9 @@ export interface ShedOptions {
   now?: () => number;
 }
 
-export type ShedDecision = { ok: true; release: () => void } | { ok: false; retryAfterSec: number; reason: "warming-up" | "in-flight" | "event-loop-delay" };
+export type ShedDecision =
+  | { ok: true; release: () => void }
+  | { ok: false; retryAfterSec: number; reason: "warming-up" | "in-flight" | "event-loop-delay" };
 
 export class LoadShedder {
   private inFlight = 0;
@@ -59,7 +61,11 @@ export class LoadShedder {
   tryEnter(): ShedDecision {
     if (this.warmingUp() && this.inFlight >= (this.options.warmupInFlight ?? 8)) {
       this.shed++;
-      return { ok: false, retryAfterSec: Math.max(1, Math.ceil((this.options.warmupMs - (this.now() - this.startedAt)) / 1000)), reason: "warming-up" };
+      return {
+        ok: false,
+        retryAfterSec: Math.max(1, Math.ceil((this.options.warmupMs - (this.now() - this.startedAt)) / 1000)),
+        reason: "warming-up",
+      };
     }
     if (this.inFlight >= this.options.maxInFlight) {
       this.shed++;
@@ -84,8 +90,17 @@ export class LoadShedder {
 
   /** The 503 for a shed request (the API's error shape, never cached). */
   static response(decision: Extract<ShedDecision, { ok: false }>): Response {
-    const message = decision.reason === "warming-up" ? "The server is starting; please try again in a moment." : "The server is busy; please try again in a moment.";
-    return Response.json({ error: { code: "UNAVAILABLE", message } }, { status: 503, headers: { "Retry-After": String(decision.retryAfterSec), "Cache-Control": "no-store, no-transform" } });
+    const message =
+      decision.reason === "warming-up"
+        ? "The server is starting; please try again in a moment."
+        : "The server is busy; please try again in a moment.";
+    return Response.json(
+      { error: { code: "UNAVAILABLE", message } },
+      {
+        status: 503,
+        headers: { "Retry-After": String(decision.retryAfterSec), "Cache-Control": "no-store, no-transform" },
+      },
+    );
   }
 
   stop(): void {

@@ -25,7 +25,8 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
   const { maxBytes } = options;
   if (options.requireJsonType) {
     const type = request.headers.get("content-type") ?? "";
-    if (!type.toLowerCase().startsWith("application/json")) throw new AppError("BAD_REQUEST", "Send the request body as application/json.");
+    if (!type.toLowerCase().startsWith("application/json"))
+      throw new AppError("BAD_REQUEST", "Send the request body as application/json.");
   }
   const bytes = await readBodyBytes(request, maxBytes);
   let nulAt: string | null = null;
@@ -38,7 +39,12 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
   } catch {
     throw new AppError("UNPROCESSABLE", "The request body is not valid JSON.", { field: "body" });
   }
-  if (nulAt !== null) throw new AppError("UNPROCESSABLE", `The request body contains a NUL character (in '${String(nulAt).slice(0, 40)}').`, { field: nulAt });
+  if (nulAt !== null)
+    throw new AppError(
+      "UNPROCESSABLE",
+      `The request body contains a NUL character (in '${String(nulAt).slice(0, 40)}').`,
+      { field: nulAt },
+    );
   return parsed;
 }
 
@@ -54,7 +60,8 @@ export function readParticipantJsonBody(request: Request, maxBytes: number): Pro
 
 /** The raw body, at most `maxBytes` (413 beyond; counted while streaming, Content-Length is only a shortcut). */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`, { field: "body" });
+  const tooLarge = () =>
+    new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`, { field: "body" });
   const declared = Number(request.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   if (!request.body) throw new AppError("UNPROCESSABLE", "The request has no JSON body.", { field: "body" });
@@ -78,12 +85,18 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
 export async function readFormBody(request: Request, maxBytes: number): Promise<FormData> {
   assertSameOrigin(request);
   const bytes = await readBodyBytes(request, maxBytes);
-  const form = await new Response(new Uint8Array(bytes), { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData().catch(() => {
-    throw new AppError("BAD_REQUEST", "Send the request body as multipart/form-data.");
-  });
+  const form = await new Response(new Uint8Array(bytes), {
+    headers: { "content-type": request.headers.get("content-type") ?? "" },
+  })
+    .formData()
+    .catch(() => {
+      throw new AppError("BAD_REQUEST", "Send the request body as multipart/form-data.");
+    });
   for (const [name, value] of form.entries()) {
     if (typeof value === "string" && (value.includes("\0") || name.includes("\0")))
-      throw new AppError("UNPROCESSABLE", `The form field '${name.slice(0, 40)}' contains a NUL character.`, { field: name });
+      throw new AppError("UNPROCESSABLE", `The form field '${name.slice(0, 40)}' contains a NUL character.`, {
+        field: name,
+      });
   }
   return form;
 }

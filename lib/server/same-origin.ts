@@ -9,6 +9,13 @@ import { AppError } from "@/lib/server/errors";
  */
 export function assertSameOrigin(request: Request): void {
   const allowed = [new URL(request.url).origin, ...(env.NEXTAUTH_URL ? [new URL(env.NEXTAUTH_URL).origin] : [])];
-  const problem = crossOriginProblem({ method: request.method, secFetchSite: request.headers.get("sec-fetch-site"), origin: request.headers.get("origin") }, allowed);
+  const problem = crossOriginProblem(
+    {
+      method: request.method,
+      secFetchSite: request.headers.get("sec-fetch-site"),
+      origin: request.headers.get("origin"),
+    },
+    allowed,
+  );
   if (problem) throw new AppError("FORBIDDEN", `${problem}.`);
 }

@@ -12,7 +12,8 @@ const DEV_SECRET_FILE = path.join(".data", "dev-secret");
  */
 export function getAuthSecret(): string {
   if (env.NEXTAUTH_SECRET) return env.NEXTAUTH_SECRET;
-  if (env.NODE_ENV === "production") throw new Error("NEXTAUTH_SECRET must be set in production (at least 16 characters).");
+  if (env.NODE_ENV === "production")
+    throw new Error("NEXTAUTH_SECRET must be set in production (at least 16 characters).");
   return ensureDevSecret();
 }
 

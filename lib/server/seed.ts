@@ -23,7 +23,12 @@ export async function ensureAdmin(options: { email: string; password?: string })
   const generatedPassword = options.password ? undefined : randomBytes(12).toString("base64url");
   const password = options.password ?? generatedPassword!;
   await db.user.create({
-    data: { email: email.data, role: "admin", name: "Admin", passwordHash: await bcrypt.hash(password, PASSWORD_HASH_ROUNDS) },
+    data: {
+      email: email.data,
+      role: "admin",
+      name: "Admin",
+      passwordHash: await bcrypt.hash(password, PASSWORD_HASH_ROUNDS),
+    },
   });
   return { email: email.data, created: true, generatedPassword };
 }

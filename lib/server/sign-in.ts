@@ -64,7 +64,10 @@ export function backoffMs(failures: number): number {
 /** The account-wide wait after `failures` failures of one account within SIGNIN_ACCOUNT_WINDOW_MS, from an address that failed it. */
 export function accountDelayMs(failures: number): number {
   if (failures < SIGNIN_ACCOUNT_FREE_FAILURES) return 0;
-  return Math.min(SIGNIN_BACKOFF_MAX_MS, SIGNIN_ACCOUNT_BACKOFF_BASE_MS * 2 ** (failures - SIGNIN_ACCOUNT_FREE_FAILURES));
+  return Math.min(
+    SIGNIN_BACKOFF_MAX_MS,
+    SIGNIN_ACCOUNT_BACKOFF_BASE_MS * 2 ** (failures - SIGNIN_ACCOUNT_FREE_FAILURES),
+  );
 }
 
 export interface SignInCounts {
@@ -79,12 +82,17 @@ export interface SignInCounts {
 /** How long this attempt must wait (ms, 0: go ahead): the throttle decision, from the counts before the attempt. */
 export function signInWaitMs(counts: SignInCounts, now: Date): number {
   const { pair, account, address } = counts;
-  const accountDelay = pair.count > 0 ? accountDelayMs(account.count) : Math.min(accountDelayMs(account.count), SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS);
+  const accountDelay =
+    pair.count > 0
+      ? accountDelayMs(account.count)
+      : Math.min(accountDelayMs(account.count), SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS);
   return Math.max(
     0,
     pair.last ? pair.last.getTime() + backoffMs(pair.count) - now.getTime() : 0,
     account.last ? account.last.getTime() + accountDelay - now.getTime() : 0,
-    address.count >= SIGNIN_ADDRESS_LIMIT && address.first ? address.first.getTime() + SIGNIN_ADDRESS_WINDOW_MS - now.getTime() : 0,
+    address.count >= SIGNIN_ADDRESS_LIMIT && address.first
+      ? address.first.getTime() + SIGNIN_ADDRESS_WINDOW_MS - now.getTime()
+      : 0,
   );
 }
 
@@ -96,7 +104,12 @@ export interface SignedInUser {
 }
 
 /** Checks a staff password. Returns the user, null for a wrong password/unknown/disabled account, or throws SignInThrottledError. */
-export async function verifySignIn(options: { email: string; password: string; address: string; now?: Date }): Promise<SignedInUser | null> {
+export async function verifySignIn(options: {
+  email: string;
+  password: string;
+  address: string;
+  now?: Date;
+}): Promise<SignedInUser | null> {
   const email = options.email.trim().toLowerCase();
   const now = options.now ?? new Date();
   const pairKey = `signin:pair:${email}|${options.address}`;
@@ -124,7 +137,10 @@ export async function verifySignIn(options: { email: string; password: string; a
   }, TX_OPTIONS);
   if (pending.throttledSec > 0) throw new SignInThrottledError(pending.throttledSec);
 
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, disabled: true } });
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, role: true, passwordHash: true, disabled: true },
+  });
   const matches = await bcrypt.compare(options.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || user.disabled || !matches) return null;
   await clearOwnFailures(pairKey, accountKey, pending.ids[2]!);
@@ -140,7 +156,12 @@ async function clearOwnFailures(pairKey: string, accountKey: string, addressEven
   const own = await db.signInAttempt.findMany({ where: { key: pairKey }, select: { at: true } });
   const wanted = new Map<number, number>();
   for (const { at } of own) wanted.set(at.getTime(), (wanted.get(at.getTime()) ?? 0) + 1);
-  const candidates = wanted.size ? await db.signInAttempt.findMany({ where: { key: accountKey, at: { in: own.map((r) => r.at) } }, select: { id: true, at: true } }) : [];
+  const candidates = wanted.size
+    ? await db.signInAttempt.findMany({
+        where: { key: accountKey, at: { in: own.map((r) => r.at) } },
+        select: { id: true, at: true },
+      })
+    : [];
   const ids: bigint[] = [addressEventId];
   for (const { id, at } of candidates) {
     const left = wanted.get(at.getTime()) ?? 0;
@@ -158,6 +179,8 @@ async function clearOwnFailures(pairKey: string, accountKey: string, addressEven
  */
 export async function clearSignInLock(email: string): Promise<number> {
   const key = email.trim().toLowerCase();
-  const { count } = await db.signInAttempt.deleteMany({ where: { OR: [{ key: `signin:account:${key}` }, { key: { startsWith: `signin:pair:${key}|` } }] } });
+  const { count } = await db.signInAttempt.deleteMany({
+    where: { OR: [{ key: `signin:account:${key}` }, { key: { startsWith: `signin:pair:${key}|` } }] },
+  });
   return count;
 }

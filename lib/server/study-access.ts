@@ -23,7 +23,10 @@ export function studyAccessWhere(viewer: StudyViewer): Prisma.StudyWhereInput {
 
 /** Whether `viewer` may see and act on the study (false for an unknown id). */
 export async function canAccessStudy(viewer: StudyViewer, studyId: string): Promise<boolean> {
-  const found = await db.study.findFirst({ where: { AND: [{ id: studyId }, studyAccessWhere(viewer)] }, select: { id: true } });
+  const found = await db.study.findFirst({
+    where: { AND: [{ id: studyId }, studyAccessWhere(viewer)] },
+    select: { id: true },
+  });
   return found !== null;
 }
 
@@ -36,11 +39,17 @@ export async function requireStudyAccess(viewer: StudyViewer, studyId: string): 
  * requireStudyAccess for results and exports: scope "pool" pools every study on the study's pool version, so a
  * researcher needs access to each of them (403 naming how many are not shared, rather than silently pooling fewer).
  */
-export async function requireResultsAccess(viewer: StudyViewer, studyId: string, scope: "study" | "pool"): Promise<void> {
+export async function requireResultsAccess(
+  viewer: StudyViewer,
+  studyId: string,
+  scope: "study" | "pool",
+): Promise<void> {
   await requireStudyAccess(viewer, studyId);
   if (scope !== "pool" || viewer.role === "admin") return;
   const pooled = await db.$queryRawUnsafe<ScopeStudyRow[]>(SCOPE_STUDIES_SQL, studyId, scope);
-  const visible = await db.study.count({ where: { AND: [{ id: { in: pooled.map((s) => s.id) } }, studyAccessWhere(viewer)] } });
+  const visible = await db.study.count({
+    where: { AND: [{ id: { in: pooled.map((s) => s.id) } }, studyAccessWhere(viewer)] },
+  });
   const hidden = pooled.length - visible;
   if (hidden > 0) {
     throw new AppError(
@@ -60,5 +69,6 @@ export async function requireStudyOwner(viewer: StudyViewer, studyId: string): P
   await requireStudyAccess(viewer, studyId);
   if (viewer.role === "admin") return;
   const study = await db.study.findUnique({ where: { id: studyId }, select: { createdById: true } });
-  if (study?.createdById !== viewer.id) throw new AppError("FORBIDDEN", "Only the study's owner or an admin can change who it is shared with.");
+  if (study?.createdById !== viewer.id)
+    throw new AppError("FORBIDDEN", "Only the study's owner or an admin can change who it is shared with.");
 }

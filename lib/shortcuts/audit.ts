@@ -7,7 +7,13 @@ import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { combineChance, keyAnswerSpace, SPEC_ORIGIN } from "@/lib/tasks/chance";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskId } from "@/lib/tasks/types";
-import { type ItemShortcutScore, SHORTCUT_STRATEGIES, type ShortcutItem, type ShortcutNeed, type ShortcutStrategy } from "./strategies";
+import {
+  type ItemShortcutScore,
+  SHORTCUT_STRATEGIES,
+  type ShortcutItem,
+  type ShortcutNeed,
+  type ShortcutStrategy,
+} from "./strategies";
 
 export interface StrategyAccuracy {
   id: string;
@@ -41,14 +47,26 @@ export interface TaskShortcutAudit {
   best: StrategyAccuracy | null;
 }
 
-function summarise(strategy: ShortcutStrategy, perItem: readonly (ItemShortcutScore | null)[]): StrategyAccuracy | null {
+function summarise(
+  strategy: ShortcutStrategy,
+  perItem: readonly (ItemShortcutScore | null)[],
+): StrategyAccuracy | null {
   const scores = perItem.filter((s) => s !== null);
   const n = scores.length;
   if (n === 0) return null;
   const exact = scores.reduce((s, x) => s + x.exact, 0) / n;
   const partial = scores.reduce((s, x) => s + x.partial, 0) / n;
   const interval = wilsonInterval(Math.min(n, Math.max(0, Math.round(exact * n))), n);
-  return { id: strategy.id, label: strategy.label, needs: strategy.needs, n, exact, partial, low: interval.low, high: interval.high };
+  return {
+    id: strategy.id,
+    label: strategy.label,
+    needs: strategy.needs,
+    n,
+    exact,
+    partial,
+    low: interval.low,
+    high: interval.high,
+  };
 }
 
 export interface AuditOptions {
@@ -87,9 +105,20 @@ export function auditShortcuts(items: readonly ShortcutItem[], options: AuditOpt
             indices.map((i) => scores[i] ?? null),
           ) ?? [],
       );
-      const best = measured.reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
+      const best = measured.reduce<StrategyAccuracy | null>(
+        (b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b),
+        null,
+      );
       const chance = combineChance(indices.map((i) => keyAnswerSpace(taskId, list[i]!.keyOrigin ?? SPEC_ORIGIN)));
-      out.push({ taskId, ...(group !== undefined ? { group } : {}), items: indices.length, chance: chance.exact, chanceBasis: chance.basis, strategies: measured, best });
+      out.push({
+        taskId,
+        ...(group !== undefined ? { group } : {}),
+        items: indices.length,
+        chance: chance.exact,
+        chanceBasis: chance.basis,
+        strategies: measured,
+        best,
+      });
     }
   }
   return out;
@@ -99,7 +128,9 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 
 /** Plain-text table (task × strategy) for benches and CLI output. */
 export function formatShortcutTable(audits: readonly TaskShortcutAudit[]): string {
-  const rows: string[][] = [["task", "items", "chance %", "strategy", "needs", "n", "exact %", "95 % CI", "partial %", ""]];
+  const rows: string[][] = [
+    ["task", "items", "chance %", "strategy", "needs", "n", "exact %", "95 % CI", "partial %", ""],
+  ];
   for (const a of audits) {
     const code = getTask(a.taskId).code;
     for (const s of a.strategies) {
@@ -136,10 +167,14 @@ export const OPTION_TEXT_LEAK_LIMIT = 0.3;
  * model given the option texts can score by their structure alone (the paper's recipe: 100 %), so its accuracy there
  * measures option-text structure, not spatial reasoning.
  */
-export function findOptionTextLeaks(audits: readonly TaskShortcutAudit[]): { taskId: TaskId; items: number; best: StrategyAccuracy }[] {
+export function findOptionTextLeaks(
+  audits: readonly TaskShortcutAudit[],
+): { taskId: TaskId; items: number; best: StrategyAccuracy }[] {
   return audits.flatMap((a) => {
     if (a.taskId !== "translation_rotation" && a.taskId !== "rotation_rotation") return [];
-    const best = a.strategies.filter((s) => s.needs === "option-text").reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
+    const best = a.strategies
+      .filter((s) => s.needs === "option-text")
+      .reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
     return best && best.exact > OPTION_TEXT_LEAK_LIMIT ? [{ taskId: a.taskId, items: a.items, best }] : [];
   });
 }

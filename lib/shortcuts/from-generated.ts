@@ -41,7 +41,13 @@ export function listPolarContacts(complex: GeneratorComplex, residues: readonly 
       for (const l of ligand) {
         const d = Math.hypot(p.x - l.x, p.y - l.y, p.z - l.z);
         if (d > CONTACT_CUTOFF_A) continue;
-        out.push({ ...residue.ref, insertionCode: residue.ref.insertionCode ?? "", atomName: p.name, ligandAtomName: l.name, distanceA: d });
+        out.push({
+          ...residue.ref,
+          insertionCode: residue.ref.insertionCode ?? "",
+          atomName: p.name,
+          ligandAtomName: l.name,
+          distanceA: d,
+        });
       }
     }
   }
@@ -62,7 +68,12 @@ function contactResidues(item: GeneratedItem): ComplexResidue[] | null {
 }
 
 export function toShortcutItem(item: GeneratedItem): ShortcutItem {
-  const out: ShortcutItem = { taskId: item.taskId, gold: item.gold, canonicalAnswer: item.canonicalAnswer, keyOrigin: { kind: "generated", params: item.provenance.params } };
+  const out: ShortcutItem = {
+    taskId: item.taskId,
+    gold: item.gold,
+    canonicalAnswer: item.canonicalAnswer,
+    keyOrigin: { kind: "generated", params: item.provenance.params },
+  };
   const poses = optionPoses(item);
   if (poses) out.optionPoseRmsd = rmsdMatrix(poses);
   const residues = contactResidues(item);

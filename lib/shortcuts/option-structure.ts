@@ -16,7 +16,11 @@ import { MC_LETTERS, type McLetter, type TaskId } from "@/lib/tasks/types";
 import type { ItemShortcutScore, ShortcutItem, ShortcutStrategy } from "./strategies";
 
 const EPS = 1e-9;
-const OPTION_TASKS: ReadonlySet<TaskId> = new Set(["translation_rotation", "rotation_rotation", "interaction_location"]);
+const OPTION_TASKS: ReadonlySet<TaskId> = new Set([
+  "translation_rotation",
+  "rotation_rotation",
+  "interaction_location",
+]);
 
 /** One command of an option text: "roll y -45" → { kind: "roll", axis: "y", value: -45 }. */
 export interface OptionCommand {
@@ -76,7 +80,11 @@ function partnerCounts(options: readonly OptionCommand[][], slot: number, relati
 }
 
 /** Per option: how many of the four (itself included) share its value of `field` in `slot`. */
-function fieldFrequency(options: readonly OptionCommand[][], slot: number, field: (c: OptionCommand) => string): number[] {
+function fieldFrequency(
+  options: readonly OptionCommand[][],
+  slot: number,
+  field: (c: OptionCommand) => string,
+): number[] {
   const values = options.map((o) => field(o[slot]!));
   return values.map((v) => values.filter((w) => w === v).length);
 }
@@ -120,8 +128,22 @@ function buildStructureRules(): ShortcutStrategy[] {
   for (const { slot, r } of relationIds) {
     const counts = (o: readonly OptionCommand[][]) => partnerCounts(o, slot, RELATIONS[r]!);
     const tag = `${r}@${slotName(slot)}`;
-    rules.push(structureRule(`most-${tag}`, `option with the most ${r} partners in its ${slotName(slot)} command`, (o) => argExtreme(counts(o), true), slot + 1));
-    rules.push(structureRule(`fewest-${tag}`, `option with the fewest ${r} partners in its ${slotName(slot)} command`, (o) => argExtreme(counts(o), false), slot + 1));
+    rules.push(
+      structureRule(
+        `most-${tag}`,
+        `option with the most ${r} partners in its ${slotName(slot)} command`,
+        (o) => argExtreme(counts(o), true),
+        slot + 1,
+      ),
+    );
+    rules.push(
+      structureRule(
+        `fewest-${tag}`,
+        `option with the fewest ${r} partners in its ${slotName(slot)} command`,
+        (o) => argExtreme(counts(o), false),
+        slot + 1,
+      ),
+    );
   }
   // Both kinds of partner (e.g. the paper's T5/T6 key: a sign-flipped partner and a same-value-other-axis partner).
   for (let a = 0; a < relationIds.length; a++) {
@@ -132,7 +154,9 @@ function buildStructureRules(): ShortcutStrategy[] {
       rules.push(
         structureRule(
           a === b ? `has-${x.r}@${slotName(x.slot)}` : `has-${x.r}@${slotName(x.slot)}+${y.r}@${slotName(y.slot)}`,
-          a === b ? `option with a ${x.r} partner in its ${slotName(x.slot)} command` : `option with a ${x.r} partner (${slotName(x.slot)}) and a ${y.r} partner (${slotName(y.slot)})`,
+          a === b
+            ? `option with a ${x.r} partner in its ${slotName(x.slot)} command`
+            : `option with a ${x.r} partner (${slotName(x.slot)}) and a ${y.r} partner (${slotName(y.slot)})`,
           (o) => {
             const cx = partnerCounts(o, x.slot, RELATIONS[x.r]!);
             const cy = partnerCounts(o, y.slot, RELATIONS[y.r]!);
@@ -146,8 +170,22 @@ function buildStructureRules(): ShortcutStrategy[] {
   for (const slot of SLOTS) {
     for (const [f, field] of Object.entries(FIELDS)) {
       const freq = (o: readonly OptionCommand[][]) => fieldFrequency(o, slot, field);
-      rules.push(structureRule(`odd-${f}@${slotName(slot)}`, `option whose ${slotName(slot)} ${f} no other option has`, (o) => freq(o).flatMap((n, i) => (n === 1 ? [i] : [])), slot + 1));
-      rules.push(structureRule(`common-${f}@${slotName(slot)}`, `option whose ${slotName(slot)} ${f} is the most common`, (o) => argExtreme(freq(o), true), slot + 1));
+      rules.push(
+        structureRule(
+          `odd-${f}@${slotName(slot)}`,
+          `option whose ${slotName(slot)} ${f} no other option has`,
+          (o) => freq(o).flatMap((n, i) => (n === 1 ? [i] : [])),
+          slot + 1,
+        ),
+      );
+      rules.push(
+        structureRule(
+          `common-${f}@${slotName(slot)}`,
+          `option whose ${slotName(slot)} ${f} is the most common`,
+          (o) => argExtreme(freq(o), true),
+          slot + 1,
+        ),
+      );
     }
   }
   return rules;
@@ -157,14 +195,20 @@ function buildStructureRules(): ShortcutStrategy[] {
 export const OPTION_STRUCTURE_RULES: readonly ShortcutStrategy[] = buildStructureRules();
 
 /** Mean exact score of `strategy` over the items it can run on (null: none). */
-export function meanExact(strategy: ShortcutStrategy, items: readonly ShortcutItem[]): { exact: number; n: number } | null {
+export function meanExact(
+  strategy: ShortcutStrategy,
+  items: readonly ShortcutItem[],
+): { exact: number; n: number } | null {
   const scores = strategy.run(items).filter((s) => s !== null);
   if (scores.length === 0) return null;
   return { exact: scores.reduce((s, x) => s + x.exact, 0) / scores.length, n: scores.length };
 }
 
 /** The strategy with the highest mean exact score on `items` (ties: the first listed). */
-export function selectBestStrategy(strategies: readonly ShortcutStrategy[], items: readonly ShortcutItem[]): ShortcutStrategy | null {
+export function selectBestStrategy(
+  strategies: readonly ShortcutStrategy[],
+  items: readonly ShortcutItem[],
+): ShortcutStrategy | null {
   let best: { s: ShortcutStrategy; exact: number } | null = null;
   for (const s of strategies) {
     if (!items.some((i) => s.appliesTo(i.taskId))) continue;
@@ -197,7 +241,15 @@ export function optionFeatures(options: readonly OptionCommand[][]): number[][] 
   const top = Math.max(...l1, EPS);
   push(l1.map((x) => x / top));
   push(l1.map((x) => l1.filter((y) => y < x - EPS).length / 3));
-  const dist = options.map((a, i) => options.reduce((s, b, j) => (j === i ? s : s + a.reduce((t, c, k) => t + Math.abs(c.value - b[k]!.value) + (c.axis === b[k]!.axis ? 0 : 1), 0)), 0));
+  const dist = options.map((a, i) =>
+    options.reduce(
+      (s, b, j) =>
+        j === i
+          ? s
+          : s + a.reduce((t, c, k) => t + Math.abs(c.value - b[k]!.value) + (c.axis === b[k]!.axis ? 0 : 1), 0),
+      0,
+    ),
+  );
   const far = Math.max(...dist, EPS);
   push(dist.map((d) => d / far));
   return perOption;
@@ -220,7 +272,10 @@ function examplesOf(items: readonly ShortcutItem[]): Example[] {
 }
 
 /** Fits the conditional logit by full-batch gradient ascent on the log-likelihood with an L2 penalty. */
-export function trainAttacker(items: readonly ShortcutItem[], options: { epochs?: number; rate?: number; l2?: number } = {}): AttackerModel | null {
+export function trainAttacker(
+  items: readonly ShortcutItem[],
+  options: { epochs?: number; rate?: number; l2?: number } = {},
+): AttackerModel | null {
   const data = examplesOf(items);
   if (data.length === 0) return null;
   const dims = data[0]!.features[0]!.length;
@@ -264,7 +319,10 @@ export interface HeldOutResult {
  * Cross-validation over complex groups: each fold is trained on the items of the other groups and tested on its own
  * (items of one complex never fall on both sides). `fit` learns from the training items and returns a per-item scorer.
  */
-export function crossValidate(folds: readonly (readonly ShortcutItem[])[], fit: (train: readonly ShortcutItem[]) => ((test: readonly ShortcutItem[]) => number[]) | null): HeldOutResult | null {
+export function crossValidate(
+  folds: readonly (readonly ShortcutItem[])[],
+  fit: (train: readonly ShortcutItem[]) => ((test: readonly ShortcutItem[]) => number[]) | null,
+): HeldOutResult | null {
   let sum = 0;
   let n = 0;
   folds.forEach((test, k) => {
@@ -287,7 +345,10 @@ export function crossValidateAttacker(folds: readonly (readonly ShortcutItem[])[
 }
 
 /** The best of `strategies` chosen on the training folds, measured on the held-out fold. */
-export function crossValidateBestRule(folds: readonly (readonly ShortcutItem[])[], strategies: readonly ShortcutStrategy[]): HeldOutResult | null {
+export function crossValidateBestRule(
+  folds: readonly (readonly ShortcutItem[])[],
+  strategies: readonly ShortcutStrategy[],
+): HeldOutResult | null {
   return crossValidate(folds, (train) => {
     const best = selectBestStrategy(strategies, train);
     return best ? (test) => best.run(test).map((s) => s?.exact ?? 0.25) : null;

@@ -122,7 +122,17 @@ const slotMirror: Candidates = (options) => {
   const cs = options.map(commandsOf);
   if (cs.some((c) => c === null)) return null;
   const lists = cs as { key: string; value: number }[][];
-  return lists.flatMap((a, i) => (lists.some((b, j) => j !== i && a.some((c, k) => b[k] !== undefined && b[k]!.key === c.key && c.value !== 0 && Math.abs(b[k]!.value + c.value) < EPS)) ? [i] : []));
+  return lists.flatMap((a, i) =>
+    lists.some(
+      (b, j) =>
+        j !== i &&
+        a.some(
+          (c, k) => b[k] !== undefined && b[k]!.key === c.key && c.value !== 0 && Math.abs(b[k]!.value + c.value) < EPS,
+        ),
+    )
+      ? [i]
+      : [],
+  );
 };
 
 /**
@@ -136,7 +146,8 @@ const signAndAxisPartners: Candidates = (options) => {
     const [kind, axis] = c[0]!.key.split(" ");
     return { kind: kind!, axis: axis!, value: c[0]!.value };
   });
-  const has = (i: number, rel: (a: (typeof firsts)[number], b: (typeof firsts)[number]) => boolean) => firsts.some((b, j) => j !== i && rel(firsts[i]!, b));
+  const has = (i: number, rel: (a: (typeof firsts)[number], b: (typeof firsts)[number]) => boolean) =>
+    firsts.some((b, j) => j !== i && rel(firsts[i]!, b));
   return firsts.flatMap((_, i) =>
     has(i, (a, b) => a.kind === b.kind && a.axis === b.axis && a.value !== 0 && Math.abs(a.value + b.value) < EPS) &&
     has(i, (a, b) => a.kind === b.kind && a.axis !== b.axis && Math.abs(a.value - b.value) < EPS)
@@ -181,7 +192,8 @@ const oddOneOut: Candidates = (options) => {
   if (vs.some((v) => v === null)) return null;
   const vectors = vs as Map<string, number>[];
   const keys = [...new Set(vectors.flatMap((v) => [...v.keys()]))];
-  const l1 = (a: Map<string, number>, b: Map<string, number>) => keys.reduce((s, k) => s + Math.abs((a.get(k) ?? 0) - (b.get(k) ?? 0)), 0);
+  const l1 = (a: Map<string, number>, b: Map<string, number>) =>
+    keys.reduce((s, k) => s + Math.abs((a.get(k) ?? 0) - (b.get(k) ?? 0)), 0);
   return argExtreme(
     vectors.map((v, i) => vectors.reduce((s, w, j) => (j === i ? s : s + l1(v, w)), 0)),
     true,
@@ -221,7 +233,9 @@ const mostShared: Candidates = (options) => {
       (s, b, j) =>
         j === i
           ? s
-          : s + a.filter((c, k) => b[k] !== undefined && b[k]!.key === c.key).length + a.filter((c, k) => b[k] !== undefined && Math.abs(Math.abs(b[k]!.value) - Math.abs(c.value)) < EPS).length,
+          : s +
+            a.filter((c, k) => b[k] !== undefined && b[k]!.key === c.key).length +
+            a.filter((c, k) => b[k] !== undefined && Math.abs(Math.abs(b[k]!.value) - Math.abs(c.value)) < EPS).length,
       0,
     ),
   );
@@ -283,7 +297,8 @@ function poseStrategy(id: string, label: string, pick: PosePick, text?: Candidat
   };
 }
 
-const sumsOf = (m: readonly (readonly number[])[]) => m.map((row, i) => row.reduce((s, d, j) => (j === i ? s : s + d), 0));
+const sumsOf = (m: readonly (readonly number[])[]) =>
+  m.map((row, i) => row.reduce((s, d, j) => (j === i ? s : s + d), 0));
 const nearestOf = (m: readonly (readonly number[])[]) => m.map((row, i) => Math.min(...row.filter((_, j) => j !== i)));
 /** The allowed options with the largest (or smallest) score. */
 function extremeAmong(scores: readonly number[], allowed: readonly number[], largest: boolean): number[] {
@@ -322,7 +337,12 @@ function polarDistanceStrategy(thresholdA: number): ShortcutStrategy {
             ? "No"
             : item.taskId === "residue_ligand"
               ? `Yes: ${close.map((c) => `${c.residueName} ${c.atomName}, ${c.ligandAtomName}`).join("; ")}`
-              : close.map((c) => `${c.residueName} ${c.residueNumber}${c.insertionCode} ${c.atomName} ${c.chainId}, ${c.ligandAtomName}`).join("; ");
+              : close
+                  .map(
+                    (c) =>
+                      `${c.residueName} ${c.residueNumber}${c.insertionCode} ${c.atomName} ${c.chainId}, ${c.ligandAtomName}`,
+                  )
+                  .join("; ");
         return scoreText(item.taskId, text, item.gold);
       }),
   };
@@ -359,7 +379,11 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
   optionTextStrategy("sign-mirror", "option with an exact sign mirror", exactMirror),
   optionTextStrategy("slot-mirror", "option with a one-command sign mirror", slotMirror),
   optionTextStrategy("unique-angle", "option whose angle no other option has", uniqueAngle),
-  optionTextStrategy("sign-and-axis-partners", "option with a sign-flipped and a same-value-other-axis partner", signAndAxisPartners),
+  optionTextStrategy(
+    "sign-and-axis-partners",
+    "option with a sign-flipped and a same-value-other-axis partner",
+    signAndAxisPartners,
+  ),
   optionTextStrategy("median", "option closest to the options' median", medianOption),
   optionTextStrategy("odd-one-out", "option farthest from the others (text)", oddOneOut),
   optionTextStrategy("most-shared", "option sharing most values with the others", mostShared),
@@ -367,18 +391,33 @@ export const SHORTCUT_STRATEGIES: readonly ShortcutStrategy[] = [
     optionTextStrategy(`smallest-${k}`, `option with the smallest ${NORMS[k].label}`, bySize(NORMS[k].norm, false)),
     optionTextStrategy(`largest-${k}`, `option with the largest ${NORMS[k].label}`, bySize(NORMS[k].norm, true)),
   ]),
-  optionTextStrategy("slot-mirror+unique-angle", "one-command mirror, then unique angle", both(slotMirror, uniqueAngle)),
+  optionTextStrategy(
+    "slot-mirror+unique-angle",
+    "one-command mirror, then unique angle",
+    both(slotMirror, uniqueAngle),
+  ),
   optionTextStrategy("sign-mirror+unique-angle", "exact mirror, then unique angle", both(exactMirror, uniqueAngle)),
   optionTextStrategy("unique-angle+median", "unique angle, then median", both(uniqueAngle, medianOption)),
   optionTextStrategy("unique-angle+most-shared", "unique angle, then most shared", both(uniqueAngle, mostShared)),
-  poseStrategy("farthest-pose", "option pose farthest from the other three (3D)", (m, allowed) => extremeAmong(sumsOf(m), allowed, true)),
-  poseStrategy("closest-pose", "option pose closest to the other three (3D)", (m, allowed) => extremeAmong(sumsOf(m), allowed, false)),
+  poseStrategy("farthest-pose", "option pose farthest from the other three (3D)", (m, allowed) =>
+    extremeAmong(sumsOf(m), allowed, true),
+  ),
+  poseStrategy("closest-pose", "option pose closest to the other three (3D)", (m, allowed) =>
+    extremeAmong(sumsOf(m), allowed, false),
+  ),
   poseStrategy("not-farthest-pose", "any option pose but the farthest from the others (3D)", (m, allowed) => {
     const far = extremeAmong(sumsOf(m), allowed, true);
     return allowed.filter((i) => !far.includes(i));
   }),
-  poseStrategy("isolated-pose", "option pose with the farthest nearest neighbour (3D)", (m, allowed) => extremeAmong(nearestOf(m), allowed, true)),
-  poseStrategy("farthest-pose+unique-angle", "farthest pose among unique-angle options", (m, allowed) => extremeAmong(sumsOf(m), allowed, true), uniqueAngle),
+  poseStrategy("isolated-pose", "option pose with the farthest nearest neighbour (3D)", (m, allowed) =>
+    extremeAmong(nearestOf(m), allowed, true),
+  ),
+  poseStrategy(
+    "farthest-pose+unique-angle",
+    "farthest pose among unique-angle options",
+    (m, allowed) => extremeAmong(sumsOf(m), allowed, true),
+    uniqueAngle,
+  ),
   polarDistanceStrategy(3.2),
   polarDistanceStrategy(3.5),
   mostCommonAnswer,

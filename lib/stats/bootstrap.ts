@@ -33,7 +33,10 @@ export interface BootstrapInterval {
  * interval reflects between-participant variation. The interval is the percentile interval
  * (type-7 quantiles at α/2 and 1 − α/2 of the replicate means).
  */
-export function bootstrapClusterMean(clusters: readonly (readonly number[])[], options: BootstrapOptions): BootstrapInterval {
+export function bootstrapClusterMean(
+  clusters: readonly (readonly number[])[],
+  options: BootstrapOptions,
+): BootstrapInterval {
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
   const confidence = options.confidence ?? 0.95;
   assertConfidenceLevel(confidence);
@@ -46,7 +49,8 @@ export function bootstrapClusterMean(clusters: readonly (readonly number[])[], o
     if (values.length === 0) return;
     let s = 0;
     values.forEach((v, j) => {
-      if (!Number.isFinite(v)) throw new RangeError(`bootstrap: cluster ${i}, value ${j} is not a finite number (${v})`);
+      if (!Number.isFinite(v))
+        throw new RangeError(`bootstrap: cluster ${i}, value ${j} is not a finite number (${v})`);
       s += v;
     });
     sums.push(s);

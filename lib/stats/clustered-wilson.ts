@@ -34,7 +34,10 @@ export interface ClusteredWilsonInterval {
  * sizes each participant counts as one answer. Scores in [0, 1] that are not 0/1 (partial credit)
  * have variance at most p(1 − p), so the binomial form is conservative for them.
  */
-export function clusteredWilsonInterval(clusters: readonly (readonly number[])[], confidence = 0.95): ClusteredWilsonInterval {
+export function clusteredWilsonInterval(
+  clusters: readonly (readonly number[])[],
+  confidence = 0.95,
+): ClusteredWilsonInterval {
   assertConfidenceLevel(confidence);
   const used = clusters.filter((c) => c.length > 0);
   let n = 0;
@@ -46,7 +49,8 @@ export function clusteredWilsonInterval(clusters: readonly (readonly number[])[]
     n += c.length;
     sumSquares += c.length * c.length;
     c.forEach((v, j) => {
-      if (!Number.isFinite(v) || v < 0 || v > 1) throw new RangeError(`clusteredWilsonInterval: cluster ${i}, value ${j} is not a score in [0, 1] (${v})`);
+      if (!Number.isFinite(v) || v < 0 || v > 1)
+        throw new RangeError(`clusteredWilsonInterval: cluster ${i}, value ${j} is not a score in [0, 1] (${v})`);
       total += v;
       if (first === null) first = v;
       else if (v !== first) allEqual = false;

@@ -50,12 +50,16 @@ export interface ParticipantWelchInterval {
  * accuracy(interactive) − accuracy(static) over the answers with its Welch t interval on participants (above).
  * Null interval when a condition has fewer than 2 participants; null estimate when a condition has no answers.
  */
-export function participantWelchInterval(answers: readonly CrossedAnswer[], confidence = 0.95): ParticipantWelchInterval {
+export function participantWelchInterval(
+  answers: readonly CrossedAnswer[],
+  confidence = 0.95,
+): ParticipantWelchInterval {
   assertConfidenceLevel(confidence);
   const of = (c: Condition) => conditionMoments(answers.filter((a) => a.condition === c));
   const s = of("static");
   const x = of("interactive");
-  if (s.accuracy === null || x.accuracy === null) return { estimate: null, low: null, high: null, standardError: null, df: null };
+  if (s.accuracy === null || x.accuracy === null)
+    return { estimate: null, low: null, high: null, standardError: null, df: null };
   const estimate = x.accuracy - s.accuracy;
   const d = welchDifference(s, x);
   if (d.df === null) return { estimate, low: null, high: null, standardError: null, df: null };

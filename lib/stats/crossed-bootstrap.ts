@@ -97,9 +97,12 @@ function sortedIds(ids: Iterable<string>): string[] {
 
 function validate(answers: readonly CrossedAnswer[]): void {
   answers.forEach((a, i) => {
-    if (a.condition !== "static" && a.condition !== "interactive") throw new RangeError(`answer ${i}: condition must be "static" or "interactive", got ${String(a.condition)}`);
-    if (a.correct !== 0 && a.correct !== 1) throw new RangeError(`answer ${i}: correct must be 0 or 1, got ${String(a.correct)}`);
-    if (typeof a.participantId !== "string" || typeof a.itemId !== "string") throw new RangeError(`answer ${i}: participantId and itemId must be strings`);
+    if (a.condition !== "static" && a.condition !== "interactive")
+      throw new RangeError(`answer ${i}: condition must be "static" or "interactive", got ${String(a.condition)}`);
+    if (a.correct !== 0 && a.correct !== 1)
+      throw new RangeError(`answer ${i}: correct must be 0 or 1, got ${String(a.correct)}`);
+    if (typeof a.participantId !== "string" || typeof a.itemId !== "string")
+      throw new RangeError(`answer ${i}: participantId and itemId must be strings`);
   });
 }
 
@@ -109,12 +112,16 @@ function validate(answers: readonly CrossedAnswer[]): void {
  * each answer by (times its participant was drawn) × (times its item was drawn). The interval is the
  * percentile interval (type-7 quantiles) of the non-degenerate replicate differences.
  */
-export function crossedBootstrapConditionEffect(answers: readonly CrossedAnswer[], options: CrossedBootstrapOptions = {}): ConditionEffect {
+export function crossedBootstrapConditionEffect(
+  answers: readonly CrossedAnswer[],
+  options: CrossedBootstrapOptions = {},
+): ConditionEffect {
   const seed = options.seed ?? CONDITION_EFFECT_DEFAULT_SEED;
   const replicates = options.replicates ?? CONDITION_EFFECT_DEFAULT_REPLICATES;
   const confidence = options.confidence ?? 0.95;
   assertConfidenceLevel(confidence);
-  if (!Number.isInteger(replicates) || replicates < 1) throw new RangeError(`crossed bootstrap: replicates must be a positive integer, got ${replicates}`);
+  if (!Number.isInteger(replicates) || replicates < 1)
+    throw new RangeError(`crossed bootstrap: replicates must be a positive integer, got ${replicates}`);
   const state = parkMillerState(seed);
   validate(answers);
 
@@ -141,21 +148,42 @@ export function crossedBootstrapConditionEffect(answers: readonly CrossedAnswer[
   const { values, skipped } = replicateValues(answers, participants, items, state, replicates);
   values.sort((x, y) => x - y);
   const alpha = 1 - confidence;
-  return { ...base, estimate, low: quantileSorted(values, alpha / 2), high: quantileSorted(values, 1 - alpha / 2), skipped };
+  return {
+    ...base,
+    estimate,
+    low: quantileSorted(values, alpha / 2),
+    high: quantileSorted(values, 1 - alpha / 2),
+    skipped,
+  };
 }
 
 /**
  * The replicate differences in draw order (degenerate replicates left out and counted), for the
  * answers with the given sorted participant and item ids. Exported for the tests and the bench.
  */
-export function crossedBootstrapReplicates(answers: readonly CrossedAnswer[], options: { seed?: number; replicates?: number } = {}): { values: number[]; skipped: number } {
+export function crossedBootstrapReplicates(
+  answers: readonly CrossedAnswer[],
+  options: { seed?: number; replicates?: number } = {},
+): { values: number[]; skipped: number } {
   validate(answers);
   const state = parkMillerState(options.seed ?? CONDITION_EFFECT_DEFAULT_SEED);
   const replicates = options.replicates ?? CONDITION_EFFECT_DEFAULT_REPLICATES;
-  return replicateValues(answers, sortedIds(answers.map((a) => a.participantId)), sortedIds(answers.map((a) => a.itemId)), state, replicates);
+  return replicateValues(
+    answers,
+    sortedIds(answers.map((a) => a.participantId)),
+    sortedIds(answers.map((a) => a.itemId)),
+    state,
+    replicates,
+  );
 }
 
-function replicateValues(answers: readonly CrossedAnswer[], participants: readonly string[], items: readonly string[], state: number, replicates: number): { values: number[]; skipped: number } {
+function replicateValues(
+  answers: readonly CrossedAnswer[],
+  participants: readonly string[],
+  items: readonly string[],
+  state: number,
+  replicates: number,
+): { values: number[]; skipped: number } {
   const pIndex = new Map(participants.map((id, i) => [id, i]));
   const iIndex = new Map(items.map((id, i) => [id, i]));
   const nP = participants.length;
@@ -163,7 +191,8 @@ function replicateValues(answers: readonly CrossedAnswer[], participants: readon
   // Answers laid out by participant, static ones first: each participant's two runs of item indices and
   // correctness, so a participant drawn zero times is skipped whole and the inner loops carry no branches.
   const segment = new Int32Array(2 * nP + 1);
-  for (const a of answers) segment[2 * (pIndex.get(a.participantId) as number) + (a.condition === "interactive" ? 1 : 0) + 1]! += 1;
+  for (const a of answers)
+    segment[2 * (pIndex.get(a.participantId) as number) + (a.condition === "interactive" ? 1 : 0) + 1]! += 1;
   for (let k = 1; k < segment.length; k++) segment[k]! += segment[k - 1]!;
   const fill = segment.slice(0, 2 * nP);
   const item = new Int32Array(answers.length);
@@ -230,7 +259,10 @@ export interface ConditionEffects {
 }
 
 /** The condition effect over all answers and per task (each subset bootstrapped on its own from the same seed). */
-export function conditionEffects(answers: readonly CrossedAnswer[], options: CrossedBootstrapOptions = {}): ConditionEffects {
+export function conditionEffects(
+  answers: readonly CrossedAnswer[],
+  options: CrossedBootstrapOptions = {},
+): ConditionEffects {
   const tasks = [...new Set(answers.map((a) => a.task))].sort();
   const byTask: Record<string, ConditionEffect> = {};
   for (const task of tasks)

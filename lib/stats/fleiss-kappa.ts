@@ -31,7 +31,8 @@ export function fleissKappa(counts: readonly (readonly number[])[]): FleissKappa
       throw new RangeError(`fleissKappa: item ${i} has ${row.length} categories, item 0 has ${nCategories}`);
     }
     row.forEach((v, j) => {
-      if (!Number.isInteger(v) || v < 0) throw new RangeError(`fleissKappa: count at item ${i}, category ${j} must be a non-negative integer, got ${v}`);
+      if (!Number.isInteger(v) || v < 0)
+        throw new RangeError(`fleissKappa: count at item ${i}, category ${j} must be a non-negative integer, got ${v}`);
     });
   });
   const used = counts.filter((row) => row.reduce((s, v) => s + v, 0) >= 2);

@@ -24,13 +24,18 @@ export interface KrippendorffAlphaResult {
  * reliability-data table. Rows may differ in length; absent cells count as missing.
  * Returns null when fewer than two values are pairable.
  */
-export function krippendorffAlpha(data: readonly (readonly AlphaValue[])[], level: AlphaLevel): KrippendorffAlphaResult | null {
+export function krippendorffAlpha(
+  data: readonly (readonly AlphaValue[])[],
+  level: AlphaLevel,
+): KrippendorffAlphaResult | null {
   const units: (string | number)[][] = data.map((row, u) => {
     const present: (string | number)[] = [];
     row.forEach((v, r) => {
       if (v === null || v === undefined) return;
       if (level === "interval" && (typeof v !== "number" || !Number.isFinite(v))) {
-        throw new RangeError(`krippendorffAlpha: interval data needs finite numbers; unit ${u}, rater ${r} has ${JSON.stringify(v)}`);
+        throw new RangeError(
+          `krippendorffAlpha: interval data needs finite numbers; unit ${u}, rater ${r} has ${JSON.stringify(v)}`,
+        );
       }
       if (typeof v === "number" && !Number.isFinite(v)) {
         throw new RangeError(`krippendorffAlpha: unit ${u}, rater ${r} has a non-finite value ${v}`);

@@ -47,7 +47,8 @@ export function mcnemarExact(b: number, c: number, options: McNemarOptions = {})
     ["b", b],
     ["c", c],
   ] as const) {
-    if (!Number.isInteger(v) || v < 0) throw new RangeError(`mcnemarExact: ${name} must be a non-negative integer, got ${v}`);
+    if (!Number.isInteger(v) || v < 0)
+      throw new RangeError(`mcnemarExact: ${name} must be a non-negative integer, got ${v}`);
   }
   const n = b + c;
   const smaller = Math.min(b, c);

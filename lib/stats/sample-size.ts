@@ -48,7 +48,12 @@ function assertProportion(name: string, p: number, open = false): void {
 }
 
 /** Independent answers needed for a two-sided interval of half-width ≤ halfWidth at accuracy p. */
-export function answersForPrecision(options: { p: number; halfWidth: number; confidence?: number; method?: PrecisionMethod }): number {
+export function answersForPrecision(options: {
+  p: number;
+  halfWidth: number;
+  confidence?: number;
+  method?: PrecisionMethod;
+}): number {
   const confidence = options.confidence ?? 0.95;
   assertConfidenceLevel(confidence);
   assertProportion("expected accuracy", options.p);
@@ -98,12 +103,21 @@ export function answersForDifference(options: {
   const zb = normalQuantile(power);
   const v0 = options.p0 * (1 - options.p0);
   const v1 = options.p1 * (1 - options.p1);
-  const root = (options.variance ?? "null-and-alternative") === "alternative" ? (za + zb) * Math.sqrt(v1) : za * Math.sqrt(v0) + zb * Math.sqrt(v1);
+  const root =
+    (options.variance ?? "null-and-alternative") === "alternative"
+      ? (za + zb) * Math.sqrt(v1)
+      : za * Math.sqrt(v0) + zb * Math.sqrt(v1);
   return Math.max(1, Math.ceil((root * root) / (delta * delta) - 1e-9));
 }
 
 /** Independent answers per group for a two-sided two-sample test of H0: p1 = p2 with the given power (point 2b). */
-export function answersPerGroupForTwoProportions(options: { p1: number; p2: number; alpha?: number; power?: number; variance?: DifferenceVariance }): number {
+export function answersPerGroupForTwoProportions(options: {
+  p1: number;
+  p2: number;
+  alpha?: number;
+  power?: number;
+  variance?: DifferenceVariance;
+}): number {
   const alpha = options.alpha ?? 0.05;
   const power = options.power ?? 0.8;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
@@ -116,13 +130,17 @@ export function answersPerGroupForTwoProportions(options: { p1: number; p2: numb
   const zb = normalQuantile(power);
   const v = options.p1 * (1 - options.p1) + options.p2 * (1 - options.p2);
   const pBar = (options.p1 + options.p2) / 2;
-  const root = (options.variance ?? "null-and-alternative") === "alternative" ? (za + zb) * Math.sqrt(v) : za * Math.sqrt(2 * pBar * (1 - pBar)) + zb * Math.sqrt(v);
+  const root =
+    (options.variance ?? "null-and-alternative") === "alternative"
+      ? (za + zb) * Math.sqrt(v)
+      : za * Math.sqrt(2 * pBar * (1 - pBar)) + zb * Math.sqrt(v);
   return Math.max(1, Math.ceil((root * root) / (delta * delta) - 1e-9));
 }
 
 /** Kish's design effect for clusters of m answers with intraclass correlation ρ. */
 export function designEffect(answersPerCluster: number, icc: number): number {
-  if (!Number.isFinite(answersPerCluster) || answersPerCluster < 1) throw new RangeError(`answers per participant must be ≥ 1, got ${answersPerCluster}`);
+  if (!Number.isFinite(answersPerCluster) || answersPerCluster < 1)
+    throw new RangeError(`answers per participant must be ≥ 1, got ${answersPerCluster}`);
   if (!Number.isFinite(icc) || icc < 0 || icc > 1) throw new RangeError(`ICC must be in [0, 1], got ${icc}`);
   return 1 + (answersPerCluster - 1) * icc;
 }
@@ -139,7 +157,12 @@ export interface ClusteredPlan {
 }
 
 /** From independent answers to answers, participants and items (points 3 and 4 above). */
-export function planClustered(options: { effectiveAnswers: number; answersPerParticipant: number; icc: number; answersPerItem: number }): ClusteredPlan {
+export function planClustered(options: {
+  effectiveAnswers: number;
+  answersPerParticipant: number;
+  icc: number;
+  answersPerItem: number;
+}): ClusteredPlan {
   const m = options.answersPerParticipant;
   if (!Number.isInteger(m) || m < 1) throw new RangeError(`items per participant must be a positive integer, got ${m}`);
   const k = options.answersPerItem;
@@ -147,7 +170,13 @@ export function planClustered(options: { effectiveAnswers: number; answersPerPar
   const de = designEffect(m, options.icc);
   const answers = Math.ceil(options.effectiveAnswers * de - 1e-9);
   const participants = Math.ceil(answers / m);
-  return { effectiveAnswers: options.effectiveAnswers, designEffect: de, answers, participants, items: Math.max(m, Math.ceil((participants * m) / k)) };
+  return {
+    effectiveAnswers: options.effectiveAnswers,
+    designEffect: de,
+    answers,
+    participants,
+    items: Math.max(m, Math.ceil((participants * m) / k)),
+  };
 }
 
 export interface IccEstimate {
@@ -189,18 +218,34 @@ export function estimateIcc(clusters: readonly (readonly number[])[]): IccEstima
 }
 
 /** What the page's interval (lib/stats/condition-effect-interval) will have with G participants per condition (point 2c). */
-export function plannedConditionEffect(options: { p1: number; p2: number; answersPerParticipant: number; icc: number; participantsPerCondition: number }): WelchDifference {
+export function plannedConditionEffect(options: {
+  p1: number;
+  p2: number;
+  answersPerParticipant: number;
+  icc: number;
+  participantsPerCondition: number;
+}): WelchDifference {
   assertProportion("accuracy in the first condition", options.p1);
   assertProportion("accuracy in the second condition", options.p2);
   const m = options.answersPerParticipant;
   const g = options.participantsPerCondition;
   const de = designEffect(m, options.icc);
   const variance = (p: number) => (p * (1 - p) * de) / (m * g);
-  return welchDifference({ participants: g, variance: variance(options.p1) }, { participants: g, variance: variance(options.p2) });
+  return welchDifference(
+    { participants: g, variance: variance(options.p1) },
+    { participants: g, variance: variance(options.p2) },
+  );
 }
 
 /** The smallest participants per condition whose page interval (Welch t on participants) has the target power (point 2c). */
-export function participantsPerConditionForEffect(options: { p1: number; p2: number; answersPerParticipant: number; icc: number; alpha?: number; power?: number }): {
+export function participantsPerConditionForEffect(options: {
+  p1: number;
+  p2: number;
+  answersPerParticipant: number;
+  icc: number;
+  alpha?: number;
+  power?: number;
+}): {
   participants: number;
   /** The power the page's test has with that many participants per condition. */
   power: number;
@@ -211,7 +256,8 @@ export function participantsPerConditionForEffect(options: { p1: number; p2: num
   if (!(target > 0 && target < 1)) throw new RangeError(`power must be in (0, 1), got ${target}`);
   const delta = Math.abs(options.p2 - options.p1);
   if (delta === 0) throw new RangeError("the two accuracies are equal: no difference to detect");
-  const powerAt = (g: number) => welchPower(delta, plannedConditionEffect({ ...options, participantsPerCondition: g }), alpha);
+  const powerAt = (g: number) =>
+    welchPower(delta, plannedConditionEffect({ ...options, participantsPerCondition: g }), alpha);
   // Power increases with G: double to an upper bound, then bisect for the first G that reaches the target.
   let lo = 2;
   let hi = 2;

@@ -5,7 +5,8 @@
  */
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
 ] as const;
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error below 1e-15). */
@@ -53,11 +54,14 @@ export function regularizedBeta(x: number, a: number, b: number): number {
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
   // The continued fraction converges fast for x < (a + 1)/(a + b + 2); use the symmetry I_x(a, b) = 1 − I_{1−x}(b, a) beyond.
-  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(a, b, x)) / a : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaContinuedFraction(a, b, x)) / a
+    : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
 }
 
 function assertDf(df: number): void {
-  if (!(df > 0) || !Number.isFinite(df)) throw new RangeError(`Student t: degrees of freedom must be a positive finite number, got ${df}`);
+  if (!(df > 0) || !Number.isFinite(df))
+    throw new RangeError(`Student t: degrees of freedom must be a positive finite number, got ${df}`);
 }
 
 /** P(T ≤ t) for T ~ t(df). */

@@ -21,14 +21,18 @@ export interface WelchDifference {
 /** Standard error and Welch–Satterthwaite degrees of freedom of a difference of two independent condition accuracies. */
 export function welchDifference(a: ConditionMoments, b: ConditionMoments): WelchDifference {
   for (const g of [a, b]) {
-    if (!Number.isInteger(g.participants) || g.participants < 1) throw new RangeError(`participants per condition must be a positive integer, got ${g.participants}`);
-    if (!(g.variance >= 0) || !Number.isFinite(g.variance)) throw new RangeError(`variance must be finite and ≥ 0, got ${g.variance}`);
+    if (!Number.isInteger(g.participants) || g.participants < 1)
+      throw new RangeError(`participants per condition must be a positive integer, got ${g.participants}`);
+    if (!(g.variance >= 0) || !Number.isFinite(g.variance))
+      throw new RangeError(`variance must be finite and ≥ 0, got ${g.variance}`);
   }
   const standardError = Math.sqrt(a.variance + b.variance);
   if (a.participants < 2 || b.participants < 2) return { standardError, df: null };
-  const denominator = (a.variance * a.variance) / (a.participants - 1) + (b.variance * b.variance) / (b.participants - 1);
+  const denominator =
+    (a.variance * a.variance) / (a.participants - 1) + (b.variance * b.variance) / (b.participants - 1);
   // Both variances 0: no spread to test against; df is then irrelevant (the interval has width 0), take the smaller group's.
-  const df = denominator === 0 ? Math.min(a.participants, b.participants) - 1 : (a.variance + b.variance) ** 2 / denominator;
+  const df =
+    denominator === 0 ? Math.min(a.participants, b.participants) - 1 : (a.variance + b.variance) ** 2 / denominator;
   return { standardError, df };
 }
 

@@ -18,7 +18,8 @@ export interface WilsonInterval {
  */
 export function wilsonInterval(k: number, n: number, confidence = 0.95): WilsonInterval {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`wilsonInterval: n must be a non-negative integer, got ${n}`);
-  if (!Number.isInteger(k) || k < 0 || k > n) throw new RangeError(`wilsonInterval: k must be an integer in [0, n=${n}], got ${k}`);
+  if (!Number.isInteger(k) || k < 0 || k > n)
+    throw new RangeError(`wilsonInterval: k must be an integer in [0, n=${n}], got ${k}`);
   assertConfidenceLevel(confidence);
   if (n === 0) return { k, n, confidence, estimate: null, low: 0, high: 1 };
   const p = k / n;

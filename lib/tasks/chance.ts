@@ -63,14 +63,19 @@ function gridSpace(values: readonly number[], what: string, unit: string, origin
 export function listKeyValues(taskId: TaskId, origin: KeyOrigin): number[] | null {
   const params = origin.kind === "generated" ? (origin.params ?? {}) : null;
   if (taskId === "translation") {
-    if (!params) return listGridValues(TRANSLATION_COMMAND.min, TRANSLATION_COMMAND.max, TRANSLATION_COMMAND.step, true);
+    if (!params)
+      return listGridValues(TRANSLATION_COMMAND.min, TRANSLATION_COMMAND.max, TRANSLATION_COMMAND.step, true);
     const p = TranslationParamsSchema.safeParse(params);
-    return p.success ? listGridValues(p.data.minDistanceA, p.data.maxDistanceA, TRANSLATION_COMMAND.step, p.data.allowZero) : null;
+    return p.success
+      ? listGridValues(p.data.minDistanceA, p.data.maxDistanceA, TRANSLATION_COMMAND.step, p.data.allowZero)
+      : null;
   }
   if (taskId === "rotation") {
     if (!params) return listGridValues(ROTATION_COMMAND.min, ROTATION_COMMAND.max, ROTATION_COMMAND.step, true);
     const p = RotationParamsSchema.safeParse(params);
-    return p.success ? listGridValues(p.data.minAngleDeg, p.data.maxAngleDeg, ROTATION_COMMAND.step, p.data.allowZero) : null;
+    return p.success
+      ? listGridValues(p.data.minAngleDeg, p.data.maxAngleDeg, ROTATION_COMMAND.step, p.data.allowZero)
+      : null;
   }
   if (taskId === "zooming") {
     if (!params) return listGridValues(ZOOMING_COMMAND.min, ZOOMING_COMMAND.max, ZOOMING_COMMAND.step, true);
@@ -82,7 +87,8 @@ export function listKeyValues(taskId: TaskId, origin: KeyOrigin): number[] | nul
 
 /** The answer space of one item's key (see the module comment). */
 export function keyAnswerSpace(taskId: TaskId, origin: KeyOrigin): KeyAnswerSpace {
-  if (taskId === "translation_rotation" || taskId === "rotation_rotation" || taskId === "interaction_location") return MC_SPACE;
+  if (taskId === "translation_rotation" || taskId === "rotation_rotation" || taskId === "interaction_location")
+    return MC_SPACE;
   const open = OPEN[taskId];
   if (open !== undefined) return { size: null, basis: open };
   const values = listKeyValues(taskId, origin);
@@ -93,15 +99,24 @@ export function keyAnswerSpace(taskId: TaskId, origin: KeyOrigin): KeyAnswerSpac
   }
   if (taskId === "translation") return gridSpace(values, "distances", " Å", origin);
   if (taskId === "rotation") return gridSpace(values, "angles", "°", origin);
-  return { size: values.length, basis: `${values.length} distances in [${values[0]}, ${values[values.length - 1]}] Å (${origin.kind === "generated" ? "generated" : "spec range"})` };
+  return {
+    size: values.length,
+    basis: `${values.length} distances in [${values[0]}, ${values[values.length - 1]}] Å (${origin.kind === "generated" ? "generated" : "spec range"})`,
+  };
 }
 
 /** The key origin of a stored item: its source and provenance JSON as the importers write them. */
 export function keyOriginOfStoredItem(source: string, provenance: unknown): KeyOrigin {
   const p = provenance && typeof provenance === "object" ? (provenance as Record<string, unknown>) : null;
   // Generated in-app: the generator's provenance itself. From a bundle file: the bundle's provenance, under `bundle`.
-  const generator = source === "generated" ? p : source === "bundle" && p?.bundle && typeof p.bundle === "object" ? (p.bundle as Record<string, unknown>) : null;
-  if (generator && (source === "generated" || generator.generator === PROJECT_GENERATOR_NAME)) return { kind: "generated", params: generator.params ?? {} };
+  const generator =
+    source === "generated"
+      ? p
+      : source === "bundle" && p?.bundle && typeof p.bundle === "object"
+        ? (p.bundle as Record<string, unknown>)
+        : null;
+  if (generator && (source === "generated" || generator.generator === PROJECT_GENERATOR_NAME))
+    return { kind: "generated", params: generator.params ?? {} };
   return SPEC_ORIGIN;
 }
 
@@ -117,6 +132,9 @@ export function combineChance(spaces: readonly KeyAnswerSpace[]): ChanceLevel {
   const counts = new Map<string, number>();
   for (const s of spaces) counts.set(s.basis, (counts.get(s.basis) ?? 0) + 1);
   const exact = spaces.reduce((sum, s) => sum + 1 / (s.size as number), 0) / spaces.length;
-  const basis = counts.size === 1 ? [...counts.keys()][0]! : `mean over ${spaces.length}: ${[...counts].map(([b, n]) => `${n} × ${b}`).join("; ")}`;
+  const basis =
+    counts.size === 1
+      ? [...counts.keys()][0]!
+      : `mean over ${spaces.length}: ${[...counts].map(([b, n]) => `${n} × ${b}`).join("; ")}`;
   return { exact, basis };
 }

@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { GradeResult, RenderResult, TaskDefinition, TaskId, TaskItem, TaskSpec } from "./types";
 
 /** Adds the derived members (defaults, item schema, type-erased grading) to a task module. */
-export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>>(spec: TaskSpec<Id, Answer, Gold, Fields, P>): TaskDefinition<Id, Answer, Gold, Fields, P> {
+export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>>(
+  spec: TaskSpec<Id, Answer, Gold, Fields, P>,
+): TaskDefinition<Id, Answer, Gold, Fields, P> {
   const defaults = spec.params.safeParse({});
   if (!defaults.success) {
     throw new Error(`task ${spec.id}: params schema has no valid defaults: ${z.prettifyError(defaults.error)}`);
@@ -15,7 +17,8 @@ export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.
       return { ok: false, error: `params for task ${spec.id} must be an object` };
     }
     const parsed = spec.params.safeParse({ ...defaultParams, ...overrides });
-    if (!parsed.success) return { ok: false, error: `invalid params for task ${spec.id}: ${z.prettifyError(parsed.error)}` };
+    if (!parsed.success)
+      return { ok: false, error: `invalid params for task ${spec.id}: ${z.prettifyError(parsed.error)}` };
     return { ok: true, params: parsed.data };
   };
 
@@ -46,7 +49,11 @@ export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.
     gradeText(text, rawGold, rawParams, rawFields): GradeResult {
       const gold = spec.goldSchema.safeParse(rawGold);
       if (!gold.success) {
-        return { ok: false, stage: "gold", error: `stored gold for task ${spec.id} v${spec.version} is invalid: ${z.prettifyError(gold.error)}` };
+        return {
+          ok: false,
+          stage: "gold",
+          error: `stored gold for task ${spec.id} v${spec.version} is invalid: ${z.prettifyError(gold.error)}`,
+        };
       }
       const resolved = resolveParams(rawParams);
       if (!resolved.ok) return { ok: false, stage: "params", error: resolved.error };
@@ -57,7 +64,10 @@ export function defineTask<Id extends TaskId, Answer, Gold, Fields, P extends z.
     renderStoredQuestion(rawFields): RenderResult {
       const fields = spec.fieldsSchema.safeParse(rawFields);
       if (!fields.success) {
-        return { ok: false, error: `stored fields for task ${spec.id} v${spec.version} are invalid: ${z.prettifyError(fields.error)}` };
+        return {
+          ok: false,
+          error: `stored fields for task ${spec.id} v${spec.version} are invalid: ${z.prettifyError(fields.error)}`,
+        };
       }
       return { ok: true, text: spec.renderQuestion(fields.data) };
     },

@@ -3,7 +3,14 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
-import { axisSchema, commandValueSchema, describeCommandRange, formatCommand, parseCommandSequence, type CommandSpec } from "./grammar/command";
+import {
+  axisSchema,
+  commandValueSchema,
+  describeCommandRange,
+  formatCommand,
+  parseCommandSequence,
+  type CommandSpec,
+} from "./grammar/command";
 import { computeLinearCredit } from "./partial-credit";
 import { fillTemplate } from "./template";
 import type { Axis } from "./types";
@@ -67,10 +74,20 @@ function formatDocking(value: DockingAnswer): string {
  * sign condition is waived and the distance error alone counts.
  */
 function scoreDocking(answer: DockingAnswer, gold: DockingAnswer, params: z.output<typeof DockingParamsSchema>) {
-  const exact = answer.rollAxis === gold.rollAxis && answer.rollAngleDeg === gold.rollAngleDeg && answer.moveDistanceA === gold.moveDistanceA ? 1 : 0;
-  const rollPart = answer.rollAxis === gold.rollAxis ? computeLinearCredit(answer.rollAngleDeg, gold.rollAngleDeg, params.rollPartialRangeDeg) : 0;
+  const exact =
+    answer.rollAxis === gold.rollAxis &&
+    answer.rollAngleDeg === gold.rollAngleDeg &&
+    answer.moveDistanceA === gold.moveDistanceA
+      ? 1
+      : 0;
+  const rollPart =
+    answer.rollAxis === gold.rollAxis
+      ? computeLinearCredit(answer.rollAngleDeg, gold.rollAngleDeg, params.rollPartialRangeDeg)
+      : 0;
   const signRight = gold.moveDistanceA === 0 || Math.sign(answer.moveDistanceA) === Math.sign(gold.moveDistanceA);
-  const movePart = signRight ? computeLinearCredit(answer.moveDistanceA, gold.moveDistanceA, params.movePartialRangeA) : 0;
+  const movePart = signRight
+    ? computeLinearCredit(answer.moveDistanceA, gold.moveDistanceA, params.movePartialRangeA)
+    : 0;
   return { exact, partial: 0.5 * rollPart + 0.5 * movePart } as const;
 }
 
@@ -110,7 +127,8 @@ export const dockingTask = defineTask({
     const parsed = parseCommandSequence(text, [DOCKING_ROLL_COMMAND, DOCKING_MOVE_COMMAND], EXAMPLE);
     if (!parsed.ok) return parsed;
     const [roll, move] = parsed.value;
-    if (roll === undefined || move === undefined) return { ok: false, error: `expected two commands — e.g. '${EXAMPLE}'` };
+    if (roll === undefined || move === undefined)
+      return { ok: false, error: `expected two commands — e.g. '${EXAMPLE}'` };
     const value: DockingAnswer = { rollAxis: roll.axis as Axis, rollAngleDeg: roll.value, moveDistanceA: move.value };
     return { ok: true, value, canonical: formatDocking(value) };
   },

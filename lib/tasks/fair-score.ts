@@ -25,7 +25,13 @@
  * Computed, not stored: from the stored canonical answer and the gold at results time (no migration,
  * and every stored response gets it, including those answered before this rule existed).
  */
-import { type BondListGrammar, type HbondAnswer, POCKET_BOND_GRAMMAR, RESIDUE_BOND_GRAMMAR, type ResidueBond } from "./grammar/hbond";
+import {
+  type BondListGrammar,
+  type HbondAnswer,
+  POCKET_BOND_GRAMMAR,
+  RESIDUE_BOND_GRAMMAR,
+  type ResidueBond,
+} from "./grammar/hbond";
 import { HbondPickersSchema } from "./fields";
 import { getTask } from "./registry";
 import type { TaskId } from "./types";
@@ -56,9 +62,14 @@ export interface FairScore {
 const SUPERSET_PARTIAL_CAP = 0.5;
 const MAX_ANSWERED_PER_TRUE_BOND = 2;
 
-const residueOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) => grammar.formatProteinSide({ ...b, atomName: "" });
-const keyOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) => `${grammar.formatProteinSide(b)}, ${b.ligandAtomName.toUpperCase()}`;
-const relabel = <B extends ResidueBond>(b: B, flip: Readonly<Record<string, string>>): B => ({ ...b, atomName: flip[b.atomName.toUpperCase()] ?? b.atomName });
+const residueOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) =>
+  grammar.formatProteinSide({ ...b, atomName: "" });
+const keyOf = <B extends ResidueBond>(b: B, grammar: BondListGrammar<B>) =>
+  `${grammar.formatProteinSide(b)}, ${b.ligandAtomName.toUpperCase()}`;
+const relabel = <B extends ResidueBond>(b: B, flip: Readonly<Record<string, string>>): B => ({
+  ...b,
+  atomName: flip[b.atomName.toUpperCase()] ?? b.atomName,
+});
 
 /** Distinct bonds by key (duplicates are one bond, as in the paper's set comparison). */
 function keySet<B extends ResidueBond>(bonds: readonly B[], grammar: BondListGrammar<B>): Set<string> {
@@ -70,7 +81,12 @@ function keySet<B extends ResidueBond>(bonds: readonly B[], grammar: BondListGra
  * the most gold bonds. One relabelling per residue, never bond by bond: "NH1→O1, NH2→O2" does not match a gold in which
  * one N bonds both O. Residues do not interact (every key names its residue), so each is decided on its own.
  */
-function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set<string>, terminalResidues: Set<string>, grammar: BondListGrammar<B>): B[] {
+function bestRelabelling<B extends ResidueBond>(
+  answer: readonly B[],
+  truth: Set<string>,
+  terminalResidues: Set<string>,
+  grammar: BondListGrammar<B>,
+): B[] {
   const byResidue = new Map<string, B[]>();
   for (const b of answer) {
     const r = residueOf(b, grammar);
@@ -78,11 +94,16 @@ function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set
   }
   const out: B[] = [];
   for (const [residue, bonds] of byResidue) {
-    const flips = [RESIDUE_FLIPS[bonds[0]!.residueName.toUpperCase()], terminalResidues.has(residue) ? TERMINAL_FLIP : undefined].filter((f): f is Readonly<Record<string, string>> => f !== undefined);
+    const flips = [
+      RESIDUE_FLIPS[bonds[0]!.residueName.toUpperCase()],
+      terminalResidues.has(residue) ? TERMINAL_FLIP : undefined,
+    ].filter((f): f is Readonly<Record<string, string>> => f !== undefined);
     let best = bonds;
     let bestHits = [...keySet(bonds, grammar)].filter((k) => truth.has(k)).length;
     for (let mask = 1; mask < 1 << flips.length; mask++) {
-      const candidate = bonds.map((b) => flips.reduce((acc, flip, i) => (mask & (1 << i) ? relabel(acc, flip) : acc), b));
+      const candidate = bonds.map((b) =>
+        flips.reduce((acc, flip, i) => (mask & (1 << i) ? relabel(acc, flip) : acc), b),
+      );
       const hits = [...keySet(candidate, grammar)].filter((k) => truth.has(k)).length;
       if (hits > bestHits) [best, bestHits] = [candidate, hits];
     }
@@ -96,7 +117,11 @@ function bestRelabelling<B extends ResidueBond>(answer: readonly B[], truth: Set
  * item's public pick lists (fields.pickers, lib/tasks/fields.ts) include OXT. Without pick lists (imported items) a
  * residue whose gold names only O cannot be recognised as C-terminal, and OXT answered for it stays wrong.
  */
-export function terminalResiduesOf<B extends ResidueBond>(goldBonds: readonly B[], fields: unknown, grammar: BondListGrammar<B>): Set<string> {
+export function terminalResiduesOf<B extends ResidueBond>(
+  goldBonds: readonly B[],
+  fields: unknown,
+  grammar: BondListGrammar<B>,
+): Set<string> {
   const out = new Set(goldBonds.filter((b) => b.atomName.toUpperCase() === "OXT").map((b) => residueOf(b, grammar)));
   const pickers = HbondPickersSchema.safeParse((fields as { pickers?: unknown } | null | undefined)?.pickers);
   if (pickers.success) {
@@ -112,7 +137,12 @@ export function terminalResiduesOf<B extends ResidueBond>(goldBonds: readonly B[
  * Fair score of an H-bond answer (see the module comment). `fields` are the item's public fields: their pick lists
  * tell which residues are C-terminal (O/OXT equivalence).
  */
-export function scoreHbondAnswerFair<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>, fields?: unknown): FairScore {
+export function scoreHbondAnswerFair<B extends ResidueBond>(
+  answer: HbondAnswer<B>,
+  gold: HbondAnswer<B>,
+  grammar: BondListGrammar<B>,
+  fields?: unknown,
+): FairScore {
   const goldBonds = gold.kind === "none" ? [] : gold.bonds;
   const truth = keySet(goldBonds, grammar);
   const nTrue = truth.size;
@@ -147,15 +177,32 @@ export const FAIR_SCORE_TASKS: readonly TaskId[] = ["residue_ligand", "pocket_li
  * fields, or null when fair equals paper for this task (the caller keeps the paper score). An answer text that does
  * not parse (an unanswered or malformed response) scores 0; a gold that does not validate returns an error.
  */
-export function fairScoreOf(taskId: TaskId, canonicalAnswer: string, gold: unknown, fields?: unknown): { ok: true; score: FairScore | null } | { ok: false; error: string } {
+export function fairScoreOf(
+  taskId: TaskId,
+  canonicalAnswer: string,
+  gold: unknown,
+  fields?: unknown,
+): { ok: true; score: FairScore | null } | { ok: false; error: string } {
   const grammar = HBOND_GRAMMARS[taskId];
   if (!grammar) return { ok: true, score: null };
   const task = getTask(taskId);
   const parsedGold = task.goldSchema.safeParse(gold);
-  if (!parsedGold.success) return { ok: false, error: `stored gold for ${taskId} is invalid: ${parsedGold.error.issues[0]?.message ?? "unknown problem"}` };
+  if (!parsedGold.success)
+    return {
+      ok: false,
+      error: `stored gold for ${taskId} is invalid: ${parsedGold.error.issues[0]?.message ?? "unknown problem"}`,
+    };
   const parsed = task.parseAnswer(canonicalAnswer);
   if (!parsed.ok) return { ok: true, score: { exact: 0, partial: 0, f1: 0 } };
-  return { ok: true, score: scoreHbondAnswerFair(parsed.value as HbondAnswer<ResidueBond>, parsedGold.data as HbondAnswer<ResidueBond>, grammar, fields) };
+  return {
+    ok: true,
+    score: scoreHbondAnswerFair(
+      parsed.value as HbondAnswer<ResidueBond>,
+      parsedGold.data as HbondAnswer<ResidueBond>,
+      grammar,
+      fields,
+    ),
+  };
 }
 
 /** The fair fields of a scored answer (human response or model prediction), as the results records carry them. */

@@ -3,7 +3,9 @@ import { z } from "zod";
 /** Shared zod field schemas for question fields (Item.payload). */
 
 /** Classic 4-character PDB id (PDBbind names complexes by it, e.g. 5ey0). */
-export const PdbIdSchema = z.string().regex(/^[0-9][A-Za-z0-9]{3}$/, "PDB id: 4 characters, starting with a digit (e.g. 5ey0)");
+export const PdbIdSchema = z
+  .string()
+  .regex(/^[0-9][A-Za-z0-9]{3}$/, "PDB id: 4 characters, starting with a digit (e.g. 5ey0)");
 
 /** A residue as a participant sees it labelled: name, number (with insertion code) and chain. */
 export const ResidueRefSchema = z.object({

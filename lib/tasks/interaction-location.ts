@@ -98,7 +98,8 @@ export const interactionLocationTask = defineTask({
       if (shown !== undefined && !gold.options) continue;
       const keyed = canonicalizeOption(gold.options?.[i] ?? "", INTERACTION_LOCATION_OPTION_COMMANDS, OPTION_EXAMPLE);
       if (shown === undefined) return `option ${letter} shown to participants does not parse: ${fields.options[i]}`;
-      if (shown !== keyed) return `option ${letter} shown (${shown}) differs from the answer key (${gold.options?.[i]})`;
+      if (shown !== keyed)
+        return `option ${letter} shown (${shown}) differs from the answer key (${gold.options?.[i]})`;
     }
     return undefined;
   },

@@ -28,24 +28,35 @@ export interface McGold {
  */
 export function createMcGoldSchema(optionCommands: readonly CommandSpec[], optionExample: string): z.ZodType<McGold> {
   const option = z.string();
-  return z.object({ letter: z.enum(MC_LETTERS), options: z.tuple([option, option, option, option]).optional() }).superRefine((gold, ctx) => {
-    const seen = new Map<string, McLetter>();
-    gold.options?.forEach((text, i) => {
-      const letter = MC_LETTERS[i]!;
-      const parsed = parseCommandSequence(text, optionCommands, optionExample);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", path: ["options", i], message: `option ${letter}: ${parsed.error}` });
-        return;
-      }
-      const twin = seen.get(parsed.canonical);
-      if (twin !== undefined) ctx.addIssue({ code: "custom", path: ["options", i], message: `option ${letter} repeats option ${twin} (${parsed.canonical})` });
-      seen.set(parsed.canonical, letter);
-    });
-  }) as unknown as z.ZodType<McGold>;
+  return z
+    .object({ letter: z.enum(MC_LETTERS), options: z.tuple([option, option, option, option]).optional() })
+    .superRefine((gold, ctx) => {
+      const seen = new Map<string, McLetter>();
+      gold.options?.forEach((text, i) => {
+        const letter = MC_LETTERS[i]!;
+        const parsed = parseCommandSequence(text, optionCommands, optionExample);
+        if (!parsed.ok) {
+          ctx.addIssue({ code: "custom", path: ["options", i], message: `option ${letter}: ${parsed.error}` });
+          return;
+        }
+        const twin = seen.get(parsed.canonical);
+        if (twin !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["options", i],
+            message: `option ${letter} repeats option ${twin} (${parsed.canonical})`,
+          });
+        seen.set(parsed.canonical, letter);
+      });
+    }) as unknown as z.ZodType<McGold>;
 }
 
 /** Canonical text of an option (for comparing the options shown with the options in the key). */
-export function canonicalizeOption(text: string, optionCommands: readonly CommandSpec[], optionExample: string): string | undefined {
+export function canonicalizeOption(
+  text: string,
+  optionCommands: readonly CommandSpec[],
+  optionExample: string,
+): string | undefined {
   const parsed = parseCommandSequence(text, optionCommands, optionExample);
   return parsed.ok ? parsed.canonical : undefined;
 }
@@ -67,7 +78,8 @@ export function scoreMcAnswer(answer: McAnswer, gold: McGold): TaskScore {
 export const MC_WIDGET = { type: "mc", letters: MC_LETTERS } as const;
 
 export const MC_ANSWER_FORMAT =
-  `Answer with one letter: ${joinAlternatives(MC_LETTERS)}. ` + "'B', 'b', '(B)', 'B)', 'B.' and 'Option B' are all read as B; an answer naming two letters is not accepted.";
+  `Answer with one letter: ${joinAlternatives(MC_LETTERS)}. ` +
+  "'B', 'b', '(B)', 'B)', 'B.' and 'Option B' are all read as B; an answer naming two letters is not accepted.";
 
 /** "A. move x 3, move y -2\nB. …" */
 export function formatMcOptions(options: readonly string[]): string {

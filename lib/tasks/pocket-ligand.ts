@@ -3,7 +3,16 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
 import { HbondPickersSchema, PdbIdSchema } from "./fields";
-import { POCKET_BOND_GRAMMAR, PocketBondSchema, formatHbondAnswer, hbondAnswerSchema, parseHbondAnswer, scoreHbondAnswer, type HbondAnswer, type PocketBond } from "./grammar/hbond";
+import {
+  POCKET_BOND_GRAMMAR,
+  PocketBondSchema,
+  formatHbondAnswer,
+  hbondAnswerSchema,
+  parseHbondAnswer,
+  scoreHbondAnswer,
+  type HbondAnswer,
+  type PocketBond,
+} from "./grammar/hbond";
 import { joinAlternatives } from "./grammar/text";
 import { fillTemplate } from "./template";
 
@@ -70,7 +79,10 @@ export const pocketLigandTask = defineTask({
   parseAnswer: (text: string) => parseHbondAnswer(text, POCKET_BOND_GRAMMAR),
   // The item's chains and pick lists tell `GLY 27 C O` (atom C, chain O) from a chain typed first (lib/tasks/grammar/hbond.ts).
   parseAnswerForItem: (text: string, fields: PocketLigandFields) =>
-    parseHbondAnswer(text, POCKET_BOND_GRAMMAR, { chainIds: fields.chainIds, ...(fields.pickers ? { residues: fields.pickers.residues, ligandAtoms: fields.pickers.ligandAtoms } : {}) }),
+    parseHbondAnswer(text, POCKET_BOND_GRAMMAR, {
+      chainIds: fields.chainIds,
+      ...(fields.pickers ? { residues: fields.pickers.residues, ligandAtoms: fields.pickers.ligandAtoms } : {}),
+    }),
   canonicalize: (value: PocketLigandAnswer) => formatHbondAnswer(value, POCKET_BOND_GRAMMAR),
   toCorrectAnswer: (gold: PocketLigandAnswer) => gold,
   score: (answer: PocketLigandAnswer, gold: PocketLigandAnswer) => scoreHbondAnswer(answer, gold, POCKET_BOND_GRAMMAR),
@@ -79,6 +91,8 @@ export const pocketLigandTask = defineTask({
     if (gold.kind === "none") return undefined;
     const chains = new Set(fields.chainIds.map((c) => c.toUpperCase()));
     const stray = gold.bonds.find((b) => !chains.has(b.chainId.toUpperCase()));
-    return stray === undefined ? undefined : `gold bond on chain ${stray.chainId} but the question lists chains ${[...chains].join(", ")}`;
+    return stray === undefined
+      ? undefined
+      : `gold bond on chain ${stray.chainId} but the question lists chains ${[...chains].join(", ")}`;
   },
 });

@@ -3,7 +3,16 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, SIX_VIEWS_CONVENTION, VIEW_ORDER } from "./conventions";
 import { defineTask } from "./define-task";
 import { HbondPickersSchema, PdbIdSchema, ResidueRefSchema, formatResidueRef } from "./fields";
-import { RESIDUE_BOND_GRAMMAR, ResidueBondSchema, formatHbondAnswer, hbondAnswerSchema, parseHbondAnswer, scoreHbondAnswer, type HbondAnswer, type ResidueBond } from "./grammar/hbond";
+import {
+  RESIDUE_BOND_GRAMMAR,
+  ResidueBondSchema,
+  formatHbondAnswer,
+  hbondAnswerSchema,
+  parseHbondAnswer,
+  scoreHbondAnswer,
+  type HbondAnswer,
+  type ResidueBond,
+} from "./grammar/hbond";
 import { fillTemplate } from "./template";
 
 /** Spec §3 T4: `No`, or `Yes: <RES> <atom>, <ligand atom>; ...` (protein side first, 3-letter code). */
@@ -58,7 +67,8 @@ export const residueLigandTask = defineTask({
   ].join("\n\n"),
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: ResidueLigandFieldsSchema,
-  renderQuestion: (fields: ResidueLigandFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, residue: formatResidueRef(fields.residue) }),
+  renderQuestion: (fields: ResidueLigandFields) =>
+    fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId, residue: formatResidueRef(fields.residue) }),
   answerWidget: { type: "hbond-list", withResidueNumberAndChain: false, allowNo: true, yesPrefix: true },
   params: ResidueLigandParamsSchema,
   answerSchema: ResidueLigandAnswerSchema,
@@ -66,12 +76,15 @@ export const residueLigandTask = defineTask({
   parseAnswer: (text: string) => parseHbondAnswer(text, RESIDUE_BOND_GRAMMAR),
   canonicalize: (value: ResidueLigandAnswer) => formatHbondAnswer(value, RESIDUE_BOND_GRAMMAR),
   toCorrectAnswer: (gold: ResidueLigandAnswer) => gold,
-  score: (answer: ResidueLigandAnswer, gold: ResidueLigandAnswer) => scoreHbondAnswer(answer, gold, RESIDUE_BOND_GRAMMAR),
+  score: (answer: ResidueLigandAnswer, gold: ResidueLigandAnswer) =>
+    scoreHbondAnswer(answer, gold, RESIDUE_BOND_GRAMMAR),
   // Every true bond must involve the residue the question names.
   checkItem({ fields, gold }) {
     if (gold.kind === "none") return undefined;
     const name = fields.residue.residueName.toUpperCase();
     const stray = gold.bonds.find((b) => b.residueName.toUpperCase() !== name);
-    return stray === undefined ? undefined : `gold bond ${stray.residueName} ${stray.atomName}, ${stray.ligandAtomName} is not on the question's residue ${name}`;
+    return stray === undefined
+      ? undefined
+      : `gold bond ${stray.residueName} ${stray.atomName}, ${stray.ligandAtomName} is not on the question's residue ${name}`;
   },
 });

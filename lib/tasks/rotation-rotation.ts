@@ -3,7 +3,17 @@ import { AXES_CONVENTION, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
 import type { CommandSpec } from "./grammar/command";
-import { MC_ANSWER_FORMAT, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
+import {
+  MC_ANSWER_FORMAT,
+  MC_WIDGET,
+  McAnswerSchema,
+  canonicalizeMcAnswer,
+  createMcGoldSchema,
+  parseMcAnswer,
+  scoreMcAnswer,
+  type McAnswer,
+  type McGold,
+} from "./multiple-choice";
 import { fillTemplate } from "./template";
 
 /**

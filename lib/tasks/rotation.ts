@@ -3,7 +3,14 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
-import { axisSchema, commandValueSchema, describeCommandRange, formatCommand, parseSingleCommand, type CommandSpec } from "./grammar/command";
+import {
+  axisSchema,
+  commandValueSchema,
+  describeCommandRange,
+  formatCommand,
+  parseSingleCommand,
+  type CommandSpec,
+} from "./grammar/command";
 import { computeLinearCredit } from "./partial-credit";
 import { fillTemplate } from "./template";
 
@@ -69,7 +76,15 @@ export const rotationTask = defineTask({
   fieldsSchema: RotationFieldsSchema,
   renderQuestion: (fields: RotationFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
   // Spec §4: "about 1/13" (13 angles, given the axis); guessing the axis as well would be 1/39.
-  answerWidget: { type: "command", verb: "roll", axes: ROTATION_COMMAND.axes, min: ROTATION_COMMAND.min, max: ROTATION_COMMAND.max, step: ROTATION_COMMAND.step, unit: "°" },
+  answerWidget: {
+    type: "command",
+    verb: "roll",
+    axes: ROTATION_COMMAND.axes,
+    min: ROTATION_COMMAND.min,
+    max: ROTATION_COMMAND.max,
+    step: ROTATION_COMMAND.step,
+    unit: "°",
+  },
   params: RotationParamsSchema,
   answerSchema: RotationAnswerSchema,
   goldSchema: RotationAnswerSchema,

@@ -3,7 +3,17 @@ import { AXES_CONVENTION, ROTATION_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
 import type { CommandSpec } from "./grammar/command";
-import { MC_ANSWER_FORMAT, MC_WIDGET, McAnswerSchema, canonicalizeMcAnswer, createMcGoldSchema, parseMcAnswer, scoreMcAnswer, type McAnswer, type McGold } from "./multiple-choice";
+import {
+  MC_ANSWER_FORMAT,
+  MC_WIDGET,
+  McAnswerSchema,
+  canonicalizeMcAnswer,
+  createMcGoldSchema,
+  parseMcAnswer,
+  scoreMcAnswer,
+  type McAnswer,
+  type McGold,
+} from "./multiple-choice";
 import { fillTemplate } from "./template";
 
 /**
@@ -24,7 +34,9 @@ export const TranslationRotationFieldsSchema = z
     /** Target complex c2: the participant applies the transformation to it. */
     targetPdbId: PdbIdSchema,
   })
-  .refine((f) => f.referencePdbId.toLowerCase() !== f.targetPdbId.toLowerCase(), { message: "reference and target must be different complexes" });
+  .refine((f) => f.referencePdbId.toLowerCase() !== f.targetPdbId.toLowerCase(), {
+    message: "reference and target must be different complexes",
+  });
 export type TranslationRotationFields = z.infer<typeof TranslationRotationFieldsSchema>;
 
 /** Generator knobs come with the generator (later issue); defaults keep old stored params valid. */
@@ -54,7 +66,8 @@ export const translationRotationTask = defineTask({
   ].join("\n\n"),
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: TranslationRotationFieldsSchema,
-  renderQuestion: (fields: TranslationRotationFields) => fillTemplate(QUESTION_TEMPLATE, { referencePdbId: fields.referencePdbId, targetPdbId: fields.targetPdbId }),
+  renderQuestion: (fields: TranslationRotationFields) =>
+    fillTemplate(QUESTION_TEMPLATE, { referencePdbId: fields.referencePdbId, targetPdbId: fields.targetPdbId }),
   // Spec §4: four options, 25%.
   answerWidget: MC_WIDGET,
   params: TranslationRotationParamsSchema,

@@ -3,7 +3,14 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
-import { axisSchema, commandValueSchema, describeCommandRange, formatCommand, parseSingleCommand, type CommandSpec } from "./grammar/command";
+import {
+  axisSchema,
+  commandValueSchema,
+  describeCommandRange,
+  formatCommand,
+  parseSingleCommand,
+  type CommandSpec,
+} from "./grammar/command";
 import { computeLinearCredit } from "./partial-credit";
 import { fillTemplate } from "./template";
 
@@ -67,7 +74,15 @@ export const translationTask = defineTask({
   questionTemplate: QUESTION_TEMPLATE,
   fieldsSchema: TranslationFieldsSchema,
   renderQuestion: (fields: TranslationFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
-  answerWidget: { type: "command", verb: "move", axes: TRANSLATION_COMMAND.axes, min: TRANSLATION_COMMAND.min, max: TRANSLATION_COMMAND.max, step: TRANSLATION_COMMAND.step, unit: "Å" },
+  answerWidget: {
+    type: "command",
+    verb: "move",
+    axes: TRANSLATION_COMMAND.axes,
+    min: TRANSLATION_COMMAND.min,
+    max: TRANSLATION_COMMAND.max,
+    step: TRANSLATION_COMMAND.step,
+    unit: "Å",
+  },
   params: TranslationParamsSchema,
   answerSchema: TranslationAnswerSchema,
   goldSchema: TranslationAnswerSchema,

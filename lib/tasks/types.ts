@@ -1,7 +1,17 @@
 import { z } from "zod";
 
 /** Task ids in the paper's order (T1..T9). Stable: stored in the DB and in CSV exports. */
-export const TASK_IDS = ["translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"] as const;
+export const TASK_IDS = [
+  "translation",
+  "rotation",
+  "zooming",
+  "residue_ligand",
+  "translation_rotation",
+  "rotation_rotation",
+  "docking",
+  "interaction_location",
+  "pocket_ligand",
+] as const;
 
 export const TaskIdSchema = z.enum(TASK_IDS);
 export type TaskId = z.infer<typeof TaskIdSchema>;
@@ -65,7 +75,8 @@ export interface TaskItem<Fields, Gold> {
 }
 
 /** Type-erased grading of stored data (raw text + gold JSON), for callers that hold any task. */
-export type GradeResult = { ok: true; canonical: string; score: TaskScore } | { ok: false; stage: "answer" | "gold" | "params"; error: string };
+export type GradeResult =
+  { ok: true; canonical: string; score: TaskScore } | { ok: false; stage: "answer" | "gold" | "params"; error: string };
 
 /** Type-erased rendering of stored fields JSON. */
 export type RenderResult = { ok: true; text: string } | { ok: false; error: string };
@@ -114,7 +125,10 @@ export interface TaskSpec<Id extends TaskId, Answer, Gold, Fields, P extends z.Z
   checkItem?(item: TaskItem<Fields, Gold>): string | undefined;
 }
 
-export interface TaskDefinition<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>> extends Omit<TaskSpec<Id, Answer, Gold, Fields, P>, "score" | "checkItem"> {
+export interface TaskDefinition<Id extends TaskId, Answer, Gold, Fields, P extends z.ZodType<object>> extends Omit<
+  TaskSpec<Id, Answer, Gold, Fields, P>,
+  "score" | "checkItem"
+> {
   /** Scores with the task's default params, or with overrides (validated; throws on invalid params). */
   score(answer: Answer, gold: Gold, params?: Partial<z.input<P>>): TaskScore;
   defaultParams: z.output<P>;

@@ -3,7 +3,13 @@ import { Scene3dSchema } from "@/lib/scene3d";
 import { AXES_CONVENTION, FORMAT_TOLERANCE, ZOOM_CONVENTION } from "./conventions";
 import { defineTask } from "./define-task";
 import { PdbIdSchema } from "./fields";
-import { commandValueSchema, describeCommandRange, formatCommand, parseSingleCommand, type CommandSpec } from "./grammar/command";
+import {
+  commandValueSchema,
+  describeCommandRange,
+  formatCommand,
+  parseSingleCommand,
+  type CommandSpec,
+} from "./grammar/command";
 import { fillTemplate } from "./template";
 
 /**
@@ -57,7 +63,15 @@ export const zoomingTask = defineTask({
   fieldsSchema: ZoomingFieldsSchema,
   renderQuestion: (fields: ZoomingFields) => fillTemplate(QUESTION_TEMPLATE, { pdbId: fields.pdbId }),
   // Spec §4: 1/21, one of the 21 distances 40..60.
-  answerWidget: { type: "command", verb: "move", axes: ZOOMING_COMMAND.axes, min: ZOOMING_COMMAND.min, max: ZOOMING_COMMAND.max, step: ZOOMING_COMMAND.step, unit: "Å" },
+  answerWidget: {
+    type: "command",
+    verb: "move",
+    axes: ZOOMING_COMMAND.axes,
+    min: ZOOMING_COMMAND.min,
+    max: ZOOMING_COMMAND.max,
+    step: ZOOMING_COMMAND.step,
+    unit: "Å",
+  },
   params: ZoomingParamsSchema,
   answerSchema: ZoomingAnswerSchema,
   goldSchema: ZoomingAnswerSchema,

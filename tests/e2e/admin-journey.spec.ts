@@ -20,7 +20,9 @@ test("admin journey: import → pool → study → participant link → monitor"
   // 1. Import the bundle (3 tasks × 6 items) through the import page.
   await page.getByRole("navigation", { name: "Staff" }).getByRole("link", { name: "Import" }).click();
   await page.waitForLoadState("networkidle");
-  await page.getByLabel("File", { exact: true }).setInputFiles({ name: `bundle-${bundle.tag}.zip`, mimeType: "application/zip", buffer: bundle.zipBytes });
+  await page
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: `bundle-${bundle.tag}.zip`, mimeType: "application/zip", buffer: bundle.zipBytes });
   await page.getByRole("button", { name: "Upload and import" }).click();
   await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 90_000 });
 
@@ -57,12 +59,17 @@ test("admin journey: import → pool → study → participant link → monitor"
   const optionValue = await versionSelect.locator("option", { hasText: poolName }).getAttribute("value");
   await versionSelect.selectOption(optionValue!);
   const taskGroup = page.getByRole("group", { name: "Tasks and load" });
-  for (const code of OTHER_TASK_CODES) await taskGroup.getByRole("checkbox", { name: new RegExp(`^${code} `) }).uncheck();
+  for (const code of OTHER_TASK_CODES)
+    await taskGroup.getByRole("checkbox", { name: new RegExp(`^${code} `) }).uncheck();
   await expect(taskGroup.getByRole("checkbox", { checked: true })).toHaveCount(3);
   // Settings the pool cannot satisfy are refused before saving, beside the field, with the task's name.
   await page.getByLabel("Items per task per participant").fill("6");
   await page.getByRole("button", { name: "Create study" }).click();
-  await expect(page.getByText("T1 Translation: the pool has 5 active item(s), but each participant needs 6 different ones. Lower items per task to 5 or add items.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "T1 Translation: the pool has 5 active item(s), but each participant needs 6 different ones. Lower items per task to 5 or add items.",
+    ),
+  ).toBeVisible();
   await expect(page.getByLabel("Items per task per participant")).toHaveAttribute("aria-invalid", "true");
   expect(page.url()).toMatch(/\/admin\/studies\/new$/);
   await page.getByLabel("Items per task per participant").fill("2");

@@ -2,7 +2,9 @@ import { expect, test } from "@playwright/test";
 import { completeDemo } from "../helpers/demo-walk";
 import { countResponses } from "./helpers/participant-fixtures";
 
-test("a participant completes the seeded demo study (items generated from the shipped structures)", async ({ page }) => {
+test("a participant completes the seeded demo study (items generated from the shipped structures)", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const shots = process.env.SCREENSHOTS_DIR;
   await page.setViewportSize({ width: 1400, height: 1000 });
@@ -16,8 +18,17 @@ test("a participant completes the seeded demo study (items generated from the sh
       const images = page.getByRole("list", { name: "Images" }).getByRole("listitem");
       expect(await images.count()).toBeGreaterThanOrEqual(4);
       // Every image actually loads (opaque ids, served to this participant only).
-      await expect.poll(() => images.locator("img").evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
-      if (shots && !seen.has(label)) await page.screenshot({ path: `${shots}/${label.replace(/\W+/g, "_")}.png`, fullPage: true });
+      await expect
+        .poll(() =>
+          images
+            .locator("img")
+            .evaluateAll((imgs) =>
+              imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+            ),
+        )
+        .toBe(true);
+      if (shots && !seen.has(label))
+        await page.screenshot({ path: `${shots}/${label.replace(/\W+/g, "_")}.png`, fullPage: true });
       seen.add(label);
     },
   });

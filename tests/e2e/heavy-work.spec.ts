@@ -33,7 +33,9 @@ test.afterAll(async () => {
   await admin?.dispose();
 });
 
-test("a nested-SVG bomb is refused by its budget in a worker while a participant's page is served", async ({ request }) => {
+test("a nested-SVG bomb is refused by its budget in a worker while a participant's page is served", async ({
+  request,
+}) => {
   test.setTimeout(180_000);
   const { slug } = await createSentinelStudy({ count: 2 });
   const SVG_NS = "http://www.w3.org/2000/svg";
@@ -45,13 +47,27 @@ test("a nested-SVG bomb is refused by its budget in a worker while a participant
     .split("\n")
     .map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
   fs.writeFileSync(path.join(bundle.dir, items[0]!.images[0]!.file), nested);
-  const files = ["manifest.json", "items.jsonl", "answers.jsonl", ...items.flatMap((it) => it.images.map((im) => im.file))];
+  const files = [
+    "manifest.json",
+    "items.jsonl",
+    "answers.jsonl",
+    ...items.flatMap((it) => it.images.map((im) => im.file)),
+  ];
   const zip = createStoredZip(files.map((name) => ({ name, data: fs.readFileSync(path.join(bundle.dir, name)) })));
 
-  const upload = await admin.post(`/api/admin/import?name=nested-svg-${bundle.tag}.zip`, { data: zip, headers: { "content-type": "application/octet-stream" } });
+  const upload = await admin.post(`/api/admin/import?name=nested-svg-${bundle.tag}.zip`, {
+    data: zip,
+    headers: { "content-type": "application/octet-stream" },
+  });
   expect(upload.status(), await upload.text()).toBe(202);
   const { batchId } = (await upload.json()) as { batchId: string };
-  const batch = async () => (await sql<{ status: string; finishedAt: Date | null; report: unknown }>(`SELECT status, "finishedAt", report FROM "ImportBatch" WHERE id = $1`, [batchId]))[0]!;
+  const batch = async () =>
+    (
+      await sql<{ status: string; finishedAt: Date | null; report: unknown }>(
+        `SELECT status, "finishedAt", report FROM "ImportBatch" WHERE id = $1`,
+        [batchId],
+      )
+    )[0]!;
   await expect.poll(async () => (await batch()).status, { timeout: 60_000 }).toBe("running");
 
   // A participant entering the study and getting its session page, while the import works on the bomb: answered,
@@ -63,11 +79,14 @@ test("a nested-SVG bomb is refused by its budget in a worker while a participant
 
   await expect.poll(async () => (await batch()).finishedAt, { timeout: 120_000 }).not.toBeNull();
   const report = JSON.stringify((await batch()).report);
-  expect(report).toContain("SVG check and rasterisation was stopped: it ran over its time budget of 10 s (HEAVY_SVG_BUDGET_MS)");
+  expect(report).toContain(
+    "SVG check and rasterisation was stopped: it ran over its time budget of 10 s (HEAVY_SVG_BUDGET_MS)",
+  );
   // The other records' SVGs went through the same workers and were stored as PNG.
-  const stored = await sql<{ mimeType: string }>(`SELECT im."mimeType" FROM "Item" i JOIN "ItemImage" im ON im."itemId" = i.id WHERE i."externalId" = ANY($1) AND im.position = 0`, [
-    items.slice(1).map((it) => it.id),
-  ]);
+  const stored = await sql<{ mimeType: string }>(
+    `SELECT im."mimeType" FROM "Item" i JOIN "ItemImage" im ON im."itemId" = i.id WHERE i."externalId" = ANY($1) AND im.position = 0`,
+    [items.slice(1).map((it) => it.id)],
+  );
   expect(stored.length).toBeGreaterThan(0);
   expect(new Set(stored.map((s) => s.mimeType))).toEqual(new Set(["image/png"]));
 });

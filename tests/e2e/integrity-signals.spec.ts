@@ -30,9 +30,14 @@ async function start(page: Page, slug: string, pid: string) {
   await expect(page.getByText("1 of 3")).toBeVisible();
 }
 
-test("a participant who switches tabs and pastes is flagged, and the exclusion policy changes the results as stated", async ({ browser }) => {
+test("a participant who switches tabs and pastes is flagged, and the exclusion policy changes the results as stated", async ({
+  browser,
+}) => {
   // Policy (set before anyone joined, as the study form requires): page hidden more than 1 s in total, or any paste.
-  const { slug } = await createSentinelStudy({ count: 3, config: { exclusions: { hiddenSecOver: 1, anyPaste: true } } });
+  const { slug } = await createSentinelStudy({
+    count: 3,
+    config: { exclusions: { hiddenSecOver: 1, anyPaste: true } },
+  });
   const studyId = `st_${slug.replace(/^e2e-/, "")}`;
 
   // Participant A: on question 1, switches to another tab for ~2.5 s, then pastes the answer.
@@ -45,7 +50,11 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: false });
   const { targetInfo } = await cdp.send("Target.getTargetInfo");
   const browserCdp = await browser.newBrowserCDPSession();
-  const { targetId } = await browserCdp.send("Target.createTarget", { url: "about:blank", newWindow: false, browserContextId: targetInfo.browserContextId });
+  const { targetId } = await browserCdp.send("Target.createTarget", {
+    url: "about:blank",
+    newWindow: false,
+    browserContextId: targetInfo.browserContextId,
+  });
   await browserCdp.send("Target.activateTarget", { targetId });
   await expect.poll(() => a.evaluate(() => document.hasFocus())).toBe(false);
   // Headless Chromium paints every tab, so the background tab stays "visible" (checked: Chromium 156 keeps it so for a
@@ -104,7 +113,9 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
   expect(hiddenSec).toBeGreaterThanOrEqual(2);
   expect(Number(await switcherRow.locator('[data-signal="hidden-count"]').innerText())).toBeGreaterThanOrEqual(1);
   expect(Number(await switcherRow.locator('[data-signal="focus-losses"]').innerText())).toBeGreaterThanOrEqual(1);
-  console.log(`switcher: hidden ${hiddenSec} s, focus losses ${await switcherRow.locator('[data-signal="focus-losses"]').innerText()}`);
+  console.log(
+    `switcher: hidden ${hiddenSec} s, focus losses ${await switcherRow.locator('[data-signal="focus-losses"]').innerText()}`,
+  );
   // Playwright drives the browser, and the browser says so.
   await expect(switcherRow.locator('[data-signal="webdriver"]')).toHaveText("yes");
   await expect(switcherRow.locator('[data-signal="excluded-by"]')).toHaveText("hiddenSecOver; anyPaste");
@@ -131,7 +142,9 @@ test("a participant who switches tabs and pastes is flagged, and the exclusion p
 
   // The study page states the policy the results applied (set before anyone joined, readable while the study is open).
   await researcher.goto(`/admin/studies/${studyId}`);
-  await expect(researcher.locator("dl").getByText("page hidden more than 1 s in total; any paste into an answer field")).toBeVisible();
+  await expect(
+    researcher.locator("dl").getByText("page hidden more than 1 s in total; any paste into an answer field"),
+  ).toBeVisible();
 
   await contextA.close();
   await contextB.close();

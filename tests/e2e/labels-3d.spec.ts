@@ -11,22 +11,43 @@ import { createStudyFromDemoPool } from "./helpers/participant-fixtures";
 
 const SHOTS = process.env.SCREENSHOTS_DIR;
 /** Fields of the 3D scene payload (lib/scene3d.ts); anything else reaching the browser fails the test. */
-const SCENE_FIELDS = new Set(["elements", "positions", "roles", "residueIndex", "bonds", "camera", "labels", "atomNames", "residueNames", "named"]);
+const SCENE_FIELDS = new Set([
+  "elements",
+  "positions",
+  "roles",
+  "residueIndex",
+  "bonds",
+  "camera",
+  "labels",
+  "atomNames",
+  "residueNames",
+  "named",
+]);
 /** Smallest label font (CSS px) accepted in the main image on the stage, without opening anything. */
 const MIN_MAIN_LABEL_PX = 12;
 /** Smallest 3D label font (CSS px) accepted. */
 const MIN_3D_LABEL_PX = 12;
 
 /** Label font sizes (CSS px) of an SVG item image as displayed by `img`. */
-async function labelSizes(img: Locator): Promise<{ displayedPx: number; minFontPx: number; maxFontPx: number; imagePx: number; fontsPx: number[] }> {
+async function labelSizes(
+  img: Locator,
+): Promise<{ displayedPx: number; minFontPx: number; maxFontPx: number; imagePx: number; fontsPx: number[] }> {
   return img.evaluate(async (el) => {
     const image = el as HTMLImageElement;
     const svg = await (await fetch(image.src)).text();
-    const width = Number(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/.exec(svg)?.[1] ?? /width="([\d.]+)"/.exec(svg)?.[1] ?? image.naturalWidth);
+    const width = Number(
+      /viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/.exec(svg)?.[1] ?? /width="([\d.]+)"/.exec(svg)?.[1] ?? image.naturalWidth,
+    );
     const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
     const displayed = image.getBoundingClientRect().width;
     const scale = displayed / width;
-    return { displayedPx: Math.round(displayed), minFontPx: Math.min(...sizes) * scale, maxFontPx: Math.max(...sizes) * scale, imagePx: width, fontsPx: [...new Set(sizes)] };
+    return {
+      displayedPx: Math.round(displayed),
+      minFontPx: Math.min(...sizes) * scale,
+      maxFontPx: Math.max(...sizes) * scale,
+      imagePx: width,
+      fontsPx: [...new Set(sizes)],
+    };
   });
 }
 
@@ -81,7 +102,9 @@ for (const viewport of [
   { width: 1366, height: 768 },
 ]) {
   for (const condition of ["static", "interactive"] as const) {
-    test(`${condition} at ${viewport.width}×${viewport.height}: label sizes as displayed; the 3D view shows the question's atoms from its first frame`, async ({ page }) => {
+    test(`${condition} at ${viewport.width}×${viewport.height}: label sizes as displayed; the 3D view shows the question's atoms from its first frame`, async ({
+      page,
+    }) => {
       test.setTimeout(240_000);
       const { slug } = await createStudyFromDemoPool(condition);
       const scenes: unknown[] = [];
@@ -117,24 +140,43 @@ for (const viewport of [
         }
         const label = ((await title.textContent()) ?? "").replace("Practice", "").trim();
         const images = page.getByRole("list", { name: "Images" }).getByRole("listitem").locator("img");
-        await expect.poll(() => images.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+        await expect
+          .poll(() =>
+            images.evaluateAll(
+              (imgs) =>
+                imgs.length > 0 &&
+                imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+            ),
+          )
+          .toBe(true);
         if (!seen.has(label)) {
           seen.add(label);
           // The first image on the stage (the main view, what a participant reads without opening anything).
           await page.getByRole("list", { name: "Images" }).getByRole("listitem").first().getByRole("button").click();
           const main = page.getByTestId("main-image");
-          await expect.poll(() => main.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+          await expect
+            .poll(() =>
+              main.evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+            )
+            .toBe(true);
           const first = await labelSizes(main);
-          expect(first.minFontPx, `${label}: smallest label in the main image (CSS px)`).toBeGreaterThanOrEqual(MIN_MAIN_LABEL_PX);
+          expect(first.minFontPx, `${label}: smallest label in the main image (CSS px)`).toBeGreaterThanOrEqual(
+            MIN_MAIN_LABEL_PX,
+          );
           const entry: Record<string, unknown> = { mainImage: first };
           // The enlarged viewer on the same image.
           await page.getByRole("button", { name: "Enlarge", exact: true }).click();
           const dialog = page.getByRole("dialog", { name: "Image viewer" });
           await expect(dialog).toBeVisible();
           const viewerImg = dialog.getByTestId("viewer-image").last();
-          await expect.poll(() => viewerImg.evaluate((i) => (i as HTMLImageElement).complete && i.getBoundingClientRect().width)).toBeGreaterThan(300);
+          await expect
+            .poll(() => viewerImg.evaluate((i) => (i as HTMLImageElement).complete && i.getBoundingClientRect().width))
+            .toBeGreaterThan(300);
           entry.viewer = await labelSizes(viewerImg);
-          if (SHOTS && !seen.has(`viewer:${label}`)) await page.screenshot({ path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}-viewer.png` });
+          if (SHOTS && !seen.has(`viewer:${label}`))
+            await page.screenshot({
+              path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}-viewer.png`,
+            });
           await page.keyboard.press("Escape");
           await expect(dialog).toBeHidden();
           // Back to the 3D view on the stage (the interactive condition shows it first).
@@ -167,28 +209,46 @@ for (const viewport of [
                 entry[`named:${text}`] = { fontPx: font, box };
               }
               const rings = viewer.locator(".misi-3d-marker");
-              for (let k = 0; k < namedCount; k++) expect(inside((await rings.nth(k).boundingBox())!, canvasBox)).toBe(true);
-              if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}-3d-first-frame.png` });
+              for (let k = 0; k < namedCount; k++)
+                expect(inside((await rings.nth(k).boundingBox())!, canvasBox)).toBe(true);
+              if (SHOTS)
+                await page.screenshot({
+                  path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}-3d-first-frame.png`,
+                });
               namedChecked++;
             }
             // Hover names an atom (pocket views and the one-residue view alike).
             const name = await hoverSomeAtom(page, canvas);
-            expect(name, `${label}: hover over the 3D view`).toMatch(/^(ligand \S+|[A-Z0-9]{1,3} -?\d+[A-Z]? [A-Za-z0-9] \S+)$/);
+            expect(name, `${label}: hover over the 3D view`).toMatch(
+              /^(ligand \S+|[A-Z0-9]{1,3} -?\d+[A-Z]? [A-Za-z0-9] \S+)$/,
+            );
             entry.hover = name;
             hovered++;
             const centre = viewer.getByRole("button", { name: "Centre on ligand" });
             if (await centre.isVisible()) {
-              const before = await page.evaluate(() => (window as unknown as { __misiViewer: { camera: { position: { toArray(): number[] } } } }).__misiViewer.camera.position.toArray());
+              const before = await page.evaluate(() =>
+                (
+                  window as unknown as { __misiViewer: { camera: { position: { toArray(): number[] } } } }
+                ).__misiViewer.camera.position.toArray(),
+              );
               await centre.click();
-              const after = await page.evaluate(() => (window as unknown as { __misiViewer: { camera: { position: { toArray(): number[] } } } }).__misiViewer.camera.position.toArray());
+              const after = await page.evaluate(() =>
+                (
+                  window as unknown as { __misiViewer: { camera: { position: { toArray(): number[] } } } }
+                ).__misiViewer.camera.position.toArray(),
+              );
               expect(after).not.toEqual(before);
               if (namedCount > 0) await expect(named.first()).toBeVisible();
             }
             const spans = viewer.locator(".misi-3d-label[data-kind=a], .misi-3d-label[data-kind=r]");
-            if ((await spans.count()) > 0) entry.labels3dFontPx = await spans.first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+            if ((await spans.count()) > 0)
+              entry.labels3dFontPx = await spans.first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
           }
           measured[label] = entry;
-          if (SHOTS) await page.screenshot({ path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}.png` });
+          if (SHOTS)
+            await page.screenshot({
+              path: `${SHOTS}/${condition}-${viewport.width}-${label.replace(/\W+/g, "_")}.png`,
+            });
         }
         await page.getByLabel(/Your answer/).fill(answerFor(label));
         await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as");
@@ -203,7 +263,9 @@ for (const viewport of [
         expect(scenes.length).toBeGreaterThan(0);
         for (const scene of scenes) {
           expect(Object.keys(scene as object).filter((k) => !SCENE_FIELDS.has(k))).toEqual([]);
-          expect(JSON.stringify(scene)).not.toMatch(/"(gold|answerKey|distractors|exact|partial|canonicalAnswer|letter)"\s*:/);
+          expect(JSON.stringify(scene)).not.toMatch(
+            /"(gold|answerKey|distractors|exact|partial|canonicalAnswer|letter)"\s*:/,
+          );
         }
       }
       if (SHOTS) {

@@ -1,19 +1,28 @@
 import pg from "pg";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { countResponses, createSentinelStudy, createStudyFromDemoPool, e2eDatabaseUrl, interactionLogs } from "./helpers/participant-fixtures";
+import {
+  countResponses,
+  createSentinelStudy,
+  createStudyFromDemoPool,
+  e2eDatabaseUrl,
+  interactionLogs,
+} from "./helpers/participant-fixtures";
 import { answerFor } from "../helpers/demo-walk";
 
 // Keyboard focus visible on every control of the question page, the device rule (desktop-only H-bond studies screen
 // phones out before consent), the H-bond primer recorded on the server, and an answer kept across a page reload.
 
-async function participantRow(slug: string, externalId: string): Promise<{ status: string; deviceInfo: Record<string, unknown> | null; flags: Record<string, unknown> | null }> {
+async function participantRow(
+  slug: string,
+  externalId: string,
+): Promise<{ status: string; deviceInfo: Record<string, unknown> | null; flags: Record<string, unknown> | null }> {
   const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
   await client.connect();
   try {
-    const r = await client.query(`SELECT p.status::text AS status, p."deviceInfo", p.flags FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1 AND p."externalId" = $2`, [
-      slug,
-      externalId,
-    ]);
+    const r = await client.query(
+      `SELECT p.status::text AS status, p."deviceInfo", p.flags FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1 AND p."externalId" = $2`,
+      [slug, externalId],
+    );
     return r.rows[0];
   } finally {
     await client.end();
@@ -44,7 +53,9 @@ async function tabTo(page: Page, target: Locator, max = 60) {
   throw new Error(`could not reach ${target.toString()} with Tab`);
 }
 
-test("every control of the question page shows keyboard focus; the axis picker's label carries the ring of its hidden radio", async ({ page }) => {
+test("every control of the question page shows keyboard focus; the axis picker's label carries the ring of its hidden radio", async ({
+  page,
+}) => {
   const { slug } = await createSentinelStudy({ count: 1 });
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(`/s/${slug}?PROLIFIC_PID=focus-1`);
@@ -54,7 +65,11 @@ test("every control of the question page shows keyboard focus; the axis picker's
 
   const axisX = page.getByRole("radio", { name: "x", exact: true });
   await tabTo(page, axisX);
-  const ringOf = (label: Locator) => label.evaluate((el) => ({ style: getComputedStyle(el).outlineStyle, width: parseFloat(getComputedStyle(el).outlineWidth) }));
+  const ringOf = (label: Locator) =>
+    label.evaluate((el) => ({
+      style: getComputedStyle(el).outlineStyle,
+      width: parseFloat(getComputedStyle(el).outlineWidth),
+    }));
   const labelX = page.getByTestId("axis-option").filter({ hasText: /^x$/ });
   const labelY = page.getByTestId("axis-option").filter({ hasText: /^y$/ });
   expect(await ringOf(labelX)).toEqual({ style: "solid", width: 3 });
@@ -79,14 +94,28 @@ test("every control of the question page shows keyboard focus; the axis picker's
   expect(seen.length).toBeGreaterThan(8);
 });
 
-test("a desktop-only study screens a phone out before consent, with the device recorded and a way back to Prolific", async ({ browser, playwright, baseURL }) => {
-  const { slug } = await createStudyFromDemoPool("static", { prolific: { completionCode: "UX-DONE", returnUrl: "https://app.prolific.com/submissions/complete?cc=NODEVICE" } });
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+test("a desktop-only study screens a phone out before consent, with the device recorded and a way back to Prolific", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const { slug } = await createStudyFromDemoPool("static", {
+    prolific: { completionCode: "UX-DONE", returnUrl: "https://app.prolific.com/submissions/complete?cc=NODEVICE" },
+  });
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
   const page = await phone.newPage();
   await page.goto(`/s/${slug}?PROLIFIC_PID=phone-1&STUDY_ID=x&SESSION_ID=1`);
   await expect(page.getByText(/needs a desktop or laptop computer/)).toBeVisible();
   await expect(page.getByRole("button", { name: /I agree/ })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Return" })).toHaveAttribute("href", "https://app.prolific.com/submissions/complete?cc=NODEVICE");
+  await expect(page.getByRole("link", { name: "Return" })).toHaveAttribute(
+    "href",
+    "https://app.prolific.com/submissions/complete?cc=NODEVICE",
+  );
   const row = await participantRow(slug, "phone-1");
   expect(row.status).toBe("screened_out");
   expect(row.flags).toMatchObject({ screenOutReason: "device" });
@@ -101,7 +130,18 @@ test("a desktop-only study screens a phone out before consent, with the device r
   const visitor = await playwright.request.newContext({ baseURL });
   await visitor.get(`/s/${slug}?PROLIFIC_PID=phone-2`);
   const consent = await visitor.post("/api/participant/consent", {
-    data: { accept: true, device: { viewportWidth: 390, viewportHeight: 844, screenWidth: 390, screenHeight: 844, devicePixelRatio: 3, userAgent: "phone", pointer: "coarse" } },
+    data: {
+      accept: true,
+      device: {
+        viewportWidth: 390,
+        viewportHeight: 844,
+        screenWidth: 390,
+        screenHeight: 844,
+        devicePixelRatio: 3,
+        userAgent: "phone",
+        pointer: "coarse",
+      },
+    },
   });
   expect(consent.status()).toBe(200);
   const session = (await consent.json()) as { screenedOut: { message: string } | null; current: unknown };
@@ -126,8 +166,14 @@ test("a desktop-only study screens a phone out before consent, with the device r
   await phone2.close();
 });
 
-test("the H-bond primer is recorded on the server: resuming in a new browser does not show it again", async ({ browser }) => {
-  const { slug } = await createStudyFromDemoPool("static", { hbondPrimer: true, tasks: ["residue_ligand", "pocket_ligand"], practiceItemIds: [] });
+test("the H-bond primer is recorded on the server: resuming in a new browser does not show it again", async ({
+  browser,
+}) => {
+  const { slug } = await createStudyFromDemoPool("static", {
+    hbondPrimer: true,
+    tasks: ["residue_ligand", "pocket_ligand"],
+    practiceItemIds: [],
+  });
   const link = `/s/${slug}?PROLIFIC_PID=primer-1&STUDY_ID=x&SESSION_ID=1`;
   const first = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await first.newPage();
@@ -161,7 +207,11 @@ test("an answer on its way when the page reloads is sent again after the reload 
   await expect(page.getByText("1 of 2")).toBeVisible();
   // The server is "restarting": every attempt fails until the page reloads (as a dev server's restart reloads it).
   await page.route("**/api/participant/answer", (route) =>
-    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "restarting" } }) }),
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "restarting" } }),
+    }),
   );
   await page.getByLabel(/Your answer/).fill("move x 3");
   await page.getByRole("button", { name: "Submit answer" }).click();

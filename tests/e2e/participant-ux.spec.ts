@@ -16,10 +16,14 @@ const VIEWPORT = { width: 1280, height: 800 };
 const MIN_VIEWER_LABEL_PX = 11;
 
 async function expectNoSeriousViolations(page: Page, where: string, log: string[]) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const minor = results.violations.filter((v) => !serious.includes(v));
-  log.push(`${where}: ${serious.length} serious/critical, ${minor.length} minor/moderate${minor.length ? ` (${minor.map((v) => v.id).join(", ")})` : ""}`);
+  log.push(
+    `${where}: ${serious.length} serious/critical, ${minor.length} minor/moderate${minor.length ? ` (${minor.map((v) => v.id).join(", ")})` : ""}`,
+  );
   expect(
     serious.map(
       (v) =>
@@ -46,11 +50,17 @@ async function labelSizes(img: Locator): Promise<{ displayedPx: number; minFontP
   return img.evaluate(async (el) => {
     const image = el as HTMLImageElement;
     const svg = await (await fetch(image.src)).text();
-    const width = Number(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/.exec(svg)?.[1] ?? /width="([\d.]+)"/.exec(svg)?.[1] ?? image.naturalWidth);
+    const width = Number(
+      /viewBox="[-\d.]+ [-\d.]+ ([\d.]+)/.exec(svg)?.[1] ?? /width="([\d.]+)"/.exec(svg)?.[1] ?? image.naturalWidth,
+    );
     const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
     const displayed = image.getBoundingClientRect().width;
     const scale = displayed / width;
-    return { displayedPx: Math.round(displayed), minFontPx: Math.min(...sizes) * scale, maxFontPx: Math.max(...sizes) * scale };
+    return {
+      displayedPx: Math.round(displayed),
+      minFontPx: Math.min(...sizes) * scale,
+      maxFontPx: Math.max(...sizes) * scale,
+    };
   });
 }
 
@@ -127,7 +137,17 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
     const images = page.getByRole("list", { name: "Images" }).getByRole("listitem");
     // The question appears with its images: all loaded when the title is there (prefetched while the previous
     // question was answered; the next question is shown once its images are in).
-    await expect.poll(() => images.locator("img").evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+    await expect
+      .poll(() =>
+        images
+          .locator("img")
+          .evaluateAll(
+            (imgs) =>
+              imgs.length > 0 &&
+              imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+          ),
+      )
+      .toBe(true);
     if (condition === "interactive") {
       await expect(page.getByText("Loading the 3D view…")).toHaveCount(0);
       if ((await page.getByTestId("molecule-viewer").count()) > 0) with3d += 1;
@@ -154,7 +174,15 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       const caption = viewer.getByTestId("viewer-caption").last();
       await expect(caption).toContainText(`(${count} of ${count})`);
       const viewerImgs = viewer.getByTestId("viewer-image");
-      await expect.poll(() => viewerImgs.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await expect
+        .poll(() =>
+          viewerImgs.evaluateAll(
+            (imgs) =>
+              imgs.length > 0 &&
+              imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+          ),
+        )
+        .toBe(true);
       // Laid out at its full size (not a pre-layout placeholder) before anything is measured.
       await expect.poll(() => viewerImgs.last().evaluate((i) => i.getBoundingClientRect().width)).toBeGreaterThan(300);
       // An MC option image opens beside the reference image; S switches to the single, larger view.
@@ -168,7 +196,11 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
       }
       // After S the single view is laid out on the next frames: poll until the size settles (it fails if it never
       // reaches the minimum).
-      await expect.poll(async () => (await labelSizes(viewerImgs.last())).minFontPx, { message: `label size in the viewer for ${label}` }).toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
+      await expect
+        .poll(async () => (await labelSizes(viewerImgs.last())).minFontPx, {
+          message: `label size in the viewer for ${label}`,
+        })
+        .toBeGreaterThanOrEqual(MIN_VIEWER_LABEL_PX);
       const sizes = await labelSizes(viewerImgs.last());
       labels[`${condition}: ${label}`] = sizes;
       if (!seen.size) await expectNoSeriousViolations(page, `${condition}: image viewer`, log);
@@ -216,7 +248,9 @@ async function runSession(page: Page, condition: "static" | "interactive", keybo
   }
 }
 
-test("static condition, keyboard only: every screen passes axe, the viewer works with ← → Esc, labels are readable", async ({ page }) => {
+test("static condition, keyboard only: every screen passes axe, the viewer works with ← → Esc, labels are readable", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await runSession(page, "static", true);
 });

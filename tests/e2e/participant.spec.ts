@@ -1,6 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { threeDUsageOf, type InteractionLogInput } from "@/lib/results/three-d-usage";
-import { countResponses, createSentinelStudy, GOLD_SENTINEL, interactionLogs, studyIdOf, tinyScene3d } from "./helpers/participant-fixtures";
+import {
+  countResponses,
+  createSentinelStudy,
+  GOLD_SENTINEL,
+  interactionLogs,
+  studyIdOf,
+  tinyScene3d,
+} from "./helpers/participant-fixtures";
 import { E2E_ADMIN, signInPage } from "./helpers/sign-in";
 
 async function answerCurrent(page: Page, text: string) {
@@ -9,7 +16,9 @@ async function answerCurrent(page: Page, text: string) {
   await page.getByRole("button", { name: "Submit answer" }).click();
 }
 
-test("a participant goes from the study link to the completion code; a reload resumes; nothing leaks", async ({ page }) => {
+test("a participant goes from the study link to the completion code; a reload resumes; nothing leaks", async ({
+  page,
+}) => {
   const { slug } = await createSentinelStudy({ count: 3 });
   const bodies: string[] = [];
   page.on("response", async (response) => {
@@ -104,7 +113,9 @@ test("a submit whose response is lost is retried with the same key and stored on
   expect(await countResponses(slug, "e2e-p2")).toBe(2);
 });
 
-test("while the server cannot be reached the browser says it is reconnecting, keeps the answer and stores it once", async ({ page }) => {
+test("while the server cannot be reached the browser says it is reconnecting, keeps the answer and stores it once", async ({
+  page,
+}) => {
   const { slug } = await createSentinelStudy({ count: 2 });
   await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p3`);
   await page.getByRole("button", { name: /I agree/ }).click();
@@ -115,7 +126,12 @@ test("while the server cannot be reached the browser says it is reconnecting, ke
     if (refused < 4) {
       refused++;
       if (refused === 3) await route.abort("connectionreset");
-      else await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "busy" } }) });
+      else
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "UNAVAILABLE", message: "busy" } }),
+        });
       return;
     }
     await route.continue();
@@ -136,11 +152,19 @@ test("closed and unknown study links say so", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Session not found" })).toBeVisible();
 });
 
-test("interactive condition: the 3D view draws, rotates, and the camera path is saved with the answer; a researcher replays it", async ({ page, browser }) => {
-  const { slug } = await createSentinelStudy({ count: 1, config: { conditions: ["interactive"] }, scene3d: tinyScene3d() });
+test("interactive condition: the 3D view draws, rotates, and the camera path is saved with the answer; a researcher replays it", async ({
+  page,
+  browser,
+}) => {
+  const { slug } = await createSentinelStudy({
+    count: 1,
+    config: { conditions: ["interactive"] },
+    scene3d: tinyScene3d(),
+  });
   const sceneJson: string[] = [];
   page.on("response", async (r) => {
-    if (r.url().includes("/api/participant/session") || r.url().includes("/api/participant/consent")) sceneJson.push(await r.text().catch(() => ""));
+    if (r.url().includes("/api/participant/session") || r.url().includes("/api/participant/consent"))
+      sceneJson.push(await r.text().catch(() => ""));
   });
   await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-3d`);
   await page.getByRole("button", { name: /I agree/ }).click();
@@ -183,7 +207,10 @@ test("interactive condition: the 3D view draws, rotates, and the camera path is 
   await page.waitForTimeout(600);
   await answerCurrent(page, "move x 1");
   await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
-  const [log] = (await interactionLogs(slug, "e2e-3d")) as Array<{ camera: Array<{ t: number; q: number[]; d: number }>; events: Array<{ t: number; type: string; detail?: string }> }>;
+  const [log] = (await interactionLogs(slug, "e2e-3d")) as Array<{
+    camera: Array<{ t: number; q: number[]; d: number }>;
+    events: Array<{ t: number; type: string; detail?: string }>;
+  }>;
   expect(log!.events.filter((e) => e.type === "viewer").map((e) => e.detail)).toEqual(["start", "reset"]);
   const usage = threeDUsageOf(log as InteractionLogInput, null)!;
   expect(usage.resets).toBe(1);

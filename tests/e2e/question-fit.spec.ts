@@ -31,7 +31,9 @@ async function hiddenAtFirstSight(page: Page): Promise<string[]> {
       const scope = box.parentElement ?? box;
       return [...scope.querySelectorAll("[data-scroll-cue]")].some((c) => {
         const r = c.getBoundingClientRect();
-        return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= H && /more below/i.test((c as HTMLElement).innerText);
+        return (
+          r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= H && /more below/i.test((c as HTMLElement).innerText)
+        );
       });
     };
 
@@ -44,19 +46,27 @@ async function hiddenAtFirstSight(page: Page): Promise<string[]> {
           `question text: ${el === text ? "the text" : `its box <${el.tagName.toLowerCase()}${el.getAttribute("aria-label") ? ` ${el.getAttribute("aria-label")}` : ""}>`} shows ${el.clientHeight} of ${el.scrollHeight} px with no "more below" cue`,
         );
       }
-      if (el === text && (r.top < -0.5 || r.bottom > H + 0.5) && !visibleCue(el)) out.push(`question text: y ${px(r.top)}–${px(r.bottom)} outside the window`);
+      if (el === text && (r.top < -0.5 || r.bottom > H + 0.5) && !visibleCue(el))
+        out.push(`question text: y ${px(r.top)}–${px(r.bottom)} outside the window`);
     }
 
     // Controls: the answer form's and the 3D view's. A visually hidden radio is shown by its label.
     const form = document.querySelector("#answer-text")?.closest("form");
     const viewer = document.querySelector('[data-testid="molecule-viewer"]');
-    const controls = [...(form?.querySelectorAll("button, input, select, textarea") ?? []), ...(viewer?.querySelectorAll("button, input") ?? [])];
+    const controls = [
+      ...(form?.querySelectorAll("button, input, select, textarea") ?? []),
+      ...(viewer?.querySelectorAll("button, input") ?? []),
+    ];
     for (const control of controls) {
       const shownAs = control.classList.contains("sr-only") ? (control.closest("label") ?? control) : control;
       if (control.closest(".hidden") || control.closest("dialog")) continue;
       const r = shownAs.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
-      const name = control.getAttribute("aria-label") ?? ((shownAs as HTMLElement).innerText.trim() || control.closest("label")?.innerText.trim() || control.tagName.toLowerCase());
+      const name =
+        control.getAttribute("aria-label") ??
+        ((shownAs as HTMLElement).innerText.trim() ||
+          control.closest("label")?.innerText.trim() ||
+          control.tagName.toLowerCase());
       const where = `(x ${px(r.left)}–${px(r.right)}, y ${px(r.top)}–${px(r.bottom)})`;
       if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
         out.push(`control "${name}" outside the window ${where}`);
@@ -66,7 +76,9 @@ async function hiddenAtFirstSight(page: Page): Promise<string[]> {
         if (!scrolls(el)) continue;
         const a = el.getBoundingClientRect();
         if (r.top < a.top - 0.5 || r.bottom > a.bottom + 0.5 || r.left < a.left - 0.5 || r.right > a.right + 0.5) {
-          out.push(`control "${name}" ${where} outside the visible area of its scroll container (y ${px(a.top)}–${px(a.bottom)})`);
+          out.push(
+            `control "${name}" ${where} outside the visible area of its scroll container (y ${px(a.top)}–${px(a.bottom)})`,
+          );
           break;
         }
       }
@@ -87,7 +99,9 @@ async function tabToViewer(page: Page): Promise<boolean> {
 
 for (const condition of ["static", "interactive"] as const) {
   for (const size of ["1366x768", "1280x800"] as const) {
-    test(`${condition} at ${size}: every question fully readable, every control in view${condition === "interactive" ? ", the 3D view by keyboard" : ""}`, async ({ browser }) => {
+    test(`${condition} at ${size}: every question fully readable, every control in view${condition === "interactive" ? ", the 3D view by keyboard" : ""}`, async ({
+      browser,
+    }) => {
       test.setTimeout(300_000);
       const { slug } = await createStudyFromDemoPool(condition, { deviceRule: "any" });
       const externalId = `fit-${condition}-${size}`;
@@ -118,7 +132,15 @@ for (const condition of ["static", "interactive"] as const) {
           const label = ((await title.textContent()) ?? "").replace("Practice", "").trim();
           tasks.push(label);
           const images = page.locator('img[src*="/api/images/"]');
-          await expect.poll(() => images.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+          await expect
+            .poll(() =>
+              images.evaluateAll(
+                (imgs) =>
+                  imgs.length > 0 &&
+                  imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+              ),
+            )
+            .toBe(true);
           // Not every task has a 3D view (T6 compares two complexes).
           if (condition === "interactive") await expect(page.getByText("Loading the 3D view…")).toHaveCount(0);
           const has3d = (await page.getByTestId("molecule-viewer").count()) > 0;
@@ -126,7 +148,13 @@ for (const condition of ["static", "interactive"] as const) {
           if (has3d) {
             await expect(page.getByTestId("molecule-viewer")).toHaveAttribute("data-ready", "true");
             // Layouts settle after the view measured its controls.
-            await expect.poll(() => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))).toBe(true);
+            await expect
+              .poll(() =>
+                page.evaluate(
+                  () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))),
+                ),
+              )
+              .toBe(true);
           }
           problems.push(...(await hiddenAtFirstSight(page)).map((p) => `${label}: ${p}`));
 
@@ -140,13 +168,26 @@ for (const condition of ["static", "interactive"] as const) {
               if (!focusShown) keyboard.push(`${label}: the focused 3D view shows no focus`);
               const pose = () =>
                 page.evaluate(() => {
-                  const cam = (window as unknown as { __misiViewer?: { camera: { quaternion: { x: number; y: number; z: number; w: number }; position: { length(): number } } } }).__misiViewer!.camera;
-                  return { q: [cam.quaternion.x, cam.quaternion.y, cam.quaternion.z, cam.quaternion.w], d: cam.position.length() };
+                  const cam = (
+                    window as unknown as {
+                      __misiViewer?: {
+                        camera: {
+                          quaternion: { x: number; y: number; z: number; w: number };
+                          position: { length(): number };
+                        };
+                      };
+                    }
+                  ).__misiViewer!.camera;
+                  return {
+                    q: [cam.quaternion.x, cam.quaternion.y, cam.quaternion.z, cam.quaternion.w],
+                    d: cam.position.length(),
+                  };
                 });
               const before = await pose();
               for (const key of ["ArrowRight", "ArrowRight", "ArrowUp"]) await page.keyboard.press(key);
               const turned = await pose();
-              if (turned.q.every((v, i) => Math.abs(v - before.q[i]!) < 1e-4)) keyboard.push(`${label}: arrow keys do not rotate the 3D view`);
+              if (turned.q.every((v, i) => Math.abs(v - before.q[i]!) < 1e-4))
+                keyboard.push(`${label}: arrow keys do not rotate the 3D view`);
               for (const key of ["+", "+", "-"]) await page.keyboard.press(key);
               const zoomed = await pose();
               if (Math.abs(zoomed.d - turned.d) < 1e-3) keyboard.push(`${label}: + and − do not zoom the 3D view`);
@@ -175,8 +216,12 @@ for (const condition of ["static", "interactive"] as const) {
         logs.forEach((log, i) => {
           if (!with3d[i]) return;
           const camera = log.camera ?? [];
-          expect.soft(new Set(camera.map((s) => s.q.join(","))).size, `${tasks[i]}: orientations in the camera path`).toBeGreaterThan(1);
-          expect.soft(new Set(camera.map((s) => s.d)).size, `${tasks[i]}: distances in the camera path`).toBeGreaterThan(1);
+          expect
+            .soft(new Set(camera.map((s) => s.q.join(","))).size, `${tasks[i]}: orientations in the camera path`)
+            .toBeGreaterThan(1);
+          expect
+            .soft(new Set(camera.map((s) => s.d)).size, `${tasks[i]}: distances in the camera path`)
+            .toBeGreaterThan(1);
         });
       }
     });
@@ -195,7 +240,9 @@ test("a typed answer survives a reload; the counter leaves out the practice ques
   await page.reload();
   await expect(answer).toHaveValue("half typed");
   // The draft holds what was typed and which question it belongs to, nothing else.
-  const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem("misi.answerDraft") ?? "null") as Record<string, unknown> | null);
+  const kept = await page.evaluate(
+    () => JSON.parse(sessionStorage.getItem("misi.answerDraft") ?? "null") as Record<string, unknown> | null,
+  );
   expect(Object.keys(kept ?? {}).sort()).toEqual(["assignmentId", "text"]);
   const label = ((await page.locator("#q-title").textContent()) ?? "").replace("Practice", "").trim();
   await answer.fill(answerFor(label));

@@ -60,14 +60,21 @@ async function measure(page: Page, task: string, outside: string[], view3d: stri
       const r = el.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && !el.closest("dialog");
     };
-    const submit = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Submit answer")!.getBoundingClientRect();
+    const submit = [...document.querySelectorAll("button")]
+      .find((b) => b.textContent?.trim() === "Submit answer")!
+      .getBoundingClientRect();
     const imgs = [...document.querySelectorAll<HTMLImageElement>('img[src*="/api/images/"]')].filter(shown);
     // The main image where the layout marks one, else the largest image on the page.
-    const main = document.querySelector<HTMLImageElement>('[data-testid="main-image"]') ?? imgs.sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width)[0]!;
+    const main =
+      document.querySelector<HTMLImageElement>('[data-testid="main-image"]') ??
+      imgs.sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width)[0]!;
     const canvas = document.querySelector("[data-testid=molecule-viewer] canvas");
     const question = document.querySelector('[data-testid="question-text"]')!.getBoundingClientRect();
     const answer = document.querySelector("#answer-text")!.getBoundingClientRect();
-    const firstVisual = Math.min(...imgs.map((i) => i.getBoundingClientRect().top), ...(canvas && shown(canvas) ? [canvas.getBoundingClientRect().top] : []));
+    const firstVisual = Math.min(
+      ...imgs.map((i) => i.getBoundingClientRect().top),
+      ...(canvas && shown(canvas) ? [canvas.getBoundingClientRect().top] : []),
+    );
     return {
       submitTop: submit.top,
       submitBottom: submit.bottom,
@@ -80,7 +87,9 @@ async function measure(page: Page, task: string, outside: string[], view3d: stri
       answerTop: answer.top,
     };
   });
-  const session = (await page.evaluate(() => fetch("/api/participant/session", { cache: "no-store" }).then((r) => r.json()))) as { current: { item: { id: string } } };
+  const session = (await page.evaluate(() =>
+    fetch("/api/participant/session", { cache: "no-store" }).then((r) => r.json()),
+  )) as { current: { item: { id: string } } };
   const settings = await renderSettingsOf(session.current.item.id);
   let atom: number | null = null;
   let residue: number | null = null;
@@ -88,12 +97,20 @@ async function measure(page: Page, task: string, outside: string[], view3d: stri
     const w = settings.widthPx;
     const h = typeof settings.heightPx === "number" ? settings.heightPx : w;
     // Label sizes are given at a 1024-px image and scale with the smaller side (lib/render/settings.ts).
-    const toCss = (fontPx: unknown) => (typeof fontPx === "number" ? (fontPx * (Math.min(w, h) / 1024) * m.mainImagePx) / w : null);
+    const toCss = (fontPx: unknown) =>
+      typeof fontPx === "number" ? (fontPx * (Math.min(w, h) / 1024) * m.mainImagePx) / w : null;
     atom = toCss(settings.labelFontSizePx ?? 17);
     residue = toCss(settings.residueLabelFontSizePx ?? 20);
   }
   const round = (v: number) => Math.round(v * 10) / 10;
-  return { task, outside, view3d, ...m, atomLabelCssPx: atom === null ? null : round(atom), residueLabelCssPx: residue === null ? null : round(residue) };
+  return {
+    task,
+    outside,
+    view3d,
+    ...m,
+    atomLabelCssPx: atom === null ? null : round(atom),
+    residueLabelCssPx: residue === null ? null : round(residue),
+  };
 }
 
 /**
@@ -117,15 +134,28 @@ async function controlsOutside(page: Page, phone: boolean): Promise<string[]> {
       const r = el.getBoundingClientRect();
       const over = phone ? [-r.left, r.right - W] : [-r.left, -r.top, r.right - W, r.bottom - H];
       const worst = Math.max(...over);
-      if (worst > 0.5) out.push(`${name} out by ${Math.round(worst)} px (x ${Math.round(r.left)}–${Math.round(r.right)}, y ${Math.round(r.top)}–${Math.round(r.bottom)})`);
+      if (worst > 0.5)
+        out.push(
+          `${name} out by ${Math.round(worst)} px (x ${Math.round(r.left)}–${Math.round(r.right)}, y ${Math.round(r.top)}–${Math.round(r.bottom)})`,
+        );
     };
     const viewer = document.querySelector('[data-testid="molecule-viewer"]');
     check("3D view", viewer);
-    viewer?.querySelectorAll("button, input").forEach((el) => check(`3D view: ${(el as HTMLElement).innerText || (el.closest("label") as HTMLElement | null)?.innerText || el.tagName}`, el));
+    viewer
+      ?.querySelectorAll("button, input")
+      .forEach((el) =>
+        check(
+          `3D view: ${(el as HTMLElement).innerText || (el.closest("label") as HTMLElement | null)?.innerText || el.tagName}`,
+          el,
+        ),
+      );
     const form = document.querySelector("#answer-text")?.closest("form") ?? null;
     check("answer form", form);
     check("answer text field", document.querySelector("#answer-text"));
-    check("Submit", [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Submit answer") ?? null);
+    check(
+      "Submit",
+      [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Submit answer") ?? null,
+    );
     const area = form?.firstElementChild?.getBoundingClientRect();
     form?.querySelectorAll("button, input:not(.sr-only), select, textarea").forEach((el) => {
       const r = el.getBoundingClientRect();
@@ -141,7 +171,11 @@ async function controlsOutside(page: Page, phone: boolean): Promise<string[]> {
 async function showFirstImage(page: Page) {
   const thumbs = page.getByRole("list", { name: "Images" }).getByRole("button");
   const mainImage = page.getByTestId("main-image");
-  if ((await mainImage.count()) === 0 && (await page.getByTestId("molecule-viewer").count()) > 0 && (await page.getByTestId("stage").count()) > 0) {
+  if (
+    (await mainImage.count()) === 0 &&
+    (await page.getByTestId("molecule-viewer").count()) > 0 &&
+    (await page.getByTestId("stage").count()) > 0
+  ) {
     await thumbs.first().click();
     await expect(mainImage).toBeVisible();
   }
@@ -150,7 +184,10 @@ async function showFirstImage(page: Page) {
 async function walk(browser: Browser, condition: "static" | "interactive", size: SizeName): Promise<Measurement[]> {
   const { slug } = await createStudyFromDemoPool(condition, { deviceRule: "any" });
   const phone = size === "phone";
-  const context = await browser.newContext({ viewport: SIZES[size], ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+  const context = await browser.newContext({
+    viewport: SIZES[size],
+    ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
   const page = await context.newPage();
   const out: Measurement[] = [];
   try {
@@ -174,13 +211,27 @@ async function walk(browser: Browser, condition: "static" | "interactive", size:
       }
       const label = ((await title.textContent()) ?? "").replace("Practice", "").trim();
       const images = page.locator('img[src*="/api/images/"]');
-      await expect.poll(() => images.evaluateAll((imgs) => imgs.length > 0 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await expect
+        .poll(() =>
+          images.evaluateAll(
+            (imgs) =>
+              imgs.length > 0 &&
+              imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+          ),
+        )
+        .toBe(true);
       if (condition === "interactive") await expect(page.getByText("Loading the 3D view…")).toHaveCount(0);
       if (!seen.has(label)) {
         seen.add(label);
-        if (REPORT) await page.screenshot({ path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}.png`), fullPage: phone });
+        if (REPORT)
+          await page.screenshot({
+            path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}.png`),
+            fullPage: phone,
+          });
         // The controls as the participant meets them (in the interactive condition with the 3D view on the stage).
-        const outside = (await controlsOutside(page, phone)).map((o) => (condition === "interactive" ? `with the 3D view: ${o}` : o));
+        const outside = (await controlsOutside(page, phone)).map((o) =>
+          condition === "interactive" ? `with the 3D view: ${o}` : o,
+        );
         const viewer = page.getByTestId("molecule-viewer");
         const view3d =
           (await viewer.count()) > 0
@@ -191,7 +242,10 @@ async function walk(browser: Browser, condition: "static" | "interactive", size:
             : null;
         if (condition === "interactive" && !phone) {
           // The 3D view first, as the participant meets it; then the first image on the stage for the image measurement.
-          if (REPORT) await page.screenshot({ path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}-3d.png`) });
+          if (REPORT)
+            await page.screenshot({
+              path: path.join(REPORT, `${condition}-${size}-${label.replace(/\W+/g, "_")}-3d.png`),
+            });
           await showFirstImage(page);
           outside.push(...(await controlsOutside(page, phone)).map((o) => `with the first image: ${o}`));
         }
@@ -226,7 +280,9 @@ function report(name: string, rows: Measurement[]) {
 
 for (const condition of ["static", "interactive"] as const) {
   for (const size of ["1366x768", "1280x800"] as const) {
-    test(`${condition} at ${size}: Submit fully on screen and the main image at least ${MIN_MAIN_IMAGE_PX} px wide for every task`, async ({ browser }) => {
+    test(`${condition} at ${size}: Submit fully on screen and the main image at least ${MIN_MAIN_IMAGE_PX} px wide for every task`, async ({
+      browser,
+    }) => {
       test.setTimeout(240_000);
       if (REPORT) fs.mkdirSync(REPORT, { recursive: true });
       const rows = await walk(browser, condition, size);
@@ -237,11 +293,18 @@ for (const condition of ["static", "interactive"] as const) {
         expect.soft(r.submitBottom, `${r.task}: Submit bottom`).toBeLessThanOrEqual(height);
         expect.soft(r.submitRight, `${r.task}: Submit right edge`).toBeLessThanOrEqual(width);
         expect.soft(r.mainImagePx, `${r.task}: main image width`).toBeGreaterThanOrEqual(MIN_MAIN_IMAGE_PX);
-        expect.soft(r.outside, `${r.task}: every control (3D view and its controls, answer inputs, Submit) inside the window`).toEqual([]);
+        expect
+          .soft(
+            r.outside,
+            `${r.task}: every control (3D view and its controls, answer inputs, Submit) inside the window`,
+          )
+          .toEqual([]);
       }
     });
   }
-  test(`${condition} on a 390×844 phone: the question text first, then the images, then the answer`, async ({ browser }) => {
+  test(`${condition} on a 390×844 phone: the question text first, then the images, then the answer`, async ({
+    browser,
+  }) => {
     test.setTimeout(240_000);
     if (REPORT) fs.mkdirSync(REPORT, { recursive: true });
     const rows = await walk(browser, condition, "phone");
@@ -249,15 +312,26 @@ for (const condition of ["static", "interactive"] as const) {
     for (const r of rows) {
       expect.soft(r.questionTop, `${r.task}: question text above the images`).toBeLessThan(r.firstImageTop);
       expect.soft(r.firstImageTop, `${r.task}: images above the answer`).toBeLessThan(r.answerTop);
-      expect.soft(r.outside, `${r.task}: no control (3D view and its controls, answer inputs, Submit) cut at the sides`).toEqual([]);
+      expect
+        .soft(r.outside, `${r.task}: no control (3D view and its controls, answer inputs, Submit) cut at the sides`)
+        .toEqual([]);
     }
   });
 }
 
-test("the filmstrip: ← → keys, a swipe and side by side move between and compare the images of a T5 item", async ({ browser }) => {
-  const { slug } = await createStudyFromDemoPool("static", { deviceRule: "any", tasks: ["translation_rotation"], practiceItemIds: [] });
+test("the filmstrip: ← → keys, a swipe and side by side move between and compare the images of a T5 item", async ({
+  browser,
+}) => {
+  const { slug } = await createStudyFromDemoPool("static", {
+    deviceRule: "any",
+    tasks: ["translation_rotation"],
+    practiceItemIds: [],
+  });
   for (const phone of [false, true]) {
-    const context = await browser.newContext({ viewport: phone ? SIZES.phone : SIZES["1366x768"], ...(phone ? { isMobile: true, hasTouch: true } : {}) });
+    const context = await browser.newContext({
+      viewport: phone ? SIZES.phone : SIZES["1366x768"],
+      ...(phone ? { isMobile: true, hasTouch: true } : {}),
+    });
     const page = await context.newPage();
     await page.goto(`/s/${slug}?PROLIFIC_PID=film-${phone ? "phone" : "desk"}`);
     await page.getByRole("button", { name: /I agree/ }).click();
@@ -285,7 +359,14 @@ test("the filmstrip: ← → keys, a swipe and side by side move between and com
     const box = (await main.boundingBox())!;
     const y = box.y + box.height / 2;
     if (phone) {
-      const at = (x: number) => ({ pointerType: "touch", isPrimary: true, button: 0, clientX: x, clientY: y, pointerId: 7 });
+      const at = (x: number) => ({
+        pointerType: "touch",
+        isPrimary: true,
+        button: 0,
+        clientX: x,
+        clientY: y,
+        pointerId: 7,
+      });
       await main.dispatchEvent("pointerdown", at(box.x + box.width * 0.8));
       await main.dispatchEvent("pointerup", at(box.x + box.width * 0.2));
     } else {

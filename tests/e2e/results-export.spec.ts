@@ -13,7 +13,9 @@ async function findDemoStudyId(request: Parameters<typeof signInRequest>[0]): Pr
   const index = await request.get("/admin/results");
   expect(index.status()).toBe(200);
   const html = await index.text();
-  const match = /href="\/admin\/results\/([a-z0-9]+)"[^>]*>[^<]*<\/a>\s*<span[^>]*>demo<\/span>/.exec(html) ?? /href="\/admin\/results\/([a-z0-9]+)"/.exec(html);
+  const match =
+    /href="\/admin\/results\/([a-z0-9]+)"[^>]*>[^<]*<\/a>\s*<span[^>]*>demo<\/span>/.exec(html) ??
+    /href="\/admin\/results\/([a-z0-9]+)"/.exec(html);
   expect(match, "the results index lists the seeded demo study").not.toBeNull();
   return match![1]!;
 }
@@ -27,7 +29,9 @@ test("a researcher opens the results page and downloads every export", async ({ 
   for (const name of ["Human results per task", "Charts", "Item analysis", "Models vs humans", "Exports"]) {
     await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
   }
-  await expect(page.getByRole("heading", { name: /published results \(as reported, not item-matched\)/ })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: /published results \(as reported, not item-matched\)/ }),
+  ).toBeVisible();
   await expect(page.getByText("as reported").first()).toBeVisible();
 
   const responses = await request.get(`/api/export/${studyId}/responses`);
@@ -55,7 +59,9 @@ test("a researcher opens the results page and downloads every export", async ({ 
 
   const codebook = await request.get("/api/export/codebook");
   expect(codebook.status()).toBe(200);
-  expect((await codebook.text()).split("\n")[0]).toBe("table,table_title,table_description,column,position,type,unit,values,description");
+  expect((await codebook.text()).split("\n")[0]).toBe(
+    "table,table_title,table_description,column,position,type,unit,values,description",
+  );
 
   // The analysis package: the page's link, a .tar.gz with the Psych-DS folder and both scripts.
   const packageHref = await page.getByTestId("psych-ds-download").getAttribute("href");
@@ -74,8 +80,18 @@ test("a researcher opens the results page and downloads every export", async ({ 
   })();
   await pipeline(Readable.from([await archive.body()]), createGunzip(), extract);
   await listed;
-  for (const file of ["dataset_description.json", "analysis/analysis.R", "analysis/analysis.py", "analysis/settings.csv"]) expect(names).toContain(`demo-psych-ds/${file}`);
-  expect(names.filter((n) => /^demo-psych-ds\/data\/study-[A-Za-z0-9]+_table-(trials|participants|items|usage3d)_data\.csv$/.test(n))).toHaveLength(4);
+  for (const file of [
+    "dataset_description.json",
+    "analysis/analysis.R",
+    "analysis/analysis.py",
+    "analysis/settings.csv",
+  ])
+    expect(names).toContain(`demo-psych-ds/${file}`);
+  expect(
+    names.filter((n) =>
+      /^demo-psych-ds\/data\/study-[A-Za-z0-9]+_table-(trials|participants|items|usage3d)_data\.csv$/.test(n),
+    ),
+  ).toHaveLength(4);
 });
 
 test("exports refuse anonymous callers and unknown studies", async ({ request, playwright, baseURL }) => {
@@ -90,7 +106,13 @@ test("exports refuse anonymous callers and unknown studies", async ({ request, p
 
 test("the model import form reports a file that matches no item, with its line", async ({ page }) => {
   await signInPage(page, E2E_ADMIN, "/admin/models");
-  await page.getByLabel("Prediction file").setInputFiles({ name: "preds.csv", mimeType: "text/csv", buffer: Buffer.from("item_id,prediction\nno-such-item,A\n") });
+  await page
+    .getByLabel("Prediction file")
+    .setInputFiles({
+      name: "preds.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("item_id,prediction\nno-such-item,A\n"),
+    });
   await page.getByLabel("Model", { exact: true }).fill("E2E model");
   await page.getByRole("button", { name: "Import" }).click();
   // The page's own alert, not Next's route announcer (also role=alert).

@@ -16,7 +16,10 @@ async function studyIdOf(slug: string): Promise<string> {
   }
 }
 
-test("results page: sample-size planner, paper-style tables, a large export with its size first and progress", async ({ page, request }) => {
+test("results page: sample-size planner, paper-style tables, a large export with its size first and progress", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const { slug } = await createSentinelStudy({ count: 2 });
   const studyId = await studyIdOf(slug);
@@ -24,10 +27,18 @@ test("results page: sample-size planner, paper-style tables, a large export with
 
   await expect(page.getByRole("heading", { level: 2, name: "How many participants?" })).toBeVisible();
   const planner = page.getByTestId("sample-size-planner");
-  const needed = async () => Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
+  const needed = async () =>
+    Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
   await expect(planner.getByTestId("planner-participants")).toHaveText(/Participants needed: \d+/);
   // The study: T1 only, 2 items per participant, k = 5; the planner's defaults: paper human row (T1 100 %), ICC 0.1.
-  const expectedAt = (halfWidth: number) => planStudy({ target: { kind: "precision", halfWidth }, columns: ["translation"], itemsPerTask: 2, answersPerItem: 5, assumedIcc: 0.1 }).participants;
+  const expectedAt = (halfWidth: number) =>
+    planStudy({
+      target: { kind: "precision", halfWidth },
+      columns: ["translation"],
+      itemsPerTask: 2,
+      answersPerItem: 5,
+      assumedIcc: 0.1,
+    }).participants;
   expect(await needed()).toBe(expectedAt(0.1));
   await planner.getByLabel("Half-width (points)").fill("5");
   await expect.poll(needed).toBe(expectedAt(0.05));
@@ -71,27 +82,36 @@ async function answerInBothConditions(slug: string, golds: Map<string, string>, 
     for (let i = 0; i < people; i++) {
       const condition = i % 2 === 0 ? "static" : "interactive";
       const pid = `pe2e_${slug}_${i}`;
-      await client.query(`INSERT INTO "Participant"(id, "studyId", "externalId", condition, cohort, status, "consentAt", "orderSeed") VALUES ($1, $2, $3, $4, 'crowd', 'completed', now(), $5)`, [
-        pid,
-        studyId,
-        `ext-${i}`,
-        condition,
-        `seed-${i}`,
-      ]);
+      await client.query(
+        `INSERT INTO "Participant"(id, "studyId", "externalId", condition, cohort, status, "consentAt", "orderSeed") VALUES ($1, $2, $3, $4, 'crowd', 'completed', now(), $5)`,
+        [pid, studyId, `ext-${i}`, condition, `seed-${i}`],
+      );
       for (const [j, itemId] of items.entries()) {
         const right = (i + j) % 3 !== 0 || (condition === "interactive" && j === 0);
         // A wrong answer in the task's grammar: the gold distance moved by one within 1..4.
-        const answer = right ? golds.get(itemId)! : golds.get(itemId)!.replace(/\d$/, (d) => String((Number(d) % 4) + 1));
-        await client.query(`INSERT INTO "Assignment"(id, "participantId", "itemId", position, phase, status, "firstShownAt") VALUES ($1, $2, $3, $4, 'main', 'answered', now())`, [
-          `a_${pid}_${j}`,
-          pid,
-          itemId,
-          j,
-        ]);
+        const answer = right
+          ? golds.get(itemId)!
+          : golds.get(itemId)!.replace(/\d$/, (d) => String((Number(d) % 4) + 1));
+        await client.query(
+          `INSERT INTO "Assignment"(id, "participantId", "itemId", position, phase, status, "firstShownAt") VALUES ($1, $2, $3, $4, 'main', 'answered', now())`,
+          [`a_${pid}_${j}`, pid, itemId, j],
+        );
         await client.query(
           `INSERT INTO "Response"(id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer", "canonicalAnswer", exact, partial, "rtClientMs", "rtServerMs", "shownAt", "idempotencyKey")
            VALUES ($1, $2, $3, $4, $5, 'translation', 1, 'main', $6, $7, $8, $9, $10, 5000, 5200, now(), $11)`,
-          [`r_${pid}_${j}`, `a_${pid}_${j}`, pid, studyId, itemId, condition, answer, answer, right ? 1 : 0, right ? 1 : 0, `r_${pid}_${j}`],
+          [
+            `r_${pid}_${j}`,
+            `a_${pid}_${j}`,
+            pid,
+            studyId,
+            itemId,
+            condition,
+            answer,
+            answer,
+            right ? 1 : 0,
+            right ? 1 : 0,
+            `r_${pid}_${j}`,
+          ],
         );
       }
     }
@@ -100,20 +120,26 @@ async function answerInBothConditions(slug: string, golds: Map<string, string>, 
   }
 }
 
-test("results page: the condition effect, per task and overall, and the planner's condition target", async ({ page }) => {
+test("results page: the condition effect, per task and overall, and the planner's condition target", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const single = await createSentinelStudy({ count: 3 });
   await answerInBothConditions(single.slug, single.golds, 1);
   await signInPage(page, E2E_ADMIN, `/admin/results/${await studyIdOf(single.slug)}`);
   const section = page.getByTestId("condition-effect");
-  await expect(section.getByRole("heading", { level: 2, name: "Condition effect: interactive − static" })).toBeVisible();
+  await expect(
+    section.getByRole("heading", { level: 2, name: "Condition effect: interactive − static" }),
+  ).toBeVisible();
   await expect(section.getByTestId("condition-effect-needs-both")).toContainText("Needs both conditions");
   await expect(section.getByRole("table")).toHaveCount(0);
 
   const { slug, golds } = await createSentinelStudy({ count: 3, config: { conditions: ["static", "interactive"] } });
   await answerInBothConditions(slug, golds, 6);
   await page.goto(`/admin/results/${await studyIdOf(slug)}`);
-  await expect(section.getByRole("heading", { level: 2, name: "Condition effect: interactive − static" })).toBeVisible();
+  await expect(
+    section.getByRole("heading", { level: 2, name: "Condition effect: interactive − static" }),
+  ).toBeVisible();
   // Static participants 0, 2, 4 and interactive 1, 3, 5 on items 0..2, right unless (i + j) mod 3 = 0 (interactive always right on item 0):
   // static 6/9, interactive 7/9 → +11.1 pp.
   const overall = section.getByTestId("condition-effect-overall");
@@ -121,18 +147,29 @@ test("results page: the condition effect, per task and overall, and the planner'
   await expect(overall.getByTestId("condition-effect-estimate")).toHaveText("+11.1 pp");
   await expect(overall.getByRole("cell").nth(2)).toHaveText("9");
   await expect(overall.getByRole("cell").last()).toHaveText(/^\[[−+]?\d+\.\d, [−+]?\d+\.\d\]$/);
-  await expect(section.getByTestId("condition-effect-translation").getByTestId("condition-effect-estimate")).toHaveText("+11.1 pp");
+  await expect(section.getByTestId("condition-effect-translation").getByTestId("condition-effect-estimate")).toHaveText(
+    "+11.1 pp",
+  );
   await expect(section.getByTestId("condition-effect-sentence")).toContainText("11.1 percentage points more often");
-  await expect(section.getByTestId("condition-effect-sentence")).toContainText("treats each participant's accuracy as one observation");
+  await expect(section.getByTestId("condition-effect-sentence")).toContainText(
+    "treats each participant's accuracy as one observation",
+  );
   // For the closing note and reviewers: the section as a researcher sees it.
   await section.screenshot({ path: test.info().outputPath("condition-effect-section.png") });
 
   const planner = page.getByTestId("sample-size-planner");
   await planner.getByLabel("condition effect (interactive − static)").check();
   await expect(planner.getByRole("columnheader", { name: "Participants / condition" })).toBeVisible();
-  const needed = async () => Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
+  const needed = async () =>
+    Number(/(\d+)/.exec((await planner.getByTestId("planner-participants").textContent()) ?? "")![1]);
   await planner.getByLabel("use this study's answers as a pilot (accuracy and ICC)").uncheck();
-  const expected = planStudy({ target: { kind: "condition", difference: 0.1, power: 0.8 }, columns: ["translation"], itemsPerTask: 3, answersPerItem: 5, assumedIcc: 0.1 });
+  const expected = planStudy({
+    target: { kind: "condition", difference: 0.1, power: 0.8 },
+    columns: ["translation"],
+    itemsPerTask: 3,
+    answersPerItem: 5,
+    assumedIcc: 0.1,
+  });
   await expect.poll(needed).toBe(expected.participants);
   expect(expected.columns[0]!.perCondition!.participants * 2).toBe(expected.participants);
 });

@@ -38,8 +38,14 @@ function watchDialogs(page: Page): string[] {
   return seen;
 }
 
-async function newResearcher(admin: APIRequestContext, request: APIRequestContext): Promise<Credentials & { id: string }> {
-  const researcher = { email: `sec-researcher-${suffix()}@e2e.test`, password: `pw-${randomBytes(12).toString("hex")}` };
+async function newResearcher(
+  admin: APIRequestContext,
+  request: APIRequestContext,
+): Promise<Credentials & { id: string }> {
+  const researcher = {
+    email: `sec-researcher-${suffix()}@e2e.test`,
+    password: `pw-${randomBytes(12).toString("hex")}`,
+  };
   await createAccount(admin, { ...researcher, role: "researcher" });
   await signInRequest(request, researcher);
   const [row] = await sql<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [researcher.email]);
@@ -47,14 +53,19 @@ async function newResearcher(admin: APIRequestContext, request: APIRequestContex
 }
 
 /** Posts next-auth's credentials form; returns "ok", "wrong" (CredentialsSignin) or the error message. */
-async function postSignIn(request: APIRequestContext, credentials: Credentials, headers: Record<string, string> = {}): Promise<string> {
+async function postSignIn(
+  request: APIRequestContext,
+  credentials: Credentials,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
   const response = await request.post("/api/auth/callback/credentials", {
     form: { csrfToken, email: credentials.email, password: credentials.password, json: "true" },
     headers,
     maxRedirects: 0,
   });
-  const target = response.headers()["location"] ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? "";
+  const target =
+    response.headers()["location"] ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? "";
   const error = new URL(target, "http://x").searchParams.get("error");
   if (!error) return "ok";
   return error === "CredentialsSignin" ? "wrong" : error;
@@ -79,10 +90,18 @@ test.describe("completion and return URLs", () => {
     const [study] = await sql<{ poolVersionId: string }>(`SELECT "poolVersionId" FROM "Study" WHERE slug = $1`, [slug]);
     const save = (prolific: Record<string, string>) =>
       researcher.post("/api/admin/studies", {
-        data: { name: `URL test ${suffix()}`, slug: `url-test-${suffix()}`, poolVersionId: study!.poolVersionId, config: { tasks: ["translation"], itemsPerTask: 1, prolific } },
+        data: {
+          name: `URL test ${suffix()}`,
+          slug: `url-test-${suffix()}`,
+          poolVersionId: study!.poolVersionId,
+          config: { tasks: ["translation"], itemsPerTask: 1, prolific },
+        },
       });
     for (const [field, url] of [
-      ["completionUrl", "javascript:fetch('/api/admin/users',{method:'POST',body:JSON.stringify({email:'x@evil.example',role:'admin'})})"],
+      [
+        "completionUrl",
+        "javascript:fetch('/api/admin/users',{method:'POST',body:JSON.stringify({email:'x@evil.example',role:'admin'})})",
+      ],
       ["completionUrl", " JavaScript:alert(1)"],
       ["returnUrl", "data:text/html,<script>alert(1)</script>"],
     ] as const) {
@@ -94,11 +113,21 @@ test.describe("completion and return URLs", () => {
     await researcher.dispose();
   });
 
-  test("a study whose stored completion URL is javascript: is closed to participants, cannot be opened, and runs nothing", async ({ page }) => {
+  test("a study whose stored completion URL is javascript: is closed to participants, cannot be opened, and runs nothing", async ({
+    page,
+  }) => {
     // Stored as an older version (or a direct database edit) could have: the study is already open.
     const { slug } = await createSentinelStudy({
       count: 1,
-      config: { prolific: { participantParam: "PROLIFIC_PID", studyParam: "STUDY_ID", sessionParam: "SESSION_ID", completionCode: "XSS", completionUrl: "javascript:alert('xss-completion')" } },
+      config: {
+        prolific: {
+          participantParam: "PROLIFIC_PID",
+          studyParam: "STUDY_ID",
+          sessionParam: "SESSION_ID",
+          completionCode: "XSS",
+          completionUrl: "javascript:alert('xss-completion')",
+        },
+      },
     });
     const dialogs = watchDialogs(page);
     await page.goto(`/s/${slug}?PROLIFIC_PID=sec-url-${suffix()}`);
@@ -121,13 +150,18 @@ test.describe("completion and return URLs", () => {
     expect(JSON.stringify(await reopen.json())).toContain("completionUrl");
   });
 
-  test("the browser re-checks the URL before navigating (a tampered response cannot make it run script)", async ({ page }) => {
+  test("the browser re-checks the URL before navigating (a tampered response cannot make it run script)", async ({
+    page,
+  }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const dialogs = watchDialogs(page);
     await page.route("**/api/participant/answer", async (route) => {
       const response = await route.fetch();
       // The answer response carries the session change (`update`; `session` in older builds).
-      const body = (await response.json()) as Record<string, { completion?: { url: string | null } | null } | undefined>;
+      const body = (await response.json()) as Record<
+        string,
+        { completion?: { url: string | null } | null } | undefined
+      >;
       const change = body.update ?? body.session;
       if (change?.completion) change.completion.url = "javascript:alert('xss-tampered')";
       await route.fulfill({ response, json: body });
@@ -153,7 +187,9 @@ test.describe("foreign SVG", () => {
     entityHttps: `<svg xmlns="${SVG_NS}" width="64" height="64"><image href="&#104;ttps://evil.example/beacon.png" width="64" height="64"/></svg>`,
   };
 
-  test("the three bypasses: the script becomes pixels, the links are refused, and nothing runs when the image is opened", async ({ page }) => {
+  test("the three bypasses: the script becomes pixels, the links are refused, and nothing runs when the image is opened", async ({
+    page,
+  }) => {
     const bundle = createTestBundle({ perTask: 1 });
     const items = fs
       .readFileSync(path.join(bundle.dir, "items.jsonl"), "utf8")
@@ -162,13 +198,28 @@ test.describe("foreign SVG", () => {
       .map((l) => JSON.parse(l) as { id: string; images: Array<{ file: string }> });
     const payloads = [BYPASSES.namespacedScript, BYPASSES.entityJavascript, BYPASSES.entityHttps];
     items.forEach((item, i) => fs.writeFileSync(path.join(bundle.dir, item.images[0]!.file), payloads[i]!));
-    const files = ["manifest.json", "items.jsonl", "answers.jsonl", ...items.flatMap((it) => it.images.map((im) => im.file))];
+    const files = [
+      "manifest.json",
+      "items.jsonl",
+      "answers.jsonl",
+      ...items.flatMap((it) => it.images.map((im) => im.file)),
+    ];
     const zip = createStoredZip(files.map((name) => ({ name, data: fs.readFileSync(path.join(bundle.dir, name)) })));
 
-    const upload = await admin.post(`/api/admin/import?name=svg-bypass-${bundle.tag}.zip`, { data: zip, headers: { "content-type": "application/octet-stream" } });
+    const upload = await admin.post(`/api/admin/import?name=svg-bypass-${bundle.tag}.zip`, {
+      data: zip,
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(upload.status(), await upload.text()).toBe(202);
     const { batchId } = (await upload.json()) as { batchId: string };
-    await expect.poll(async () => (await sql<{ f: Date | null }>(`SELECT "finishedAt" AS f FROM "ImportBatch" WHERE id = $1`, [batchId]))[0]?.f ?? null, { timeout: 60_000 }).not.toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (await sql<{ f: Date | null }>(`SELECT "finishedAt" AS f FROM "ImportBatch" WHERE id = $1`, [batchId]))[0]
+            ?.f ?? null,
+        { timeout: 60_000 },
+      )
+      .not.toBeNull();
 
     const stored = await sql<{ externalId: string; id: string; mimeType: string; position: number }>(
       `SELECT i."externalId", im.id, im."mimeType", im.position FROM "Item" i JOIN "ItemImage" im ON im."itemId" = i.id WHERE i."externalId" = ANY($1) AND im.position = 0`,
@@ -189,33 +240,46 @@ test.describe("foreign SVG", () => {
     const dialogs = watchDialogs(page);
     const response = await page.goto(`/api/images/${scripted!.id}`);
     expect(response!.headers()["content-type"]).toBe("image/png");
-    expect(response!.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(response!.headers()["content-security-policy"]).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
     expect(response!.headers()["x-content-type-options"]).toBe("nosniff");
     await page.waitForTimeout(500);
     expect(dialogs).toEqual([]);
   });
 
-  test("an SVG stored unrasterised is served under a sandbox policy: its script does not run when opened", async ({ page }) => {
+  test("an SVG stored unrasterised is served under a sandbox policy: its script does not run when opened", async ({
+    page,
+  }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const [image] = await sql<{ id: string }>(
       `SELECT im.id FROM "ItemImage" im JOIN "PoolItem" pi ON pi."itemId" = im."itemId" JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 AND im.position = 0`,
       [slug],
     );
-    await sql(`UPDATE "ItemImage" SET data = $2 WHERE id = $1`, [image!.id, Buffer.from(BYPASSES.namespacedScript.replace("<x:script>", `<script>`).replace("</x:script>", "</script>"))]);
+    await sql(`UPDATE "ItemImage" SET data = $2 WHERE id = $1`, [
+      image!.id,
+      Buffer.from(BYPASSES.namespacedScript.replace("<x:script>", `<script>`).replace("</x:script>", "</script>")),
+    ]);
     await page.context().addCookies((await admin.storageState()).cookies);
     const dialogs = watchDialogs(page);
     const response = await page.goto(`/api/images/${image!.id}`);
     expect(response!.headers()["content-type"]).toBe("image/svg+xml");
-    expect(response!.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(response!.headers()["content-security-policy"]).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
     await page.waitForTimeout(500);
     expect(dialogs).toEqual([]);
   });
 });
 
 test.describe("sign-in limits", () => {
-  test("failures without X-Forwarded-For do not lock out other staff (no shared 'local' key)", async ({ playwright, baseURL }) => {
+  test("failures without X-Forwarded-For do not lock out other staff (no shared 'local' key)", async ({
+    playwright,
+    baseURL,
+  }) => {
     const anyone = await playwright.request.newContext({ baseURL });
-    for (let i = 0; i < 6; i++) expect(await postSignIn(anyone, { email: `nobody-${suffix()}@e2e.test`, password: "wrong" })).toBe("wrong");
+    for (let i = 0; i < 6; i++)
+      expect(await postSignIn(anyone, { email: `nobody-${suffix()}@e2e.test`, password: "wrong" })).toBe("wrong");
     const adminAgain = await playwright.request.newContext({ baseURL });
     expect(await postSignIn(adminAgain, E2E_ADMIN)).toBe("ok");
     await Promise.all([anyone.dispose(), adminAgain.dispose()]);
@@ -227,20 +291,40 @@ test.describe("sign-in limits", () => {
     const results: string[] = [];
     for (let i = 0; i < 32; i++) {
       // The client writes any first entry; the trusted proxy appends the address it saw.
-      results.push(await postSignIn(attacker, { email: `spray-${suffix()}@e2e.test`, password: "wrong" }, { "x-forwarded-for": `10.${i}.0.1, ${real}` }));
+      results.push(
+        await postSignIn(
+          attacker,
+          { email: `spray-${suffix()}@e2e.test`, password: "wrong" },
+          { "x-forwarded-for": `10.${i}.0.1, ${real}` },
+        ),
+      );
     }
     expect(results.slice(0, 30).every((r) => r === "wrong")).toBe(true);
-    expect(results.slice(30)).toEqual([expect.stringMatching(/Too many failed sign-ins/), expect.stringMatching(/Too many failed sign-ins/)]);
+    expect(results.slice(30)).toEqual([
+      expect.stringMatching(/Too many failed sign-ins/),
+      expect.stringMatching(/Too many failed sign-ins/),
+    ]);
     await attacker.dispose();
   });
 
-  test("31 parallel guesses get at most 5 password checks; the owner still signs in from her own address", async ({ playwright, baseURL }) => {
+  test("31 parallel guesses get at most 5 password checks; the owner still signs in from her own address", async ({
+    playwright,
+    baseURL,
+  }) => {
     const owner = await playwright.request.newContext({ baseURL });
     const target = { email: `parallel-${suffix()}@e2e.test`, password: `pw-${randomBytes(12).toString("hex")}` };
     await createAccount(admin, { ...target, role: "researcher" });
     const attackerAddress = address();
     const contexts = await Promise.all(Array.from({ length: 31 }, () => playwright.request.newContext({ baseURL })));
-    const results = await Promise.all(contexts.map((c, i) => postSignIn(c, { email: target.email, password: i === 30 ? target.password : `guess-${i}` }, { "x-forwarded-for": attackerAddress })));
+    const results = await Promise.all(
+      contexts.map((c, i) =>
+        postSignIn(
+          c,
+          { email: target.email, password: i === 30 ? target.password : `guess-${i}` },
+          { "x-forwarded-for": attackerAddress },
+        ),
+      ),
+    );
     const checked = results.filter((r) => r === "wrong" || r === "ok").length;
     expect(checked).toBeLessThanOrEqual(5);
     expect(results.filter((r) => /Too many failed sign-ins/.test(r)).length).toBeGreaterThanOrEqual(26);
@@ -260,11 +344,15 @@ test.describe("participant flood", () => {
       statuses.push(
         new URL(response.headers()["location"] ?? "", "http://x").pathname.endsWith("/session")
           ? "joined"
-          : (new URL(response.headers()["location"] ?? "", "http://x").searchParams.get("kind") ?? String(response.status())),
+          : (new URL(response.headers()["location"] ?? "", "http://x").searchParams.get("kind") ??
+              String(response.status())),
       );
       await visitor.dispose();
     }
-    const [count] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1`, [slug]);
+    const [count] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "Participant" p JOIN "Study" s ON s.id = p."studyId" WHERE s.slug = $1`,
+      [slug],
+    );
     expect(count!.n).toBe(20);
     expect(statuses.filter((s) => s === "busy")).toHaveLength(10);
     // Another address still gets in.
@@ -281,7 +369,10 @@ test.describe("participant flood", () => {
     for (let i = 0; i < 24; i++) {
       const visitor = await playwright.request.newContext({ baseURL });
       await visitor.get(`/s/${slug}`, { headers: { "x-forwarded-for": address() } }); // joins from many addresses
-      const response = await visitor.post("/api/participant/consent", { data: { accept: true, device: null }, headers: { "x-forwarded-for": consentFrom } });
+      const response = await visitor.post("/api/participant/consent", {
+        data: { accept: true, device: null },
+        headers: { "x-forwarded-for": consentFrom },
+      });
       statuses.push(response.status());
       await visitor.dispose();
     }
@@ -298,29 +389,53 @@ test.describe("open redirect after sign-in", () => {
     await page.getByLabel("Email").fill(researcher.email);
     await page.getByLabel("Password").fill(researcher.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => url.pathname === "/admin" || url.hostname === "evil.example", { timeout: 15_000 }).catch(() => undefined);
+    await page
+      .waitForURL((url) => url.pathname === "/admin" || url.hostname === "evil.example", { timeout: 15_000 })
+      .catch(() => undefined);
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
     expect(new URL(page.url()).pathname).toBe("/admin");
   });
 });
 
 /** GET of a request target exactly as written: fetch and Playwright's request context resolve `.`, `..` and `%2e%2e`. */
-function rawGet(baseURL: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; body: string }> {
+function rawGet(
+  baseURL: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; body: string }> {
   const { hostname, port } = new URL(baseURL);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname === "localhost" ? "127.0.0.1" : hostname, port, path: target, method: "GET", headers: { host: `${hostname}:${port}`, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: (res.headers.location as string | undefined) ?? null, body }));
-    });
+    const req = http.request(
+      {
+        host: hostname === "localhost" ? "127.0.0.1" : hostname,
+        port,
+        path: target,
+        method: "GET",
+        headers: { host: `${hostname}:${port}`, ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: (res.headers.location as string | undefined) ?? null,
+            body,
+          }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
 }
 
 test.describe("study link slugs", () => {
-  test("a dot segment or anything no study slug can be is a 404 'Study not found', never a redirect out of /s/<slug>/", async ({ playwright, baseURL }) => {
+  test("a dot segment or anything no study slug can be is a 404 'Study not found', never a redirect out of /s/<slug>/", async ({
+    playwright,
+    baseURL,
+  }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     // A participant with a session cookie: the session page would otherwise redirect it to "/s/<slug>/status".
     const participant = await playwright.request.newContext({ baseURL });
@@ -371,20 +486,33 @@ test.describe("requests", () => {
     const base = new URL(baseURL!);
     const otherPort = `${base.protocol}//${base.hostname}:${Number(base.port) + 9}`;
     // What a browser sends for fetch(…, {method: "POST", credentials: "include"}) from that page.
-    const sameSite = await admin.post(`/api/admin/studies/${study!.id}/close`, { headers: { origin: otherPort, "sec-fetch-site": "same-site", "sec-fetch-mode": "cors" } });
+    const sameSite = await admin.post(`/api/admin/studies/${study!.id}/close`, {
+      headers: { origin: otherPort, "sec-fetch-site": "same-site", "sec-fetch-mode": "cors" },
+    });
     expect(sameSite.status()).toBe(403);
     const oldBrowser = await admin.post(`/api/admin/studies/${study!.id}/close`, { headers: { origin: otherPort } });
     expect(oldBrowser.status()).toBe(403);
-    expect((await sql<{ status: string }>(`SELECT status::text FROM "Study" WHERE id = $1`, [study!.id]))[0]!.status).toBe("open");
+    expect(
+      (await sql<{ status: string }>(`SELECT status::text FROM "Study" WHERE id = $1`, [study!.id]))[0]!.status,
+    ).toBe("open");
     // The app's own page (same-origin) still can.
-    expect((await admin.post(`/api/admin/studies/${study!.id}/close`, { headers: { origin: base.origin, "sec-fetch-site": "same-origin" } })).status()).toBe(200);
+    expect(
+      (
+        await admin.post(`/api/admin/studies/${study!.id}/close`, {
+          headers: { origin: base.origin, "sec-fetch-site": "same-origin" },
+        })
+      ).status(),
+    ).toBe(200);
   });
 
   test("participant routes refuse cross-site posts", async ({ playwright, baseURL }) => {
     const { slug } = await createSentinelStudy({ count: 1 });
     const visitor = await playwright.request.newContext({ baseURL });
     await visitor.get(`/s/${slug}`);
-    const response = await visitor.post("/api/participant/consent", { data: { accept: true }, headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const response = await visitor.post("/api/participant/consent", {
+      data: { accept: true },
+      headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
     expect(response.status()).toBe(403);
     await visitor.dispose();
   });
@@ -400,7 +528,12 @@ test.describe("requests", () => {
       const response = await admin.fetch(url, { method, data: big, headers: { "content-type": "application/json" } });
       expect(response.status(), `${method} ${url}`).toBe(413);
     }
-    const form = await admin.post("/api/admin/models", { multipart: { model: "m", file: { name: "p.jsonl", mimeType: "application/json", buffer: Buffer.alloc(70 * 1024 * 1024, 0x20) } } });
+    const form = await admin.post("/api/admin/models", {
+      multipart: {
+        model: "m",
+        file: { name: "p.jsonl", mimeType: "application/json", buffer: Buffer.alloc(70 * 1024 * 1024, 0x20) },
+      },
+    });
     expect(form.status()).toBe(413);
   });
 
@@ -434,7 +567,11 @@ test.describe("requests", () => {
     }
     const bodies: Array<[APIRequestContext, string, unknown]> = [
       [participant, "/api/participant/consent", { accept: true, device: { userAgent: "a\u0000b" } }],
-      [participant, "/api/participant/answer", { assignmentId: "a\u0000", answer: "move x 1", idempotencyKey: "key-0000-0000" }],
+      [
+        participant,
+        "/api/participant/answer",
+        { assignmentId: "a\u0000", answer: "move x 1", idempotencyKey: "key-0000-0000" },
+      ],
       [admin, "/api/admin/pools", { name: "pool\u0000", mode: "stratified" }],
       [admin, "/api/admin/users", { email: "a@b.org", role: "researcher", name: "n\u0000" }],
     ];
@@ -474,18 +611,25 @@ test.describe("requests", () => {
   test("item search treats % and _ literally", async () => {
     const tag = suffix();
     const { slug } = await createSentinelStudy({ count: 1 });
-    await sql(`UPDATE "Item" SET question = $2 WHERE id = (SELECT pi."itemId" FROM "PoolItem" pi JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 LIMIT 1)`, [
-      slug,
-      `Residue ASP_${tag}?`,
-    ]);
+    await sql(
+      `UPDATE "Item" SET question = $2 WHERE id = (SELECT pi."itemId" FROM "PoolItem" pi JOIN "Study" s ON s."poolVersionId" = pi."poolVersionId" WHERE s.slug = $1 LIMIT 1)`,
+      [slug, `Residue ASP_${tag}?`],
+    );
     for (const q of ["_", "%"]) {
-      const body = (await (await admin.get(`/api/admin/items?q=${encodeURIComponent(q)}&pageSize=200`)).json()) as { rows: Array<{ questionExcerpt: string; externalId: string | null; id: string }> };
-      for (const row of body.rows) expect(`${row.questionExcerpt} ${row.externalId ?? ""} ${row.id}`, `q=${q}`).toContain(q);
+      const body = (await (await admin.get(`/api/admin/items?q=${encodeURIComponent(q)}&pageSize=200`)).json()) as {
+        rows: Array<{ questionExcerpt: string; externalId: string | null; id: string }>;
+      };
+      for (const row of body.rows)
+        expect(`${row.questionExcerpt} ${row.externalId ?? ""} ${row.id}`, `q=${q}`).toContain(q);
       if (q === "_") expect(body.rows.some((r) => r.questionExcerpt.includes(`ASP_${tag}`))).toBe(true);
     }
   });
 
-  test("a disabled staff account's session stops working on its next request; it cannot sign in; the admin page can disable", async ({ playwright, baseURL, page }) => {
+  test("a disabled staff account's session stops working on its next request; it cannot sign in; the admin page can disable", async ({
+    playwright,
+    baseURL,
+    page,
+  }) => {
     const researcherRequest = await playwright.request.newContext({ baseURL });
     const researcher = await newResearcher(admin, researcherRequest);
     expect((await researcherRequest.get("/api/admin/studies")).status()).toBe(200);
@@ -493,7 +637,10 @@ test.describe("requests", () => {
     expect(disable.status(), await disable.text()).toBe(200);
     expect((await researcherRequest.get("/api/admin/studies")).status()).toBe(401);
     expect(await postSignIn(researcherRequest, researcher)).toBe("wrong");
-    const [audit] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'user.disable' AND "entityId" = $1`, [researcher.id]);
+    const [audit] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'user.disable' AND "entityId" = $1`,
+      [researcher.id],
+    );
     expect(audit!.n).toBe(1);
     expect((await admin.patch(`/api/admin/users/${researcher.id}`, { data: { disabled: false } })).status()).toBe(200);
     // Enabled again: the session from before stays dead; a new sign-in works.
@@ -514,7 +661,10 @@ test.describe("requests", () => {
 });
 
 test.describe("security headers", () => {
-  test("pages, APIs and assets carry the headers; the CSP nonce is on Next's scripts and nothing is blocked", async ({ page, request }) => {
+  test("pages, APIs and assets carry the headers; the CSP nonce is on Next's scripts and nothing is blocked", async ({
+    page,
+    request,
+  }) => {
     const violations: string[] = [];
     page.on("console", (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
@@ -547,7 +697,9 @@ test.describe("security headers", () => {
       expect(r.headers()["x-content-type-options"], url).toBe("nosniff");
       expect(r.headers()["content-security-policy"], url).toContain("frame-ancestors 'none'");
     }
-    const asset = await page.evaluate(() => (document.querySelector("script[src]") as HTMLScriptElement | null)?.src ?? "");
+    const asset = await page.evaluate(
+      () => (document.querySelector("script[src]") as HTMLScriptElement | null)?.src ?? "",
+    );
     expect((await request.get(asset)).headers()["x-content-type-options"]).toBe("nosniff");
   });
 });

@@ -15,19 +15,23 @@ const PORT = Number(process.env.E2E_PORT ?? 3100) + 21;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 function startInstance(): ChildProcess {
-  return spawn(process.execPath, [path.join(ROOT, ".next/misi-server.mjs"), "--port", String(PORT), "--hostname", "127.0.0.1"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: e2eDatabaseUrl(),
-      NEXTAUTH_SECRET: process.env.E2E_SECRET ?? "e2e-secret-not-for-production-0123456789",
-      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
-      TRUSTED_PROXY_HOPS: "1",
+  return spawn(
+    process.execPath,
+    [path.join(ROOT, ".next/misi-server.mjs"), "--port", String(PORT), "--hostname", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_URL: e2eDatabaseUrl(),
+        NEXTAUTH_SECRET: process.env.E2E_SECRET ?? "e2e-secret-not-for-production-0123456789",
+        NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
+        TRUSTED_PROXY_HOPS: "1",
+      },
+      stdio: "ignore",
     },
-    stdio: "ignore",
-  });
+  );
 }
 
 async function healthWithin(ms: number): Promise<number> {
@@ -58,7 +62,11 @@ test("a restarted instance answers a health request within 5 s while participant
       while (running) {
         try {
           const base = `http://127.0.0.1:${PORT}`;
-          const join = await fetch(`${base}/s/${slug}?PROLIFIC_PID=restart-${i}`, { redirect: "manual", headers: { "X-Forwarded-For": xff }, signal: AbortSignal.timeout(10_000) });
+          const join = await fetch(`${base}/s/${slug}?PROLIFIC_PID=restart-${i}`, {
+            redirect: "manual",
+            headers: { "X-Forwarded-For": xff },
+            signal: AbortSignal.timeout(10_000),
+          });
           note(`join ${join.status}${join.status === 503 && join.headers.get("retry-after") ? " shed" : ""}`);
           const cookie = (join.headers.get("set-cookie") ?? "").split(";")[0]!;
           if (!cookie) continue;
@@ -68,9 +76,16 @@ test("a restarted instance answers a health request within 5 s while participant
             body: JSON.stringify({ accept: true, device: null }),
             signal: AbortSignal.timeout(10_000),
           });
-          note(`consent ${consent.status}${consent.status === 503 && consent.headers.get("retry-after") ? " shed" : ""}`);
-          const session = await fetch(`${base}/api/participant/session`, { headers: { Cookie: cookie, "X-Forwarded-For": xff }, signal: AbortSignal.timeout(10_000) });
-          note(`session ${session.status}${session.status === 503 && session.headers.get("retry-after") ? " shed" : ""}`);
+          note(
+            `consent ${consent.status}${consent.status === 503 && consent.headers.get("retry-after") ? " shed" : ""}`,
+          );
+          const session = await fetch(`${base}/api/participant/session`, {
+            headers: { Cookie: cookie, "X-Forwarded-For": xff },
+            signal: AbortSignal.timeout(10_000),
+          });
+          note(
+            `session ${session.status}${session.status === 503 && session.headers.get("retry-after") ? " shed" : ""}`,
+          );
         } catch {
           note("connection failed");
           await new Promise((r) => setTimeout(r, 100));
@@ -86,7 +101,9 @@ test("a restarted instance answers a health request within 5 s while participant
     await new Promise((r) => setTimeout(r, 3000));
     running = false;
     await Promise.all(flood);
-    console.log(`restarted instance answered /api/health after ${elapsed} ms; participant responses: ${[...statuses].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
+    console.log(
+      `restarted instance answered /api/health after ${elapsed} ms; participant responses: ${[...statuses].map(([k, v]) => `${k} ×${v}`).join(", ")}`,
+    );
     expect(elapsed).toBeLessThan(5000);
     const fiveHundreds = [...statuses].filter(([k]) => / 5\d\d$/.test(k));
     expect(fiveHundreds).toEqual([]);

@@ -32,7 +32,9 @@ async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 async function seedAnsweredStudy(): Promise<string> {
   const tag = randomBytes(4).toString("hex");
   return withClient(async (c) => {
-    const demo = await c.query<{ poolVersionId: string; config: Record<string, unknown> }>(`SELECT "poolVersionId", config FROM "Study" WHERE slug = 'demo'`);
+    const demo = await c.query<{ poolVersionId: string; config: Record<string, unknown> }>(
+      `SELECT "poolVersionId", config FROM "Study" WHERE slug = 'demo'`,
+    );
     const { poolVersionId, config } = demo.rows[0]!;
     const items = (
       await c.query<{ id: string; taskId: string; taskVersion: number; canonical: string }>(
@@ -43,13 +45,16 @@ async function seedAnsweredStudy(): Promise<string> {
     ).rows;
     const studyId = `st_screens_${tag}`;
     await c.query("BEGIN");
-    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config, "openedAt", "closedAt") VALUES ($1, $2, $3, 'closed', $4, $5, now() - interval '2 hours', now())`, [
-      studyId,
-      `screens-${tag}`,
-      `Screens ${tag}`,
-      poolVersionId,
-      JSON.stringify({ ...config, practiceItemIds: [], cohortTag: "e2e" }),
-    ]);
+    await c.query(
+      `INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config, "openedAt", "closedAt") VALUES ($1, $2, $3, 'closed', $4, $5, now() - interval '2 hours', now())`,
+      [
+        studyId,
+        `screens-${tag}`,
+        `Screens ${tag}`,
+        poolVersionId,
+        JSON.stringify({ ...config, practiceItemIds: [], cohortTag: "e2e" }),
+      ],
+    );
     for (let p = 0; p < PEOPLE; p++) {
       const participantId = `pa_screens_${tag}_${p}`;
       await c.query(
@@ -58,10 +63,14 @@ async function seedAnsweredStudy(): Promise<string> {
       );
       for (const [position, item] of items.entries()) {
         const right = item.taskId === "translation" || (position + p) % 3 !== 0;
-        const wrong = items.find((x) => x.taskId === item.taskId && x.canonical !== item.canonical)?.canonical ?? item.canonical;
+        const wrong =
+          items.find((x) => x.taskId === item.taskId && x.canonical !== item.canonical)?.canonical ?? item.canonical;
         const answer = right ? item.canonical : wrong;
         const assignmentId = `as_screens_${tag}_${p}_${position}`;
-        await c.query(`INSERT INTO "Assignment"(id, "participantId", "itemId", position, phase, status) VALUES ($1, $2, $3, $4, 'main', 'answered')`, [assignmentId, participantId, item.id, position]);
+        await c.query(
+          `INSERT INTO "Assignment"(id, "participantId", "itemId", position, phase, status) VALUES ($1, $2, $3, $4, 'main', 'answered')`,
+          [assignmentId, participantId, item.id, position],
+        );
         await c.query(
           `INSERT INTO "Response"(id, "assignmentId", "participantId", "studyId", "itemId", "taskId", "taskVersion", phase, condition, "rawAnswer", "canonicalAnswer", exact, partial, "rtServerMs", "idempotencyKey", "submittedAt")
            VALUES ($1, $1, $2, $3, $4, $5, $6, 'main', $7, $8, $8, $9, $10, $11, $1, now() - ($12 || ' minutes')::interval)`,
@@ -96,7 +105,14 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 interface Overflow {
   page: { scrollWidth: number; innerWidth: number };
-  tables: Array<{ caption: string; tableWidth: number; boxWidth: number; boxScrolls: boolean; firstCellSticky: boolean; right: number }>;
+  tables: Array<{
+    caption: string;
+    tableWidth: number;
+    boxWidth: number;
+    boxScrolls: boolean;
+    firstCellSticky: boolean;
+    right: number;
+  }>;
 }
 
 /** Horizontal extent of the page and of every table with the box that holds it. */
@@ -129,16 +145,23 @@ function expectFits(o: Overflow, where: string): void {
   if (MEASURE_ONLY) return;
   expect(o.page.scrollWidth, `${where}: the page scrolls sideways`).toBeLessThanOrEqual(o.page.innerWidth);
   for (const t of o.tables) {
-    expect(t.right, `${where}: the box of "${t.caption}" ends outside the viewport`).toBeLessThanOrEqual(o.page.innerWidth);
+    expect(t.right, `${where}: the box of "${t.caption}" ends outside the viewport`).toBeLessThanOrEqual(
+      o.page.innerWidth,
+    );
     if (t.tableWidth > t.boxWidth) {
-      expect(t.boxScrolls && t.firstCellSticky, `${where}: "${t.caption}" (${t.tableWidth} px in ${t.boxWidth} px) overflows without its own scroll and sticky row headers`).toBe(true);
+      expect(
+        t.boxScrolls && t.firstCellSticky,
+        `${where}: "${t.caption}" (${t.tableWidth} px in ${t.boxWidth} px) overflows without its own scroll and sticky row headers`,
+      ).toBe(true);
     }
   }
 }
 
 test.use({ viewport: VIEWPORT });
 
-test("results and monitor at 1366×768: nothing overflows the page, intervals never collapse, times are UTC", async ({ page }) => {
+test("results and monitor at 1366×768: nothing overflows the page, intervals never collapse, times are UTC", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const studyId = await seedAnsweredStudy();
   await signInPage(page, E2E_ADMIN, `/admin/results/${studyId}`);
@@ -148,7 +171,9 @@ test("results and monitor at 1366×768: nothing overflows the page, intervals ne
     // The per-task table's main column group fits without scrolling at 1366 px.
     const human = page.getByTestId("human-results");
     const main = human.locator("table").first();
-    const fits = await main.evaluate((t) => t.getBoundingClientRect().width <= (t.parentElement as HTMLElement).clientWidth);
+    const fits = await main.evaluate(
+      (t) => t.getBoundingClientRect().width <= (t.parentElement as HTMLElement).clientWidth,
+    );
     expect(fits, "the per-task table's main columns fit at 1366 px").toBe(true);
 
     // T1: 4 participants all right → the bootstrap is [100, 100]; the reported interval is clustered Wilson.
@@ -157,7 +182,9 @@ test("results and monitor at 1366×768: nothing overflows the page, intervals ne
     await expect(transExact).toHaveAttribute("data-interval-method", "clustered-wilson");
     await expect(transExact).not.toHaveText(/\[100\.0, 100\.0\]/);
     await expect(page.getByTestId("interval-fallback-note")).toBeVisible();
-    await expect(page.getByTestId("interval-rule-note")).toContainText("Wilson interval on the effective number of answers");
+    await expect(page.getByTestId("interval-rule-note")).toContainText(
+      "Wilson interval on the effective number of answers",
+    );
 
     // The paper-style table printed on the page has no point interval.
     await page.getByText("Table 2 (exact match) as LaTeX").click();

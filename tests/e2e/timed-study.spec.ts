@@ -14,7 +14,13 @@ async function assignments(slug: string, externalId: string) {
         WHERE s.slug = $1 AND p."externalId" = $2 ORDER BY a.position`,
       [slug, externalId],
     );
-    return r.rows as { id: string; questionShownAt: Date | null; rawAnswer: string | null; shownAt: Date | null; submittedAt: Date | null }[];
+    return r.rows as {
+      id: string;
+      questionShownAt: Date | null;
+      rawAnswer: string | null;
+      shownAt: Date | null;
+      submittedAt: Date | null;
+    }[];
   } finally {
     await client.end();
   }
@@ -65,7 +71,9 @@ test("timed study: a reload continues the server's countdown instead of restarti
   expect(after[0]!.questionShownAt!.getTime()).toBe(stamp!.getTime());
 });
 
-test("timed study: the time-out is stored after the server's limit, counted from the first display across a reload", async ({ page }) => {
+test("timed study: the time-out is stored after the server's limit, counted from the first display across a reload", async ({
+  page,
+}) => {
   const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 6 } });
   await page.goto(`/s/${slug}?PROLIFIC_PID=timed-out&STUDY_ID=s1&SESSION_ID=x1`);
   await page.getByRole("button", { name: /I agree/ }).click();
@@ -85,7 +93,10 @@ test("timed study: the time-out is stored after the server's limit, counted from
 });
 
 /** Each assignment's image ids, in position order. */
-async function imageIdsByAssignment(slug: string, externalId: string): Promise<Array<{ id: string; images: string[] }>> {
+async function imageIdsByAssignment(
+  slug: string,
+  externalId: string,
+): Promise<Array<{ id: string; images: string[] }>> {
   const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
   await client.connect();
   try {
@@ -102,7 +113,9 @@ async function imageIdsByAssignment(slug: string, externalId: string): Promise<A
   }
 }
 
-test("timed study: no image of a question is requested before the server stamped it shown (no prefetch); the server refuses it before", async ({ page }) => {
+test("timed study: no image of a question is requested before the server stamped it shown (no prefetch); the server refuses it before", async ({
+  page,
+}) => {
   const { slug } = await createSentinelStudy({ count: 2, config: { timeLimitSec: 3600 } });
   // In order: image requests as the browser issues them, and "shown" reports once their response has arrived.
   const log: Array<{ kind: "image"; id: string } | { kind: "shown"; assignmentId: string }> = [];
@@ -112,7 +125,10 @@ test("timed study: no image of a question is requested before the server stamped
   });
   page.on("requestfinished", (request) => {
     if (new URL(request.url()).pathname !== "/api/participant/shown") return;
-    log.push({ kind: "shown", assignmentId: (JSON.parse(request.postData() ?? "{}") as { assignmentId: string }).assignmentId });
+    log.push({
+      kind: "shown",
+      assignmentId: (JSON.parse(request.postData() ?? "{}") as { assignmentId: string }).assignmentId,
+    });
   });
   const imagesOnScreen = () =>
     expect
@@ -120,7 +136,11 @@ test("timed study: no image of a question is requested before the server stamped
         page
           .getByRole("list", { name: "Images" })
           .locator("img")
-          .evaluateAll((imgs) => imgs.length === 4 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)),
+          .evaluateAll(
+            (imgs) =>
+              imgs.length === 4 &&
+              imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+          ),
       )
       .toBe(true);
 

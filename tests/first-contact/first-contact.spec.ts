@@ -20,15 +20,26 @@ const BASE = `http://localhost:${FIRST_CONTACT_PORT}`;
 function newcomerEnv(): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(DATABASE_URL|EMBEDDED_DB_|ADMIN_|NEXTAUTH_|SEED_DEMO|PORT$|E2E_|TEST_DATABASE_URL|NODE_ENV|CI$)/.test(k)) continue;
+    if (/^(DATABASE_URL|EMBEDDED_DB_|ADMIN_|NEXTAUTH_|SEED_DEMO|PORT$|E2E_|TEST_DATABASE_URL|NODE_ENV|CI$)/.test(k))
+      continue;
     env[k] = v;
   }
-  return { ...env, PORT: String(FIRST_CONTACT_PORT), EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT), NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv;
+  return {
+    ...env,
+    PORT: String(FIRST_CONTACT_PORT),
+    EMBEDDED_DB_PORT: String(FIRST_CONTACT_DB_PORT),
+    NEXT_TELEMETRY_DISABLED: "1",
+  } as unknown as NodeJS.ProcessEnv;
 }
 
 /** A copy of the working tree as git sees it (tracked + untracked, not ignored), node_modules hard-linked. */
 function copyRepo(to: string) {
-  const files = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+  const files = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPO,
+    encoding: "utf8",
+  })
+    .stdout.split("\0")
+    .filter(Boolean);
   for (const f of files) {
     const from = path.join(REPO, f);
     if (!fs.existsSync(from)) continue;
@@ -50,7 +61,12 @@ class Dev {
   output = "";
   proc: ChildProcess;
   constructor(cwd: string, command: string) {
-    this.proc = spawn("sh", ["-c", command], { cwd, env: newcomerEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.proc = spawn("sh", ["-c", command], {
+      cwd,
+      env: newcomerEnv(),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.proc.stdout!.on("data", (d: Buffer) => (this.output += d.toString()));
     this.proc.stderr!.on("data", (d: Buffer) => (this.output += d.toString()));
   }
@@ -59,7 +75,10 @@ class Dev {
     for (;;) {
       const m = re.exec(this.output);
       if (m) return m;
-      if (this.proc.exitCode !== null) throw new Error(`the command exited (${this.proc.exitCode}) before printing ${re}:\n${this.output.slice(-3000)}`);
+      if (this.proc.exitCode !== null)
+        throw new Error(
+          `the command exited (${this.proc.exitCode}) before printing ${re}:\n${this.output.slice(-3000)}`,
+        );
       if (Date.now() > until) throw new Error(`timed out waiting for ${re}:\n${this.output.slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -87,14 +106,18 @@ async function waitForHealthOk(dev: Dev, timeoutMs: number) {
   for (;;) {
     const h = await health();
     if (h?.status === "ok") return;
-    if (dev.proc.exitCode !== null) throw new Error(`npm run dev exited (${dev.proc.exitCode}):\n${dev.output.slice(-3000)}`);
+    if (dev.proc.exitCode !== null)
+      throw new Error(`npm run dev exited (${dev.proc.exitCode}):\n${dev.output.slice(-3000)}`);
     if (Date.now() > until) throw new Error(`health not ok (${JSON.stringify(h)}):\n${dev.output.slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
 /** The participant's answers as the researcher's responses export has them (through the app: works whatever the database). */
-async function answersOf(request: APIRequestContext, studyId: string): Promise<Array<{ id: string; rawAnswer: string }>> {
+async function answersOf(
+  request: APIRequestContext,
+  studyId: string,
+): Promise<Array<{ id: string; rawAnswer: string }>> {
   const r = await request.get(`/api/export/${studyId}/responses`);
   expect(r.status(), await r.text().catch(() => "")).toBe(200);
   const rows = parse(await r.text(), { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
@@ -104,7 +127,9 @@ async function answersOf(request: APIRequestContext, studyId: string): Promise<A
     .sort((x, y) => x.id.localeCompare(y.id));
 }
 
-test("a newcomer's npm install && npm run dev: sign in, a participant session, kill -9, restart, nothing lost", async ({ browser }) => {
+test("a newcomer's npm install && npm run dev: sign in, a participant session, kill -9, restart, nothing lost", async ({
+  browser,
+}) => {
   test.setTimeout(15 * 60_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-first-contact-"));
   let dev: Dev | null = null;
@@ -135,7 +160,11 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     await admin.getByLabel("Password").fill(password!);
     await admin.getByRole("button", { name: "Sign in" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin/studies", { timeout: 120_000 });
-    const href = await admin.locator('a[href^="/admin/studies/"]').filter({ hasText: /demo/i }).first().getAttribute("href", { timeout: 120_000 });
+    const href = await admin
+      .locator('a[href^="/admin/studies/"]')
+      .filter({ hasText: /demo/i })
+      .first()
+      .getAttribute("href", { timeout: 120_000 });
     const studyPath = href!.replace(/\/(monitor|edit)$/, "");
     await admin.goto(`${studyPath}/monitor`);
     await expect(admin.getByRole("heading").first()).toBeVisible({ timeout: 120_000 });
@@ -149,9 +178,20 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     expect(answers.length).toBeGreaterThanOrEqual(10); // nine tasks + the practice item
 
     // 4. Dynamic routes a few hundred times (dev mode renders them in worker processes).
-    const paths = [studyPath, `${studyPath}/monitor`, "/admin/items", "/s/demo/status?kind=closed", "/api/health", "/s/no-such-study"];
+    const paths = [
+      studyPath,
+      `${studyPath}/monitor`,
+      "/admin/items",
+      "/s/demo/status?kind=closed",
+      "/api/health",
+      "/s/no-such-study",
+    ];
     for (let round = 0; round < 50; round++) {
-      await Promise.all(paths.map((p) => staff.request.get(p, { maxRedirects: 0 }).then((r) => expect(r.status(), p).toBeLessThan(500))));
+      await Promise.all(
+        paths.map((p) =>
+          staff.request.get(p, { maxRedirects: 0 }).then((r) => expect(r.status(), p).toBeLessThan(500)),
+        ),
+      );
     }
 
     // next-auth's own redirects stay on the port the server runs on (its default without NEXTAUTH_URL is localhost:3000).
@@ -163,7 +203,12 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     expect.soft(signinUrl.searchParams.get("callbackUrl")).toBe(`${BASE}/admin`);
 
     // 5. A CLI while the server runs.
-    const imported = spawnSync("npm", ["run", "import", "--", "prisma/demo/structures", "--kind", "structures"], { cwd: dir, env: newcomerEnv(), encoding: "utf8", timeout: 5 * 60_000 });
+    const imported = spawnSync("npm", ["run", "import", "--", "prisma/demo/structures", "--kind", "structures"], {
+      cwd: dir,
+      env: newcomerEnv(),
+      encoding: "utf8",
+      timeout: 5 * 60_000,
+    });
     expect(imported.status, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/batch \S+: succeeded/);
     await expect(admin.getByRole("heading").first()).toBeVisible();
@@ -178,7 +223,9 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     t = Date.now();
     dev = new Dev(dir, "npm run dev");
     await waitForHealthOk(dev, 5 * 60_000);
-    console.log(`start after kill -9 (database recovery, migrations checked, seed skipped): health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    console.log(
+      `start after kill -9 (database recovery, migrations checked, seed skipped): health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`,
+    );
     expect(dev.output).not.toMatch(/External error|PANIC|RuntimeError: Aborted/);
     expect(await answersOf(staff.request, studyId)).toEqual(answers);
 
@@ -194,7 +241,9 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     // A reload loop (16 reloads in 15 s once, "HMR hash mismatch" on every request) fails this. One reload is next dev
     // being next dev: the admin tab left open on the monitor reconnects after the restart, reloads, and its route's first
     // compile bumps the dev server's HMR version while the participant page is connecting (seen once in CI).
-    expect(navigations - settled, "the participant page kept reloading itself after the restart").toBeLessThanOrEqual(1);
+    expect(navigations - settled, "the participant page kept reloading itself after the restart").toBeLessThanOrEqual(
+      1,
+    );
     await expect(participant.getByTestId("completion-code")).toBeVisible();
   } catch (err) {
     // What the dev server said last: why a request was refused or the connection reset.

@@ -5,5 +5,6 @@ export const FIRST_CONTACT_DB_PORT = Number(process.env.FIRST_CONTACT_DB_PORT ??
 
 const RESERVED = new Set([3000, 3100, 54329]);
 for (const port of [FIRST_CONTACT_PORT, FIRST_CONTACT_DB_PORT]) {
-  if (RESERVED.has(port)) throw new Error(`first-contact: port ${port} is a default another run uses (3000, 3100, 54329); pick another`);
+  if (RESERVED.has(port))
+    throw new Error(`first-contact: port ${port} is a default another run uses (3000, 3100, 54329); pick another`);
 }

@@ -7,11 +7,16 @@ const M = 2147483647;
  * resampled data set (every answer of every drawn participant × drawn item pair) and count. Shares no code with
  * lib/stats/crossed-bootstrap.ts.
  */
-export function referenceReplicates(answers: readonly CrossedAnswer[], seed: number, replicates: number): { values: number[]; skipped: number } {
+export function referenceReplicates(
+  answers: readonly CrossedAnswer[],
+  seed: number,
+  replicates: number,
+): { values: number[]; skipped: number } {
   const participants = [...new Set(answers.map((a) => a.participantId))].sort();
   const items = [...new Set(answers.map((a) => a.itemId))].sort();
   const cell = new Map<string, CrossedAnswer[]>();
-  for (const a of answers) cell.set(`${a.participantId}\u0000${a.itemId}`, [...(cell.get(`${a.participantId}\u0000${a.itemId}`) ?? []), a]);
+  for (const a of answers)
+    cell.set(`${a.participantId}\u0000${a.itemId}`, [...(cell.get(`${a.participantId}\u0000${a.itemId}`) ?? []), a]);
   let s = seed;
   const next = () => {
     s = (16807 * s) % M;

@@ -51,7 +51,9 @@ export async function completeDemo(page: Page, link: string, options: WalkOption
     const label = ((await title.textContent()) ?? "").replace("Practice", "").trim();
     await options.onQuestion?.(label);
     await page.getByLabel(/Your answer/).fill(answerFor(label));
-    await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as", { timeout: Math.min(timeout, 60_000) });
+    await expect(page.locator("#answer-feedback")).toContainText("Will be recorded as", {
+      timeout: Math.min(timeout, 60_000),
+    });
     await page.getByRole("button", { name: "Submit answer" }).click();
     await expect(title.filter({ hasText: label }))
       .toHaveCount(0, { timeout: Math.min(timeout, 60_000) })

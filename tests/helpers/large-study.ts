@@ -6,7 +6,10 @@ import { createTranslationStudy } from "./study-fixtures";
  * generate_series (200,000 responses in seconds, not through the app's per-answer path). Every third answer is wrong.
  */
 export async function createLargeStudy(options: { participants: number; itemCount: number }) {
-  const { study, items } = await createTranslationStudy({ itemCount: options.itemCount, config: { itemsPerTask: options.itemCount } });
+  const { study, items } = await createTranslationStudy({
+    itemCount: options.itemCount,
+    config: { itemsPerTask: options.itemCount },
+  });
   const itemIds = items.map((i) => i.id);
   await db.$executeRaw`
     INSERT INTO "Participant" (id, "studyId", "externalId", condition, status, "orderSeed", "consentAt", "completedAt")

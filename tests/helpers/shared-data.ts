@@ -14,7 +14,9 @@ export const SHARED_AVAILABLE = fs.existsSync(SHARED_STRUCTURES_DIR);
 export const SHARED_SKIP_NOTE = `needs ${SHARED_STRUCTURES_DIR} (set ${SHARED_DIR_VARIABLE} to the shared/ folder)`;
 
 /** `it` for a test that reads the shared structures: skipped, with the reason in its name, when they are absent. */
-export const itWithShared = SHARED_AVAILABLE ? it : (name: string, ..._rest: unknown[]) => it.skip(`${name} — ${SHARED_SKIP_NOTE}`, () => {});
+export const itWithShared = SHARED_AVAILABLE
+  ? it
+  : (name: string, ..._rest: unknown[]) => it.skip(`${name} — ${SHARED_SKIP_NOTE}`, () => {});
 /** `describe` whose tests all read the shared structures (only inside tests, not while collecting). */
 export const describeWithShared = describe.skipIf(!SHARED_AVAILABLE);
 

@@ -4,7 +4,10 @@ import { enterStudy } from "@/lib/server/dal/participant/enter-study";
 import { StudyConfigSchema, type StudyConfigInput } from "@/lib/study-config";
 
 /** A translation item (T1) with its answer key; gold `move <axis> <d>`. */
-export async function createTranslationItem(tag: string, gold: { axis: "x" | "y"; distanceA: number } = { axis: "x", distanceA: 3 }) {
+export async function createTranslationItem(
+  tag: string,
+  gold: { axis: "x" | "y"; distanceA: number } = { axis: "x", distanceA: 3 },
+) {
   return db.item.create({
     data: {
       source: "generated",
@@ -14,27 +17,55 @@ export async function createTranslationItem(tag: string, gold: { axis: "x" | "y"
       payload: { pdbId: "1abc" },
       contentHash: `test-${tag}-${randomBytes(6).toString("hex")}`,
       answerKey: { create: { gold, canonical: `move ${gold.axis} ${gold.distanceA}` } },
-      images: { create: [{ position: 0, caption: "Image 1: front view", mimeType: "image/svg+xml", sha256: "x", data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") }] },
+      images: {
+        create: [
+          {
+            position: 0,
+            caption: "Image 1: front view",
+            mimeType: "image/svg+xml",
+            sha256: "x",
+            data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+          },
+        ],
+      },
     },
     select: { id: true },
   });
 }
 
 /** An open study over `itemCount` translation items with the given config overrides. */
-export async function createTranslationStudy(options: { itemCount: number; config?: StudyConfigInput; status?: "open" | "closed" | "draft" }) {
+export async function createTranslationStudy(options: {
+  itemCount: number;
+  config?: StudyConfigInput;
+  status?: "open" | "closed" | "draft";
+}) {
   const tag = randomBytes(4).toString("hex");
   const items = [];
-  for (let i = 0; i < options.itemCount; i++) items.push(await createTranslationItem(`${tag}-${i}`, { axis: i % 2 ? "y" : "x", distanceA: (i % 4) + 1 }));
+  for (let i = 0; i < options.itemCount; i++)
+    items.push(await createTranslationItem(`${tag}-${i}`, { axis: i % 2 ? "y" : "x", distanceA: (i % 4) + 1 }));
   const pool = await db.pool.create({
     data: {
       name: `pool ${tag}`,
-      versions: { create: { version: 1, recipe: {}, frozenAt: new Date(), items: { create: items.map((it) => ({ itemId: it.id, taskId: "translation" })) } } },
+      versions: {
+        create: {
+          version: 1,
+          recipe: {},
+          frozenAt: new Date(),
+          items: { create: items.map((it) => ({ itemId: it.id, taskId: "translation" })) },
+        },
+      },
     },
     select: { versions: { select: { id: true } } },
   });
   const config = StudyConfigSchema.parse({ tasks: ["translation"], ...options.config });
   const study = await db.study.create({
-    data: { slug: `study-${tag}`, name: `Study ${tag}`, status: options.status ?? "open", poolVersionId: pool.versions[0]!.id, config },
+    data: {
+      slug: `study-${tag}`,
+      name: `Study ${tag}`,
+      status: options.status ?? "open",
+      poolVersionId: pool.versions[0]!.id,
+      config,
+    },
     select: { id: true, slug: true },
   });
   return { study, items, config };
@@ -51,7 +82,13 @@ export async function makeCurrentQuestion(assignmentId: string) {
 }
 
 /** Device metadata as a consenting browser sends it. */
-export const TEST_DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+export const TEST_DEVICE = {
+  viewportWidth: 1280,
+  viewportHeight: 800,
+  devicePixelRatio: 2,
+  userAgent: "test",
+  pointer: "fine" as const,
+};
 
 /** Opens a study link with a Prolific id; the new (or resumed) participant's id. */
 export async function joinStudy(slug: string, pid: string): Promise<string> {

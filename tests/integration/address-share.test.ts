@@ -26,7 +26,11 @@ async function accept(studyId: string, pid: string, address: string): Promise<{ 
   const res = await consent(
     new Request("http://localhost/api/participant/consent", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": address, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(pid, studyId)}` },
+      headers: {
+        "content-type": "application/json",
+        "x-forwarded-for": address,
+        cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(pid, studyId)}`,
+      },
       body: JSON.stringify({ accept: true, device: TEST_DEVICE }),
     }),
   );
@@ -39,7 +43,8 @@ describe("per-address share of a study's open slots", () => {
     const { study } = await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } });
     const hoarder = `198.51.100.${Math.floor(Math.random() * 250)}`;
     const results = [];
-    for (let i = 0; i < 20; i++) results.push(await accept(study.id, await joinStudy(study.slug, `hoard-${i}`), hoarder));
+    for (let i = 0; i < 20; i++)
+      results.push(await accept(study.id, await joinStudy(study.slug, `hoard-${i}`), hoarder));
     expect(results.filter((r) => r.status === 200)).toHaveLength(2);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(18);
@@ -51,7 +56,8 @@ describe("per-address share of a study's open slots", () => {
     await expect(db.assignment.count({ where: { participantId: real, phase: "main" } })).resolves.toBe(4);
     // An IPv6 hoarder counts as its /64: two addresses of one prefix share one allowance.
     const v6 = [];
-    for (let i = 0; i < 4; i++) v6.push((await accept(study.id, await joinStudy(study.slug, `v6-${i}`), `2001:db8:77:1::${i + 1}`)).status);
+    for (let i = 0; i < 4; i++)
+      v6.push((await accept(study.id, await joinStudy(study.slug, `v6-${i}`), `2001:db8:77:1::${i + 1}`)).status);
     expect(v6).toEqual([200, 200, 429, 429]);
   });
 
@@ -60,7 +66,11 @@ describe("per-address share of a study's open slots", () => {
     const pids = [];
     for (let i = 0; i < 10; i++) pids.push(await joinStudy(study.slug, `par-${i}`));
     const address = `192.0.2.${Math.floor(Math.random() * 250)}`;
-    const statuses = await Promise.all(pids.map(async (pid) => (await acceptConsent(pid, study.id, address, TEST_DEVICE)).result?.notStarted ?? "started"));
+    const statuses = await Promise.all(
+      pids.map(
+        async (pid) => (await acceptConsent(pid, study.id, address, TEST_DEVICE)).result?.notStarted ?? "started",
+      ),
+    );
     expect(statuses.filter((s) => s === "started")).toHaveLength(2);
     expect(statuses.filter((s) => s === "address_share")).toHaveLength(8);
   });
@@ -75,7 +85,13 @@ describe("first-answer window", () => {
     expect((await accept(study.id, active, "192.0.2.2")).status).toBe(200);
     const session = await getParticipantSession(active);
     const first = session!.current!;
-    await recordResponse({ participantId: active, assignmentId: first.assignmentId, rawAnswer: "move x 1", idempotencyKey: `key-${active}-1`, rtClientMs: 1000 });
+    await recordResponse({
+      participantId: active,
+      assignmentId: first.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `key-${active}-1`,
+      rtClientMs: 1000,
+    });
 
     const later = new Date(Date.now() + (FIRST_ANSWER_WINDOW_MIN + 1) * 60_000);
     const released = await reclaimExpiredAssignments(study.id, later);

@@ -15,7 +15,11 @@ export async function createStaffUser(role: StaffRole = "admin") {
  * Creates items tagged `tag` (so a filter on the tag sees only these), `counts[task]` of each task. Content hashes are
  * `<tag>:<task>:<nn>`, so their sort order (which the stratified draw uses) is the same on every run.
  */
-export async function createTaggedItems(tag: string, counts: Record<string, number>, status: "active" | "excluded" | "flagged" = "active") {
+export async function createTaggedItems(
+  tag: string,
+  counts: Record<string, number>,
+  status: "active" | "excluded" | "flagged" = "active",
+) {
   const ids: Record<string, string[]> = {};
   for (const [taskId, n] of Object.entries(counts)) {
     ids[taskId] = [];

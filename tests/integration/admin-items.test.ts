@@ -49,8 +49,12 @@ describe("item curation", () => {
     const tag = `curate-${uniqueSuffix()}`;
     const itemId = (await createTaggedItems(tag, { rotation: 1 })).rotation![0]!;
 
-    await expect(setItemStatus({ itemId, change: { status: "excluded", reason: "" }, actorId: admin.id })).rejects.toBeInstanceOf(ZodError);
-    await expect(setItemStatus({ itemId: "no-such-item", change: { status: "excluded", reason: "typo" }, actorId: admin.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      setItemStatus({ itemId, change: { status: "excluded", reason: "" }, actorId: admin.id }),
+    ).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      setItemStatus({ itemId: "no-such-item", change: { status: "excluded", reason: "typo" }, actorId: admin.id }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await db.auditLog.count({ where: { entityType: "item", entityId: itemId } })).toBe(0);
 
     await setItemStatus({ itemId, change: { status: "flagged", reason: "label overlaps atom" }, actorId: admin.id });
@@ -60,13 +64,24 @@ describe("item curation", () => {
 
     const detail = await getItemDetail(itemId, { includeGold: true });
     expect(detail.audit.map((a) => [a.action, a.actorEmail, a.details])).toEqual([
-      ["item.exclude", admin.email, { from: "flagged", to: "excluded", reason: "ambiguous view", previousReason: "label overlaps atom" }],
-      ["item.flag", admin.email, { from: "active", to: "flagged", reason: "label overlaps atom", previousReason: null }],
+      [
+        "item.exclude",
+        admin.email,
+        { from: "flagged", to: "excluded", reason: "ambiguous view", previousReason: "label overlaps atom" },
+      ],
+      [
+        "item.flag",
+        admin.email,
+        { from: "active", to: "flagged", reason: "label overlaps atom", previousReason: null },
+      ],
     ]);
 
     await setItemStatus({ itemId, change: { status: "active", reason: "re-rendered" }, actorId: admin.id });
     expect((await db.item.findUniqueOrThrow({ where: { id: itemId } })).statusReason).toBeNull();
-    expect((await getItemDetail(itemId, { includeGold: false })).audit[0]).toMatchObject({ action: "item.activate", details: { reason: "re-rendered" } });
+    expect((await getItemDetail(itemId, { includeGold: false })).audit[0]).toMatchObject({
+      action: "item.activate",
+      details: { reason: "re-rendered" },
+    });
   });
 
   it("selects the gold answer only when asked (admins), never otherwise", async () => {
@@ -85,28 +100,45 @@ describe("staff accounts", () => {
   it("creates with a generated password, refuses duplicates unless updating, and updates role and password", async () => {
     const email = `New.User-${uniqueSuffix()}@Example.org`;
     const created = await saveUser({ input: { email, role: "researcher" }, actorId: null });
-    expect(created).toMatchObject({ email: email.toLowerCase(), role: "researcher", created: true, passwordChanged: true });
+    expect(created).toMatchObject({
+      email: email.toLowerCase(),
+      role: "researcher",
+      created: true,
+      passwordChanged: true,
+    });
     expect(created.generatedPassword).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const row = await db.user.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
     expect(await bcrypt.compare(created.generatedPassword!, row.passwordHash)).toBe(true);
     expect(row.passwordHash).not.toContain(created.generatedPassword!);
 
-    await expect(saveUser({ input: { email, role: "admin" }, actorId: null })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(saveUser({ input: { email, role: "admin" }, actorId: null })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
 
     // --update without a password changes the role only.
     const roleOnly = await saveUser({ input: { email, role: "admin" }, update: true, actorId: null });
     expect(roleOnly).toMatchObject({ created: false, role: "admin", passwordChanged: false });
     expect(roleOnly.generatedPassword).toBeUndefined();
-    expect((await db.user.findUniqueOrThrow({ where: { email: email.toLowerCase() } })).passwordHash).toBe(row.passwordHash);
+    expect((await db.user.findUniqueOrThrow({ where: { email: email.toLowerCase() } })).passwordHash).toBe(
+      row.passwordHash,
+    );
 
-    const withPassword = await saveUser({ input: { email, role: "researcher", password: "a-long-enough-password" }, update: true, actorId: null });
+    const withPassword = await saveUser({
+      input: { email, role: "researcher", password: "a-long-enough-password" },
+      update: true,
+      actorId: null,
+    });
     expect(withPassword.passwordChanged).toBe(true);
     const updated = await db.user.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
     expect(await bcrypt.compare("a-long-enough-password", updated.passwordHash)).toBe(true);
     expect(updated.role).toBe("researcher");
 
-    await expect(saveUser({ input: { email: "x@example.org", role: "researcher", password: "short" }, actorId: null })).rejects.toBeInstanceOf(ZodError);
-    await expect(saveUser({ input: { email: "x@example.org", role: "researcher", password: "é".repeat(40) }, actorId: null })).rejects.toThrow(/72 bytes/);
+    await expect(
+      saveUser({ input: { email: "x@example.org", role: "researcher", password: "short" }, actorId: null }),
+    ).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      saveUser({ input: { email: "x@example.org", role: "researcher", password: "é".repeat(40) }, actorId: null }),
+    ).rejects.toThrow(/72 bytes/);
     const listed = await listUsers();
     expect(listed.find((u) => u.email === email.toLowerCase())).not.toHaveProperty("passwordHash");
   });

@@ -39,17 +39,31 @@ describe("study configuration validation", () => {
     const { admin, poolVersionId } = await setUpPool({ translation: 3 });
     const base = { name: "Validation", slug: `val-${uniqueSuffix()}`, poolVersionId };
 
-    const zodIssues = await issuesOf(createStudy({ input: { ...base, config: { itemsPerTask: 0, conditions: ["static", "static"], tasks: ["T1"] } }, actorId: admin.id }));
+    const zodIssues = await issuesOf(
+      createStudy({
+        input: { ...base, config: { itemsPerTask: 0, conditions: ["static", "static"], tasks: ["T1"] } },
+        actorId: admin.id,
+      }),
+    );
     const paths = zodIssues.map((i) => i.path);
     expect(paths).toContain("config.itemsPerTask");
     expect(paths).toContain("config.tasks.0");
-    const badSlug = await issuesOf(createStudy({ input: { ...base, slug: "No Spaces!", config: {} }, actorId: admin.id }));
+    const badSlug = await issuesOf(
+      createStudy({ input: { ...base, slug: "No Spaces!", config: {} }, actorId: admin.id }),
+    );
     expect(badSlug.map((i) => i.path)).toEqual(["slug"]);
-    const badUrl = await issuesOf(createStudy({ input: { ...base, config: { prolific: { completionUrl: "not a url" } } }, actorId: admin.id }));
+    const badUrl = await issuesOf(
+      createStudy({ input: { ...base, config: { prolific: { completionUrl: "not a url" } } }, actorId: admin.id }),
+    );
     expect(badUrl.map((i) => i.path)).toEqual(["config.prolific.completionUrl"]);
 
     // Cross-table checks: unknown practice item, missing pool version.
-    const refIssues = await issuesOf(createStudy({ input: { ...base, poolVersionId: "missing-version", config: { practiceItemIds: ["ghost-item"] } }, actorId: admin.id }));
+    const refIssues = await issuesOf(
+      createStudy({
+        input: { ...base, poolVersionId: "missing-version", config: { practiceItemIds: ["ghost-item"] } },
+        actorId: admin.id,
+      }),
+    );
     expect(refIssues).toEqual([
       { path: "poolVersionId", message: "no such pool version" },
       { path: "config.practiceItemIds", message: "unknown item id(s): ghost-item" },
@@ -70,7 +84,12 @@ describe("study configuration validation", () => {
     // Nothing invalid was stored; the valid study has its defaults filled in and the cohort tag mirrored.
     expect(await db.study.count({ where: { slug: base.slug } })).toBe(1);
     const stored = await getStudy(ok.id);
-    expect(stored.config).toMatchObject({ itemsPerTask: 3, answersPerItem: 3, conditions: ["static"], maxParticipants: null });
+    expect(stored.config).toMatchObject({
+      itemsPerTask: 3,
+      answersPerItem: 3,
+      conditions: ["static"],
+      maxParticipants: null,
+    });
     expect(stored.status).toBe("draft");
   });
 });
@@ -82,19 +101,37 @@ describe("settings against the pool, checked before saving", () => {
     const practice = items.translation!.slice(0, 2);
     const input = (config: Record<string, unknown>) => ({ name: "Fit", slug, poolVersionId, config });
 
-    const tooMany = await issuesOf(createStudy({ input: input({ tasks: ["translation", "rotation", "docking"], itemsPerTask: 5, practiceItemIds: practice }), actorId: admin.id }));
+    const tooMany = await issuesOf(
+      createStudy({
+        input: input({ tasks: ["translation", "rotation", "docking"], itemsPerTask: 5, practiceItemIds: practice }),
+        actorId: admin.id,
+      }),
+    );
     expect(tooMany).toEqual([
       {
         path: "config.itemsPerTask",
         message:
           "T1 Translation: the pool has 4 active item(s) (2 more are practice or attention items, kept out of the main block), but each participant needs 5 different ones. Lower items per task to 4 or add items.",
       },
-      { path: "config.itemsPerTask", message: "T2 Rotation: the pool has 4 active item(s), but each participant needs 5 different ones. Lower items per task to 4 or add items." },
-      { path: "config.tasks", message: "T7 Ligand docking: the pool version has no active item of this task. Remove the task or add items to the pool." },
+      {
+        path: "config.itemsPerTask",
+        message:
+          "T2 Rotation: the pool has 4 active item(s), but each participant needs 5 different ones. Lower items per task to 4 or add items.",
+      },
+      {
+        path: "config.tasks",
+        message:
+          "T7 Ligand docking: the pool version has no active item of this task. Remove the task or add items to the pool.",
+      },
     ]);
 
     // k × items: rotation 4 items × k 3 = 12 answers serve 12 / 2 = 6 of the 10 participants the cap allows; translation 6 × 3 = 18 serve 9.
-    const quota = await issuesOf(createStudy({ input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 3, maxParticipants: 10 }), actorId: admin.id }));
+    const quota = await issuesOf(
+      createStudy({
+        input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 3, maxParticipants: 10 }),
+        actorId: admin.id,
+      }),
+    );
     expect(quota).toEqual([
       {
         path: "config.maxParticipants",
@@ -110,9 +147,16 @@ describe("settings against the pool, checked before saving", () => {
     expect(await db.study.count({ where: { slug } })).toBe(0);
 
     // The same rule on update: a saved study cannot be edited into an unsatisfiable one.
-    const saved = await createStudy({ input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 5, maxParticipants: 10 }), actorId: admin.id });
-    const edit = await issuesOf(updateStudy({ studyId: saved.id, input: input({ tasks: ["rotation"], itemsPerTask: 6 }), actorId: admin.id }));
-    expect(edit.map((p) => p.message)).toEqual([expect.stringMatching(/^T2 Rotation: the pool has 4 active item\(s\), but each participant needs 6/)]);
+    const saved = await createStudy({
+      input: input({ tasks: ["translation", "rotation"], itemsPerTask: 2, answersPerItem: 5, maxParticipants: 10 }),
+      actorId: admin.id,
+    });
+    const edit = await issuesOf(
+      updateStudy({ studyId: saved.id, input: input({ tasks: ["rotation"], itemsPerTask: 6 }), actorId: admin.id }),
+    );
+    expect(edit.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^T2 Rotation: the pool has 4 active item\(s\), but each participant needs 6/),
+    ]);
     expect((await getStudy(saved.id)).config).toMatchObject({ itemsPerTask: 2, answersPerItem: 5 });
   });
 });
@@ -121,10 +165,24 @@ describe("opening and closing", () => {
   it("opens only a frozen pool version with enough items per task, then locks the configuration", async () => {
     const { admin, items, poolVersionId } = await setUpPool({ translation: 6, rotation: 4 });
     const practice = items.translation![0]!;
-    const config = { tasks: ["translation", "rotation"], itemsPerTask: 1, answersPerItem: 2, maxParticipants: 4, practiceItemIds: [practice], cohortTag: "expert" };
-    const study = await createStudy({ input: { name: "Open me", slug: `open-${uniqueSuffix()}`, poolVersionId, config }, actorId: admin.id });
+    const config = {
+      tasks: ["translation", "rotation"],
+      itemsPerTask: 1,
+      answersPerItem: 2,
+      maxParticipants: 4,
+      practiceItemIds: [practice],
+      cohortTag: "expert",
+    };
+    const study = await createStudy({
+      input: { name: "Open me", slug: `open-${uniqueSuffix()}`, poolVersionId, config },
+      actorId: admin.id,
+    });
     expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).cohortTag).toBe("expert");
-    await updateStudy({ studyId: study.id, input: { name: "Open me", slug: study.slug, poolVersionId, config: { ...config, itemsPerTask: 2 } }, actorId: admin.id });
+    await updateStudy({
+      studyId: study.id,
+      input: { name: "Open me", slug: study.slug, poolVersionId, config: { ...config, itemsPerTask: 2 } },
+      actorId: admin.id,
+    });
 
     await expect(openStudy({ studyId: study.id, actorId: admin.id })).rejects.toThrow(/not frozen/);
     await freezePoolVersion({ poolVersionId, actorId: admin.id });
@@ -132,18 +190,29 @@ describe("opening and closing", () => {
     const rotation = items.rotation!;
     await db.item.updateMany({ where: { id: { in: rotation.slice(0, 3) } }, data: { status: "excluded" } });
     const notEnough = openStudy({ studyId: study.id, actorId: admin.id });
-    await expect(notEnough).rejects.toThrow(/T2 Rotation: the pool has 1 active item\(s\), but each participant needs 2/);
+    await expect(notEnough).rejects.toThrow(
+      /T2 Rotation: the pool has 1 active item\(s\), but each participant needs 2/,
+    );
     await expect(notEnough).rejects.not.toThrow(/Translation/);
 
     await db.item.updateMany({ where: { id: { in: rotation.slice(0, 2) } }, data: { status: "active" } });
-    const analyses = async () => (await db.$queryRaw<Array<{ n: number }>>`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'StudyItemCounter'`)[0]!.n;
+    const analyses = async () =>
+      (
+        await db.$queryRaw<
+          Array<{ n: number }>
+        >`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'StudyItemCounter'`
+      )[0]!.n;
     const analysedBefore = await analyses();
     const opened = await openStudy({ studyId: study.id, actorId: admin.id });
     // The new counters' statistics are refreshed (lib/server/table-statistics.ts), not left to autovacuum.
     expect(await analyses()).toBeGreaterThan(analysedBefore);
     expect(opened.status).toBe("open");
     // Supply: rotation 3 × k 2 = 6 < demand 4 × 2 = 8 → a warning when opening (saving would have refused it); translation 5 × 2 = 10 ≥ 8.
-    expect(opened.warnings).toEqual([expect.stringMatching(/^T2 Rotation: 3 items × k 2 = 6 answers, less than the expected demand of 4 participants × 2 = 8/)]);
+    expect(opened.warnings).toEqual([
+      expect.stringMatching(
+        /^T2 Rotation: 3 items × k 2 = 6 answers, less than the expected demand of 4 participants × 2 = 8/,
+      ),
+    ]);
 
     // Counters for main-block items only (the practice item is not counted).
     const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id } });
@@ -152,7 +221,11 @@ describe("opening and closing", () => {
     // Each with its own pick rank: the items' order is shuffled when the study opens.
     expect(new Set(counters.map((c) => c.rank)).size).toBe(8);
 
-    const editWhileOpen = updateStudy({ studyId: study.id, input: { name: "x", slug: study.slug, poolVersionId, config }, actorId: admin.id });
+    const editWhileOpen = updateStudy({
+      studyId: study.id,
+      input: { name: "x", slug: study.slug, poolVersionId, config },
+      actorId: admin.id,
+    });
     await expect(editWhileOpen).rejects.toMatchObject({ code: "CONFLICT" });
     await expect(openStudy({ studyId: study.id, actorId: admin.id })).rejects.toMatchObject({ code: "CONFLICT" });
 
@@ -161,7 +234,9 @@ describe("opening and closing", () => {
     const row = await db.study.findUniqueOrThrow({ where: { id: study.id } });
     expect(row.openedAt).not.toBeNull();
     expect(row.closedAt).not.toBeNull();
-    const actions = (await db.auditLog.findMany({ where: { entityType: "study", entityId: study.id }, orderBy: { id: "asc" } })).map((a) => a.action);
+    const actions = (
+      await db.auditLog.findMany({ where: { entityType: "study", entityId: study.id }, orderBy: { id: "asc" } })
+    ).map((a) => a.action);
     expect(actions).toEqual(["study.create", "study.update", "study.open", "study.close"]);
   });
 
@@ -169,8 +244,12 @@ describe("opening and closing", () => {
     const { admin, poolVersionId } = await setUpPool({ docking: 5 });
     const input = { name: "Joined", slug: `joined-${uniqueSuffix()}`, poolVersionId, config: { tasks: ["docking"] } };
     const study = await createStudy({ input, actorId: admin.id });
-    await db.participant.create({ data: { studyId: study.id, externalId: "P-1", condition: "static", orderSeed: "1" } });
-    await expect(updateStudy({ studyId: study.id, input, actorId: admin.id })).rejects.toThrow(/1 participant\(s\) already joined/);
+    await db.participant.create({
+      data: { studyId: study.id, externalId: "P-1", condition: "static", orderSeed: "1" },
+    });
+    await expect(updateStudy({ studyId: study.id, input, actorId: admin.id })).rejects.toThrow(
+      /1 participant\(s\) already joined/,
+    );
     expect((await getStudy(study.id)).editable).toBe(false);
   });
 });
@@ -178,14 +257,30 @@ describe("opening and closing", () => {
 describe("live monitor", () => {
   it("counts participants by status and answers per task against quota, with median response times", async () => {
     const { admin, items, poolVersionId } = await setUpPool({ translation: 5, zooming: 5 });
-    const config = { tasks: ["translation", "zooming"], itemsPerTask: 3, answersPerItem: 2, conditions: ["static", "interactive"] };
-    const study = await createStudy({ input: { name: "Monitor", slug: `mon-${uniqueSuffix()}`, poolVersionId, config }, actorId: admin.id });
+    const config = {
+      tasks: ["translation", "zooming"],
+      itemsPerTask: 3,
+      answersPerItem: 2,
+      conditions: ["static", "interactive"],
+    };
+    const study = await createStudy({
+      input: { name: "Monitor", slug: `mon-${uniqueSuffix()}`, poolVersionId, config },
+      actorId: admin.id,
+    });
     await freezePoolVersion({ poolVersionId, actorId: admin.id });
     await openStudy({ studyId: study.id, actorId: admin.id });
 
     const people = await Promise.all(
       (["completed", "active", "screened_out"] as const).map((status, i) =>
-        db.participant.create({ data: { studyId: study.id, externalId: `M-${i}`, condition: i === 1 ? "interactive" : "static", orderSeed: String(i), status } }),
+        db.participant.create({
+          data: {
+            studyId: study.id,
+            externalId: `M-${i}`,
+            condition: i === 1 ? "interactive" : "static",
+            orderSeed: String(i),
+            status,
+          },
+        }),
       ),
     );
     // Three translation answers: server RT 1000, 3000, none; client RT 900, 2000, 5000.
@@ -197,7 +292,9 @@ describe("live monitor", () => {
     for (const [i, [server, client]] of rts.entries()) {
       const participant = people[i]!;
       const itemId = items.translation![i]!;
-      const assignment = await db.assignment.create({ data: { participantId: participant.id, itemId, position: 0, status: "answered" } });
+      const assignment = await db.assignment.create({
+        data: { participantId: participant.id, itemId, position: 0, status: "answered" },
+      });
       await db.response.create({
         data: {
           assignmentId: assignment.id,
@@ -216,10 +313,16 @@ describe("live monitor", () => {
           idempotencyKey: `mon-${study.id}-${i}`,
         },
       });
-      await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId } }, data: { answered: { increment: 1 }, reserved: { increment: 1 } } });
+      await db.studyItemCounter.update({
+        where: { studyId_itemId: { studyId: study.id, itemId } },
+        data: { answered: { increment: 1 }, reserved: { increment: 1 } },
+      });
     }
     // The first item reaches k = 2 answers.
-    await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId: items.translation![0]! } }, data: { answered: 2, reserved: 3 } });
+    await db.studyItemCounter.update({
+      where: { studyId_itemId: { studyId: study.id, itemId: items.translation![0]! } },
+      data: { answered: 2, reserved: 3 },
+    });
 
     const m = await getStudyMonitor(study.id);
     expect(m.participants.started).toBe(3);
@@ -239,7 +342,12 @@ describe("live monitor", () => {
       medianRtServerMs: 2000,
       medianRtClientMs: 2000,
     });
-    expect(m.tasks.find((t) => t.taskId === "zooming")).toMatchObject({ items: 5, quota: 10, answers: 0, medianRtMs: null });
+    expect(m.tasks.find((t) => t.taskId === "zooming")).toMatchObject({
+      items: 5,
+      quota: 10,
+      answers: 0,
+      medianRtMs: null,
+    });
     expect(m.totals).toMatchObject({ answers: 3, quota: 20, medianRtMs: 3000 });
     expect(m.lastResponseAt).not.toBeNull();
 

@@ -21,7 +21,11 @@ async function createItemWithKey(suffix: string) {
       payload: { views: ["front", "left", "top", "front-after"] },
       contentHash: `hash-${suffix}`,
       answerKey: { create: { gold: { axis: "y", value: 75 }, canonical: GOLD_MARKER } },
-      images: { create: [{ position: 0, caption: "front view", mimeType: "image/svg+xml", sha256: "0", data: Buffer.from("<svg/>") }] },
+      images: {
+        create: [
+          { position: 0, caption: "front view", mimeType: "image/svg+xml", sha256: "0", data: Buffer.from("<svg/>") },
+        ],
+      },
     },
   });
 }
@@ -34,7 +38,9 @@ describe("database", () => {
   });
 
   it("reads back a row written through the Prisma client", async () => {
-    const created = await db.user.create({ data: { email: "reader@example.org", passwordHash: "x", role: "researcher" } });
+    const created = await db.user.create({
+      data: { email: "reader@example.org", passwordHash: "x", role: "researcher" },
+    });
     const read = await db.user.findUniqueOrThrow({ where: { email: "reader@example.org" } });
     expect(read).toMatchObject({ id: created.id, role: "researcher" });
     const [raw] = await db.$queryRaw<Array<{ email: string }>>`SELECT email FROM "User" WHERE id = ${created.id}`;
@@ -44,11 +50,18 @@ describe("database", () => {
   it("enforces the idempotency key's unique constraint on responses", async () => {
     const item = await createItemWithKey("idem");
     const pool = await db.pool.create({
-      data: { name: "p", versions: { create: { version: 1, recipe: {}, items: { create: { itemId: item.id, taskId: "rotation" } } } } },
+      data: {
+        name: "p",
+        versions: { create: { version: 1, recipe: {}, items: { create: { itemId: item.id, taskId: "rotation" } } } },
+      },
       include: { versions: true },
     });
-    const study = await db.study.create({ data: { slug: "idem", name: "s", poolVersionId: pool.versions[0]!.id, config: {} } });
-    const participant = await db.participant.create({ data: { studyId: study.id, externalId: "P1", condition: "static", orderSeed: "1" } });
+    const study = await db.study.create({
+      data: { slug: "idem", name: "s", poolVersionId: pool.versions[0]!.id, config: {} },
+    });
+    const participant = await db.participant.create({
+      data: { studyId: study.id, externalId: "P1", condition: "static", orderSeed: "1" },
+    });
     const a1 = await db.assignment.create({ data: { participantId: participant.id, itemId: item.id, position: 0 } });
     const base = {
       participantId: participant.id,
@@ -63,13 +76,17 @@ describe("database", () => {
       partial: 1,
     };
     await db.response.create({ data: { ...base, assignmentId: a1.id, idempotencyKey: "k-1" } });
-    await expect(db.response.create({ data: { ...base, assignmentId: a1.id, idempotencyKey: "k-2" } })).rejects.toThrow();
+    await expect(
+      db.response.create({ data: { ...base, assignmentId: a1.id, idempotencyKey: "k-2" } }),
+    ).rejects.toThrow();
     await expect(db.response.count({ where: { participantId: participant.id } })).resolves.toBe(1);
   });
 
   it("reports health: reachable, all migrations applied", async () => {
     const health = await getHealth();
-    const shipped = fs.readdirSync(path.resolve("prisma/migrations"), { withFileTypes: true }).filter((d) => d.isDirectory());
+    const shipped = fs
+      .readdirSync(path.resolve("prisma/migrations"), { withFileTypes: true })
+      .filter((d) => d.isDirectory());
     expect(health).toMatchObject({ status: "ok", database: { reachable: true, driver: "postgres" } });
     expect(health.migrations).toMatchObject({ expected: shipped.length, applied: shipped.length, pending: [] });
   });
@@ -83,12 +100,16 @@ describe("answer key isolation", () => {
     expect(JSON.stringify(dto)).not.toContain("GOLDMARKER");
     expect(Object.keys(dto ?? {}).sort()).toEqual(["id", "images", "payload", "question", "taskId", "taskVersion"]);
     // The key is stored for this item, so the test above is not vacuous.
-    await expect(db.answerKey.findUnique({ where: { itemId: item.id }, select: { canonical: true } })).resolves.toMatchObject({ canonical: GOLD_MARKER });
+    await expect(
+      db.answerKey.findUnique({ where: { itemId: item.id }, select: { canonical: true } }),
+    ).resolves.toMatchObject({ canonical: GOLD_MARKER });
   });
 
   it("no participant-facing data module references the answer-key table", () => {
     const dir = path.resolve("lib/server/dal/participant");
-    const sources = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && /\.tsx?$/.test(f.name));
+    const sources = fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile() && /\.tsx?$/.test(f.name));
     expect(sources.length).toBeGreaterThan(0);
     for (const file of sources) {
       const text = fs.readFileSync(path.join(file.parentPath, file.name), "utf8");

@@ -10,7 +10,15 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const PHONE = { viewportWidth: 390, viewportHeight: 844, screenWidth: 390, screenHeight: 844, devicePixelRatio: 3, userAgent: "phone", pointer: "coarse" as const };
+const PHONE = {
+  viewportWidth: 390,
+  viewportHeight: 844,
+  screenWidth: 390,
+  screenHeight: 844,
+  devicePixelRatio: 3,
+  userAgent: "phone",
+  pointer: "coarse" as const,
+};
 
 async function join(slug: string, pid: string) {
   const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
@@ -20,39 +28,63 @@ async function join(slug: string, pid: string) {
 
 describe("device rule at consent", () => {
   it("a phone consenting to a desktop-only study is screened out with the device recorded and nothing reserved", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 2, deviceRule: "desktop", prolific: { returnUrl: "https://example.org/return" } } });
+    const { study } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 2, deviceRule: "desktop", prolific: { returnUrl: "https://example.org/return" } },
+    });
     const pid = await join(study.slug, "device-phone");
     const before = (await getParticipantSession(pid))!;
     expect(before.study.deviceRule).toBe("desktop");
     const { admitted, result } = await acceptConsent(pid, study.id, "203.0.113.77", PHONE);
     expect(admitted.ok).toBe(true);
     expect(result).toBeNull();
-    const p = await db.participant.findUniqueOrThrow({ where: { id: pid }, select: { status: true, deviceInfo: true, flags: true, consentAt: true } });
-    expect(p).toMatchObject({ status: "screened_out", deviceInfo: PHONE, flags: { screenOutReason: "device" }, consentAt: null });
+    const p = await db.participant.findUniqueOrThrow({
+      where: { id: pid },
+      select: { status: true, deviceInfo: true, flags: true, consentAt: true },
+    });
+    expect(p).toMatchObject({
+      status: "screened_out",
+      deviceInfo: PHONE,
+      flags: { screenOutReason: "device" },
+      consentAt: null,
+    });
     expect(await db.assignment.count({ where: { participantId: pid } })).toBe(0);
     const session = (await getParticipantSession(pid))!;
-    expect(session.screenedOut).toEqual({ message: expect.stringMatching(/desktop or laptop/), returnUrl: "https://example.org/return" });
+    expect(session.screenedOut).toEqual({
+      message: expect.stringMatching(/desktop or laptop/),
+      returnUrl: "https://example.org/return",
+    });
     expect(session.current).toBeNull();
   });
 
   it("a desktop is admitted; a translation-only study on 'auto' takes phones; a started participant is never screened out afterwards", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 2, deviceRule: "desktop" } });
+    const { study } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 2, deviceRule: "desktop" },
+    });
     const desk = await join(study.slug, "device-desk");
-    await expect(acceptConsent(desk, study.id, "203.0.113.78", TEST_DEVICE)).resolves.toMatchObject({ result: { mainAssigned: 2 } });
+    await expect(acceptConsent(desk, study.id, "203.0.113.78", TEST_DEVICE)).resolves.toMatchObject({
+      result: { mainAssigned: 2 },
+    });
     await screenOutForDevice(desk, PHONE);
     expect((await db.participant.findUniqueOrThrow({ where: { id: desk } })).status).toBe("active");
 
     const { study: auto } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 2 } });
     const phone = await join(auto.slug, "device-auto-phone");
     expect((await getParticipantSession(phone))!.study.deviceRule).toBe("any");
-    await expect(acceptConsent(phone, auto.id, "203.0.113.79", PHONE)).resolves.toMatchObject({ result: { mainAssigned: 2 } });
+    await expect(acceptConsent(phone, auto.id, "203.0.113.79", PHONE)).resolves.toMatchObject({
+      result: { mainAssigned: 2 },
+    });
   });
 
   it("an attention screen-out keeps its own message", async () => {
     const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1 } });
     const pid = await join(study.slug, "device-attention");
     await recordConsent(pid, true, TEST_DEVICE);
-    await db.participant.update({ where: { id: pid }, data: { status: "screened_out", flags: { attentionFailures: 2 } } });
+    await db.participant.update({
+      where: { id: pid },
+      data: { status: "screened_out", flags: { attentionFailures: 2 } },
+    });
     expect((await getParticipantSession(pid))!.screenedOut?.message).toMatch(/attention checks/);
   });
 });

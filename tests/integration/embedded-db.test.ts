@@ -7,11 +7,24 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backupEmbedded, embeddedConfig, EmbeddedDbError, ensureEmbedded, KEEP_BACKUPS, listBackups, restoreEmbedded, stopEmbedded } from "../../scripts/embedded-postgres.mts";
+import {
+  backupEmbedded,
+  embeddedConfig,
+  EmbeddedDbError,
+  ensureEmbedded,
+  KEEP_BACKUPS,
+  listBackups,
+  restoreEmbedded,
+  stopEmbedded,
+} from "../../scripts/embedded-postgres.mts";
 import { runMigrationCommand } from "../../scripts/db.mts";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "misi-embedded-"));
-const env = { ...process.env, EMBEDDED_DB_DIR: path.join(root, "postgres"), EMBEDDED_DB_PORT: process.env.EMBEDDED_TEST_PORT ?? "4102" };
+const env = {
+  ...process.env,
+  EMBEDDED_DB_DIR: path.join(root, "postgres"),
+  EMBEDDED_DB_PORT: process.env.EMBEDDED_TEST_PORT ?? "4102",
+};
 const cfg = embeddedConfig(env);
 
 async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -96,7 +109,9 @@ describe("embedded PostgreSQL", () => {
 
     const again = await ensureEmbedded({ env });
     expect(again.started).toBe(true);
-    const rows = await withClient(async (c) => (await c.query("SELECT id FROM probe WHERE id LIKE 'k%'")).rows.map((r) => r.id as string));
+    const rows = await withClient(async (c) =>
+      (await c.query("SELECT id FROM probe WHERE id LIKE 'k%'")).rows.map((r) => r.id as string),
+    );
     const have = new Set(rows);
     expect(acked.length).toBeGreaterThanOrEqual(200);
     expect(acked.filter((id) => !have.has(id))).toEqual([]);
@@ -126,11 +141,24 @@ describe("embedded PostgreSQL", () => {
     fs.cpSync(path.resolve("prisma/migrations"), path.join(project, "prisma/migrations"), { recursive: true });
     const added = "20991231000000_backup_probe";
     fs.mkdirSync(path.join(project, "prisma/migrations", added));
-    fs.writeFileSync(path.join(project, "prisma/migrations", added, "migration.sql"), `CREATE TABLE "backup_probe" (id integer);\n`);
+    fs.writeFileSync(
+      path.join(project, "prisma/migrations", added, "migration.sql"),
+      `CREATE TABLE "backup_probe" (id integer);\n`,
+    );
     const cliEnv: NodeJS.ProcessEnv = { ...env };
     delete cliEnv.DATABASE_URL; // the integration setup points it at the suite's server database
-    const cli = (...args: string[]) => spawnSync(path.resolve("node_modules/.bin/tsx"), [path.resolve("scripts/db.mts"), ...args], { cwd: project, env: cliEnv, encoding: "utf8", timeout: 120_000 });
-    const probeExists = () => withClient(async (c) => (await c.query(`SELECT to_regclass('public.backup_probe') IS NOT NULL AS ok`)).rows[0].ok as boolean);
+    const cli = (...args: string[]) =>
+      spawnSync(path.resolve("node_modules/.bin/tsx"), [path.resolve("scripts/db.mts"), ...args], {
+        cwd: project,
+        env: cliEnv,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+    const probeExists = () =>
+      withClient(
+        async (c) =>
+          (await c.query(`SELECT to_regclass('public.backup_probe') IS NOT NULL AS ok`)).rows[0].ok as boolean,
+      );
 
     await withClient((c) => c.query("INSERT INTO probe (id) VALUES ('before-migration')"));
     const rowsBefore = await count("SELECT count(*) AS n FROM probe");
@@ -165,13 +193,21 @@ describe("embedded PostgreSQL", () => {
   }, 300_000);
 
   it("a start that fails names the log lines and what to do (restore or start over)", async () => {
-    const broken = { ...env, EMBEDDED_DB_DIR: path.join(root, "broken"), EMBEDDED_DB_PORT: String(Number(env.EMBEDDED_DB_PORT) + 1) };
+    const broken = {
+      ...env,
+      EMBEDDED_DB_DIR: path.join(root, "broken"),
+      EMBEDDED_DB_PORT: String(Number(env.EMBEDDED_DB_PORT) + 1),
+    };
     const dir = path.join(root, "broken");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "PG_VERSION"), "18\n"); // a cluster folder with everything else missing
     const err = await ensureEmbedded({ env: broken }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddedDbError);
-    expect(String((err as Error).message)).toMatch(/did not start[\s\S]*Last lines of its log[\s\S]*npm run db:restore|No backup exists/);
-    expect(String((err as Error).message)).toMatch(/start over with an empty database \(LOSES all studies and responses\)/);
+    expect(String((err as Error).message)).toMatch(
+      /did not start[\s\S]*Last lines of its log[\s\S]*npm run db:restore|No backup exists/,
+    );
+    expect(String((err as Error).message)).toMatch(
+      /start over with an empty database \(LOSES all studies and responses\)/,
+    );
   }, 120_000);
 });

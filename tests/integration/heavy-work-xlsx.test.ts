@@ -67,7 +67,10 @@ function writeXlsx(file: string, rows: number, cols: number): void {
   );
   fs.mkdirSync(path.join(dir, "xl/worksheets"), { recursive: true });
   const sheet = fs.openSync(path.join(dir, "xl/worksheets/sheet1.xml"), "w");
-  fs.writeSync(sheet, `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`);
+  fs.writeSync(
+    sheet,
+    `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`,
+  );
   const cell = `<c t="inlineStr"><is><t>x</t></is></c>`.repeat(cols);
   let batch = "";
   for (let r = 1; r <= rows; r++) {
@@ -84,35 +87,43 @@ function writeXlsx(file: string, rows: number, cols: number): void {
 }
 
 describe.runIf(hasZipCommand())("an xlsx bomb through model import", () => {
-  it("fails with a problem naming the worker's memory cap, and this process's memory stays put", { timeout: 180_000 }, async () => {
-    const file = path.join(work, "bomb.xlsx");
-    writeXlsx(file, 100_000, 20);
-    const bytes = fs.readFileSync(file);
-    expect(bytes.length).toBeLessThan(4 * 1024 ** 2);
+  it(
+    "fails with a problem naming the worker's memory cap, and this process's memory stays put",
+    { timeout: 180_000 },
+    async () => {
+      const file = path.join(work, "bomb.xlsx");
+      writeXlsx(file, 100_000, 20);
+      const bytes = fs.readFileSync(file);
+      expect(bytes.length).toBeLessThan(4 * 1024 ** 2);
 
-    const rssBefore = process.memoryUsage.rss();
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-    }, 20);
-    let participantAnswered = false;
-    const importing = importModelRun({ fileName: "bomb.xlsx", bytes, input: { model: "bomb" }, actorId: null }).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    await untilHeavyJobRuns();
-    participantAnswered = (await getParticipantSession(participantId)) !== null;
-    expect(heavyJobsRunning()).toBe(1);
-    const failure = await importing;
-    clearInterval(sampler);
+      const rssBefore = process.memoryUsage.rss();
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+      }, 20);
+      let participantAnswered = false;
+      const importing = importModelRun({ fileName: "bomb.xlsx", bytes, input: { model: "bomb" }, actorId: null }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      await untilHeavyJobRuns();
+      participantAnswered = (await getParticipantSession(participantId)) !== null;
+      expect(heavyJobsRunning()).toBe(1);
+      const failure = await importing;
+      clearInterval(sampler);
 
-    expect(participantAnswered).toBe(true);
-    expect(failure).toBeInstanceOf(AppError);
-    const problems = ((failure as AppError).details as { problems: Array<{ problem: string }> }).problems.map((p) => p.problem);
-    expect(problems.join("\n")).toMatch(/reading the prediction file was stopped: its process used .* over its memory cap of 256 MiB \(HEAVY_JOB_RSS_MB\)/);
-    // The workbook never inflated here: this process grew by far less than the 256 MiB its worker was allowed (the
-    // bytes themselves and the IPC copy are a few MB).
-    expect(rssPeak - rssBefore).toBeLessThan(100 * 1024 ** 2);
-    expect(await db.modelRun.count({ where: { model: "bomb" } })).toBe(0);
-  });
+      expect(participantAnswered).toBe(true);
+      expect(failure).toBeInstanceOf(AppError);
+      const problems = ((failure as AppError).details as { problems: Array<{ problem: string }> }).problems.map(
+        (p) => p.problem,
+      );
+      expect(problems.join("\n")).toMatch(
+        /reading the prediction file was stopped: its process used .* over its memory cap of 256 MiB \(HEAVY_JOB_RSS_MB\)/,
+      );
+      // The workbook never inflated here: this process grew by far less than the 256 MiB its worker was allowed (the
+      // bytes themselves and the IPC copy are a few MB).
+      expect(rssPeak - rssBefore).toBeLessThan(100 * 1024 ** 2);
+      expect(await db.modelRun.count({ where: { model: "bomb" } })).toBe(0);
+    },
+  );
 });

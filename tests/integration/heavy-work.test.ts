@@ -53,7 +53,11 @@ function bundleWithFirstImage(svg: string): string {
   const dir = path.join(work, `bundle-${randomBytes(3).toString("hex")}`);
   const tag = `-heavy-${randomBytes(3).toString("hex")}`;
   writeBundle(dir, { tag });
-  const first = (JSON.parse(fs.readFileSync(path.join(dir, "items.jsonl"), "utf8").split("\n")[0]!) as { images: Array<{ file: string }> }).images[0]!.file;
+  const first = (
+    JSON.parse(fs.readFileSync(path.join(dir, "items.jsonl"), "utf8").split("\n")[0]!) as {
+      images: Array<{ file: string }>;
+    }
+  ).images[0]!.file;
   fs.writeFileSync(path.join(dir, first), svg);
   return dir;
 }
@@ -63,24 +67,30 @@ describe("SVG bombs are checked and rasterised in the pool, within their budget"
     ["a 64 k-deep nested SVG", NESTED_SVG],
     ["a four-blur SVG", BLUR_SVG],
   ] as const) {
-    it(`${name}: the participant's session is answered while the job runs; the record is refused naming the budget`, { timeout: 120_000 }, async () => {
-      const dir = bundleWithFirstImage(svg);
-      let importDone = false;
-      const importing = runImport({ inputPath: dir, sourceName: name }).finally(() => {
-        importDone = true;
-      });
-      await untilHeavyJobRuns();
-      const session = await getParticipantSession(participantId);
-      expect(session).not.toBeNull();
-      // Answered while the bomb was still being worked on: the import had not finished, its job still ran.
-      expect(heavyJobsRunning()).toBe(1);
-      expect(importDone).toBe(false);
+    it(
+      `${name}: the participant's session is answered while the job runs; the record is refused naming the budget`,
+      { timeout: 120_000 },
+      async () => {
+        const dir = bundleWithFirstImage(svg);
+        let importDone = false;
+        const importing = runImport({ inputPath: dir, sourceName: name }).finally(() => {
+          importDone = true;
+        });
+        await untilHeavyJobRuns();
+        const session = await getParticipantSession(participantId);
+        expect(session).not.toBeNull();
+        // Answered while the bomb was still being worked on: the import had not finished, its job still ran.
+        expect(heavyJobsRunning()).toBe(1);
+        expect(importDone).toBe(false);
 
-      const result = await importing;
-      const lines = formatReportLines(result.report).join("\n");
-      expect(lines).toMatch(/SVG refused: SVG check and rasterisation was stopped: it ran over its time budget of 5 s \(HEAVY_SVG_BUDGET_MS\)/);
-      // Only the record with the bomb is refused; the import goes on with the rest.
-      expect(result.report.imported).toBe(3);
-    });
+        const result = await importing;
+        const lines = formatReportLines(result.report).join("\n");
+        expect(lines).toMatch(
+          /SVG refused: SVG check and rasterisation was stopped: it ran over its time budget of 5 s \(HEAVY_SVG_BUDGET_MS\)/,
+        );
+        // Only the record with the bomb is refused; the import goes on with the rest.
+        expect(result.report.imported).toBe(3);
+      },
+    );
   }
 });

@@ -40,13 +40,23 @@ async function itemsOf(itemIds: string[]) {
 describe("bundle import", () => {
   it("imports items with answer keys, image bytes, provenance, a stored report and an audit entry", async () => {
     const { dir, itemIds } = freshBundle("first");
-    const itemAnalyses = async () => (await db.$queryRaw<Array<{ n: number }>>`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'Item'`)[0]!.n;
+    const itemAnalyses = async () =>
+      (
+        await db.$queryRaw<
+          Array<{ n: number }>
+        >`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'Item'`
+      )[0]!.n;
     const analysedBefore = await itemAnalyses();
     const result = await runImport({ inputPath: dir });
     expect(result.status).toBe("succeeded");
     // New items: the statistics are refreshed after the import (lib/server/table-statistics.ts), not left to autovacuum.
     expect(await itemAnalyses()).toBeGreaterThan(analysedBefore);
-    expect(result.report).toMatchObject({ kind: "bundle", imported: 4, duplicates: 0, counts: { skipped: 0, errors: 0, warnings: 0 } });
+    expect(result.report).toMatchObject({
+      kind: "bundle",
+      imported: 4,
+      duplicates: 0,
+      counts: { skipped: 0, errors: 0, warnings: 0 },
+    });
     expect(result.report.byTask).toEqual({ translation: 1, rotation: 1, residue_ligand: 1, interaction_location: 1 });
 
     const items = await itemsOf(itemIds);
@@ -59,7 +69,14 @@ describe("bundle import", () => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     const translation = items.find((i) => i.taskId === "translation")!;
-    expect(translation).toMatchObject({ pdbId: "1acj", split: "test", generatorVersion: "0.0.1", seed: "seed-0", renderSettings: { widthPx: 8 }, payload: { pdbId: "1acj" } });
+    expect(translation).toMatchObject({
+      pdbId: "1acj",
+      split: "test",
+      generatorVersion: "0.0.1",
+      seed: "seed-0",
+      renderSettings: { widthPx: 8 },
+      payload: { pdbId: "1acj" },
+    });
     expect(translation.answerKey?.gold).toEqual({ axis: "x", distanceA: 3 });
     // Images: in bundle order, with the bundle's captions; PNGs byte for byte, SVGs rasterised to PNG (lib/import/foreign-svg.ts).
     const lines = fs
@@ -105,7 +122,13 @@ describe("bundle import", () => {
     const dto = await findImportBatch(result.batchId);
     expect(dto).toMatchObject({ status: "succeeded", itemCount: 4, progress: null });
     expect(dto?.reportLines[0]).toBe("first (bundle): imported 4, duplicates 0, skipped 0, warnings 0");
-    expect((await listImportBatches()).find((b) => b.id === result.batchId)?.summary).toEqual({ imported: 4, duplicates: 0, skipped: 0, errors: 0, warnings: 0 });
+    expect((await listImportBatches()).find((b) => b.id === result.batchId)?.summary).toEqual({
+      imported: 4,
+      duplicates: 0,
+      skipped: 0,
+      errors: 0,
+      warnings: 0,
+    });
   });
 
   it("is idempotent: the same bundle again, as a folder or zipped in a folder, adds 0 items and reports 4 duplicates", async () => {
@@ -115,7 +138,9 @@ describe("bundle import", () => {
     const again = await runImport({ inputPath: dir });
     expect(again.report).toMatchObject({ imported: 0, duplicates: 4, counts: { skipped: 0, errors: 0 } });
     expect(again.report.duplicateEntries.map(formatReportEntry)).toEqual(
-      [1, 2, 3, 4].map((n) => expect.stringMatching(new RegExp(`^items\\.jsonl:${n}: item: already in the database \\(item \\w+\\)$`))),
+      [1, 2, 3, 4].map((n) =>
+        expect.stringMatching(new RegExp(`^items\\.jsonl:${n}: item: already in the database \\(item \\w+\\)$`)),
+      ),
     );
     if (hasZipCommand()) {
       const wrapper = path.join(work, "zipped");
@@ -144,11 +169,23 @@ describe("bundle import", () => {
     const { dir, itemIds } = freshBundle("changed");
     await runImport({ inputPath: dir });
     const answers = path.join(dir, "answers.jsonl");
-    fs.writeFileSync(answers, fs.readFileSync(answers, "utf8").replace('"answer":"move x 3","gold":{"axis":"x","distanceA":3}', '"answer":"move x 2","gold":{"axis":"x","distanceA":2}'));
+    fs.writeFileSync(
+      answers,
+      fs
+        .readFileSync(answers, "utf8")
+        .replace(
+          '"answer":"move x 3","gold":{"axis":"x","distanceA":3}',
+          '"answer":"move x 2","gold":{"axis":"x","distanceA":2}',
+        ),
+    );
     const result = await runImport({ inputPath: dir });
     expect(result.report).toMatchObject({ imported: 0, duplicates: 3 });
     expect(result.report.skipped.map(formatReportEntry)).toEqual([
-      expect.stringMatching(new RegExp(`^items\\.jsonl:1: id: an item with id '${itemIds[0]}' from bundle is already stored with different content \\(item \\w+\\); not replaced$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^items\\.jsonl:1: id: an item with id '${itemIds[0]}' from bundle is already stored with different content \\(item \\w+\\); not replaced$`,
+        ),
+      ),
     ]);
     const stored = await itemsOf([itemIds[0]!]);
     expect(stored[0]?.answerKey?.canonical).toBe("move x 3");
@@ -177,17 +214,27 @@ describe("bundle import", () => {
 
   it("fails the whole batch on a fatal problem and imports nothing of it", async () => {
     const { dir, itemIds } = freshBundle("fatal");
-    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ format: "misi-baseline-bundle", formatVersion: 2, counts: {} }));
+    fs.writeFileSync(
+      path.join(dir, "manifest.json"),
+      JSON.stringify({ format: "misi-baseline-bundle", formatVersion: 2, counts: {} }),
+    );
     const result = await runImport({ inputPath: dir, kind: "bundle" });
     expect(result.status).toBe("failed");
-    expect(result.report.errors.map(formatReportEntry)).toEqual([expect.stringMatching(/^manifest\.json: formatVersion: /)]);
+    expect(result.report.errors.map(formatReportEntry)).toEqual([
+      expect.stringMatching(/^manifest\.json: formatVersion: /),
+    ]);
     expect(result.report.imported).toBe(0);
     expect(await itemsOf(itemIds)).toHaveLength(0);
     expect(await db.item.count({ where: { importBatchId: result.batchId } })).toBe(0);
 
     fs.rmSync(path.join(dir, "answers.jsonl"));
-    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ format: "misi-baseline-bundle", formatVersion: 1, counts: {} }));
+    fs.writeFileSync(
+      path.join(dir, "manifest.json"),
+      JSON.stringify({ format: "misi-baseline-bundle", formatVersion: 1, counts: {} }),
+    );
     const missing = await runImport({ inputPath: dir });
-    expect(missing.report.errors.map(formatReportEntry)).toEqual(["answers.jsonl: file: missing: a bundle needs items.jsonl and answers.jsonl beside manifest.json"]);
+    expect(missing.report.errors.map(formatReportEntry)).toEqual([
+      "answers.jsonl: file: missing: a bundle needs items.jsonl and answers.jsonl beside manifest.json",
+    ]);
   });
 });

@@ -7,7 +7,14 @@ import { formatReportEntry } from "@/lib/import/report";
 import { checkImageBytes } from "@/lib/import/image-refs";
 import { db, disconnectDb } from "@/lib/server/db";
 import { runImport } from "@/lib/server/import/run-import";
-import { hasZipCommand, pngBytes, svgBytes, tarGzFolder, writeMisiRelease, zipFolder } from "../fixtures/import/build-fixtures";
+import {
+  hasZipCommand,
+  pngBytes,
+  svgBytes,
+  tarGzFolder,
+  writeMisiRelease,
+  zipFolder,
+} from "../fixtures/import/build-fixtures";
 
 let work: string;
 
@@ -28,7 +35,11 @@ function release(name: string) {
 }
 
 const itemsOfBatch = (batchId: string) =>
-  db.item.findMany({ where: { importBatchId: batchId }, include: { answerKey: true, images: { orderBy: { position: "asc" } } }, orderBy: { externalId: "asc" } });
+  db.item.findMany({
+    where: { importBatchId: batchId },
+    include: { answerKey: true, images: { orderBy: { position: "asc" } } },
+    orderBy: { externalId: "asc" },
+  });
 
 describe("MiSI-Bench release import", () => {
   it.runIf(hasZipCommand())("reads a zip with nested folders and odd keys, and maps every record", async () => {
@@ -37,7 +48,12 @@ describe("MiSI-Bench release import", () => {
     zipFolder(dir, zip);
     const result = await runImport({ inputPath: zip });
     expect(result.status).toBe("succeeded");
-    expect(result.report).toMatchObject({ kind: "misi", imported: 5, duplicates: 0, counts: { skipped: 0, errors: 0 } });
+    expect(result.report).toMatchObject({
+      kind: "misi",
+      imported: 5,
+      duplicates: 0,
+      counts: { skipped: 0, errors: 0 },
+    });
     expect(result.report.byTask).toEqual({ translation: 2, rotation: 2, interaction_location: 1 });
     // What could not be mapped is reported, once per file.
     expect(result.report.notes.map(formatReportEntry)).toEqual(
@@ -65,7 +81,12 @@ describe("MiSI-Bench release import", () => {
     const expected = checkImageBytes(svgBytes("t1-1-after"));
     expect(expected.ok && Buffer.from(t1.images[3]!.data).equals(Buffer.from(expected.data))).toBe(true);
     expect(t1.images.map((i) => i.caption)).toEqual(["Image 1", "Image 2", "Image 3", "Image 4"]);
-    expect(t1.provenance).toMatchObject({ importedFrom: "misi_release", file: "MiSI-bench/test/T1_translation/data.jsonl", line: 1, unmappedFields: { Difficulty: "easy" } });
+    expect(t1.provenance).toMatchObject({
+      importedFrom: "misi_release",
+      file: "MiSI-bench/test/T1_translation/data.jsonl",
+      line: 1,
+      unmappedFields: { Difficulty: "easy" },
+    });
     const r8 = items.find((i) => i.externalId === `rotation:${tag}-8`)!;
     expect(Buffer.from(r8.images[0]!.data).equals(pngBytes("green"))).toBe(true);
     const r7 = items.find((i) => i.externalId === `rotation:${tag}-7`)!;
@@ -92,12 +113,17 @@ describe("MiSI-Bench release import", () => {
     fs.writeFileSync(jsonl, fs.readFileSync(jsonl, "utf8").replace('"GT":"move x 2"', '"GT":"move x 12"'));
     fs.rmSync(path.join(root, "T1_translation", "images", "2_left.svg"));
     const csv = path.join(root, "mc", "interloc.csv");
-    fs.appendFileSync(csv, "32,Interaction Location,Too many cells,a,b,c,d,A,img/q31.png,extra\n33,Chirality,Which?,a,b,c,d,A,img/q31.png\n");
+    fs.appendFileSync(
+      csv,
+      "32,Interaction Location,Too many cells,a,b,c,d,A,img/q31.png,extra\n33,Chirality,Which?,a,b,c,d,A,img/q31.png\n",
+    );
     const result = await runImport({ inputPath: dir });
     expect(result.status).toBe("succeeded");
     expect(result.report.imported).toBe(3);
     expect(result.report.skipped.map(formatReportEntry)).toEqual([
-      expect.stringMatching(/^MiSI-bench\/test\/T1_translation\/data\.jsonl:1: GT: 'move x 12' does not parse as a translation answer: /),
+      expect.stringMatching(
+        /^MiSI-bench\/test\/T1_translation\/data\.jsonl:1: GT: 'move x 12' does not parse as a translation answer: /,
+      ),
       "MiSI-bench/test/T1_translation/data.jsonl:2: Image_Paths: image 2: image file 'images/2_left.svg' not found in the import",
       "MiSI-bench/test/mc/interloc.csv:3: row: has 10 cells, the header has 9",
       "MiSI-bench/test/mc/interloc.csv:4: category: 'Chirality' is not a known task name (expected one of the nine MiSI-Bench tasks, e.g. Translation, T5, RotRot)",
@@ -113,7 +139,9 @@ describe("MiSI-Bench release import", () => {
     const result = await runImport({ inputPath: dir });
     expect(result.status).toBe("failed");
     expect(result.report.errors.map(formatReportEntry)).toEqual([
-      expect.stringMatching(/^MiSI-bench\/test\/questions\/rotation_questions\.json:\d+: file: unexpected end of the file inside the JSON document \(truncated\?\)$/),
+      expect.stringMatching(
+        /^MiSI-bench\/test\/questions\/rotation_questions\.json:\d+: file: unexpected end of the file inside the JSON document \(truncated\?\)$/,
+      ),
     ]);
     // The translation and MC files were read before the broken one; their items are rolled back too.
     expect(await db.item.count()).toBe(before);
@@ -143,13 +171,21 @@ describe("MiSI-Bench release import", () => {
     const RECORDS = 20_000;
     const out = fs.createWriteStream(path.join(dir, "zooming.jsonl"));
     for (let i = 0; i < RECORDS; i++) {
-      out.write(`${JSON.stringify({ id: `${tag}-${i}`, question: `Zoom question ${i} [${tag}] ${"·".repeat(120)}`, answer: `move z ${40 + (i % 21)}`, image: "img/z.png" })}\n`);
+      out.write(
+        `${JSON.stringify({ id: `${tag}-${i}`, question: `Zoom question ${i} [${tag}] ${"·".repeat(120)}`, answer: `move z ${40 + (i % 21)}`, image: "img/z.png" })}\n`,
+      );
     }
     await new Promise<void>((resolve) => out.end(resolve));
     const size = fs.statSync(path.join(dir, "zooming.jsonl")).size;
     expect(size).toBeGreaterThan(4 * 1024 * 1024);
     const result = await runImport({ inputPath: path.join(work, "large"), dryRun: true });
-    expect(result.report).toMatchObject({ kind: "misi", recordsRead: RECORDS, imported: RECORDS, duplicates: 0, counts: { skipped: 0, errors: 0 } });
+    expect(result.report).toMatchObject({
+      kind: "misi",
+      recordsRead: RECORDS,
+      imported: RECORDS,
+      duplicates: 0,
+      counts: { skipped: 0, errors: 0 },
+    });
     expect(result.report.byTask).toEqual({ zooming: RECORDS });
   }, 120_000);
 });

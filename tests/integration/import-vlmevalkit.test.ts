@@ -32,15 +32,27 @@ describe("VLMEvalKit TSV import", () => {
     const tag = tagged();
     const result = await runImport({ inputPath: writeTsv("MiSI_bench.tsv", toTsv(vlmevalkitRows(tag))) });
     expect(result.status).toBe("succeeded");
-    expect(result.report).toMatchObject({ kind: "vlmevalkit", imported: 5, duplicates: 0, counts: { skipped: 0, errors: 0 } });
-    expect(result.report.byTask).toEqual({ translation: 2, rotation: 1, interaction_location: 1, rotation_rotation: 1 });
+    expect(result.report).toMatchObject({
+      kind: "vlmevalkit",
+      imported: 5,
+      duplicates: 0,
+      counts: { skipped: 0, errors: 0 },
+    });
+    expect(result.report.byTask).toEqual({
+      translation: 2,
+      rotation: 1,
+      interaction_location: 1,
+      rotation_rotation: 1,
+    });
 
     const items = await db.item.findMany({
       where: { importBatchId: result.batchId },
       include: { answerKey: true, images: { orderBy: { position: "asc" } } },
       orderBy: { externalId: "asc" },
     });
-    expect(items.map((i) => [i.externalId, i.source, i.taskId, i.status, i.answerKey?.canonical, i.images.length])).toEqual([
+    expect(
+      items.map((i) => [i.externalId, i.source, i.taskId, i.status, i.answerKey?.canonical, i.images.length]),
+    ).toEqual([
       [`${tag}1`, "vlmevalkit", "translation", "active", "move y -2", 1],
       [`${tag}2`, "vlmevalkit", "rotation", "active", "roll z 30", 2],
       [`${tag}3`, "vlmevalkit", "interaction_location", "active", "B", 1],
@@ -52,7 +64,11 @@ describe("VLMEvalKit TSV import", () => {
     expect(Buffer.from(byIndex.get(`${tag}5`)!.images[0]!.data).equals(pngBytes("red"))).toBe(true);
     expect(byIndex.get(`${tag}5`)!.images[0]!.sha256).toBe(byIndex.get(`${tag}1`)!.images[0]!.sha256);
     // A list of two base64 images in one cell.
-    expect(byIndex.get(`${tag}2`)!.images.map((im) => Buffer.from(im.data).equals(pngBytes(im.position === 0 ? "green" : "blue")))).toEqual([true, true]);
+    expect(
+      byIndex
+        .get(`${tag}2`)!
+        .images.map((im) => Buffer.from(im.data).equals(pngBytes(im.position === 0 ? "green" : "blue"))),
+    ).toEqual([true, true]);
     // The quoted cell kept its newline and tab.
     expect(byIndex.get(`${tag}2`)!.question).toBe(`Which rotation?\nAnswer\twith roll <axis> <angle>. [${tag}]`);
     // MC: options in the payload, the question and the key.
@@ -68,10 +84,22 @@ describe("VLMEvalKit TSV import", () => {
 
   it("fails the whole file on a wrong header and imports nothing", async () => {
     const tag = tagged();
-    const text = toTsv(vlmevalkitRows(tag), ["index", "image", "question", "A", "B", "C", "D", "gold_answer", "category"]);
+    const text = toTsv(vlmevalkitRows(tag), [
+      "index",
+      "image",
+      "question",
+      "A",
+      "B",
+      "C",
+      "D",
+      "gold_answer",
+      "category",
+    ]);
     const result = await runImport({ inputPath: writeTsv("wrong-column.tsv", text), kind: "vlmevalkit" });
     expect(result.status).toBe("failed");
-    expect(result.report.errors.map(formatReportEntry)).toEqual(["wrong-column.tsv:1: header: missing column 'answer' (columns are: index, image, question, A, B, C, D, gold_answer, category)"]);
+    expect(result.report.errors.map(formatReportEntry)).toEqual([
+      "wrong-column.tsv:1: header: missing column 'answer' (columns are: index, image, question, A, B, C, D, gold_answer, category)",
+    ]);
     expect(await db.item.count({ where: { importBatchId: result.batchId } })).toBe(0);
   });
 
@@ -98,7 +126,10 @@ describe("VLMEvalKit TSV import", () => {
     // Row 1 is now a duplicate; row 5 points to it and must get its bytes from the stored image.
     const result = await runImport({ inputPath: writeTsv("second.tsv", toTsv([rows[0]!, rows[4]!])) });
     expect(result.report).toMatchObject({ imported: 1, duplicates: 1 });
-    const pointer = await db.item.findFirst({ where: { importBatchId: result.batchId, externalId: `${tag}5` }, include: { images: true } });
+    const pointer = await db.item.findFirst({
+      where: { importBatchId: result.batchId, externalId: `${tag}5` },
+      include: { images: true },
+    });
     expect(Buffer.from(pointer!.images[0]!.data).equals(pngBytes("red"))).toBe(true);
   });
 });

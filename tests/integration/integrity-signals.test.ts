@@ -23,9 +23,23 @@ afterAll(async () => {
 });
 
 const device = { viewportWidth: 1366, viewportHeight: 768, devicePixelRatio: 1.5, pointer: "fine", touch: false };
-const signals = { hiddenMs: 12_345, hiddenCount: 2, blurCount: 3, blurMs: 14_000, pasteCount: 1, pasteChars: 8, copyCount: 1, copyChars: 40, reloads: 0, webdriver: false, device };
+const signals = {
+  hiddenMs: 12_345,
+  hiddenCount: 2,
+  blurCount: 3,
+  blurMs: 14_000,
+  pasteCount: 1,
+  pasteChars: 8,
+  copyCount: 1,
+  copyChars: 40,
+  reloads: 0,
+  webdriver: false,
+  device,
+};
 
-async function post(body: unknown): Promise<{ status: number; json: { error?: { details?: Array<{ path: string }> } } }> {
+async function post(
+  body: unknown,
+): Promise<{ status: number; json: { error?: { details?: Array<{ path: string }> } } }> {
   const res = await answer(
     new Request("http://localhost/api/participant/answer", {
       method: "POST",
@@ -48,7 +62,13 @@ describe("integrity signals on the answer route", () => {
     const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-once");
     const q = (await getParticipantSession(pid))!.current!;
-    const body = { assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `sig-${pid}-1`, rtClientMs: 60_000, signals };
+    const body = {
+      assignmentId: q.assignmentId,
+      answer: "move x 3",
+      idempotencyKey: `sig-${pid}-1`,
+      rtClientMs: 60_000,
+      signals,
+    };
     expect((await post(body)).status).toBe(200);
     // The retry of the same submit (a reload resends the kept body): a duplicate, and the first signals stay.
     expect((await post({ ...body, signals: { ...signals, hiddenMs: 1, webdriver: true } })).status).toBe(200);
@@ -60,9 +80,27 @@ describe("integrity signals on the answer route", () => {
 
     // The second answer reports automation: the participant's flag is the OR of their answers; the device stays the first.
     const q2 = (await getParticipantSession(pid))!.current!;
-    const second = { ...signals, webdriver: true, pasteCount: 0, pasteChars: 0, device: { ...device, viewportWidth: 800 } };
-    expect((await post({ assignmentId: q2.assignmentId, answer: "move x 3", idempotencyKey: `sig-${pid}-2`, signals: second })).status).toBe(200);
-    await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({ device, webdriver: true });
+    const second = {
+      ...signals,
+      webdriver: true,
+      pasteCount: 0,
+      pasteChars: 0,
+      device: { ...device, viewportWidth: 800 },
+    };
+    expect(
+      (
+        await post({
+          assignmentId: q2.assignmentId,
+          answer: "move x 3",
+          idempotencyKey: `sig-${pid}-2`,
+          signals: second,
+        })
+      ).status,
+    ).toBe(200);
+    await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({
+      device,
+      webdriver: true,
+    });
   });
 
   it("hidden and unfocused time are capped at the time the question was open (plus slack)", async () => {
@@ -70,19 +108,36 @@ describe("integrity signals on the answer route", () => {
     const pid = await started(study.slug, study.id, "signals-cap");
     const q = (await getParticipantSession(pid))!.current!;
     const claimed = { ...signals, hiddenMs: 86_400_000, blurMs: 86_400_000 };
-    expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `cap-${pid}`, rtClientMs: 5000, signals: claimed })).status).toBe(200);
+    expect(
+      (
+        await post({
+          assignmentId: q.assignmentId,
+          answer: "move x 3",
+          idempotencyKey: `cap-${pid}`,
+          rtClientMs: 5000,
+          signals: claimed,
+        })
+      ).status,
+    ).toBe(200);
     const stored = await db.answerSignals.findUniqueOrThrow({ where: { assignmentId: q.assignmentId } });
     const response = await db.response.findFirstOrThrow({ where: { assignmentId: q.assignmentId } });
     // The cap: the longer of the client's 5 s and the server's shown-to-stored time, plus 5 s.
     const cap = Math.max(5000, response.rtServerMs ?? 0) + 5000;
-    expect(stored.signals).toMatchObject({ hiddenMs: cap, blurMs: cap, hiddenCount: signals.hiddenCount, pasteCount: 1 });
+    expect(stored.signals).toMatchObject({
+      hiddenMs: cap,
+      blurMs: cap,
+      hiddenCount: signals.hiddenCount,
+      pasteCount: 1,
+    });
   });
 
   it("an answer without signals is stored as before (no signals row)", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-none");
     const q = (await getParticipantSession(pid))!.current!;
-    expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `none-${pid}` })).status).toBe(200);
+    expect(
+      (await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `none-${pid}` })).status,
+    ).toBe(200);
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(1);
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
   });
@@ -91,7 +146,12 @@ describe("integrity signals on the answer route", () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-replay");
     const q = (await getParticipantSession(pid))!.current!;
-    const body = { assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `replay-${pid}`, rtClientMs: 4000 };
+    const body = {
+      assignmentId: q.assignmentId,
+      answer: "move x 3",
+      idempotencyKey: `replay-${pid}`,
+      rtClientMs: 4000,
+    };
     expect((await post(body)).status).toBe(200);
     await expect(db.answerSignals.count({ where: { participantId: pid } })).resolves.toBe(0);
     const replay = await post({ ...body, signals: { ...signals, hiddenMs: 86_400_000 } });
@@ -99,8 +159,14 @@ describe("integrity signals on the answer route", () => {
     expect((replay.json as { result?: { status?: string } }).result?.status).toBe("duplicate");
     const response = await db.response.findFirstOrThrow({ where: { assignmentId: q.assignmentId } });
     const stored = await db.answerSignals.findUniqueOrThrow({ where: { assignmentId: q.assignmentId } });
-    expect(stored.signals).toMatchObject({ hiddenMs: Math.max(4000, response.rtServerMs ?? 0) + 5000, pasteCount: signals.pasteCount });
-    await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({ device, webdriver: false });
+    expect(stored.signals).toMatchObject({
+      hiddenMs: Math.max(4000, response.rtServerMs ?? 0) + 5000,
+      pasteCount: signals.pasteCount,
+    });
+    await expect(db.participantSignals.findUniqueOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({
+      device,
+      webdriver: false,
+    });
   });
 
   it("tampered signals are refused (422) with the field named, and nothing is stored", async () => {
@@ -132,22 +198,43 @@ describe("integrity signals on the answer route", () => {
   });
 
   it("the results apply the study's policy and the exports carry the signals", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 5, exclusions: { anyPaste: true, identicalRunAtLeast: 3 } } });
+    const { study } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 3, answersPerItem: 5, exclusions: { anyPaste: true, identicalRunAtLeast: 3 } },
+    });
     // The fixture's golds are move x 1, move y 2, move x 3: the paster answers "move x 3" three times (1 right), the
     // clean participant answers each gold (3 right). All: 4/6; after excluding the paster: 3/3.
     const paster = await started(study.slug, study.id, "policy-paster");
     for (let i = 0; i < 3; i++) {
       const q = (await getParticipantSession(paster))!.current!;
       const s = i === 0 ? signals : { ...signals, pasteCount: 0, pasteChars: 0 };
-      expect((await post({ assignmentId: q.assignmentId, answer: "move x 3", idempotencyKey: `p-${paster}-${i}`, rtClientMs: 60_000, signals: s })).status).toBe(200);
+      expect(
+        (
+          await post({
+            assignmentId: q.assignmentId,
+            answer: "move x 3",
+            idempotencyKey: `p-${paster}-${i}`,
+            rtClientMs: 60_000,
+            signals: s,
+          })
+        ).status,
+      ).toBe(200);
     }
     const clean = await started(study.slug, study.id, "policy-clean");
     for (let i = 0; i < 3; i++) {
       const q = (await getParticipantSession(clean))!.current!;
       const gold = (await db.answerKey.findUniqueOrThrow({ where: { itemId: q.item.id } })).canonical;
-      expect((await post({ assignmentId: q.assignmentId, answer: gold, idempotencyKey: `c-${clean}-${i}`, rtClientMs: 60_000, signals: { ...signals, pasteCount: 0, pasteChars: 0 } })).status).toBe(
-        200,
-      );
+      expect(
+        (
+          await post({
+            assignmentId: q.assignmentId,
+            answer: gold,
+            idempotencyKey: `c-${clean}-${i}`,
+            rtClientMs: 60_000,
+            signals: { ...signals, pasteCount: 0, pasteChars: 0 },
+          })
+        ).status,
+      ).toBe(200);
     }
     const r = await getIntegrityResults({ studyId: study.id });
     expect(r.rules.map((x) => [x.rule, x.nMatched, x.nOnlyThisRule])).toEqual([
@@ -160,7 +247,9 @@ describe("integrity signals on the answer route", () => {
 
     const participants: Record<string, string>[] = [];
     for await (const row of iterateParticipantRows([study.id])) {
-      participants.push(Object.fromEntries(listHeader(PARTICIPANTS_TABLE).map((k, i) => [k, toCsvRecord(PARTICIPANTS_TABLE, row)[i]!])));
+      participants.push(
+        Object.fromEntries(listHeader(PARTICIPANTS_TABLE).map((k, i) => [k, toCsvRecord(PARTICIPANTS_TABLE, row)[i]!])),
+      );
     }
     const p = participants.find((x) => x.participant_id === paster)!;
     expect(p).toMatchObject({
@@ -172,16 +261,27 @@ describe("integrity signals on the answer route", () => {
       excluded_by: "anyPaste | identicalRunAtLeast",
     });
     expect(p.sig_hidden_ms_total).toBe(String(3 * 12_345));
-    expect(participants.find((x) => x.participant_id === clean)).toMatchObject({ excluded_by: "", max_identical_run: "1" });
+    expect(participants.find((x) => x.participant_id === clean)).toMatchObject({
+      excluded_by: "",
+      max_identical_run: "1",
+    });
 
     const responses: Record<string, string>[] = [];
     for await (const row of iterateResponseRows([study.id])) {
-      responses.push(Object.fromEntries(listHeader(RESPONSES_TABLE).map((k, i) => [k, toCsvRecord(RESPONSES_TABLE, row)[i]!])));
+      responses.push(
+        Object.fromEntries(listHeader(RESPONSES_TABLE).map((k, i) => [k, toCsvRecord(RESPONSES_TABLE, row)[i]!])),
+      );
     }
     const mine = responses.filter((x) => x.participant_id === paster);
     expect(mine.map((x) => x.identical_run)).toEqual(["1", "2", "3"]);
     expect(mine.map((x) => x.sig_paste_count)).toEqual(["1", "0", "0"]);
-    expect(mine[0]).toMatchObject({ sig_hidden_ms: "12345", sig_focus_losses: "3", sig_pointer: "fine", sig_device_pixel_ratio: "1.5", time_floor_ms: "3000" });
+    expect(mine[0]).toMatchObject({
+      sig_hidden_ms: "12345",
+      sig_focus_losses: "3",
+      sig_pointer: "fine",
+      sig_device_pixel_ratio: "1.5",
+      time_floor_ms: "3000",
+    });
     // Answered within milliseconds of being shown: under the 3 s floor of T1.
     expect(mine.every((x) => x.under_time_floor === "1")).toBe(true);
   });

@@ -21,12 +21,21 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+const DEVICE = {
+  viewportWidth: 1280,
+  viewportHeight: 800,
+  devicePixelRatio: 2,
+  userAgent: "test",
+  pointer: "fine" as const,
+};
 
 /** One GET of the study link from `address`, as a browser without a cookie; "joined" or the status page's kind. */
 async function open(slug: string, address: string, pid?: string): Promise<string> {
   const query = pid ? `?PROLIFIC_PID=${pid}&STUDY_ID=S&SESSION_ID=x` : "";
-  const res = await GET(new NextRequest(`http://localhost/s/${slug}${query}`, { headers: { "x-forwarded-for": address } }), { params: Promise.resolve({ slug }) });
+  const res = await GET(
+    new NextRequest(`http://localhost/s/${slug}${query}`, { headers: { "x-forwarded-for": address } }),
+    { params: Promise.resolve({ slug }) },
+  );
   const location = new URL(res.headers.get("location") ?? "", "http://x");
   return location.pathname.endsWith("/session") ? "joined" : (location.searchParams.get("kind") ?? String(res.status));
 }
@@ -36,7 +45,9 @@ describe("the join flood", () => {
     const { study } = await createTranslationStudy({ itemCount: 2 });
     const flood: string[] = [];
     for (let a = 0; a < 17; a++) {
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => open(study.slug, `198.51.100.${a}`, `flood-${a}-${i}`)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => open(study.slug, `198.51.100.${a}`, `flood-${a}-${i}`)),
+      );
       flood.push(...results);
     }
     expect(flood.filter((r) => r === "joined")).toHaveLength(340);
@@ -66,7 +77,11 @@ describe("never-consented participants per study are bounded", () => {
       ids.push(await join(`pending-${i}`));
       await new Promise((r) => setTimeout(r, 5)); // distinct lastSeenAt
     }
-    const pending = await db.participant.findMany({ where: { studyId: study.id, status: "consenting" }, select: { externalId: true }, orderBy: { externalId: "asc" } });
+    const pending = await db.participant.findMany({
+      where: { studyId: study.id, status: "consenting" },
+      select: { externalId: true },
+      orderBy: { externalId: "asc" },
+    });
     expect(pending.map((p) => p.externalId)).toEqual(["pending-3", "pending-4", "pending-5"]);
     await expect(db.participant.findUnique({ where: { id: starter } })).resolves.toMatchObject({ status: "active" });
     // A kept participant resumes (nothing removed); a removed one joins again as a new participant, nothing was reserved.
@@ -82,23 +97,35 @@ describe("never-consented participants per study are bounded", () => {
 describe("a removed never-consented participant", () => {
   it("who then consents is asked to open the study link again (401), and the link makes her a participant again", async () => {
     const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, answersPerItem: 5 } });
-    const first = (await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" }, pendingLimit: 1 })) as { participantId: string };
+    const first = (await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" }, pendingLimit: 1 })) as {
+      participantId: string;
+    };
     await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "newer" }, pendingLimit: 1 });
     await expect(db.participant.findUnique({ where: { id: first.participantId } })).resolves.toBeNull();
     const cookie = `${PARTICIPANT_COOKIE}=${createParticipantToken(first.participantId, study.id)}`;
     const res = await consent(
-      new Request("http://localhost/api/participant/consent", { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify({ accept: true, device: DEVICE }) }),
+      new Request("http://localhost/api/participant/consent", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ accept: true, device: DEVICE }),
+      }),
     );
     expect(res.status).toBe(401);
     expect(await res.text()).toMatch(/open your study link again/);
-    await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({ kind: "ok", resumed: false });
+    await expect(enterStudy({ slug: study.slug, query: { PROLIFIC_PID: "removed" } })).resolves.toMatchObject({
+      kind: "ok",
+      resumed: false,
+    });
   });
 });
 
 describe("rate-limit events", () => {
   it("joins prune events older than two days now and then (as every other rate-limited call does)", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1 });
-    const old = await db.signInAttempt.create({ data: { key: `join:address:${study.id}|old`, at: new Date(Date.now() - 3 * 24 * 3600_000) }, select: { id: true } });
+    const old = await db.signInAttempt.create({
+      data: { key: `join:address:${study.id}|old`, at: new Date(Date.now() - 3 * 24 * 3600_000) },
+      select: { id: true },
+    });
     const random = vi.spyOn(Math, "random").mockReturnValue(0.001);
     try {
       await expect(open(study.slug, "192.0.2.77", "prune-1")).resolves.toBe("joined");

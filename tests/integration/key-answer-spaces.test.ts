@@ -13,7 +13,13 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-async function createItem(tag: string, n: number, source: "generated" | "misi_release" | "bundle", taskId: "translation" | "rotation", provenance: object | undefined) {
+async function createItem(
+  tag: string,
+  n: number,
+  source: "generated" | "misi_release" | "bundle",
+  taskId: "translation" | "rotation",
+  provenance: object | undefined,
+) {
   const gold = taskId === "translation" ? { axis: "x", distanceA: 2 } : { axis: "y", angleDeg: 30 };
   const item = await db.item.create({
     data: {
@@ -35,8 +41,14 @@ async function createItem(tag: string, n: number, source: "generated" | "misi_re
 describe("loadKeyAnswerSpaces", () => {
   it("generated items (in-app or from this generator's bundle) count their params' values; release items the spec's range", async () => {
     const tag = randomBytes(4).toString("hex");
-    const generated = await createItem(tag, 1, "generated", "translation", { generator: PROJECT_GENERATOR_NAME, params: { allowZero: false, minDistanceA: -4, maxDistanceA: 4 } });
-    const bundled = await createItem(tag, 2, "bundle", "rotation", { importedFrom: "bundle", bundle: { generator: PROJECT_GENERATOR_NAME, params: {} } });
+    const generated = await createItem(tag, 1, "generated", "translation", {
+      generator: PROJECT_GENERATOR_NAME,
+      params: { allowZero: false, minDistanceA: -4, maxDistanceA: 4 },
+    });
+    const bundled = await createItem(tag, 2, "bundle", "rotation", {
+      importedFrom: "bundle",
+      bundle: { generator: PROJECT_GENERATOR_NAME, params: {} },
+    });
     const release = await createItem(tag, 3, "misi_release", "translation", { importedFrom: "misi-release" });
     const noProvenance = await createItem(tag, 4, "misi_release", "rotation", undefined);
     const spaces = await loadKeyAnswerSpaces([

@@ -23,7 +23,10 @@ describe("getOptionTextValidity", () => {
     const reports = await getOptionTextValidity();
     const t8 = reports.find((r) => r.taskId === "interaction_location");
     expect(t8).toBeDefined();
-    const keys = await db.answerKey.findMany({ where: { item: { taskId: "interaction_location", status: "active" } }, select: { gold: true } });
+    const keys = await db.answerKey.findMany({
+      where: { item: { taskId: "interaction_location", status: "active" } },
+      select: { gold: true },
+    });
     const expected = measureOptionTextStrategies(keys.map((k) => k.gold as { options: string[]; letter: McLetter }));
     expect(t8!.report).toEqual(expected);
     expect(t8!.report.items).toBeGreaterThan(0);

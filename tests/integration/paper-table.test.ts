@@ -22,11 +22,24 @@ let runId: string;
 
 beforeAll(async () => {
   fixture = await createResultsStudy("paper-table");
-  const user = await db.user.create({ data: { email: `paper-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" }, select: { id: true } });
+  const user = await db.user.create({
+    data: { email: `paper-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" },
+    select: { id: true },
+  });
   // A model that answers the first option / a fixed command everywhere: right on some items, wrong on others.
-  const answers: Record<string, string> = { translation: "move x 3", zooming: "move z 45", residue_ligand: "No", interaction_location: "B" };
+  const answers: Record<string, string> = {
+    translation: "move x 3",
+    zooming: "move z 45",
+    residue_ligand: "No",
+    interaction_location: "B",
+  };
   const csv = ["item_id,prediction", ...fixture.items.map((it) => `${it.id},${answers[it.taskId]}`)].join("\n");
-  const run = await importModelRun({ fileName: "fixed.csv", bytes: new TextEncoder().encode(csv), input: { model: "Fixed-answer model", name: "Fixed & Co" }, actorId: user.id });
+  const run = await importModelRun({
+    fileName: "fixed.csv",
+    bytes: new TextEncoder().encode(csv),
+    input: { model: "Fixed-answer model", name: "Fixed & Co" },
+    actorId: user.id,
+  });
   runId = run.runId;
   page = await getResultsPage({ studyId: fixture.studyId });
 });
@@ -37,7 +50,11 @@ afterAll(async () => {
 
 describe("paper-style tables of a study", () => {
   it("CSV: every human and model cell equals the results page's number", async () => {
-    const opened = await openStudyExport({ studyId: fixture.studyId, kind: "paper-table", paperTable: { format: "csv", metric: "both" } });
+    const opened = await openStudyExport({
+      studyId: fixture.studyId,
+      kind: "paper-table",
+      paperTable: { format: "csv", metric: "both" },
+    });
     expect(opened.fileName).toBe(`${fixture.slug}-paper-tables.csv`);
     expect(opened.contentType).toBe("text/csv; charset=utf-8");
     const rows = parse(await readAll(opened.stream), { columns: true }) as Record<string, string>[];
@@ -59,7 +76,9 @@ describe("paper-style tables of a study", () => {
       expect(model.provenance).toBe("imported run");
       for (const col of comparison.columns) {
         const m = col.models.find((x) => x.modelId === runId)!;
-        expect(model[RESULT_COLUMNS[col.column].label]).toBe(formatPercent(metric === "exact" ? m.model.mean : m.model.partialMean));
+        expect(model[RESULT_COLUMNS[col.column].label]).toBe(
+          formatPercent(metric === "exact" ? m.model.mean : m.model.partialMean),
+        );
       }
       const paper = rows.filter((r) => r.metric === metric && (r.provenance ?? "").startsWith("as reported"));
       expect(paper).toHaveLength(PAPER_ROWS.filter((r) => r.metric === metric).length);
@@ -67,13 +86,31 @@ describe("paper-style tables of a study", () => {
   });
 
   it("LaTeX and Markdown carry the same human numbers; unknown studies fail before any byte", async () => {
-    const tex = await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "paper-table", paperTable: { format: "latex", metric: "exact" } })).stream);
+    const tex = await readAll(
+      (
+        await openStudyExport({
+          studyId: fixture.studyId,
+          kind: "paper-table",
+          paperTable: { format: "latex", metric: "exact" },
+        })
+      ).stream,
+    );
     const humanLine = tex.split("\n").find((l) => l.startsWith("Human (this study) &"))!;
     const trans = page.human.summary!.overall.columns.find((c) => c.column === "translation")!;
     expect(humanLine.split(" & ")[1]).toBe(formatPercent(trans.exact.mean));
     expect(tex).toContain("Fixed \\& Co (imported run)");
-    const md = await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "paper-table", paperTable: { format: "md", metric: "partial", intervals: "pm" } })).stream);
+    const md = await readAll(
+      (
+        await openStudyExport({
+          studyId: fixture.studyId,
+          kind: "paper-table",
+          paperTable: { format: "md", metric: "partial", intervals: "pm" },
+        })
+      ).stream,
+    );
     expect(md).toContain(`| Human (this study) | ${formatPercent(trans.partial.mean)} ± `);
-    await expect(openStudyExport({ studyId: "nope", kind: "paper-table" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(openStudyExport({ studyId: "nope", kind: "paper-table" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });

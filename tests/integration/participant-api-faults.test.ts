@@ -27,13 +27,21 @@ const SCENE = {
 
 /** A consented participant of a timed, interactive study with one image per item; the cookie header and the current question. */
 async function participant(pid: string) {
-  const { study, items } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, timeLimitSec: 60, conditions: ["interactive"] } });
-  for (const item of items) await db.item.update({ where: { id: item.id }, data: { payload: { pdbId: "1abc", scene3d: SCENE } } });
+  const { study, items } = await createTranslationStudy({
+    itemCount: 2,
+    config: { itemsPerTask: 2, timeLimitSec: 60, conditions: ["interactive"] },
+  });
+  for (const item of items)
+    await db.item.update({ where: { id: item.id }, data: { payload: { pdbId: "1abc", scene3d: SCENE } } });
   const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: pid } });
   if (entered.kind !== "ok") throw new Error(`could not enter: ${entered.kind}`);
   await recordConsent(entered.participantId, true, TEST_DEVICE);
   const current = (await getParticipantSession(entered.participantId))!.current!;
-  return { participantId: entered.participantId, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(entered.participantId, study.id)}`, current };
+  return {
+    participantId: entered.participantId,
+    cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(entered.participantId, study.id)}`,
+    current,
+  };
 }
 
 /**
@@ -41,7 +49,10 @@ async function participant(pid: string) {
  * statement on that table) and releases the lock: the call's statement fails with 57P01 ("terminating connection
  * due to administrator command") on a connection that is gone, exactly once, whatever the timing.
  */
-async function withTerminatedConnection(table: string, call: () => Promise<Response>): Promise<{ response: Response; terminated: number }> {
+async function withTerminatedConnection(
+  table: string,
+  call: () => Promise<Response>,
+): Promise<{ response: Response; terminated: number }> {
   const locker = new pg.Client({ connectionString: inject("databaseUrl") });
   const watcher = new pg.Client({ connectionString: inject("databaseUrl") });
   await Promise.all([locker.connect(), watcher.connect()]);
@@ -51,9 +62,10 @@ async function withTerminatedConnection(table: string, call: () => Promise<Respo
     const pending = call();
     let terminated = 0;
     for (let i = 0; i < 500 && terminated === 0; i++) {
-      const waiting = await watcher.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1", [
-        (locker as unknown as { processID: number }).processID,
-      ]);
+      const waiting = await watcher.query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1",
+        [(locker as unknown as { processID: number }).processID],
+      );
       for (const row of waiting.rows as Array<{ pid: number }>) {
         const r = await watcher.query("SELECT pg_terminate_backend($1) AS ok", [row.pid]);
         if (r.rows[0].ok) terminated++;
@@ -68,13 +80,19 @@ async function withTerminatedConnection(table: string, call: () => Promise<Respo
 }
 
 const post = (path: string, cookie: string, body: unknown) =>
-  new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json", cookie }, body: JSON.stringify(body) });
+  new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(body),
+  });
 const get = (path: string, cookie: string) => new Request(`http://localhost${path}`, { headers: { cookie } });
 
 describe("participant routes when the database connection is terminated", () => {
   it("POST /api/participant/shown answers 200 with the deadline (retried)", async () => {
     const { cookie, current } = await participant("fault-shown");
-    const { response, terminated } = await withTerminatedConnection("Assignment", () => postShown(post("/api/participant/shown", cookie, { assignmentId: current.assignmentId })));
+    const { response, terminated } = await withTerminatedConnection("Assignment", () =>
+      postShown(post("/api/participant/shown", cookie, { assignmentId: current.assignmentId })),
+    );
     expect(terminated).toBe(1);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { assignmentId: string; deadline: string | null };
@@ -87,10 +105,14 @@ describe("participant routes when the database connection is terminated", () => 
     const { participantId, cookie, current } = await participant("fault-image");
     await markQuestionShown(participantId, current.assignmentId);
     const imageId = current.item.images[0]!.id;
-    const { response, terminated } = await withTerminatedConnection("ItemImage", () => getParticipantImage(get(`/api/images/${imageId}`, cookie), { params: { id: imageId } }));
+    const { response, terminated } = await withTerminatedConnection("ItemImage", () =>
+      getParticipantImage(get(`/api/images/${imageId}`, cookie), { params: { id: imageId } }),
+    );
     expect(terminated).toBe(1);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
     const stored = await db.itemImage.findUniqueOrThrow({ where: { id: imageId }, select: { data: true } });
     expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(stored.data))).toBe(true);
   });
@@ -99,7 +121,9 @@ describe("participant routes when the database connection is terminated", () => 
     const { participantId, cookie, current } = await participant("fault-scene");
     await markQuestionShown(participantId, current.assignmentId);
     const { response, terminated } = await withTerminatedConnection("Assignment", () =>
-      getScene(get(`/api/participant/scene/${current.assignmentId}`, cookie), { params: Promise.resolve({ assignmentId: current.assignmentId }) }),
+      getScene(get(`/api/participant/scene/${current.assignmentId}`, cookie), {
+        params: Promise.resolve({ assignmentId: current.assignmentId }),
+      }),
     );
     expect(terminated).toBe(1);
     expect(response.status).toBe(200);
@@ -108,12 +132,21 @@ describe("participant routes when the database connection is terminated", () => 
 
   it("the session read and the answer (routes that retried before) still answer 200; the answer is stored once", async () => {
     const { participantId, cookie, current } = await participant("fault-answer");
-    const session = await withTerminatedConnection("Participant", () => getSession(get("/api/participant/session", cookie)));
+    const session = await withTerminatedConnection("Participant", () =>
+      getSession(get("/api/participant/session", cookie)),
+    );
     expect(session.terminated).toBe(1);
     expect(session.response.status).toBe(200);
     await markQuestionShown(participantId, current.assignmentId);
-    const body = { assignmentId: current.assignmentId, answer: "move x 3", idempotencyKey: "fault-answer-key-1", rtClientMs: 1000 };
-    const answer = await withTerminatedConnection("Response", () => postAnswer(post("/api/participant/answer", cookie, body)));
+    const body = {
+      assignmentId: current.assignmentId,
+      answer: "move x 3",
+      idempotencyKey: "fault-answer-key-1",
+      rtClientMs: 1000,
+    };
+    const answer = await withTerminatedConnection("Response", () =>
+      postAnswer(post("/api/participant/answer", cookie, body)),
+    );
     expect(answer.terminated).toBe(1);
     expect(answer.response.status).toBe(200);
     expect(((await answer.response.json()) as { result: { status: string } }).result.status).toBe("stored");

@@ -3,9 +3,23 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/dal/participant/enter-study";
-import { getParticipantImage, getSession, postAnswer, postConsent, postPrimer, postShown } from "@/lib/server/participant-api";
+import {
+  getParticipantImage,
+  getSession,
+  postAnswer,
+  postConsent,
+  postPrimer,
+  postShown,
+} from "@/lib/server/participant-api";
 import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
-import { AnswerResponseSchema, PrimerResponseSchema, QuestionClockSchema, SessionSchema, type AnswerBody, type ConsentBody } from "@/lib/participant/api-contract";
+import {
+  AnswerResponseSchema,
+  PrimerResponseSchema,
+  QuestionClockSchema,
+  SessionSchema,
+  type AnswerBody,
+  type ConsentBody,
+} from "@/lib/participant/api-contract";
 import { createTranslationStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 afterAll(async () => {
@@ -20,29 +34,44 @@ async function joined(pid: string) {
 }
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("withParticipant", () => {
   it("refuses what the routes refused: no cookie 401, cross-site 403, NUL in the URL 400, a bad body 422 with its field", async () => {
     const cookie = await joined("api-refusals");
     const noCookie = await getSession(new Request("http://localhost/api/participant/session"));
     expect(noCookie.status).toBe(401);
-    expect(await noCookie.json()).toEqual({ error: { code: "UNAUTHENTICATED", message: "No participant session: open the study link again." } });
-    expect((await getSession(new Request("http://localhost/api/participant/session", { headers: { cookie: `${cookie}x` } }))).status).toBe(401);
+    expect(await noCookie.json()).toEqual({
+      error: { code: "UNAUTHENTICATED", message: "No participant session: open the study link again." },
+    });
+    expect(
+      (await getSession(new Request("http://localhost/api/participant/session", { headers: { cookie: `${cookie}x` } })))
+        .status,
+    ).toBe(401);
     const crossSite = await postPrimer(post("/api/participant/primer", {}, { cookie, "sec-fetch-site": "cross-site" }));
     expect(crossSite.status).toBe(403);
     expect((await postPrimer(post("/api/participant/primer?x=%00", {}, { cookie }))).status).toBe(400);
     const bad = await postConsent(post("/api/participant/consent", { accept: "yes" }, { cookie }));
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path)).toEqual(["accept"]);
+    expect(
+      ((await bad.json()) as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path),
+    ).toEqual(["accept"]);
     expect(bad.headers.get("content-type")).toMatch(/^application\/json/);
   });
 
   it("an image without any session is 401 plain text; a malformed id 404 without a lookup", async () => {
-    const anonymous = await getParticipantImage(new Request("http://localhost/api/images/abcdefghij12"), { params: { id: "abcdefghij12" } });
+    const anonymous = await getParticipantImage(new Request("http://localhost/api/images/abcdefghij12"), {
+      params: { id: "abcdefghij12" },
+    });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).toBe("Unauthorized");
-    expect((await getParticipantImage(new Request("http://localhost/api/images/x"), { params: { id: "x" } })).status).toBe(404);
+    expect(
+      (await getParticipantImage(new Request("http://localhost/api/images/x"), { params: { id: "x" } })).status,
+    ).toBe(404);
   });
 });
 
@@ -56,12 +85,24 @@ describe("responses parse with the contract the browser uses", () => {
     const json: unknown = await consent.json();
     // Strict: a field the contract does not know would be dropped in the browser.
     expect(SessionSchema.parse(json)).toEqual(json);
-    const session = SessionSchema.parse(await (await getSession(new Request("http://localhost/api/participant/session", { headers: { cookie } }))).json());
+    const session = SessionSchema.parse(
+      await (await getSession(new Request("http://localhost/api/participant/session", { headers: { cookie } }))).json(),
+    );
     const assignmentId = session.current!.assignmentId;
-    QuestionClockSchema.parse(await (await postShown(post("/api/participant/shown", { assignmentId }, { cookie }))).json());
-    const answerBody: AnswerBody = { assignmentId, answer: "move x 3", idempotencyKey: "api-contract-key-1", rtClientMs: 900, interactionLog: { events: [{ t: 1, type: "widget", detail: "x" }] } };
+    QuestionClockSchema.parse(
+      await (await postShown(post("/api/participant/shown", { assignmentId }, { cookie }))).json(),
+    );
+    const answerBody: AnswerBody = {
+      assignmentId,
+      answer: "move x 3",
+      idempotencyKey: "api-contract-key-1",
+      rtClientMs: 900,
+      interactionLog: { events: [{ t: 1, type: "widget", detail: "x" }] },
+    };
     const answered: unknown = await (await postAnswer(post("/api/participant/answer", answerBody, { cookie }))).json();
     expect(AnswerResponseSchema.parse(answered)).toEqual(answered);
-    expect(PrimerResponseSchema.parse(await (await postPrimer(post("/api/participant/primer", {}, { cookie }))).json())).toEqual({ ok: true });
+    expect(
+      PrimerResponseSchema.parse(await (await postPrimer(post("/api/participant/primer", {}, { cookie }))).json()),
+    ).toEqual({ ok: true });
   });
 });

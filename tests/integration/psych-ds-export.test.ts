@@ -34,7 +34,9 @@ import { createResultsStudy, type ResultsStudyFixture } from "./results-fixtures
 function findRscript(): string {
   const found = spawnSync("sh", ["-c", "command -v Rscript"], { encoding: "utf8" });
   if (found.status !== 0 || found.stdout.trim() === "") {
-    throw new Error("Rscript is not installed: install Debian's r-base-core and r-cran-lme4 (apt-get install r-base-core r-cran-lme4; .ci/run does this)");
+    throw new Error(
+      "Rscript is not installed: install Debian's r-base-core and r-cran-lme4 (apt-get install r-base-core r-cran-lme4; .ci/run does this)",
+    );
   }
   return found.stdout.trim();
 }
@@ -45,7 +47,9 @@ function findPython(): string {
     const probe = spawnSync(candidate, ["-c", "import pandas, statsmodels"], { encoding: "utf8" });
     if (probe.status === 0) return candidate;
   }
-  throw new Error("no python3 with pandas and statsmodels: install Debian's python3-pandas and python3-statsmodels (.ci/run does this)");
+  throw new Error(
+    "no python3 with pandas and statsmodels: install Debian's python3-pandas and python3-statsmodels (.ci/run does this)",
+  );
 }
 
 type Line = { kind: string; fields: Record<string, string> };
@@ -76,7 +80,10 @@ function num(text: string | undefined): number | null {
  */
 async function addParticipants(fixture: ResultsStudyFixture, count: number): Promise<void> {
   const rng = createRng(`psych-ds|${fixture.tag}`);
-  const answers = await db.response.findMany({ where: { studyId: fixture.studyId, phase: "main" }, orderBy: [{ participantId: "asc" }, { itemId: "asc" }] });
+  const answers = await db.response.findMany({
+    where: { studyId: fixture.studyId, phase: "main" },
+    orderBy: [{ participantId: "asc" }, { itemId: "asc" }],
+  });
   const byItem = new Map<string, typeof answers>();
   for (const a of answers) byItem.set(a.itemId, [...(byItem.get(a.itemId) ?? []), a]);
   let clock = Date.UTC(2025, 6, 1, 9, 0, 0);
@@ -98,10 +105,18 @@ async function addParticipants(fixture: ResultsStudyFixture, count: number): Pro
       // Interactive participants copy a right answer more often: the condition has an effect to estimate.
       const pool = byItem.get(item.id)!;
       const right = pool.filter((a) => a.exact === 1);
-      const source = condition === "interactive" && right.length > 0 && rng.next() < 0.5 ? rng.pick(right) : rng.pick(pool);
+      const source =
+        condition === "interactive" && right.length > 0 && rng.next() < 0.5 ? rng.pick(right) : rng.pick(pool);
       clock += 5_000;
       const assignment = await db.assignment.create({
-        data: { participantId: participant.id, itemId: item.id, position, phase: "main", status: "answered", firstShownAt: new Date(clock - 4_000) },
+        data: {
+          participantId: participant.id,
+          itemId: item.id,
+          position,
+          phase: "main",
+          status: "answered",
+          firstShownAt: new Date(clock - 4_000),
+        },
         select: { id: true },
       });
       await db.response.create({
@@ -144,11 +159,16 @@ function turnedY(deg: number): [number, number, number, number] {
  */
 const TURNS = [0, 4, 8, 32, 44, 92, 120, 180, 200, 272, 360, 12];
 async function addCameraLogs(fixture: ResultsStudyFixture): Promise<void> {
-  const answers = await db.response.findMany({ where: { studyId: fixture.studyId, phase: "main", condition: "interactive" }, select: { id: true }, orderBy: { id: "asc" } });
+  const answers = await db.response.findMany({
+    where: { studyId: fixture.studyId, phase: "main", condition: "interactive" },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   for (const [i, turn] of TURNS.entries()) {
     const d = 40 / (1 + 0.25 * (i % 4));
     const events: { t: number; type: string; detail?: string }[] = [{ t: 50, type: "viewer", detail: "start" }];
-    if (i % 3 === 0) events.push({ t: 900 + 37 * i, type: "stage", detail: "1" }, { t: 2000, type: "stage", detail: "3d" });
+    if (i % 3 === 0)
+      events.push({ t: 900 + 37 * i, type: "stage", detail: "1" }, { t: 2000, type: "stage", detail: "3d" });
     if (i % 2 === 1) events.push({ t: 1200, type: "viewer", detail: "labels-off" });
     if (i % 4 === 2) events.push({ t: 1300, type: "viewer", detail: "reset" });
     const log = {
@@ -169,7 +189,12 @@ async function setExclusionPolicy(fixture: ResultsStudyFixture): Promise<void> {
   const study = await db.study.findUniqueOrThrow({ where: { id: fixture.studyId }, select: { config: true } });
   await db.study.update({
     where: { id: fixture.studyId },
-    data: { config: { ...(study.config as Record<string, unknown>), exclusions: { anyPaste: true, fastPercentAtLeast: 40, identicalRunAtLeast: 3 } } },
+    data: {
+      config: {
+        ...(study.config as Record<string, unknown>),
+        exclusions: { anyPaste: true, fastPercentAtLeast: 40, identicalRunAtLeast: 3 },
+      },
+    },
   });
 }
 
@@ -230,7 +255,13 @@ function expectPageNumbers(lines: Line[], script: string, results: StudyResultsD
       ] as const;
       for (const [metric, s] of metrics) {
         const where = `${script} ${label} ${c.column} ${metric}`;
-        const line = lines.find((l) => l.kind === "accuracy" && l.fields.group === label && l.fields.column === c.column && l.fields.metric === metric);
+        const line = lines.find(
+          (l) =>
+            l.kind === "accuracy" &&
+            l.fields.group === label &&
+            l.fields.column === c.column &&
+            l.fields.metric === metric,
+        );
         expect(line, where).toBeDefined();
         const f = line!.fields;
         expect(Number(f.n)).toBe(c.nResponses);
@@ -271,19 +302,24 @@ function expectPageNumbers(lines: Line[], script: string, results: StudyResultsD
       ["fair-partial", "all-task", group.fairAllTaskAverage.partial],
     ] as const;
     for (const [metric, kind, want] of averages) {
-      const line = lines.find((l) => l.kind === "average" && l.fields.group === label && l.fields.kind === kind && l.fields.metric === metric);
+      const line = lines.find(
+        (l) => l.kind === "average" && l.fields.group === label && l.fields.kind === kind && l.fields.metric === metric,
+      );
       expect(line, `${script}: average ${label} ${kind} ${metric}`).toBeDefined();
       expectClose(num(line!.fields.value), want, `${script}: average ${label} ${kind} ${metric}`);
       compared++;
     }
   }
   // Nothing printed that the page does not have.
-  expect(lines.filter((l) => l.kind === "accuracy")).toHaveLength(groupsOf(summary).reduce((n, [, g]) => n + 4 * g.columns.length, 0));
+  expect(lines.filter((l) => l.kind === "accuracy")).toHaveLength(
+    groupsOf(summary).reduce((n, [, g]) => n + 4 * g.columns.length, 0),
+  );
   // The fixture reaches both interval rules: the bootstrap (10+ participants) and the clustered-Wilson fallback.
   // (The policy's fast-answer rule depends on the fixture's timing: when it leaves fewer than 10 participants per
   // column, every interval of the default, excluded, figures takes the fallback.)
   expect(methods.has("clustered-wilson")).toBe(true);
-  if (summary.overall.columns.some((c) => c.exact.interval.method === "participant-bootstrap")) expect(methods.has("participant-bootstrap")).toBe(true);
+  if (summary.overall.columns.some((c) => c.exact.interval.method === "participant-bootstrap"))
+    expect(methods.has("participant-bootstrap")).toBe(true);
   // T4 carries fair scores that differ from the paper's fields (the fair path is exercised, not only its fallback).
   expect(summary.overall.columns.find((c) => c.column === "residue_ligand_pos")!.fair.f1).not.toBeNull();
   return compared;
@@ -294,13 +330,19 @@ function expectPageNumbers(lines: Line[], script: string, results: StudyResultsD
  * set=kept the page's default (the exclusion policy applied), set=all the figures with the excluded participants.
  */
 function expectConditionEffects(lines: Line[], script: string): number {
-  return expectEffectSet(lines, script, "kept", page.summary!.conditionEffect) + expectEffectSet(lines, script, "all", page.summary!.unexcluded!.conditionEffect);
+  return (
+    expectEffectSet(lines, script, "kept", page.summary!.conditionEffect) +
+    expectEffectSet(lines, script, "all", page.summary!.unexcluded!.conditionEffect)
+  );
 }
 
 function expectEffectSet(lines: Line[], script: string, set: "kept" | "all", effects: ConditionEffectSummary): number {
   expect(effects.estimable).toBe(true);
   let compared = 0;
-  for (const [label, want] of [["all", effects.overall] as const, ...effects.columns.map((c) => [`column=${c.column}`, c.effect] as const)]) {
+  for (const [label, want] of [
+    ["all", effects.overall] as const,
+    ...effects.columns.map((c) => [`column=${c.column}`, c.effect] as const),
+  ]) {
     const line = lines.find((l) => l.kind === "effect" && l.fields.set === set && l.fields.subset === label);
     expect(line, `${script}: effect ${label}`).toBeDefined();
     const f = line!.fields;
@@ -311,9 +353,18 @@ function expectEffectSet(lines: Line[], script: string, set: "kept" | "all", eff
     expect(Number(f.items)).toBe(want.nItems);
     expect(Number(f.n_static)).toBe(want.byCondition.static.nAnswers);
     expect(Number(f.n_interactive)).toBe(want.byCondition.interactive.nAnswers);
-    const got = { estimate: num(f.estimate), low: num(f.low), high: num(f.high), bootstrapLow: num(f.bootstrap_low), bootstrapHigh: num(f.bootstrap_high) };
+    const got = {
+      estimate: num(f.estimate),
+      low: num(f.low),
+      high: num(f.high),
+      bootstrapLow: num(f.bootstrap_low),
+      bootstrapHigh: num(f.bootstrap_high),
+    };
     for (const key of ["estimate", "low", "high", "bootstrapLow", "bootstrapHigh"] as const) {
-      expect(Math.abs(got[key]! - want[key]!), `${script} effect ${label} ${key}: ${got[key]} vs page ${want[key]}`).toBeLessThan(1e-12);
+      expect(
+        Math.abs(got[key]! - want[key]!),
+        `${script} effect ${label} ${key}: ${got[key]} vs page ${want[key]}`,
+      ).toBeLessThan(1e-12);
       compared++;
     }
     // As the page prints it: "+4.2 pp [−1.0, +9.8]".
@@ -374,7 +425,10 @@ async function expectThreeDUsage(lines: Line[], script: string, studyIds: string
   const want = await getThreeDUsage(studyIds);
   let compared = 0;
   const meta = lines.find((l) => l.kind === "usage3d_meta");
-  expect(meta?.fields, script).toMatchObject({ interactive_answers: String(want.interactiveAnswers), with_viewer: String(want.withViewer) });
+  expect(meta?.fields, script).toMatchObject({
+    interactive_answers: String(want.interactiveAnswers),
+    with_viewer: String(want.withViewer),
+  });
   const tasks = lines.filter((l) => l.kind === "usage3d");
   expect(tasks.map((l) => l.fields.task)).toEqual(want.tasks.map((t) => t.taskId));
   const pct = (v: number | null) => (v === null ? null : Math.round(v * 100));
@@ -383,7 +437,18 @@ async function expectThreeDUsage(lines: Line[], script: string, studyIds: string
   for (const t of want.tasks) {
     const f = tasks.find((l) => l.fields.task === t.taskId)!.fields;
     const where = `${script} usage3d ${t.taskId}`;
-    expect([f.answers, f.with_reset, f.with_label_toggle, f.turned_answers, f.turned_correct, f.not_turned_answers, f.not_turned_correct].map(Number), where).toEqual([
+    expect(
+      [
+        f.answers,
+        f.with_reset,
+        f.with_label_toggle,
+        f.turned_answers,
+        f.turned_correct,
+        f.not_turned_answers,
+        f.not_turned_correct,
+      ].map(Number),
+      where,
+    ).toEqual([
       t.answers,
       t.withReset,
       t.withLabelToggle,
@@ -417,7 +482,10 @@ async function expectThreeDUsage(lines: Line[], script: string, studyIds: string
  * is above 10.
  */
 function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", pkg = path.join(dir, "pkg")): string[] {
-  const trials = parse(fs.readFileSync(path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8"), { columns: true }) as Record<string, string>[];
+  const trials = parse(
+    fs.readFileSync(path.join(pkg, "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8"),
+    { columns: true },
+  ) as Record<string, string>[];
   const cells = new Map<string, number[]>();
   for (const t of trials.filter((r) => r.in_results === "1" && r.excluded === "0")) {
     const key = `${t.condition}:${t.task_id}`;
@@ -427,10 +495,14 @@ function expectModelNotes(lines: Line[], script: string, sdField: "se" | "sd", p
     .filter(([, xs]) => xs.every((x) => x === xs[0]))
     .map(([key, xs]) => `${key}=${xs[0] === 1 ? "all-correct" : "all-wrong"}`)
     .sort();
-  const separation = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "separation");
+  const separation = lines.find(
+    (l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "separation",
+  );
   if (same.length === 0) expect(separation, script).toBeUndefined();
   else expect(separation?.fields.cells?.split(";").sort(), script).toEqual(same);
-  const large = lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept" && Number(l.fields[sdField]) > 10).map((l) => l.fields.term);
+  const large = lines
+    .filter((l) => l.kind === "model_term" && l.fields.set === "kept" && Number(l.fields[sdField]) > 10)
+    .map((l) => l.fields.term);
   const note = lines.find((l) => l.kind === "model_note" && l.fields.set === "kept" && l.fields.kind === "large-se");
   if (large.length === 0) expect(note, script).toBeUndefined();
   else expect(note?.fields.terms?.split(";"), script).toEqual(large);
@@ -453,7 +525,9 @@ function expectModelPerSet(lines: Line[], engine: string, term: string): void {
   ]);
   expect(Number(models[0]!.fields.n)).toBe(page.summary!.overall.nResponses);
   expect(Number(models[1]!.fields.n)).toBe(page.summary!.unexcluded!.overall.nResponses);
-  const [kept, all] = (["kept", "all"] as const).map((set) => num(lines.find((l) => l.kind === "model_term" && l.fields.set === set && l.fields.term === term)!.fields.estimate)!);
+  const [kept, all] = (["kept", "all"] as const).map((set) =>
+    num(lines.find((l) => l.kind === "model_term" && l.fields.set === set && l.fields.term === term)!.fields.estimate)!,
+  );
   expect(Number.isFinite(kept) && Number.isFinite(all)).toBe(true);
   expect(Math.abs(kept! - all!), `${engine} ${term}: kept ${kept} vs all ${all}`).toBeGreaterThan(1e-6);
 }
@@ -496,14 +570,19 @@ describe("analysis package (Psych-DS)", () => {
       ].sort(),
     );
     // Same bytes as the folder export, apart from the description's creation time.
-    const folderTrials = fs.readFileSync(path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials")), "utf8");
+    const folderTrials = fs.readFileSync(
+      path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials")),
+      "utf8",
+    );
     expect(entries.get(trials)).toBe(folderTrials);
     await expect(openStudyExport({ studyId: "nope", kind: "psych-ds" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("is a Psych-DS dataset: the description validates against the shipped schema, every header is described, file names follow the rule", () => {
     const root = path.join(dir, "pkg");
-    const description = JSON.parse(fs.readFileSync(path.join(root, "dataset_description.json"), "utf8")) as { variableMeasured: { name: string; description: string }[] };
+    const description = JSON.parse(fs.readFileSync(path.join(root, "dataset_description.json"), "utf8")) as {
+      variableMeasured: { name: string; description: string }[];
+    };
     const ajv = new Ajv({ allErrors: true, strict: false });
     const validate = ajv.compile(schema);
     expect(validate(description), JSON.stringify(validate.errors)).toBe(true);
@@ -555,8 +634,12 @@ describe("analysis package (Psych-DS)", () => {
     // Every estimate of the page leaves them out: accuracy, the condition effect, the paper table (the human row is the overall group).
     expect(page.summary!.overall.nParticipants).toBe(20 - excludedIds.size);
     expect(page.summary!.unexcluded!.overall.nParticipants).toBe(20);
-    expect(page.summary!.conditionEffect.overall.estimate).not.toBe(page.summary!.unexcluded!.conditionEffect.overall.estimate);
-    expect(page.summary!.overall.columns.map((c) => c.exact.mean)).not.toEqual(page.summary!.unexcluded!.overall.columns.map((c) => c.exact.mean));
+    expect(page.summary!.conditionEffect.overall.estimate).not.toBe(
+      page.summary!.unexcluded!.conditionEffect.overall.estimate,
+    );
+    expect(page.summary!.overall.columns.map((c) => c.exact.mean)).not.toEqual(
+      page.summary!.unexcluded!.overall.columns.map((c) => c.exact.mean),
+    );
     expect(Object.keys(trials[0]!)).not.toContain("participant_external_id");
     expect(
       fs.readFileSync(
@@ -573,7 +656,10 @@ describe("analysis package (Psych-DS)", () => {
   it("analysis.R reproduces every number of the results page and fits the glmer condition model", async () => {
     const rscript = findRscript();
     const started = performance.now();
-    const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 });
+    const stdout = execFileSync(rscript, [path.join(dir, "pkg", "analysis", "analysis.R")], {
+      encoding: "utf8",
+      timeout: 240_000,
+    });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
     const compared =
@@ -586,13 +672,23 @@ describe("analysis package (Psych-DS)", () => {
     // The coding, per-task effects and the overall test: the reference task's effect is conditioninteractive itself,
     // another task's adds its interaction; the likelihood-ratio test drops every condition term (1 + tasks − 1).
     const formula = lines.find((l) => l.kind === "model_formula" && l.fields.set === "kept")!.fields;
-    expect(formula).toMatchObject({ formula: "correct ~ condition * task + (1 | participant) + (1 | item)", coding: "treatment", condition_reference: "static" });
-    const keptTerms = new Map(lines.filter((l) => l.kind === "model_term" && l.fields.set === "kept").map((l) => [l.fields.term!, num(l.fields.estimate)!]));
+    expect(formula).toMatchObject({
+      formula: "correct ~ condition * task + (1 | participant) + (1 | item)",
+      coding: "treatment",
+      condition_reference: "static",
+    });
+    const keptTerms = new Map(
+      lines
+        .filter((l) => l.kind === "model_term" && l.fields.set === "kept")
+        .map((l) => [l.fields.term!, num(l.fields.estimate)!]),
+    );
     const taskEffects = lines.filter((l) => l.kind === "model_task_effect" && l.fields.set === "kept");
     expect(taskEffects.length).toBeGreaterThan(1);
     expect(taskEffects[0]!.fields.task).toBe(formula.task_reference);
     for (const t of taskEffects) {
-      const want = keptTerms.get("conditioninteractive")! + (t.fields.task === formula.task_reference ? 0 : keptTerms.get(`conditioninteractive:task${t.fields.task}`)!);
+      const want =
+        keptTerms.get("conditioninteractive")! +
+        (t.fields.task === formula.task_reference ? 0 : keptTerms.get(`conditioninteractive:task${t.fields.task}`)!);
       expect(Math.abs(num(t.fields.log_odds)! - want), t.fields.task).toBeLessThan(1e-12);
       expect(num(t.fields.se)!).toBeGreaterThan(0);
     }
@@ -606,7 +702,10 @@ describe("analysis package (Psych-DS)", () => {
   it("analysis.py reproduces every number of the results page and fits the Bayesian mixed GLM", async () => {
     const python = findPython();
     const started = performance.now();
-    const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 });
+    const stdout = execFileSync(python, [path.join(dir, "pkg", "analysis", "analysis.py")], {
+      encoding: "utf8",
+      timeout: 240_000,
+    });
     const seconds = (performance.now() - started) / 1000;
     const lines = parseOutput(stdout);
     const compared =
@@ -615,22 +714,38 @@ describe("analysis package (Psych-DS)", () => {
       expectIntegrity(lines, "analysis.py", await getIntegrityResults({ studyId: fixture.studyId })) +
       (await expectThreeDUsage(lines, "analysis.py", [fixture.studyId]));
     expectModelNotes(lines, "analysis.py", "sd");
-    expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({ engine: "statsmodels.BinomialBayesMixedGLM", method: "fit_vb", status: "ok" });
-    const conditionTerm = lines.find((l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"))!.fields.term!;
+    expect(lines.find((l) => l.kind === "model")!.fields).toMatchObject({
+      engine: "statsmodels.BinomialBayesMixedGLM",
+      method: "fit_vb",
+      status: "ok",
+    });
+    const conditionTerm = lines.find(
+      (l) => l.kind === "model_term" && l.fields.term!.includes("[T.interactive]") && !l.fields.term!.includes(":"),
+    )!.fields.term!;
     expectModelPerSet(lines, "statsmodels.BinomialBayesMixedGLM", conditionTerm);
     // Approximate, and said so: no p-values or z from variational-Bayes SDs.
-    expect(lines.find((l) => l.kind === "model_note" && l.fields.kind === "approximate")!.fields.text).toContain("no p-values");
-    expect(lines.filter((l) => l.kind === "model_term").every((l) => l.fields.p === undefined && l.fields.z === undefined)).toBe(true);
-    console.log(`analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`);
+    expect(lines.find((l) => l.kind === "model_note" && l.fields.kind === "approximate")!.fields.text).toContain(
+      "no p-values",
+    );
+    expect(
+      lines.filter((l) => l.kind === "model_term").every((l) => l.fields.p === undefined && l.fields.z === undefined),
+    ).toBe(true);
+    console.log(
+      `analysis.py (${python}): ${seconds.toFixed(2)} s, ${compared} numbers equal the page's and the contract's`,
+    );
   }, 300_000);
 
   it('timestamps: R\'s as.POSIXct(x, tz = "UTC") and pandas read submitted_at to the millisecond without a format', () => {
     const file = path.join(dir, "pkg", "data", psychDsDataFileName(fixture.studyId, "trials"));
-    const first = (parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[])[0]!.submitted_at!;
+    const first = (parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[])[0]!
+      .submitted_at!;
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
     const r = execFileSync(
       findRscript(),
-      ["-e", `d <- read.csv("${file}", colClasses = "character"); t <- as.POSIXct(d$submitted_at[1], tz = "UTC"); cat(format(t, "%Y-%m-%d %H:%M:%S"), sprintf("%.3f", as.numeric(t)))`],
+      [
+        "-e",
+        `d <- read.csv("${file}", colClasses = "character"); t <- as.POSIXct(d$submitted_at[1], tz = "UTC"); cat(format(t, "%Y-%m-%d %H:%M:%S"), sprintf("%.3f", as.numeric(t)))`,
+      ],
       {
         encoding: "utf8",
       },
@@ -639,7 +754,10 @@ describe("analysis package (Psych-DS)", () => {
     expect(r).toBe(`${first.slice(0, 19)} ${(Date.parse(`${first.replace(" ", "T")}Z`) / 1000).toFixed(3)}`);
     const py = execFileSync(
       findPython(),
-      ["-c", `import pandas as pd; d = pd.read_csv("${file}", dtype=str); print(pd.to_datetime(d["submitted_at"].iloc[0]).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])`],
+      [
+        "-c",
+        `import pandas as pd; d = pd.read_csv("${file}", dtype=str); print(pd.to_datetime(d["submitted_at"].iloc[0]).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])`,
+      ],
       { encoding: "utf8" },
     );
     expect(py.trim()).toBe(first);
@@ -653,11 +771,23 @@ describe("analysis package (Psych-DS)", () => {
     const rows = parse(fs.readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[];
     for (const r of rows) if (r.task_id === "zooming") r.exact = r.condition === "interactive" ? "1" : "0";
     fs.writeFileSync(file, stringify(rows, { header: true, record_delimiter: "unix" }));
-    const r = parseOutput(execFileSync(findRscript(), [path.join(pkg, "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 }));
-    expect(expectModelNotes(r, "analysis.R (separated)", "se", pkg)).toEqual(["interactive:zooming=all-correct", "static:zooming=all-wrong"]);
-    expect(r.find((l) => l.kind === "model_note" && l.fields.kind === "large-se")!.fields.terms).toContain("taskzooming");
-    const py = parseOutput(execFileSync(findPython(), [path.join(pkg, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
-    expect(expectModelNotes(py, "analysis.py (separated)", "sd", pkg)).toEqual(["interactive:zooming=all-correct", "static:zooming=all-wrong"]);
+    const r = parseOutput(
+      execFileSync(findRscript(), [path.join(pkg, "analysis", "analysis.R")], { encoding: "utf8", timeout: 240_000 }),
+    );
+    expect(expectModelNotes(r, "analysis.R (separated)", "se", pkg)).toEqual([
+      "interactive:zooming=all-correct",
+      "static:zooming=all-wrong",
+    ]);
+    expect(r.find((l) => l.kind === "model_note" && l.fields.kind === "large-se")!.fields.terms).toContain(
+      "taskzooming",
+    );
+    const py = parseOutput(
+      execFileSync(findPython(), [path.join(pkg, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }),
+    );
+    expect(expectModelNotes(py, "analysis.py (separated)", "sd", pkg)).toEqual([
+      "interactive:zooming=all-correct",
+      "static:zooming=all-wrong",
+    ]);
   }, 300_000);
 
   it("a study with one condition: effects not estimable (NA), model skipped, every other number still the page's", async () => {
@@ -675,10 +805,22 @@ describe("analysis package (Psych-DS)", () => {
       const lines = parseOutput(execFileSync(run, [...args], { encoding: "utf8", timeout: 240_000 }));
       const effects = lines.filter((l) => l.kind === "effect");
       expect(effects.length).toBe(1 + singlePage.summary!.conditionEffect.columns.length);
-      for (const e of effects) expect([e.fields.estimate, e.fields.low, e.fields.high, e.fields.n_interactive]).toEqual(["NA", "NA", "NA", "0"]);
+      for (const e of effects)
+        expect([e.fields.estimate, e.fields.low, e.fields.high, e.fields.n_interactive]).toEqual([
+          "NA",
+          "NA",
+          "NA",
+          "0",
+        ]);
       expect(lines.find((l) => l.kind === "model")!.fields.status).toBe("skipped");
       const overall = singlePage.summary!.overall.columns[0]!;
-      const line = lines.find((l) => l.kind === "accuracy" && l.fields.group === "all" && l.fields.column === overall.column && l.fields.metric === "exact")!;
+      const line = lines.find(
+        (l) =>
+          l.kind === "accuracy" &&
+          l.fields.group === "all" &&
+          l.fields.column === overall.column &&
+          l.fields.metric === "exact",
+      )!;
       expect(Math.abs(num(line.fields.value)! - overall.exact.mean)).toBeLessThan(1e-12);
       expect(Math.abs(num(line.fields.low)! - overall.exact.interval.low)).toBeLessThan(1e-9);
     }
@@ -690,7 +832,9 @@ describe("analysis package (Psych-DS)", () => {
     fs.writeFileSync(path.join(busy, "keep.txt"), "mine");
     await expect(writePsychDsDataset({ studyId: fixture.studyId, dir: busy })).rejects.toThrow(/is not empty/);
     expect(fs.readdirSync(busy)).toEqual(["keep.txt"]);
-    await expect(writePsychDsDataset({ studyId: "no-such-study", dir: path.join(dir, "none") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(writePsychDsDataset({ studyId: "no-such-study", dir: path.join(dir, "none") })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     // A file where the folder should be, or where a parent folder should be: the path and the reason, not ENOTDIR.
     const file = path.join(dir, "somefile");
     fs.writeFileSync(file, "mine");
@@ -708,7 +852,10 @@ describe("analysis package (Psych-DS)", () => {
   it("pool scope: the package carries the pool's seed and analysis.py reproduces the pool results page", async () => {
     const out = path.join(dir, "pool");
     await writePsychDsDataset({ studyId: fixture.studyId, scope: "pool", dir: out });
-    const settings = parse(fs.readFileSync(path.join(out, "analysis", "settings.csv"), "utf8"), { columns: true }) as { setting: string; value: string }[];
+    const settings = parse(fs.readFileSync(path.join(out, "analysis", "settings.csv"), "utf8"), { columns: true }) as {
+      setting: string;
+      value: string;
+    }[];
     expect(settings.find((r) => r.setting === "resultsSeed")!.value).toBe(`results:pool:${fixture.studyId}`);
     expect(settings.find((r) => r.setting === "scope")!.value).toBe("pool");
     // The policy's thresholds, one row per active rule (setExclusionPolicy above).
@@ -719,9 +866,15 @@ describe("analysis package (Psych-DS)", () => {
       ["exclusion.identicalRunAtLeast", "3"],
     ]);
     const poolPage = await getStudyResults({ studyId: fixture.studyId, scope: "pool" });
-    const lines = parseOutput(execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }));
+    const lines = parseOutput(
+      execFileSync(findPython(), [path.join(out, "analysis", "analysis.py")], { encoding: "utf8", timeout: 240_000 }),
+    );
     expect(expectPageNumbers(lines, "analysis.py (pool)", poolPage)).toBeGreaterThan(500);
     // The pool page's integrity section applies the viewed study's policy to every study of the pool.
-    expectIntegrity(lines, "analysis.py (pool)", await getIntegrityResults({ studyId: fixture.studyId, scope: "pool" }));
+    expectIntegrity(
+      lines,
+      "analysis.py (pool)",
+      await getIntegrityResults({ studyId: fixture.studyId, scope: "pool" }),
+    );
   }, 300_000);
 });

@@ -12,7 +12,13 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+const DEVICE = {
+  viewportWidth: 1280,
+  viewportHeight: 800,
+  devicePixelRatio: 2,
+  userAgent: "test",
+  pointer: "fine" as const,
+};
 
 async function joinAndConsent(slug: string, pid: string) {
   const entered = await enterStudy({ slug, query: { PROLIFIC_PID: pid } });
@@ -33,7 +39,10 @@ describe("server-clock question timing", () => {
     expect(again.shownAt).toBe(first.shownAt);
     expect(again.deadline).toBe(first.deadline);
     expect(Date.parse(again.serverNow)).toBeGreaterThanOrEqual(Date.parse(first.serverNow));
-    const stored = await db.assignment.findUniqueOrThrow({ where: { id: current.assignmentId }, select: { questionShownAt: true } });
+    const stored = await db.assignment.findUniqueOrThrow({
+      where: { id: current.assignmentId },
+      select: { questionShownAt: true },
+    });
     expect(stored.questionShownAt!.toISOString()).toBe(first.shownAt);
   });
 
@@ -41,7 +50,10 @@ describe("server-clock question timing", () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 60 } });
     const pid = await joinAndConsent(study.slug, "clock-race");
     const current = (await getParticipantSession(pid))!.current!;
-    const both = await Promise.all([markQuestionShown(pid, current.assignmentId), markQuestionShown(pid, current.assignmentId)]);
+    const both = await Promise.all([
+      markQuestionShown(pid, current.assignmentId),
+      markQuestionShown(pid, current.assignmentId),
+    ]);
     expect(both[0].shownAt).toBe(both[1].shownAt);
   });
 
@@ -50,17 +62,29 @@ describe("server-clock question timing", () => {
     const pid = await joinAndConsent(study.slug, "clock-instructions");
     const current = (await getParticipantSession(pid))!.current!;
     // Served 40 s ago (the participant read the instructions), question displayed just now.
-    await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: new Date(Date.now() - 40_000) } });
+    await db.assignment.update({
+      where: { id: current.assignmentId },
+      data: { firstShownAt: new Date(Date.now() - 40_000) },
+    });
     await markQuestionShown(pid, current.assignmentId);
     const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", timedOut: true };
-    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     // 29 s after the display: still refused (no tolerance before the server's limit).
-    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - 29_000) } });
-    await expect(recordResponse({ ...options, idempotencyKey: `early2-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await db.assignment.update({
+      where: { id: current.assignmentId },
+      data: { questionShownAt: new Date(Date.now() - 29_000) },
+    });
+    await expect(recordResponse({ ...options, idempotencyKey: `early2-${pid}` })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     // 30 s after: the limit has run out; stored as unanswered, timed from the display.
     const shownAt = new Date(Date.now() - 30_000);
     await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: shownAt } });
-    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({ status: "stored" });
+    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({
+      status: "stored",
+    });
     const response = await db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } });
     expect(response).toMatchObject({ rawAnswer: "", exact: 0, shownAt });
     expect(response.rtServerMs).toBeGreaterThanOrEqual(30_000);
@@ -78,8 +102,18 @@ describe("server-clock question timing", () => {
     ] as const) {
       const current = (await getParticipantSession(pid))!.current!;
       await markQuestionShown(pid, current.assignmentId);
-      await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - agoMs) } });
-      await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `ans-${pid}` })).resolves.toMatchObject({
+      await db.assignment.update({
+        where: { id: current.assignmentId },
+        data: { questionShownAt: new Date(Date.now() - agoMs) },
+      });
+      await expect(
+        recordResponse({
+          participantId: pid,
+          assignmentId: current.assignmentId,
+          rawAnswer: "move x 1",
+          idempotencyKey: `ans-${pid}`,
+        }),
+      ).resolves.toMatchObject({
         status: "stored",
       });
     }
@@ -87,9 +121,20 @@ describe("server-clock question timing", () => {
       where: { participantId: { in: [inGrace, late] } },
       select: { participantId: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true, late: true },
     });
-    expect(stored.find((r) => r.participantId === inGrace)).toMatchObject({ canonicalAnswer: "move x 1", exact: 1, partial: 1, late: false });
+    expect(stored.find((r) => r.participantId === inGrace)).toMatchObject({
+      canonicalAnswer: "move x 1",
+      exact: 1,
+      partial: 1,
+      late: false,
+    });
     // Not lost (text and canonical form kept), not counted as in time.
-    expect(stored.find((r) => r.participantId === late)).toMatchObject({ rawAnswer: "move x 1", canonicalAnswer: "move x 1", exact: 0, partial: 0, late: true });
+    expect(stored.find((r) => r.participantId === late)).toMatchObject({
+      rawAnswer: "move x 1",
+      canonicalAnswer: "move x 1",
+      exact: 0,
+      partial: 0,
+      late: true,
+    });
   });
 
   it("never marks an answer late in a study without a time limit", async () => {
@@ -97,9 +142,22 @@ describe("server-clock question timing", () => {
     const pid = await joinAndConsent(study.slug, "clock-untimed");
     const current = (await getParticipantSession(pid))!.current!;
     await markQuestionShown(pid, current.assignmentId);
-    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: new Date(Date.now() - 3_600_000) } });
-    await recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `ans-${pid}` });
-    expect(await db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId }, select: { exact: true, late: true } })).toEqual({ exact: 1, late: false });
+    await db.assignment.update({
+      where: { id: current.assignmentId },
+      data: { questionShownAt: new Date(Date.now() - 3_600_000) },
+    });
+    await recordResponse({
+      participantId: pid,
+      assignmentId: current.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `ans-${pid}`,
+    });
+    expect(
+      await db.response.findUniqueOrThrow({
+        where: { assignmentId: current.assignmentId },
+        select: { exact: true, late: true },
+      }),
+    ).toEqual({ exact: 1, late: false });
   });
 
   it("only the participant's own open question can be stamped", async () => {
@@ -108,8 +166,15 @@ describe("server-clock question timing", () => {
     const b = await joinAndConsent(study.slug, "clock-b");
     const qa = (await getParticipantSession(a))!.current!;
     await expect(markQuestionShown(b, qa.assignmentId)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await recordResponse({ participantId: a, assignmentId: qa.assignmentId, rawAnswer: "move x 3", idempotencyKey: `ans-${a}` });
+    await recordResponse({
+      participantId: a,
+      assignmentId: qa.assignmentId,
+      rawAnswer: "move x 3",
+      idempotencyKey: `ans-${a}`,
+    });
     // Answered (and with it the session completed): nothing left to time.
-    await expect(markQuestionShown(a, qa.assignmentId)).rejects.toMatchObject({ code: expect.stringMatching(/^(CONFLICT|GONE)$/) });
+    await expect(markQuestionShown(a, qa.assignmentId)).rejects.toMatchObject({
+      code: expect.stringMatching(/^(CONFLICT|GONE)$/),
+    });
   });
 });

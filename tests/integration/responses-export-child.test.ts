@@ -44,7 +44,9 @@ afterAll(async () => {
 describe("responses export in a child process", () => {
   it("writes exactly the bytes of the in-process export, across several pages", async () => {
     const inProcess = await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId], 7)));
-    const child = await readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 }));
+    const child = await readAll(
+      createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 }),
+    );
     // The fixture has T4 Pos. and Neg. items, a participant without cohort, practice rows and a timed-out answer.
     expect(inProcess.split("\n").length).toBeGreaterThan(20);
     expect(inProcess).toMatch(/,residue_ligand_pos,/);
@@ -56,7 +58,9 @@ describe("responses export in a child process", () => {
   it("resolves the pool scope as the results pages do", async () => {
     const scope = await resolveResultsScope(fixture.studyId, "pool");
     const inProcess = await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows(scope.studyIds, 11)));
-    expect(await readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "pool", pageRows: 11 }))).toBe(inProcess);
+    expect(
+      await readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "pool", pageRows: 11 })),
+    ).toBe(inProcess);
   });
 
   it("kills the child when the reader goes away, and reports a database failure as a stream error", async () => {
@@ -66,11 +70,19 @@ describe("responses export in a child process", () => {
     expect(childCommands().some((c) => c.includes("misi-responses-export-"))).toBe(true);
     stream.destroy();
     await new Promise((resolve) => stream.once("close", resolve));
-    await expect.poll(() => childCommands().some((c) => c.includes("misi-responses-export-")), { timeout: 5_000 }).toBe(false);
+    await expect
+      .poll(() => childCommands().some((c) => c.includes("misi-responses-export-")), { timeout: 5_000 })
+      .toBe(false);
 
-    const bad = createResponsesChildStream({ databaseUrl: databaseUrl.replace(/\/[^/?]+(\?|$)/, "/misi_no_such_db$1"), studyId: "x", scope: "study" });
+    const bad = createResponsesChildStream({
+      databaseUrl: databaseUrl.replace(/\/[^/?]+(\?|$)/, "/misi_no_such_db$1"),
+      studyId: "x",
+      scope: "study",
+    });
     await expect(readAll(bad)).rejects.toThrow(/responses export failed: .*misi_no_such_db/);
-    await expect(readAll(createResponsesChildStream({ databaseUrl, studyId: "no-such-study", scope: "study" }))).rejects.toThrow("No study with id no-such-study.");
+    await expect(
+      readAll(createResponsesChildStream({ databaseUrl, studyId: "no-such-study", scope: "study" })),
+    ).rejects.toThrow("No study with id no-such-study.");
   });
 });
 
@@ -83,10 +95,14 @@ describe("export CLI --what responses --out (a wrong study id leaves an existing
     const out = path.join(dir, "keep.csv");
     fs.writeFileSync(out, "earlier export\n");
     const run = (study: string) =>
-      spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/export.mts", "--study", study, "--what", "responses", "--out", out], {
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        encoding: "utf8",
-      });
+      spawnSync(
+        "node_modules/.bin/tsx",
+        ["--conditions=react-server", "scripts/export.mts", "--study", study, "--what", "responses", "--out", out],
+        {
+          env: { ...process.env, DATABASE_URL: databaseUrl },
+          encoding: "utf8",
+        },
+      );
     try {
       const bad = run("no-such-study");
       expect(bad.status).toBe(1);
@@ -95,7 +111,9 @@ describe("export CLI --what responses --out (a wrong study id leaves an existing
       expect(fs.readdirSync(dir)).toEqual(["keep.csv"]);
       const good = run(fixture.studyId);
       expect(good.status, good.stderr).toBe(0);
-      expect(fs.readFileSync(out, "utf8")).toBe(await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId]))));
+      expect(fs.readFileSync(out, "utf8")).toBe(
+        await readAll(createTableStream(RESPONSES_TABLE, iterateResponseRows([fixture.studyId]))),
+      );
       expect(fs.readdirSync(dir)).toEqual(["keep.csv"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -110,7 +128,11 @@ describe("export CLI --what responses --out (a wrong study id leaves an existing
       most = Math.max(most, exportChildren(), exportChildSlots.running);
       mostQueued = Math.max(mostQueued, exportChildSlots.queued);
     }, 5);
-    const outputs = await Promise.all(Array.from({ length: 6 }, () => readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 }))));
+    const outputs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        readAll(createResponsesChildStream({ databaseUrl, studyId: fixture.studyId, scope: "study", pageRows: 7 })),
+      ),
+    );
     clearInterval(sampler);
     expect(most).toBe(2);
     expect(mostQueued).toBeGreaterThan(0);

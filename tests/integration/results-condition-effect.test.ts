@@ -64,7 +64,10 @@ function recompute(rows: readonly Row[]) {
     bootstrapLow: referenceQuantile(values, 0.025),
     bootstrapHigh: referenceQuantile(values, 0.975),
     skipped,
-    nAnswers: { static: answers.filter((a) => a.condition === "static").length, interactive: answers.filter((a) => a.condition === "interactive").length },
+    nAnswers: {
+      static: answers.filter((a) => a.condition === "static").length,
+      interactive: answers.filter((a) => a.condition === "interactive").length,
+    },
     nParticipants: new Set(answers.map((a) => a.participantId)).size,
     nItems: new Set(answers.map((a) => a.itemId)).size,
   };
@@ -99,7 +102,13 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
     expect(effect!.overall.bootstrapLow).toBeCloseTo(overall.bootstrapLow, 12);
     expect(effect!.overall.bootstrapHigh).toBeCloseTo(overall.bootstrapHigh, 12);
     expect(effect!.overall.skipped).toBe(overall.skipped);
-    expect(effect!.overall).toMatchObject({ replicates: 2000, seed: 20261201, nParticipants: 6, nItems: 13, nAnswers: 78 });
+    expect(effect!.overall).toMatchObject({
+      replicates: 2000,
+      seed: 20261201,
+      nParticipants: 6,
+      nItems: 13,
+      nAnswers: 78,
+    });
     expect(effect!.overall.byCondition.static.nAnswers).toBe(overall.nAnswers.static);
     expect(effect!.overall.byCondition.interactive.nParticipants).toBe(3);
     // A real interval around the estimate, not a collapsed one.
@@ -123,7 +132,11 @@ describe("condition effect on the results page (seeded crossed study: 3 static +
   it("fills the paper-table export's effect row with the page's numbers (Table 2 only)", async () => {
     const page = await getResultsPage({ studyId: crossed.studyId });
     const effect = page.human.summary!.conditionEffect;
-    const opened = await openStudyExport({ studyId: crossed.studyId, kind: "paper-table", paperTable: { format: "csv", metric: "both" } });
+    const opened = await openStudyExport({
+      studyId: crossed.studyId,
+      kind: "paper-table",
+      paperTable: { format: "csv", metric: "both" },
+    });
     const rows = parse(await readAll(opened.stream), { columns: true }) as Row[];
     const effectRows = rows.filter((r) => r.row === "Human: interactive − static (pp)");
     expect(effectRows.map((r) => r.metric)).toEqual(["exact"]);

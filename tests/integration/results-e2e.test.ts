@@ -92,18 +92,31 @@ describe("results end to end: responses export vs the results page", () => {
     const summary = page.human.summary!;
     const main = responses.filter((r) => r.phase === "main");
     const mine = recompute(main);
-    expect(summary.overall.columns.map((c) => c.column)).toEqual(["translation", "zooming", "residue_ligand_pos", "residue_ligand_neg", "interaction_location"]);
+    expect(summary.overall.columns.map((c) => c.column)).toEqual([
+      "translation",
+      "zooming",
+      "residue_ligand_pos",
+      "residue_ligand_neg",
+      "interaction_location",
+    ]);
     expect(summary.overall.nResponses).toBe(main.length);
     for (const c of summary.overall.columns) {
       const m = mine.get(c.column)!;
-      expect({ n: c.nResponses, items: c.nItems, people: c.nParticipants }).toEqual({ n: m.nResponses, items: m.nItems, people: m.nParticipants });
+      expect({ n: c.nResponses, items: c.nItems, people: c.nParticipants }).toEqual({
+        n: m.nResponses,
+        items: m.nItems,
+        people: m.nParticipants,
+      });
       expect(c.exact.mean).toBeCloseTo(m.exactMean, 12);
       expect(c.partial.mean).toBeCloseTo(m.partialMean, 12);
       expect(c.exact.wilson).toEqual(wilsonInterval(m.nCorrect, m.nResponses));
       expect(c.exact.participantSpread).toEqual(summarizeSpread(m.participantExactMeans));
       expect(c.partial.participantSpread.median).toBeCloseTo(summarizeSpread(m.participantPartialMeans)!.median, 12);
       // The recorded seed reproduces the page's interval from the CSV's clusters.
-      const boot = bootstrapClusterMean(m.exactClusters, { seed: `${page.human.seed}|all|${c.column}|exact`, replicates: page.human.replicates });
+      const boot = bootstrapClusterMean(m.exactClusters, {
+        seed: `${page.human.seed}|all|${c.column}|exact`,
+        replicates: page.human.replicates,
+      });
       expect([c.exact.bootstrap.low, c.exact.bootstrap.high]).toEqual([boot.low, boot.high]);
     }
     const allCells = [...mine.values()];
@@ -161,7 +174,10 @@ describe("results end to end: responses export vs the results page", () => {
     const { summary } = await getStudyResults({ studyId: fixture.studyId });
     const text = await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "task-summary" })).stream);
     const rows = parse(text, { columns: true }) as Row[];
-    const overall = rows.filter((r) => r.group_type === "overall" && r.result_column !== "paper_average" && r.result_column !== "all_task_average");
+    const overall = rows.filter(
+      (r) =>
+        r.group_type === "overall" && r.result_column !== "paper_average" && r.result_column !== "all_task_average",
+    );
     expect(overall.map((r) => r.result_column)).toEqual(summary!.overall.columns.map((c) => c.column));
     for (const [i, c] of summary!.overall.columns.entries()) {
       expect(Number(overall[i]!.exact_mean)).toBe(c.exact.mean);
@@ -171,7 +187,10 @@ describe("results end to end: responses export vs the results page", () => {
   });
 
   it("exports items and participants", async () => {
-    const items = parse(await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "item-summary" })).stream), { columns: true }) as Row[];
+    const items = parse(
+      await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "item-summary" })).stream),
+      { columns: true },
+    ) as Row[];
     expect(items).toHaveLength(13);
     const main = responses.filter((r) => r.phase === "main");
     for (const item of items) {
@@ -181,11 +200,23 @@ describe("results end to end: responses export vs the results page", () => {
       expect(item.gold_answer).toBe(rs[0]!.gold_answer);
     }
     // A browser in UTC−5 reports its offset with the device information; the export states it in minutes east of UTC.
-    const reporter = await db.participant.findFirstOrThrow({ where: { studyId: fixture.studyId }, orderBy: { id: "asc" }, select: { id: true, deviceInfo: true } });
-    await db.participant.update({ where: { id: reporter.id }, data: { deviceInfo: { ...((reporter.deviceInfo as object | null) ?? {}), utcOffsetMin: -300 } } });
-    const people = parse(await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "participants" })).stream), { columns: true }) as Row[];
+    const reporter = await db.participant.findFirstOrThrow({
+      where: { studyId: fixture.studyId },
+      orderBy: { id: "asc" },
+      select: { id: true, deviceInfo: true },
+    });
+    await db.participant.update({
+      where: { id: reporter.id },
+      data: { deviceInfo: { ...((reporter.deviceInfo as object | null) ?? {}), utcOffsetMin: -300 } },
+    });
+    const people = parse(
+      await readAll((await openStudyExport({ studyId: fixture.studyId, kind: "participants" })).stream),
+      { columns: true },
+    ) as Row[];
     expect(people).toHaveLength(6);
-    expect(people.map((p) => [p.participant_id === reporter.id, p.utc_offset_min])).toEqual(people.map((p) => [p.participant_id === reporter.id, p.participant_id === reporter.id ? "-300" : ""]));
+    expect(people.map((p) => [p.participant_id === reporter.id, p.utc_offset_min])).toEqual(
+      people.map((p) => [p.participant_id === reporter.id, p.participant_id === reporter.id ? "-300" : ""]),
+    );
     for (const p of people) {
       const rs = main.filter((r) => r.participant_id === p.participant_id);
       expect(Number(p.n_main_responses)).toBe(rs.length);
@@ -196,7 +227,9 @@ describe("results end to end: responses export vs the results page", () => {
       const clientTimes = rs.filter((r) => r.rt_browser_ms !== "").map((r) => Number(r.rt_browser_ms));
       expect(Number(p.median_rt_browser_ms)).toBeCloseTo(median(clientTimes), 6);
     }
-    expect(people.find((p) => p.participant_external_id!.includes("HYPERLINK"))!.participant_external_id!.startsWith("'=")).toBe(true);
+    expect(
+      people.find((p) => p.participant_external_id!.includes("HYPERLINK"))!.participant_external_id!.startsWith("'="),
+    ).toBe(true);
   });
 
   it("exports the pool as a VLMEvalKit TSV with PNG images", async () => {
@@ -229,12 +262,20 @@ describe("results end to end: responses export vs the results page", () => {
       expect(r.answer).toBe((await db.answerKey.findUniqueOrThrow({ where: { itemId: item.id } })).canonical);
     }
     const t8 = rows.find((r) => r.category === "interaction_location")!;
-    expect([t8.A, t8.B, t8.C, t8.D]).toEqual(["move x 3, move y -2", "move x -3, move y 2", "move x 3, move y 2", "move x -3, move y -2"]);
+    expect([t8.A, t8.B, t8.C, t8.D]).toEqual([
+      "move x 3, move y -2",
+      "move x -3, move y 2",
+      "move x 3, move y 2",
+      "move x -3, move y -2",
+    ]);
   });
 
   it("pages with the (submittedAt, id) keyset without losing or repeating rows, ties included", async () => {
     // Make ties: every response of the first participant gets the same submission time.
-    await db.response.updateMany({ where: { participantId: fixture.participantIds[0] }, data: { submittedAt: new Date(Date.UTC(2025, 5, 1, 9, 30)) } });
+    await db.response.updateMany({
+      where: { participantId: fixture.participantIds[0] },
+      data: { submittedAt: new Date(Date.UTC(2025, 5, 1, 9, 30)) },
+    });
     const collect = async (pageRows: number) => {
       const ids: string[] = [];
       for await (const row of iterateResponseRows([fixture.studyId], pageRows)) ids.push(row.responseId);
@@ -252,12 +293,31 @@ describe("results end to end: responses export vs the results page", () => {
 
   it("pools the studies that share a pool version when asked, and lists the items most humans miss", async () => {
     const other = await db.study.create({
-      data: { slug: `results-other-${fixture.tag}`, name: "Other", status: "open", poolVersionId: fixture.poolVersionId, config: {} },
+      data: {
+        slug: `results-other-${fixture.tag}`,
+        name: "Other",
+        status: "open",
+        poolVersionId: fixture.poolVersionId,
+        config: {},
+      },
       select: { id: true },
     });
-    const person = await db.participant.create({ data: { studyId: other.id, externalId: "other-1", condition: "static", cohort: "crowd", status: "completed", orderSeed: "x" }, select: { id: true } });
+    const person = await db.participant.create({
+      data: {
+        studyId: other.id,
+        externalId: "other-1",
+        condition: "static",
+        cohort: "crowd",
+        status: "completed",
+        orderSeed: "x",
+      },
+      select: { id: true },
+    });
     const item = fixture.items[0]!;
-    const assignment = await db.assignment.create({ data: { participantId: person.id, itemId: item.id, position: 0, status: "answered" }, select: { id: true } });
+    const assignment = await db.assignment.create({
+      data: { participantId: person.id, itemId: item.id, position: 0, status: "answered" },
+      select: { id: true },
+    });
     await db.response.create({
       data: {
         assignmentId: assignment.id,
@@ -290,7 +350,8 @@ describe("results end to end: responses export vs the results page", () => {
       expect(m.nResponses).toBeGreaterThanOrEqual(items.minResponses);
     }
     const missedIds = new Set(items.mostMissed.map((m) => m.itemId));
-    for (const i of items.items) expect(missedIds.has(i.itemId)).toBe(i.exactAccuracy < 0.5 && i.nResponses >= items.minResponses);
+    for (const i of items.items)
+      expect(missedIds.has(i.itemId)).toBe(i.exactAccuracy < 0.5 && i.nResponses >= items.minResponses);
     expect(items.multipleChoiceAgreement.map((a) => a.taskId)).toEqual(["interaction_location"]);
     expect(items.answerAgreement.map((a) => `${a.taskId}/${a.level}`)).toEqual([
       "translation/nominal",
@@ -302,7 +363,9 @@ describe("results end to end: responses export vs the results page", () => {
   });
 
   it("fails an unknown study before streaming", async () => {
-    await expect(openStudyExport({ studyId: "no-such-study", kind: "responses" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(openStudyExport({ studyId: "no-such-study", kind: "responses" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });
 

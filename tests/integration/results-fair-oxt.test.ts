@@ -13,17 +13,35 @@ let innerItem: string;
 
 async function makeLysineItem(itemId: string, atoms: string[]): Promise<void> {
   const item = await db.item.findUniqueOrThrow({ where: { id: itemId }, select: { payload: true } });
-  const pickers = { residues: [{ residueName: "LYS", residueNumber: 99, insertionCode: "", chainId: "A", atoms }], ligandAtoms: ["N4"] };
+  const pickers = {
+    residues: [{ residueName: "LYS", residueNumber: 99, insertionCode: "", chainId: "A", atoms }],
+    ligandAtoms: ["N4"],
+  };
   await db.item.update({ where: { id: itemId }, data: { payload: { ...(item.payload as object), pickers } } });
-  await db.answerKey.update({ where: { itemId }, data: { gold: { kind: "bonds", bonds: [{ residueName: "LYS", atomName: "O", ligandAtomName: "N4" }] }, canonical: "Yes: LYS O, N4" } });
-  await db.response.updateMany({ where: { studyId: fixture.studyId, itemId }, data: { rawAnswer: "Yes: LYS OXT, N4", canonicalAnswer: "Yes: LYS OXT, N4", exact: 0, partial: 0, late: false } });
+  await db.answerKey.update({
+    where: { itemId },
+    data: {
+      gold: { kind: "bonds", bonds: [{ residueName: "LYS", atomName: "O", ligandAtomName: "N4" }] },
+      canonical: "Yes: LYS O, N4",
+    },
+  });
+  await db.response.updateMany({
+    where: { studyId: fixture.studyId, itemId },
+    data: { rawAnswer: "Yes: LYS OXT, N4", canonicalAnswer: "Yes: LYS OXT, N4", exact: 0, partial: 0, late: false },
+  });
 }
 
 beforeAll(async () => {
   fixture = await createResultsStudy("fair-oxt");
   const t4 = [
     ...new Set(
-      (await db.response.findMany({ where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main" }, select: { itemId: true }, orderBy: { itemId: "asc" } })).map((r) => r.itemId),
+      (
+        await db.response.findMany({
+          where: { studyId: fixture.studyId, taskId: "residue_ligand", phase: "main" },
+          select: { itemId: true },
+          orderBy: { itemId: "asc" },
+        })
+      ).map((r) => r.itemId),
     ),
   ];
   expect(t4.length).toBeGreaterThanOrEqual(2);

@@ -25,7 +25,10 @@ beforeAll(async () => {
   });
   const response = t4.find((r) => (r.item.answerKey?.gold as { kind: string } | undefined)?.kind === "bonds")!;
   changedId = response.id;
-  await db.response.update({ where: { id: changedId }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0 } });
+  await db.response.update({
+    where: { id: changedId },
+    data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0 },
+  });
 });
 
 afterAll(async () => {
@@ -45,7 +48,8 @@ describe("fair score from stored answers", () => {
     }
     const swapped = t4.filter((r) => r.answer === "Yes: ARG NH1, O1B");
     expect(swapped.length).toBeGreaterThanOrEqual(1);
-    for (const r of swapped) expect([r.exact, r.partial, r.fairExact, r.fairPartial, r.fairF1]).toEqual([0, 0, 1, 1, 1]);
+    for (const r of swapped)
+      expect([r.exact, r.partial, r.fairExact, r.fairPartial, r.fairF1]).toEqual([0, 0, 1, 1, 1]);
     // Tasks without atom names: no fair fields (fair = paper).
     expect(records.filter((r) => r.taskId === "translation").every((r) => r.fairExact === undefined)).toBe(true);
   });
@@ -69,34 +73,58 @@ describe("late answers (a late swapped answer scores 0 under fair too)", () => {
         taskId: "residue_ligand",
         phase: "main",
         id: { not: changedId },
-        item: { id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId },
+        item: {
+          id: (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId,
+        },
       },
       select: { id: true, rawAnswer: true, canonicalAnswer: true, exact: true, partial: true },
     });
-    await db.response.update({ where: { id: other.id }, data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0, late: true } });
+    await db.response.update({
+      where: { id: other.id },
+      data: { rawAnswer: "Yes: ARG NH1, O1B", canonicalAnswer: "Yes: ARG NH1, O1B", exact: 0, partial: 0, late: true },
+    });
     try {
       const { records } = await listResponseRecords([fixture.studyId]);
       const swapped = records.filter((r) => r.taskId === "residue_ligand" && r.answer === "Yes: ARG NH1, O1B");
       expect(swapped).toHaveLength(1); // the late one carries no answer
-      const fairTotal = records.filter((r) => r.taskId === "residue_ligand").reduce((s, r) => s + (r.fairExact ?? 0), 0);
+      const fairTotal = records
+        .filter((r) => r.taskId === "residue_ligand")
+        .reduce((s, r) => s + (r.fairExact ?? 0), 0);
       const paperTotal = records.filter((r) => r.taskId === "residue_ligand").reduce((s, r) => s + r.exact, 0);
       expect(fairTotal - paperTotal).toBe(1); // only the in-time swapped answer gains under fair
     } finally {
       const { rawAnswer, canonicalAnswer, exact, partial } = other;
-      await db.response.update({ where: { id: other.id }, data: { rawAnswer, canonicalAnswer, exact, partial, late: false } });
+      await db.response.update({
+        where: { id: other.id },
+        data: { rawAnswer, canonicalAnswer, exact, partial, late: false },
+      });
     }
   });
 });
 
 describe("fair score of imported model runs", () => {
   it("a model's swapped atom name is paper 0, fair 1: the comparison and the fair paper table use it", async () => {
-    const user = await db.user.create({ data: { email: `fair-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" }, select: { id: true } });
+    const user = await db.user.create({
+      data: { email: `fair-${fixture.tag}@test.local`, passwordHash: "x", role: "researcher" },
+      select: { id: true },
+    });
     // Every item gets the correct answer except the swapped T4 one, which says ARG NH1 for the gold ARG NH2.
-    const swappedItem = (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } })).itemId;
-    const keys = await db.answerKey.findMany({ where: { itemId: { in: fixture.items.map((i) => i.id) } }, select: { itemId: true, canonical: true } });
+    const swappedItem = (await db.response.findUniqueOrThrow({ where: { id: changedId }, select: { itemId: true } }))
+      .itemId;
+    const keys = await db.answerKey.findMany({
+      where: { itemId: { in: fixture.items.map((i) => i.id) } },
+      select: { itemId: true, canonical: true },
+    });
     const canonical = new Map(keys.map((k) => [k.itemId, k.canonical]));
-    const rows = fixture.items.map((it) => `${it.id},"${it.id === swappedItem ? "Yes: ARG NH1, O1B" : canonical.get(it.id)}"`);
-    const run = await importModelRun({ fileName: "fair.csv", bytes: new TextEncoder().encode(["item_id,prediction", ...rows].join("\n")), input: { model: "FairModel" }, actorId: user.id });
+    const rows = fixture.items.map(
+      (it) => `${it.id},"${it.id === swappedItem ? "Yes: ARG NH1, O1B" : canonical.get(it.id)}"`,
+    );
+    const run = await importModelRun({
+      fileName: "fair.csv",
+      bytes: new TextEncoder().encode(["item_id,prediction", ...rows].join("\n")),
+      input: { model: "FairModel" },
+      actorId: user.id,
+    });
     const comparison = await getModelComparison({ studyId: fixture.studyId, runIds: [run.runId] });
     const pos = comparison.comparison!.columns.find((c) => c.column === "residue_ligand_pos")!.models[0]!;
     expect(pos.model.fair.mean).toBeGreaterThan(pos.model.mean);
@@ -104,8 +132,16 @@ describe("fair score of imported model runs", () => {
     const translation = comparison.comparison!.columns.find((c) => c.column === "translation")!.models[0]!;
     expect(translation.model.fair.mean).toBe(translation.model.mean);
     const human = (await getStudyResults({ studyId: fixture.studyId, replicates: 50 })).summary!.overall;
-    const table = (scoreKind: "paper" | "fair") => buildPaperTable({ metric: "exact", scoreKind, human, comparison: comparison.comparison, includePaperRows: false });
-    const cell = (t: ReturnType<typeof table>) => t.rows.find((r) => r.kind === "model")!.cells.residue_ligand_pos!.value;
+    const table = (scoreKind: "paper" | "fair") =>
+      buildPaperTable({
+        metric: "exact",
+        scoreKind,
+        human,
+        comparison: comparison.comparison,
+        includePaperRows: false,
+      });
+    const cell = (t: ReturnType<typeof table>) =>
+      t.rows.find((r) => r.kind === "model")!.cells.residue_ligand_pos!.value;
     expect(cell(table("fair"))).toBeGreaterThan(cell(table("paper")));
   });
 });

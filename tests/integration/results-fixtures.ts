@@ -5,9 +5,16 @@ import { StudyConfigSchema } from "@/lib/study-config";
 import { getTask } from "@/lib/tasks/registry";
 
 /** A 1×1 SVG; the VLMEvalKit export turns it into a PNG. */
-const TINY_SVG = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect width='4' height='4' fill='#BF99F2'/></svg>");
+const TINY_SVG = Buffer.from(
+  "<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect width='4' height='4' fill='#BF99F2'/></svg>",
+);
 
-const T8_OPTIONS = ["move x 3, move y -2", "move x -3, move y 2", "move x 3, move y 2", "move x -3, move y -2"] as const;
+const T8_OPTIONS = [
+  "move x 3, move y -2",
+  "move x -3, move y 2",
+  "move x 3, move y 2",
+  "move x -3, move y -2",
+] as const;
 
 interface ItemSpec {
   taskId: string;
@@ -23,24 +30,48 @@ function itemSpecs(): ItemSpec[] {
     taskId: "translation",
     gold: { axis, distanceA: d },
     payload: { pdbId: "1abc" },
-    choices: [`move ${axis} ${d}`, `move ${axis} ${d}`, `move ${axis} ${d > -4 ? d - 1 : d + 1}`, `move ${axis === "x" ? "y" : "x"} ${d}`, `move ${axis} -${Math.abs(d)}`],
+    choices: [
+      `move ${axis} ${d}`,
+      `move ${axis} ${d}`,
+      `move ${axis} ${d > -4 ? d - 1 : d + 1}`,
+      `move ${axis === "x" ? "y" : "x"} ${d}`,
+      `move ${axis} -${Math.abs(d)}`,
+    ],
     images: 4,
   });
   const residue = (bonds: boolean): ItemSpec => ({
     taskId: "residue_ligand",
-    gold: bonds ? { kind: "bonds", bonds: [{ residueName: "ARG", atomName: "NH2", ligandAtomName: "O1B" }] } : { kind: "none" },
+    gold: bonds
+      ? { kind: "bonds", bonds: [{ residueName: "ARG", atomName: "NH2", ligandAtomName: "O1B" }] }
+      : { kind: "none" },
     payload: { pdbId: "1abc", residue: { residueName: "ARG", residueNumber: 45, insertionCode: "", chainId: "A" } },
-    choices: bonds ? ["Yes: ARG NH2, O1B", "Yes: ARG NH2, O1B; ARG NE, O2G", "No", "Yes: ARG NE, O2G"] : ["No", "No", "Yes: ARG NH2, O1B"],
+    choices: bonds
+      ? ["Yes: ARG NH2, O1B", "Yes: ARG NH2, O1B; ARG NE, O2G", "No", "Yes: ARG NE, O2G"]
+      : ["No", "No", "Yes: ARG NH2, O1B"],
     images: 6,
   });
   const mc = (letter: "A" | "B" | "C" | "D"): ItemSpec => ({
     taskId: "interaction_location",
     gold: { letter, options: [...T8_OPTIONS] },
-    payload: { pdbId: "1abc", bond: { residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" }, atomName: "OH", ligandAtomName: "O5" }, options: [...T8_OPTIONS] },
+    payload: {
+      pdbId: "1abc",
+      bond: {
+        residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" },
+        atomName: "OH",
+        ligandAtomName: "O5",
+      },
+      options: [...T8_OPTIONS],
+    },
     choices: [letter, letter, "A", "B", "C", "D"],
     images: 6,
   });
-  const zoom = (d: number): ItemSpec => ({ taskId: "zooming", gold: { distanceA: d }, payload: { pdbId: "1abc" }, choices: [`move z ${d}`, `move z ${d + 2}`, `move z ${d - 5}`], images: 4 });
+  const zoom = (d: number): ItemSpec => ({
+    taskId: "zooming",
+    gold: { distanceA: d },
+    payload: { pdbId: "1abc" },
+    choices: [`move z ${d}`, `move z ${d + 2}`, `move z ${d - 5}`],
+    images: 4,
+  });
   return [
     translation("x", 3),
     translation("y", -2),
@@ -92,7 +123,13 @@ export async function createResultsStudy(seed: string): Promise<ResultsStudyFixt
         contentHash: `results-${tag}-${n}`,
         answerKey: { create: { gold: spec.gold as object, canonical: task.canonicalizeGold(spec.gold as never) } },
         images: {
-          create: Array.from({ length: spec.images }, (_, position) => ({ position, caption: `Image ${position + 1}`, mimeType: "image/svg+xml", sha256: `sha-${position}`, data: TINY_SVG })),
+          create: Array.from({ length: spec.images }, (_, position) => ({
+            position,
+            caption: `Image ${position + 1}`,
+            mimeType: "image/svg+xml",
+            sha256: `sha-${position}`,
+            data: TINY_SVG,
+          })),
         },
       },
       select: { id: true },
@@ -102,7 +139,14 @@ export async function createResultsStudy(seed: string): Promise<ResultsStudyFixt
   const pool = await db.pool.create({
     data: {
       name: `results pool ${tag}`,
-      versions: { create: { version: 1, recipe: {}, frozenAt: new Date(), items: { create: items.map((it) => ({ itemId: it.id, taskId: it.taskId })) } } },
+      versions: {
+        create: {
+          version: 1,
+          recipe: {},
+          frozenAt: new Date(),
+          items: { create: items.map((it) => ({ itemId: it.id, taskId: it.taskId })) },
+        },
+      },
     },
     select: { versions: { select: { id: true } } },
   });
@@ -114,7 +158,14 @@ export async function createResultsStudy(seed: string): Promise<ResultsStudyFixt
     cohortTag: "expert",
   });
   const study = await db.study.create({
-    data: { slug: `results-${tag}`, name: `Results ${tag}`, status: "open", poolVersionId, config, cohortTag: "expert" },
+    data: {
+      slug: `results-${tag}`,
+      name: `Results ${tag}`,
+      status: "open",
+      poolVersionId,
+      config,
+      cohortTag: "expert",
+    },
     select: { id: true, slug: true },
   });
 
@@ -164,21 +215,42 @@ export async function createResultsStudy(seed: string): Promise<ResultsStudyFixt
       select: { id: true },
     });
     participantIds.push(participant.id);
-    const sequence: { itemId: string; taskId: string; gold: unknown; choices: string[]; phase: "practice" | "main" }[] = [
-      ...practiceItems.map((it, n) => ({ itemId: it.id, taskId: "translation", gold: { axis: "x", distanceA: n + 1 }, choices: [`move x ${n + 1}`, "move x 4"], phase: "practice" as const })),
-      ...items.map((it, n) => ({ itemId: it.id, taskId: it.taskId, gold: it.gold, choices: specs[n]!.choices, phase: "main" as const })),
-    ];
+    const sequence: { itemId: string; taskId: string; gold: unknown; choices: string[]; phase: "practice" | "main" }[] =
+      [
+        ...practiceItems.map((it, n) => ({
+          itemId: it.id,
+          taskId: "translation",
+          gold: { axis: "x", distanceA: n + 1 },
+          choices: [`move x ${n + 1}`, "move x 4"],
+          phase: "practice" as const,
+        })),
+        ...items.map((it, n) => ({
+          itemId: it.id,
+          taskId: it.taskId,
+          gold: it.gold,
+          choices: specs[n]!.choices,
+          phase: "main" as const,
+        })),
+      ];
     for (const [position, entry] of sequence.entries()) {
       const task = getTask(entry.taskId);
       const timedOut = entry.phase === "main" && pi === 5 && position === 5;
       const raw = timedOut ? "" : entry.choices[Math.floor(rng.next() * entry.choices.length)]!;
       const graded = timedOut ? null : task.gradeText(raw, entry.gold);
-      if (graded && !graded.ok) throw new Error(`fixture answer '${raw}' for ${entry.taskId} does not grade: ${graded.error}`);
+      if (graded && !graded.ok)
+        throw new Error(`fixture answer '${raw}' for ${entry.taskId} does not grade: ${graded.error}`);
       const rtClientMs = 2_000 + Math.floor(rng.next() * 20_000);
       const shownAt = new Date(clock + 200);
       clock += rtClientMs + 500;
       const assignment = await db.assignment.create({
-        data: { participantId: participant.id, itemId: entry.itemId, position, phase: entry.phase, status: "answered", firstShownAt: shownAt },
+        data: {
+          participantId: participant.id,
+          itemId: entry.itemId,
+          position,
+          phase: entry.phase,
+          status: "answered",
+          firstShownAt: shownAt,
+        },
         select: { id: true },
       });
       await db.response.create({

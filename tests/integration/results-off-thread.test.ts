@@ -35,8 +35,13 @@ afterAll(async () => {
 /** One more answered response in the large study (a new participant answering its first item). */
 async function addResponse(suffix: string) {
   const pid = `${large.study.id}-extra-${suffix}`;
-  await db.participant.create({ data: { id: pid, studyId: large.study.id, externalId: pid, condition: "static", status: "active", orderSeed: "s" } });
-  const assignment = await db.assignment.create({ data: { participantId: pid, itemId: large.itemIds[0]!, position: 1, status: "answered" }, select: { id: true } });
+  await db.participant.create({
+    data: { id: pid, studyId: large.study.id, externalId: pid, condition: "static", status: "active", orderSeed: "s" },
+  });
+  const assignment = await db.assignment.create({
+    data: { participantId: pid, itemId: large.itemIds[0]!, position: 1, status: "answered" },
+    select: { id: true },
+  });
   return db.response.create({
     data: {
       assignmentId: assignment.id,
@@ -57,22 +62,26 @@ async function addResponse(suffix: string) {
 }
 
 describe("results of a 200,000-response study", () => {
-  it("the paper table is computed in the pool while a participant's session is answered", { timeout: 1_200_000 }, async () => {
-    expect(await db.response.count({ where: { studyId: large.study.id } })).toBe(200_000);
-    clearResultsCache();
-    let done = false;
-    const building = buildStudyPaperTables({ studyId: large.study.id }).finally(() => {
-      done = true;
-    });
-    for (let i = 0; i < 60_000 && heavyJobsRunning() === 0 && !done; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(heavyJobsRunning()).toBe(1);
-    expect(await getParticipantSession(participantId)).not.toBeNull();
-    // Answered while the summary was still being computed.
-    expect(heavyJobsRunning()).toBe(1);
-    expect(done).toBe(false);
-    const { tables } = await building;
-    expect(tables.map((t) => t.metric)).toEqual(["partial", "exact"]);
-  });
+  it(
+    "the paper table is computed in the pool while a participant's session is answered",
+    { timeout: 1_200_000 },
+    async () => {
+      expect(await db.response.count({ where: { studyId: large.study.id } })).toBe(200_000);
+      clearResultsCache();
+      let done = false;
+      const building = buildStudyPaperTables({ studyId: large.study.id }).finally(() => {
+        done = true;
+      });
+      for (let i = 0; i < 60_000 && heavyJobsRunning() === 0 && !done; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(heavyJobsRunning()).toBe(1);
+      expect(await getParticipantSession(participantId)).not.toBeNull();
+      // Answered while the summary was still being computed.
+      expect(heavyJobsRunning()).toBe(1);
+      expect(done).toBe(false);
+      const { tables } = await building;
+      expect(tables.map((t) => t.metric)).toEqual(["partial", "exact"]);
+    },
+  );
 
   it("is cached until a new answer arrives, then recomputed with it", { timeout: 1_200_000 }, async () => {
     // Fewer bootstrap replicates than the page's 2,000: what is tested here is when a summary is recomputed.

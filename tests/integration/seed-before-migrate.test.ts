@@ -27,12 +27,21 @@ describe("db:seed before the first migration", () => {
     const url = new URL(admin.toString());
     url.pathname = `/${name}`;
     const out = await run("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/seed.mts"], {
-      env: { ...process.env, DATABASE_URL: url.toString(), NEXTAUTH_SECRET: "seed-test-secret-0123456789abcdef", ADMIN_EMAIL: "admin@seed.test", ADMIN_PASSWORD: "seed-test-password", SEED_DEMO: "0" },
+      env: {
+        ...process.env,
+        DATABASE_URL: url.toString(),
+        NEXTAUTH_SECRET: "seed-test-secret-0123456789abcdef",
+        ADMIN_EMAIL: "admin@seed.test",
+        ADMIN_PASSWORD: "seed-test-password",
+        SEED_DEMO: "0",
+      },
     }).then(
       () => ({ code: 0, stderr: "" }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
     );
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain("Seeding failed: the database has no tables yet. Run `npm run db:migrate` first, then `npm run db:seed` again.");
+    expect(out.stderr).toContain(
+      "Seeding failed: the database has no tables yet. Run `npm run db:migrate` first, then `npm run db:seed` again.",
+    );
   }, 60_000);
 });

@@ -50,7 +50,11 @@ async function participant(pid: string) {
   const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2 } });
   const participantId = await joinStudy(study.slug, pid);
   await recordConsent(participantId, true, TEST_DEVICE);
-  return { participantId, slug: study.slug, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}` };
+  return {
+    participantId,
+    slug: study.slug,
+    cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}`,
+  };
 }
 
 /** A request written byte for byte on its own socket (from `localAddress`), and what came back so far. */
@@ -76,7 +80,9 @@ function parseRaw(received: string) {
     head
       .split("\r\n")
       .slice(1)
-      .map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()] as const),
+      .map(
+        (line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()] as const,
+      ),
   );
   return { status: status(received), headers, body };
 }
@@ -89,8 +95,15 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
   }
 }
 
-function rawRequest(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string }) {
-  const head = [`${options.method ?? "GET"} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...Object.entries(options.headers ?? {}).map(([k, v]) => `${k}: ${v}`)];
+function rawRequest(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+) {
+  const head = [
+    `${options.method ?? "GET"} ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    ...Object.entries(options.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ];
   return raw(`${head.join("\r\n")}\r\n\r\n${options.body ?? ""}`, options.localAddress);
 }
 
@@ -110,7 +123,8 @@ describe("the front holds without a reverse proxy", () => {
     const refused = parseRaw(slow.find((s) => status(s.received) === 429)!.received);
     expect(refused.headers.get("retry-after")).toBe("1");
     expect(refused.headers.get("content-security-policy")).toBe(API_CSP);
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(refused.headers.get(name.toLowerCase())).toBe(value);
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS))
+      expect(refused.headers.get(name.toLowerCase())).toBe(value);
     expect(JSON.parse(refused.body)).toEqual({ error: { code: "TOO_MANY_REQUESTS", message: expect.any(String) } });
     // The other 32 are still sending their body (unless the 10 s deadline passed on a very slow machine: then 408).
     const waiting = slow.filter((s) => status(s.received) !== 429);
@@ -125,9 +139,18 @@ describe("the front holds without a reverse proxy", () => {
     expect(session.status).toBe(200);
     const assignmentId = ((await session.json()) as { current: { assignmentId: string } }).current.assignmentId;
     const post = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, { method: "POST", headers: { cookie: victim.cookie, "content-type": "application/json", origin: base }, body: JSON.stringify(body) });
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { cookie: victim.cookie, "content-type": "application/json", origin: base },
+        body: JSON.stringify(body),
+      });
     expect((await post(PARTICIPANT_API.shown.path, { assignmentId })).status).toBe(200);
-    const answer = await post(PARTICIPANT_API.answer.path, { assignmentId, answer: "move x 3", idempotencyKey: "guard-victim-1", rtClientMs: 900 });
+    const answer = await post(PARTICIPANT_API.answer.path, {
+      assignmentId,
+      answer: "move x 3",
+      idempotencyKey: "guard-victim-1",
+      rtClientMs: 900,
+    });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { result: { status: string } }).result.status).toBe("stored");
     slow.forEach((s) => s.socket.destroy());
@@ -138,14 +161,20 @@ describe("the front holds without a reverse proxy", () => {
     async () => {
       const p = await participant("guard-deadline");
       const t0 = Date.now();
-      const slow = rawRequest(PARTICIPANT_API.answer.path, { method: "POST", headers: { Cookie: p.cookie, "Content-Type": "application/json", "Content-Length": "100" }, body: "{" });
+      const slow = rawRequest(PARTICIPANT_API.answer.path, {
+        method: "POST",
+        headers: { Cookie: p.cookie, "Content-Type": "application/json", "Content-Length": "100" },
+        body: "{",
+      });
       await until(() => slow.closed, "the 408", BODY_READ_DEADLINE_MS + 20_000);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(BODY_READ_DEADLINE_MS - 100);
       const res = parseRaw(slow.received);
       expect(res.status).toBe(408);
       expect(res.headers.get("connection")).toBe("close");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(JSON.parse(res.body)).toEqual({ error: { code: "REQUEST_TIMEOUT", message: expect.stringContaining("10 s") } });
+      expect(JSON.parse(res.body)).toEqual({
+        error: { code: "REQUEST_TIMEOUT", message: expect.stringContaining("10 s") },
+      });
       expect(shedder.state.inFlight).toBe(0);
     },
     BODY_READ_DEADLINE_MS + 30_000,
@@ -158,12 +187,19 @@ describe("the front holds without a reverse proxy", () => {
     // Declared: refused from the Content-Length alone.
     const declared = rawRequest(PARTICIPANT_API.shown.path, {
       method: "POST",
-      headers: { Cookie: p.cookie, "Content-Type": "application/json", "Content-Length": String(PARTICIPANT_BODY_LIMITS.shown + 1) },
+      headers: {
+        Cookie: p.cookie,
+        "Content-Type": "application/json",
+        "Content-Length": String(PARTICIPANT_BODY_LIMITS.shown + 1),
+      },
     });
     await until(() => declared.closed, "the 413");
     expect(parseRaw(declared.received).status).toBe(413);
     // Streamed (chunked, no length): counted as it arrives.
-    const big = JSON.stringify({ accept: true, device: { ...TEST_DEVICE, userAgent: "u".repeat(PARTICIPANT_BODY_LIMITS.consent) } });
+    const big = JSON.stringify({
+      accept: true,
+      device: { ...TEST_DEVICE, userAgent: "u".repeat(PARTICIPANT_BODY_LIMITS.consent) },
+    });
     const streamed = await fetch(`${base}${PARTICIPANT_API.consent.path}`, {
       method: "POST",
       headers,
@@ -176,11 +212,25 @@ describe("the front holds without a reverse proxy", () => {
       duplex: "half",
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    expect(await streamed.json()).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${PARTICIPANT_BODY_LIMITS.consent} bytes.` } });
+    expect(await streamed.json()).toEqual({
+      error: {
+        code: "PAYLOAD_TOO_LARGE",
+        message: `The request body is larger than ${PARTICIPANT_BODY_LIMITS.consent} bytes.`,
+      },
+    });
     // An answer with a long camera path (5000 samples) is read and validated, not refused for its size.
-    const camera = Array.from({ length: 5000 }, (_, i) => ({ t: 86_000_000 + i, q: [-0.1234, 0.5678, -0.9012, 0.3456], d: 12345.67 }));
+    const camera = Array.from({ length: 5000 }, (_, i) => ({
+      t: 86_000_000 + i,
+      q: [-0.1234, 0.5678, -0.9012, 0.3456],
+      d: 12345.67,
+    }));
     const events = Array.from({ length: 2000 }, (_, i) => ({ t: i, type: "widget", detail: "A".repeat(200) }));
-    const answerBody = JSON.stringify({ assignmentId: "no-such-assignment", answer: "move x 3", idempotencyKey: "guard-limits-1", interactionLog: { camera, events } });
+    const answerBody = JSON.stringify({
+      assignmentId: "no-such-assignment",
+      answer: "move x 3",
+      idempotencyKey: "guard-limits-1",
+      interactionLog: { camera, events },
+    });
     expect(answerBody.length).toBeGreaterThan(700_000);
     const answer = await fetch(`${base}${PARTICIPANT_API.answer.path}`, { method: "POST", headers, body: answerBody });
     expect(answer.status).not.toBe(413);
@@ -200,7 +250,8 @@ describe("the front holds without a reverse proxy", () => {
       const res = parseRaw(r.received);
       expect(res.status, `${method} ${target}`).toBe(405);
       expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
-      for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(res.headers.get(name.toLowerCase()), name).toBe(value);
+      for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS))
+        expect(res.headers.get(name.toLowerCase()), name).toBe(value);
       expect(res.body).not.toContain("secret");
     }
     expect(errors).not.toHaveBeenCalled();
@@ -208,7 +259,13 @@ describe("the front holds without a reverse proxy", () => {
   });
 
   it("an absolute-form target naming another host is 400; naming this host it is served as its path", async () => {
-    for (const target of ["http://other.example/s/abc", "https://other.example/api/participant/session", `http://127.0.0.1:${port + 1}/api/health`, "ftp://127.0.0.1/x", "http:/x"]) {
+    for (const target of [
+      "http://other.example/s/abc",
+      "https://other.example/api/participant/session",
+      `http://127.0.0.1:${port + 1}/api/health`,
+      "ftp://127.0.0.1/x",
+      "http:/x",
+    ]) {
       const r = raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
       await until(() => r.closed, target);
       const res = parseRaw(r.received);
@@ -216,10 +273,14 @@ describe("the front holds without a reverse proxy", () => {
       expect(res.headers.get("location"), target).toBeUndefined();
       expect(res.headers.get("x-frame-options"), target).toBe("DENY");
     }
-    const own = raw(`GET http://127.0.0.1:${port}/api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    const own = raw(
+      `GET http://127.0.0.1:${port}/api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
     await until(() => own.closed, "own host");
     expect(parseRaw(own.received).status).toBe(200);
-    const page = raw(`GET http://127.0.0.1:${port}/admin HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    const page = raw(
+      `GET http://127.0.0.1:${port}/admin HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
     await until(() => page.closed, "own host page");
     expect(parseRaw(page.received).status).toBe(299);
   });

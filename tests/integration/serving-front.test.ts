@@ -44,7 +44,11 @@ async function participant(pid: string) {
   const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2 } });
   const participantId = await joinStudy(study.slug, pid);
   await recordConsent(participantId, true, TEST_DEVICE);
-  return { participantId, slug: study.slug, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}` };
+  return {
+    participantId,
+    slug: study.slug,
+    cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}`,
+  };
 }
 
 describe("the custom server's front", () => {
@@ -64,7 +68,11 @@ describe("the custom server's front", () => {
     const anonymous = await fetch(`${base}/api/participant/session`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toEqual({ error: { code: "UNAUTHENTICATED", message: expect.any(String) } });
-    const cross = await fetch(`${base}/api/participant/shown`, { method: "POST", headers: { cookie: p.cookie, "sec-fetch-site": "cross-site", "content-type": "application/json" }, body: "{}" });
+    const cross = await fetch(`${base}/api/participant/shown`, {
+      method: "POST",
+      headers: { cookie: p.cookie, "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(cross.status).toBe(403);
     // The join sets the participant cookie and sends the browser to the session page.
     const join = await fetch(`${base}/s/${p.slug}?PROLIFIC_PID=front-join`, { redirect: "manual" });
@@ -91,7 +99,9 @@ describe("the custom server's front", () => {
 
   it("sheds participant work beyond its bound with 503 + Retry-After at once, while health and signed images still answer", async () => {
     const p = await participant("front-shed");
-    const signed = (await (await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })).json()) as { current: { item: { images: Array<{ url: string }> } } };
+    const signed = (await (
+      await fetch(`${base}/api/participant/session`, { headers: { cookie: p.cookie } })
+    ).json()) as { current: { item: { images: Array<{ url: string }> } } };
     const imageUrl = signed.current.item.images[0]!.url;
     // Fill the in-flight bound (3) as slow requests would.
     for (let i = 0; i < 3; i++) {
@@ -99,7 +109,11 @@ describe("the custom server's front", () => {
       if (d.ok) held.push(d.release);
     }
     const t0 = performance.now();
-    const shed = await fetch(`${base}/api/participant/answer`, { method: "POST", headers: { cookie: p.cookie, "content-type": "application/json" }, body: "{}" });
+    const shed = await fetch(`${base}/api/participant/answer`, {
+      method: "POST",
+      headers: { cookie: p.cookie, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(shed.status).toBe(503);
     expect(shed.headers.get("retry-after")).toBe("1");
     expect(shed.headers.get("content-security-policy")).toBe(API_CSP);
@@ -118,7 +132,9 @@ describe("the custom server's front", () => {
     // scene are answered by their handler (404 here: no such image, no scene), the shown stamp is stored.
     const current = (signed as unknown as { current: { assignmentId: string } }).current;
     expect((await fetch(`${base}/api/images/plainimageid0000`, { headers: { cookie: p.cookie } })).status).toBe(404);
-    expect((await fetch(`${base}/api/participant/scene/${current.assignmentId}`, { headers: { cookie: p.cookie } })).status).toBe(404);
+    expect(
+      (await fetch(`${base}/api/participant/scene/${current.assignmentId}`, { headers: { cookie: p.cookie } })).status,
+    ).toBe(404);
     const shown = await fetch(`${base}/api/participant/shown`, {
       method: "POST",
       headers: { cookie: p.cookie, "content-type": "application/json", origin: base },
@@ -131,17 +147,27 @@ describe("the custom server's front", () => {
   });
 
   it("answers /s/<segment>/… 404 itself when the decoded segment is no study slug (dot segments): Next never sees it", async () => {
-    for (const path of ["/s/%2e%2e", "/s/%2E%2E/session", "/s/%2e%2e/status?kind=full", "/s/./session", "/s/..", "/s/x", "/s/A-B-C/session"]) {
-      const res = await new Promise<{ status: number; location: string | undefined; body: string }>((resolve, reject) => {
-        // node:http sends the path as written (fetch would resolve the dot segments first).
-        const req = http.request({ host: "127.0.0.1", port: new URL(base).port, path }, (res) => {
-          let body = "";
-          res.on("data", (c: Buffer) => (body += c.toString()));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-        });
-        req.on("error", reject);
-        req.end();
-      });
+    for (const path of [
+      "/s/%2e%2e",
+      "/s/%2E%2E/session",
+      "/s/%2e%2e/status?kind=full",
+      "/s/./session",
+      "/s/..",
+      "/s/x",
+      "/s/A-B-C/session",
+    ]) {
+      const res = await new Promise<{ status: number; location: string | undefined; body: string }>(
+        (resolve, reject) => {
+          // node:http sends the path as written (fetch would resolve the dot segments first).
+          const req = http.request({ host: "127.0.0.1", port: new URL(base).port, path }, (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+          });
+          req.on("error", reject);
+          req.end();
+        },
+      );
       expect(res.status, path).toBe(404);
       expect(res.location, path).toBeUndefined();
       expect(res.body, path).toContain("Study not found");
@@ -153,11 +179,22 @@ describe("the custom server's front", () => {
     const get = (path: string, acceptEncoding: string | null, cookie: string | null = p.cookie) =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         // node:http, not fetch: fetch would decode the body itself.
-        const req = http.request(`${base}${path}`, { headers: { ...(cookie ? { cookie } : {}), ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        });
+        const req = http.request(
+          `${base}${path}`,
+          {
+            headers: {
+              ...(cookie ? { cookie } : {}),
+              ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+          },
+        );
         req.on("error", reject);
         req.end();
       });

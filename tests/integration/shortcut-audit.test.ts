@@ -27,12 +27,26 @@ describe("getShortcutAudit", () => {
       select: { gold: true, canonical: true, item: { select: { taskId: true } } },
       orderBy: { itemId: "asc" },
     });
-    const order = ["translation", "rotation", "zooming", "residue_ligand", "translation_rotation", "rotation_rotation", "docking", "interaction_location", "pocket_ligand"];
-    const items = keys.map((k) => ({ taskId: k.item.taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical })).sort((a, b) => order.indexOf(a.taskId) - order.indexOf(b.taskId));
+    const order = [
+      "translation",
+      "rotation",
+      "zooming",
+      "residue_ligand",
+      "translation_rotation",
+      "rotation_rotation",
+      "docking",
+      "interaction_location",
+      "pocket_ligand",
+    ];
+    const items = keys
+      .map((k) => ({ taskId: k.item.taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical }))
+      .sort((a, b) => order.indexOf(a.taskId) - order.indexOf(b.taskId));
     expect(audits).toEqual(auditShortcuts(items, { groupOf: byT4Polarity }));
     expect(audits.reduce((n, a) => n + a.items, 0)).toBe(fixture.items.length);
     // Stored items carry no coordinates: no pose or polar-distance rule runs here.
-    expect(audits.flatMap((a) => a.strategies).every((s) => s.needs === "option-text" || s.needs === "answers")).toBe(true);
+    expect(audits.flatMap((a) => a.strategies).every((s) => s.needs === "option-text" || s.needs === "answers")).toBe(
+      true,
+    );
     // Aggregates only: no key text in what leaves the module.
     const text = JSON.stringify(audits);
     for (const k of keys) expect(text.includes(k.canonical) && k.canonical.length > 2).toBe(false);

@@ -19,7 +19,12 @@ async function account(role: StaffRole, password = "right-password-123") {
 }
 
 /** The throttle's decision for one attempt: "ok", "wrong", or the wait it asks for in seconds. */
-async function attempt(email: string, password: string, address: string, now: Date): Promise<"ok" | "wrong" | { waitSec: number }> {
+async function attempt(
+  email: string,
+  password: string,
+  address: string,
+  now: Date,
+): Promise<"ok" | "wrong" | { waitSec: number }> {
   try {
     return (await verifySignIn({ email, password, address, now })) ? "ok" : "wrong";
   } catch (err) {
@@ -56,7 +61,9 @@ describe("sign-in throttling without lock-out", () => {
     expect(first).not.toBe("wrong");
     if (typeof first === "object") {
       expect(first.waitSec).toBeLessThanOrEqual(SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS / 1000);
-      expect(await attempt(owner.email, owner.password, "192.0.2.200", new Date(attack.t + first.waitSec * 1000))).toBe("ok");
+      expect(await attempt(owner.email, owner.password, "192.0.2.200", new Date(attack.t + first.waitSec * 1000))).toBe(
+        "ok",
+      );
     }
   });
 
@@ -64,8 +71,15 @@ describe("sign-in throttling without lock-out", () => {
     const owner = await account("researcher");
     const attack = await distributedGuess(owner.email, Date.now() - 15 * 60_000);
     const fresh = `198.19.${Math.floor(Math.random() * 200)}.1`;
-    expect(await attempt(owner.email, "fresh-guess", fresh, new Date(attack.t + SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS))).toBe("wrong");
-    const next = await attempt(owner.email, "fresh-guess-2", fresh, new Date(attack.t + SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS + 10_000));
+    expect(
+      await attempt(owner.email, "fresh-guess", fresh, new Date(attack.t + SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS)),
+    ).toBe("wrong");
+    const next = await attempt(
+      owner.email,
+      "fresh-guess-2",
+      fresh,
+      new Date(attack.t + SIGNIN_CLEAN_ADDRESS_MAX_DELAY_MS + 10_000),
+    );
     expect(next).toMatchObject({ waitSec: expect.any(Number) });
     expect((next as { waitSec: number }).waitSec).toBeGreaterThan(60);
   });
@@ -89,7 +103,9 @@ describe("sign-in throttling without lock-out", () => {
     const cleared = await clearUserSignInLock({ user: owner.email, actorId: null });
     expect(cleared.cleared).toBeGreaterThan(0);
     expect(await attempt(owner.email, owner.password, home, new Date(t + 1000))).toBe("ok");
-    await expect(db.auditLog.count({ where: { entityType: "user", entityId: owner.id, action: "user.signin.unlock" } })).resolves.toBe(1);
+    await expect(
+      db.auditLog.count({ where: { entityType: "user", entityId: owner.id, action: "user.signin.unlock" } }),
+    ).resolves.toBe(1);
   });
 
   it("a success clears only the succeeding address's failures, not the account-wide count of the others", async () => {
@@ -104,11 +120,14 @@ describe("sign-in throttling without lock-out", () => {
     expect(await attempt(owner.email, "typo", home, new Date(t))).toBe("wrong");
     expect(await accountRows()).toBe(before + 1);
     let ok = await attempt(owner.email, owner.password, home, new Date((t += 1000)));
-    if (typeof ok === "object") ok = await attempt(owner.email, owner.password, home, new Date((t += ok.waitSec * 1000)));
+    if (typeof ok === "object")
+      ok = await attempt(owner.email, owner.password, home, new Date((t += ok.waitSec * 1000)));
     expect(ok).toBe("ok");
     // Her typo and her success are gone; the attackers' failures still slow the account.
     expect(await accountRows()).toBe(before);
-    await expect(db.signInAttempt.count({ where: { key: { startsWith: `signin:pair:${owner.email}|${home}` } } })).resolves.toBe(0);
+    await expect(
+      db.signInAttempt.count({ where: { key: { startsWith: `signin:pair:${owner.email}|${home}` } } }),
+    ).resolves.toBe(0);
   });
 
   it("says the wait in words with the right plural", () => {

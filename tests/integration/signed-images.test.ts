@@ -48,7 +48,13 @@ describe("signed image URLs, as the participant routes issue them and the image 
     expect(await again.text()).toBe("");
 
     // The next question's prefetched URL is the one the answer's update names (same hour): the browser's cache answers it.
-    const out = await submitAnswer({ participantId, assignmentId: session.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: "signed-untimed-1", rtClientMs: 1000 });
+    const out = await submitAnswer({
+      participantId,
+      assignmentId: session.current!.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: "signed-untimed-1",
+      rtClientMs: 1000,
+    });
     expect(out.timed).toBe(false);
     const update = withSignedImageUrls(out.update, participantId, out.timed);
     expect(update.current!.item.images.map((i) => i.url)).toEqual(session.upcomingImageUrls);
@@ -61,12 +67,16 @@ describe("signed image URLs, as the participant routes issue them and the image 
     // A rendered view's size and redundancy: many atoms and labels as SVG elements.
     const atoms = Array.from(
       { length: 2000 },
-      (_, i) => `<circle cx="${(i * 37) % 1024}" cy="${(i * 91) % 1024}" r="6" fill="#909090"/><text x="${(i * 37) % 1024}" y="${(i * 91) % 1024}">C${i}</text>`,
+      (_, i) =>
+        `<circle cx="${(i * 37) % 1024}" cy="${(i * 91) % 1024}" r="6" fill="#909090"/><text x="${(i * 37) % 1024}" y="${(i * 91) % 1024}">C${i}</text>`,
     );
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024">${atoms.join("")}</svg>`);
     await db.itemImage.update({ where: { id: image.id }, data: { data: svg } });
 
-    const zipped = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "gzip, deflate, br" }), segmentOf(image.url!));
+    const zipped = await serveSignedImage(
+      get(image.url!, { cookie, "accept-encoding": "gzip, deflate, br" }),
+      segmentOf(image.url!),
+    );
     expect(zipped.status).toBe(200);
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
     expect(zipped.headers.get("vary")).toBe("Accept-Encoding");
@@ -74,15 +84,24 @@ describe("signed image URLs, as the participant routes issue them and the image 
     expect(packed.byteLength).toBeLessThan(svg.byteLength / 3);
     expect(gunzipSync(packed).equals(svg)).toBe(true);
 
-    const plain = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "identity" }), segmentOf(image.url!));
+    const plain = await serveSignedImage(
+      get(image.url!, { cookie, "accept-encoding": "identity" }),
+      segmentOf(image.url!),
+    );
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(Buffer.from(await plain.arrayBuffer()).equals(svg)).toBe(true);
     expect(plain.headers.get("etag")).not.toBe(zipped.headers.get("etag"));
 
     // Revalidation matches the representation asked for: the gzip ETag revalidates a gzip request only.
-    const again = await serveSignedImage(get(image.url!, { cookie, "accept-encoding": "gzip", "if-none-match": zipped.headers.get("etag")! }), segmentOf(image.url!));
+    const again = await serveSignedImage(
+      get(image.url!, { cookie, "accept-encoding": "gzip", "if-none-match": zipped.headers.get("etag")! }),
+      segmentOf(image.url!),
+    );
     expect(again.status).toBe(304);
-    const other = await serveSignedImage(get(image.url!, { cookie, "if-none-match": zipped.headers.get("etag")! }), segmentOf(image.url!));
+    const other = await serveSignedImage(
+      get(image.url!, { cookie, "if-none-match": zipped.headers.get("etag")! }),
+      segmentOf(image.url!),
+    );
     expect(other.status).toBe(200);
     const any = await serveSignedImage(get(image.url!, { cookie, "if-none-match": "*" }), segmentOf(image.url!));
     expect(any.status).toBe(304);
@@ -91,7 +110,9 @@ describe("signed image URLs, as the participant routes issue them and the image 
     const byId = `/api/images/${image.id}`;
     const first = await getParticipantImage(get(byId, { cookie }), { params: { id: image.id } });
     expect(first.status).toBe(200);
-    const revalidated = await getParticipantImage(get(byId, { cookie, "if-none-match": first.headers.get("etag")! }), { params: { id: image.id } });
+    const revalidated = await getParticipantImage(get(byId, { cookie, "if-none-match": first.headers.get("etag")! }), {
+      params: { id: image.id },
+    });
     expect(revalidated.status).toBe(304);
   });
 

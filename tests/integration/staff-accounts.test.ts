@@ -41,7 +41,9 @@ async function signIn(email: string, password: string) {
   vi.resetModules();
   const { getAuthOptions } = await import("@/lib/server/auth");
   const provider = getAuthOptions().providers[0] as unknown as {
-    options: { authorize: (c: Record<string, string>, req: unknown) => Promise<{ email: string; role: string } | null> };
+    options: {
+      authorize: (c: Record<string, string>, req: unknown) => Promise<{ email: string; role: string } | null>;
+    };
   };
   try {
     return await provider.options.authorize({ email, password }, { headers: {} });
@@ -74,7 +76,16 @@ describe("default first admin", () => {
     // Any case the person types is the same account.
     expect(await signIn("Admin@LocalHost", password!)).toMatchObject({ email: "admin@localhost" });
 
-    const repaired = npmRun(["user:create", "--", "--email", "admin@localhost", "--role", "admin", "--update", "--reset-password"]);
+    const repaired = npmRun([
+      "user:create",
+      "--",
+      "--email",
+      "admin@localhost",
+      "--role",
+      "admin",
+      "--update",
+      "--reset-password",
+    ]);
     const newPassword = /Password \(generated now, shown only once\): (\S+)/.exec(repaired)?.[1];
     expect(newPassword, repaired).toBeTruthy();
     expect(await signIn("admin@localhost", newPassword!)).toMatchObject({ role: "admin" });

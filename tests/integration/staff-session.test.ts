@@ -5,8 +5,13 @@ import { uniqueSuffix } from "./admin-fixtures";
 import type { StaffRole } from "@/types/staff-role";
 
 // The session cookie is decoded by next-auth (not under test here); what getStaffUser does with it is.
-const session = vi.hoisted(() => ({ current: null as null | { user: { id: string; role: string; signedInAt: number } } }));
-vi.mock("next-auth", async (importOriginal) => ({ ...(await importOriginal<object>()), getServerSession: async () => session.current }));
+const session = vi.hoisted(() => ({
+  current: null as null | { user: { id: string; role: string; signedInAt: number } },
+}));
+vi.mock("next-auth", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  getServerSession: async () => session.current,
+}));
 
 const { getAuthOptions, getStaffUser } = await import("@/lib/server/auth");
 
@@ -26,12 +31,20 @@ describe("staff sessions and disabling", () => {
   it("the sign-in time is stamped into the token once and passed to the session", async () => {
     const { jwt, session: toSession } = getAuthOptions().callbacks!;
     const before = Date.now();
-    const token = await jwt!({ token: { sub: "u1" }, user: { id: "u1", role: "researcher" } as never, account: null, trigger: "signIn" } as never);
+    const token = await jwt!({
+      token: { sub: "u1" },
+      user: { id: "u1", role: "researcher" } as never,
+      account: null,
+      trigger: "signIn",
+    } as never);
     expect(token.signedInAt).toBeGreaterThanOrEqual(before);
     const refreshed = await jwt!({ token, trigger: "update" } as never);
     expect(refreshed.signedInAt).toBe(token.signedInAt);
     const s = await toSession!({ session: { user: {}, expires: "" }, token: refreshed } as never);
-    expect((s as { user: { signedInAt: number; id: string } }).user).toMatchObject({ id: "u1", signedInAt: token.signedInAt });
+    expect((s as { user: { signedInAt: number; id: string } }).user).toMatchObject({
+      id: "u1",
+      signedInAt: token.signedInAt,
+    });
   });
 
   it("a disabled account's session stops at once; after re-enabling, only a session begun later works", async () => {

@@ -19,33 +19,55 @@ const join = joinStudy;
 /** Every participant's start, called twice at once (a retried consent in flight), all of them in parallel. */
 async function startAllTwice(ids: string[]) {
   const contexts = await Promise.all(ids.map(async (id) => (await readConsentContext(id))!.context));
-  return Promise.allSettled(contexts.flatMap((ctx) => [startParticipantOnce(ctx.participantId, DEVICE, ctx), startParticipantOnce(ctx.participantId, DEVICE, ctx)]));
+  return Promise.allSettled(
+    contexts.flatMap((ctx) => [
+      startParticipantOnce(ctx.participantId, DEVICE, ctx),
+      startParticipantOnce(ctx.participantId, DEVICE, ctx),
+    ]),
+  );
 }
 
 async function checkInvariants(studyId: string, k: number) {
-  const assignments = await db.assignment.findMany({ where: { participant: { studyId } }, select: { participantId: true, itemId: true, phase: true, position: true } });
+  const assignments = await db.assignment.findMany({
+    where: { participant: { studyId } },
+    select: { participantId: true, itemId: true, phase: true, position: true },
+  });
   const main = assignments.filter((a) => a.phase === "main");
   const perItem = new Map<string, number>();
   for (const a of main) perItem.set(a.itemId, (perItem.get(a.itemId) ?? 0) + 1);
   const counters = await db.studyItemCounter.findMany({ where: { studyId } });
   const participants = await db.participant.findMany({ where: { studyId }, select: { id: true, status: true } });
-  return { assignments, main, perItem, counters, participants, overruns: [...perItem.values()].filter((n) => n > k).length };
+  return {
+    assignments,
+    main,
+    perItem,
+    counters,
+    participants,
+    overruns: [...perItem.values()].filter((n) => n > k).length,
+  };
 }
 
 describe("misi_start_participant under concurrency", () => {
   it("100 starters, each started twice at once, on a study with k=2: no overrun, no deadlock, everyone started once or not at all", async () => {
     const k = 2;
     const practice = await createTranslationItem("start-practice");
-    const { study } = await createTranslationStudy({ itemCount: 24, config: { itemsPerTask: 4, answersPerItem: k, practiceItemIds: [practice.id] } });
+    const { study } = await createTranslationStudy({
+      itemCount: 24,
+      config: { itemsPerTask: 4, answersPerItem: k, practiceItemIds: [practice.id] },
+    });
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) ids.push(await join(study.slug, `conc-start-${i}`));
     // Counters exist before the burst (the app creates them once per process, before its first start).
     await recordConsent(ids[0]!, true, DEVICE);
 
     const outcomes = await startAllTwice(ids.slice(1));
-    const errors = outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason));
+    const errors = outcomes
+      .filter((o) => o.status === "rejected")
+      .map((o) => String((o as PromiseRejectedResult).reason));
     expect(errors).toEqual([]);
-    const results = outcomes.map((o) => (o as PromiseFulfilledResult<Awaited<ReturnType<typeof startParticipantOnce>>>).value);
+    const results = outcomes.map(
+      (o) => (o as PromiseFulfilledResult<Awaited<ReturnType<typeof startParticipantOnce>>>).value,
+    );
 
     const { main, perItem, counters, participants, overruns, assignments } = await checkInvariants(study.id, k);
     expect(overruns).toBe(0);
@@ -71,11 +93,16 @@ describe("misi_start_participant under concurrency", () => {
         expect(mine).toHaveLength(0);
       }
     }
-    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ started: started.length });
+    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject(
+      { started: started.length },
+    );
   }, 60_000);
 
   it("maxParticipants under concurrency: exactly max start, the rest reserve nothing", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 30, config: { itemsPerTask: 3, answersPerItem: 10, maxParticipants: 7 } });
+    const { study } = await createTranslationStudy({
+      itemCount: 30,
+      config: { itemsPerTask: 3, answersPerItem: 10, maxParticipants: 7 },
+    });
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(await join(study.slug, `max-${i}`));
     await recordConsent(ids[0]!, true, DEVICE);
@@ -85,7 +112,9 @@ describe("misi_start_participant under concurrency", () => {
     expect(participants.filter((p) => p.status === "active")).toHaveLength(7);
     expect(main).toHaveLength(21);
     expect(counters.reduce((sum, c) => sum + c.reserved, 0)).toBe(21);
-    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ started: 7 });
+    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject(
+      { started: 7 },
+    );
   }, 60_000);
 });
 
@@ -106,15 +135,23 @@ describe("the item order", () => {
     expect(rows.map((r) => r.phase)).toEqual(slots.map((s) => s.phase));
     expect(rows[0]!.itemId).toBe(practice.id);
     expect(rows.find((r) => r.phase === "attention")!.itemId).toBe(attention.id);
-    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({ reservedUntil: expect.any(Date) });
+    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({
+      reservedUntil: expect.any(Date),
+    });
     // The same seed gives the same slot order.
     expect(orderSlots(orderSeed, config)).toEqual(slots);
   });
 
   it("a short task drops its missing slots: positions may have gaps, the order of the rest is kept", async () => {
-    const { study, config } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 5, answersPerItem: 1 } });
+    const { study, config } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 5, answersPerItem: 1 },
+    });
     const pid = await join(study.slug, "short");
-    await expect(recordConsent(pid, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 3, shortTasks: ["translation"] });
+    await expect(recordConsent(pid, true, DEVICE)).resolves.toMatchObject({
+      mainAssigned: 3,
+      shortTasks: ["translation"],
+    });
     const { orderSeed } = await db.participant.findUniqueOrThrow({ where: { id: pid } });
     const expected = orderSlots(orderSeed, config)
       .map((s, i) => ({ s, i }))

@@ -19,30 +19,68 @@ describe("study select fragments", () => {
     const admin = await createStaffUser();
     const tag = `select-${uniqueSuffix()}`;
     await createTaggedItems(tag, { translation: 3 });
-    const pool = await createPool({ input: { mode: "filter", name: `pool ${tag}`, filter: { tag } }, actorId: admin.id });
-    const study = await createStudy({
-      input: { name: `Selects ${tag}`, slug: tag, poolVersionId: pool.poolVersionId, config: { tasks: ["translation"], itemsPerTask: 3, cohortTag: "c1" } },
+    const pool = await createPool({
+      input: { mode: "filter", name: `pool ${tag}`, filter: { tag } },
       actorId: admin.id,
     });
-    await db.participant.create({ data: { studyId: study.id, externalId: "S-1", condition: "static", orderSeed: "1" } });
+    const study = await createStudy({
+      input: {
+        name: `Selects ${tag}`,
+        slug: tag,
+        poolVersionId: pool.poolVersionId,
+        config: { tasks: ["translation"], itemsPerTask: 3, cohortTag: "c1" },
+      },
+      actorId: admin.id,
+    });
+    await db.participant.create({
+      data: { studyId: study.id, externalId: "S-1", condition: "static", orderSeed: "1" },
+    });
     const viewer = { id: admin.id, role: "admin" as const };
-    const version = await db.poolVersion.findUniqueOrThrow({ where: { id: pool.poolVersionId }, select: { version: true, poolId: true, pool: { select: { name: true } } } });
+    const version = await db.poolVersion.findUniqueOrThrow({
+      where: { id: pool.poolVersionId },
+      select: { version: true, poolId: true, pool: { select: { name: true } } },
+    });
 
     const listed = (await listStudies(viewer)).find((s) => s.id === study.id);
     const indexed = (await listResultStudies(viewer)).find((s) => s.id === study.id);
-    const listFields = { id: study.id, slug: tag, name: `Selects ${tag}`, status: "draft", poolName: version.pool.name, poolVersion: version.version, participants: 1 };
+    const listFields = {
+      id: study.id,
+      slug: tag,
+      name: `Selects ${tag}`,
+      status: "draft",
+      poolName: version.pool.name,
+      poolVersion: version.version,
+      participants: 1,
+    };
     expect(listed).toMatchObject({ ...listFields, completed: 0 });
-    expect(indexed).toMatchObject({ ...listFields, poolVersionId: pool.poolVersionId, mainResponses: 0, lastResponseAt: null });
+    expect(indexed).toMatchObject({
+      ...listFields,
+      poolVersionId: pool.poolVersionId,
+      mainResponses: 0,
+      lastResponseAt: null,
+    });
 
     const detail = await getStudy(study.id);
     const scope = await resolveResultsScope(study.id);
     const heading = { id: study.id, slug: tag, name: `Selects ${tag}`, status: "draft" };
     expect(detail).toMatchObject({
       ...heading,
-      poolVersion: { id: pool.poolVersionId, version: version.version, poolId: version.poolId, poolName: version.pool.name, itemCount: 3, frozen: false },
+      poolVersion: {
+        id: pool.poolVersionId,
+        version: version.version,
+        poolId: version.poolId,
+        poolName: version.pool.name,
+        itemCount: 3,
+        frozen: false,
+      },
       participantCount: 1,
     });
     expect(scope.study).toEqual({ ...heading, cohortTag: detail.cohortTag });
-    expect(scope.poolVersion).toEqual({ id: pool.poolVersionId, poolId: version.poolId, poolName: version.pool.name, version: version.version });
+    expect(scope.poolVersion).toEqual({
+      id: pool.poolVersionId,
+      poolId: version.poolId,
+      poolName: version.pool.name,
+      version: version.version,
+    });
   });
 });

@@ -63,7 +63,9 @@ afterAll(async () => {
 describe("3D view usage on the results page", () => {
   it("summarises the logged camera paths of interactive answers per task", async () => {
     const usage = await getThreeDUsage([fixture.studyId]);
-    const all = await db.response.count({ where: { studyId: fixture.studyId, phase: "main", condition: "interactive" } });
+    const all = await db.response.count({
+      where: { studyId: fixture.studyId, phase: "main", condition: "interactive" },
+    });
     expect(usage.interactiveAnswers).toBe(all);
     expect(usage.withViewer).toBe(3);
     expect(usage.tasks.map((t) => t.taskId)).toEqual(["translation"]);
@@ -81,7 +83,15 @@ describe("3D view usage on the results page", () => {
     const correctOfTurned = interactive.slice(0, 2).filter((r) => r.exact === 1).length;
     expect(t1.rotated).toEqual({ answers: 2, correct: correctOfTurned });
     expect(t1.notRotated).toEqual({ answers: 1, correct: interactive[2]!.exact === 1 ? 1 : 0 });
-    expect(usage.examples).toEqual([{ studyId: fixture.studyId, responseId: interactive[1]!.id, taskId: "translation", rotationDeg: expect.closeTo(90, 6), correct: interactive[1]!.exact === 1 }]);
+    expect(usage.examples).toEqual([
+      {
+        studyId: fixture.studyId,
+        responseId: interactive[1]!.id,
+        taskId: "translation",
+        rotationDeg: expect.closeTo(90, 6),
+        correct: interactive[1]!.exact === 1,
+      },
+    ]);
   });
 
   it("gives a researcher replay the item's scene and the camera path, only within the study", async () => {
@@ -109,8 +119,19 @@ describe("3D view usage export", () => {
     expect(Object.keys(rows[0]!)).toEqual(THREE_D_USAGE_TABLE.columns.map((c) => c.key));
     expect(rows).toHaveLength(3);
     const first = rows.find((r) => r.response_id === interactive[0]!.id)!;
-    expect(first).toMatchObject({ rotation_deg: "180", resets: "1", answer_ms: "4000", view3d_ms: "2000", images_ms: "2000", zoom_min: "1", zoom_max: "1" });
-    expect(rows.find((r) => r.response_id === interactive[1]!.id)).toMatchObject({ rotation_deg: "90", zoom_min: "0.5" });
+    expect(first).toMatchObject({
+      rotation_deg: "180",
+      resets: "1",
+      answer_ms: "4000",
+      view3d_ms: "2000",
+      images_ms: "2000",
+      zoom_min: "1",
+      zoom_max: "1",
+    });
+    expect(rows.find((r) => r.response_id === interactive[1]!.id)).toMatchObject({
+      rotation_deg: "90",
+      zoom_min: "0.5",
+    });
   });
 });
 
@@ -124,14 +145,28 @@ describe("3D view usage from the export CLI", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-usage-cli-"));
     const out = path.join(dir, "usage.csv");
     try {
-      const run = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/export.mts", "--study", fixture.studyId, "--what", "three-d-usage", "--out", out], {
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        encoding: "utf8",
-      });
+      const run = spawnSync(
+        "node_modules/.bin/tsx",
+        [
+          "--conditions=react-server",
+          "scripts/export.mts",
+          "--study",
+          fixture.studyId,
+          "--what",
+          "three-d-usage",
+          "--out",
+          out,
+        ],
+        {
+          env: { ...process.env, DATABASE_URL: databaseUrl },
+          encoding: "utf8",
+        },
+      );
       expect(run.status, run.stderr).toBe(0);
       const { openStudyExport } = await import("@/lib/server/export/open-study-export");
       const chunks: Buffer[] = [];
-      for await (const c of (await openStudyExport({ studyId: fixture.studyId, kind: "three-d-usage" })).stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+      for await (const c of (await openStudyExport({ studyId: fixture.studyId, kind: "three-d-usage" })).stream)
+        chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
       expect(fs.readFileSync(out, "utf8")).toBe(Buffer.concat(chunks).toString("utf8"));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -11,9 +11,19 @@ const [listen, app] = process.argv.slice(2);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-nginx-"));
 fs.chmodSync(dir, 0o755);
 // The shipped template (deploy/nginx.conf.template) with one app instance; X-Forwarded-Proto https stands in for TLS.
-const conf = renderNginxConf({ listen: `127.0.0.1:${listen}`, upstreams: [`127.0.0.1:${app}`], appDir: path.resolve(import.meta.dirname, "../.."), tempDir: dir, forwardedProto: "https" });
+const conf = renderNginxConf({
+  listen: `127.0.0.1:${listen}`,
+  upstreams: [`127.0.0.1:${app}`],
+  appDir: path.resolve(import.meta.dirname, "../.."),
+  tempDir: dir,
+  forwardedProto: "https",
+});
 fs.writeFileSync(path.join(dir, "nginx.conf"), conf);
-const nginx = spawn(process.env.NGINX_PATH ?? "/usr/sbin/nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir, "-g", "daemon off;"], { stdio: "inherit" });
+const nginx = spawn(
+  process.env.NGINX_PATH ?? "/usr/sbin/nginx",
+  ["-c", path.join(dir, "nginx.conf"), "-p", dir, "-g", "daemon off;"],
+  { stdio: "inherit" },
+);
 const stop = () => {
   nginx.kill("SIGQUIT");
 };

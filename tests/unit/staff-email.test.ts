@@ -3,7 +3,13 @@ import { isStaffEmail, StaffEmailSchema } from "@/lib/staff-email";
 
 describe("staff email rule", () => {
   it("accepts the default first admin and addresses without a top-level domain", () => {
-    for (const ok of ["admin@localhost", "ana@lab-server", "a.b+tag@example.org", "x@sub.example.co.uk", "o'neil@host"]) {
+    for (const ok of [
+      "admin@localhost",
+      "ana@lab-server",
+      "a.b+tag@example.org",
+      "x@sub.example.co.uk",
+      "o'neil@host",
+    ]) {
       expect(isStaffEmail(ok), ok).toBe(true);
     }
   });

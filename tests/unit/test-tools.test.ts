@@ -27,7 +27,11 @@ describe("findBrowser", () => {
   it("uses Debian's chromium where it is (or CHROMIUM_PATH), without installing anything", () => {
     const d = deps(["/usr/bin/chromium", MANAGED, "/opt/chrome"], true);
     expect(findBrowser({}, d)).toEqual({ ok: true, path: "/usr/bin/chromium", note: "Debian's chromium" });
-    expect(findBrowser({ CHROMIUM_PATH: "/opt/chrome" }, d)).toEqual({ ok: true, path: "/opt/chrome", note: "CHROMIUM_PATH" });
+    expect(findBrowser({ CHROMIUM_PATH: "/opt/chrome" }, d)).toEqual({
+      ok: true,
+      path: "/opt/chrome",
+      note: "CHROMIUM_PATH",
+    });
     expect(d.installs).toBe(0);
   });
 
@@ -52,7 +56,9 @@ describe("findBrowser", () => {
     const offline = findBrowser(env, deps([], "exit 1"));
     expect(offline.ok).toBe(false);
     if (!offline.ok) {
-      expect(offline.message).toMatch(/^No browser for the browser tests: .*playwright install chromium` failed \(exit 1\).*apt-get install chromium.*SKIP_E2E=1/);
+      expect(offline.message).toMatch(
+        /^No browser for the browser tests: .*playwright install chromium` failed \(exit 1\).*apt-get install chromium.*SKIP_E2E=1/,
+      );
       expect(offline.message).not.toContain("\n");
     }
   });
@@ -60,14 +66,26 @@ describe("findBrowser", () => {
 
 describe("findNginx", () => {
   it("NGINX_PATH, else /usr/sbin, else PATH", () => {
-    expect(findNginx({ NGINX_PATH: "/opt/nginx" }, (f) => f === "/opt/nginx")).toMatchObject({ ok: true, path: "/opt/nginx" });
-    expect(findNginx({ PATH: "/usr/bin" }, (f) => f === "/usr/sbin/nginx")).toMatchObject({ ok: true, path: "/usr/sbin/nginx" });
-    expect(findNginx({ PATH: "/a:/usr/local/bin" }, (f) => f === "/usr/local/bin/nginx")).toMatchObject({ ok: true, path: "/usr/local/bin/nginx" });
+    expect(findNginx({ NGINX_PATH: "/opt/nginx" }, (f) => f === "/opt/nginx")).toMatchObject({
+      ok: true,
+      path: "/opt/nginx",
+    });
+    expect(findNginx({ PATH: "/usr/bin" }, (f) => f === "/usr/sbin/nginx")).toMatchObject({
+      ok: true,
+      path: "/usr/sbin/nginx",
+    });
+    expect(findNginx({ PATH: "/a:/usr/local/bin" }, (f) => f === "/usr/local/bin/nginx")).toMatchObject({
+      ok: true,
+      path: "/usr/local/bin/nginx",
+    });
   });
 
   it("missing nginx is a failure naming the Debian package, never a skip", () => {
     const r = findNginx({ PATH: "/usr/bin:/bin" }, () => false);
-    expect(r).toEqual({ ok: false, message: expect.stringContaining("install Debian's nginx package (apt-get install nginx)") });
+    expect(r).toEqual({
+      ok: false,
+      message: expect.stringContaining("install Debian's nginx package (apt-get install nginx)"),
+    });
     const wrong = findNginx({ NGINX_PATH: "/x/nginx" }, () => false);
     expect(wrong.ok).toBe(false);
   });

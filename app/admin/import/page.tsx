@@ -18,8 +18,9 @@ export default async function ImportPage() {
     <AdminPage>
       <h1 className="text-2xl font-semibold">Import</h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">
-        Imports add items (or structures) and never change stored ones: content already in the database is reported as a duplicate. A batch with a fatal error imports nothing. The same works from the
-        command line: <code>npm run import -- PATH [--kind …] [--dry-run]</code>.
+        Imports add items (or structures) and never change stored ones: content already in the database is reported as a
+        duplicate. A batch with a fatal error imports nothing. The same works from the command line:{" "}
+        <code>npm run import -- PATH [--kind …] [--dry-run]</code>.
       </p>
       <div className="mt-6">
         <ImportUploadForm />

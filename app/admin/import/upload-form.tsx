@@ -10,7 +10,16 @@ interface BatchView {
   id: string;
   status: string;
   reportLines: string[];
-  progress: { phase: string; currentFile: string | null; recordsRead: number; imported: number; duplicates: number; skipped: number; bytesRead: number; bytesTotal: number } | null;
+  progress: {
+    phase: string;
+    currentFile: string | null;
+    recordsRead: number;
+    imported: number;
+    duplicates: number;
+    skipped: number;
+    bytesRead: number;
+    bytesTotal: number;
+  } | null;
 }
 
 type State =
@@ -51,13 +60,19 @@ export function ImportUploadForm() {
         if (!res.ok) throw new Error(`status ${res.status}`);
         const batch = (await res.json()) as BatchView;
         if (stopped) return;
-        if (batch.status === "running" || batch.status === "queued" || batch.status === "uploading") setState({ step: "importing", batchId: state.batchId, batch });
+        if (batch.status === "running" || batch.status === "queued" || batch.status === "uploading")
+          setState({ step: "importing", batchId: state.batchId, batch });
         else {
           setState({ step: "done", batch });
           router.refresh();
         }
       } catch (e) {
-        if (!stopped) setState({ step: "error", message: `Lost track of the import (${(e as Error).message}); see the list below.`, batchId: state.batchId });
+        if (!stopped)
+          setState({
+            step: "error",
+            message: `Lost track of the import (${(e as Error).message}); see the list below.`,
+            batchId: state.batchId,
+          });
       }
     };
     const timer = setInterval(poll, POLL_INTERVAL_MS);
@@ -90,11 +105,13 @@ export function ImportUploadForm() {
     xhrRef.current = xhr;
     xhr.open("POST", `/api/admin/import?${params}`);
     xhr.setRequestHeader("Content-Type", "application/octet-stream");
-    xhr.upload.onprogress = (e) => setState({ step: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
+    xhr.upload.onprogress = (e) =>
+      setState({ step: "uploading", loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
     xhr.onerror = () => setState({ step: "error", message: "The upload failed (network error)." });
     xhr.onabort = () => setState({ step: "error", message: "Upload cancelled." });
     xhr.onload = () => {
-      let body: { batchId?: string; error?: { message?: string; details?: Array<{ path: string; message: string }> } } = {};
+      let body: { batchId?: string; error?: { message?: string; details?: Array<{ path: string; message: string }> } } =
+        {};
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
@@ -103,7 +120,10 @@ export function ImportUploadForm() {
       if (xhr.status === 202 && body.batchId) setState({ step: "importing", batchId: body.batchId, batch: null });
       else {
         const details = body.error?.details?.map((d) => `${d.path}: ${d.message}`).join("; ");
-        setState({ step: "error", message: `${body.error?.message ?? `Upload refused (HTTP ${xhr.status}).`}${details ? ` ${details}` : ""}` });
+        setState({
+          step: "error",
+          message: `${body.error?.message ?? `Upload refused (HTTP ${xhr.status}).`}${details ? ` ${details}` : ""}`,
+        });
       }
     };
     setState({ step: "uploading", loaded: 0, total: file.size });
@@ -113,7 +133,11 @@ export function ImportUploadForm() {
   const busy = state.step === "uploading" || state.step === "importing";
   return (
     <div>
-      <form onSubmit={submit} className="grid gap-4 rounded border border-slate-300 bg-white p-4 sm:grid-cols-2" aria-label="Import a file">
+      <form
+        onSubmit={submit}
+        className="grid gap-4 rounded border border-slate-300 bg-white p-4 sm:grid-cols-2"
+        aria-label="Import a file"
+      >
         <div className="sm:col-span-2">
           <label htmlFor="import-file" className="block text-sm font-medium">
             File
@@ -129,15 +153,22 @@ export function ImportUploadForm() {
             className="mt-1 block w-full text-sm"
           />
           <p id="import-file-help" className="mt-1 text-xs text-slate-600">
-            A bundle zip from <code>npm run generate</code>, the MiSI-Bench release archive, a VLMEvalKit TSV, or structure files (zip several PDB/SDF/MOL2 files together to pair proteins with
-            ligands). Large files are streamed; up to 4 GB.
+            A bundle zip from <code>npm run generate</code>, the MiSI-Bench release archive, a VLMEvalKit TSV, or
+            structure files (zip several PDB/SDF/MOL2 files together to pair proteins with ligands). Large files are
+            streamed; up to 4 GB.
           </p>
         </div>
         <div>
           <label htmlFor="import-kind" className="block text-sm font-medium">
             Kind
           </label>
-          <select id="import-kind" value={kind} disabled={busy} onChange={(e) => setKind(e.target.value as Kind)} className="mt-1 w-full rounded border border-slate-400 px-2 py-1">
+          <select
+            id="import-kind"
+            value={kind}
+            disabled={busy}
+            onChange={(e) => setKind(e.target.value as Kind)}
+            className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+          >
             {KINDS.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -161,42 +192,77 @@ export function ImportUploadForm() {
             For PDB files without a ligand file; otherwise the largest ligand-like residue is used.
           </p>
         </div>
-        <fieldset className="grid gap-3 rounded border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-4" disabled={busy || (kind !== "structures" && kind !== "auto")}>
+        <fieldset
+          className="grid gap-3 rounded border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-4"
+          disabled={busy || (kind !== "structures" && kind !== "auto")}
+        >
           <legend className="px-1 text-sm font-medium">Generate items from the structures (optional)</legend>
           <div>
             <label htmlFor="import-generate" className="block text-sm">
               Tasks
             </label>
-            <input id="import-generate" name="generate" placeholder="all, or t1,t2,t8" aria-describedby="import-generate-help" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+            <input
+              id="import-generate"
+              name="generate"
+              placeholder="all, or t1,t2,t8"
+              aria-describedby="import-generate-help"
+              className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            />
           </div>
           <div>
             <label htmlFor="import-per-task" className="block text-sm">
               Items per task
             </label>
-            <input id="import-per-task" name="perTask" type="number" min={1} max={1000} defaultValue={10} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+            <input
+              id="import-per-task"
+              name="perTask"
+              type="number"
+              min={1}
+              max={1000}
+              defaultValue={10}
+              className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            />
           </div>
           <div>
             <label htmlFor="import-seed" className="block text-sm">
               Seed
             </label>
-            <input id="import-seed" name="seed" placeholder="e.g. pilot-1" className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+            <input
+              id="import-seed"
+              name="seed"
+              placeholder="e.g. pilot-1"
+              className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            />
           </div>
           <div>
             <label htmlFor="import-size" className="block text-sm">
               Image size (px)
             </label>
-            <input id="import-size" name="size" type="number" min={16} max={4096} defaultValue={1024} className="mt-1 w-full rounded border border-slate-400 px-2 py-1" />
+            <input
+              id="import-size"
+              name="size"
+              type="number"
+              min={16}
+              max={4096}
+              defaultValue={1024}
+              className="mt-1 w-full rounded border border-slate-400 px-2 py-1"
+            />
           </div>
           <p id="import-generate-help" className="text-xs text-slate-600 sm:col-span-4">
-            Leave Tasks empty to store the structures only. With tasks, items are generated and rendered by the task engine (the same seed gives the same items) and stored with their answer keys; this
-            can take minutes for many items.
+            Leave Tasks empty to store the structures only. With tasks, items are generated and rendered by the task
+            engine (the same seed gives the same items) and stored with their answer keys; this can take minutes for
+            many items.
           </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="dryRun" disabled={busy} /> Dry run (check everything, write nothing)
         </label>
         <div className="flex items-center gap-3 sm:col-span-2">
-          <button type="submit" disabled={busy} className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded bg-blue-700 px-4 py-1.5 font-medium text-white hover:bg-blue-800 disabled:opacity-50"
+          >
             Upload and import
           </button>
           {state.step === "uploading" ? (
@@ -211,15 +277,24 @@ export function ImportUploadForm() {
         {state.step === "uploading" ? (
           <div>
             <label htmlFor="upload-progress" className="text-sm">
-              Uploading: {percent(state.loaded, state.total)}% ({(state.loaded / 1e6).toFixed(1)} of {(state.total / 1e6).toFixed(1)} MB)
+              Uploading: {percent(state.loaded, state.total)}% ({(state.loaded / 1e6).toFixed(1)} of{" "}
+              {(state.total / 1e6).toFixed(1)} MB)
             </label>
-            <progress id="upload-progress" max={100} value={percent(state.loaded, state.total)} className="mt-1 block w-full" />
+            <progress
+              id="upload-progress"
+              max={100}
+              value={percent(state.loaded, state.total)}
+              className="mt-1 block w-full"
+            />
           </div>
         ) : null}
         {state.step === "importing" ? (
           <div>
             <p className="text-sm">
-              Importing{state.batch?.progress ? ` (${state.batch.progress.phase}${state.batch.progress.currentFile ? `: ${state.batch.progress.currentFile}` : ""})` : "…"}
+              Importing
+              {state.batch?.progress
+                ? ` (${state.batch.progress.phase}${state.batch.progress.currentFile ? `: ${state.batch.progress.currentFile}` : ""})`
+                : "…"}
               {state.batch?.progress
                 ? ` · read ${state.batch.progress.recordsRead} · imported ${state.batch.progress.imported} · duplicates ${state.batch.progress.duplicates} · skipped ${state.batch.progress.skipped}`
                 : ""}
@@ -227,7 +302,9 @@ export function ImportUploadForm() {
             <progress
               aria-label="Import progress"
               max={100}
-              {...(state.batch?.progress && state.batch.progress.bytesTotal > 0 ? { value: percent(state.batch.progress.bytesRead, state.batch.progress.bytesTotal) } : {})}
+              {...(state.batch?.progress && state.batch.progress.bytesTotal > 0
+                ? { value: percent(state.batch.progress.bytesRead, state.batch.progress.bytesTotal) }
+                : {})}
               className="mt-1 block w-full"
             />
           </div>
@@ -248,9 +325,16 @@ export function ImportUploadForm() {
         {state.step === "done" ? (
           <section aria-labelledby="last-report">
             <h2 id="last-report" className="text-lg font-semibold">
-              Import {state.batch.status === "failed" ? "failed" : state.batch.status === "dry_run" ? "checked (dry run)" : "finished"}
+              Import{" "}
+              {state.batch.status === "failed"
+                ? "failed"
+                : state.batch.status === "dry_run"
+                  ? "checked (dry run)"
+                  : "finished"}
             </h2>
-            <pre className="mt-2 max-h-96 overflow-auto rounded border border-slate-300 bg-slate-50 p-3 text-xs whitespace-pre-wrap">{state.batch.reportLines.join("\n")}</pre>
+            <pre className="mt-2 max-h-96 overflow-auto rounded border border-slate-300 bg-slate-50 p-3 text-xs whitespace-pre-wrap">
+              {state.batch.reportLines.join("\n")}
+            </pre>
             <Link href={`/admin/import/${state.batch.id}`} className="text-sm underline">
               Full report
             </Link>

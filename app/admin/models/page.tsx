@@ -23,7 +23,8 @@ export default async function ModelRunsPage() {
       <BackLink href="/admin/results">Results</BackLink>
       <h1 className="mt-2 text-2xl font-semibold">Model runs</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Model outputs are scored with the same task scorers as human answers and compared item by item on each study&apos;s results page. Importing the same file twice stores it once.
+        Model outputs are scored with the same task scorers as human answers and compared item by item on each
+        study&apos;s results page. Importing the same file twice stores it once.
       </p>
 
       <section aria-labelledby="import-h" className="mt-6">
@@ -34,7 +35,9 @@ export default async function ModelRunsPage() {
           <ModelImportForm studies={studies.map((s) => ({ id: s.id, label: `${s.name} (${s.slug})` }))} />
         </div>
         <details className="mt-3 text-sm">
-          <summary className="cursor-pointer font-medium">How answers are read from model output (rule v{ANSWER_EXTRACTION_RULE_VERSION})</summary>
+          <summary className="cursor-pointer font-medium">
+            How answers are read from model output (rule v{ANSWER_EXTRACTION_RULE_VERSION})
+          </summary>
           <pre className="mt-1 whitespace-pre-wrap rounded bg-slate-100 p-2 text-xs">{ANSWER_EXTRACTION_RULE}</pre>
         </details>
       </section>
@@ -110,7 +113,10 @@ export default async function ModelRunsPage() {
         <h2 id="paper-h" className="text-xl font-semibold">
           The paper&apos;s rows (as reported)
         </h2>
-        <p className="text-sm text-slate-700">Preloaded from the paper; computed by its authors on their own items, so they are context, not an item-matched comparison.</p>
+        <p className="text-sm text-slate-700">
+          Preloaded from the paper; computed by its authors on their own items, so they are context, not an item-matched
+          comparison.
+        </p>
         <div className="mt-2 space-y-4">
           <PaperReferenceTable metric="exact" />
           <PaperReferenceTable metric="partial" />

@@ -17,12 +17,18 @@ export default async function PoolsPage() {
       <div className="flex items-baseline justify-between">
         <h1 className="text-2xl font-semibold">Pools</h1>
         {user.role === "admin" ? (
-          <Link href="/admin/pools/new" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
+          <Link
+            href="/admin/pools/new"
+            className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800"
+          >
             New pool
           </Link>
         ) : null}
       </div>
-      <p className="mt-1 text-sm text-slate-700">A study draws its items from one frozen pool version. Versions never change once frozen or used; edits create a new version.</p>
+      <p className="mt-1 text-sm text-slate-700">
+        A study draws its items from one frozen pool version. Versions never change once frozen or used; edits create a
+        new version.
+      </p>
       <ul className="mt-4 space-y-3">
         {pools.map((p) => (
           <li key={p.id} className="rounded border border-slate-300 bg-white p-4">
@@ -45,7 +51,11 @@ export default async function PoolsPage() {
             </ul>
           </li>
         ))}
-        {pools.length === 0 ? <li className="text-slate-600">No pool yet.{user.role === "admin" ? " Build one from imported items." : " An admin builds pools."}</li> : null}
+        {pools.length === 0 ? (
+          <li className="text-slate-600">
+            No pool yet.{user.role === "admin" ? " Build one from imported items." : " An admin builds pools."}
+          </li>
+        ) : null}
       </ul>
     </AdminPage>
   );

@@ -6,7 +6,10 @@ import { listTasks } from "@/lib/tasks/registry";
 export async function loadStudyFormChoices() {
   const versions = await listPoolVersionOptions();
   return {
-    poolVersions: versions.map((v) => ({ id: v.id, label: `${v.poolName} · v${v.version} · ${v.itemCount} items${v.frozen ? " · frozen" : " · draft (freeze before opening)"}` })),
+    poolVersions: versions.map((v) => ({
+      id: v.id,
+      label: `${v.poolName} · v${v.version} · ${v.itemCount} items${v.frozen ? " · frozen" : " · draft (freeze before opening)"}`,
+    })),
     tasks: listTasks().map((t) => ({ id: t.id, label: `${t.code} ${t.label}` })),
   };
 }

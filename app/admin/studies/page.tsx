@@ -17,7 +17,10 @@ export default async function StudiesPage() {
     <AdminPage>
       <div className="flex items-baseline justify-between">
         <h1 className="text-2xl font-semibold">Studies</h1>
-        <Link href="/admin/studies/new" className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
+        <Link
+          href="/admin/studies/new"
+          className="rounded bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800"
+        >
           New study
         </Link>
       </div>

@@ -18,9 +18,11 @@ export default async function UsersPage() {
     <AdminPage width="medium">
       <h1 className="text-2xl font-semibold">Staff accounts</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Researchers create and run studies and read items and pools; admins also import and curate. On the server, <code>npm run user:create -- --email … --role …</code> does the same (and{" "}
-        <code>--update</code> changes an existing account, <code>--disable</code> / <code>--enable</code> switch it off and on, <code>--unlock</code> clears its failed sign-ins). A disabled account
-        cannot sign in and its open sessions stop working on their next request.
+        Researchers create and run studies and read items and pools; admins also import and curate. On the server,{" "}
+        <code>npm run user:create -- --email … --role …</code> does the same (and <code>--update</code> changes an
+        existing account, <code>--disable</code> / <code>--enable</code> switch it off and on, <code>--unlock</code>{" "}
+        clears its failed sign-ins). A disabled account cannot sign in and its open sessions stop working on their next
+        request.
       </p>
       <section aria-labelledby="new-h" className="mt-6 rounded border border-slate-300 bg-white p-4">
         <h2 id="new-h" className="mb-2 font-semibold">
@@ -46,7 +48,11 @@ export default async function UsersPage() {
                 <UtcTime value={u.createdAt} precision="date" />
               </Td>
               <Td>
-                {u.id === me.id ? <span className="text-xs text-slate-600">you</span> : <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />}
+                {u.id === me.id ? (
+                  <span className="text-xs text-slate-600">you</span>
+                ) : (
+                  <UserDisableButton userId={u.id} email={u.email} disabled={u.disabled} />
+                )}
                 <UserUnlockButton userId={u.id} email={u.email} />
               </Td>
             </tr>

@@ -9,5 +9,8 @@ export const dynamic = "force-dynamic";
 // state and counts; signed-in staff also the pending/failed migration names, the driver and the database error.
 export async function GET() {
   const [report, staff] = await Promise.all([getHealth(), getStaffUser().catch(() => null)]);
-  return NextResponse.json(staff ? report : publicHealth(report), { status: report.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(staff ? report : publicHealth(report), {
+    status: report.status === "ok" ? 200 : 503,
+    headers: { "Cache-Control": "no-store" },
+  });
 }

@@ -22,7 +22,17 @@ import {
   pickKeyAmong,
 } from "../distractors";
 import { toFrontFrame } from "../scene";
-import { type PlanResult, AxisXYZSchema, THREE_VIEWS, defineGenerator, listGridValues, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
+import {
+  type PlanResult,
+  AxisXYZSchema,
+  THREE_VIEWS,
+  defineGenerator,
+  listGridValues,
+  makeCanonicalViews,
+  makeView,
+  pickValue,
+  requireComplex,
+} from "../task-generator";
 import type { GeneratorComplex, ItemView } from "../types";
 import { makeComplexBase } from "./whole-complex";
 
@@ -58,7 +68,9 @@ export const TranslationRotationGeneratorParamsSchema = z
     rollAxes: z.array(AxisXYZSchema).min(1).default(["x", "y", "z"]),
     ...angleKnobs,
   })
-  .refine((p) => p.minTranslationA <= p.maxTranslationA && p.minAngleDeg <= p.maxAngleDeg, { message: "a minimum exceeds its maximum" });
+  .refine((p) => p.minTranslationA <= p.maxTranslationA && p.minAngleDeg <= p.maxAngleDeg, {
+    message: "a minimum exceeds its maximum",
+  });
 export type TranslationRotationGeneratorParams = z.infer<typeof TranslationRotationGeneratorParamsSchema>;
 
 export const RotationRotationGeneratorParamsSchema = z
@@ -95,7 +107,9 @@ function drawDistinctOptions(
     if (rmsd > best.rmsd) best = { rmsd, distractors };
     if (rmsd >= minRmsdA) return assignLetters(rng, truth, distractors, answerSlot);
   }
-  throw new Error(`after ${maxAttempts} draws the most alike option images still differ by only ${best.rmsd.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`);
+  throw new Error(
+    `after ${maxAttempts} draws the most alike option images still differ by only ${best.rmsd.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`,
+  );
 }
 
 /**
@@ -115,21 +129,39 @@ function drawBalancedOptions(
   let best = -1;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const set = buildSymmetricOptionSet(rng, anchor, specs[0], specs[1]);
-    const rmsd = Math.min(...set.corners.map((key) => computeMinPairwiseRmsd(set.corners.map((c) => poseOf(key.commands, c.commands)))));
+    const rmsd = Math.min(
+      ...set.corners.map((key) => computeMinPairwiseRmsd(set.corners.map((c) => poseOf(key.commands, c.commands)))),
+    );
     best = Math.max(best, rmsd);
     if (rmsd < minRmsdA) continue;
     const { truth, distractors } = pickKeyAmong(rng, set);
     return { truth, lettered: assignLetters(rng, truth, distractors, answerSlot) };
   }
-  throw new Error(`after ${maxAttempts} draws the most alike option images still differ by only ${best.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`);
+  throw new Error(
+    `after ${maxAttempts} draws the most alike option images still differ by only ${best.toFixed(2)} Å RMSD (< ${minRmsdA} Å)`,
+  );
 }
 
-function withTruth(truth: OptionCandidate, draw: (truth: OptionCandidate) => LetteredOptions): { truth: OptionCandidate; lettered: LetteredOptions } {
+function withTruth(
+  truth: OptionCandidate,
+  draw: (truth: OptionCandidate) => LetteredOptions,
+): { truth: OptionCandidate; lettered: LetteredOptions } {
   return { truth, lettered: draw(truth) };
 }
 
-function optionViews(base: Parameters<typeof makeView>[0], lettered: LetteredOptions, prefix: readonly ViewCommand[], firstImage: number): ItemView[] {
-  return lettered.options.map((o, i) => makeView({ ...base, modelCommands: [...prefix, ...o.commands] }, "front", `Image ${firstImage + i}: option ${"ABCD"[i]}`));
+function optionViews(
+  base: Parameters<typeof makeView>[0],
+  lettered: LetteredOptions,
+  prefix: readonly ViewCommand[],
+  firstImage: number,
+): ItemView[] {
+  return lettered.options.map((o, i) =>
+    makeView(
+      { ...base, modelCommands: [...prefix, ...o.commands] },
+      "front",
+      `Image ${firstImage + i}: option ${"ABCD"[i]}`,
+    ),
+  );
 }
 
 function frontPositions(complex: GeneratorComplex, viewCentre: Vec3): Vec3[] {
@@ -163,7 +195,11 @@ export const translationRotationGenerator = defineGenerator({
       axis: rng.pick(params.translationAxes),
       value: signed(rng, pickValue(rng, translationMagnitudes, "translation magnitude")),
     };
-    const roll: ViewCommand = { kind: "roll", axis: rng.pick(params.rollAxes), value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
+    const roll: ViewCommand = {
+      kind: "roll",
+      axis: rng.pick(params.rollAxes),
+      value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")),
+    };
     const anchor = [move, roll] as const;
 
     // Framing covers the largest translation, so no option image crops the moved complex.
@@ -185,7 +221,12 @@ export const translationRotationGenerator = defineGenerator({
             rng,
             anchor,
             [
-              { magnitudes: translationMagnitudes, minChange: params.minTranslationChangeA, kinds: ["sign", "magnitude", "axis"], axes: params.translationAxes as Axis[] },
+              {
+                magnitudes: translationMagnitudes,
+                minChange: params.minTranslationChangeA,
+                kinds: ["sign", "magnitude", "axis"],
+                axes: params.translationAxes as Axis[],
+              },
               { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] },
             ],
             (_key, commands) => poseOf(commands),
@@ -194,7 +235,15 @@ export const translationRotationGenerator = defineGenerator({
             item.answerSlot,
           )
         : withTruth({ scheme: "truth", commands: [...anchor] }, (t) =>
-            drawDistinctOptions(rng, t, (r, c) => buildPairedDistractors(r, c, paperSpec), poseOf, params.minOptionRmsdA, params.maxAttempts, item.answerSlot),
+            drawDistinctOptions(
+              rng,
+              t,
+              (r, c) => buildPairedDistractors(r, c, paperSpec),
+              poseOf,
+              params.minOptionRmsdA,
+              params.maxAttempts,
+              item.answerSlot,
+            ),
           );
     const views = [
       ...makeCanonicalViews(refBase, THREE_VIEWS, 1),
@@ -221,8 +270,16 @@ export const rotationRotationGenerator = defineGenerator({
     const complex = requireComplex(item);
     const angleMagnitudes = listGridValues(params.minAngleDeg, params.maxAngleDeg, params.angleStepDeg, false);
     const [axis1, axis2] = rng.shuffle(params.axes) as [Axis, Axis, ...Axis[]];
-    const first: ViewCommand = { kind: "roll", axis: axis1, value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
-    const second: ViewCommand = { kind: "roll", axis: axis2, value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")) };
+    const first: ViewCommand = {
+      kind: "roll",
+      axis: axis1,
+      value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")),
+    };
+    const second: ViewCommand = {
+      kind: "roll",
+      axis: axis2,
+      value: signed(rng, pickValue(rng, angleMagnitudes, "rotation magnitude")),
+    };
     const anchor = [first, second] as const;
 
     const base = makeComplexBase(complex, context);
@@ -236,12 +293,25 @@ export const rotationRotationGenerator = defineGenerator({
       secondMinChange: params.minAngleChangeDeg,
     };
     // Balanced: no axis partners, so the two rotations' axes stay different in every option.
-    const rollSpec: BalancedCommandSpec = { magnitudes: angleMagnitudes, minChange: params.minAngleChangeDeg, kinds: ["sign", "magnitude"] };
+    const rollSpec: BalancedCommandSpec = {
+      magnitudes: angleMagnitudes,
+      minChange: params.minAngleChangeDeg,
+      kinds: ["sign", "magnitude"],
+    };
     // Options start from image 4's pose, the key's.
-    const poseOf = (key: readonly ViewCommand[], commands: readonly ViewCommand[]) => applyCommands(applyCommands(front, key, [0, 0, 0]), commands, [0, 0, 0]);
+    const poseOf = (key: readonly ViewCommand[], commands: readonly ViewCommand[]) =>
+      applyCommands(applyCommands(front, key, [0, 0, 0]), commands, [0, 0, 0]);
     const { truth, lettered } =
       params.distractors === "balanced"
-        ? drawBalancedOptions(rng, anchor, [rollSpec, rollSpec], poseOf, params.minOptionRmsdA, params.maxAttempts, item.answerSlot)
+        ? drawBalancedOptions(
+            rng,
+            anchor,
+            [rollSpec, rollSpec],
+            poseOf,
+            params.minOptionRmsdA,
+            params.maxAttempts,
+            item.answerSlot,
+          )
         : withTruth({ scheme: "truth", commands: [...anchor] }, (t) => {
             const after = applyCommands(front, t.commands, [0, 0, 0]);
             return drawDistinctOptions(

@@ -14,7 +14,16 @@ import { type Vec3, centroidOf } from "@/lib/molecule/geometry/vec3";
 import { createSpatialGrid, findNeighbours } from "@/lib/molecule/geometry/spatial-grid";
 import { DOCKING_MOVE_COMMAND, DOCKING_ROLL_COMMAND, dockingTask } from "@/lib/tasks/docking";
 import { buildScene3dField, displaceLigand, frameViewCamera, toFrontFrame, computeViewCentre } from "../scene";
-import { AxisXYZSchema, THREE_VIEWS, defineGenerator, listGridValues, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
+import {
+  AxisXYZSchema,
+  THREE_VIEWS,
+  defineGenerator,
+  listGridValues,
+  makeCanonicalViews,
+  makeView,
+  pickValue,
+  requireComplex,
+} from "../task-generator";
 
 const TASK_DEFAULTS = dockingTask.defaultParams;
 
@@ -26,8 +35,18 @@ export const DockingGeneratorParamsSchema = z
       .min(1)
       .default([...TASK_DEFAULTS.rollAxes]),
     /** |turn| in degrees, on the answer grammar's 15° grid. */
-    minAbsAngleDeg: z.number().int().min(DOCKING_ROLL_COMMAND.step).max(DOCKING_ROLL_COMMAND.max).default(DOCKING_ROLL_COMMAND.step),
-    maxAbsAngleDeg: z.number().int().min(DOCKING_ROLL_COMMAND.step).max(DOCKING_ROLL_COMMAND.max).default(DOCKING_ROLL_COMMAND.max),
+    minAbsAngleDeg: z
+      .number()
+      .int()
+      .min(DOCKING_ROLL_COMMAND.step)
+      .max(DOCKING_ROLL_COMMAND.max)
+      .default(DOCKING_ROLL_COMMAND.step),
+    maxAbsAngleDeg: z
+      .number()
+      .int()
+      .min(DOCKING_ROLL_COMMAND.step)
+      .max(DOCKING_ROLL_COMMAND.max)
+      .default(DOCKING_ROLL_COMMAND.max),
     /** |x move| in whole Å (paper: about 10–20 Å). */
     minAbsMoveA: z.number().int().min(1).max(DOCKING_MOVE_COMMAND.max).default(TASK_DEFAULTS.minAbsMoveA),
     maxAbsMoveA: z.number().int().min(1).max(DOCKING_MOVE_COMMAND.max).default(TASK_DEFAULTS.maxAbsMoveA),
@@ -36,7 +55,9 @@ export const DockingGeneratorParamsSchema = z
     maxClashFraction: z.number().min(0).max(1).default(0.2),
     maxAttempts: z.number().int().min(1).max(1000).default(12),
   })
-  .refine((p) => p.minAbsMoveA <= p.maxAbsMoveA && p.minAbsAngleDeg <= p.maxAbsAngleDeg, { message: "a minimum exceeds its maximum" });
+  .refine((p) => p.minAbsMoveA <= p.maxAbsMoveA && p.minAbsAngleDeg <= p.maxAbsAngleDeg, {
+    message: "a minimum exceeds its maximum",
+  });
 export type DockingGeneratorParams = z.infer<typeof DockingGeneratorParamsSchema>;
 
 export const dockingGenerator = defineGenerator({
@@ -63,14 +84,20 @@ export const dockingGenerator = defineGenerator({
         { kind: "roll", axis: rng.pick(params.rollAxes), value: turn },
       ];
       const displaced = displaceLigand(complex, viewCentre, forward);
-      const clashing = displaced.filter(([x, y, z]) => findNeighbours(grid, { x, y, z }, params.clashDistanceA).length > 0).length;
+      const clashing = displaced.filter(
+        ([x, y, z]) => findNeighbours(grid, { x, y, z }, params.clashDistanceA).length > 0,
+      ).length;
       const clash = clashing / displaced.length;
       if (!best || clash < best.clash) best = { forward, clash };
       if (clash <= params.maxClashFraction) break;
     }
     const { forward, clash } = best!;
     const notes =
-      clash > params.maxClashFraction ? [`the displaced ligand still overlaps the pocket: ${(clash * 100).toFixed(0)}% of its atoms within ${params.clashDistanceA} Å of a pocket atom`] : [];
+      clash > params.maxClashFraction
+        ? [
+            `the displaced ligand still overlaps the pocket: ${(clash * 100).toFixed(0)}% of its atoms within ${params.clashDistanceA} Å of a pocket atom`,
+          ]
+        : [];
 
     // Images 1-3 and 7 share a camera framing the pocket and the displaced ligand, so image 7 shows
     // the displacement to scale. Images 4-6 centre and frame the displaced ligand itself: at the
@@ -80,12 +107,25 @@ export const dockingGenerator = defineGenerator({
     const camera = frameViewCamera([...pocketFront, ...displaced], context.settings);
     const pocketBase = { content: "pocket" as const, viewCentre, camera };
     const displacedCentre = centroidOf(displaced);
-    const ligandCentre: Vec3 = [viewCentre[0] + displacedCentre[0], viewCentre[1] + displacedCentre[1], viewCentre[2] + displacedCentre[2]];
+    const ligandCentre: Vec3 = [
+      viewCentre[0] + displacedCentre[0],
+      viewCentre[1] + displacedCentre[1],
+      viewCentre[2] + displacedCentre[2],
+    ];
     const ligandCamera = frameViewCamera(displaceLigand(complex, ligandCentre, forward), context.settings);
     const views = [
       ...makeCanonicalViews(pocketBase, THREE_VIEWS, 1, "pocket"),
-      ...makeCanonicalViews({ content: "ligand", viewCentre: ligandCentre, camera: ligandCamera, ligandCommands: forward }, THREE_VIEWS, 4, "displaced ligand"),
-      makeView({ content: "complex", viewCentre, camera, ligandCommands: forward }, "front", "Image 7: pocket and displaced ligand, front view"),
+      ...makeCanonicalViews(
+        { content: "ligand", viewCentre: ligandCentre, camera: ligandCamera, ligandCommands: forward },
+        THREE_VIEWS,
+        4,
+        "displaced ligand",
+      ),
+      makeView(
+        { content: "complex", viewCentre, camera, ligandCommands: forward },
+        "front",
+        "Image 7: pocket and displaced ligand, front view",
+      ),
     ];
     const [move, turn] = forward as [Extract<ViewCommand, { kind: "move" }>, Extract<ViewCommand, { kind: "roll" }>];
     const gold = { rollAxis: turn.axis, rollAngleDeg: -turn.value, moveDistanceA: -move.value };

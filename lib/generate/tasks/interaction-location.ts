@@ -18,7 +18,14 @@ import { buildMoveDistractors, buildSymmetricMoveSet, placeTruth } from "../dist
 import type { Atom } from "@/lib/molecule/types";
 import type { ResidueRef } from "@/lib/tasks/fields";
 import { type NamedAtom, buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
-import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, planRoundRobin, requireComplex } from "../task-generator";
+import {
+  type PlanResult,
+  SIX_VIEWS,
+  defineGenerator,
+  makeCanonicalViews,
+  planRoundRobin,
+  requireComplex,
+} from "../task-generator";
 import type { DistractorRecord, GeneratorComplex } from "../types";
 
 export const InteractionLocationGeneratorParamsSchema = z
@@ -62,9 +69,19 @@ function listNameableBonds(complex: GeneratorComplex): HBond[] {
 }
 
 /** The complex's own atoms at the two ends of an H-bond. */
-function bondAtomsOf(bond: Pick<HBond, "proteinAtom" | "ligandAtom">, complex: GeneratorComplex): { protein: Atom; ligand: Atom } {
+function bondAtomsOf(
+  bond: Pick<HBond, "proteinAtom" | "ligandAtom">,
+  complex: GeneratorComplex,
+): { protein: Atom; ligand: Atom } {
   const find = (ref: HBond["proteinAtom"], atoms: GeneratorComplex["pocketAtoms"]) => {
-    const atom = atoms.find((a) => a.serial === ref.serial && a.name === ref.name && a.chain === ref.chain && a.resSeq === ref.resSeq && a.iCode === ref.iCode);
+    const atom = atoms.find(
+      (a) =>
+        a.serial === ref.serial &&
+        a.name === ref.name &&
+        a.chain === ref.chain &&
+        a.resSeq === ref.resSeq &&
+        a.iCode === ref.iCode,
+    );
     if (!atom) throw new Error(`H-bond atom ${ref.name} (serial ${ref.serial}) is not among the shown atoms`);
     return atom;
   };
@@ -102,14 +119,25 @@ export const interactionLocationGenerator = defineGenerator({
   optionsInForce: (params) => (params.distractors === "balanced" ? ["balanced-distractors"] : []),
   checkComplex(complex) {
     if (complex.namingProblem) return complex.namingProblem;
-    return listNameableBonds(complex).length > 0 ? null : "no pocket–ligand H-bond on a residue with a one-character chain id";
+    return listNameableBonds(complex).length > 0
+      ? null
+      : "no pocket–ligand H-bond on a residue with a one-character chain id";
   },
   /** Distinct (complex, bond) pairs, spread over the complexes. */
   plan(eligible, count, rng): PlanResult {
-    const groups = eligible.map((complex) => ({ complex, options: listNameableBonds(complex).map((_, i) => String(i)) }));
+    const groups = eligible.map((complex) => ({
+      complex,
+      options: listNameableBonds(complex).map((_, i) => String(i)),
+    }));
     const items = planRoundRobin(groups, count, rng);
     const total = groups.reduce((n, g) => n + g.options.length, 0);
-    return { items, notes: items.length < count ? [`one item per H-bond: ${total} nameable bonds give ${items.length} of the ${count} items asked for`] : [] };
+    return {
+      items,
+      notes:
+        items.length < count
+          ? [`one item per H-bond: ${total} nameable bonds give ${items.length} of the ${count} items asked for`]
+          : [],
+    };
   },
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
@@ -122,7 +150,9 @@ export const interactionLocationGenerator = defineGenerator({
     const centre = computeViewCentre(shown);
     const balanced = params.distractors === "balanced" ? buildSymmetricMoveSet(rng, params) : null;
     // Balanced: the view centre sits at the midpoint plus the key, so the key brings the midpoint to the centre.
-    const viewCentre: Vec3 = balanced ? [midpoint[0] + balanced.truth[0], midpoint[1] + balanced.truth[1], centre[2]] : snapViewCentre(centre, midpoint);
+    const viewCentre: Vec3 = balanced
+      ? [midpoint[0] + balanced.truth[0], midpoint[1] + balanced.truth[1], centre[2]]
+      : snapViewCentre(centre, midpoint);
     const camera = frameViewCamera(toFrontFrame(shown, viewCentre), context.settings);
     const views = makeCanonicalViews({ content: "complex", residueAtomLabels: true, viewCentre, camera }, SIX_VIEWS, 1);
 
@@ -134,7 +164,11 @@ export const interactionLocationGenerator = defineGenerator({
     const options = placeTruth(rng, { scheme: "truth", move: truth }, distractors, item.answerSlot);
     const texts = options.map((o) => formatMove(o.move[0], o.move[1])) as [string, string, string, string];
     const letter = MC_LETTERS[options.findIndex((o) => o.scheme === "truth")]!;
-    const records: DistractorRecord[] = options.map((o, i) => ({ letter: MC_LETTERS[i]!, scheme: o.scheme, option: texts[i]! }));
+    const records: DistractorRecord[] = options.map((o, i) => ({
+      letter: MC_LETTERS[i]!,
+      scheme: o.scheme,
+      option: texts[i]!,
+    }));
     return {
       fields: {
         pdbId: complex.pdbId,

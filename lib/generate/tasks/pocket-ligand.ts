@@ -22,7 +22,8 @@ function goldBondsOf(complex: GeneratorComplex, partners: HBondPartners): Pocket
   const bonds: PocketBond[] = [];
   for (const b of keyHBondsOf(complex, partners)) {
     const ref = findResidueOfBond(complex, b)?.ref;
-    if (!ref) return `bonded residue ${b.proteinAtom.resName} ${b.proteinAtom.resSeq}${b.proteinAtom.iCode} has no one-character chain id`;
+    if (!ref)
+      return `bonded residue ${b.proteinAtom.resName} ${b.proteinAtom.resSeq}${b.proteinAtom.iCode} has no one-character chain id`;
     bonds.push({ ...ref, atomName: b.proteinAtom.name, ligandAtomName: b.ligandAtom.name });
   }
   return bonds;
@@ -34,7 +35,9 @@ export const pocketLigandGenerator = defineGenerator({
   checkComplex(complex, params) {
     if (complex.namingProblem) return complex.namingProblem;
     if (keyHBondsOf(complex, params.hbondPartners).length === 0) {
-      return params.hbondPartners === "amino-acids" ? "no pocket–ligand H-bond to an amino acid (T9 items need at least one)" : "no pocket–ligand H-bond (T9 items need at least one)";
+      return params.hbondPartners === "amino-acids"
+        ? "no pocket–ligand H-bond to an amino acid (T9 items need at least one)"
+        : "no pocket–ligand H-bond (T9 items need at least one)";
     }
     const bonds = goldBondsOf(complex, params.hbondPartners);
     return typeof bonds === "string" ? bonds : null;
@@ -43,7 +46,12 @@ export const pocketLigandGenerator = defineGenerator({
   plan(eligible, count, rng): PlanResult {
     const order = rng.shuffle(eligible);
     const items = order.slice(0, count).map((complex) => ({ complexes: [complex] }));
-    const notes = items.length < count ? [`one item per complex: ${eligible.length} eligible complexes give ${items.length} of the ${count} items asked for`] : [];
+    const notes =
+      items.length < count
+        ? [
+            `one item per complex: ${eligible.length} eligible complexes give ${items.length} of the ${count} items asked for`,
+          ]
+        : [];
     return { items, notes };
   },
   generate(item, params, _rng, context) {
@@ -60,7 +68,12 @@ export const pocketLigandGenerator = defineGenerator({
       ligandAtoms: complex.ligandAtoms.map((a) => a.name),
     };
     return {
-      fields: { pdbId: complex.pdbId, chainIds, pickers, scene3d: buildScene3dField(complex, views[0]!, context.settings) },
+      fields: {
+        pdbId: complex.pdbId,
+        chainIds,
+        pickers,
+        scene3d: buildScene3dField(complex, views[0]!, context.settings),
+      },
       gold: { kind: "bonds", bonds },
       views,
     };

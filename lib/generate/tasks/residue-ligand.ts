@@ -8,9 +8,22 @@ import { z } from "zod";
 import type { HbondPickers } from "@/lib/tasks/fields";
 import type { ResidueBond } from "@/lib/tasks/grammar/hbond";
 import type { HBondPartners } from "@/lib/molecule/hbonds";
-import { HBondPartnersParamSchema, findResidueOfBond, isKeyResidue, keyHBondsOf, listResidueAtomNames } from "../complex";
+import {
+  HBondPartnersParamSchema,
+  findResidueOfBond,
+  isKeyResidue,
+  keyHBondsOf,
+  listResidueAtomNames,
+} from "../complex";
 import { buildScene3dField, computeViewCentre, frameViewCamera, toFrontFrame } from "../scene";
-import { type PlanResult, SIX_VIEWS, defineGenerator, makeCanonicalViews, planRoundRobin, requireComplex } from "../task-generator";
+import {
+  type PlanResult,
+  SIX_VIEWS,
+  defineGenerator,
+  makeCanonicalViews,
+  planRoundRobin,
+  requireComplex,
+} from "../task-generator";
 import type { ComplexResidue, GeneratorComplex } from "../types";
 
 export const ResidueLigandGeneratorParamsSchema = z.object({
@@ -48,7 +61,10 @@ function bondedResidueIds(complex: GeneratorComplex, partners: HBondPartners): S
 }
 
 /** Residues for Pos. items: amino acids with at least one H-bond to the ligand. */
-export function listPositiveResidues(complex: GeneratorComplex, partners: HBondPartners = "amino-acids"): ComplexResidue[] {
+export function listPositiveResidues(
+  complex: GeneratorComplex,
+  partners: HBondPartners = "amino-acids",
+): ComplexResidue[] {
   const bonded = bondedResidueIds(complex, partners);
   return complex.residues.filter((r) => isCandidate(r, partners) && bonded.has(r.id));
 }
@@ -60,12 +76,19 @@ const isPolar = (a: { element: string }) => POLAR_ELEMENTS.has(a.element.toUpper
  * Residues for Neg. items: amino acids within `maxDistanceA` of the ligand and without an H-bond. With
  * `hardPolarDistanceA` (hard negatives), only those with a polar (N/O) atom within that distance of a polar ligand atom.
  */
-export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: number, partners: HBondPartners = "amino-acids", hardPolarDistanceA?: number): ComplexResidue[] {
+export function listNegativeResidues(
+  complex: GeneratorComplex,
+  maxDistanceA: number,
+  partners: HBondPartners = "amino-acids",
+  hardPolarDistanceA?: number,
+): ComplexResidue[] {
   const bonded = bondedResidueIds(complex, partners);
   const within = (i: number, maxA: number, polarOnly: boolean) => {
     const p = complex.pocketAtoms[i]!;
     if (polarOnly && !isPolar(p)) return false;
-    return complex.ligandAtoms.some((l) => (!polarOnly || isPolar(l)) && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= maxA * maxA);
+    return complex.ligandAtoms.some(
+      (l) => (!polarOnly || isPolar(l)) && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= maxA * maxA,
+    );
   };
   return complex.residues.filter((r) => {
     if (!isCandidate(r, partners) || bonded.has(r.id)) return false;
@@ -76,14 +99,23 @@ export function listNegativeResidues(complex: GeneratorComplex, maxDistanceA: nu
 
 /** The Neg. candidates under the params (contact or hard negatives). */
 function negativesOf(complex: GeneratorComplex, params: ResidueLigandGeneratorParams): ComplexResidue[] {
-  return listNegativeResidues(complex, params.negativeMaxDistanceA, params.hbondPartners, params.negatives === "hard" ? params.hardNegativePolarDistanceA : undefined);
+  return listNegativeResidues(
+    complex,
+    params.negativeMaxDistanceA,
+    params.hbondPartners,
+    params.negatives === "hard" ? params.hardNegativePolarDistanceA : undefined,
+  );
 }
 
 /** The residue's H-bonds in the T4 grammar (protein side first). */
 function goldBondsOf(complex: GeneratorComplex, residue: ComplexResidue, partners: HBondPartners): ResidueBond[] {
   return keyHBondsOf(complex, partners)
     .filter((b) => findResidueOfBond(complex, b) === residue)
-    .map((b) => ({ residueName: residue.key.resName, atomName: b.proteinAtom.name, ligandAtomName: b.ligandAtom.name }));
+    .map((b) => ({
+      residueName: residue.key.resName,
+      atomName: b.proteinAtom.name,
+      ligandAtomName: b.ligandAtom.name,
+    }));
 }
 
 export const residueLigandGenerator = defineGenerator({
@@ -93,7 +125,10 @@ export const residueLigandGenerator = defineGenerator({
   checkComplex(complex, params) {
     if (complex.namingProblem) return complex.namingProblem;
     if (listPositiveResidues(complex, params.hbondPartners).length === 0 && negativesOf(complex, params).length === 0) {
-      const near = params.negatives === "hard" ? `has a polar atom within ${params.hardNegativePolarDistanceA} Å of a polar ligand atom` : `is within ${params.negativeMaxDistanceA} Å of the ligand`;
+      const near =
+        params.negatives === "hard"
+          ? `has a polar atom within ${params.hardNegativePolarDistanceA} Å of a polar ligand atom`
+          : `is within ${params.negativeMaxDistanceA} Å of the ligand`;
       return `no amino-acid residue with a one-character chain id is bonded to the ligand or ${near}`;
     }
     return null;
@@ -106,7 +141,10 @@ export const residueLigandGenerator = defineGenerator({
     const notes: string[] = [];
     const positives = Math.round(count * params.positiveShare);
     const posPlan = planRoundRobin(
-      eligible.map((complex) => ({ complex, options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`) })),
+      eligible.map((complex) => ({
+        complex,
+        options: listPositiveResidues(complex, params.hbondPartners).map((r) => `pos:${r.id}`),
+      })),
       count,
       rng,
     );
@@ -121,7 +159,9 @@ export const residueLigandGenerator = defineGenerator({
       notes.push(`only ${pos.length} bonded residues for ${positives} Pos. items; Neg. items fill the rest`);
       neg = negPlan.slice(0, count - pos.length);
     } else if (neg.length < count - positives) {
-      notes.push(`only ${neg.length} nearby non-bonded residues${params.negatives === "hard" ? " (hard negatives)" : ""} for ${count - positives} Neg. items; Pos. items fill the rest`);
+      notes.push(
+        `only ${neg.length} nearby non-bonded residues${params.negatives === "hard" ? " (hard negatives)" : ""} for ${count - positives} Neg. items; Pos. items fill the rest`,
+      );
       pos = posPlan.slice(0, count - neg.length);
     }
     const items = rng.shuffle([...pos, ...neg]);
@@ -131,14 +171,19 @@ export const residueLigandGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const [variant, residueId] = (item.variant ?? "").split(/:(.*)/s) as [string, string | undefined];
-    const candidates = variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : negativesOf(complex, params);
+    const candidates =
+      variant === "pos" ? listPositiveResidues(complex, params.hbondPartners) : negativesOf(complex, params);
     const residue = residueId ? candidates.find((r) => r.id === residueId) : rng.pick(candidates);
     if (!residue) throw new Error(`planned residue ${item.variant ?? "(none)"} is not a ${variant} candidate`);
     const residueAtoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);
     const shown = [...complex.ligandAtoms, ...residueAtoms];
     const viewCentre = computeViewCentre(shown);
     const camera = frameViewCamera(toFrontFrame(shown, viewCentre), context.settings);
-    const views = makeCanonicalViews({ content: "residue-ligand", residueId: residue.id, viewCentre, camera }, SIX_VIEWS, 1);
+    const views = makeCanonicalViews(
+      { content: "residue-ligand", residueId: residue.id, viewCentre, camera },
+      SIX_VIEWS,
+      1,
+    );
     const bonds = goldBondsOf(complex, residue, params.hbondPartners);
     const ref = residue.ref!;
     const pickers: HbondPickers = {
@@ -146,7 +191,12 @@ export const residueLigandGenerator = defineGenerator({
       ligandAtoms: complex.ligandAtoms.map((a) => a.name),
     };
     return {
-      fields: { pdbId: complex.pdbId, residue: ref, pickers, scene3d: buildScene3dField(complex, views[0]!, context.settings) },
+      fields: {
+        pdbId: complex.pdbId,
+        residue: ref,
+        pickers,
+        scene3d: buildScene3dField(complex, views[0]!, context.settings),
+      },
       gold: bonds.length > 0 ? { kind: "bonds", bonds } : { kind: "none" },
       views,
     };

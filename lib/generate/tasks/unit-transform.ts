@@ -10,13 +10,32 @@ import { RotationParamsSchema } from "@/lib/tasks/rotation";
 import { TranslationParamsSchema } from "@/lib/tasks/translation";
 import { ZoomingParamsSchema } from "@/lib/tasks/zooming";
 import { buildScene3dField } from "../scene";
-import { type GeneratorContext, type ItemDraft, type ViewBase, THREE_VIEWS, defineGenerator, makeCanonicalViews, makeView, pickValue, requireComplex } from "../task-generator";
+import {
+  type GeneratorContext,
+  type ItemDraft,
+  type ViewBase,
+  THREE_VIEWS,
+  defineGenerator,
+  makeCanonicalViews,
+  makeView,
+  pickValue,
+  requireComplex,
+} from "../task-generator";
 import type { GeneratorComplex } from "../types";
 import { makeComplexBase } from "./whole-complex";
 
 /** Images 1–3 (front, left, top), image 4 (front after the command); scene3d = image 1. */
-function buildUnitDraft(complex: GeneratorComplex, base: ViewBase, command: ViewCommand, gold: unknown, context: GeneratorContext): ItemDraft {
-  const views = [...makeCanonicalViews(base, THREE_VIEWS, 1), makeView({ ...base, modelCommands: [command] }, "front", "Image 4: front view after the transformation")];
+function buildUnitDraft(
+  complex: GeneratorComplex,
+  base: ViewBase,
+  command: ViewCommand,
+  gold: unknown,
+  context: GeneratorContext,
+): ItemDraft {
+  const views = [
+    ...makeCanonicalViews(base, THREE_VIEWS, 1),
+    makeView({ ...base, modelCommands: [command] }, "front", "Image 4: front view after the transformation"),
+  ];
   const scene3d = buildScene3dField(complex, views[0]!, context.settings);
   return { fields: { pdbId: complex.pdbId, scene3d }, gold, views };
 }
@@ -32,7 +51,11 @@ export const translationGenerator = defineGenerator({
   generate(item, params, rng, context) {
     const complex = requireComplex(item);
     const axis = rng.pick(params.axes);
-    const distanceA = pickValue(rng, listKeyValues("translation", { kind: "generated", params }) ?? [], "translation distance");
+    const distanceA = pickValue(
+      rng,
+      listKeyValues("translation", { kind: "generated", params }) ?? [],
+      "translation distance",
+    );
     const extraRadiusA = Math.max(Math.abs(params.minDistanceA), Math.abs(params.maxDistanceA));
     const base = makeComplexBase(complex, context, { extraRadiusA });
     return buildUnitDraft(complex, base, { kind: "move", axis, value: distanceA }, { axis, distanceA }, context);

@@ -7,7 +7,12 @@ import type { GeneratorContext, ViewBase } from "../task-generator";
 import type { GeneratorComplex } from "../types";
 
 /** Base view of the whole complex: centre on the bounding box of pocket + ligand, camera framing both. */
-export function makeComplexBase(complex: GeneratorComplex, context: GeneratorContext, framing: FrameViewOptions = {}, source = 0): ViewBase {
+export function makeComplexBase(
+  complex: GeneratorComplex,
+  context: GeneratorContext,
+  framing: FrameViewOptions = {},
+  source = 0,
+): ViewBase {
   const atoms = [...complex.ligandAtoms, ...complex.pocketAtoms];
   const viewCentre = computeViewCentre(atoms);
   const camera = frameViewCamera(toFrontFrame(atoms, viewCentre), context.settings, framing);

@@ -19,7 +19,28 @@ export const MAX_TEMPLATE_BOND_LENGTH_A = 2.6;
  * Elements that covalent perception leaves unbonded: metals make coordination bonds, which would
  * otherwise make a water or a carboxylate look like an ether or an ester to the donor/acceptor typing.
  */
-const NON_METALS: ReadonlySet<string> = new Set(["H", "He", "B", "C", "N", "O", "F", "Ne", "Si", "P", "S", "Cl", "Ar", "As", "Se", "Br", "Kr", "Te", "I", "Xe"]);
+const NON_METALS: ReadonlySet<string> = new Set([
+  "H",
+  "He",
+  "B",
+  "C",
+  "N",
+  "O",
+  "F",
+  "Ne",
+  "Si",
+  "P",
+  "S",
+  "Cl",
+  "Ar",
+  "As",
+  "Se",
+  "Br",
+  "Kr",
+  "Te",
+  "I",
+  "Xe",
+]);
 
 export function isMetal(element: string): boolean {
   return !NON_METALS.has(element);

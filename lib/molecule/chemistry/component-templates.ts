@@ -26,7 +26,8 @@ function table(text: string): Map<string, string> {
 
 const RIBOSE = "O5' O3 C5' C3 C4' C3 O4' O3 C3' C3 O3' O3 C2' C3 O2' O3 C1' C3";
 /** Adenine: N1, N3, N7 ring acceptors, N6 amino donor, N9 glycosidic (as the spec's A template). */
-const adenine = (s: string) => `N9${s} Npl C8${s} Car N7${s} N2 C5${s} Car C6${s} Car N6${s} Npl N1${s} N2 C2${s} Car N3${s} N2 C4${s} Car`;
+const adenine = (s: string) =>
+  `N9${s} Npl C8${s} Car N7${s} N2 C5${s} Car C6${s} Car N6${s} Npl N1${s} N2 C2${s} Car N3${s} N2 C4${s} Car`;
 /** Guanine (keto tautomer): N1–H and N2H2 donors, N3 and N7 acceptors, O6 carbonyl (as the spec's G template). */
 const GUANINE = "N9 Npl C8 Car N7 N2 C5 Car C6 C2 O6 O2 N1 Npl C2 C2 N2 Npl N3 N2 C4 Car";
 /** α and β phosphates of a diphosphate tail: O3A bridges PA–PB. */
@@ -49,7 +50,8 @@ const TWO_PRIME_PHOSPHATE = "P2B Pac O1X O3- O2X O3- O3X O3-";
  * Oxidised isoalloxazine: N1 and N5 imine acceptors, N3–H imide donor, N10 tertiary (no H), O2 and O4 carbonyls.
  * `c4a`/`c5a` are the component's names of the ring-fusion atoms (FMN C4A/C5A, FAD C4X/C5X).
  */
-const isoalloxazine = (c4a: string, c5a: string) => `N1 N2 C2 C2 O2 O2 N3 Npl C4 C2 O4 O2 ${c4a} C2 N5 N2 ${c5a} Car C6 Car C7 Car C7M C3 C8 Car C8M C3 C9 Car C9A Car N10 Npl C10 C2`;
+const isoalloxazine = (c4a: string, c5a: string) =>
+  `N1 N2 C2 C2 O2 O2 N3 Npl C4 C2 O4 O2 ${c4a} C2 N5 N2 ${c5a} Car C6 Car C7 Car C7M C3 C8 Car C8M C3 C9 Car C9A Car N10 Npl C10 C2`;
 const RIBITYL = "C1' C3 C2' C3 O2' O3 C3' C3 O3' O3 C4' C3 O4' O3 C5' C3 O5' O3";
 
 /** Protoporphyrin IX: four iron-bound pyrrole N (no H), conjugated ring carbons, two vinyls, two propionates. */
@@ -64,7 +66,8 @@ const HEME =
  * (6R)-5,6,7,8-Tetrahydrobiopterin: pyrimidinone with N1=C2 and C4A=C8A, N3–H, 2-NH2; the reduced pyrazine ring's N5–H
  * and N8–H are secondary amines on sp2 carbons (donors, planar as anilines), C6 and C7 sp3; dihydroxypropyl side chain.
  */
-const TETRAHYDROBIOPTERIN = "N1 N2 C2 C2 N2 Npl N3 Npl C4 C2 O4 O2 C4A C2 C8A C2 N5 Npl C6 C3 C7 C3 N8 Npl C9 C3 O9 O3 C10 C3 O10 O3 C11 C3";
+const TETRAHYDROBIOPTERIN =
+  "N1 N2 C2 C2 N2 Npl N3 Npl C4 C2 O4 O2 C4A C2 C8A C2 N5 Npl C6 C3 C7 C3 N8 Npl C9 C3 O9 O3 C10 C3 O10 O3 C11 C3";
 
 /** IDATM type of each heavy atom, by CCD component id and atom name. */
 export const COMPONENT_TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
@@ -85,19 +88,40 @@ export const COMPONENT_TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string
   ["NDP", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_REDUCED} ${TWO_PRIME_PHOSPHATE}`)],
   // Flavins, oxidised: FMN (5'-phosphate), FAD (5'-pyrophosphate to adenosine, O3P the P–O–PA bridge).
   ["FMN", table(`${isoalloxazine("C4A", "C5A")} ${RIBITYL} P Pac O1P O3- O2P O3- O3P O3-`)],
-  ["FAD", table(`${isoalloxazine("C4X", "C5X")} ${RIBITYL} P Pac O1P O3- O2P O3- O3P O3 PA Pac O1A O3- O2A O3- O5B O3 C5B C3 C4B C3 O4B O3 C3B C3 O3B O3 C2B C3 O2B O3 C1B C3 ${adenine("A")}`)],
+  [
+    "FAD",
+    table(
+      `${isoalloxazine("C4X", "C5X")} ${RIBITYL} P Pac O1P O3- O2P O3- O3P O3 PA Pac O1A O3- O2A O3- O5B O3 C5B C3 C4B C3 O4B O3 C3B C3 O3B O3 C2B C3 O2B O3 C1B C3 ${adenine("A")}`,
+    ),
+  ],
   ["HEM", table(HEME)],
   ["H4B", table(TETRAHYDROBIOPTERIN)],
 ]);
 
 /** Substituents (heavy neighbours + hydrogens) of the types templates use; an atom with more heavy neighbours is not this component. */
-const SUBSTITUENTS: Readonly<Record<string, number>> = { C3: 4, C2: 3, Car: 3, Cac: 3, Npl: 3, N2: 2, "N2+": 3, O3: 2, "O3-": 1, O2: 1, "O2-": 1, Pac: 4 };
+const SUBSTITUENTS: Readonly<Record<string, number>> = {
+  C3: 4,
+  C2: 3,
+  Car: 3,
+  Cac: 3,
+  Npl: 3,
+  N2: 2,
+  "N2+": 3,
+  O3: 2,
+  "O3-": 1,
+  O2: 1,
+  "O2-": 1,
+  Pac: 4,
+};
 
 /**
  * The template types of one residue's atoms, or null when the residue is not the component its name says: an atom
  * name the CCD does not list for it, another element, or more heavy neighbours than the type allows.
  */
-export function componentTypes(resName: string, atoms: readonly { name: string; element: string; heavyNeighbours: number }[]): (string | null)[] | null {
+export function componentTypes(
+  resName: string,
+  atoms: readonly { name: string; element: string; heavyNeighbours: number }[],
+): (string | null)[] | null {
   const template = COMPONENT_TEMPLATES.get(resName);
   if (!template) return null;
   const out: (string | null)[] = [];

@@ -114,7 +114,10 @@ const ROWS: readonly Row[] = [
 ];
 
 export const ELEMENTS: ReadonlyMap<string, ElementInfo> = new Map(
-  ROWS.map(([symbol, atomicNumber, covalentRadiusA, vdw, cpkColor]) => [symbol, { symbol, atomicNumber, covalentRadiusA, vdwRadiusA: vdw ?? DEFAULT_VDW_RADIUS_A, cpkColor }]),
+  ROWS.map(([symbol, atomicNumber, covalentRadiusA, vdw, cpkColor]) => [
+    symbol,
+    { symbol, atomicNumber, covalentRadiusA, vdwRadiusA: vdw ?? DEFAULT_VDW_RADIUS_A, cpkColor },
+  ]),
 );
 
 /** Colour for elements missing from the table (Jmol's "unknown" pink). */

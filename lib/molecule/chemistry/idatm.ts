@@ -91,7 +91,8 @@ const SIDE_CHAIN_TYPES: Record<string, string> = {
   VAL: "CB C3 CG1 C3 CG2 C3",
 };
 /** Sugar-phosphate backbone of the standard nucleotides (spec §6.2). */
-const NUCLEOTIDE_BACKBONE = "P Pac OP1 O3- OP2 O3- OP3 O3- O1P O3- O2P O3- O3P O3- O5' O3 C5' C3 C4' C3 O4' O3 C3' C3 O3' O3 C2' C3 O2' O3 C1' C3";
+const NUCLEOTIDE_BACKBONE =
+  "P Pac OP1 O3- OP2 O3- OP3 O3- O1P O3- O2P O3- O3P O3- O5' O3 C5' C3 C4' C3 O4' O3 C3' C3 O3' O3 C2' C3 O2' O3 C1' C3";
 const PURINE_RING = "C4 Car C5 Car C8 Car";
 /** Base atoms of the standard nucleotides (spec §6.2): guanine N1–H and C2=N3, cytosine N3 without H, etc. */
 const NUCLEOTIDE_BASES: Readonly<Record<string, string>> = {
@@ -105,7 +106,14 @@ for (const [base, text] of Object.entries(NUCLEOTIDE_BASES)) {
   SIDE_CHAIN_TYPES[base] = `${NUCLEOTIDE_BACKBONE} ${text}`;
   if (base !== "U") SIDE_CHAIN_TYPES[`D${base}`] = `${NUCLEOTIDE_BACKBONE} ${text}`;
 }
-const TEMPLATE_ALIASES: Readonly<Record<string, string>> = { HSD: "HID", HSE: "HIE", HSP: "HIP", CYX: "CYS", CYM: "CYS", LYN: "LYS" };
+const TEMPLATE_ALIASES: Readonly<Record<string, string>> = {
+  HSD: "HID",
+  HSE: "HIE",
+  HSP: "HIP",
+  CYX: "CYS",
+  CYM: "CYS",
+  LYN: "LYS",
+};
 const TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
   Object.entries(SIDE_CHAIN_TYPES).map(([res, text]) => {
     const parts = text === "" ? [] : text.split(" ");
@@ -256,15 +264,22 @@ export function assignIdatmTypes(input: TypingInput): TypedGraph {
     const key = residueKeyText(atoms[indices[0]!]!);
     const found = componentTypes(
       resName,
-      indices.map((i) => ({ name: atoms[i]!.name, element: atoms[i]!.element, heavyNeighbours: adj[i]!.filter((j) => residueKeyText(atoms[j]!) === key).length })),
+      indices.map((i) => ({
+        name: atoms[i]!.name,
+        element: atoms[i]!.element,
+        heavyNeighbours: adj[i]!.filter((j) => residueKeyText(atoms[j]!) === key).length,
+      })),
     );
     if (!found) continue;
     found.forEach((t, k) => {
       if (t !== null && types[indices[k]!] === null) types[indices[k]!] = t;
     });
   }
-  const isTemplated = (t: string | null, i: number) => t !== null && !TEMPLATES.has(TEMPLATE_ALIASES[atoms[i]!.resName] ?? atoms[i]!.resName);
-  for (const ring of rings) if (ring.every((i) => isTemplated(types[i]!, i) && (atoms[i]!.element !== "C" || types[i] === "Car"))) for (const i of ring) aromatic[i] = true;
+  const isTemplated = (t: string | null, i: number) =>
+    t !== null && !TEMPLATES.has(TEMPLATE_ALIASES[atoms[i]!.resName] ?? atoms[i]!.resName);
+  for (const ring of rings)
+    if (ring.every((i) => isTemplated(types[i]!, i) && (atoms[i]!.element !== "C" || types[i] === "Car")))
+      for (const i of ring) aromatic[i] = true;
 
   // 2. Bond orders (SDF/MOL2 ligands).
   const fromOrders = input.bondOrderAtoms ?? new Set<number>();
@@ -324,7 +339,14 @@ const VALENCE: Readonly<Record<string, number>> = { C: 4, N: 3, O: 2, S: 2, P: 3
  * Types from the file's bond orders and hydrogens: the IDATM type each chemistry maps to (spec §6.4
  * table of common ligand groups). Aromatic bonds (order 1.5) or alternating rings make Car/Oar/Sar.
  */
-function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[][], ringsOf: number[][], types: (string | null)[], aromatic: boolean[]): void {
+function typeFromBondOrders(
+  input: TypingInput,
+  adj: number[][],
+  rings: number[][],
+  ringsOf: number[][],
+  types: (string | null)[],
+  aromatic: boolean[],
+): void {
   const { atoms, bonds } = input;
   const idx = [...input.bondOrderAtoms!];
   const order = new Map<string, number>();
@@ -336,7 +358,10 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
     const ringBonds: number[] = [];
     for (const i of ring) for (const j of adj[i]!) if (j > i && ring.includes(j)) ringBonds.push(ord(i, j));
     const doubles = ringBonds.filter((o) => o === 2).length;
-    const isAromatic = ringBonds.every((o) => o === 1.5) || (ring.length === 6 && doubles === 3) || (ring.length === 5 && doubles === 2 && ring.some((i) => atoms[i]!.element !== "C"));
+    const isAromatic =
+      ringBonds.every((o) => o === 1.5) ||
+      (ring.length === 6 && doubles === 3) ||
+      (ring.length === 5 && doubles === 2 && ring.some((i) => atoms[i]!.element !== "C"));
     if (isAromatic) for (const i of ring) aromatic[i] = true;
   }
   const hCount = (i: number) => {
@@ -345,7 +370,10 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
     const v = VALENCE[atoms[i]!.element];
     if (v === undefined) return 0;
     const sum = adj[i]!.reduce((s, j) => s + Math.ceil(ord(i, j) === 1.5 ? 1.5 : ord(i, j)), 0);
-    return Math.max(0, v + atoms[i]!.formalCharge * (atoms[i]!.element === "N" ? 1 : atoms[i]!.element === "O" ? 1 : 0) - sum);
+    return Math.max(
+      0,
+      v + atoms[i]!.formalCharge * (atoms[i]!.element === "N" ? 1 : atoms[i]!.element === "O" ? 1 : 0) - sum,
+    );
   };
   const freeO = (i: number) => adj[i]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1).length;
   for (const i of idx) {
@@ -362,7 +390,9 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
         if (aromatic[i]) types[i] = "Car";
         else if (hasTriple || orders.filter((o) => o === 2).length === 2) types[i] = "C1";
         else if (hasDouble || orders.some((o) => o === 1.5)) {
-          const terminalO = nb.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0).length;
+          const terminalO = nb.filter(
+            (j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0,
+          ).length;
           types[i] = terminalO >= 2 ? "Cac" : "C2";
         } else types[i] = "C3";
         break;
@@ -380,9 +410,23 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
         const x = nb[0];
         if (nb.length === 0) types[i] = "O3";
         else if (aromatic[i]) types[i] = "Oar";
-        else if (nb.length === 1 && h === 0 && x !== undefined && ["P", "S"].includes(atoms[x]!.element) && adj[x]!.length === 4) types[i] = "O3-";
-        else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "N" && freeO(x) >= 2) types[i] = "O2-";
-        else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "C" && adj[x]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0).length >= 2)
+        else if (
+          nb.length === 1 &&
+          h === 0 &&
+          x !== undefined &&
+          ["P", "S"].includes(atoms[x]!.element) &&
+          adj[x]!.length === 4
+        )
+          types[i] = "O3-";
+        else if (nb.length === 1 && h === 0 && x !== undefined && atoms[x]!.element === "N" && freeO(x) >= 2)
+          types[i] = "O2-";
+        else if (
+          nb.length === 1 &&
+          h === 0 &&
+          x !== undefined &&
+          atoms[x]!.element === "C" &&
+          adj[x]!.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1 && hCount(j) === 0).length >= 2
+        )
           types[i] = "O2-";
         else if (hasDouble) types[i] = "O2";
         else types[i] = "O3";
@@ -404,18 +448,32 @@ function typeFromBondOrders(input: TypingInput, adj: number[][], rings: number[]
   for (const i of idx) {
     if (types[i] !== "C2" || ringsOf[i]!.length > 0) continue;
     const ns = adj[i]!.filter((j) => ["Npl", "N2", "N2+", "Ng+"].includes(types[j] ?? "") && ringsOf[j]!.length === 0);
-    if (ns.length >= 2 && !adj[i]!.some((j) => types[j] === "O2" || types[j] === "S2")) for (const j of ns) types[j] = "Ng+";
+    if (ns.length >= 2 && !adj[i]!.some((j) => types[j] === "O2" || types[j] === "S2"))
+      for (const j of ns) types[j] = "Ng+";
   }
 }
 
 /** Whether neighbour j of nitrogen i is a planar (conjugating) atom: amide C, aromatic C, C=N, etc. */
-function isConjugating(atoms: readonly Atom[], adj: number[][], ord: (i: number, j: number) => number, j: number, i: number): boolean {
+function isConjugating(
+  atoms: readonly Atom[],
+  adj: number[][],
+  ord: (i: number, j: number) => number,
+  j: number,
+  i: number,
+): boolean {
   if (atoms[j]!.element === "S" && adj[j]!.length === 4) return true; // sulfonamide N: treated as planar by ChimeraX only via geometry; keep conjugated
   return adj[j]!.some((k) => k !== i && ord(j, k) >= 1.5);
 }
 
 /** The computed procedure of spec §6.3 (passes 2–9, simplified aromatic pass), for atoms not typed yet. */
-function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number[][], ringsOf: number[][], types: (string | null)[], aromatic: boolean[]): void {
+function typeFromGeometry(
+  atoms: readonly Atom[],
+  adj: number[][],
+  rings: number[][],
+  ringsOf: number[][],
+  types: (string | null)[],
+  aromatic: boolean[],
+): void {
   const todo = atoms.map((_, i) => i).filter((i) => types[i] === null);
   if (todo.length === 0) return;
   const mine = new Set(todo);
@@ -441,7 +499,11 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
       const shortest = Math.min(...nb.map((j) => dist(a, atoms[j]!)));
       if (a.element === "C") {
         const sp3 = mean < 113.5 || (mean < 116.5 && (shortest > 1.53 || (shortest > 1.42 && mean < 115)));
-        types[i] = sp3 ? "C3" : nb.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1).length >= 2 ? "Cac" : "C2";
+        types[i] = sp3
+          ? "C3"
+          : nb.filter((j) => atoms[j]!.element === "O" && adj[j]!.length === 1).length >= 2
+            ? "Cac"
+            : "C2";
       } else if (a.element === "N") types[i] = mean < 115 ? "N3" : freeO(i) >= 2 ? "Ntr" : "Npl";
       else if (a.element === "S") types[i] = nb.some((j) => atoms[j]!.element === "O") ? "Sxd" : "S3+";
     } else if (nb.length === 2) {
@@ -467,7 +529,12 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
             const d = dist(a, b);
             if (b.element === "N") return d <= 1.32;
             if (b.element !== "C" || d > 1.38 || types[j] === "Cac") return false;
-            return !adj[j]!.some((k) => adj[k]!.length === 1 && ((atoms[k]!.element === "O" && dist(b, atoms[k]!) <= 1.3) || (atoms[k]!.element === "S" && dist(b, atoms[k]!) <= 1.76)));
+            return !adj[j]!.some(
+              (k) =>
+                adj[k]!.length === 1 &&
+                ((atoms[k]!.element === "O" && dist(b, atoms[k]!) <= 1.3) ||
+                  (atoms[k]!.element === "S" && dist(b, atoms[k]!) <= 1.76)),
+            );
           });
           types[i] = short ? "N2" : "Npl";
         } else types[i] = "N1+";
@@ -524,19 +591,25 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
   // Pass 4: re-examine two-neighbour C and N.
   for (const [i, code] of reexamine) {
     const a = atoms[i]!;
-    const near = (el: string, lim: number) => adj[i]!.some((j) => atoms[j]!.element === el && dist(a, atoms[j]!) <= lim);
+    const near = (el: string, lim: number) =>
+      adj[i]!.some((j) => atoms[j]!.element === el && dist(a, atoms[j]!) <= lim);
     const far = (el: string, lim: number) => adj[i]!.some((j) => atoms[j]!.element === el && dist(a, atoms[j]!) > lim);
     if (code === 1 && types[i] === "C3") {
       if (near("C", 1.42) || near("N", 1.41)) types[i] = "C2";
     } else if (code === 2 && types[i] === "N3") {
       if (near("C", 1.38) || near("N", 1.32)) types[i] = "Npl";
     } else if ((code === 3 || code === -1) && types[i] === "C2") {
-      if (!(near("C", 1.42) || near("N", 1.41)) && (far("C", 1.45) || far("N", 1.46) || far("O", 1.44))) types[i] = "C3";
+      if (!(near("C", 1.42) || near("N", 1.41)) && (far("C", 1.45) || far("N", 1.46) || far("O", 1.44)))
+        types[i] = "C3";
     }
   }
   // Pass 4.5: bond orders of planar ring systems (chemistry/ring-bond-orders.ts); then a ring is aromatic when
   // every ring carbon is Car (as ChimeraX decides it for the later passes).
-  const ringAssignedNs = assignRingBondOrders({ atoms, adj, types, geometryOf, redo: reexamine, ambiguousVal2Cs }, rings, mine);
+  const ringAssignedNs = assignRingBondOrders(
+    { atoms, adj, types, geometryOf, redo: reexamine, ambiguousVal2Cs },
+    rings,
+    mine,
+  );
   for (const ring of rings) {
     if (ring.some((i) => !mine.has(i)) || !ring.every((i) => atoms[i]!.element !== "C" || types[i] === "Car")) continue;
     for (const i of ring) aromatic[i] = true;
@@ -551,12 +624,27 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
   // Pass 5: C2 without a planar neighbour becomes C3 (or the one-neighbour O/N/S on it becomes sp2).
   for (const i of todo) {
     if (types[i] !== "C2") continue;
-    const planarNb = adj[i]!.some((j) => isPlanar(types[j] ?? "") && types[j] !== "Cac" && types[j] !== "N2+" && !(types[j] === "Npl" && adj[j]!.length > 2));
+    const planarNb = adj[i]!.some(
+      (j) =>
+        isPlanar(types[j] ?? "") &&
+        types[j] !== "Cac" &&
+        types[j] !== "N2+" &&
+        !(types[j] === "Npl" && adj[j]!.length > 2),
+    );
     if (planarNb) continue;
     const single = adj[i]!.filter((j) => adj[j]!.length === 1 && ["C", "O", "N", "S"].includes(atoms[j]!.element));
     if (adj[i]!.length === 3 && single.length > 0) {
-      const ref: Record<string, [number, string]> = { C: [1.41, "C2"], O: [1.3, "O2"], N: [1.38, "N2"], S: [1.76, "S2"] };
-      const best = single.sort((p, q) => dist(atoms[i]!, atoms[p]!) / ref[atoms[p]!.element]![0] - dist(atoms[i]!, atoms[q]!) / ref[atoms[q]!.element]![0])[0]!;
+      const ref: Record<string, [number, string]> = {
+        C: [1.41, "C2"],
+        O: [1.3, "O2"],
+        N: [1.38, "N2"],
+        S: [1.76, "S2"],
+      };
+      const best = single.sort(
+        (p, q) =>
+          dist(atoms[i]!, atoms[p]!) / ref[atoms[p]!.element]![0] -
+          dist(atoms[i]!, atoms[q]!) / ref[atoms[q]!.element]![0],
+      )[0]!;
       if (mine.has(best)) types[best] = ref[atoms[best]!.element]![1];
     } else if (adj[i]!.filter((j) => types[j] === "Npl").length < 3) types[i] = "C3";
   }
@@ -572,7 +660,13 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
       return other === undefined || dist(atoms[i]!, atoms[j]!) <= dist(atoms[j]!, atoms[other]!);
     };
     const cands = adj[i]!.filter(
-      (j) => mine.has(j) && !ringAssignedNs.has(j) && (types[j] === "Npl" || types[j] === "Ng+" || (atoms[j]!.element === "N" && adj[j]!.length === 1) || (types[j] === "N2" && n2Candidate(j))),
+      (j) =>
+        mine.has(j) &&
+        !ringAssignedNs.has(j) &&
+        (types[j] === "Npl" ||
+          types[j] === "Ng+" ||
+          (atoms[j]!.element === "N" && adj[j]!.length === 1) ||
+          (types[j] === "N2" && n2Candidate(j))),
     );
     if (cands.length < 2 || adj[i]!.some((j) => types[j] === "O2" || types[j] === "S2")) continue;
     const ringed = cands.some((j) => ringsOf[j]!.length > 0);
@@ -581,11 +675,18 @@ function typeFromGeometry(atoms: readonly Atom[], adj: number[][], rings: number
       else if (types[j] === "Ng+") types[j] = "Npl";
     }
   }
-  for (const i of todo) if (atoms[i]!.element === "O" && adj[i]!.length === 1 && types[adj[i]![0]!] === "Cac") types[i] = "O2-";
+  for (const i of todo)
+    if (atoms[i]!.element === "O" && adj[i]!.length === 1 && types[adj[i]![0]!] === "Cac") types[i] = "O2-";
   // Pass 8: aniline N; N next to an isolated planar atom becomes N2/Npl.
   for (const i of todo) {
     const t = types[i];
-    if (atoms[i]!.element !== "N" || aromatic[i] || ringAssignedNs.has(i) || !((t === "Npl" && adj[i]!.length === 2) || t === "N2" || t === "N3")) continue;
+    if (
+      atoms[i]!.element !== "N" ||
+      aromatic[i] ||
+      ringAssignedNs.has(i) ||
+      !((t === "Npl" && adj[i]!.length === 2) || t === "N2" || t === "N3")
+    )
+      continue;
     if (adj[i]!.length === 1 && aromatic[adj[i]![0]!]) {
       types[i] = "Npl";
       continue;

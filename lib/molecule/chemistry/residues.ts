@@ -76,7 +76,21 @@ export const MODIFIED_AMINO_ACIDS: ReadonlySet<string> = new Set([
   "FME",
 ]);
 
-export const NUCLEOTIDES: ReadonlySet<string> = new Set(["A", "C", "G", "U", "I", "DA", "DC", "DG", "DT", "DU", "DI", "N", "DN"]);
+export const NUCLEOTIDES: ReadonlySet<string> = new Set([
+  "A",
+  "C",
+  "G",
+  "U",
+  "I",
+  "DA",
+  "DC",
+  "DG",
+  "DT",
+  "DU",
+  "DI",
+  "N",
+  "DN",
+]);
 
 /**
  * Monoatomic ions (CCD ids). Not ligands for MiSI-style items: a lone ion has no atoms to name.
@@ -472,6 +486,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 export function templateBondsOf(resName: string): readonly (readonly [string, string])[] | null {
   const side = SIDE_CHAINS[ALIASES[resName] ?? resName];
   if (side === undefined) return null;
-  const extra = side === "" ? [] : side.split(" ").map((pair) => pair.split("-") as unknown as readonly [string, string]);
+  const extra =
+    side === "" ? [] : side.split(" ").map((pair) => pair.split("-") as unknown as readonly [string, string]);
   return [...BACKBONE_BONDS, ...extra];
 }

@@ -64,7 +64,8 @@ function subsetsBySize<T>(items: readonly T[], maxItems = 8): T[][] {
   while (last.length > 0) {
     out.push(...last.map((g) => g.set));
     const gen: { set: T[]; next: number }[] = [];
-    for (const g of last) for (let k = g.next; k < list.length; k++) gen.push({ set: [...g.set, list[k]!], next: k + 1 });
+    for (const g of last)
+      for (let k = g.next; k < list.length; k++) gen.push({ set: [...g.set, list[k]!], next: k + 1 });
     last = gen;
   }
   return out;
@@ -82,7 +83,11 @@ const MAX_ASSIGNMENTS = 20000;
  * Runs pass 4.5 on the rings whose atoms are all computed (`mine`); mutates `types`. Returns the ring
  * nitrogens typed here (later passes leave them alone).
  */
-export function assignRingBondOrders(state: RingPassState, rings: readonly (readonly number[])[], mine: ReadonlySet<number>): Set<number> {
+export function assignRingBondOrders(
+  state: RingPassState,
+  rings: readonly (readonly number[])[],
+  mine: ReadonlySet<number>,
+): Set<number> {
   const { atoms, adj, types, geometryOf } = state;
   const ringAssignedNs = new Set<number>();
   const n = atoms.length;
@@ -120,7 +125,8 @@ export function assignRingBondOrders(state: RingPassState, rings: readonly (read
     }
     if (!planarTypes) continue;
     if (r.length === 5 && oxygens > 1 && oxygens < 5) continue;
-    if (allPlanar || aromaticGeometry(atoms, bonds)) planar.push({ atoms: r, bonds, bondKeys: new Set(bonds.map(([i, j]) => key(i, j))) });
+    if (allPlanar || aromaticGeometry(atoms, bonds))
+      planar.push({ atoms: r, bonds, bondKeys: new Set(bonds.map(([i, j]) => key(i, j))) });
   }
 
   // Fused ring systems (rings sharing a bond).
@@ -312,7 +318,9 @@ export function assignRingBondOrders(state: RingPassState, rings: readonly (read
       const addCharged = systemRings.some((r) => {
         if (!r.atoms.some((i) => atoms[i]!.element === "N" || atoms[i]!.element === "O")) return false;
         const size = r.bonds.length;
-        return !assignments.some((as) => r.bonds.reduce((s, [i, j]) => s + as[bondIndex.get(key(i, j))!]!, 0) === size + Math.floor(size / 2));
+        return !assignments.some(
+          (as) => r.bonds.reduce((s, [i, j]) => s + as[bondIndex.get(key(i, j))!]!, 0) === size + Math.floor(size / 2),
+        );
       });
       if (addCharged) assignments = [...enumerate(true), ...assignments];
     }

@@ -15,7 +15,17 @@
  * method "front center", which for a zoomed-out view uses the centre of the bounding box of the
  * displayed items and is updated after translations (ChimeraX docs, `cofr`).
  */
-import { type Axis, type RigidTransform, IDENTITY_TRANSFORM, applyTransform, applyTransformToAll, composeTransforms, rotationAboutAxis, rotationAboutPoint, translationTransform } from "./transform";
+import {
+  type Axis,
+  type RigidTransform,
+  IDENTITY_TRANSFORM,
+  applyTransform,
+  applyTransformToAll,
+  composeTransforms,
+  rotationAboutAxis,
+  rotationAboutPoint,
+  translationTransform,
+} from "./transform";
 import type { Vec3 } from "./vec3";
 
 export type ViewCommand = { kind: "move"; axis: Axis; value: number } | { kind: "roll"; axis: Axis; value: number };

@@ -51,7 +51,11 @@ export function multiplyMat3(a: Mat3, b: Mat3): Mat3 {
 }
 
 export function applyMat3(m: Mat3, p: Vec3): Vec3 {
-  return [m[0] * p[0] + m[1] * p[1] + m[2] * p[2], m[3] * p[0] + m[4] * p[1] + m[5] * p[2], m[6] * p[0] + m[7] * p[1] + m[8] * p[2]];
+  return [
+    m[0] * p[0] + m[1] * p[1] + m[2] * p[2],
+    m[3] * p[0] + m[4] * p[1] + m[5] * p[2],
+    m[6] * p[0] + m[7] * p[1] + m[8] * p[2],
+  ];
 }
 
 export function applyTransform(t: RigidTransform, p: Vec3): Vec3 {

@@ -32,7 +32,11 @@ export function detectFormat(fileName: string, text: string): StructureFormat | 
 }
 
 /** Parses a structure file of any supported format; `format` overrides detection. */
-export function parseStructure(text: string, fileName: string, options: SmallMoleculeOptions & { format?: StructureFormat } = {}): ParseResult {
+export function parseStructure(
+  text: string,
+  fileName: string,
+  options: SmallMoleculeOptions & { format?: StructureFormat } = {},
+): ParseResult {
   const format = options.format ?? detectFormat(fileName, text);
   switch (format) {
     case "pdb":
@@ -44,7 +48,11 @@ export function parseStructure(text: string, fileName: string, options: SmallMol
     case null:
       return {
         ok: false,
-        error: { fileName, line: 0, reason: "unknown format: expected .pdb, .ent, .sdf, .sd, .mol or .mol2 (or recognisable content)" },
+        error: {
+          fileName,
+          line: 0,
+          reason: "unknown format: expected .pdb, .ent, .sdf, .sd, .mol or .mol2 (or recognisable content)",
+        },
       };
   }
 }

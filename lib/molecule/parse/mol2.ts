@@ -6,7 +6,14 @@
  */
 import type { Atom, Bond, BondOrder, Structure } from "../types";
 import { normalizeElementSymbol } from "../chemistry/elements";
-import { type ParseResult, ParseFailure, parseStrictFloat, parseStrictInt, runParser, splitLines } from "./parse-result";
+import {
+  type ParseResult,
+  ParseFailure,
+  parseStrictFloat,
+  parseStrictInt,
+  runParser,
+  splitLines,
+} from "./parse-result";
 import { DEFAULT_LIGAND_RES_NAME, type SmallMoleculeOptions } from "./sdf";
 
 const TRIPOS_BOND_ORDERS: Readonly<Record<string, BondOrder>> = {
@@ -70,7 +77,8 @@ export function parseMol2(text: string, fileName: string, options: SmallMolecule
         continue;
       }
       if (trimmed === "" || trimmed.startsWith("#")) continue;
-      if (moleculeCount === 0) fail(lineNo, undefined, `text before the first @<TRIPOS>MOLECULE section: "${trimmed.slice(0, 30)}"`);
+      if (moleculeCount === 0)
+        fail(lineNo, undefined, `text before the first @<TRIPOS>MOLECULE section: "${trimmed.slice(0, 30)}"`);
 
       if (section === "MOLECULE") {
         const offset = i - moleculeLine;
@@ -90,7 +98,8 @@ export function parseMol2(text: string, fileName: string, options: SmallMolecule
         if (parts.length < 6) fail(lineNo, "ATOM line", "expected: atom_id atom_name x y z atom_type …");
         const id = parseStrictInt(parts[0]!);
         if (id === null) fail(lineNo, "atom_id", `"${parts[0]}" is not an integer`);
-        if (indexById.has(id as number) || lonePairIds.has(id as number)) fail(lineNo, "atom_id", `atom id ${id} appears twice`);
+        if (indexById.has(id as number) || lonePairIds.has(id as number))
+          fail(lineNo, "atom_id", `atom id ${id} appears twice`);
         const coords = parts.slice(2, 5).map((t) => parseStrictFloat(t));
         coords.forEach((v, k) => {
           if (v === null) fail(lineNo, `${"xyz"[k]} coordinate`, `"${parts[2 + k]}" is not a number`);
@@ -109,7 +118,10 @@ export function parseMol2(text: string, fileName: string, options: SmallMolecule
           if (substId === null) fail(lineNo, "subst_id", `"${parts[6]}" is not an integer`);
           resSeq = substId as number;
         }
-        const resName = parts[7] !== undefined && parts[7] !== "****" ? resNameFromSubstructure(parts[7]) : (options.resName ?? DEFAULT_LIGAND_RES_NAME);
+        const resName =
+          parts[7] !== undefined && parts[7] !== "****"
+            ? resNameFromSubstructure(parts[7])
+            : (options.resName ?? DEFAULT_LIGAND_RES_NAME);
         indexById.set(id as number, atoms.length);
         atoms.push({
           serial: id as number,
@@ -147,10 +159,18 @@ export function parseMol2(text: string, fileName: string, options: SmallMolecule
     if (moleculeCount === 0) fail(0, undefined, "no @<TRIPOS>MOLECULE section: not a MOL2 file");
     if (declaredAtoms === null) fail(moleculeLine + 1, "MOLECULE", "section ends before its counts line");
     if (atoms.length + lonePairs !== declaredAtoms) {
-      fail(countsLineNo, "MOLECULE counts line", `declares ${declaredAtoms} atoms but the ATOM section has ${atoms.length + lonePairs}`);
+      fail(
+        countsLineNo,
+        "MOLECULE counts line",
+        `declares ${declaredAtoms} atoms but the ATOM section has ${atoms.length + lonePairs}`,
+      );
     }
     if (bondRows.length !== declaredBonds) {
-      fail(countsLineNo, "MOLECULE counts line", `declares ${declaredBonds} bonds but the BOND section has ${bondRows.length}`);
+      fail(
+        countsLineNo,
+        "MOLECULE counts line",
+        `declares ${declaredBonds} bonds but the BOND section has ${bondRows.length}`,
+      );
     }
     if (atoms.length === 0) fail(countsLineNo, "MOLECULE counts line", "a molecule needs at least one atom");
     if (lonePairs > 0) notes.push(`dropped ${lonePairs} lone-pair pseudo-atoms`);
@@ -169,7 +189,8 @@ export function parseMol2(text: string, fileName: string, options: SmallMolecule
       if (ia === ib) fail(row.lineNo, "BOND line", `atom ${row.a} is bonded to itself`);
       if (row.type === "nc") continue; // "not connected" per the Tripos reference
       const order = TRIPOS_BOND_ORDERS[row.type];
-      if (order === undefined) fail(row.lineNo, "bond_type", `"${row.type}" is not a Tripos bond type (1, 2, 3, am, ar, du, un, nc)`);
+      if (order === undefined)
+        fail(row.lineNo, "bond_type", `"${row.type}" is not a Tripos bond type (1, 2, 3, am, ar, du, un, nc)`);
       bonds.push({ a: Math.min(ia!, ib!), b: Math.max(ia!, ib!), order: order as BondOrder });
     }
 

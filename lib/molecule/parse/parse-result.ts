@@ -15,7 +15,9 @@ export type ParseResult = { ok: true; structure: Structure } | { ok: false; erro
 
 /** "ligand.sdf:5:32: element symbol (columns 32-34): unknown element "Xx"" */
 export function formatParseError(error: ParseError): string {
-  const where = [error.fileName, error.line > 0 ? String(error.line) : null, error.column ? String(error.column) : null].filter((part): part is string => part !== null).join(":");
+  const where = [error.fileName, error.line > 0 ? String(error.line) : null, error.column ? String(error.column) : null]
+    .filter((part): part is string => part !== null)
+    .join(":");
   return `${where}: ${error.field ? `${error.field}: ` : ""}${error.reason}`;
 }
 

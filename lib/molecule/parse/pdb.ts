@@ -4,7 +4,14 @@
  */
 import type { Atom, Structure } from "../types";
 import { normalizeElementSymbol } from "../chemistry/elements";
-import { type ParseResult, ParseFailure, parseStrictFloat, parseStrictInt, runParser, splitLines } from "./parse-result";
+import {
+  type ParseResult,
+  ParseFailure,
+  parseStrictFloat,
+  parseStrictInt,
+  runParser,
+  splitLines,
+} from "./parse-result";
 
 /**
  * Record names of wwPDB format v3.3 plus a few long-standing extras (USER, SIGATM, old HYDBND...).
@@ -219,9 +226,15 @@ function dropDuplicateAtoms(atoms: RawAtom[], fileName: string): { kept: RawAtom
   if (repeats.length === 0) return { kept: atoms, note: null };
   const listed = repeats
     .slice(0, DUPLICATES_LISTED)
-    .map(({ atom: a, firstLine }) => `${fileName}:${a.lineNo}: ${a.resName}:${a.chain}:${a.resSeq}${a.iCode} ${a.name}${a.altLoc === "" ? "" : ` altLoc ${a.altLoc}`} (first at line ${firstLine})`);
+    .map(
+      ({ atom: a, firstLine }) =>
+        `${fileName}:${a.lineNo}: ${a.resName}:${a.chain}:${a.resSeq}${a.iCode} ${a.name}${a.altLoc === "" ? "" : ` altLoc ${a.altLoc}`} (first at line ${firstLine})`,
+    );
   const more = repeats.length > DUPLICATES_LISTED ? `; and ${repeats.length - DUPLICATES_LISTED} more` : "";
-  return { kept, note: `dropped ${repeats.length} duplicate atom records, keeping the first record of each atom: ${listed.join("; ")}${more}` };
+  return {
+    kept,
+    note: `dropped ${repeats.length} duplicate atom records, keeping the first record of each atom: ${listed.join("; ")}${more}`,
+  };
 }
 
 /** Parses PDB text. `fileName` is used in error messages only. */
@@ -271,7 +284,12 @@ export function parsePdb(text: string, fileName: string): ParseResult {
       if (!inFirstModel || sawEndOfFirstModel) continue;
 
       if (line.length < MIN_COORDINATE_RECORD_LENGTH) {
-        fail(lineNo, null, `${record.trim()} record is ${line.length} characters long; coordinates need columns 31-54`, line.length + 1);
+        fail(
+          lineNo,
+          null,
+          `${record.trim()} record is ${line.length} characters long; coordinates need columns 31-54`,
+          line.length + 1,
+        );
       }
       const hetero = record === "HETATM";
       const serialText = columns(line, SERIAL);

@@ -8,7 +8,14 @@
  */
 import type { Atom, Bond, BondOrder, Structure } from "../types";
 import { normalizeElementSymbol } from "../chemistry/elements";
-import { type ParseResult, ParseFailure, parseStrictFloat, parseStrictInt, runParser, splitLines } from "./parse-result";
+import {
+  type ParseResult,
+  ParseFailure,
+  parseStrictFloat,
+  parseStrictInt,
+  runParser,
+  splitLines,
+} from "./parse-result";
 
 export interface SmallMoleculeOptions {
   /** Residue fields given to every atom (SDF has none; MOL2 substructures override resName/resSeq). */
@@ -114,8 +121,10 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
   const countsLine = lines[3]!;
   const nAtoms = parseStrictInt(countsLine.slice(0, 3));
   const nBonds = parseStrictInt(countsLine.slice(3, 6));
-  if (nAtoms === null) fail(4, "counts line: number of atoms (columns 1-3)", `"${countsLine.slice(0, 3)}" is not an integer`, 1);
-  if (nBonds === null) fail(4, "counts line: number of bonds (columns 4-6)", `"${countsLine.slice(3, 6)}" is not an integer`, 4);
+  if (nAtoms === null)
+    fail(4, "counts line: number of atoms (columns 1-3)", `"${countsLine.slice(0, 3)}" is not an integer`, 1);
+  if (nBonds === null)
+    fail(4, "counts line: number of bonds (columns 4-6)", `"${countsLine.slice(3, 6)}" is not an integer`, 4);
   const na = nAtoms as number;
   const nb = nBonds as number;
   if (na <= 0) fail(4, "counts line: number of atoms (columns 1-3)", "a molecule needs at least one atom", 1);
@@ -127,9 +136,15 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
     const line = lines[idx];
     if (line === undefined) fail(lineNo, "atom block", `file ends after ${k} of ${na} atoms`);
     const l = line as string;
-    if (l.startsWith("M  END") || l.startsWith("$$$$")) fail(lineNo, "atom block", `atom block ends after ${k} of ${na} atoms declared on the counts line`);
+    if (l.startsWith("M  END") || l.startsWith("$$$$"))
+      fail(lineNo, "atom block", `atom block ends after ${k} of ${na} atoms declared on the counts line`);
     if (l.length < 34) {
-      fail(lineNo, "atom line", `expected atom ${k + 1} of ${na} declared on the counts line, found a ${l.length}-character line (atom lines need columns 1-34: x, y, z, symbol)`, l.length + 1);
+      fail(
+        lineNo,
+        "atom line",
+        `expected atom ${k + 1} of ${na} declared on the counts line, found a ${l.length}-character line (atom lines need columns 1-34: x, y, z, symbol)`,
+        l.length + 1,
+      );
     }
     const coords: number[] = [];
     for (const [start, label] of [
@@ -138,7 +153,13 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
       [20, "z"],
     ] as const) {
       const v = parseStrictFloat(l.slice(start, start + 10));
-      if (v === null) fail(lineNo, `${label} coordinate (columns ${start + 1}-${start + 10})`, `"${l.slice(start, start + 10).trim()}" is not a number`, start + 1);
+      if (v === null)
+        fail(
+          lineNo,
+          `${label} coordinate (columns ${start + 1}-${start + 10})`,
+          `"${l.slice(start, start + 10).trim()}" is not a number`,
+          start + 1,
+        );
       coords.push(v as number);
     }
     const symbol = l.slice(31, 34).trim();
@@ -163,12 +184,15 @@ function parseV2000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
     const line = lines[idx];
     if (line === undefined) fail(lineNo, "bond block", `file ends after ${k} of ${nb} bonds`);
     const l = line as string;
-    if (l.startsWith("M  ") || l.startsWith("$$$$")) fail(lineNo, "bond block", `bond block ends after ${k} of ${nb} bonds declared on the counts line`);
+    if (l.startsWith("M  ") || l.startsWith("$$$$"))
+      fail(lineNo, "bond block", `bond block ends after ${k} of ${nb} bonds declared on the counts line`);
     const a = parseStrictInt(l.slice(0, 3));
     const b = parseStrictInt(l.slice(3, 6));
     const type = parseStrictInt(l.slice(6, 9));
-    if (a === null || a < 1 || a > na) fail(lineNo, "first atom (columns 1-3)", `"${l.slice(0, 3).trim()}" is not an atom number 1-${na}`, 1);
-    if (b === null || b < 1 || b > na) fail(lineNo, "second atom (columns 4-6)", `"${l.slice(3, 6).trim()}" is not an atom number 1-${na}`, 4);
+    if (a === null || a < 1 || a > na)
+      fail(lineNo, "first atom (columns 1-3)", `"${l.slice(0, 3).trim()}" is not an atom number 1-${na}`, 1);
+    if (b === null || b < 1 || b > na)
+      fail(lineNo, "second atom (columns 4-6)", `"${l.slice(3, 6).trim()}" is not an atom number 1-${na}`, 4);
     if (a === b) fail(lineNo, "bond line", `atom ${a} is bonded to itself`, 1);
     const order = type === null ? null : toBondOrder(type);
     if (order === null) fail(lineNo, "bond type (columns 7-9)", `"${l.slice(6, 9).trim()}" is not a bond type 1-4`, 7);
@@ -223,7 +247,8 @@ function readV3000Lines(lines: string[], fail: Fail): { text: string; lineNo: nu
     while (text.endsWith("-")) {
       i++;
       const next = lines[i];
-      if (next === undefined || !next.startsWith("M  V30 ")) fail(i + 1, "V3000 line", 'continued line ("-" at end) is not followed by an "M  V30" line');
+      if (next === undefined || !next.startsWith("M  V30 "))
+        fail(i + 1, "V3000 line", 'continued line ("-" at end) is not followed by an "M  V30" line');
       text = text.slice(0, -1) + (next as string).slice(7);
     }
     out.push({ text: text.trim(), lineNo, endLine: i + 1 });
@@ -292,7 +317,8 @@ function parseV3000(lines: string[], fail: Fail, options: SmallMoleculeOptions):
       const type = parseStrictInt(parts[1]!);
       const a = parseStrictInt(parts[2]!);
       const b = parseStrictInt(parts[3]!);
-      if (type === null || a === null || b === null) fail(lineNo, "bond line", "bond type and atom indices must be integers");
+      if (type === null || a === null || b === null)
+        fail(lineNo, "bond line", "bond type and atom indices must be integers");
       bondRows.push({ a: a as number, b: b as number, type: type as number, lineNo });
     }
   }

@@ -23,14 +23,20 @@ export interface ExportSizeEstimate {
  * Estimated sizes of the two large exports, shown before a download starts. Cheap: one count, one
  * formatted page of rows, image byte totals and a few SVGs rasterised at the chosen size.
  */
-export async function estimateExportSizes(options: { studyId: string; scope?: ResultsScope; imageSize?: TsvImageSize }): Promise<ExportSizeEstimate> {
+export async function estimateExportSizes(options: {
+  studyId: string;
+  scope?: ResultsScope;
+  imageSize?: TsvImageSize;
+}): Promise<ExportSizeEstimate> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const imageSize = options.imageSize ?? "original";
   const rows = await db.response.count({ where: { studyId: { in: scope.studyIds } } });
   let sampleBytes = 0;
   let sampled = 0;
   for await (const row of iterateResponseRows(scope.studyIds, SAMPLE_ROWS)) {
-    sampleBytes += Buffer.byteLength(stringify([toCsvRecord(RESPONSES_TABLE, row, { neutralizeFormulas: true })], { record_delimiter: "unix" }));
+    sampleBytes += Buffer.byteLength(
+      stringify([toCsvRecord(RESPONSES_TABLE, row, { neutralizeFormulas: true })], { record_delimiter: "unix" }),
+    );
     if (++sampled >= SAMPLE_ROWS) break;
   }
   const header = Buffer.byteLength(stringify([listHeader(RESPONSES_TABLE)], { record_delimiter: "unix" }));
@@ -40,7 +46,12 @@ export async function estimateExportSizes(options: { studyId: string; scope?: Re
   const [items, byType, svgSample] = await Promise.all([
     db.poolItem.count({ where: { poolVersionId: scope.poolVersion.id } }),
     db.itemImage.groupBy({ by: ["mimeType"], where: { item: poolItems }, _count: { _all: true } }),
-    db.itemImage.findMany({ where: { item: poolItems, mimeType: "image/svg+xml" }, take: SAMPLE_SVGS, orderBy: { id: "asc" }, select: { mimeType: true, data: true } }),
+    db.itemImage.findMany({
+      where: { item: poolItems, mimeType: "image/svg+xml" },
+      take: SAMPLE_SVGS,
+      orderBy: { id: "asc" },
+      select: { mimeType: true, data: true },
+    }),
   ]);
   const maxSide = toMaxSidePx(imageSize);
   let pngBytes = 0;

@@ -2,7 +2,14 @@ import "server-only";
 import { UNSPECIFIED_COHORT } from "@/lib/export/response-table";
 import type { ParticipantExportRow } from "@/lib/export/summary-tables";
 import { db } from "@/lib/server/db";
-import { exclusionReasons, SignalDeviceSchema, summarizeParticipantSignals, type ExclusionPolicy, type ParticipantSignalSummary, type SignalDevice } from "@/lib/participant/integrity";
+import {
+  exclusionReasons,
+  SignalDeviceSchema,
+  summarizeParticipantSignals,
+  type ExclusionPolicy,
+  type ParticipantSignalSummary,
+  type SignalDevice,
+} from "@/lib/participant/integrity";
 import { listSignalledAnswers, readExclusionPolicy } from "@/lib/server/dal/results/get-integrity";
 
 const PARTICIPANT_PAGE_ROWS = 1_000;
@@ -52,7 +59,11 @@ async function readPage(studyId: string, after: { at: Date; id: string } | null)
     LIMIT ${PARTICIPANT_PAGE_ROWS}`;
 }
 
-function readFlags(flags: unknown): { attentionFailures: number | null; flagged: boolean | null; hbondPrimer: boolean | null } {
+function readFlags(flags: unknown): {
+  attentionFailures: number | null;
+  flagged: boolean | null;
+  hbondPrimer: boolean | null;
+} {
   const f = flags && typeof flags === "object" ? (flags as Record<string, unknown>) : {};
   return {
     attentionFailures: typeof f.attentionFailures === "number" ? f.attentionFailures : null,
@@ -62,16 +73,26 @@ function readFlags(flags: unknown): { attentionFailures: number | null; flagged:
 }
 
 /** The page's participants' integrity signals: device and automation flag, main-answer totals, the policy's verdict. */
-async function readSignals(participantIds: string[]): Promise<{ device: Map<string, { device: SignalDevice | null; webdriver: boolean }>; totals: Map<string, ParticipantSignalSummary> }> {
+async function readSignals(
+  participantIds: string[],
+): Promise<{
+  device: Map<string, { device: SignalDevice | null; webdriver: boolean }>;
+  totals: Map<string, ParticipantSignalSummary>;
+}> {
   if (participantIds.length === 0) return { device: new Map(), totals: new Map() };
-  const rows = await db.participantSignals.findMany({ where: { participantId: { in: participantIds } }, select: { participantId: true, device: true, webdriver: true } });
+  const rows = await db.participantSignals.findMany({
+    where: { participantId: { in: participantIds } },
+    select: { participantId: true, device: true, webdriver: true },
+  });
   const device = new Map(
     rows.map((r) => {
       const d = SignalDeviceSchema.safeParse(r.device);
       return [r.participantId, { device: d.success ? d.data : null, webdriver: r.webdriver }];
     }),
   );
-  const totals = new Map(summarizeParticipantSignals(await listSignalledAnswers({ participantIds })).map((s) => [s.participantId, s]));
+  const totals = new Map(
+    summarizeParticipantSignals(await listSignalledAnswers({ participantIds })).map((s) => [s.participantId, s]),
+  );
   return { device, totals };
 }
 
@@ -80,7 +101,10 @@ async function readSignals(participantIds: string[]): Promise<{ device: Map<stri
  * applies each participant's own study's exclusion policy, or `policy` when given (the analysis package passes the
  * viewed study's, the one its results page applies to every study of a pool).
  */
-export async function* iterateParticipantRows(studyIds: readonly string[], options: { policy?: ExclusionPolicy } = {}): AsyncGenerator<ParticipantExportRow> {
+export async function* iterateParticipantRows(
+  studyIds: readonly string[],
+  options: { policy?: ExclusionPolicy } = {},
+): AsyncGenerator<ParticipantExportRow> {
   for (const studyId of studyIds) {
     const policy = options.policy ?? (await readExclusionPolicy(studyId));
     let after: { at: Date; id: string } | null = null;

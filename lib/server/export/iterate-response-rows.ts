@@ -13,7 +13,10 @@ export { EXPORT_PAGE_ROWS };
  * closed download ends the stream, which returns the iterator). In-process form of the export;
  * the route and the CLI use the worker thread (responses-worker-stream.ts) unless EXPORT_WORKER=0.
  */
-export async function* iterateResponseRows(studyIds: readonly string[], pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ResponseExportRow> {
+export async function* iterateResponseRows(
+  studyIds: readonly string[],
+  pageRows = EXPORT_PAGE_ROWS,
+): AsyncGenerator<ResponseExportRow> {
   let client: pg.Client | null = null;
   try {
     client = new pg.Client({ connectionString: databaseUrl, types: EXPORT_PG_TYPES });

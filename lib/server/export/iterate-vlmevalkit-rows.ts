@@ -12,7 +12,10 @@ const ITEM_PAGE_SIZE = 200;
  * (with its images) in memory at a time. Every item of the version is included, whatever its
  * status now: these are the items humans saw. `maxSidePx` scales larger images down (smaller file).
  */
-export async function* iterateVlmevalkitRows(poolVersionId: string, options: { maxSidePx?: number | null } = {}): AsyncGenerator<VlmevalkitExportRow> {
+export async function* iterateVlmevalkitRows(
+  poolVersionId: string,
+  options: { maxSidePx?: number | null } = {},
+): AsyncGenerator<VlmevalkitExportRow> {
   for (const taskId of TASK_IDS) {
     let afterItemId = "";
     for (;;) {
@@ -39,7 +42,9 @@ export async function* iterateVlmevalkitRows(poolVersionId: string, options: { m
         });
         const where = `item ${item.id}`;
         if (!item.answerKey) throw new Error(`${where} has no answer key`);
-        const images = item.images.map((img) => toTsvPng(img, options.maxSidePx ?? null, `${where}, image ${img.position}`).toString("base64"));
+        const images = item.images.map((img) =>
+          toTsvPng(img, options.maxSidePx ?? null, `${where}, image ${img.position}`).toString("base64"),
+        );
         yield {
           itemId: item.id,
           externalId: item.externalId,

@@ -1,7 +1,15 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { PaperMetric } from "@/lib/results/paper-reference";
-import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, type IntervalStyle, type PaperTable, type PaperTableFormat, type PaperTableScoreKind } from "@/lib/results/paper-table";
+import {
+  buildPaperTable,
+  formatPaperTableLatex,
+  formatPaperTableMarkdown,
+  type IntervalStyle,
+  type PaperTable,
+  type PaperTableFormat,
+  type PaperTableScoreKind,
+} from "@/lib/results/paper-table";
 import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import { compareScopeWithModels } from "@/lib/server/dal/results/compare-with-models";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
@@ -26,15 +34,21 @@ export interface PaperTableExportOptions {
  * The paper-style tables of a study: the same reads and the same summary (default seed) as the
  * results page, so every number equals the page's.
  */
-export async function buildStudyPaperTables(options: PaperTableExportOptions): Promise<{ tables: PaperTable[]; slug: string }> {
+export async function buildStudyPaperTables(
+  options: PaperTableExportOptions,
+): Promise<{ tables: PaperTable[]; slug: string }> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const loaded = await loadScopeRecords(scope.studyIds);
   const { records } = loaded;
   const human = await summarizeScopeRecords(scope, loaded);
-  if (human.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: human.problems });
+  if (human.problems.length > 0)
+    throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", {
+      problems: human.problems,
+    });
   const models = await compareScopeWithModels({ scope, records, condition: options.condition ?? null });
   const runNames = Object.fromEntries(models.runs.map((r) => [r.id, r.name]));
-  const metrics: PaperMetric[] = options.metric === "exact" || options.metric === "partial" ? [options.metric] : ["partial", "exact"];
+  const metrics: PaperMetric[] =
+    options.metric === "exact" || options.metric === "partial" ? [options.metric] : ["partial", "exact"];
   const tables = metrics.map((metric) =>
     buildPaperTable({
       metric,
@@ -57,17 +71,27 @@ const CONTENT_TYPES: Record<PaperTableFormat, string> = {
 const EXTENSIONS: Record<PaperTableFormat, string> = { latex: "tex", md: "md", csv: "csv" };
 
 /** The tables as one LaTeX, Markdown or CSV document. */
-export function renderPaperTables(tables: readonly PaperTable[], format: PaperTableFormat, options: { intervals?: IntervalStyle; digits?: number } = {}): string {
-  const fmt = { intervals: options.intervals ?? "line", ...(options.digits === undefined ? {} : { digits: options.digits }) };
+export function renderPaperTables(
+  tables: readonly PaperTable[],
+  format: PaperTableFormat,
+  options: { intervals?: IntervalStyle; digits?: number } = {},
+): string {
+  const fmt = {
+    intervals: options.intervals ?? "line",
+    ...(options.digits === undefined ? {} : { digits: options.digits }),
+  };
   if (format === "latex") return tables.map((t) => formatPaperTableLatex(t, fmt)).join("\n");
   if (format === "md") return tables.map((t) => formatPaperTableMarkdown(t, fmt)).join("\n");
   return stringify(paperTableCsvRecords(tables, fmt), { record_delimiter: "unix" });
 }
 
-export async function openPaperTableExport(options: PaperTableExportOptions): Promise<{ fileName: string; contentType: string; body: string }> {
+export async function openPaperTableExport(
+  options: PaperTableExportOptions,
+): Promise<{ fileName: string; contentType: string; body: string }> {
   const format = options.format ?? "latex";
   const { tables, slug } = await buildStudyPaperTables(options);
-  const which = options.metric === "exact" ? "table2-exact" : options.metric === "partial" ? "table1-partial" : "tables";
+  const which =
+    options.metric === "exact" ? "table2-exact" : options.metric === "partial" ? "table1-partial" : "tables";
   return {
     fileName: `${slug}-paper-${which}.${EXTENSIONS[format]}`,
     contentType: CONTENT_TYPES[format],

@@ -11,7 +11,9 @@ const TIMESTAMP_TEXT_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6}
  */
 export function parseUtcTimestamp(text: string): Date {
   if (!TIMESTAMP_TEXT_PATTERN.test(text)) {
-    throw new Error(`responses export: unexpected timestamp '${text}' from PostgreSQL (expected YYYY-MM-DD HH:MM:SS[.ffffff])`);
+    throw new Error(
+      `responses export: unexpected timestamp '${text}' from PostgreSQL (expected YYYY-MM-DD HH:MM:SS[.ffffff])`,
+    );
   }
   return new Date(`${text.slice(0, 10)}T${text.slice(11)}Z`);
 }

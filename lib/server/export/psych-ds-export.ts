@@ -46,7 +46,11 @@ export interface PsychDsExportResult {
   nItems: number;
 }
 
-async function writeTable<Row>(file: string, table: ExportTable<Row>, rows: AsyncIterable<Row> | Iterable<Row>): Promise<void> {
+async function writeTable<Row>(
+  file: string,
+  table: ExportTable<Row>,
+  rows: AsyncIterable<Row> | Iterable<Row>,
+): Promise<void> {
   // Read by R and pandas, not by a spreadsheet: no apostrophes before formula-like text (canonical answers such as
   // "-" stay as they are); the package leaves out the free-text and recruitment-id columns that could carry them.
   await pipeline(createTableStream(table, rows, { neutralizeFormulas: false }), fs.createWriteStream(file));
@@ -64,15 +68,20 @@ function prepareOutputFolder(dir: string): void {
       `cannot create the output folder ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): a parent is a file or not readable; give a new or empty folder`,
     );
   }
-  if (stat && !stat.isDirectory()) throw new AppError("UNPROCESSABLE", `output ${dir} is a file, not a folder; give a new or empty folder`);
-  if (stat && fs.readdirSync(dir).length > 0) throw new AppError("UNPROCESSABLE", `output folder ${dir} is not empty; give a new or empty folder`);
+  if (stat && !stat.isDirectory())
+    throw new AppError("UNPROCESSABLE", `output ${dir} is a file, not a folder; give a new or empty folder`);
+  if (stat && fs.readdirSync(dir).length > 0)
+    throw new AppError("UNPROCESSABLE", `output folder ${dir} is not empty; give a new or empty folder`);
   try {
     fs.mkdirSync(path.join(dir, "data"), { recursive: true });
     fs.mkdirSync(path.join(dir, "analysis"), { recursive: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // ENOTDIR / EEXIST: a file where a parent folder should be; EACCES / EROFS: no permission to create it.
-    throw new AppError("UNPROCESSABLE", `cannot create the output folder ${dir} (${code ?? String(err)}): a parent is a file or not writable; give a new or empty folder`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `cannot create the output folder ${dir} (${code ?? String(err)}): a parent is a file or not writable; give a new or empty folder`,
+    );
   }
 }
 
@@ -83,7 +92,12 @@ function prepareOutputFolder(dir: string): void {
  * page counts (the record list it summarises, read once: answers stored after that read are not in the package), with
  * the fair score the page computed for each.
  */
-export async function writePsychDsDataset(options: { studyId: string; scope?: ResultsScope; dir: string; now?: Date }): Promise<PsychDsExportResult> {
+export async function writePsychDsDataset(options: {
+  studyId: string;
+  scope?: ResultsScope;
+  dir: string;
+  now?: Date;
+}): Promise<PsychDsExportResult> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const dir = path.resolve(options.dir);
   prepareOutputFolder(dir);
@@ -118,20 +132,38 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
       nTrials++;
       participants.add(row.participantId);
       items.add(row.itemId);
-      yield { ...row, inResults: true, excluded: excluded.has(row.participantId), fairExact: record.fairExact, fairPartial: record.fairPartial, fairF1: record.fairF1 };
+      yield {
+        ...row,
+        inResults: true,
+        excluded: excluded.has(row.participantId),
+        fairExact: record.fairExact,
+        fairPartial: record.fairPartial,
+        fairF1: record.fairF1,
+      };
     }
   }
   await writeTable(path.join(dir, "data", files.trials), PSYCHDS_TRIALS_TABLE, trials());
-  await writeTable(path.join(dir, "data", files.participants), PSYCHDS_PARTICIPANTS_TABLE, iterateParticipantRows(scope.studyIds, { policy }));
+  await writeTable(
+    path.join(dir, "data", files.participants),
+    PSYCHDS_PARTICIPANTS_TABLE,
+    iterateParticipantRows(scope.studyIds, { policy }),
+  );
   const analysis = await analyzeScopeRecords(loaded.records);
-  if (analysis.problems.length > 0) throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", { problems: analysis.problems });
+  if (analysis.problems.length > 0)
+    throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", {
+      problems: analysis.problems,
+    });
   await writeTable(
     path.join(dir, "data", files.items),
     PSYCHDS_ITEMS_TABLE,
     analysis.items.map((i) => ({ stats: i, externalId: i.externalId, status: i.status, goldAnswer: i.goldAnswer })),
   );
 
-  await writeTable(path.join(dir, "data", files.usage3d), PSYCHDS_USAGE3D_TABLE, iterateThreeDUsageRows(scope.studyIds));
+  await writeTable(
+    path.join(dir, "data", files.usage3d),
+    PSYCHDS_USAGE3D_TABLE,
+    iterateThreeDUsageRows(scope.studyIds),
+  );
 
   const settings: AnalysisSettings = {
     studyId: scope.study.id,
@@ -146,7 +178,8 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
     files,
   };
   await writeTable(path.join(dir, "analysis", "settings.csv"), ANALYSIS_SETTINGS_TABLE, analysisSettingRows(settings));
-  for (const script of ANALYSIS_SCRIPTS) fs.copyFileSync(path.join(ANALYSIS_SCRIPT_DIR, script), path.join(dir, "analysis", script));
+  for (const script of ANALYSIS_SCRIPTS)
+    fs.copyFileSync(path.join(ANALYSIS_SCRIPT_DIR, script), path.join(dir, "analysis", script));
 
   const description = buildDatasetDescription({
     study: scope.study,
@@ -162,7 +195,12 @@ export async function writePsychDsDataset(options: { studyId: string; scope?: Re
   fs.writeFileSync(path.join(dir, "dataset_description.json"), `${JSON.stringify(description, null, 2)}\n`);
   return {
     dir,
-    files: ["dataset_description.json", ...Object.values(files).map((f) => `data/${f}`), "analysis/settings.csv", ...ANALYSIS_SCRIPTS.map((s) => `analysis/${s}`)],
+    files: [
+      "dataset_description.json",
+      ...Object.values(files).map((f) => `data/${f}`),
+      "analysis/settings.csv",
+      ...ANALYSIS_SCRIPTS.map((s) => `analysis/${s}`),
+    ],
     nTrials,
     nParticipants: participants.size,
     nItems: items.size,
@@ -174,14 +212,20 @@ function listFiles(dir: string, prefix = ""): string[] {
   return fs
     .readdirSync(path.join(dir, prefix), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((e) => (e.isDirectory() ? listFiles(dir, path.posix.join(prefix, e.name)) : [path.posix.join(prefix, e.name)]));
+    .flatMap((e) =>
+      e.isDirectory() ? listFiles(dir, path.posix.join(prefix, e.name)) : [path.posix.join(prefix, e.name)],
+    );
 }
 
 /**
  * The package as a .tar.gz under one top folder `root` (the results page's download): written to a temporary folder
  * first (the data files are streamed from the database), packed, and the folder removed when the stream ends.
  */
-export async function openPsychDsArchive(options: { studyId: string; scope?: ResultsScope; root: string }): Promise<Readable> {
+export async function openPsychDsArchive(options: {
+  studyId: string;
+  scope?: ResultsScope;
+  root: string;
+}): Promise<Readable> {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), "misi-psychds-"));
   const cleanup = () => fs.rmSync(temp, { recursive: true, force: true });
   try {
@@ -196,7 +240,12 @@ export async function openPsychDsArchive(options: { studyId: string; scope?: Res
     // File by file from disk: a large study's trial file is never held in memory whole.
     for (const rel of listFiles(temp)) {
       const file = path.join(temp, rel);
-      const entry = pack.entry({ name: `${options.root}/${rel}`, size: fs.statSync(file).size, mode: rel.startsWith("analysis/analysis.") ? 0o755 : 0o644, mtime: new Date() });
+      const entry = pack.entry({
+        name: `${options.root}/${rel}`,
+        size: fs.statSync(file).size,
+        mode: rel.startsWith("analysis/analysis.") ? 0o755 : 0o644,
+        mtime: new Date(),
+      });
       await pipeline(fs.createReadStream(file), entry);
     }
     pack.finalize();

@@ -51,7 +51,9 @@ export const NEXT_PAGE_SQL = `${SELECT_RESPONSES}
 
 export const EXPORT_PG_TYPES = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === PG_TIMESTAMP_OID && format !== "binary" ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === PG_TIMESTAMP_OID && format !== "binary"
+      ? parseUtcTimestamp
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -64,15 +66,22 @@ export function createPostgresPageReader(client: pg.Client): PageReader {
   return async (studyId, after, limit) => {
     // The cursor goes back as UTC text: the ::timestamp(3) cast ignores the trailing Z, matching how the column is stored.
     const result =
-      after === null ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit]) : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
+      after === null
+        ? await client.query<RawResponseRow>(FIRST_PAGE_SQL, [studyId, limit])
+        : await client.query<RawResponseRow>(NEXT_PAGE_SQL, [studyId, after.at.toISOString(), after.id, limit]);
     return result.rows;
   };
 }
 
 /** One page row as the export's row; `polarity` caches each T4 item's classification. */
-function toExportRow({ t4Gold, ...stored }: RawResponseRow, polarity: Map<string, "pos" | "neg" | null>, runs: IdenticalRunTracker): ResponseExportRow {
+function toExportRow(
+  { t4Gold, ...stored }: RawResponseRow,
+  polarity: Map<string, "pos" | "neg" | null>,
+  runs: IdenticalRunTracker,
+): ResponseExportRow {
   const run = stored.phase === "main" ? runs.next(stored.participantId, stored.canonicalAnswer) : null;
-  if (stored.taskId !== "residue_ligand") return toResponseExportRow(stored, toResultColumnKey(stored.taskId as ResultTaskId) ?? null, run);
+  if (stored.taskId !== "residue_ligand")
+    return toResponseExportRow(stored, toResultColumnKey(stored.taskId as ResultTaskId) ?? null, run);
   if (!polarity.has(stored.itemId)) {
     const gold = residueLigandTask.goldSchema.safeParse(t4Gold);
     polarity.set(stored.itemId, gold.success ? classifyResidueLigandItem(gold.data) : null);
@@ -85,7 +94,11 @@ function toExportRow({ t4Gold, ...stored }: RawResponseRow, polarity: Map<string
  * Every response of the given studies over one node-postgres connection, in keyset pages of
  * `pageRows`, yielding whole pages (the worker turns each into one CSV chunk).
  */
-export async function* iterateResponsePages(client: pg.Client, studyIds: readonly string[], pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<ResponseExportRow[]> {
+export async function* iterateResponsePages(
+  client: pg.Client,
+  studyIds: readonly string[],
+  pageRows = EXPORT_PAGE_ROWS,
+): AsyncGenerator<ResponseExportRow[]> {
   const readPage = createPostgresPageReader(client);
   // T4 polarity per item, computed once from its gold (items are far fewer than responses).
   const polarity = new Map<string, "pos" | "neg" | null>();

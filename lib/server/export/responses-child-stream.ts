@@ -29,7 +29,12 @@ let bundlePath: Promise<string> | null = null;
  */
 export function buildResponsesChildBundle(): Promise<string> {
   // pg-native is pg's optional native driver.
-  bundlePath ??= buildChildBundle({ entry: "lib/server/export/responses-csv-child.ts", dir: os.tmpdir(), prefix: "misi-responses-export", external: ["pg-native"] });
+  bundlePath ??= buildChildBundle({
+    entry: "lib/server/export/responses-csv-child.ts",
+    dir: os.tmpdir(),
+    prefix: "misi-responses-export",
+    external: ["pg-native"],
+  });
   bundlePath.catch(() => {
     bundlePath = null;
   });
@@ -67,11 +72,26 @@ export const exportChildSlots = new Semaphore(heavyBudgets.EXPORT_MAX_CHILDREN);
 async function spawnResponsesChild(options: ResponsesChildExportOptions, stdout: "pipe" | number) {
   const file = await buildResponsesChildBundle();
   const release = await exportChildSlots.acquire();
-  const childOptions: ResponsesChildOptions = { studyId: options.studyId, scope: options.scope, pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS };
-  const proc = spawn(process.execPath, [`--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`, `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`, file], {
-    env: childEnv({ MISI_EXPORT_DATABASE_URL: options.databaseUrl, MISI_EXPORT_OPTIONS: JSON.stringify(childOptions) }),
-    stdio: ["ignore", stdout, "pipe"],
-  });
+  const childOptions: ResponsesChildOptions = {
+    studyId: options.studyId,
+    scope: options.scope,
+    pageRows: options.pageRows ?? RESPONSES_CHILD_PAGE_ROWS,
+  };
+  const proc = spawn(
+    process.execPath,
+    [
+      `--max-old-space-size=${RESPONSES_CHILD_OLD_SPACE_MB}`,
+      `--max-semi-space-size=${RESPONSES_CHILD_SEMI_SPACE_MB}`,
+      file,
+    ],
+    {
+      env: childEnv({
+        MISI_EXPORT_DATABASE_URL: options.databaseUrl,
+        MISI_EXPORT_OPTIONS: JSON.stringify(childOptions),
+      }),
+      stdio: ["ignore", stdout, "pipe"],
+    },
+  );
   proc.once("close", release);
   proc.once("error", release);
   let stderr = "";
@@ -81,7 +101,8 @@ async function spawnResponsesChild(options: ResponsesChildExportOptions, stdout:
     stderr = (stderr + text).slice(-STDERR_TAIL_BYTES);
   });
   /** Why the child failed, from its stderr (the child prints one message) or its exit. */
-  const failure = (code: number | null, signal: NodeJS.Signals | null) => stderr.trim() || `export process ended with ${signal ?? `code ${code}`}`;
+  const failure = (code: number | null, signal: NodeJS.Signals | null) =>
+    stderr.trim() || `export process ended with ${signal ?? `code ${code}`}`;
   return { proc, failure };
 }
 
@@ -144,7 +165,11 @@ export function createResponsesChildStream(options: ResponsesChildExportOptions)
     (err: unknown) => {
       if (done) return;
       done = true;
-      stream.destroy(new Error(`responses export: could not build the export process's code: ${err instanceof Error ? err.message : String(err)}`));
+      stream.destroy(
+        new Error(
+          `responses export: could not build the export process's code: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
     },
   );
   return stream;

@@ -36,7 +36,12 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.MISI_EXPORT_DATABASE_URL;
   if (!databaseUrl) throw new Error("MISI_EXPORT_DATABASE_URL is not set");
   const options = JSON.parse(process.env.MISI_EXPORT_OPTIONS ?? "null") as ResponsesChildOptions | null;
-  if (!options || typeof options.studyId !== "string" || !["study", "pool"].includes(options.scope) || !Number.isInteger(options.pageRows)) {
+  if (
+    !options ||
+    typeof options.studyId !== "string" ||
+    !["study", "pool"].includes(options.scope) ||
+    !Number.isInteger(options.pageRows)
+  ) {
     throw new Error("MISI_EXPORT_OPTIONS is missing or malformed");
   }
   const client = new pg.Client({ connectionString: databaseUrl, types: EXPORT_PG_TYPES });

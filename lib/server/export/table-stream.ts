@@ -15,7 +15,11 @@ export interface TableStreamOptions {
  * rows there are. If the consumer goes away, pipeline destroys the source, which ends the row
  * iterator (and with it any database paging).
  */
-export function createTableStream<Row>(table: ExportTable<Row>, rows: AsyncIterable<Row> | Iterable<Row>, options: TableStreamOptions = {}): Readable {
+export function createTableStream<Row>(
+  table: ExportTable<Row>,
+  rows: AsyncIterable<Row> | Iterable<Row>,
+  options: TableStreamOptions = {},
+): Readable {
   const format = { neutralizeFormulas: options.neutralizeFormulas ?? true };
   async function* records(): AsyncGenerator<string[]> {
     yield listHeader(table);
@@ -27,7 +31,8 @@ export function createTableStream<Row>(table: ExportTable<Row>, rows: AsyncItera
     // A consumer that went away (closed download, `| head`) is not a failure. Anything else is logged:
     // headers are already sent when a page query fails mid-stream, so the client sees a truncated file.
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    if (err && code !== "ERR_STREAM_PREMATURE_CLOSE" && code !== "EPIPE") console.error(`export ${table.id} failed:`, err);
+    if (err && code !== "ERR_STREAM_PREMATURE_CLOSE" && code !== "EPIPE")
+      console.error(`export ${table.id} failed:`, err);
   });
 }
 

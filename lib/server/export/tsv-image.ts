@@ -28,7 +28,11 @@ function fitLongestSide(width: number, height: number, maxSidePx: number | null)
  * PNG passed through; with a size, images whose longest side exceeds it are scaled down to it
  * (never up), SVGs by rendering at that size, PNGs by re-rasterising them inside an SVG <image>.
  */
-export function toTsvPng(image: { mimeType: string; data: Uint8Array }, maxSidePx: number | null, where: string): Buffer {
+export function toTsvPng(
+  image: { mimeType: string; data: Uint8Array },
+  maxSidePx: number | null,
+  where: string,
+): Buffer {
   if (image.mimeType === "image/png") {
     const size = readPngSize(image.data);
     if (!size) throw new Error(`${where}: the stored PNG is not a valid PNG file`);
@@ -46,8 +50,12 @@ export function toTsvPng(image: { mimeType: string; data: Uint8Array }, maxSideP
       const fit = fitLongestSide(original.width, original.height, maxSidePx);
       return (fit.mode === "original" ? original : new Resvg(svg, { ...options, fitTo: fit })).render().asPng();
     } catch (err) {
-      throw new Error(`${where}: the SVG image could not be converted to PNG: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(
+        `${where}: the SVG image could not be converted to PNG: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
-  throw new Error(`${where}: image type ${image.mimeType} is neither PNG nor SVG; the VLMEvalKit export writes PNG only`);
+  throw new Error(
+    `${where}: image type ${image.mimeType} is neither PNG nor SVG; the VLMEvalKit export writes PNG only`,
+  );
 }

@@ -42,7 +42,10 @@ export type HeavyBudgets = z.infer<typeof BudgetEnvSchema>;
 function load(): HeavyBudgets {
   const raw = Object.fromEntries(Object.entries(process.env).map(([k, v]) => [k, v === "" ? undefined : v]));
   const parsed = BudgetEnvSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`Invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`,
+    );
   return parsed.data;
 }
 

@@ -11,12 +11,17 @@ export interface HeavyJobs {
   /** A model's prediction file (xlsx through exceljs, tsv, csv, jsonl) read into rows. */
   predictionFile: { input: PredictionFile; output: PredictionFileResult };
   /** The human summary with bootstrap intervals (lib/results/summarize.ts). */
-  resultsSummary: { input: { records: unknown; options: SummarizeOptions }; output: ReturnType<typeof summarizeHumanResults> };
+  resultsSummary: {
+    input: { records: unknown; options: SummarizeOptions };
+    output: ReturnType<typeof summarizeHumanResults>;
+  };
 }
 
 export type HeavyJobKind = keyof HeavyJobs;
 
-export const HEAVY_JOBS: { [K in HeavyJobKind]: (input: HeavyJobs[K]["input"]) => HeavyJobs[K]["output"] | Promise<HeavyJobs[K]["output"]> } = {
+export const HEAVY_JOBS: {
+  [K in HeavyJobKind]: (input: HeavyJobs[K]["input"]) => HeavyJobs[K]["output"] | Promise<HeavyJobs[K]["output"]>;
+} = {
   svg: ({ bytes }) => rasterizeForeignSvg(bytes),
   predictionFile: (input) => parsePredictionFile(input),
   resultsSummary: ({ records, options }) => summarizeHumanResults(records, options),

@@ -139,7 +139,11 @@ async function residentBytes(pid: number): Promise<number | null> {
  * Runs one heavy job in the pool and returns its result. Rejects with a HeavyJobError when the job overruns its time
  * budget or memory cap, when the queue is full, or when its process died; any other failure is the job's own error.
  */
-export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJobs[K]["input"], overrides: { budgetMs?: number } = {}): Promise<HeavyJobs[K]["output"]> {
+export async function runHeavyJob<K extends HeavyJobKind>(
+  kind: K,
+  input: HeavyJobs[K]["input"],
+  overrides: { budgetMs?: number } = {},
+): Promise<HeavyJobs[K]["output"]> {
   const budgetMs = overrides.budgetMs ?? TIME_BUDGET[kind].ms();
   const rssCap = heavyBudgets.HEAVY_JOB_RSS_MB * 1024 * 1024;
   const label = JOB_LABEL[kind];
@@ -157,7 +161,16 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
     started = true;
     running++;
     startedTotal++;
-    timer = setTimeout(() => stop(new HeavyJobError("time", `${label} was stopped: it ran over its time budget of ${formatMs(budgetMs)} (${TIME_BUDGET[kind].variable})`)), budgetMs);
+    timer = setTimeout(
+      () =>
+        stop(
+          new HeavyJobError(
+            "time",
+            `${label} was stopped: it ran over its time budget of ${formatMs(budgetMs)} (${TIME_BUDGET[kind].variable})`,
+          ),
+        ),
+      budgetMs,
+    );
     let sampling = false;
     sampler = setInterval(() => {
       if (sampling) return;
@@ -171,14 +184,22 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
           } catch {
             // already gone
           }
-          stop(new HeavyJobError("memory", `${label} was stopped: its process used ${formatBytes(rss)}, over its memory cap of ${formatBytes(rssCap)} (HEAVY_JOB_RSS_MB)`));
+          stop(
+            new HeavyJobError(
+              "memory",
+              `${label} was stopped: its process used ${formatBytes(rss)}, over its memory cap of ${formatBytes(rssCap)} (HEAVY_JOB_RSS_MB)`,
+            ),
+          );
         }
       });
     }, MEMORY_SAMPLE_MS);
   };
   const task: HeavyTask = { kind, input };
   if (slots.running >= heavyBudgets.HEAVY_WORKERS && slots.queued >= heavyBudgets.HEAVY_QUEUE_MAX) {
-    throw new HeavyJobError("queue", `${label} was refused: ${heavyBudgets.HEAVY_QUEUE_MAX} heavy jobs are already waiting (HEAVY_QUEUE_MAX); try again later`);
+    throw new HeavyJobError(
+      "queue",
+      `${label} was refused: ${heavyBudgets.HEAVY_QUEUE_MAX} heavy jobs are already waiting (HEAVY_QUEUE_MAX); try again later`,
+    );
   }
   const release = await slots.acquire();
   try {
@@ -195,9 +216,13 @@ export async function runHeavyJob<K extends HeavyJobKind>(kind: K, input: HeavyJ
   } catch (err) {
     if (overrun) throw overrun;
     const message = err instanceof Error ? err.message : String(err);
-    if (/Terminating worker thread/i.test(message)) throw new HeavyJobError("crash", `${label} was stopped: the heavy-work pool was shut down`);
+    if (/Terminating worker thread/i.test(message))
+      throw new HeavyJobError("crash", `${label} was stopped: the heavy-work pool was shut down`);
     if (/exited unexpectedly/i.test(message)) {
-      throw new HeavyJobError("crash", `${label} failed: its process ended unexpectedly, most often over its memory cap of ${formatBytes(rssCap)} (HEAVY_JOB_RSS_MB)`);
+      throw new HeavyJobError(
+        "crash",
+        `${label} failed: its process ended unexpectedly, most often over its memory cap of ${formatBytes(rssCap)} (HEAVY_JOB_RSS_MB)`,
+      );
     }
     throw err;
   } finally {

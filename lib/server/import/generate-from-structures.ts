@@ -1,6 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { type GeneratorComplex, type ImageFormat, generateItems, loadGeneratorComplex, renderItemImages } from "@/lib/generate";
+import {
+  type GeneratorComplex,
+  type ImageFormat,
+  generateItems,
+  loadGeneratorComplex,
+  renderItemImages,
+} from "@/lib/generate";
 import type { ItemPlan } from "@/lib/import/item-plan";
 import type { ImportReportBuilder } from "@/lib/import/report";
 import type { TaskId } from "@/lib/tasks/types";
@@ -49,7 +55,12 @@ export async function generateFromStructures(
   const structureOf = new Map<string, string | null>();
   for (const c of complexes) {
     if (!c.pdbId) {
-      report.warn({ file: c.protein, line: 0, field: "generation", problem: "not used for items: no PDB id (questions name complexes by it)" });
+      report.warn({
+        file: c.protein,
+        line: 0,
+        field: "generation",
+        problem: "not used for items: no PDB id (questions name complexes by it)",
+      });
       continue;
     }
     const result = loadGeneratorComplex({
@@ -57,7 +68,9 @@ export async function generateFromStructures(
       file: c.protein,
       text: c.proteinText,
       sha256: sha256(c.proteinText),
-      ...(c.ligand && c.ligandText !== null ? { ligandFile: c.ligand, ligandText: c.ligandText, ligandSha256: sha256(c.ligandText) } : {}),
+      ...(c.ligand && c.ligandText !== null
+        ? { ligandFile: c.ligand, ligandText: c.ligandText, ligandSha256: sha256(c.ligandText) }
+        : {}),
       ...(c.ligandSpec ? { prepareOptions: { ligandId: c.ligandSpec } } : {}),
     });
     if (!result.ok) {
@@ -68,25 +81,48 @@ export async function generateFromStructures(
     structureOf.set(c.protein, c.structureId);
   }
   if (loaded.length === 0) {
-    report.error({ file: ctx.label, line: 0, field: "generation", problem: "no complex can be used to generate items" });
+    report.error({
+      file: ctx.label,
+      line: 0,
+      field: "generation",
+      problem: "no complex can be used to generate items",
+    });
     return;
   }
   const size = options.sizePx ?? DEFAULT_GENERATED_IMAGE_PX;
-  const generated = generateItems({ complexes: loaded, tasks: options.tasks, perTask: options.perTask, seed: options.seed, renderSettings: { widthPx: size, heightPx: size } });
+  const generated = generateItems({
+    complexes: loaded,
+    tasks: options.tasks,
+    perTask: options.perTask,
+    seed: options.seed,
+    renderSettings: { widthPx: size, heightPx: size },
+  });
   if (!generated.ok) {
     report.error({ file: ctx.label, line: 0, field: "generation", problem: generated.error });
     return;
   }
   for (const r of generated.reports) {
-    for (const x of r.ineligible) report.note({ file: x.file, line: 0, field: `generation.${r.taskId}`, problem: `not used: ${x.reason}` });
-    for (const f of r.failures) report.warn({ file: ctx.label, line: 0, field: `generation.${r.taskId}`, problem: `item ${f.index + 1} not made: ${f.reason}` });
+    for (const x of r.ineligible)
+      report.note({ file: x.file, line: 0, field: `generation.${r.taskId}`, problem: `not used: ${x.reason}` });
+    for (const f of r.failures)
+      report.warn({
+        file: ctx.label,
+        line: 0,
+        field: `generation.${r.taskId}`,
+        problem: `item ${f.index + 1} not made: ${f.reason}`,
+      });
     for (const n of r.notes) report.note({ file: ctx.label, line: 0, field: `generation.${r.taskId}`, problem: n });
   }
   const format = options.format ?? "png";
   for (const [i, item] of generated.items.entries()) {
     const images = renderItemImages(item, format).map((img) => {
       const data = Buffer.from(img.bytes);
-      return { caption: img.caption, mimeType: img.mimeType, sha256: createHash("sha256").update(data).digest("hex"), data };
+      return {
+        caption: img.caption,
+        mimeType: img.mimeType,
+        sha256: createHash("sha256").update(data).digest("hex"),
+        data,
+      };
     });
     const { renderSettings, ...provenance } = item.provenance;
     const plan: ItemPlan = {
@@ -116,5 +152,10 @@ export async function generateFromStructures(
     await writer.add(prepareItem(plan, images));
   }
   await writer.flush();
-  report.note({ file: ctx.label, line: 0, field: "generation", problem: `generated ${generated.items.length} item(s) from ${loaded.length} complex(es), seed '${options.seed}'` });
+  report.note({
+    file: ctx.label,
+    line: 0,
+    field: "generation",
+    problem: `generated ${generated.items.length} item(s) from ${loaded.length} complex(es), seed '${options.seed}'`,
+  });
 }

@@ -20,13 +20,16 @@ export function recordFormatOf(filePath: string): RecordFormat | null {
 }
 
 /** Metadata files that sit beside the data in dataset releases (Hugging Face, Croissant, notebooks). */
-const METADATA_FILE = /(^|\/)(dataset_infos?|dataset_dict|state|config|croissant|metadata|package(-lock)?|tsconfig|manifest)\.json$/i;
+const METADATA_FILE =
+  /(^|\/)(dataset_infos?|dataset_dict|state|config|croissant|metadata|package(-lock)?|tsconfig|manifest)\.json$/i;
 
 export function listRecordFiles(files: ReadonlyArray<{ path: string }>): string[] {
   return files.map((f) => f.path).filter((p) => recordFormatOf(p) !== null && !METADATA_FILE.test(p));
 }
 
-type RawResult = { line: number; ok: true; record: Record<string, unknown> } | { line: number; ok: false; problem: string; field: string };
+type RawResult =
+  | { line: number; ok: true; record: Record<string, unknown> }
+  | { line: number; ok: false; problem: string; field: string };
 
 /** Records of one file as plain objects, whatever the format; JSON keys and containers become id/split hints. */
 async function* readRawRecords(ctx: ImportContext, file: string, format: RecordFormat): AsyncGenerator<RawResult> {
@@ -39,7 +42,12 @@ async function* readRawRecords(ctx: ImportContext, file: string, format: RecordF
         continue;
       }
       if (rec.value === null || typeof rec.value !== "object" || Array.isArray(rec.value)) {
-        yield { line: rec.line, ok: false, problem: `expected an object (a record), got ${Array.isArray(rec.value) ? "a list" : typeof rec.value}`, field: "record" };
+        yield {
+          line: rec.line,
+          ok: false,
+          problem: `expected an object (a record), got ${Array.isArray(rec.value) ? "a list" : typeof rec.value}`,
+          field: "record",
+        };
         continue;
       }
       const record = rec.value as Record<string, unknown>;
@@ -62,7 +70,12 @@ async function* readRawRecords(ctx: ImportContext, file: string, format: RecordF
       continue;
     }
     if (row.cells.length !== header.length) {
-      yield { line: row.line, ok: false, problem: `has ${row.cells.length} cells, the header has ${header.length}`, field: "row" };
+      yield {
+        line: row.line,
+        ok: false,
+        problem: `has ${row.cells.length} cells, the header has ${header.length}`,
+        field: "row",
+      };
       continue;
     }
     yield { line: row.line, ok: true, record: Object.fromEntries(header.map((h, i) => [h, row.cells[i]])) };
@@ -72,9 +85,21 @@ async function* readRawRecords(ctx: ImportContext, file: string, format: RecordF
 function describeMapping(file: string, mapping: FieldMapping): ReportEntry[] {
   const out: ReportEntry[] = [];
   const roles = Object.entries(mapping.roles).map(([role, key]) => `${role}←${key}`);
-  out.push({ file, line: 0, field: "fields", problem: `read as ${roles.join(", ")}${mapping.optionLetterKeys ? `, options←${mapping.optionLetterKeys.join("/")}` : ""}` });
-  if (mapping.unmapped.length) out.push({ file, line: 0, field: "fields", problem: `not mapped (kept in provenance when short): ${mapping.unmapped.join(", ")}` });
-  for (const s of mapping.shadowed) out.push({ file, line: 0, field: s.ignored, problem: `also names the ${s.role}; '${s.used}' was used` });
+  out.push({
+    file,
+    line: 0,
+    field: "fields",
+    problem: `read as ${roles.join(", ")}${mapping.optionLetterKeys ? `, options←${mapping.optionLetterKeys.join("/")}` : ""}`,
+  });
+  if (mapping.unmapped.length)
+    out.push({
+      file,
+      line: 0,
+      field: "fields",
+      problem: `not mapped (kept in provenance when short): ${mapping.unmapped.join(", ")}`,
+    });
+  for (const s of mapping.shadowed)
+    out.push({ file, line: 0, field: s.ignored, problem: `also names the ${s.role}; '${s.used}' was used` });
   return out;
 }
 
@@ -115,7 +140,12 @@ export async function importMisiRelease(ctx: ImportContext): Promise<void> {
           mappings.set(signature, mapping);
           if (!described) {
             if (!mapping.roles.question && !mapping.roles.answer) {
-              report.warn({ file, line: 0, field: "file", problem: `not read as records: its first record has no question or answer field (keys: ${keys.slice(0, 12).join(", ")})` });
+              report.warn({
+                file,
+                line: 0,
+                field: "file",
+                problem: `not read as records: its first record has no question or answer field (keys: ${keys.slice(0, 12).join(", ")})`,
+              });
               notRecords = true;
               continue;
             }
@@ -130,12 +160,23 @@ export async function importMisiRelease(ctx: ImportContext): Promise<void> {
           mapping = mapFieldNames([...keys, "id"]);
         }
         const containerSplit = typeof __container === "string" ? inferSplitFromPath(__container) : null;
-        const planned = planMisiRecord(record, { file, line: raw.line, mapping, taskFromPath, splitFromPath: containerSplit ?? splitFromPath });
+        const planned = planMisiRecord(record, {
+          file,
+          line: raw.line,
+          mapping,
+          taskFromPath,
+          splitFromPath: containerSplit ?? splitFromPath,
+        });
         if (!planned.ok) {
           for (const s of planned.skips) report.skip(s);
           continue;
         }
-        const images = await loadPlannedImages(planned.plan.images, { tree, index: ctx.index, pathMode: "resolve", recordFile: file });
+        const images = await loadPlannedImages(planned.plan.images, {
+          tree,
+          index: ctx.index,
+          pathMode: "resolve",
+          recordFile: file,
+        });
         if (!images.ok) {
           report.skip({ file, line: raw.line, field: mapping.roles.images ?? "images", problem: images.problem });
           continue;
@@ -149,5 +190,11 @@ export async function importMisiRelease(ctx: ImportContext): Promise<void> {
     }
   }
   await writer.flush();
-  if (filesWithRecords === 0) throw new FatalImportError(tree.label, 0, "files", "none of the JSON/JSONL/CSV/TSV files holds question/answer records");
+  if (filesWithRecords === 0)
+    throw new FatalImportError(
+      tree.label,
+      0,
+      "files",
+      "none of the JSON/JSONL/CSV/TSV files holds question/answer records",
+    );
 }

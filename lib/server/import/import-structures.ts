@@ -1,7 +1,13 @@
 import "server-only";
 import type { Prisma } from "@/prisma/generated/client";
 import { sha256Hex, toCanonicalJson } from "@/lib/import/content-hash";
-import { MAX_STRUCTURE_FILE_BYTES, findStructurePdbId, groupStructureFiles, structureFormatOf, type ComplexFiles } from "@/lib/import/structure-files";
+import {
+  MAX_STRUCTURE_FILE_BYTES,
+  findStructurePdbId,
+  groupStructureFiles,
+  structureFormatOf,
+  type ComplexFiles,
+} from "@/lib/import/structure-files";
 import { parseStructure, type ParseError } from "@/lib/molecule/parse";
 import { prepareComplex } from "@/lib/molecule/prepare";
 import type { Structure as ParsedStructure } from "@/lib/molecule/types";
@@ -20,7 +26,12 @@ export interface StructureImportOptions {
 }
 
 function parseErrorEntry(error: ParseError, file: string): ReportEntry {
-  return { file, line: error.line, field: error.field ?? "structure", problem: error.column ? `column ${error.column}: ${error.reason}` : error.reason };
+  return {
+    file,
+    line: error.line,
+    field: error.field ?? "structure",
+    problem: error.column ? `column ${error.column}: ${error.reason}` : error.reason,
+  };
 }
 
 async function readStructureText(ctx: ImportContext, file: string): Promise<string | ReportEntry> {
@@ -32,8 +43,19 @@ async function readStructureText(ctx: ImportContext, file: string): Promise<stri
 }
 
 /** Structure.contentHash: the files' bytes and the ligand choice, so re-importing the same complex adds nothing. */
-export function computeStructureHash(input: { content: string; ligandText: string | null; ligandSpec: string | null }): string {
-  return sha256Hex(toCanonicalJson({ v: 1, content: sha256Hex(input.content), ligand: input.ligandText === null ? null : sha256Hex(input.ligandText), ligandSpec: input.ligandSpec }));
+export function computeStructureHash(input: {
+  content: string;
+  ligandText: string | null;
+  ligandSpec: string | null;
+}): string {
+  return sha256Hex(
+    toCanonicalJson({
+      v: 1,
+      content: sha256Hex(input.content),
+      ligand: input.ligandText === null ? null : sha256Hex(input.ligandText),
+      ligandSpec: input.ligandSpec,
+    }),
+  );
 }
 
 interface PlannedStructure {
@@ -48,7 +70,11 @@ interface PlannedStructure {
   notes: string[];
 }
 
-async function planComplex(ctx: ImportContext, files: ComplexFiles, options: StructureImportOptions): Promise<PlannedStructure | ReportEntry[]> {
+async function planComplex(
+  ctx: ImportContext,
+  files: ComplexFiles,
+  options: StructureImportOptions,
+): Promise<PlannedStructure | ReportEntry[]> {
   const proteinText = await readStructureText(ctx, files.protein);
   if (typeof proteinText !== "string") return [proteinText];
   const protein = parseStructure(proteinText, files.protein);
@@ -66,10 +92,21 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
   }
   // Cutting the pocket now proves the complex is usable for generation (ligand found, near the protein).
   const ligandSpec = files.ligand ? null : (options.ligand ?? null);
-  const prepared = prepareComplex(protein.structure, { ...(ligandStructure ? { ligandStructure } : {}), ...(ligandSpec ? { ligandId: ligandSpec } : {}) });
-  if (!prepared.ok) return [{ file: files.ligand ?? files.protein, line: 0, field: "ligand", problem: prepared.reason }];
+  const prepared = prepareComplex(protein.structure, {
+    ...(ligandStructure ? { ligandStructure } : {}),
+    ...(ligandSpec ? { ligandId: ligandSpec } : {}),
+  });
+  if (!prepared.ok)
+    return [{ file: files.ligand ?? files.protein, line: 0, field: "ligand", problem: prepared.reason }];
   if (prepared.complex.pocketResidues.length === 0) {
-    return [{ file: files.ligand ?? files.protein, line: 0, field: "ligand", problem: `no protein residue within ${prepared.complex.cutoffA} Å of the ligand: wrong protein/ligand pairing?` }];
+    return [
+      {
+        file: files.ligand ?? files.protein,
+        line: 0,
+        field: "ligand",
+        problem: `no protein residue within ${prepared.complex.cutoffA} Å of the ligand: wrong protein/ligand pairing?`,
+      },
+    ];
   }
   const notes = [...protein.structure.notes, ...(ligandStructure?.notes ?? []), ...prepared.complex.notes];
   return {
@@ -79,7 +116,10 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
     content: proteinText,
     ligandText,
     ligandSpec,
-    ligandFile: files.ligand && ligandText !== null ? { name: files.ligand, format: structureFormatOf(files.ligand) ?? "unknown", text: ligandText } : null,
+    ligandFile:
+      files.ligand && ligandText !== null
+        ? { name: files.ligand, format: structureFormatOf(files.ligand) ?? "unknown", text: ligandText }
+        : null,
     contentHash: computeStructureHash({ content: proteinText, ligandText, ligandSpec }),
     notes,
   };
@@ -91,7 +131,11 @@ async function planComplex(ctx: ImportContext, files: ComplexFiles, options: Str
  * ligand-like residue), pocket checked, content-hashed. Items are generated from structures by the
  * task engine, not here.
  */
-export async function importStructures(ctx: ImportContext & { writer: ItemWriter }, client: ImportDbClient, options: StructureImportOptions & { dryRun: boolean }): Promise<void> {
+export async function importStructures(
+  ctx: ImportContext & { writer: ItemWriter },
+  client: ImportDbClient,
+  options: StructureImportOptions & { dryRun: boolean },
+): Promise<void> {
   const { tree, report, progress } = ctx;
   const usable: UsableComplex[] = [];
   const keep = (planned: PlannedStructure, structureId: string | null) =>
@@ -106,7 +150,13 @@ export async function importStructures(ctx: ImportContext & { writer: ItemWriter
     });
   const { complexes, skipped } = groupStructureFiles(tree.files.map((f) => f.path));
   for (const s of skipped) report.skip(s);
-  if (complexes.length === 0) throw new FatalImportError(tree.label, 0, "files", "no PDB structure file found (.pdb or .ent; ligands as .sdf/.mol2 beside them)");
+  if (complexes.length === 0)
+    throw new FatalImportError(
+      tree.label,
+      0,
+      "files",
+      "no PDB structure file found (.pdb or .ent; ligands as .sdf/.mol2 beside them)",
+    );
   progress.setTotal(tree.files.filter((f) => structureFormatOf(f.path)).reduce((n, f) => n + f.size, 0));
   const seen = new Map<string, string>();
   for (const files of complexes) {
@@ -117,21 +167,46 @@ export async function importStructures(ctx: ImportContext & { writer: ItemWriter
       for (const s of planned) report.skip(s);
       continue;
     }
-    for (const u of files.unused) report.note({ file: u, line: 0, field: "structure", problem: `not used: ${files.protein} was paired with ${files.ligand ?? "its own HETATM ligand"}` });
+    for (const u of files.unused)
+      report.note({
+        file: u,
+        line: 0,
+        field: "structure",
+        problem: `not used: ${files.protein} was paired with ${files.ligand ?? "its own HETATM ligand"}`,
+      });
     for (const n of planned.notes) report.note({ file: files.protein, line: 0, field: "structure", problem: n });
     const earlier = seen.get(planned.contentHash);
     if (earlier) {
-      report.duplicate({ file: files.protein, line: 0, field: "structure", problem: `same files and ligand as ${earlier}` });
+      report.duplicate({
+        file: files.protein,
+        line: 0,
+        field: "structure",
+        problem: `same files and ligand as ${earlier}`,
+      });
       continue;
     }
     seen.set(planned.contentHash, files.protein);
-    const stored = await client.structure.findUnique({ where: { contentHash: planned.contentHash }, select: { id: true } });
+    const stored = await client.structure.findUnique({
+      where: { contentHash: planned.contentHash },
+      select: { id: true },
+    });
     if (stored) {
-      report.duplicate({ file: files.protein, line: 0, field: "structure", problem: `already in the database (structure ${stored.id})` });
+      report.duplicate({
+        file: files.protein,
+        line: 0,
+        field: "structure",
+        problem: `already in the database (structure ${stored.id})`,
+      });
       keep(planned, stored.id);
       continue;
     }
-    if (!planned.pdbId) report.warn({ file: files.protein, line: 0, field: "pdbId", problem: "no PDB id in the HEADER record or the file name; stored without one" });
+    if (!planned.pdbId)
+      report.warn({
+        file: files.protein,
+        line: 0,
+        field: "pdbId",
+        problem: "no PDB id in the HEADER record or the file name; stored without one",
+      });
     let structureId: string | null = null;
     if (!options.dryRun) {
       const created = await client.structure.create({

@@ -62,7 +62,12 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
           continue;
         }
         if (row.cells.length !== header.length) {
-          report.skip({ file, line: row.line, field: "row", problem: `has ${row.cells.length} cells, the header has ${header.length} (a tab inside an unquoted field?)` });
+          report.skip({
+            file,
+            line: row.line,
+            field: "row",
+            problem: `has ${row.cells.length} cells, the header has ${header.length} (a tab inside an unquoted field?)`,
+          });
           continue;
         }
         const record = Object.fromEntries(header.map((h, i) => [h, row.cells[i] ?? ""]));
@@ -74,7 +79,12 @@ export async function importVlmevalkit(ctx: ImportContext): Promise<void> {
         }
         const images = await loadPlannedImages(planned.plan.images, loader);
         if (!images.ok) {
-          report.skip({ file, line: row.line, field: columns.image && record[columns.image]?.trim() ? columns.image : (columns.imagePath ?? "image"), problem: images.problem });
+          report.skip({
+            file,
+            line: row.line,
+            field: columns.image && record[columns.image]?.trim() ? columns.image : (columns.imagePath ?? "image"),
+            problem: images.problem,
+          });
           continue;
         }
         rowImages.set(

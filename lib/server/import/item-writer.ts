@@ -57,14 +57,24 @@ export class ItemWriter {
     const report = this.options.report;
     const earlier = this.seenHashes.get(item.contentHash);
     if (earlier) {
-      report.duplicate({ file: plan.file, line: plan.line, field: "item", problem: `same content as ${earlier} in this import` });
+      report.duplicate({
+        file: plan.file,
+        line: plan.line,
+        field: "item",
+        problem: `same content as ${earlier} in this import`,
+      });
       return;
     }
     if (plan.externalId !== null) {
       const key = `${plan.source}\u0000${plan.externalId}`;
       const twin = this.seenIds.get(key);
       if (twin) {
-        report.skip({ file: plan.file, line: plan.line, field: "id", problem: `id '${plan.externalId}' was already used by ${twin.where} with different content` });
+        report.skip({
+          file: plan.file,
+          line: plan.line,
+          field: "id",
+          problem: `id '${plan.externalId}' was already used by ${twin.where} with different content`,
+        });
         return;
       }
       this.seenIds.set(key, { hash: item.contentHash, where: where(plan) });
@@ -82,7 +92,12 @@ export class ItemWriter {
     if (batch.length === 0) return;
     const report = this.options.report;
     const byHash = new Map(
-      (await this.client.item.findMany({ where: { contentHash: { in: batch.map((b) => b.contentHash) } }, select: { id: true, contentHash: true } })).map((r) => [r.contentHash, r.id]),
+      (
+        await this.client.item.findMany({
+          where: { contentHash: { in: batch.map((b) => b.contentHash) } },
+          select: { id: true, contentHash: true },
+        })
+      ).map((r) => [r.contentHash, r.id]),
     );
     const withIds = batch.filter((b) => b.plan.externalId !== null);
     const byExternal = new Map(
@@ -100,7 +115,12 @@ export class ItemWriter {
       const { plan } = item;
       const stored = byHash.get(item.contentHash);
       if (stored) {
-        report.duplicate({ file: plan.file, line: plan.line, field: "item", problem: `already in the database (item ${stored})` });
+        report.duplicate({
+          file: plan.file,
+          line: plan.line,
+          field: "item",
+          problem: `already in the database (item ${stored})`,
+        });
         continue;
       }
       const clash = plan.externalId === null ? undefined : byExternal.get(`${plan.source}\u0000${plan.externalId}`);
@@ -129,9 +149,14 @@ export class ItemWriter {
     const known = new Map<string, Buffer>();
     const wanted = new Set<string>();
     for (const item of items) for (const img of item.images) if (img.data) known.set(img.sha256, img.data);
-    for (const item of items) for (const img of item.images) if (!img.data && !known.has(img.sha256)) wanted.add(img.sha256);
+    for (const item of items)
+      for (const img of item.images) if (!img.data && !known.has(img.sha256)) wanted.add(img.sha256);
     if (wanted.size > 0) {
-      const stored = await this.client.itemImage.findMany({ where: { sha256: { in: [...wanted] } }, distinct: ["sha256"], select: { sha256: true, data: true } });
+      const stored = await this.client.itemImage.findMany({
+        where: { sha256: { in: [...wanted] } },
+        distinct: ["sha256"],
+        select: { sha256: true, data: true },
+      });
       for (const row of stored) known.set(row.sha256, Buffer.from(row.data));
     }
     const ready: PreparedItem[] = [];
@@ -146,7 +171,10 @@ export class ItemWriter {
         });
         continue;
       }
-      ready.push({ ...item, images: item.images.map((img) => (img.data ? img : { ...img, data: known.get(img.sha256)! })) });
+      ready.push({
+        ...item,
+        images: item.images.map((img) => (img.data ? img : { ...img, data: known.get(img.sha256)! })),
+      });
     }
     return ready;
   }
@@ -181,7 +209,8 @@ export class ItemWriter {
     const idOf = new Map(created.map((r) => [r.contentHash, r.id]));
     const itemId = (item: PreparedItem) => {
       const id = idOf.get(item.contentHash);
-      if (!id) throw new Error(`import: inserted item for ${item.plan.file}:${item.plan.line} not returned by the database`);
+      if (!id)
+        throw new Error(`import: inserted item for ${item.plan.file}:${item.plan.line} not returned by the database`);
       return id;
     };
     await this.client.answerKey.createMany({
@@ -197,8 +226,16 @@ export class ItemWriter {
     for (const item of items) {
       const id = itemId(item);
       for (const [position, img] of item.images.entries()) {
-        if (!img.data) throw new Error(`import: image ${position + 1} of ${item.plan.file}:${item.plan.line} has no bytes`);
-        rows.push({ itemId: id, position, caption: img.caption, mimeType: img.mimeType, sha256: img.sha256, data: img.data as Uint8Array<ArrayBuffer> });
+        if (!img.data)
+          throw new Error(`import: image ${position + 1} of ${item.plan.file}:${item.plan.line} has no bytes`);
+        rows.push({
+          itemId: id,
+          position,
+          caption: img.caption,
+          mimeType: img.mimeType,
+          sha256: img.sha256,
+          data: img.data as Uint8Array<ArrayBuffer>,
+        });
         bytes += img.data.length;
         // Keep each statement well under PostgreSQL's 1 GB message limit and the driver's buffers.
         if (bytes >= IMAGE_INSERT_BYTES || rows.length >= IMAGE_INSERT_ROWS) {

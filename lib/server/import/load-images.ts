@@ -1,6 +1,14 @@
 import "server-only";
 import { sha256Hex } from "@/lib/import/content-hash";
-import { MAX_IMAGE_BYTES, checkImageBytes, decodeBase64, resolveImagePath, sniffImageMime, type CheckedImage, type FileIndex } from "@/lib/import/image-refs";
+import {
+  MAX_IMAGE_BYTES,
+  checkImageBytes,
+  decodeBase64,
+  resolveImagePath,
+  sniffImageMime,
+  type CheckedImage,
+  type FileIndex,
+} from "@/lib/import/image-refs";
 import type { PlannedImage } from "@/lib/import/item-plan";
 import { HeavyJobError, runHeavyJob } from "@/lib/server/heavy/pool";
 import type { SourceTree } from "./source-tree";
@@ -37,7 +45,8 @@ export interface ImageLoaderContext {
 export type LoadImagesResult = { ok: true; images: LoadedImage[] } | { ok: false; problem: string };
 
 async function readCapped(tree: SourceTree, filePath: string, size: number | undefined): Promise<Buffer | string> {
-  if (size !== undefined && size > MAX_IMAGE_BYTES) return `image '${filePath}' is larger than the limit of ${MAX_IMAGE_BYTES} bytes`;
+  if (size !== undefined && size > MAX_IMAGE_BYTES)
+    return `image '${filePath}' is larger than the limit of ${MAX_IMAGE_BYTES} bytes`;
   // One read call per image from a folder: a release holds about a million image files.
   if (tree.readWhole && size !== undefined) return tree.readWhole(filePath);
   const stream = await tree.open(filePath);
@@ -60,7 +69,8 @@ async function readCapped(tree: SourceTree, filePath: string, size: number | und
  * its budget refuses the image with the budget named; the import goes on with the next record.
  */
 async function checkImage(bytes: Buffer, keepSvg: boolean): Promise<CheckedImage> {
-  if (keepSvg || bytes.length === 0 || bytes.length > MAX_IMAGE_BYTES || sniffImageMime(bytes) !== "image/svg+xml") return checkImageBytes(bytes, { keepSvg });
+  if (keepSvg || bytes.length === 0 || bytes.length > MAX_IMAGE_BYTES || sniffImageMime(bytes) !== "image/svg+xml")
+    return checkImageBytes(bytes, { keepSvg });
   try {
     const raster = await runHeavyJob("svg", { bytes });
     if (!raster.ok) return raster;
@@ -72,7 +82,10 @@ async function checkImage(bytes: Buffer, keepSvg: boolean): Promise<CheckedImage
 }
 
 /** Reads, checks and hashes a record's images, one at a time. The first problem skips the record. */
-export async function loadPlannedImages(images: readonly PlannedImage[], ctx: ImageLoaderContext): Promise<LoadImagesResult> {
+export async function loadPlannedImages(
+  images: readonly PlannedImage[],
+  ctx: ImageLoaderContext,
+): Promise<LoadImagesResult> {
   const out: LoadedImage[] = [];
   let expanded = false;
   for (const [i, img] of images.entries()) {
@@ -81,7 +94,10 @@ export async function loadPlannedImages(images: readonly PlannedImage[], ctx: Im
     if (ref.kind === "row") {
       const earlier = ctx.rowImages?.get(ref.index);
       if (!earlier)
-        return { ok: false, problem: `${which}points to the image of row index '${ref.index}', but no earlier row with that index had its image read (missing, or skipped before its image was read)` };
+        return {
+          ok: false,
+          problem: `${which}points to the image of row index '${ref.index}', but no earlier row with that index had its image read (missing, or skipped before its image was read)`,
+        };
       // A pointer to a row with several images stands for all of them (VLMEvalKit copies the whole cell).
       for (const e of earlier) out.push({ caption: img.caption, mimeType: e.mimeType, sha256: e.sha256, data: null });
       expanded ||= earlier.length !== 1;

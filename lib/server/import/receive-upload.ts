@@ -40,7 +40,11 @@ export function toSafeFileName(name: string): string {
  * Streams a request body to a temp file while hashing it: a 2 GB archive never sits in memory.
  * Anything over MAX_UPLOAD_BYTES stops the transfer and deletes the partial file.
  */
-export async function saveUploadToTempFile(body: ReadableStream<Uint8Array>, fileName: string, maxBytes = MAX_UPLOAD_BYTES): Promise<SavedUpload> {
+export async function saveUploadToTempFile(
+  body: ReadableStream<Uint8Array>,
+  fileName: string,
+  maxBytes = MAX_UPLOAD_BYTES,
+): Promise<SavedUpload> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "misi-upload-"));
   const filePath = path.join(dir, toSafeFileName(fileName));
   const hash = createHash("sha256");
@@ -54,7 +58,11 @@ export async function saveUploadToTempFile(body: ReadableStream<Uint8Array>, fil
     },
   });
   try {
-    await pipeline(Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>), meter, fs.createWriteStream(filePath));
+    await pipeline(
+      Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>),
+      meter,
+      fs.createWriteStream(filePath),
+    );
   } catch (e) {
     await fsp.rm(dir, { recursive: true, force: true });
     throw e;

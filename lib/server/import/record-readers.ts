@@ -2,7 +2,13 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { parse as parseCsv } from "csv-parse";
-import { JsonRecordSplitter, JsonStructureError, LineSplitter, MAX_RECORD_CHARS, RecordTooLargeError } from "@/lib/import/json-records";
+import {
+  JsonRecordSplitter,
+  JsonStructureError,
+  LineSplitter,
+  MAX_RECORD_CHARS,
+  RecordTooLargeError,
+} from "@/lib/import/json-records";
 
 /**
  * Line-by-line and record-by-record readers over byte streams. Each yields as soon as a record is
@@ -45,7 +51,9 @@ export async function* readTextLines(stream: Readable): AsyncGenerator<{ line: n
   }
 }
 
-export type JsonRecordResult = { line: number; ok: true; value: unknown; key: string | null; container: string | null } | { line: number; ok: false; problem: string };
+export type JsonRecordResult =
+  | { line: number; ok: true; value: unknown; key: string | null; container: string | null }
+  | { line: number; ok: false; problem: string };
 
 /** JSON Lines: one JSON value per non-empty line. */
 export async function* readJsonlRecords(stream: Readable): AsyncGenerator<JsonRecordResult> {
@@ -110,7 +118,11 @@ export async function* readDelimitedRows(stream: Readable, delimiter: "," | "\t"
       yield { line: start, ok: true, cells: out.record };
     }
   } catch (e) {
-    const line = typeof (e as { lines?: unknown }).lines === "number" ? (e as { lines: number }).lines : previousEnd + 1;
-    throw new FileReadError(line, `cannot read the ${delimiter === "\t" ? "TSV" : "CSV"} file: ${(e as Error).message}`);
+    const line =
+      typeof (e as { lines?: unknown }).lines === "number" ? (e as { lines: number }).lines : previousEnd + 1;
+    throw new FileReadError(
+      line,
+      `cannot read the ${delimiter === "\t" ? "TSV" : "CSV"} file: ${(e as Error).message}`,
+    );
   }
 }

@@ -87,7 +87,8 @@ async function hashInput(inputPath: string, tree: SourceTree): Promise<string> {
 async function gatherKindEvidence(tree: SourceTree) {
   const manifests: Record<string, unknown> = {};
   for (const f of tree.files) {
-    if (!/(^|\/)manifest\.json$/i.test(f.path) || f.path.split("/").length > 2 || f.size > MAX_MANIFEST_PROBE_BYTES) continue;
+    if (!/(^|\/)manifest\.json$/i.test(f.path) || f.path.split("/").length > 2 || f.size > MAX_MANIFEST_PROBE_BYTES)
+      continue;
     try {
       manifests[f.path] = JSON.parse((await readSmallFile(tree, f.path, MAX_MANIFEST_PROBE_BYTES)).toString("utf8"));
     } catch {
@@ -119,7 +120,10 @@ function persistProgress(batchId: string, external?: (p: ImportProgress) => void
     // Only while the batch runs: a progress write still in flight when the import finishes must not overwrite the
     // final report (PostgreSQL re-checks the condition on the row the final update wrote).
     db.importBatch
-      .updateMany({ where: { id: batchId, status: "running" }, data: { report: { progress } as Prisma.InputJsonValue } })
+      .updateMany({
+        where: { id: batchId, status: "running" },
+        data: { report: { progress } as Prisma.InputJsonValue },
+      })
       .catch(() => undefined)
       .finally(() => {
         inflight = false;
@@ -127,7 +131,12 @@ function persistProgress(batchId: string, external?: (p: ImportProgress) => void
   };
 }
 
-async function runKind(kind: ImportKind, ctx: ImportContext, client: ImportDbClient, options: RunImportOptions): Promise<void> {
+async function runKind(
+  kind: ImportKind,
+  ctx: ImportContext,
+  client: ImportDbClient,
+  options: RunImportOptions,
+): Promise<void> {
   switch (kind) {
     case "bundle":
       return importBundle(ctx);
@@ -150,7 +159,11 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
   const sourceName = options.sourceName ?? options.inputPath.split(/[\\/]/).filter(Boolean).at(-1) ?? options.inputPath;
   const report = new ImportReportBuilder({ kind: options.kind ?? null, source: sourceName, dryRun });
   const batch = options.batchId
-    ? await db.importBatch.update({ where: { id: options.batchId }, data: { status: "running", sourceName }, select: { id: true } })
+    ? await db.importBatch.update({
+        where: { id: options.batchId },
+        data: { status: "running", sourceName },
+        select: { id: true },
+      })
     : await db.importBatch.create({
         data: { kind: options.kind ?? "auto", sourceName, status: "running", importedById: options.actorId ?? null },
         select: { id: true },
@@ -162,12 +175,25 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
 
   try {
     const notes = { skipped: [] as Array<{ file: string; reason: string }> };
-    tree = await openSourceTree(options.inputPath, { label: sourceName, onPhase: (phase, file) => progress.setPhase(phase === "extracting" ? "extracting" : "opening", file) }, notes);
+    tree = await openSourceTree(
+      options.inputPath,
+      {
+        label: sourceName,
+        onPhase: (phase, file) => progress.setPhase(phase === "extracting" ? "extracting" : "opening", file),
+      },
+      notes,
+    );
     for (const s of notes.skipped) report.warn({ file: s.file, line: 0, field: "archive", problem: s.reason });
     inputSha256 ??= await hashInput(options.inputPath, tree);
     if (!kind) {
       const detected = detectImportKind(await gatherKindEvidence(tree));
-      if (!detected.kind) throw new FatalImportError(sourceName, 0, "kind", `cannot tell what this is: ${detected.reason}; pass the kind (bundle, misi, vlmevalkit, structures)`);
+      if (!detected.kind)
+        throw new FatalImportError(
+          sourceName,
+          0,
+          "kind",
+          `cannot tell what this is: ${detected.reason}; pass the kind (bundle, misi, vlmevalkit, structures)`,
+        );
       kind = detected.kind;
     }
     report.setKind(kind);
@@ -175,7 +201,12 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     const index = new FileIndex(tree.files);
     const run = async (client: ImportDbClient) => {
       const writer = new ItemWriter(client, { dryRun, batchId: batch.id, report });
-      await runKind(kind!, { tree: openTree, index, report, writer, progress, ownSvg: options.ownSvg ?? false }, client, options);
+      await runKind(
+        kind!,
+        { tree: openTree, index, report, writer, progress, ownSvg: options.ownSvg ?? false },
+        client,
+        options,
+      );
       progress.setPhase("finishing", null);
     };
     if (dryRun) await run(db);
@@ -191,23 +222,40 @@ export async function runImport(options: RunImportOptions): Promise<RunImportRes
     }
   } catch (e) {
     if (e instanceof FatalImportError) report.error({ file: e.file, line: e.line, field: e.field, problem: e.problem });
-    else if (e instanceof SourceOpenError) report.error({ file: e.file, line: 0, field: "archive", problem: e.message });
+    else if (e instanceof SourceOpenError)
+      report.error({ file: e.file, line: 0, field: "archive", problem: e.message });
     else if (!(e instanceof Rollback)) {
       console.error("import failed", e);
-      report.error({ file: sourceName, line: 0, field: "import", problem: `stopped by an unexpected error: ${(e as Error).message?.split("\n")[0] ?? String(e)}` });
+      report.error({
+        file: sourceName,
+        line: 0,
+        field: "import",
+        problem: `stopped by an unexpected error: ${(e as Error).message?.split("\n")[0] ?? String(e)}`,
+      });
     }
   } finally {
     await tree?.close().catch(() => undefined);
   }
 
   if (options.generate && kind !== "structures" && !report.hasErrors) {
-    report.warn({ file: sourceName, line: 0, field: "generation", problem: `item generation applies to structure imports only; this was a ${kind ?? "unknown"} import` });
+    report.warn({
+      file: sourceName,
+      line: 0,
+      field: "generation",
+      problem: `item generation applies to structure imports only; this was a ${kind ?? "unknown"} import`,
+    });
   }
   const final = report.finish();
   const status: ImportBatchStatus = final.counts.errors > 0 ? "failed" : dryRun ? "dry_run" : "succeeded";
   await db.importBatch.update({
     where: { id: batch.id },
-    data: { status, kind: kind ?? "unknown", contentHash: inputSha256, report: final as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
+    data: {
+      status,
+      kind: kind ?? "unknown",
+      contentHash: inputSha256,
+      report: final as unknown as Prisma.InputJsonValue,
+      finishedAt: new Date(),
+    },
   });
   // New items change the tables' statistics; refreshed now rather than at autovacuum's next pass.
   if (status === "succeeded" && final.imported > 0) await analyzeFlowTables();

@@ -78,7 +78,9 @@ class InflateBudget {
 
   check(total: number, inflated: number, compressed: number, archive: string): void {
     if (total > this.limits.maxBytes) {
-      throw new InflateLimitError(`${archive}: the archives of this import expand to more than ${formatBytes(this.limits.maxBytes)} (IMPORT_MAX_INFLATED_BYTES); stopped there`);
+      throw new InflateLimitError(
+        `${archive}: the archives of this import expand to more than ${formatBytes(this.limits.maxBytes)} (IMPORT_MAX_INFLATED_BYTES); stopped there`,
+      );
     }
     if (inflated > RATIO_CHECK_AFTER_BYTES && compressed > 0 && inflated / compressed > this.limits.maxRatio) {
       throw new InflateLimitError(
@@ -110,7 +112,14 @@ export async function sniffArchiveType(filePath: string): Promise<ArchiveType | 
   try {
     const buf = Buffer.alloc(512);
     const { bytesRead } = await handle.read(buf, 0, 512, 0);
-    if (bytesRead >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && (buf[2] === 0x03 || buf[2] === 0x05) && (buf[3] === 0x04 || buf[3] === 0x06)) return "zip";
+    if (
+      bytesRead >= 4 &&
+      buf[0] === 0x50 &&
+      buf[1] === 0x4b &&
+      (buf[2] === 0x03 || buf[2] === 0x05) &&
+      (buf[3] === 0x04 || buf[3] === 0x06)
+    )
+      return "zip";
     if (bytesRead >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) return "tar.gz";
     if (bytesRead >= 262 && buf.subarray(257, 262).toString("latin1") === "ustar") return "tar";
     return null;
@@ -175,7 +184,10 @@ async function openZipTree(filePath: string, label: string, budget: InflateBudge
   try {
     zip = await yauzl.openPromise(filePath, { lazyEntries: true, autoClose: false });
   } catch (e) {
-    throw new SourceOpenError(label, `cannot open the zip archive (${(e as Error).message}); is it truncated or not a zip?`);
+    throw new SourceOpenError(
+      label,
+      `cannot open the zip archive (${(e as Error).message}); is it truncated or not a zip?`,
+    );
   }
   const entries = new Map<string, yauzl.Entry>();
   try {
@@ -197,7 +209,9 @@ async function openZipTree(filePath: string, label: string, budget: InflateBudge
     throw e instanceof InflateLimitError ? new SourceOpenError(label, e.message) : e;
   }
   budget.inflated += declared;
-  const files = [...entries.values()].map((e) => ({ path: e.fileName, size: e.uncompressedSize })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...entries.values()]
+    .map((e) => ({ path: e.fileName, size: e.uncompressedSize }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     label,
     files,
@@ -216,7 +230,8 @@ async function openZipTree(filePath: string, label: string, budget: InflateBudge
 /** Safe relative POSIX path of a tar entry, or null for absolute paths and paths that climb out. */
 function safeEntryPath(name: string): string | null {
   const normal = path.posix.normalize(name.replace(/\\/g, "/")).replace(/^(\.\/)+/, "");
-  if (normal === "" || normal === "." || normal.startsWith("/") || normal.startsWith("../") || normal === "..") return null;
+  if (normal === "" || normal === "." || normal.startsWith("/") || normal.startsWith("../") || normal === "..")
+    return null;
   return normal.replace(/\/$/, "");
 }
 
@@ -260,7 +275,10 @@ export async function extractTar(
       done(null, chunk);
     },
   });
-  const feed = type === "tar.gz" ? pipeline(source, countIn, createGunzip(), countOut, extract) : pipeline(source, countOut, extract);
+  const feed =
+    type === "tar.gz"
+      ? pipeline(source, countIn, createGunzip(), countOut, extract)
+      : pipeline(source, countOut, extract);
   const consume = (async () => {
     for await (const entry of extract) {
       const header = entry.header;
@@ -284,9 +302,13 @@ export async function extractTar(
   const failure = [fed, consumed].find((r) => r.status === "rejected");
   if (failure) {
     extract.destroy();
-    const limit = [fed, consumed].find((r) => r.status === "rejected" && r.reason instanceof InflateLimitError) as PromiseRejectedResult | undefined;
+    const limit = [fed, consumed].find((r) => r.status === "rejected" && r.reason instanceof InflateLimitError) as
+      PromiseRejectedResult | undefined;
     if (limit) throw new SourceOpenError(label, (limit.reason as Error).message);
-    throw new SourceOpenError(label, `cannot read the ${type} archive (${((failure as PromiseRejectedResult).reason as Error).message}); is it truncated or corrupt?`);
+    throw new SourceOpenError(
+      label,
+      `cannot read the ${type} archive (${((failure as PromiseRejectedResult).reason as Error).message}); is it truncated or corrupt?`,
+    );
   }
 }
 
@@ -300,7 +322,13 @@ export interface OpenSourceOptions {
   inflateLimits?: InflateLimits;
 }
 
-async function mountNested(tree: SourceTree, depth: number, options: OpenSourceOptions, notes: ExtractNotes, budget: InflateBudget): Promise<SourceTree> {
+async function mountNested(
+  tree: SourceTree,
+  depth: number,
+  options: OpenSourceOptions,
+  notes: ExtractNotes,
+  budget: InflateBudget,
+): Promise<SourceTree> {
   const archives = depth < MAX_ARCHIVE_NESTING ? tree.files.filter((f) => archiveTypeOf(f.path)) : [];
   if (archives.length === 0) return tree;
   const mounted = new Map<string, SourceTree>();
@@ -320,9 +348,10 @@ async function mountNested(tree: SourceTree, depth: number, options: OpenSourceO
     for (const t of tempFiles) await fsp.rm(t, { recursive: true, force: true });
     throw e;
   }
-  const files = [...tree.files.filter((f) => !mounted.has(f.path)), ...[...mounted].flatMap(([prefix, t]) => t.files.map((f) => ({ path: `${prefix}/${f.path}`, size: f.size })))].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-  );
+  const files = [
+    ...tree.files.filter((f) => !mounted.has(f.path)),
+    ...[...mounted].flatMap(([prefix, t]) => t.files.map((f) => ({ path: `${prefix}/${f.path}`, size: f.size }))),
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     label: tree.label,
     files,
@@ -338,7 +367,14 @@ async function mountNested(tree: SourceTree, depth: number, options: OpenSourceO
   };
 }
 
-async function openArchiveOrFile(filePath: string, label: string, depth: number, options: OpenSourceOptions, notes: ExtractNotes, budget: InflateBudget): Promise<SourceTree> {
+async function openArchiveOrFile(
+  filePath: string,
+  label: string,
+  depth: number,
+  options: OpenSourceOptions,
+  notes: ExtractNotes,
+  budget: InflateBudget,
+): Promise<SourceTree> {
   const type = archiveTypeOf(filePath) ?? (await sniffArchiveType(filePath));
   if (type === "zip") return mountNested(await openZipTree(filePath, label, budget), depth, options, notes, budget);
   if (type === "tar" || type === "tar.gz") {
@@ -357,7 +393,11 @@ async function openArchiveOrFile(filePath: string, label: string, depth: number,
 }
 
 /** Opens a folder, an archive or a single file for import. Throws SourceOpenError when it cannot be read. */
-export async function openSourceTree(inputPath: string, options: OpenSourceOptions = {}, notes: ExtractNotes = { skipped: [] }): Promise<SourceTree> {
+export async function openSourceTree(
+  inputPath: string,
+  options: OpenSourceOptions = {},
+  notes: ExtractNotes = { skipped: [] },
+): Promise<SourceTree> {
   const label = options.label ?? path.basename(inputPath);
   let stat: fs.Stats;
   try {

@@ -18,5 +18,8 @@ export const postAnswer = withParticipant(PARTICIPANT_API.answer, async ({ parti
     signals: body.signals,
   });
   // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
-  return Response.json({ result, update: withSignedImageUrls(update, participant.participantId, timed) }, { headers: NO_STORE_JSON });
+  return Response.json(
+    { result, update: withSignedImageUrls(update, participant.participantId, timed) },
+    { headers: NO_STORE_JSON },
+  );
 });

@@ -1,6 +1,18 @@
 import "server-only";
-import type { AnswerResponse, CurrentQuestion, PublicItem, QuestionClock, Session, SessionUpdate, SubmitResult } from "@/lib/participant/api-contract";
-import type { CurrentQuestionDto, ParticipantSessionDto, SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import type {
+  AnswerResponse,
+  CurrentQuestion,
+  PublicItem,
+  QuestionClock,
+  Session,
+  SessionUpdate,
+  SubmitResult,
+} from "@/lib/participant/api-contract";
+import type {
+  CurrentQuestionDto,
+  ParticipantSessionDto,
+  SessionUpdateDto,
+} from "@/lib/server/dal/participant/get-session";
 import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item";
 import type { RecordResponseResult, SubmitAnswerOutcome } from "@/lib/server/dal/scoring/record-response";
 import type { QuestionClockDto } from "@/lib/server/dal/timing/question-clock";

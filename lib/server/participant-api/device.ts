@@ -14,11 +14,18 @@ import { withParticipant } from "@/lib/server/participant-api/with-participant";
  * POST /api/participant/device – before consent, in a study that takes desktops only: a device the study does not
  * take is screened out here (recorded, with the message to return the study); any other device changes nothing.
  */
-export const postDevice = withParticipant(PARTICIPANT_API.device, async ({ participant: { participantId, studyId }, body: { device } }) => {
-  const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
-  if (!study) throw new AppError("NOT_FOUND", "This study no longer exists.");
-  if (!deviceAllowed(effectiveDeviceRule(StudyConfigSchema.parse(study.config)), device)) await screenOutForDevice(participantId, device);
-  const session = await getParticipantSession(participantId);
-  if (!session) throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
-});
+export const postDevice = withParticipant(
+  PARTICIPANT_API.device,
+  async ({ participant: { participantId, studyId }, body: { device } }) => {
+    const study = await db.study.findUnique({ where: { id: studyId }, select: { config: true } });
+    if (!study) throw new AppError("NOT_FOUND", "This study no longer exists.");
+    if (!deviceAllowed(effectiveDeviceRule(StudyConfigSchema.parse(study.config)), device))
+      await screenOutForDevice(participantId, device);
+    const session = await getParticipantSession(participantId);
+    if (!session)
+      throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
+    return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), {
+      headers: NO_STORE_JSON,
+    });
+  },
+);

@@ -28,7 +28,10 @@ export function imageHandler(staffSignedIn?: () => Promise<boolean>): Participan
     }
     // Timed study, question not current or not reported shown yet (lib/server/dal/participant/question-content-gate.ts).
     if (!image && found && "refused" in found) {
-      return Response.json({ error: { code: "CONFLICT", message: found.refused } }, { status: 409, headers: NO_STORE_JSON });
+      return Response.json(
+        { error: { code: "CONFLICT", message: found.refused } },
+        { status: 409, headers: NO_STORE_JSON },
+      );
     }
     if (!image) return new Response("Not found", { status: 404 });
     const headers = { "Cache-Control": "private, max-age=3600", ETag: `"${image.sha256}"`, ...IMAGE_RESPONSE_HEADERS };

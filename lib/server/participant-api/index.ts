@@ -9,5 +9,10 @@ export { postShown } from "@/lib/server/participant-api/shown";
 export { postAnswer } from "@/lib/server/participant-api/answer";
 export { getScene } from "@/lib/server/participant-api/scene";
 export { getParticipantImage, imageHandler, IMAGE_RESPONSE_HEADERS } from "@/lib/server/participant-api/image";
-export { withParticipant, withOptionalParticipant, type ParticipantHandler, type ParticipantIdentity } from "@/lib/server/participant-api/with-participant";
+export {
+  withParticipant,
+  withOptionalParticipant,
+  type ParticipantHandler,
+  type ParticipantIdentity,
+} from "@/lib/server/participant-api/with-participant";
 export { getJoin } from "@/lib/server/participant-api/join";

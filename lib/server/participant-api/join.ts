@@ -12,13 +12,21 @@ import { isStudySlug } from "@/lib/study-slug";
  * ".", "..", anything the study form would refuse) is answered 404 here, before any database work and without a
  * redirect: a Location built from it could leave /s/<slug>/ ("/s/../status").
  */
-export async function getJoin(request: Request, context: { params: { slug: string } | Promise<{ slug: string }> }): Promise<Response> {
+export async function getJoin(
+  request: Request,
+  context: { params: { slug: string } | Promise<{ slug: string }> },
+): Promise<Response> {
   const { slug } = await context.params;
   if (!isStudySlug(slug)) return studyLinkNotFound();
   const query = Object.fromEntries(new URL(request.url).searchParams.entries());
   const cookie = participantFromRequest(request);
   const address = requestClientAddress(request);
-  const result = await enterStudy({ slug, query, existingParticipantId: cookie?.participantId, joinLimits: (studyId) => joinLimitRules(studyId, address) });
+  const result = await enterStudy({
+    slug,
+    query,
+    existingParticipantId: cookie?.participantId,
+    joinLimits: (studyId) => joinLimitRules(studyId, address),
+  });
   // Relative Location: behind a reverse proxy (or reached by IP, a www. name…) the browser stays on the host it used,
   // so the participant cookie set here comes back. An absolute URL built from the server's own host would not.
   if (result.kind !== "ok") {
@@ -43,5 +51,8 @@ export function studyLinkNotFound(): Response {
   const page =
     '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="robots" content="noindex"><title>Study not found</title>' +
     "<h1>Study not found</h1><p>This study link is not valid. Please check the link you were given.</p></html>";
-  return new Response(page, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(page, {
+    status: 404,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

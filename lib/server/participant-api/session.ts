@@ -12,5 +12,7 @@ import { withParticipant } from "@/lib/server/participant-api/with-participant";
 export const getSession = withParticipant({}, async ({ participant: { participantId } }) => {
   const session = await getParticipantSession(participantId);
   if (!session) throw new AppError("NOT_FOUND", "Session not found.");
-  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), { headers: NO_STORE_JSON });
+  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), {
+    headers: NO_STORE_JSON,
+  });
 });

@@ -18,7 +18,10 @@ export interface ParticipantIdentity {
  * A participant route handler: a web Request in, a web Response out. Next's route files re-export it (Next passes
  * `{ params: Promise<P> }`); any other server passes the params as a plain object.
  */
-export type ParticipantHandler<P = Record<string, never>> = (request: Request, context?: { params: P | Promise<P> }) => Promise<Response>;
+export type ParticipantHandler<P = Record<string, never>> = (
+  request: Request,
+  context?: { params: P | Promise<P> },
+) => Promise<Response>;
 
 export interface ParticipantCall<P, B> {
   request: Request;
@@ -39,13 +42,16 @@ export function withParticipant<P = Record<string, never>, S extends z.ZodType |
   run: (call: ParticipantCall<P, S extends z.ZodType ? z.output<S> : undefined>) => Promise<Response>,
 ): ParticipantHandler<P> {
   const { body: schema, maxBodyBytes } = options;
-  if (schema && maxBodyBytes === undefined) throw new Error("withParticipant: a route that reads a body needs its limit (PARTICIPANT_BODY_LIMITS).");
+  if (schema && maxBodyBytes === undefined)
+    throw new Error("withParticipant: a route that reads a body needs its limit (PARTICIPANT_BODY_LIMITS).");
   return async (request, context) => {
     try {
       checkRequestLine(request);
       const participant = participantFromRequest(request);
       if (!participant) throw new AppError("UNAUTHENTICATED", "No participant session: open the study link again.");
-      const body = (schema ? schema.parse(await readParticipantJsonBody(request, maxBodyBytes!)) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
+      const body = (
+        schema ? schema.parse(await readParticipantJsonBody(request, maxBodyBytes!)) : undefined
+      ) as S extends z.ZodType ? z.output<S> : undefined;
       const params = (await context?.params) ?? ({} as P);
       return await withDbRetry(() => run({ request, params, participant, body }));
     } catch (err) {
@@ -58,7 +64,9 @@ export function withParticipant<P = Record<string, never>, S extends z.ZodType |
  * As withParticipant for a route that also serves callers without a participant session (item images: staff
  * previews): `participant` is null then, and `run` decides.
  */
-export function withOptionalParticipant<P = Record<string, never>>(run: (call: { request: Request; params: P; participant: ParticipantIdentity | null }) => Promise<Response>): ParticipantHandler<P> {
+export function withOptionalParticipant<P = Record<string, never>>(
+  run: (call: { request: Request; params: P; participant: ParticipantIdentity | null }) => Promise<Response>,
+): ParticipantHandler<P> {
   return async (request, context) => {
     try {
       checkRequestLine(request);
@@ -72,6 +80,7 @@ export function withOptionalParticipant<P = Record<string, never>>(run: (call: {
 
 function checkRequestLine(request: Request): void {
   if (hasNulByte(request.url)) throw new AppError("BAD_REQUEST", "The address contains a NUL character.");
-  if (hasUndecodablePath(request.url)) throw new AppError("BAD_REQUEST", "The address contains a malformed percent-encoding.");
+  if (hasUndecodablePath(request.url))
+    throw new AppError("BAD_REQUEST", "The address contains a malformed percent-encoding.");
   assertSameOrigin(request);
 }

@@ -8,5 +8,8 @@ import { getAuthSecret } from "@/lib/server/secrets";
  * and one address's keys in two studies do not match.
  */
 export function participantAddressKey(studyId: string, address: string): string {
-  return createHmac("sha256", getAuthSecret()).update(`participant-address|${studyId}|${address}`).digest("base64url").slice(0, 32);
+  return createHmac("sha256", getAuthSecret())
+    .update(`participant-address|${studyId}|${address}`)
+    .digest("base64url")
+    .slice(0, 32);
 }

@@ -18,11 +18,19 @@ const defaultLimits = (): ConsentLimits => ({ perAddress: env.PARTICIPANT_LIMIT_
  * participant's start for up to 10 minutes, while a many-address attacker could reserve items with or without it
  * (docs/decisions/0007-participant-limits-per-address.md).
  */
-export function participantLimitRules(kind: "join" | "consent", studyId: string, address: string, limits: ConsentLimits = defaultLimits()): RateLimitRule[] {
-  return [{ key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS }];
+export function participantLimitRules(
+  kind: "join" | "consent",
+  studyId: string,
+  address: string,
+  limits: ConsentLimits = defaultLimits(),
+): RateLimitRule[] {
+  return [
+    { key: `${kind}:address:${studyId}|${address}`, limit: limits.perAddress, windowMs: PARTICIPANT_LIMIT_WINDOW_MS },
+  ];
 }
 
-export const consentLimitRules = (studyId: string, address: string, limits?: ConsentLimits) => participantLimitRules("consent", studyId, address, limits);
+export const consentLimitRules = (studyId: string, address: string, limits?: ConsentLimits) =>
+  participantLimitRules("consent", studyId, address, limits);
 
 /**
  * Counts a new participant (`join`) or a consent for a study, per client address: without it, 500 scripted link
@@ -30,7 +38,12 @@ export const consentLimitRules = (studyId: string, address: string, limits?: Con
  * away. A lab behind one NAT address is the case the default (20 per 10 minutes) is sized for;
  * PARTICIPANT_LIMIT_PER_ADDRESS changes it.
  */
-export function admitParticipantEvent(kind: "join" | "consent", studyId: string, address: string, limits?: ConsentLimits): Promise<RateLimitDecision> {
+export function admitParticipantEvent(
+  kind: "join" | "consent",
+  studyId: string,
+  address: string,
+  limits?: ConsentLimits,
+): Promise<RateLimitDecision> {
   return consumeRateLimit(participantLimitRules(kind, studyId, address, limits));
 }
 
@@ -41,7 +54,12 @@ export function admitParticipantEvent(kind: "join" | "consent", studyId: string,
  * refused by it (otherwise a retry of a started participant would get 429 for minutes once a launch filled the window). The
  * consent route does this inside acceptConsent's first call (one query with the participant and study read).
  */
-export async function admitConsent(participantId: string, studyId: string, address: string, limits?: ConsentLimits): Promise<RateLimitDecision> {
+export async function admitConsent(
+  participantId: string,
+  studyId: string,
+  address: string,
+  limits?: ConsentLimits,
+): Promise<RateLimitDecision> {
   const read = await readConsentContext(participantId, consentLimitRules(studyId, address, limits));
   return read?.decision ?? { ok: true };
 }
@@ -52,6 +70,10 @@ export async function admitConsent(participantId: string, studyId: string, addre
  * study-wide join window would let 17 addresses × 20 GETs turn a Prolific launch away as "busy". The
  * never-consented participants a many-address flood can make are bounded by PARTICIPANT_PENDING_LIMIT_PER_STUDY.
  */
-export function joinLimitRules(studyId: string, address: string, perAddress: number = env.PARTICIPANT_LIMIT_PER_ADDRESS): RateLimitRule[] {
+export function joinLimitRules(
+  studyId: string,
+  address: string,
+  perAddress: number = env.PARTICIPANT_LIMIT_PER_ADDRESS,
+): RateLimitRule[] {
   return participantLimitRules("join", studyId, address, { perAddress });
 }

@@ -16,7 +16,9 @@ export function createParticipantToken(participantId: string, studyId: string): 
 }
 
 /** Verifies a token; returns its ids, or null for a missing, malformed or tampered token. */
-export function verifyParticipantToken(token: string | undefined | null): { participantId: string; studyId: string } | null {
+export function verifyParticipantToken(
+  token: string | undefined | null,
+): { participantId: string; studyId: string } | null {
   if (!token) return null;
   const parts = token.split(".");
   if (parts.length !== 3 || parts.some((p) => !p || p.length > 100)) return null;
@@ -62,6 +64,16 @@ function cookieValue(header: string | null, name: string): string | null {
  */
 export function participantSetCookie(participantId: string, studyId: string, now: number = Date.now()): string {
   const o = PARTICIPANT_COOKIE_OPTIONS;
-  const attributes = [`Path=${o.path}`, `Expires=${new Date(now + o.maxAge * 1000).toUTCString()}`, `Max-Age=${o.maxAge}`, ...(o.secure ? ["Secure"] : []), "HttpOnly", `SameSite=${o.sameSite}`];
-  return [`${PARTICIPANT_COOKIE}=${encodeURIComponent(createParticipantToken(participantId, studyId))}`, ...attributes].join("; ");
+  const attributes = [
+    `Path=${o.path}`,
+    `Expires=${new Date(now + o.maxAge * 1000).toUTCString()}`,
+    `Max-Age=${o.maxAge}`,
+    ...(o.secure ? ["Secure"] : []),
+    "HttpOnly",
+    `SameSite=${o.sameSite}`,
+  ];
+  return [
+    `${PARTICIPANT_COOKIE}=${encodeURIComponent(createParticipantToken(participantId, studyId))}`,
+    ...attributes,
+  ].join("; ");
 }

@@ -1,7 +1,15 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
-import { API_CSP, BASE_SECURITY_HEADERS, buildPageCsp, clientAddressFrom, hasNulByte, hasUndecodablePath, HSTS_HEADER } from "@/lib/http-security";
+import {
+  API_CSP,
+  BASE_SECURITY_HEADERS,
+  buildPageCsp,
+  clientAddressFrom,
+  hasNulByte,
+  hasUndecodablePath,
+  HSTS_HEADER,
+} from "@/lib/http-security";
 import { env } from "@/lib/server/env";
 import { getHealth, publicHealth } from "@/lib/server/health";
 import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
@@ -18,8 +26,16 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | 
 /** The headers proxy.ts puts on a response for this path (it runs for every route Next serves). */
 export function proxyHeaders(pathname: string, https: boolean): Record<string, string> {
   const isApi = pathname.startsWith("/api/");
-  const csp = isApi ? (pathname.startsWith("/api/images/") ? null : API_CSP) : buildPageCsp({ nonce: randomBytes(16).toString("base64"), dev: false, https });
-  return { ...BASE_SECURITY_HEADERS, ...(csp ? { "Content-Security-Policy": csp } : {}), ...(https ? { "Strict-Transport-Security": HSTS_HEADER } : {}) };
+  const csp = isApi
+    ? pathname.startsWith("/api/images/")
+      ? null
+      : API_CSP
+    : buildPageCsp({ nonce: randomBytes(16).toString("base64"), dev: false, https });
+  return {
+    ...BASE_SECURITY_HEADERS,
+    ...(csp ? { "Content-Security-Policy": csp } : {}),
+    ...(https ? { "Strict-Transport-Security": HSTS_HEADER } : {}),
+  };
 }
 
 /** How long a health check may take before it says "down" instead of making the load balancer wait. */
@@ -52,7 +68,8 @@ function originFormTarget(rawUrl: string, host: string | undefined): string | nu
   } catch {
     return null;
   }
-  if ((target.protocol !== "http:" && target.protocol !== "https:") || !host || target.host !== host.toLowerCase()) return null;
+  if ((target.protocol !== "http:" && target.protocol !== "https:") || !host || target.host !== host.toLowerCase())
+    return null;
   return `${target.pathname}${target.search}`;
 }
 
@@ -64,7 +81,13 @@ function originFormTarget(rawUrl: string, host: string | undefined): string | nu
  * `bodyDeadlineMs`), so a client that never finishes its body holds no slot of the shedder; and one client address
  * holds at most `perAddressInFlight` shed-able participant requests at once (429 + Retry-After beyond).
  */
-export function createFrontHandler(options: { next: NodeHandler; shedder: LoadShedder; assets?: StaticAssets; perAddressInFlight?: number; bodyDeadlineMs?: number }): NodeHandler {
+export function createFrontHandler(options: {
+  next: NodeHandler;
+  shedder: LoadShedder;
+  assets?: StaticAssets;
+  perAddressInFlight?: number;
+  bodyDeadlineMs?: number;
+}): NodeHandler {
   const { next, shedder, assets } = options;
   const https = (env.NEXTAUTH_URL ?? "").startsWith("https:");
   const protocol = "http" as const;
@@ -72,13 +95,25 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
   const bodyDeadlineMs = options.bodyDeadlineMs ?? BODY_READ_DEADLINE_MS;
 
   /** 503 (shed) or 429 (this address's bound) with Retry-After: the API's error, or for a page one that reloads itself. */
-  const refuse = (res: ServerResponse, pathname: string, method: string, status: 503 | 429, retryAfterSec: number, apiResponse: Response) => {
+  const refuse = (
+    res: ServerResponse,
+    pathname: string,
+    method: string,
+    status: 503 | 429,
+    retryAfterSec: number,
+    apiResponse: Response,
+  ) => {
     const headers = proxyHeaders(pathname, https);
     if (pathname.startsWith("/api/")) {
       void sendWebResponse(res, apiResponse, headers, method);
     } else {
       const page = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="${retryAfterSec}"><title>One moment</title><p>Many people are starting this study right now. This page reloads itself in a few seconds.</p>`;
-      res.writeHead(status, { ...headers, "Retry-After": String(retryAfterSec), "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      res.writeHead(status, {
+        ...headers,
+        "Retry-After": String(retryAfterSec),
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
       res.end(page);
     }
   };
@@ -97,7 +132,9 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
   const enterAddress = (req: IncomingMessage, res: ServerResponse, pathname: string, method: string): boolean => {
     const header = req.headers["x-forwarded-for"];
     const forwarded = env.TRUSTED_PROXY_HOPS > 0 && header ? String(header) : undefined;
-    const release = perAddress.tryEnter(clientAddressFrom(forwarded ?? req.socket.remoteAddress, env.TRUSTED_PROXY_HOPS));
+    const release = perAddress.tryEnter(
+      clientAddressFrom(forwarded ?? req.socket.remoteAddress, env.TRUSTED_PROXY_HOPS),
+    );
     if (release) {
       res.once("close", release);
       return true;
@@ -114,12 +151,22 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
     let rawUrl = req.url ?? "/";
     if (REFUSED_METHODS.has(method) || (method === "OPTIONS" && rawUrl === "*")) {
       res.shouldKeepAlive = false;
-      return sendWebResponse(res, apiError(405, "METHOD_NOT_ALLOWED", `${method} is not supported.`, { Allow: "GET, HEAD, POST" }), proxyHeaders("/", https), method);
+      return sendWebResponse(
+        res,
+        apiError(405, "METHOD_NOT_ALLOWED", `${method} is not supported.`, { Allow: "GET, HEAD, POST" }),
+        proxyHeaders("/", https),
+        method,
+      );
     }
     const target = originFormTarget(rawUrl, req.headers.host);
     if (target === null) {
       res.shouldKeepAlive = false;
-      return sendWebResponse(res, apiError(400, "BAD_REQUEST", "The request target names another host."), proxyHeaders("/", https), method);
+      return sendWebResponse(
+        res,
+        apiError(400, "BAD_REQUEST", "The request target names another host."),
+        proxyHeaders("/", https),
+        method,
+      );
     }
     // An absolute-form target for this host: what follows (and Next) sees the path, as for any other request.
     if (target !== rawUrl) req.url = rawUrl = target;
@@ -137,20 +184,32 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
     }
 
     if (pathname === "/api/health" && method === "GET" && !hasStaffSessionCookie(req.headers.cookie)) {
-      const report = await Promise.race([getHealth(), new Promise<null>((r) => setTimeout(() => r(null), HEALTH_TIMEOUT_MS).unref())]);
+      const report = await Promise.race([
+        getHealth(),
+        new Promise<null>((r) => setTimeout(() => r(null), HEALTH_TIMEOUT_MS).unref()),
+      ]);
       const body = report ? publicHealth(report) : { status: "down", database: { reachable: false }, migrations: null };
-      const response = Response.json(body, { status: report?.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+      const response = Response.json(body, {
+        status: report?.status === "ok" ? 200 : 503,
+        headers: { "Cache-Control": "no-store" },
+      });
       return sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
     }
 
     // /s/<slug>/…: a first segment that is no study slug (a dot segment, %2e%2e, …) is answered 404 here, whatever
     // follows it, so neither the join route nor a page Next renders builds a redirect from it (lib/study-slug.ts).
-    if (hasInvalidStudySlug(pathname)) return sendWebResponse(res, studyLinkNotFound(), proxyHeaders(pathname, https), method);
+    if (hasInvalidStudySlug(pathname))
+      return sendWebResponse(res, studyLinkNotFound(), proxyHeaders(pathname, https), method);
 
     const route = matchParticipantRoute(method, pathname, req.headers.cookie);
     if (!route) {
       // The session page (Next renders it): shed too, it is a participant's heaviest request.
-      if (method === "GET" && /^\/s\/[^/]+\/session$/.test(pathname) && (!enterAddress(req, res, pathname, method) || !admit(res, pathname, method))) return;
+      if (
+        method === "GET" &&
+        /^\/s\/[^/]+\/session$/.test(pathname) &&
+        (!enterAddress(req, res, pathname, method) || !admit(res, pathname, method))
+      )
+        return;
       return next(req, res);
     }
     if (route.shed && !enterAddress(req, res, pathname, method)) return;
@@ -173,7 +232,12 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
       request = toWebRequest(req, { trustedProxyHops: env.TRUSTED_PROXY_HOPS, protocol, body });
     } catch {
       // A Host header that makes no URL ("a b", "[::1"): the request is malformed, not the server broken.
-      return sendWebResponse(res, apiError(400, "BAD_REQUEST", "The Host header is not a valid host name."), proxyHeaders(pathname, https), method);
+      return sendWebResponse(
+        res,
+        apiError(400, "BAD_REQUEST", "The Host header is not a valid host name."),
+        proxyHeaders(pathname, https),
+        method,
+      );
     }
     // Counted against the process's bound only now, its body read: waiting for bytes costs the server nothing.
     if (route.shed && !admit(res, pathname, method)) return;
@@ -183,7 +247,10 @@ export function createFrontHandler(options: { next: NodeHandler; shedder: LoadSh
     } catch (err) {
       if (route.fallBackOnThrow && !res.headersSent) return next(req, res);
       console.error(err);
-      response = Response.json({ error: { code: "INTERNAL", message: "Something went wrong on the server." } }, { status: 500 });
+      response = Response.json(
+        { error: { code: "INTERNAL", message: "Something went wrong on the server." } },
+        { status: 500 },
+      );
     }
     await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
   };

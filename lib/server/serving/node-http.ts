@@ -9,7 +9,10 @@ import { jsonResponseEncoding, MIN_COMPRESSED_JSON_BYTES } from "@/lib/http-comp
  * body as read already (`body`) or streamed (the handler's own reader enforces the size limit), X-Forwarded-For as Next leaves it: the client's
  * header when proxies are trusted, else the socket address.
  */
-export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: number; protocol: "http" | "https"; body?: Buffer }): Request {
+export function toWebRequest(
+  req: IncomingMessage,
+  options: { trustedProxyHops: number; protocol: "http" | "https"; body?: Buffer },
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -17,7 +20,8 @@ export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: 
     else headers.set(name, value);
   }
   if (options.trustedProxyHops === 0) headers.delete("x-forwarded-for");
-  if (!headers.has("x-forwarded-for") && req.socket.remoteAddress) headers.set("x-forwarded-for", req.socket.remoteAddress);
+  if (!headers.has("x-forwarded-for") && req.socket.remoteAddress)
+    headers.set("x-forwarded-for", req.socket.remoteAddress);
   const url = `${options.protocol}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
@@ -35,15 +39,29 @@ export function toWebRequest(req: IncomingMessage, options: { trustedProxyHops: 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 // Quality 4: for responses of a few KB, close to the best ratio at a small part of the default's (11) CPU.
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+const BROTLI_OPTIONS = {
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  },
+};
 
 /**
  * Writes a web Response to a Node response (every Set-Cookie kept), with the headers proxy.ts would add. A JSON body
  * of 1 KB or more goes out brotli- or gzip-compressed when `acceptEncoding` accepts it (lib/http-compression.ts), as
  * Next compresses what it sends; compressed in zlib's thread pool, off the event loop.
  */
-export async function sendWebResponse(res: ServerResponse, response: Response, extra: Record<string, string>, method: string, acceptEncoding?: string): Promise<void> {
-  let body = method === "HEAD" || response.status === 304 || response.status === 204 ? null : Buffer.from(await response.arrayBuffer());
+export async function sendWebResponse(
+  res: ServerResponse,
+  response: Response,
+  extra: Record<string, string>,
+  method: string,
+  acceptEncoding?: string,
+): Promise<void> {
+  let body =
+    method === "HEAD" || response.status === 304 || response.status === 204
+      ? null
+      : Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();

@@ -7,9 +7,13 @@ export type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: "too-la
  * refused without reading), within `deadlineMs` of the call. A client that sends its body slowly, or never finishes
  * it, holds only its own socket for that long, never a slot of the load shedder.
  */
-export function readRequestBody(req: IncomingMessage, options: { maxBytes: number; deadlineMs: number }): Promise<BodyRead> {
+export function readRequestBody(
+  req: IncomingMessage,
+  options: { maxBytes: number; deadlineMs: number },
+): Promise<BodyRead> {
   const declared = Number(req.headers["content-length"] ?? "");
-  if (Number.isFinite(declared) && declared > options.maxBytes) return Promise.resolve({ ok: false, reason: "too-large" });
+  if (Number.isFinite(declared) && declared > options.maxBytes)
+    return Promise.resolve({ ok: false, reason: "too-large" });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;

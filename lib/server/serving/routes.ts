@@ -1,5 +1,15 @@
 import "server-only";
-import { getJoin, getParticipantImage, getScene, getSession, postAnswer, postConsent, postDevice, postPrimer, postShown } from "@/lib/server/participant-api";
+import {
+  getJoin,
+  getParticipantImage,
+  getScene,
+  getSession,
+  postAnswer,
+  postConsent,
+  postDevice,
+  postPrimer,
+  postShown,
+} from "@/lib/server/participant-api";
 import type { ParticipantHandler } from "@/lib/server/participant-api";
 import { isSignedSegment } from "@/lib/server/image-url";
 import { PARTICIPANT_API } from "@/lib/participant/api-contract";
@@ -26,7 +36,11 @@ export interface ParticipantRoute {
 
 /** The participant POST routes, whether each may be shed (see ParticipantRoute.shed: /shown is the clock), their body limits. */
 const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean; maxBodyBytes: number }> = {
-  [PARTICIPANT_API.consent.path]: { handler: postConsent, shed: true, maxBodyBytes: PARTICIPANT_API.consent.maxBodyBytes },
+  [PARTICIPANT_API.consent.path]: {
+    handler: postConsent,
+    shed: true,
+    maxBodyBytes: PARTICIPANT_API.consent.maxBodyBytes,
+  },
   [PARTICIPANT_API.device.path]: { handler: postDevice, shed: true, maxBodyBytes: PARTICIPANT_API.device.maxBodyBytes },
   [PARTICIPANT_API.primer.path]: { handler: postPrimer, shed: true, maxBodyBytes: PARTICIPANT_API.primer.maxBodyBytes },
   [PARTICIPANT_API.shown.path]: { handler: postShown, shed: false, maxBodyBytes: PARTICIPANT_API.shown.maxBodyBytes },
@@ -49,30 +63,56 @@ function segment(raw: string): string | null {
   }
 }
 
-export function matchParticipantRoute(method: string, pathname: string, cookieHeader: string | undefined): ParticipantRoute | null {
+export function matchParticipantRoute(
+  method: string,
+  pathname: string,
+  cookieHeader: string | undefined,
+): ParticipantRoute | null {
   if (method === "POST") {
     const post = POSTS[pathname];
-    return post ? { handler: post.handler as ParticipantHandler<Record<string, string>>, params: {}, shed: post.shed, maxBodyBytes: post.maxBodyBytes } : null;
+    return post
+      ? {
+          handler: post.handler as ParticipantHandler<Record<string, string>>,
+          params: {},
+          shed: post.shed,
+          maxBodyBytes: post.maxBodyBytes,
+        }
+      : null;
   }
   if (method !== "GET") return null;
-  if (pathname === "/api/participant/session") return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
+  if (pathname === "/api/participant/session")
+    return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
   if (pathname.startsWith("/api/participant/scene/")) {
     const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
-    return assignmentId ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false } : null;
+    return assignmentId
+      ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false }
+      : null;
   }
   if (pathname.startsWith("/api/images/")) {
     const id = segment(pathname.slice("/api/images/".length));
     if (!id) return null;
     // Never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed studies)
     // run the content gate; a staff cookie goes to Next, which can read the staff session.
-    if (isSignedSegment(id)) return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
+    if (isSignedSegment(id))
+      return {
+        handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
+        params: { id },
+        shed: false,
+      };
     if (hasStaffSessionCookie(cookieHeader)) return null;
     return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
   }
   const join = /^\/s\/([^/]+)$/.exec(pathname);
   if (join) {
     const slug = segment(join[1]!);
-    return slug ? { handler: getJoin as ParticipantHandler<Record<string, string>>, params: { slug }, shed: true, fallBackOnThrow: true } : null;
+    return slug
+      ? {
+          handler: getJoin as ParticipantHandler<Record<string, string>>,
+          params: { slug },
+          shed: true,
+          fallBackOnThrow: true,
+        }
+      : null;
   }
   return null;
 }

@@ -32,7 +32,11 @@ export class StaticAssets {
   }
 
   /** The response for a /_next/static/ path, or null to let Next answer it. */
-  async serve(pathname: string, method: string, acceptEncoding = ""): Promise<{ status: number; headers: Record<string, string>; body: Buffer | null } | null> {
+  async serve(
+    pathname: string,
+    method: string,
+    acceptEncoding = "",
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer | null } | null> {
     if (method !== "GET" && method !== "HEAD") return null;
     const rel = pathname.slice("/_next/static/".length);
     let decoded: string;

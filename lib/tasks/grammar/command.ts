@@ -106,7 +106,11 @@ interface CommandContext {
  * Reads one command from its tokens. Every failure names what was expected, where, and what was
  * found, and ends with the task's example.
  */
-export function parseCommandTokens<A extends Axis>(tokens: readonly string[], spec: CommandSpec<A>, context: CommandContext): Result<{ command: Command<A>; rest: string[] }> {
+export function parseCommandTokens<A extends Axis>(
+  tokens: readonly string[],
+  spec: CommandSpec<A>,
+  context: CommandContext,
+): Result<{ command: Command<A>; rest: string[] }> {
   const where = context.where ?? "";
   const eg = ` — e.g. ${quote(context.example)}`;
   const fail = (message: string) => ({ ok: false as const, error: `${where}${message}${eg}` });
@@ -118,7 +122,10 @@ export function parseCommandTokens<A extends Axis>(tokens: readonly string[], sp
   if (verb !== spec.verb) {
     const glued = /^(move|roll)([xyz])([+-]?[\d.]*)$/i.exec(verbToken);
     if (glued) return fail(`put spaces between the command, the axis and the number: got ${quote(verbToken)}`);
-    const other = verb === "move" || verb === "roll" ? ` (this answer is a ${spec.verb === "move" ? "translation, 'move'" : "rotation, 'roll'"})` : "";
+    const other =
+      verb === "move" || verb === "roll"
+        ? ` (this answer is a ${spec.verb === "move" ? "translation, 'move'" : "rotation, 'roll'"})`
+        : "";
     return fail(`expected ${quote(spec.verb)} at the start, got ${quote(verbToken)}${other}`);
   }
 
@@ -137,7 +144,9 @@ export function parseCommandTokens<A extends Axis>(tokens: readonly string[], sp
     return fail(`expected ${spec.verb === "move" ? "a distance in Å" : "an angle in degrees"} after ${quote(head)}`);
   }
   if (valueToken === "-" || valueToken === "+") {
-    return fail(`write the sign directly before the number, without a space: got ${quote(tokens.slice(2, 4).join(" "))}`);
+    return fail(
+      `write the sign directly before the number, without a space: got ${quote(tokens.slice(2, 4).join(" "))}`,
+    );
   }
   // A unit may follow the number, glued (`4Å`, `15°`) or as the next token (`4 Å`, `15 degrees`).
   const glued = NUMBER_WITH_UNIT_PATTERN.exec(valueToken);
@@ -150,7 +159,9 @@ export function parseCommandTokens<A extends Axis>(tokens: readonly string[], sp
   }
   if (unitText !== undefined && unitKindOf(unitText) !== unitOf(spec)) {
     const accepted = unitOf(spec) === "Å" ? "Å, A or angstroms" : "°, deg or degrees";
-    return fail(`${quote(unitText)} is not a unit of ${nounOf(spec)}: write the ${nounOf(spec)} in ${accepted}, or as a plain number, after ${quote(head)}`);
+    return fail(
+      `${quote(unitText)} is not a unit of ${nounOf(spec)}: write the ${nounOf(spec)} in ${accepted}, or as a plain number, after ${quote(head)}`,
+    );
   }
   if (!NUMBER_PATTERN.test(numberText)) {
     return fail(`expected a number after ${quote(head)}, got ${quote(valueToken)}`);
@@ -159,7 +170,10 @@ export function parseCommandTokens<A extends Axis>(tokens: readonly string[], sp
   const shown = numberText;
   if (!isOnStep(raw, spec.step)) {
     const unit = unitOf(spec);
-    const rule = spec.step === 1 ? `a whole number of ${unit === "Å" ? "Å" : "degrees"}` : `a multiple of ${spec.step}${unit === "Å" ? " Å" : "°"}`;
+    const rule =
+      spec.step === 1
+        ? `a whole number of ${unit === "Å" ? "Å" : "degrees"}`
+        : `a multiple of ${spec.step}${unit === "Å" ? " Å" : "°"}`;
     return fail(`the ${nounOf(spec)} must be ${rule}, got ${shown}`);
   }
   if (!isInRange(raw, spec)) {
@@ -172,13 +186,23 @@ export function parseCommandTokens<A extends Axis>(tokens: readonly string[], sp
 }
 
 /** Parses an answer that is exactly one command. */
-export function parseSingleCommand<A extends Axis>(text: string, spec: CommandSpec<A>, example: string): ParseResult<Command<A>> {
+export function parseSingleCommand<A extends Axis>(
+  text: string,
+  spec: CommandSpec<A>,
+  example: string,
+): ParseResult<Command<A>> {
   const normalized = normalizeAnswerText(text);
   if (normalized === "") {
-    return { ok: false, error: `the answer is empty: expected ${quote(describeCommandPattern(spec))} — e.g. ${quote(example)}` };
+    return {
+      ok: false,
+      error: `the answer is empty: expected ${quote(describeCommandPattern(spec))} — e.g. ${quote(example)}`,
+    };
   }
   if (normalized.includes(",") || normalized.includes(";")) {
-    return { ok: false, error: `expected a single command ${quote(describeCommandPattern(spec))}; got ${quote(normalized)} — e.g. ${quote(example)}` };
+    return {
+      ok: false,
+      error: `expected a single command ${quote(describeCommandPattern(spec))}; got ${quote(normalized)} — e.g. ${quote(example)}`,
+    };
   }
   const parsed = parseCommandTokens(splitTokens(normalized), spec, { example });
   if (!parsed.ok) return parsed;
@@ -196,20 +220,34 @@ export function parseSingleCommand<A extends Axis>(text: string, spec: CommandSp
  * Parses a comma-separated sequence of commands, one per spec, in that order
  * (T7 `roll <axis> <angle>, move x <distance>`; MC option texts).
  */
-export function parseCommandSequence(text: string, specs: readonly CommandSpec[], example: string): ParseResult<Command[]> {
+export function parseCommandSequence(
+  text: string,
+  specs: readonly CommandSpec[],
+  example: string,
+): ParseResult<Command[]> {
   const pattern = specs.map(describeCommandPattern).join(", ");
   const normalized = normalizeAnswerText(text);
   if (normalized === "") {
     return { ok: false, error: `the answer is empty: expected ${quote(pattern)} — e.g. ${quote(example)}` };
   }
   if (specs.length > 1 && normalized.includes(";")) {
-    return { ok: false, error: `separate the commands with a comma, not ';': expected ${quote(pattern)} — e.g. ${quote(example)}` };
+    return {
+      ok: false,
+      error: `separate the commands with a comma, not ';': expected ${quote(pattern)} — e.g. ${quote(example)}`,
+    };
   }
   const parts = normalized.split(",").map((part) => part.trim());
   const verbsFound = parts.map((part) => (splitTokens(part)[0] ?? "").toLowerCase());
   const verbsExpected = specs.map((s) => s.verb);
-  if (parts.length === specs.length && verbsFound.join(",") !== verbsExpected.join(",") && [...verbsFound].sort().join(",") === [...verbsExpected].sort().join(",")) {
-    return { ok: false, error: `the commands are in the wrong order: expected ${quote(pattern)} — e.g. ${quote(example)}` };
+  if (
+    parts.length === specs.length &&
+    verbsFound.join(",") !== verbsExpected.join(",") &&
+    [...verbsFound].sort().join(",") === [...verbsExpected].sort().join(",")
+  ) {
+    return {
+      ok: false,
+      error: `the commands are in the wrong order: expected ${quote(pattern)} — e.g. ${quote(example)}`,
+    };
   }
   const commands: Command[] = [];
   for (let i = 0; i < specs.length; i++) {
@@ -223,7 +261,10 @@ export function parseCommandSequence(text: string, specs: readonly CommandSpec[]
       };
     }
     if (part === "") {
-      return { ok: false, error: `command ${i + 1} is empty: expected ${quote(describeCommandPattern(spec))} there — e.g. ${quote(example)}` };
+      return {
+        ok: false,
+        error: `command ${i + 1} is empty: expected ${quote(describeCommandPattern(spec))} there — e.g. ${quote(example)}`,
+      };
     }
     const where = specs.length > 1 ? `command ${i + 1} (${quote(part)}): ` : "";
     const parsed = parseCommandTokens(splitTokens(part), spec, { example, where });
@@ -231,8 +272,13 @@ export function parseCommandSequence(text: string, specs: readonly CommandSpec[]
     const { command, rest } = parsed.value;
     if (rest.length > 0) {
       const missingComma = i + 1 < specs.length && parts.length < specs.length && /^(move|roll)$/i.test(rest[0] ?? "");
-      const hint = missingComma ? "separate the commands with a comma" : `expected ${i + 1 < specs.length ? "a comma" : "the end of the answer"} there`;
-      return { ok: false, error: `${where}unexpected ${quote(rest.join(" "))} after ${quote(formatCommand(command, spec.step))}: ${hint} — e.g. ${quote(example)}` };
+      const hint = missingComma
+        ? "separate the commands with a comma"
+        : `expected ${i + 1 < specs.length ? "a comma" : "the end of the answer"} there`;
+      return {
+        ok: false,
+        error: `${where}unexpected ${quote(rest.join(" "))} after ${quote(formatCommand(command, spec.step))}: ${hint} — e.g. ${quote(example)}`,
+      };
     }
     commands.push(command);
   }

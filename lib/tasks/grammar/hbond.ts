@@ -34,13 +34,30 @@ const NO_BONDS_TAIL = /^(?:hydrogen[ -]?bonds?|h[ -]?bonds?)(?: found)?$/i;
  * One-letter atom names: a PDB atom name starts with its element symbol, so a one-letter name is an element. On a
  * standard amino acid only the backbone N, C, O (and hidden H) have one-letter names.
  */
-const ONE_LETTER_ELEMENTS: ReadonlySet<string> = new Set(["H", "B", "C", "N", "O", "F", "P", "S", "K", "V", "Y", "I", "W", "U"]);
+const ONE_LETTER_ELEMENTS: ReadonlySet<string> = new Set([
+  "H",
+  "B",
+  "C",
+  "N",
+  "O",
+  "F",
+  "P",
+  "S",
+  "K",
+  "V",
+  "Y",
+  "I",
+  "W",
+  "U",
+]);
 const ONE_LETTER_AMINO_ACID_ATOMS: ReadonlySet<string> = new Set(["N", "C", "O", "H"]);
 
 /** Whether `token` can be an atom name of residue `residueName` as far as a one-letter name goes. */
 function canBeOneLetterAtom(residueName: string, token: string): boolean {
   const upper = token.toUpperCase();
-  return STANDARD_AMINO_ACIDS.has(residueName.toUpperCase()) ? ONE_LETTER_AMINO_ACID_ATOMS.has(upper) : ONE_LETTER_ELEMENTS.has(upper);
+  return STANDARD_AMINO_ACIDS.has(residueName.toUpperCase())
+    ? ONE_LETTER_AMINO_ACID_ATOMS.has(upper)
+    : ONE_LETTER_ELEMENTS.has(upper);
 }
 
 /**
@@ -49,12 +66,21 @@ function canBeOneLetterAtom(residueName: string, token: string): boolean {
  * read by the grammar, `GLY 27 A O` would be atom "A" on chain "O" and silently score 0, so it is refused with the
  * order spelled out. (`GLY 27 C O` is lexically both: the item decides, see `swappedReadingProblem`.)
  */
-function chainBeforeAtomProblem(residue: string, number: string, third: string, fourth: string, where: string, eg: string): string | undefined {
+function chainBeforeAtomProblem(
+  residue: string,
+  number: string,
+  third: string,
+  fourth: string,
+  where: string,
+  eg: string,
+): string | undefined {
   if (!CHAIN_ID_PATTERN.test(third) || !ATOM_NAME_PATTERN.test(fourth) || !HAS_LETTER.test(fourth)) return undefined;
   const fourthIsChain = CHAIN_ID_PATTERN.test(fourth);
   if (fourthIsChain && canBeOneLetterAtom(residue, third)) return undefined;
   const swapped = `${residue} ${number} ${fourth} ${third}`.toUpperCase();
-  const why = fourthIsChain ? `${quote(third)} is not an atom of ${residue.toUpperCase()}` : `${quote(fourth)} is not a one-character chain id`;
+  const why = fourthIsChain
+    ? `${quote(third)} is not an atom of ${residue.toUpperCase()}`
+    : `${quote(fourth)} is not a one-character chain id`;
   return `${where}${why}: write the atom name before the chain (${quote("<RES> <resnum> <atom> <chain>")}), as in ${quote(swapped)} — e.g. ${quote(eg)}`;
 }
 
@@ -122,7 +148,10 @@ export type HbondAnswer<B> = { kind: "none" } | { kind: "bonds"; bonds: B[] };
 
 // Residue names may be all digits: chemical component ids such as 032 exist (3og7's ligand).
 const residueNameSchema = z.string().regex(RESIDUE_NAME_PATTERN, "residue name: 1–3 letters/digits");
-const atomNameSchema = z.string().regex(ATOM_NAME_PATTERN, "atom name: 1–6 of letters, digits, ' \" * _").regex(HAS_LETTER, "atom name needs a letter");
+const atomNameSchema = z
+  .string()
+  .regex(ATOM_NAME_PATTERN, "atom name: 1–6 of letters, digits, ' \" * _")
+  .regex(HAS_LETTER, "atom name needs a letter");
 
 export const ResidueBondSchema = z.object({
   residueName: residueNameSchema,
@@ -137,7 +166,10 @@ export const PocketBondSchema = ResidueBondSchema.extend({
 });
 
 export function hbondAnswerSchema<B>(bond: z.ZodType<B>): z.ZodType<HbondAnswer<B>> {
-  return z.discriminatedUnion("kind", [z.object({ kind: z.literal("none") }), z.object({ kind: z.literal("bonds"), bonds: z.array(bond).min(1) })]) as unknown as z.ZodType<HbondAnswer<B>>;
+  return z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("none") }),
+    z.object({ kind: z.literal("bonds"), bonds: z.array(bond).min(1) }),
+  ]) as unknown as z.ZodType<HbondAnswer<B>>;
 }
 
 type Result<V> = { ok: true; value: V } | { ok: false; error: string };
@@ -147,7 +179,13 @@ export interface BondItemNames {
   /** The chains the question lists. */
   chainIds: readonly string[];
   /** Every pocket residue with its atom names (the pick lists), when the item has them. */
-  residues?: readonly { residueName: string; residueNumber: number; insertionCode?: string; chainId: string; atoms: readonly string[] }[];
+  residues?: readonly {
+    residueName: string;
+    residueNumber: number;
+    insertionCode?: string;
+    chainId: string;
+    atoms: readonly string[];
+  }[];
   /** The ligand's atom names (the pick list), when the item has them. */
   ligandAtoms?: readonly string[];
 }
@@ -155,14 +193,21 @@ export interface BondItemNames {
 /** Why a T9 protein side names no chain (or, with pick lists, no residue or atom) of the item; undefined when it does. */
 function missingFromItem(side: Omit<PocketBond, "ligandAtomName">, item: BondItemNames): string | undefined {
   const up = (x: string) => x.toUpperCase();
-  if (!item.chainIds.some((c) => up(c) === side.chainId)) return `this item has no chain ${side.chainId} (its chains: ${item.chainIds.map(up).join(", ")})`;
+  if (!item.chainIds.some((c) => up(c) === side.chainId))
+    return `this item has no chain ${side.chainId} (its chains: ${item.chainIds.map(up).join(", ")})`;
   if (!item.residues) return undefined;
   const residue = item.residues.find(
-    (r) => up(r.chainId) === side.chainId && r.residueNumber === side.residueNumber && up(r.insertionCode ?? "") === side.insertionCode && up(r.residueName) === side.residueName,
+    (r) =>
+      up(r.chainId) === side.chainId &&
+      r.residueNumber === side.residueNumber &&
+      up(r.insertionCode ?? "") === side.insertionCode &&
+      up(r.residueName) === side.residueName,
   );
   const name = `${side.residueName} ${side.residueNumber}${side.insertionCode}`;
   if (!residue) return `chain ${side.chainId} has no pocket residue ${name}`;
-  return residue.atoms.some((a) => up(a) === side.atomName) ? undefined : `${name} on chain ${side.chainId} has no atom ${side.atomName}`;
+  return residue.atoms.some((a) => up(a) === side.atomName)
+    ? undefined
+    : `${name} on chain ${side.chainId} has no atom ${side.atomName}`;
 }
 
 /**
@@ -173,12 +218,18 @@ function missingFromItem(side: Omit<PocketBond, "ligandAtomName">, item: BondIte
  * such atom or chain but does have the swapped one is the answer refused, with both readings and the way to write
  * the swapped one, never silently re-read: the participant confirms by retyping.
  */
-function swappedReadingProblem(side: Omit<PocketBond, "ligandAtomName">, item: BondItemNames | undefined, where: string, eg: string): string | undefined {
+function swappedReadingProblem(
+  side: Omit<PocketBond, "ligandAtomName">,
+  item: BondItemNames | undefined,
+  where: string,
+  eg: string,
+): string | undefined {
   const missing = item ? missingFromItem(side, item) : undefined;
   if (!item || missing === undefined) return undefined;
   const swappedChain = side.atomName;
   const swappedAtom = side.chainId;
-  if (!CHAIN_ID_PATTERN.test(swappedChain) || !ATOM_NAME_PATTERN.test(swappedAtom) || !HAS_LETTER.test(swappedAtom)) return undefined;
+  if (!CHAIN_ID_PATTERN.test(swappedChain) || !ATOM_NAME_PATTERN.test(swappedAtom) || !HAS_LETTER.test(swappedAtom))
+    return undefined;
   if (missingFromItem({ ...side, atomName: swappedAtom, chainId: swappedChain }, item) !== undefined) return undefined;
   const residue = `${side.residueName} ${side.residueNumber}${side.insertionCode}`;
   return (
@@ -227,13 +278,21 @@ function nameProblemDetail(token: string, pattern: RegExp, needsLetter: boolean)
   const rule = NAME_CHARACTERS.get(pattern);
   if (!rule) return "";
   const refused = [...token].find((ch) => !rule.char.test(ch));
-  if (refused !== undefined) return `: the character ${describeCharacter(refused)} cannot be part of it (${rule.allowed} only)`;
+  if (refused !== undefined)
+    return `: the character ${describeCharacter(refused)} cannot be part of it (${rule.allowed} only)`;
   if ([...token].length > rule.max) return `: it has ${[...token].length} characters, at most ${rule.max}`;
   if (needsLetter && !HAS_LETTER.test(token)) return ": it needs a letter";
   return "";
 }
 
-function checkName(token: string, pattern: RegExp, what: string, where: string, eg: string, needsLetter = true): string | undefined {
+function checkName(
+  token: string,
+  pattern: RegExp,
+  what: string,
+  where: string,
+  eg: string,
+  needsLetter = true,
+): string | undefined {
   if (pattern.test(token) && (!needsLetter || HAS_LETTER.test(token))) return undefined;
   return `${where}${quote(token)} is not ${what}${nameProblemDetail(token, pattern, needsLetter)} — e.g. ${quote(eg)}`;
 }
@@ -299,14 +358,23 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
   parseProteinSide(tokens, where, item) {
     const eg = POCKET_EXAMPLE;
     const [residue, number, atom, chain] = tokens;
-    if (tokens.length !== 4 || residue === undefined || number === undefined || atom === undefined || chain === undefined) {
-      const hint = tokens.length === 3 && RESIDUE_NUMBER_PATTERN.test(tokens[1] ?? "") ? " (is the chain missing?)" : "";
+    if (
+      tokens.length !== 4 ||
+      residue === undefined ||
+      number === undefined ||
+      atom === undefined ||
+      chain === undefined
+    ) {
+      const hint =
+        tokens.length === 3 && RESIDUE_NUMBER_PATTERN.test(tokens[1] ?? "") ? " (is the chain missing?)" : "";
       return {
         ok: false,
         error: `${where}expected 4 parts ${quote(POCKET_PROTEIN_PATTERN)} before the comma (e.g. ${quote(POCKET_PROTEIN_EXAMPLE)}), got ${tokens.length}: ${quote(tokens.join(" "))}${hint} — e.g. ${quote(eg)}`,
       };
     }
-    const residueProblem = oneLetterCodeProblem(residue, where, eg) ?? checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false);
+    const residueProblem =
+      oneLetterCodeProblem(residue, where, eg) ??
+      checkName(residue, RESIDUE_NAME_PATTERN, "a 3-letter residue code", where, eg, false);
     if (residueProblem !== undefined) return { ok: false, error: residueProblem };
     const numberMatch = RESIDUE_NUMBER_PATTERN.exec(number);
     if (!numberMatch) {
@@ -320,7 +388,10 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
     const atomProblem = checkName(atom, ATOM_NAME_PATTERN, "an atom name", where, eg);
     if (atomProblem !== undefined) return { ok: false, error: atomProblem };
     if (!CHAIN_ID_PATTERN.test(chain)) {
-      return { ok: false, error: `${where}expected a one-character chain id as the 4th part, got ${quote(chain)}${nameProblemDetail(chain, CHAIN_ID_PATTERN, false)} — e.g. ${quote(eg)}` };
+      return {
+        ok: false,
+        error: `${where}expected a one-character chain id as the 4th part, got ${quote(chain)}${nameProblemDetail(chain, CHAIN_ID_PATTERN, false)} — e.g. ${quote(eg)}`,
+      };
     }
     const residueNumber = Number(numberMatch[1]);
     const value = {
@@ -334,7 +405,11 @@ export const POCKET_BOND_GRAMMAR: BondListGrammar<PocketBond> = {
     if (ambiguity !== undefined) return { ok: false, error: ambiguity };
     // A name the item does not have can only be a typo (the key names the item's own atoms): refused, never scored 0.
     const missing = item ? missingFromItem(value, item) : undefined;
-    if (missing !== undefined) return { ok: false, error: `${where}${missing}: check the residue, atom and chain against the images — e.g. ${quote(eg)}` };
+    if (missing !== undefined)
+      return {
+        ok: false,
+        error: `${where}${missing}: check the residue, atom and chain against the images — e.g. ${quote(eg)}`,
+      };
     return { ok: true, value };
   },
   formatProteinSide(bond) {
@@ -375,7 +450,11 @@ export function formatHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>,
   return grammar.yesPrefix ? `Yes: ${list}` : list;
 }
 
-export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: BondListGrammar<B>, item?: BondItemNames): ParseResult<HbondAnswer<B>> {
+export function parseHbondAnswer<B extends ResidueBond>(
+  text: string,
+  grammar: BondListGrammar<B>,
+  item?: BondItemNames,
+): ParseResult<HbondAnswer<B>> {
   const listPattern = `${grammar.yesPrefix ? "Yes: " : ""}${grammar.proteinPattern}, <ligand atom>; ...`;
   const expected = `${grammar.allowNo ? "'No' or " : ""}${quote(listPattern)}`;
   const eg = ` — e.g. ${quote(grammar.example)}`;
@@ -390,7 +469,10 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
     if (!grammar.allowNo) return { ok: false, error: `this task needs a list of bonds, not 'No'${eg}` };
     const rest = noMatch?.[1] ?? "";
     if (rest !== "" && !NO_BONDS_TAIL.test(rest)) {
-      return { ok: false, error: `unexpected ${quote(rest)} after 'No': answer just 'No' when there are no hydrogen bonds${eg}` };
+      return {
+        ok: false,
+        error: `unexpected ${quote(rest)} after 'No': answer just 'No' when there are no hydrogen bonds${eg}`,
+      };
     }
     return { ok: true, value: { kind: "none" }, canonical: "No" };
   }
@@ -416,23 +498,36 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
     const where = `bond ${i + 1} (${quote(chunk)}): `;
     const sides = chunk.split(",").map((side) => side.trim());
     if (sides.length === 1) {
-      return { ok: false, error: `${where}expected a comma between the protein atom and the ligand atom, as in ${quote(`${grammar.proteinExample}, O1`)}${eg}` };
+      return {
+        ok: false,
+        error: `${where}expected a comma between the protein atom and the ligand atom, as in ${quote(`${grammar.proteinExample}, O1`)}${eg}`,
+      };
     }
     if (sides.length > 2) {
-      return { ok: false, error: `${where}expected one comma per bond (${quote(`${grammar.proteinPattern}, <ligand atom>`)}); separate bonds with ';'${eg}` };
+      return {
+        ok: false,
+        error: `${where}expected one comma per bond (${quote(`${grammar.proteinPattern}, <ligand atom>`)}); separate bonds with ';'${eg}`,
+      };
     }
     const protein = grammar.parseProteinSide(splitTokens(sides[0] ?? ""), where, item);
     if (!protein.ok) return protein;
     const ligandTokens = splitTokens(sides[1] ?? "");
     const [ligandAtom] = ligandTokens;
-    if (ligandAtom === undefined) return { ok: false, error: `${where}expected a ligand atom name after the comma${eg}` };
+    if (ligandAtom === undefined)
+      return { ok: false, error: `${where}expected a ligand atom name after the comma${eg}` };
     if (ligandTokens.length > 1) {
-      return { ok: false, error: `${where}expected one ligand atom name after the comma, got ${quote(ligandTokens.join(" "))}${eg}` };
+      return {
+        ok: false,
+        error: `${where}expected one ligand atom name after the comma, got ${quote(ligandTokens.join(" "))}${eg}`,
+      };
     }
     const ligandProblem = checkName(ligandAtom, ATOM_NAME_PATTERN, "a ligand atom name", where, grammar.example);
     if (ligandProblem !== undefined) return { ok: false, error: ligandProblem };
     if (item?.ligandAtoms && !item.ligandAtoms.some((a) => a.toUpperCase() === ligandAtom.toUpperCase())) {
-      return { ok: false, error: `${where}the ligand has no atom ${ligandAtom.toUpperCase()} (its atoms: ${item.ligandAtoms.map((a) => a.toUpperCase()).join(", ")})${eg}` };
+      return {
+        ok: false,
+        error: `${where}the ligand has no atom ${ligandAtom.toUpperCase()} (its atoms: ${item.ligandAtoms.map((a) => a.toUpperCase()).join(", ")})${eg}`,
+      };
     }
     bonds.push({ ...protein.value, ligandAtomName: ligandAtom.toUpperCase() } as B);
   }
@@ -450,7 +545,11 @@ export function parseHbondAnswer<B extends ResidueBond>(text: string, grammar: B
  * Note: precision alone means a correct strict subset (1 of 2 true bonds, nothing false) scores
  * partial 1 but exact 0; that is the spec's definition.
  */
-export function scoreHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>, gold: HbondAnswer<B>, grammar: BondListGrammar<B>): TaskScore {
+export function scoreHbondAnswer<B extends ResidueBond>(
+  answer: HbondAnswer<B>,
+  gold: HbondAnswer<B>,
+  grammar: BondListGrammar<B>,
+): TaskScore {
   const truth = new Set(gold.kind === "none" ? [] : gold.bonds.map((b) => formatBond(b, grammar)));
   if (truth.size === 0) {
     const right = answer.kind === "none" ? 1 : 0;
@@ -463,6 +562,7 @@ export function scoreHbondAnswer<B extends ResidueBond>(answer: HbondAnswer<B>, 
   const exact = hits === truth.size && answered.size === truth.size ? 1 : 0;
   if (answered.size > MAX_ANSWERED_PER_TRUE_BOND * truth.size) return { exact, partial: 0 };
   const precision = hits / answered.size;
-  const partial = hits === truth.size && answered.size > truth.size ? Math.min(precision, SUPERSET_PARTIAL_CAP) : precision;
+  const partial =
+    hits === truth.size && answered.size > truth.size ? Math.min(precision, SUPERSET_PARTIAL_CAP) : precision;
   return { exact, partial };
 }

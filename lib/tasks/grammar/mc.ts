@@ -24,14 +24,18 @@ export function parseMcLetter(text: string, letters: readonly McLetter[] = MC_LE
   if (exact) {
     const letter = (exact[1] ?? exact[2] ?? "").toUpperCase();
     const match = letters.find((l) => l === letter);
-    if (match === undefined) return { ok: false, error: `${quote(letter)} is not an option: answer with one letter ${choices}${eg}` };
+    if (match === undefined)
+      return { ok: false, error: `${quote(letter)} is not an option: answer with one letter ${choices}${eg}` };
     return { ok: true, value: { letter: match }, canonical: match };
   }
 
   // Standalone option letters anywhere in the text ("A or B", "A, B", "(A)/(C)"); "AB" style too.
   const standalone = normalized.match(/(?<![a-z])[a-d](?![a-z])/gi) ?? [];
   if (standalone.length >= 2 || /^[a-d]{2,4}$/i.test(normalized)) {
-    return { ok: false, error: `give exactly one letter, got ${quote(normalized)}: answer with one letter ${choices}${eg}` };
+    return {
+      ok: false,
+      error: `give exactly one letter, got ${quote(normalized)}: answer with one letter ${choices}${eg}`,
+    };
   }
   const leading = LEADING_FORM.exec(normalized);
   if (leading) {

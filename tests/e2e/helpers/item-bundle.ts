@@ -35,16 +35,28 @@ function itemFor(task: string, i: number): { question: string; gold: unknown; an
     case "translation": {
       const axis = i % 2 ? "y" : "x";
       const d = (i % 4) + 1;
-      return { question: `Complex ${pdbId}: which translation turns image 1 into image 4?`, gold: { axis, distanceA: d }, answer: `move ${axis} ${d}` };
+      return {
+        question: `Complex ${pdbId}: which translation turns image 1 into image 4?`,
+        gold: { axis, distanceA: d },
+        answer: `move ${axis} ${d}`,
+      };
     }
     case "rotation": {
       const axis = ["x", "y", "z"][i % 3]!;
       const a = 15 * ((i % 6) + 1);
-      return { question: `Complex ${pdbId}: which rotation turns image 1 into image 4?`, gold: { axis, angleDeg: a }, answer: `roll ${axis} ${a}` };
+      return {
+        question: `Complex ${pdbId}: which rotation turns image 1 into image 4?`,
+        gold: { axis, angleDeg: a },
+        answer: `roll ${axis} ${a}`,
+      };
     }
     case "zooming": {
       const d = 40 + i;
-      return { question: `Complex ${pdbId}: how far along z was the complex moved?`, gold: { distanceA: d }, answer: `move z ${d}` };
+      return {
+        question: `Complex ${pdbId}: how far along z was the complex moved?`,
+        gold: { distanceA: d },
+        answer: `move z ${d}`,
+      };
     }
     default:
       throw new Error(`no test bundle items for task ${task}`);
@@ -73,12 +85,30 @@ export function createTestBundle(options: { perTask?: number } = {}): TestBundle
         return { file, caption: `Image ${p + 1}: ${caption}` };
       });
       items.push(
-        JSON.stringify({ id, task, taskVersion: 1, split, pdbId: PDB_IDS[i % PDB_IDS.length], question: `${question} (${tag} #${i})`, fields: { pdbId: PDB_IDS[i % PDB_IDS.length] }, images }),
+        JSON.stringify({
+          id,
+          task,
+          taskVersion: 1,
+          split,
+          pdbId: PDB_IDS[i % PDB_IDS.length],
+          question: `${question} (${tag} #${i})`,
+          fields: { pdbId: PDB_IDS[i % PDB_IDS.length] },
+          images,
+        }),
       );
       answers.push(JSON.stringify({ id, answer, gold }));
     }
   }
-  const manifest = JSON.stringify({ format: "misi-baseline-bundle", formatVersion: 1, generator: { name: "e2e", version: "1" }, counts: Object.fromEntries(tasks.map((t) => [t, perTask])) }, null, 2);
+  const manifest = JSON.stringify(
+    {
+      format: "misi-baseline-bundle",
+      formatVersion: 1,
+      generator: { name: "e2e", version: "1" },
+      counts: Object.fromEntries(tasks.map((t) => [t, perTask])),
+    },
+    null,
+    2,
+  );
   const top: Array<{ name: string; data: Buffer }> = [
     { name: "manifest.json", data: Buffer.from(manifest) },
     { name: "items.jsonl", data: Buffer.from(`${items.join("\n")}\n`) },

@@ -6,7 +6,8 @@ export const GOLD_SENTINEL = `GOLDLEAK${randomBytes(4).toString("hex")}`;
 
 export function e2eDatabaseUrl(): string {
   const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error("E2E_DATABASE_URL is not set: run the e2e suite through `npm test` (scripts/test-all.mts).");
+  if (!url)
+    throw new Error("E2E_DATABASE_URL is not set: run the e2e suite through `npm test` (scripts/test-all.mts).");
   return url;
 }
 
@@ -21,13 +22,19 @@ async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 const TINY_SVG = (label: string) =>
-  Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#000"/><circle cx="${20 + label.length}" cy="32" r="8" fill="#BF99F2"/></svg>`);
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#000"/><circle cx="${20 + label.length}" cy="32" r="8" fill="#BF99F2"/></svg>`,
+  );
 
 /**
  * An open study of `count` translation items whose answer keys carry GOLD_SENTINEL (extra gold key and distractor
  * note; task grammars ignore both). Returns the slug and the canonical gold per item id.
  */
-export async function createSentinelStudy(options: { count: number; config?: Record<string, unknown>; scene3d?: unknown }): Promise<{ slug: string; golds: Map<string, string> }> {
+export async function createSentinelStudy(options: {
+  count: number;
+  config?: Record<string, unknown>;
+  scene3d?: unknown;
+}): Promise<{ slug: string; golds: Map<string, string> }> {
   const tag = randomBytes(4).toString("hex");
   return withClient(async (c) => {
     await c.query("BEGIN");
@@ -35,7 +42,10 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
     const poolId = `pool_${tag}`;
     const versionId = `pv_${tag}`;
     await c.query(`INSERT INTO "Pool"(id, name) VALUES ($1, $2)`, [poolId, `e2e pool ${tag}`]);
-    await c.query(`INSERT INTO "PoolVersion"(id, "poolId", version, recipe, "frozenAt") VALUES ($1, $2, 1, '{}', now())`, [versionId, poolId]);
+    await c.query(
+      `INSERT INTO "PoolVersion"(id, "poolId", version, recipe, "frozenAt") VALUES ($1, $2, 1, '{}', now())`,
+      [versionId, poolId],
+    );
     for (let i = 0; i < options.count; i++) {
       const itemId = `it_${tag}_${i}`;
       const axis = i % 2 ? "y" : "x";
@@ -60,15 +70,21 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
       ]);
       for (let p = 0; p < 4; p++) {
         const data = TINY_SVG(`${i}-${p}`);
-        await c.query(`INSERT INTO "ItemImage"(id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', 'x', $5)`, [
-          `img${tag}${i}${p}${randomBytes(4).toString("hex")}`,
-          itemId,
-          p,
-          ["Image 1: front view", "Image 2: left view", "Image 3: top view", "Image 4: front view after the move"][p],
-          data,
-        ]);
+        await c.query(
+          `INSERT INTO "ItemImage"(id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', 'x', $5)`,
+          [
+            `img${tag}${i}${p}${randomBytes(4).toString("hex")}`,
+            itemId,
+            p,
+            ["Image 1: front view", "Image 2: left view", "Image 3: top view", "Image 4: front view after the move"][p],
+            data,
+          ],
+        );
       }
-      await c.query(`INSERT INTO "PoolItem"("poolVersionId", "itemId", "taskId") VALUES ($1, $2, 'translation')`, [versionId, itemId]);
+      await c.query(`INSERT INTO "PoolItem"("poolVersionId", "itemId", "taskId") VALUES ($1, $2, 'translation')`, [
+        versionId,
+        itemId,
+      ]);
     }
     const slug = `e2e-${tag}`;
     const config = {
@@ -86,17 +102,20 @@ export async function createSentinelStudy(options: { count: number; config?: Rec
       maxParticipants: null,
       consentText: "E2E consent text.",
       declineMessage: "You declined.",
-      prolific: { participantParam: "PROLIFIC_PID", studyParam: "STUDY_ID", sessionParam: "SESSION_ID", completionCode: "C0DE42", completionUrl: "https://example.org/done?cc=C0DE42" },
+      prolific: {
+        participantParam: "PROLIFIC_PID",
+        studyParam: "STUDY_ID",
+        sessionParam: "SESSION_ID",
+        completionCode: "C0DE42",
+        completionUrl: "https://example.org/done?cc=C0DE42",
+      },
       cohortTag: "crowd",
       ...options.config,
     };
-    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
-      `st_${tag}`,
-      slug,
-      `E2E study ${tag}`,
-      versionId,
-      JSON.stringify(config),
-    ]);
+    await c.query(
+      `INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`,
+      [`st_${tag}`, slug, `E2E study ${tag}`, versionId, JSON.stringify(config)],
+    );
     await c.query("COMMIT");
     return { slug, golds };
   });
@@ -114,7 +133,9 @@ export async function countResponses(slug: string, externalId: string): Promise<
 
 /** The id of the study with this slug (for staff pages addressed by id). */
 export async function studyIdOf(slug: string): Promise<string> {
-  return withClient(async (c) => (await c.query(`SELECT id FROM "Study" WHERE slug = $1`, [slug])).rows[0].id as string);
+  return withClient(
+    async (c) => (await c.query(`SELECT id FROM "Study" WHERE slug = $1`, [slug])).rows[0].id as string,
+  );
 }
 
 /** The stored interaction log of a participant's responses (camera path etc.). */
@@ -157,12 +178,18 @@ export function tinyScene3d() {
  * A new open study over the seeded demo study's pool (all nine tasks, one item each, the demo's practice item) in one
  * condition, with the default consent text (its duration is filled in from the study's length).
  */
-export async function createStudyFromDemoPool(condition: "static" | "interactive", extra: Record<string, unknown> = {}): Promise<{ slug: string }> {
+export async function createStudyFromDemoPool(
+  condition: "static" | "interactive",
+  extra: Record<string, unknown> = {},
+): Promise<{ slug: string }> {
   const tag = randomBytes(4).toString("hex");
   return withClient(async (c) => {
     const demo = await c.query(`SELECT "poolVersionId", config FROM "Study" WHERE slug = 'demo'`);
     if (!demo.rows[0]) throw new Error("the demo study is not seeded");
-    const { poolVersionId, config: demoConfig } = demo.rows[0] as { poolVersionId: string; config: { practiceItemIds: string[] } };
+    const { poolVersionId, config: demoConfig } = demo.rows[0] as {
+      poolVersionId: string;
+      config: { practiceItemIds: string[] };
+    };
     const slug = `ux-${condition}-${tag}`;
     const config = {
       itemsPerTask: 1,
@@ -173,13 +200,10 @@ export async function createStudyFromDemoPool(condition: "static" | "interactive
       cohortTag: "e2e",
       ...extra,
     };
-    await c.query(`INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`, [
-      `st_${tag}`,
-      slug,
-      `UX ${condition} ${tag}`,
-      poolVersionId,
-      JSON.stringify(config),
-    ]);
+    await c.query(
+      `INSERT INTO "Study"(id, slug, name, status, "poolVersionId", config) VALUES ($1, $2, $3, 'open', $4, $5)`,
+      [`st_${tag}`, slug, `UX ${condition} ${tag}`, poolVersionId, JSON.stringify(config)],
+    );
     return { slug };
   });
 }

@@ -22,7 +22,8 @@ export async function signInRequest(request: APIRequestContext, credentials: Cre
   });
   // next-auth answers 200 (json: true) or a 302; either way a failed sign-in points at ?error=.
   expect([200, 302]).toContain(response.status());
-  const target = response.headers()["location"] ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? "";
+  const target =
+    response.headers()["location"] ?? ((await response.json().catch(() => ({}))) as { url?: string }).url ?? "";
   expect(target, `sign-in as ${credentials.email} failed`).not.toContain("error=");
   const session = await request.get("/api/auth/session");
   const body = (await session.json()) as { user?: { email?: string } };
@@ -39,7 +40,10 @@ export async function signInPage(page: Page, credentials: Credentials, callbackU
 }
 
 /** Creates a staff account through the admin-only API (the request must be signed in as an admin). */
-export async function createAccount(adminRequest: APIRequestContext, account: Credentials & { role: "admin" | "researcher" }): Promise<void> {
+export async function createAccount(
+  adminRequest: APIRequestContext,
+  account: Credentials & { role: "admin" | "researcher" },
+): Promise<void> {
   const response = await adminRequest.post("/api/admin/users", { data: account });
   expect(response.status(), await response.text()).toBe(201);
 }

@@ -104,10 +104,15 @@ describe("every caller uses the capacity rules", () => {
 
   it("misi_reservation_expired: with every reservation expired, the address share and the reclaim change", async () => {
     // 8 items × k = 5 = 40 slots, 4 per participant: one address holds at most two participants' worth.
-    const shared = (await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } })).study;
+    const shared = (await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } }))
+      .study;
     const address = "198.51.100.78";
     const starts = [];
-    for (const pid of ["addr-1", "addr-2", "addr-3"]) starts.push((await acceptConsent(await joinStudy(shared.slug, pid), shared.id, address, TEST_DEVICE)).result?.notStarted ?? "started");
+    for (const pid of ["addr-1", "addr-2", "addr-3"])
+      starts.push(
+        (await acceptConsent(await joinStudy(shared.slug, pid), shared.id, address, TEST_DEVICE)).result?.notStarted ??
+          "started",
+      );
     expect(starts).toEqual(["started", "started", "address_share"]);
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
     await consent(study.slug, "reclaim-1");
@@ -125,7 +130,11 @@ describe("every caller uses the capacity rules", () => {
   it("misi_release_reservations: with a release that gives nothing back, the screen-out release and the reclaim change", async () => {
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
     for (const pid of ["rel-1", "rel-2", "rel-3", "rel-4"]) await consent(study.slug, pid);
-    const [one, two, three, four] = await db.participant.findMany({ where: { studyId: study.id }, orderBy: { externalId: "asc" }, select: { id: true } });
+    const [one, two, three, four] = await db.participant.findMany({
+      where: { studyId: study.id },
+      orderBy: { externalId: "asc" },
+      select: { id: true },
+    });
     expect(await reservedTotal(study.id)).toBe(12);
     // Controls: a screen-out release and a reclaim each give their 3 slots back.
     await flowQuery("release-unanswered", [one!.id, study.id]);
@@ -134,7 +143,10 @@ describe("every caller uses the capacity rules", () => {
     expect(await reclaimExpiredAssignments(study.id)).toBe(3);
     expect(await reservedTotal(study.id)).toBe(6);
 
-    await installChangedDefinition("SET reserved = GREATEST(0, c.reserved - per_item.n)", "SET reserved = c.reserved + 0 * per_item.n");
+    await installChangedDefinition(
+      "SET reserved = GREATEST(0, c.reserved - per_item.n)",
+      "SET reserved = c.reserved + 0 * per_item.n",
+    );
 
     await flowQuery("release-unanswered", [three!.id, study.id]);
     expect(await reservedTotal(study.id)).toBe(6);
@@ -148,7 +160,13 @@ describe("misi_release_reservations", () => {
   it("two releases of the same items at once, given in opposite orders, never deadlock and release each slot once", async () => {
     const { study } = await createTranslationStudy({ itemCount: 30, config: { itemsPerTask: 3, answersPerItem: 100 } });
     await consent(study.slug, "release-race");
-    const items = (await db.studyItemCounter.findMany({ where: { studyId: study.id }, orderBy: { itemId: "asc" }, select: { itemId: true } })).map((c) => c.itemId);
+    const items = (
+      await db.studyItemCounter.findMany({
+        where: { studyId: study.id },
+        orderBy: { itemId: "asc" },
+        select: { itemId: true },
+      })
+    ).map((c) => c.itemId);
     expect(items).toHaveLength(30);
     const connect = async () => {
       const c = new pg.Client({ connectionString: own.url });
@@ -165,7 +183,10 @@ describe("misi_release_reservations", () => {
       const [holder, a, b, watcher] = await Promise.all([connect(), connect(), connect(), connect()]);
       try {
         await holder.query("BEGIN");
-        await holder.query(`SELECT 1 FROM "StudyItemCounter" WHERE "studyId" = $1 AND "itemId" = $2 FOR UPDATE`, [study.id, items[15]]);
+        await holder.query(`SELECT 1 FROM "StudyItemCounter" WHERE "studyId" = $1 AND "itemId" = $2 FOR UPDATE`, [
+          study.id,
+          items[15],
+        ]);
         const release = async (client: pg.Client, order: string[]) => {
           try {
             await client.query("BEGIN");
@@ -180,7 +201,10 @@ describe("misi_release_reservations", () => {
         const outcomes = Promise.all([release(a, items), release(b, [...items].reverse())]);
         const pids = [a, b].map((c) => (c as unknown as { processID: number }).processID);
         for (;;) {
-          const waiting = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`, [pids]);
+          const waiting = await watcher.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`,
+            [pids],
+          );
           if (waiting.rows[0].n === 2) break;
           await new Promise((r) => setTimeout(r, 20));
         }
@@ -196,7 +220,10 @@ describe("misi_release_reservations", () => {
     expect(counters.map((c) => c.reserved)).toEqual(Array(30).fill(0));
 
     // The control: the same race against a release that locks in the order it was given deadlocks.
-    await installChangedDefinition(`ORDER BY c."itemId" FOR UPDATE`, `ORDER BY array_position(p_item_ids, c."itemId") FOR UPDATE`);
+    await installChangedDefinition(
+      `ORDER BY c."itemId" FOR UPDATE`,
+      `ORDER BY array_position(p_item_ids, c."itemId") FOR UPDATE`,
+    );
     expect((await race()).sort()).toEqual(["deadlock", "released"]);
   });
 });

@@ -18,11 +18,17 @@ afterAll(async () => {
 describe("assignment", () => {
   it("50 concurrent joins against one pool with k=3: no item exceeds k, no participant sees an item twice", async () => {
     const k = 3;
-    const { study, items } = await createTranslationStudy({ itemCount: 40, config: { itemsPerTask: 3, answersPerItem: k } });
+    const { study, items } = await createTranslationStudy({
+      itemCount: 40,
+      config: { itemsPerTask: 3, answersPerItem: k },
+    });
     const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => join(study.slug, `fifty-${i}`)));
     expect(new Set(ids).size).toBe(50);
     await Promise.all(ids.map((id) => recordConsent(id, true, DEVICE)));
-    const assignments = await db.assignment.findMany({ where: { participant: { studyId: study.id } }, select: { participantId: true, itemId: true } });
+    const assignments = await db.assignment.findMany({
+      where: { participant: { studyId: study.id } },
+      select: { participantId: true, itemId: true },
+    });
     const perItem = new Map<string, number>();
     for (const a of assignments) perItem.set(a.itemId, (perItem.get(a.itemId) ?? 0) + 1);
     // 50 × 3 = 150 requests for 40 × 3 = 120 slots: all slots used, none beyond k.
@@ -30,16 +36,23 @@ describe("assignment", () => {
     expect(Math.max(...perItem.values())).toBe(k);
     expect(perItem.size).toBe(items.length);
     const byParticipant = new Map<string, string[]>();
-    for (const a of assignments) byParticipant.set(a.participantId, [...(byParticipant.get(a.participantId) ?? []), a.itemId]);
+    for (const a of assignments)
+      byParticipant.set(a.participantId, [...(byParticipant.get(a.participantId) ?? []), a.itemId]);
     for (const list of byParticipant.values()) expect(new Set(list).size).toBe(list.length);
   });
 
   it("8 joiners for 20 slots: every slot used once, none beyond k, no duplicates within a participant", async () => {
     const k = 2;
-    const { study, items } = await createTranslationStudy({ itemCount: 10, config: { itemsPerTask: 3, answersPerItem: k } });
+    const { study, items } = await createTranslationStudy({
+      itemCount: 10,
+      config: { itemsPerTask: 3, answersPerItem: k },
+    });
     const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => join(study.slug, `conc-${i}`)));
     const results = await Promise.all(ids.map((id) => recordConsent(id, true, DEVICE)));
-    const assignments = await db.assignment.findMany({ where: { participant: { studyId: study.id } }, select: { participantId: true, itemId: true } });
+    const assignments = await db.assignment.findMany({
+      where: { participant: { studyId: study.id } },
+      select: { participantId: true, itemId: true },
+    });
     const perItem = new Map<string, number>();
     for (const a of assignments) perItem.set(a.itemId, (perItem.get(a.itemId) ?? 0) + 1);
     // Capacity 10 items × k=2 = 20 slots for 8 × 3 = 24 requests: every slot is used, none twice.
@@ -56,31 +69,53 @@ describe("assignment", () => {
   });
 
   it("hands out the least-answered items first", async () => {
-    const { study, items } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 1, answersPerItem: 5 } });
+    const { study, items } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 1, answersPerItem: 5 },
+    });
     const first = await join(study.slug, "least-1");
     await recordConsent(first, true, DEVICE); // creates the counters and reserves one item
     const taken = (await db.assignment.findFirstOrThrow({ where: { participantId: first } })).itemId;
     const others = items.map((i) => i.id).filter((id) => id !== taken);
-    await db.studyItemCounter.update({ where: { studyId_itemId: { studyId: study.id, itemId: others[0]! } }, data: { reserved: 3 } });
+    await db.studyItemCounter.update({
+      where: { studyId_itemId: { studyId: study.id, itemId: others[0]! } },
+      data: { reserved: 3 },
+    });
     const second = await join(study.slug, "least-2");
     await recordConsent(second, true, DEVICE);
     // Counts are now taken=1, others[0]=3, others[1]=0: the newcomer must get others[1].
-    await expect(db.assignment.findFirstOrThrow({ where: { participantId: second } })).resolves.toMatchObject({ itemId: others[1] });
+    await expect(db.assignment.findFirstOrThrow({ where: { participantId: second } })).resolves.toMatchObject({
+      itemId: others[1],
+    });
   });
 
   it("a participant who would get no item is told so before consenting, and is neither started nor counted", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 1 } });
     const first = await join(study.slug, "nw-1");
-    await expect(getParticipantSession(first)).resolves.toMatchObject({ noWork: false, participant: { consented: false } });
+    await expect(getParticipantSession(first)).resolves.toMatchObject({
+      noWork: false,
+      participant: { consented: false },
+    });
     await recordConsent(first, true, DEVICE);
     const second = await join(study.slug, "nw-2");
     // Before consenting: the session already says there is no work.
-    await expect(getParticipantSession(second)).resolves.toMatchObject({ noWork: true, participant: { consented: false, status: "consenting" } });
+    await expect(getParticipantSession(second)).resolves.toMatchObject({
+      noWork: true,
+      participant: { consented: false, status: "consenting" },
+    });
     // Consenting anyway (a stale page) starts nothing.
-    await expect(recordConsent(second, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 0, notStarted: "no_items" });
-    await expect(db.participant.findUniqueOrThrow({ where: { id: second } })).resolves.toMatchObject({ status: "consenting", consentAt: null });
+    await expect(recordConsent(second, true, DEVICE)).resolves.toMatchObject({
+      mainAssigned: 0,
+      notStarted: "no_items",
+    });
+    await expect(db.participant.findUniqueOrThrow({ where: { id: second } })).resolves.toMatchObject({
+      status: "consenting",
+      consentAt: null,
+    });
     await expect(db.assignment.count({ where: { participantId: second } })).resolves.toBe(0);
-    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject({ started: 1 });
+    await expect(db.studyParticipantCounter.findUniqueOrThrow({ where: { studyId: study.id } })).resolves.toMatchObject(
+      { started: 1 },
+    );
   });
 
   it("order is randomised per participant from the recorded seed, and assignment happens once", async () => {
@@ -90,7 +125,10 @@ describe("assignment", () => {
     await recordConsent(a, true, DEVICE);
     await recordConsent(b, true, DEVICE);
     await expect(recordConsent(a, true, DEVICE)).resolves.toBeNull(); // starting happens once
-    const order = async (pid: string) => (await db.assignment.findMany({ where: { participantId: pid }, orderBy: { position: "asc" } })).map((x) => x.itemId);
+    const order = async (pid: string) =>
+      (await db.assignment.findMany({ where: { participantId: pid }, orderBy: { position: "asc" } })).map(
+        (x) => x.itemId,
+      );
     const [oa, ob] = [await order(a), await order(b)];
     expect(oa).toHaveLength(6);
     expect([...oa].sort()).toEqual([...ob].sort());
@@ -106,7 +144,10 @@ describe("consent state machine", () => {
     await recordConsent(pid, false, null);
     await expect(recordConsent(pid, true, DEVICE)).resolves.toBeNull();
     await expect(db.assignment.count({ where: { participantId: pid } })).resolves.toBe(0);
-    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({ status: "declined", consentAt: null });
+    await expect(db.participant.findUniqueOrThrow({ where: { id: pid } })).resolves.toMatchObject({
+      status: "declined",
+      consentAt: null,
+    });
     // The items stay available to the next participant.
     const next = await join(study.slug, "after-decliner");
     await expect(recordConsent(next, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 2 });
@@ -126,7 +167,10 @@ describe("consent state machine", () => {
 
 describe("items excluded after the study's counters exist", () => {
   it("are never assigned to later joiners", async () => {
-    const { study, items } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 2, answersPerItem: 5 } });
+    const { study, items } = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 2, answersPerItem: 5 },
+    });
     const first = await join(study.slug, "before-exclusion");
     await recordConsent(first, true, DEVICE); // creates the counters; reserves two items
     const taken = new Set((await db.assignment.findMany({ where: { participantId: first } })).map((a) => a.itemId));
@@ -160,7 +204,9 @@ describe("a retried consent", () => {
     // the limit filled with retries and new participants were refused (and the retries themselves got 429).
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 2, answersPerItem: 5 } });
     const limits = { perAddress: 2 };
-    const join = async (pid: string) => ((await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: pid } })) as { participantId: string }).participantId;
+    const join = async (pid: string) =>
+      ((await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: pid } })) as { participantId: string })
+        .participantId;
     const first = await join("limit-first");
     expect((await admitConsent(first, study.id, "203.0.113.1", limits)).ok).toBe(true);
     await recordConsent(first, true, DEVICE);
@@ -183,7 +229,9 @@ describe("database round trips of consent and start", () => {
     const spy = vi.spyOn(pg.Client.prototype, "query");
     try {
       await expect(recordConsent(pid, true, DEVICE)).resolves.toMatchObject({ mainAssigned: 3 });
-      const texts = spy.mock.calls.map((c) => String(typeof c[0] === "string" ? c[0] : ((c[0] as { text?: string }).text ?? "")));
+      const texts = spy.mock.calls.map((c) =>
+        String(typeof c[0] === "string" ? c[0] : ((c[0] as { text?: string }).text ?? "")),
+      );
       console.log(`round trips: start ${texts.length}`);
       expect(texts.some((t) => /advisory|BEGIN/i.test(t))).toBe(false);
       expect(texts.length).toBe(2);
@@ -214,7 +262,10 @@ describe("database round trips of consent and start", () => {
       expect(total).toBeLessThanOrEqual(5);
       // A retried consent of the started participant: one read, nothing counted, nobody started.
       spy.mockClear();
-      await expect(acceptConsent(pid, study.id, "203.0.113.50", DEVICE)).resolves.toEqual({ admitted: { ok: true }, result: null });
+      await expect(acceptConsent(pid, study.id, "203.0.113.50", DEVICE)).resolves.toEqual({
+        admitted: { ok: true },
+        result: null,
+      });
       expect(spy.mock.calls.length).toBe(1);
     } finally {
       spy.mockRestore();

@@ -14,7 +14,13 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const DEVICE = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 2, userAgent: "test", pointer: "fine" as const };
+const DEVICE = {
+  viewportWidth: 1280,
+  viewportHeight: 800,
+  devicePixelRatio: 2,
+  userAgent: "test",
+  pointer: "fine" as const,
+};
 
 /** A six-atom ring: enough for Scene3dSchema. */
 const SCENE = {
@@ -53,11 +59,19 @@ async function startParticipant(config: StudyConfigInput, pid: string) {
   const [current, next] = await db.assignment.findMany({
     where: { participantId },
     orderBy: { position: "asc" },
-    select: { id: true, item: { select: { images: { select: { id: true, position: true }, orderBy: { position: "asc" } } } } },
+    select: {
+      id: true,
+      item: { select: { images: { select: { id: true, position: true }, orderBy: { position: "asc" } } } },
+    },
   });
   expect(session.current!.assignmentId).toBe(current!.id);
   const imagesOf = (a: typeof current) => a!.item.images.map((i) => i.id);
-  return { participantId, session, current: { id: current!.id, images: imagesOf(current) }, next: { id: next!.id, images: imagesOf(next) } };
+  return {
+    participantId,
+    session,
+    current: { id: current!.id, images: imagesOf(current) },
+    next: { id: next!.id, images: imagesOf(next) },
+  };
 }
 
 async function imageOutcome(imageId: string, participantId: string): Promise<"served" | "refused" | "not found"> {
@@ -76,7 +90,12 @@ async function allImages(ids: string[], participantId: string) {
 
 describe("timed study: a question's content is served only once it is current and reported shown", () => {
   it("images and option images: refused before /shown and for the next question, served after; answered ones stay served", async () => {
-    const { participantId: pid, session, current, next } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-images");
+    const {
+      participantId: pid,
+      session,
+      current,
+      next,
+    } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-images");
     expect(current.images).toHaveLength(5);
     // Served to the participant (session, instructions), not yet shown: the question image and its option images are refused.
     expect(await allImages(current.images, pid)).toEqual(Array(5).fill("refused"));
@@ -91,7 +110,12 @@ describe("timed study: a question's content is served only once it is current an
     // A reload reports it again: the first stamp stays.
     expect((await markQuestionShown(pid, current.id)).shownAt).toBe(shown.shownAt);
 
-    const stored = await submitAnswer({ participantId: pid, assignmentId: current.id, rawAnswer: "move x 1", idempotencyKey: `ans-${pid}` });
+    const stored = await submitAnswer({
+      participantId: pid,
+      assignmentId: current.id,
+      rawAnswer: "move x 1",
+      idempotencyKey: `ans-${pid}`,
+    });
     expect(stored.update.upcomingImageIds).toEqual([]);
     expect(stored.update.current!.assignmentId).toBe(next.id);
     // Answered: still served (practice feedback shows them). The next one is now current but not shown yet.
@@ -104,21 +128,44 @@ describe("timed study: a question's content is served only once it is current an
   it("/shown for a question that is not the current one is refused and stamps nothing", async () => {
     const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-shown-next");
     await expect(markQuestionShown(pid, next.id)).rejects.toMatchObject({ code: "CONFLICT" });
-    expect((await db.assignment.findUniqueOrThrow({ where: { id: next.id }, select: { questionShownAt: true } })).questionShownAt).toBeNull();
+    expect(
+      (await db.assignment.findUniqueOrThrow({ where: { id: next.id }, select: { questionShownAt: true } }))
+        .questionShownAt,
+    ).toBeNull();
     expect(await allImages(next.images, pid)).toEqual(Array(5).fill("refused"));
     await expect(markQuestionShown(pid, current.id)).resolves.toMatchObject({ assignmentId: current.id });
   });
 
   it("an answer to a question that is not the current one is refused and stores nothing (its clock never started)", async () => {
-    const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-answer-next");
+    const {
+      participantId: pid,
+      current,
+      next,
+    } = await startParticipant({ timeLimitSec: 60 }, "gate-timed-answer-next");
     // A later question has no shown stamp and so no deadline: answering it early must not store an untimed answer.
-    await expect(submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next-${pid}` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next-${pid}` }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await db.response.count({ where: { assignmentId: next.id } })).toBe(0);
     // The current one is answered as usual; then the next one is current and can be answered.
     await markQuestionShown(pid, current.id);
-    await expect(submitAnswer({ participantId: pid, assignmentId: current.id, rawAnswer: "move x 1", idempotencyKey: `cur-${pid}` })).resolves.toMatchObject({ result: { status: "stored" } });
+    await expect(
+      submitAnswer({
+        participantId: pid,
+        assignmentId: current.id,
+        rawAnswer: "move x 1",
+        idempotencyKey: `cur-${pid}`,
+      }),
+    ).resolves.toMatchObject({ result: { status: "stored" } });
     await markQuestionShown(pid, next.id);
-    await expect(submitAnswer({ participantId: pid, assignmentId: next.id, rawAnswer: "move x 1", idempotencyKey: `next2-${pid}` })).resolves.toMatchObject({ result: { status: "stored" } });
+    await expect(
+      submitAnswer({
+        participantId: pid,
+        assignmentId: next.id,
+        rawAnswer: "move x 1",
+        idempotencyKey: `next2-${pid}`,
+      }),
+    ).resolves.toMatchObject({ result: { status: "stored" } });
   });
 
   it("after a reload the session says the current question was already reported shown", async () => {
@@ -129,7 +176,11 @@ describe("timed study: a question's content is served only once it is current an
   });
 
   it("3D scene (interactive condition): refused before /shown and for the next question, served after", async () => {
-    const { participantId: pid, current, next } = await startParticipant({ timeLimitSec: 60, conditions: ["interactive"] }, "gate-timed-scene");
+    const {
+      participantId: pid,
+      current,
+      next,
+    } = await startParticipant({ timeLimitSec: 60, conditions: ["interactive"] }, "gate-timed-scene");
     expect(await sceneOutcome(current.id, pid)).toBe("refused");
     expect(await sceneOutcome(next.id, pid)).toBe("refused");
     await markQuestionShown(pid, current.id);
@@ -138,7 +189,12 @@ describe("timed study: a question's content is served only once it is current an
   });
 
   it("untimed study: every assigned question's images and scene are served before /shown (prefetch), as before", async () => {
-    const { participantId: pid, session, current, next } = await startParticipant({ conditions: ["interactive"] }, "gate-untimed");
+    const {
+      participantId: pid,
+      session,
+      current,
+      next,
+    } = await startParticipant({ conditions: ["interactive"] }, "gate-untimed");
     expect(session.upcomingImageIds).toEqual(next.images);
     expect(await allImages([...current.images, ...next.images], pid)).toEqual(Array(10).fill("served"));
     expect(await sceneOutcome(current.id, pid)).toBe("served");
@@ -146,7 +202,10 @@ describe("timed study: a question's content is served only once it is current an
   });
 
   it("another participant's images and scene are not found, timed or not", async () => {
-    const { participantId: owner, current } = await startParticipant({ timeLimitSec: 60, conditions: ["interactive"] }, "gate-owner");
+    const { participantId: owner, current } = await startParticipant(
+      { timeLimitSec: 60, conditions: ["interactive"] },
+      "gate-owner",
+    );
     await markQuestionShown(owner, current.id);
     const { participantId: other } = await startParticipant({ timeLimitSec: 60 }, "gate-other");
     expect(await imageOutcome(current.images[0]!, other)).toBe("not found");

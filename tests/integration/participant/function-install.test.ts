@@ -33,7 +33,10 @@ let running: pg.Client;
 
 beforeAll(async () => {
   for (const f of fs.readdirSync(source)) fs.copyFileSync(path.join(source, f), path.join(dir, f));
-  fs.writeFileSync(path.join(dir, "90_probe.sql"), `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 1 $$;\n`);
+  fs.writeFileSync(
+    path.join(dir, "90_probe.sql"),
+    `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 1 $$;\n`,
+  );
   await admin(`CREATE DATABASE ${name}`);
   await runMigrationCommand("deploy", { databaseUrl: url, quiet: true, functionsDir: dir });
   // A connection of the running app, open across the deploys below.
@@ -48,7 +51,13 @@ afterAll(async () => {
 });
 
 const probe = async () => (await running.query(`SELECT misi_probe() AS v`)).rows[0].v;
-const overloads = async (fn: string) => (await running.query<{ sig: string }>(`SELECT oid::regprocedure::text AS sig FROM pg_proc WHERE proname = $1 ORDER BY 1`, [fn])).rows.map((r) => r.sig);
+const overloads = async (fn: string) =>
+  (
+    await running.query<{ sig: string }>(
+      `SELECT oid::regprocedure::text AS sig FROM pg_proc WHERE proname = $1 ORDER BY 1`,
+      [fn],
+    )
+  ).rows.map((r) => r.sig);
 const deploy = () => runMigrationCommand("deploy", { databaseUrl: url, quiet: true, functionsDir: dir });
 
 describe("the migrate step installs the function files", () => {
@@ -66,7 +75,10 @@ describe("the migrate step installs the function files", () => {
   it("an edited body changes the function for a connection that is already open, and for its prepared statements", async () => {
     await running.query(`PREPARE probe_stmt AS SELECT misi_probe() AS v`);
     expect((await running.query(`EXECUTE probe_stmt`)).rows[0].v).toBe(1);
-    fs.writeFileSync(path.join(dir, "90_probe.sql"), `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 2 $$;\n`);
+    fs.writeFileSync(
+      path.join(dir, "90_probe.sql"),
+      `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 2 $$;\n`,
+    );
     await deploy();
     expect(await probe()).toBe(2);
     expect((await running.query(`EXECUTE probe_stmt`)).rows[0].v).toBe(2);
@@ -75,14 +87,20 @@ describe("the migrate step installs the function files", () => {
 
   it("an edit to a real function file reaches the database", async () => {
     const file = path.join(dir, "00_open_assignments.sql");
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('  FROM "Assignment" a\n', '  FROM "Assignment" a -- edited\n'));
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, "utf8").replace('  FROM "Assignment" a\n', '  FROM "Assignment" a -- edited\n'),
+    );
     await deploy();
     const { rows } = await running.query(`SELECT prosrc FROM pg_proc WHERE proname = 'misi_open_assignments'`);
     expect(rows[0].prosrc).toContain("-- edited");
   });
 
   it("a changed signature or result type replaces the function (no hand-written DROP), a removed file drops it", async () => {
-    fs.writeFileSync(path.join(dir, "90_probe.sql"), `CREATE OR REPLACE FUNCTION misi_probe(p_add int DEFAULT 40) RETURNS text LANGUAGE sql STABLE AS $$ SELECT (2 + p_add)::text $$;\n`);
+    fs.writeFileSync(
+      path.join(dir, "90_probe.sql"),
+      `CREATE OR REPLACE FUNCTION misi_probe(p_add int DEFAULT 40) RETURNS text LANGUAGE sql STABLE AS $$ SELECT (2 + p_add)::text $$;\n`,
+    );
     await deploy();
     expect(await overloads("misi_probe")).toEqual(["misi_probe(integer)"]);
     expect(await probe()).toBe("42");
@@ -92,8 +110,14 @@ describe("the migrate step installs the function files", () => {
   });
 
   it("a file that fails is named, and nothing of that deploy is installed", async () => {
-    fs.writeFileSync(path.join(dir, "90_probe.sql"), `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 3 $$;\n`);
-    fs.writeFileSync(path.join(dir, "95_broken.sql"), `CREATE OR REPLACE FUNCTION misi_broken() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM "Assignment" $$;\n`);
+    fs.writeFileSync(
+      path.join(dir, "90_probe.sql"),
+      `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 3 $$;\n`,
+    );
+    fs.writeFileSync(
+      path.join(dir, "95_broken.sql"),
+      `CREATE OR REPLACE FUNCTION misi_broken() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM "Assignment" $$;\n`,
+    );
     await expect(deploy()).rejects.toThrow(/95_broken\.sql: .*no_such_column/);
     expect(await overloads("misi_probe")).toEqual([]);
     fs.rmSync(path.join(dir, "95_broken.sql"));

@@ -55,28 +55,43 @@ async function installDefinitionWithNothingOpen(): Promise<void> {
   for (const f of fs.readdirSync(source)) fs.copyFileSync(path.join(source, f), path.join(dir, f));
   const file = path.join(dir, "00_open_assignments.sql");
   const text = fs.readFileSync(file, "utf8");
-  const changed = text.replace(`WHERE a."participantId" = p_participant_id`, `WHERE false AND a."participantId" = p_participant_id`);
+  const changed = text.replace(
+    `WHERE a."participantId" = p_participant_id`,
+    `WHERE false AND a."participantId" = p_participant_id`,
+  );
   expect(changed).not.toBe(text);
   fs.writeFileSync(file, changed);
   await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true, functionsDir: dir });
   fs.rmSync(dir, { recursive: true });
 }
 
-async function started(slug: string, pid: string): Promise<{ id: string; assignments: Array<{ id: string; imageId: string }> }> {
+async function started(
+  slug: string,
+  pid: string,
+): Promise<{ id: string; assignments: Array<{ id: string; imageId: string }> }> {
   const id = await joinStudy(slug, pid);
   await recordConsent(id, true, TEST_DEVICE);
-  const rows = await db.assignment.findMany({ where: { participantId: id }, orderBy: { position: "asc" }, select: { id: true, item: { select: { images: { select: { id: true } } } } } });
+  const rows = await db.assignment.findMany({
+    where: { participantId: id },
+    orderBy: { position: "asc" },
+    select: { id: true, item: { select: { images: { select: { id: true } } } } },
+  });
   return { id, assignments: rows.map((r) => ({ id: r.id, imageId: r.item.images[0]!.id })) };
 }
 
-const answer = (participantId: string, assignmentId: string, key: string) => submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
+const answer = (participantId: string, assignmentId: string, key: string) =>
+  submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
 
 describe("every participant-flow caller uses misi_open_assignments", () => {
   it("with a definition under which nothing is open, each caller changes its behaviour", async () => {
-    const untimed = (await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } })).study;
-    const timed = (await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5, timeLimitSec: 60 } })).study;
+    const untimed = (await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } }))
+      .study;
+    const timed = (
+      await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5, timeLimitSec: 60 } })
+    ).study;
     // 8 items × k = 5 = 40 slots, 4 per participant: one address holds at most two participants' worth.
-    const shared = (await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } })).study;
+    const shared = (await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } }))
+      .study;
 
     // Controls, on the real definition.
     const reader = await started(untimed.slug, "reader");
@@ -85,7 +100,9 @@ describe("every participant-flow caller uses misi_open_assignments", () => {
     expect(readerBefore!.current!.assignmentId).toBe(reader.assignments[0]!.id);
 
     const skipper = await started(untimed.slug, "skipper");
-    await expect(answer(skipper.id, skipper.assignments[1]!.id, "skip-control")).rejects.toThrow(/not your current question/);
+    await expect(answer(skipper.id, skipper.assignments[1]!.id, "skip-control")).rejects.toThrow(
+      /not your current question/,
+    );
 
     const replayer = await started(untimed.slug, "replayer");
     const first = await answer(replayer.id, replayer.assignments[0]!.id, "replay-key");
@@ -100,7 +117,11 @@ describe("every participant-flow caller uses misi_open_assignments", () => {
 
     const address = "198.51.100.77";
     const starts = [];
-    for (const pid of ["addr-1", "addr-2", "addr-3"]) starts.push((await acceptConsent(await joinStudy(shared.slug, pid), shared.id, address, TEST_DEVICE)).result?.notStarted ?? "started");
+    for (const pid of ["addr-1", "addr-2", "addr-3"])
+      starts.push(
+        (await acceptConsent(await joinStudy(shared.slug, pid), shared.id, address, TEST_DEVICE)).result?.notStarted ??
+          "started",
+      );
     expect(starts).toEqual(["started", "started", "address_share"]);
 
     await installDefinitionWithNothingOpen();
@@ -125,10 +146,14 @@ describe("every participant-flow caller uses misi_open_assignments", () => {
     expect(replay.update.current).toBeNull();
 
     // Content gate: the shown question is no longer current, so its image is refused.
-    expect(await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)).toMatchObject({ refused: expect.stringMatching(/not your current one/) });
+    expect(await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)).toMatchObject({
+      refused: expect.stringMatching(/not your current one/),
+    });
 
     // Shown stamp: refused as not current.
-    await expect(markQuestionShown(stamper.id, stamper.assignments[0]!.id)).rejects.toThrow(/not your current question/);
+    await expect(markQuestionShown(stamper.id, stamper.assignments[0]!.id)).rejects.toThrow(
+      /not your current question/,
+    );
 
     // Start: the address's participants hold nothing open, so its share has room again.
     const fourth = await acceptConsent(await joinStudy(shared.slug, "addr-4"), shared.id, address, TEST_DEVICE);

@@ -27,16 +27,44 @@ async function pocketStudy() {
       payload: { pdbId: "1abc", chainIds: ["A", "C"] },
       contentHash: `t9-${tag}`,
       answerKey: { create: { gold: JSON.parse(JSON.stringify(key.value)) as object, canonical: key.canonical } },
-      images: { create: [{ position: 0, caption: "Image 1", mimeType: "image/svg+xml", sha256: "x", data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") }] },
+      images: {
+        create: [
+          {
+            position: 0,
+            caption: "Image 1",
+            mimeType: "image/svg+xml",
+            sha256: "x",
+            data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+          },
+        ],
+      },
     },
     select: { id: true },
   });
   const pool = await db.pool.create({
-    data: { name: `t9 ${tag}`, versions: { create: { version: 1, recipe: {}, frozenAt: new Date(), items: { create: [{ itemId: item.id, taskId: pocketLigandTask.id }] } } } },
+    data: {
+      name: `t9 ${tag}`,
+      versions: {
+        create: {
+          version: 1,
+          recipe: {},
+          frozenAt: new Date(),
+          items: { create: [{ itemId: item.id, taskId: pocketLigandTask.id }] },
+        },
+      },
+    },
     select: { versions: { select: { id: true } } },
   });
-  const config = StudyConfigSchema.parse({ tasks: [pocketLigandTask.id], itemsPerTask: 1, answersPerItem: 3, hbondPrimer: false });
-  const study = await db.study.create({ data: { slug: `t9-${tag}`, name: `T9 ${tag}`, status: "open", poolVersionId: pool.versions[0]!.id, config }, select: { slug: true } });
+  const config = StudyConfigSchema.parse({
+    tasks: [pocketLigandTask.id],
+    itemsPerTask: 1,
+    answersPerItem: 3,
+    hbondPrimer: false,
+  });
+  const study = await db.study.create({
+    data: { slug: `t9-${tag}`, name: `T9 ${tag}`, status: "open", poolVersionId: pool.versions[0]!.id, config },
+    select: { slug: true },
+  });
   const pid = await join(study.slug, `t9-${tag}`);
   await recordConsent(pid, true, DEVICE);
   return pid;
@@ -47,12 +75,27 @@ describe("T9 answers parsed against the item", () => {
     const pid = await pocketStudy();
     const current = (await getParticipantSession(pid))!.current!;
     expect(current.item.taskId).toBe(pocketLigandTask.id);
-    const submit = (answer: string, n: number) => submitAnswer({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: answer, idempotencyKey: `t9-${pid}-${n}` });
-    await expect(submit("GLY 27 C O, O5", 1)).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("this item has no chain O (its chains: A, C)") });
-    await expect(submit("GLY 27 O Z, O5", 3)).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("this item has no chain Z (its chains: A, C)") });
+    const submit = (answer: string, n: number) =>
+      submitAnswer({
+        participantId: pid,
+        assignmentId: current.assignmentId,
+        rawAnswer: answer,
+        idempotencyKey: `t9-${pid}-${n}`,
+      });
+    await expect(submit("GLY 27 C O, O5", 1)).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: expect.stringContaining("this item has no chain O (its chains: A, C)"),
+    });
+    await expect(submit("GLY 27 O Z, O5", 3)).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: expect.stringContaining("this item has no chain Z (its chains: A, C)"),
+    });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     const stored = await submit("GLY 27 O C, O5", 2);
     expect(stored.result.status).toBe("stored");
-    await expect(db.response.findFirstOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({ exact: 1, canonicalAnswer: "GLY 27 O C, O5" });
+    await expect(db.response.findFirstOrThrow({ where: { participantId: pid } })).resolves.toMatchObject({
+      exact: 1,
+      canonicalAnswer: "GLY 27 O C, O5",
+    });
   });
 });

@@ -15,7 +15,10 @@ afterAll(async () => {
 
 describe("answers", () => {
   async function startedParticipant(config = {}) {
-    const setup = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 3, ...config } });
+    const setup = await createTranslationStudy({
+      itemCount: 3,
+      config: { itemsPerTask: 3, answersPerItem: 3, ...config },
+    });
     const pid = await join(setup.study.slug, `ans-${Math.random().toString(36).slice(2)}`);
     await recordConsent(pid, true, DEVICE);
     return { ...setup, pid };
@@ -46,26 +49,54 @@ describe("answers", () => {
   it("a retried or double-clicked submit stores one response", async () => {
     const { pid } = await startedParticipant();
     const current = (await getParticipantSession(pid))!.current!;
-    const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move y -2", idempotencyKey: `dup-${pid}` };
+    const options = {
+      participantId: pid,
+      assignmentId: current.assignmentId,
+      rawAnswer: "move y -2",
+      idempotencyKey: `dup-${pid}`,
+    };
     const results = await Promise.all([recordResponse(options), recordResponse(options), recordResponse(options)]);
     expect(results.map((r) => r.status).sort()).toEqual(["duplicate", "duplicate", "stored"]);
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(1);
     await expect(recordResponse(options)).resolves.toMatchObject({ status: "duplicate" });
     // A different key for the same question is refused rather than overwriting the stored answer.
-    await expect(recordResponse({ ...options, idempotencyKey: `other-${pid}` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(recordResponse({ ...options, idempotencyKey: `other-${pid}` })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 
   it("invalid answers get the grammar's message and store nothing; tampered requests are refused", async () => {
     const { pid } = await startedParticipant();
     const current = (await getParticipantSession(pid))!.current!;
-    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move w 3", idempotencyKey: `bad-${pid}` })).rejects.toMatchObject({
+    await expect(
+      recordResponse({
+        participantId: pid,
+        assignmentId: current.assignmentId,
+        rawAnswer: "move w 3",
+        idempotencyKey: `bad-${pid}`,
+      }),
+    ).rejects.toMatchObject({
       code: "UNPROCESSABLE",
       message: expect.stringMatching(/axis/),
     });
-    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 9", idempotencyKey: `bad2-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(
+      recordResponse({
+        participantId: pid,
+        assignmentId: current.assignmentId,
+        rawAnswer: "move x 9",
+        idempotencyKey: `bad2-${pid}`,
+      }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     const other = await startedParticipant();
     const theirs = (await getParticipantSession(other.pid))!.current!;
-    await expect(recordResponse({ participantId: pid, assignmentId: theirs.assignmentId, rawAnswer: "move x 1", idempotencyKey: `steal-${pid}` })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      recordResponse({
+        participantId: pid,
+        assignmentId: theirs.assignmentId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `steal-${pid}`,
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
   });
 
@@ -74,12 +105,22 @@ describe("answers", () => {
     const { pid, study } = await startedParticipant({ itemsPerTask: 2, practiceItemIds: [practiceItem.id] });
     const s = await getParticipantSession(pid);
     expect(s!.current!.phase).toBe("practice");
-    const practice = await recordResponse({ participantId: pid, assignmentId: s!.current!.assignmentId, rawAnswer: "move y 1", idempotencyKey: `p-${pid}` });
+    const practice = await recordResponse({
+      participantId: pid,
+      assignmentId: s!.current!.assignmentId,
+      rawAnswer: "move y 1",
+      idempotencyKey: `p-${pid}`,
+    });
     expect(practice.practiceFeedback).toEqual({ correct: false, correctAnswer: "move y -1" });
     let session = await getParticipantSession(pid);
     let n = 0;
     while (session!.current) {
-      const r = await recordResponse({ participantId: pid, assignmentId: session!.current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `m-${pid}-${n++}` });
+      const r = await recordResponse({
+        participantId: pid,
+        assignmentId: session!.current.assignmentId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `m-${pid}-${n++}`,
+      });
       expect(r.practiceFeedback).toBeNull();
       session = await getParticipantSession(pid);
     }
@@ -92,10 +133,20 @@ describe("answers", () => {
 
   it("attention-check failures screen out under the screen_out policy", async () => {
     const check = await createTranslationItem("attention", { axis: "x", distanceA: 4 });
-    const { pid } = await startedParticipant({ itemsPerTask: 3, attentionItemIds: [check.id], attentionPolicy: "screen_out", attentionMaxFailures: 0 });
+    const { pid } = await startedParticipant({
+      itemsPerTask: 3,
+      attentionItemIds: [check.id],
+      attentionPolicy: "screen_out",
+      attentionMaxFailures: 0,
+    });
     const assignment = await db.assignment.findFirstOrThrow({ where: { participantId: pid, phase: "attention" } });
     await makeCurrentQuestion(assignment.id);
-    const r = await recordResponse({ participantId: pid, assignmentId: assignment.id, rawAnswer: "move y 1", idempotencyKey: `att-${pid}` });
+    const r = await recordResponse({
+      participantId: pid,
+      assignmentId: assignment.id,
+      rawAnswer: "move y 1",
+      idempotencyKey: `att-${pid}`,
+    });
     expect(r.ended).toBe("screened_out");
     const session = await getParticipantSession(pid);
     expect(session!.screenedOut).not.toBeNull();
@@ -120,7 +171,10 @@ describe("idempotent replay is decided on the stored response", () => {
     // The retry of a submit can arrive while the first is still being written. It must replay the stored answer,
     // never answer 409 "already answered" or 410 "session has ended" because the first one just completed the session.
     const practice = await createTranslationItem("replay-practice", { axis: "y", distanceA: -1 });
-    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 50, practiceItemIds: [practice.id] } });
+    const { study } = await createTranslationStudy({
+      itemCount: 2,
+      config: { itemsPerTask: 2, answersPerItem: 50, practiceItemIds: [practice.id] },
+    });
     const failures: string[] = [];
     for (let round = 0; round < 8; round++) {
       const pid = await started(study.slug, `replay-${round}`);
@@ -128,13 +182,24 @@ describe("idempotent replay is decided on the stored response", () => {
       let q = 0;
       while (session!.current) {
         const current = session!.current;
-        const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move y 1", idempotencyKey: `replay-${pid}-${q++}` };
+        const options = {
+          participantId: pid,
+          assignmentId: current.assignmentId,
+          rawAnswer: "move y 1",
+          idempotencyKey: `replay-${pid}-${q++}`,
+        };
         // Staggered copies: some start before the first commits, some after.
-        const outcomes = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => i * 1.5).map((delay) => new Promise((r) => setTimeout(r, delay)).then(() => recordResponse(options))));
-        for (const o of outcomes) if (o.status === "rejected") failures.push(`${current.phase}: ${(o.reason as Error).message}`);
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 24 }, (_, i) => i * 1.5).map((delay) =>
+            new Promise((r) => setTimeout(r, delay)).then(() => recordResponse(options)),
+          ),
+        );
+        for (const o of outcomes)
+          if (o.status === "rejected") failures.push(`${current.phase}: ${(o.reason as Error).message}`);
         const ok = outcomes.filter((o) => o.status === "fulfilled").map((o) => o.value);
         expect(ok.filter((r) => r.status === "stored").length).toBeLessThanOrEqual(1);
-        if (current.phase === "practice") for (const r of ok) expect(r.practiceFeedback).toEqual({ correct: false, correctAnswer: "move y -1" });
+        if (current.phase === "practice")
+          for (const r of ok) expect(r.practiceFeedback).toEqual({ correct: false, correctAnswer: "move y -1" });
         await expect(db.response.count({ where: { assignmentId: current.assignmentId } })).resolves.toBe(1);
         session = await getParticipantSession(pid);
       }
@@ -147,28 +212,46 @@ describe("idempotent replay is decided on the stored response", () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
     const pid = await started(study.slug, "replay-after-end");
     const current = (await getParticipantSession(pid))!.current!;
-    const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "move x 1", idempotencyKey: `end-${pid}` };
+    const options = {
+      participantId: pid,
+      assignmentId: current.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `end-${pid}`,
+    };
     const first = await submitAnswer(options);
     expect(first.result).toMatchObject({ status: "stored", ended: "completed" });
-    expect(first.update).toMatchObject({ current: null, completion: { code: null }, progress: { answered: 1, total: 1 } });
+    expect(first.update).toMatchObject({
+      current: null,
+      completion: { code: null },
+      progress: { answered: 1, total: 1 },
+    });
     const again = await submitAnswer(options);
     expect(again.result).toMatchObject({ status: "duplicate", ended: "completed" });
     expect(again.update).toMatchObject({ current: null, completion: { code: null } });
     // The same key for another question, or another key for this one, is refused.
-    await expect(recordResponse({ ...options, idempotencyKey: `other-${pid}` })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(recordResponse({ ...options, idempotencyKey: `other-${pid}` })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 
   it("the answer's response carries the next question, and the next question is what a reload shows", async () => {
     const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 5 } });
     const pid = await started(study.slug, "next-question");
     const first = (await getParticipantSession(pid))!.current!;
-    const out = await submitAnswer({ participantId: pid, assignmentId: first.assignmentId, rawAnswer: "move x 1", idempotencyKey: `nq-${pid}` });
+    const out = await submitAnswer({
+      participantId: pid,
+      assignmentId: first.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `nq-${pid}`,
+    });
     const reload = await getParticipantSession(pid);
     expect(out.update.current).toEqual(reload!.current);
     expect(out.update.progress).toEqual(reload!.progress);
     expect(out.update.current!.item.images.length).toBe(1);
     // Marked shown by the answer that revealed it (server-side response time of the next question).
-    await expect(db.assignment.findUniqueOrThrow({ where: { id: out.update.current!.assignmentId } })).resolves.toMatchObject({ firstShownAt: expect.any(Date) });
+    await expect(
+      db.assignment.findUniqueOrThrow({ where: { id: out.update.current!.assignmentId } }),
+    ).resolves.toMatchObject({ firstShownAt: expect.any(Date) });
   });
 });
 
@@ -178,13 +261,33 @@ describe("the answer's response", () => {
     const pid = await join(study.slug, "ux-prefetch-answer");
     await recordConsent(pid, true, DEVICE);
     const first = (await getParticipantSession(pid))!;
-    const assignments = await db.assignment.findMany({ where: { participantId: pid }, orderBy: { position: "asc" }, select: { itemId: true } });
-    const thirdImages = await db.itemImage.findMany({ where: { itemId: assignments[2]!.itemId }, orderBy: { position: "asc" }, select: { id: true } });
-    const out = await submitAnswer({ participantId: pid, assignmentId: first.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: "ux-prefetch-answer-1", rtClientMs: 900 });
+    const assignments = await db.assignment.findMany({
+      where: { participantId: pid },
+      orderBy: { position: "asc" },
+      select: { itemId: true },
+    });
+    const thirdImages = await db.itemImage.findMany({
+      where: { itemId: assignments[2]!.itemId },
+      orderBy: { position: "asc" },
+      select: { id: true },
+    });
+    const out = await submitAnswer({
+      participantId: pid,
+      assignmentId: first.current!.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: "ux-prefetch-answer-1",
+      rtClientMs: 900,
+    });
     expect(out.update.current!.item.images.map((i) => i.id)).toEqual(first.upcomingImageIds);
     expect(out.update.upcomingImageIds).toEqual(thirdImages.map((i) => i.id));
     // A replay of the same submit reads the same update.
-    const replay = await submitAnswer({ participantId: pid, assignmentId: first.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: "ux-prefetch-answer-1", rtClientMs: 900 });
+    const replay = await submitAnswer({
+      participantId: pid,
+      assignmentId: first.current!.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: "ux-prefetch-answer-1",
+      rtClientMs: 900,
+    });
     expect(replay.update.upcomingImageIds).toEqual(thirdImages.map((i) => i.id));
   });
 });
@@ -196,10 +299,20 @@ describe("database round trips of an answer", () => {
     const session = await getParticipantSession(pid);
     const spy = vi.spyOn(pg.Client.prototype, "query");
     try {
-      await submitAnswer({ participantId: pid, assignmentId: session!.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: `rt-${pid}` });
+      await submitAnswer({
+        participantId: pid,
+        assignmentId: session!.current!.assignmentId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `rt-${pid}`,
+      });
       const stored = spy.mock.calls.length;
       spy.mockClear();
-      await submitAnswer({ participantId: pid, assignmentId: session!.current!.assignmentId, rawAnswer: "move x 1", idempotencyKey: `rt-${pid}` });
+      await submitAnswer({
+        participantId: pid,
+        assignmentId: session!.current!.assignmentId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `rt-${pid}`,
+      });
       const replayed = spy.mock.calls.length;
       console.log(`round trips: answer ${stored}, replay ${replayed}`);
       expect(stored).toBeGreaterThan(0); // the counter sees the driver's queries at all
@@ -217,7 +330,15 @@ describe("time-limit submissions", () => {
     const pid = await join(study.slug, "skipper");
     await recordConsent(pid, true, DEVICE);
     const current = (await getParticipantSession(pid))!.current!;
-    await expect(recordResponse({ participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", idempotencyKey: `skip-${pid}`, timedOut: true })).rejects.toMatchObject({
+    await expect(
+      recordResponse({
+        participantId: pid,
+        assignmentId: current.assignmentId,
+        rawAnswer: "",
+        idempotencyKey: `skip-${pid}`,
+        timedOut: true,
+      }),
+    ).rejects.toMatchObject({
       code: "UNPROCESSABLE",
     });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
@@ -229,11 +350,20 @@ describe("time-limit submissions", () => {
     await recordConsent(pid, true, DEVICE);
     const current = (await getParticipantSession(pid))!.current!;
     const options = { participantId: pid, assignmentId: current.assignmentId, rawAnswer: "", timedOut: true };
-    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(recordResponse({ ...options, idempotencyKey: `early-${pid}` })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     // Shown 31 s ago on the server's clock: the limit has run out.
-    await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: new Date(Date.now() - 31_000) } });
-    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({ status: "stored" });
-    await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } })).resolves.toMatchObject({ rawAnswer: "", exact: 0, partial: 0 });
+    await db.assignment.update({
+      where: { id: current.assignmentId },
+      data: { firstShownAt: new Date(Date.now() - 31_000) },
+    });
+    await expect(recordResponse({ ...options, idempotencyKey: `late-${pid}` })).resolves.toMatchObject({
+      status: "stored",
+    });
+    await expect(
+      db.response.findUniqueOrThrow({ where: { assignmentId: current.assignmentId } }),
+    ).resolves.toMatchObject({ rawAnswer: "", exact: 0, partial: 0 });
   });
 });
 
@@ -244,13 +374,24 @@ describe("odd answer input", () => {
     await recordConsent(pid, true, DEVICE);
     const current = (await getParticipantSession(pid))!.current!;
     const base = { participantId: pid, assignmentId: current.assignmentId };
-    await expect(recordResponse({ ...base, rawAnswer: "move x 1\u0000", idempotencyKey: `nul1-${pid}` })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
-    await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul2-${pid}`, interactionLog: { events: [{ t: 1, type: "key", detail: "a\u0000b" }] } })).rejects.toMatchObject({
+    await expect(
+      recordResponse({ ...base, rawAnswer: "move x 1\u0000", idempotencyKey: `nul1-${pid}` }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(
+      recordResponse({
+        ...base,
+        rawAnswer: "move x 1",
+        idempotencyKey: `nul2-${pid}`,
+        interactionLog: { events: [{ t: 1, type: "key", detail: "a\u0000b" }] },
+      }),
+    ).rejects.toMatchObject({
       code: "UNPROCESSABLE",
     });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(0);
     // The question is still open: a clean submit goes through.
-    await expect(recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul3-${pid}` })).resolves.toMatchObject({ status: "stored" });
+    await expect(
+      recordResponse({ ...base, rawAnswer: "move x 1", idempotencyKey: `nul3-${pid}` }),
+    ).resolves.toMatchObject({ status: "stored" });
   });
 });
 
@@ -263,7 +404,9 @@ describe("transient database faults", () => {
     let terminated = 0;
     const killer = (async () => {
       while (!stop) {
-        const r = await admin.query("SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+        const r = await admin.query(
+          "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        );
         terminated += r.rows[0].n as number;
         await new Promise((res) => setTimeout(res, 1000));
       }
@@ -279,7 +422,12 @@ describe("transient database faults", () => {
             let n = 0;
             while (session?.current && n < 10) {
               const key = `fault-${pid}-${n++}`;
-              const out = await submitAnswer({ participantId: pid, assignmentId: session.current.assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
+              const out = await submitAnswer({
+                participantId: pid,
+                assignmentId: session.current.assignmentId,
+                rawAnswer: "move x 1",
+                idempotencyKey: key,
+              });
               acknowledged.push(key);
               session = out.update.current ? { ...session, ...out.update } : await getParticipantSession(pid);
             }
@@ -295,7 +443,10 @@ describe("transient database faults", () => {
     }
     expect(terminated).toBeGreaterThan(0);
     expect(errors).toEqual([]);
-    const stored = await db.response.findMany({ where: { studyId: study.id }, select: { idempotencyKey: true, assignmentId: true } });
+    const stored = await db.response.findMany({
+      where: { studyId: study.id },
+      select: { idempotencyKey: true, assignmentId: true },
+    });
     expect(new Set(stored.map((s) => s.assignmentId)).size).toBe(stored.length);
     expect(stored.map((s) => s.idempotencyKey).sort()).toEqual([...acknowledged].sort());
     expect(acknowledged.length).toBe(40);

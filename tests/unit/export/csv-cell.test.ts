@@ -22,14 +22,20 @@ describe("neutralizeFormula", () => {
     expect(neutralizeFormula(input)).toBe(expected);
   });
 
-  it.each(["-4", "+4", "-4.5", "-.5", "+0.25", "-1e-3", "2.5E+10", "0", "-0"])("keeps the plain number %j numeric", (n) => {
-    expect(isPlainNumber(n)).toBe(true);
-    expect(neutralizeFormula(n)).toBe(n);
-  });
+  it.each(["-4", "+4", "-4.5", "-.5", "+0.25", "-1e-3", "2.5E+10", "0", "-0"])(
+    "keeps the plain number %j numeric",
+    (n) => {
+      expect(isPlainNumber(n)).toBe(true);
+      expect(neutralizeFormula(n)).toBe(n);
+    },
+  );
 
-  it.each(["move x -4", "a=b", "Yes: ARG NH2, O1B", "", " =1", "4-2", "'already"])("leaves %j alone (no trigger in first position)", (text) => {
-    expect(neutralizeFormula(text)).toBe(text);
-  });
+  it.each(["move x -4", "a=b", "Yes: ARG NH2, O1B", "", " =1", "4-2", "'already"])(
+    "leaves %j alone (no trigger in first position)",
+    (text) => {
+      expect(neutralizeFormula(text)).toBe(text);
+    },
+  );
 });
 
 describe("formatCell", () => {
@@ -81,7 +87,11 @@ describe("a neutralised row through csv-stringify and back", () => {
 
   it("rejects a duplicate or malformed column key", () => {
     const col = { key: "a", type: "string" as const, description: "x", get: () => "" };
-    expect(() => defineExportTable({ id: "x", title: "x", description: "x", columns: [col, col] })).toThrow(/declared twice/);
-    expect(() => defineExportTable({ id: "x", title: "x", description: "x", columns: [{ ...col, key: "bad key" }] })).toThrow(/not an identifier/);
+    expect(() => defineExportTable({ id: "x", title: "x", description: "x", columns: [col, col] })).toThrow(
+      /declared twice/,
+    );
+    expect(() =>
+      defineExportTable({ id: "x", title: "x", description: "x", columns: [{ ...col, key: "bad key" }] }),
+    ).toThrow(/not an identifier/);
   });
 });

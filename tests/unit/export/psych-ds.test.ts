@@ -1,7 +1,15 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { buildCodebook } from "@/lib/export/codebook";
-import { buildDatasetDescription, buildVariableMeasured, PSYCHDS_DATA_FILE_PATTERN, PSYCHDS_DATA_FILES, PSYCHDS_TRIALS_TABLE, psychDsDataFileName, psychDsKeywordValue } from "@/lib/export/psych-ds";
+import {
+  buildDatasetDescription,
+  buildVariableMeasured,
+  PSYCHDS_DATA_FILE_PATTERN,
+  PSYCHDS_DATA_FILES,
+  PSYCHDS_TRIALS_TABLE,
+  psychDsDataFileName,
+  psychDsKeywordValue,
+} from "@/lib/export/psych-ds";
 import schema from "@/lib/export/psych-ds/schema.json";
 import { RESPONSES_TABLE } from "@/lib/export/response-table";
 
@@ -57,16 +65,22 @@ describe("Psych-DS analysis package description", () => {
 
   it("trial file: the responses export's columns (recruitment id, raw text, device, phase left out), the fair score and in_results", () => {
     const keys = PSYCHDS_TRIALS_TABLE.columns.map((c) => c.key);
-    const expected = RESPONSES_TABLE.columns.map((c) => c.key).filter((k) => !["participant_external_id", "raw_answer", "device", "phase"].includes(k));
+    const expected = RESPONSES_TABLE.columns
+      .map((c) => c.key)
+      .filter((k) => !["participant_external_id", "raw_answer", "device", "phase"].includes(k));
     expect(keys).toEqual([...expected, "fair_exact", "fair_partial", "fair_f1", "in_results", "excluded"]);
     // 0/1 indicators the scripts filter and sum are integers, like exact.
-    for (const key of ["exact", "fair_exact", "in_results", "excluded"]) expect(PSYCHDS_TRIALS_TABLE.columns.find((c) => c.key === key)!.type, key).toBe("integer");
+    for (const key of ["exact", "fair_exact", "in_results", "excluded"])
+      expect(PSYCHDS_TRIALS_TABLE.columns.find((c) => c.key === key)!.type, key).toBe("integer");
   });
 
   it("names data files by keywords as the standard's rule requires", () => {
-    expect(psychDsDataFileName("cmx4wzcib0029wa7ddkg427it", "trials")).toBe("study-cmx4wzcib0029wa7ddkg427it_table-trials_data.csv");
+    expect(psychDsDataFileName("cmx4wzcib0029wa7ddkg427it", "trials")).toBe(
+      "study-cmx4wzcib0029wa7ddkg427it_table-trials_data.csv",
+    );
     expect(psychDsDataFileName("a-b_c", "items")).toBe("study-abc_table-items_data.csv");
-    for (const { keyword } of PSYCHDS_DATA_FILES) expect(psychDsDataFileName("x1", keyword)).toMatch(PSYCHDS_DATA_FILE_PATTERN);
+    for (const { keyword } of PSYCHDS_DATA_FILES)
+      expect(psychDsDataFileName("x1", keyword)).toMatch(PSYCHDS_DATA_FILE_PATTERN);
     expect("study-1_data.csv").toMatch(PSYCHDS_DATA_FILE_PATTERN);
     expect("study_1_data.csv").not.toMatch(PSYCHDS_DATA_FILE_PATTERN);
     expect(() => psychDsKeywordValue("--")).toThrow(/no letters or digits/);

@@ -32,8 +32,12 @@ describe("VLMEvalKit TSV image sizes", () => {
   });
 
   it("names the image in its errors", () => {
-    expect(() => toTsvPng({ mimeType: "image/png", data: new Uint8Array([1, 2, 3]) }, null, "item x, image 2")).toThrow(/item x, image 2: .*not a valid PNG/);
-    expect(() => toTsvPng({ mimeType: "image/jpeg", data: new Uint8Array([1]) }, null, "item y, image 0")).toThrow(/item y, image 0: image type image\/jpeg/);
+    expect(() => toTsvPng({ mimeType: "image/png", data: new Uint8Array([1, 2, 3]) }, null, "item x, image 2")).toThrow(
+      /item x, image 2: .*not a valid PNG/,
+    );
+    expect(() => toTsvPng({ mimeType: "image/jpeg", data: new Uint8Array([1]) }, null, "item y, image 0")).toThrow(
+      /item y, image 0: image type image\/jpeg/,
+    );
     expect(readPngSize(new Uint8Array(30))).toBeNull();
   });
 });

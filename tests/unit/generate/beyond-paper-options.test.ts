@@ -15,8 +15,19 @@ import { loadTestComplexes } from "./complexes";
 
 const POLAR = new Set(["N", "O"]);
 
-function generate(tasks: ("residue_ligand" | "translation_rotation" | "rotation_rotation" | "interaction_location")[], perTask: number, params?: Record<string, unknown>): GeneratedItem[] {
-  const r = generateItems({ complexes: loadTestComplexes(), tasks, perTask, seed: "beyond-paper", renderSettings: { widthPx: 64, heightPx: 64 }, ...(params ? { params } : {}) });
+function generate(
+  tasks: ("residue_ligand" | "translation_rotation" | "rotation_rotation" | "interaction_location")[],
+  perTask: number,
+  params?: Record<string, unknown>,
+): GeneratedItem[] {
+  const r = generateItems({
+    complexes: loadTestComplexes(),
+    tasks,
+    perTask,
+    seed: "beyond-paper",
+    renderSettings: { widthPx: 64, heightPx: 64 },
+    ...(params ? { params } : {}),
+  });
   if (!r.ok) throw new Error(r.error);
   return r.items;
 }
@@ -39,11 +50,19 @@ describeWithShared("provenance records the options", () => {
     });
     expect(items.length).toBe(12);
     for (const item of items) {
-      expect(item.provenance.options).toEqual(item.taskId === "residue_ligand" ? ["hard-negatives"] : ["balanced-distractors"]);
+      expect(item.provenance.options).toEqual(
+        item.taskId === "residue_ligand" ? ["hard-negatives"] : ["balanced-distractors"],
+      );
     }
   });
   it("an unknown option value is refused with the param's name", () => {
-    const r = generateItems({ complexes: loadTestComplexes(), tasks: ["residue_ligand"], perTask: 1, seed: "x", params: { residue_ligand: { negatives: "harder" } } });
+    const r = generateItems({
+      complexes: loadTestComplexes(),
+      tasks: ["residue_ligand"],
+      perTask: 1,
+      seed: "x",
+      params: { residue_ligand: { negatives: "harder" } },
+    });
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error).toMatch(/residue_ligand[\s\S]*negatives/);
   });
@@ -58,12 +77,21 @@ describeWithShared("T4 hard negatives on real structures", () => {
       const complex = item.complexes[0]!;
       const residue = complex.residues.find((r) => r.id === item.views[0]!.residueId)!;
       const atoms = residue.atomIndices.map((i) => complex.pocketAtoms[i]!);
-      const d = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-      const closestPolar = Math.min(...atoms.filter((a) => POLAR.has(a.element)).flatMap((a) => complex.ligandAtoms.filter((l) => POLAR.has(l.element)).map((l) => d(a, l))));
+      const d = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) =>
+        Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+      const closestPolar = Math.min(
+        ...atoms
+          .filter((a) => POLAR.has(a.element))
+          .flatMap((a) => complex.ligandAtoms.filter((l) => POLAR.has(l.element)).map((l) => d(a, l))),
+      );
       expect(closestPolar, `${item.id} ${residue.id}`).toBeLessThanOrEqual(4);
       // No H-bond of any kind between this residue and the ligand (the full list, before the key's partner filter).
       const bonded = complex.hbonds.some(
-        (b) => b.proteinAtom.chain === residue.key.chain && b.proteinAtom.resSeq === residue.key.resSeq && b.proteinAtom.iCode === residue.key.iCode && b.proteinAtom.resName === residue.key.resName,
+        (b) =>
+          b.proteinAtom.chain === residue.key.chain &&
+          b.proteinAtom.resSeq === residue.key.resSeq &&
+          b.proteinAtom.iCode === residue.key.iCode &&
+          b.proteinAtom.resName === residue.key.resName,
       );
       expect(bonded, `${item.id} ${residue.id}`).toBe(false);
     }
@@ -73,7 +101,14 @@ describeWithShared("T4 hard negatives on real structures", () => {
       const complex = item.complexes[0]!;
       const residue = complex.residues.find((r) => r.id === item.views[0]!.residueId)!;
       const polar = residue.atomIndices.map((i) => complex.pocketAtoms[i]!).filter((a) => POLAR.has(a.element));
-      return Math.min(Infinity, ...polar.flatMap((a) => complex.ligandAtoms.filter((l) => POLAR.has(l.element)).map((l) => Math.hypot(a.x - l.x, a.y - l.y, a.z - l.z))));
+      return Math.min(
+        Infinity,
+        ...polar.flatMap((a) =>
+          complex.ligandAtoms
+            .filter((l) => POLAR.has(l.element))
+            .map((l) => Math.hypot(a.x - l.x, a.y - l.y, a.z - l.z)),
+        ),
+      );
     };
     const contact = generate(["residue_ligand"], 40, { residue_ligand: { positiveShare: 0 } });
     expect(contact.some((i) => closest(i) > 4)).toBe(true);
@@ -102,13 +137,17 @@ describe("balanced distractors", () => {
   });
   describeWithShared("on generated items", () => {
     it("T5 and T6 options are 2 × 2 products: every command value appears in exactly two options", () => {
-      const items = generate(["translation_rotation", "rotation_rotation"], 24, { translation_rotation: { distractors: "balanced" }, rotation_rotation: { distractors: "balanced" } });
+      const items = generate(["translation_rotation", "rotation_rotation"], 24, {
+        translation_rotation: { distractors: "balanced" },
+        rotation_rotation: { distractors: "balanced" },
+      });
       expect(items.length).toBe(48);
       for (const item of items) {
         const options = (item.gold as { options: string[] }).options.map((o) => o.split(",").map((c) => c.trim()));
         for (const slot of [0, 1]) {
           const values = options.map((o) => o[slot]);
-          for (const v of values) expect(values.filter((w) => w === v).length, `${item.id}: ${values.join(" | ")}`).toBe(2);
+          for (const v of values)
+            expect(values.filter((w) => w === v).length, `${item.id}: ${values.join(" | ")}`).toBe(2);
         }
         expect(new Set(options.map((o) => o.join(", "))).size).toBe(4);
       }
@@ -118,7 +157,10 @@ describe("balanced distractors", () => {
         const items = generate(["translation_rotation", "rotation_rotation"], 400, params);
         return auditShortcuts(items.map(toShortcutItem));
       };
-      const balanced = audit({ translation_rotation: { distractors: "balanced" }, rotation_rotation: { distractors: "balanced" } });
+      const balanced = audit({
+        translation_rotation: { distractors: "balanced" },
+        rotation_rotation: { distractors: "balanced" },
+      });
       expect(balanced.map((a) => a.items)).toEqual([400, 400]);
       for (const a of balanced) {
         expect(a.strategies.some((s) => s.needs === "option-pose")).toBe(true);
@@ -133,10 +175,19 @@ describe("balanced distractors", () => {
         expect(item.provenance.options).toEqual(["balanced-distractors"]);
         const gold = item.gold as { letter: string; options: string[] };
         const moves = gold.options.map((o) => o.split(",").map((c) => Number(c.trim().split(" ")[2])));
-        for (const slot of [0, 1]) for (const m of moves) expect(moves.filter((w) => w[slot] === m[slot]).length, `${item.id}: ${gold.options.join(" | ")}`).toBe(2);
-        const bond = item.fields.bond as { residue: { residueNumber: number; chainId: string }; atomName: string; ligandAtomName: string };
+        for (const slot of [0, 1])
+          for (const m of moves)
+            expect(moves.filter((w) => w[slot] === m[slot]).length, `${item.id}: ${gold.options.join(" | ")}`).toBe(2);
+        const bond = item.fields.bond as {
+          residue: { residueNumber: number; chainId: string };
+          atomName: string;
+          ligandAtomName: string;
+        };
         const complex = item.complexes[0]!;
-        const p = complex.pocketAtoms.find((a) => a.name === bond.atomName && a.resSeq === bond.residue.residueNumber && a.chain === bond.residue.chainId)!;
+        const p = complex.pocketAtoms.find(
+          (a) =>
+            a.name === bond.atomName && a.resSeq === bond.residue.residueNumber && a.chain === bond.residue.chainId,
+        )!;
         const l = complex.ligandAtoms.find((a) => a.name === bond.ligandAtomName)!;
         const centre = item.views[0]!.viewCentre;
         const key = moves["ABCD".indexOf(gold.letter)]!;

@@ -13,12 +13,19 @@ import { loadTestComplexes } from "./complexes";
 
 const complexes = loadTestComplexes();
 const run = () => {
-  const result = generateItems({ complexes, tasks: TASK_IDS, perTask: 2, seed: "bundle", renderSettings: { widthPx: 64, heightPx: 64 } });
+  const result = generateItems({
+    complexes,
+    tasks: TASK_IDS,
+    perTask: 2,
+    seed: "bundle",
+    renderSettings: { widthPx: 64, heightPx: 64 },
+  });
   if (!result.ok) throw new Error(result.error);
   return result;
 };
 const { items } = run();
-const imageNames = (item: (typeof items)[number]) => item.views.map((v, i) => ({ file: `images/${item.id}-${i}.svg`, caption: v.caption }));
+const imageNames = (item: (typeof items)[number]) =>
+  item.views.map((v, i) => ({ file: `images/${item.id}-${i}.svg`, caption: v.caption }));
 
 describe("bundle records", () => {
   it("validate against the bundle schemas and the importer's planner", () => {
@@ -27,7 +34,13 @@ describe("bundle records", () => {
       const answer = JSON.parse(toStableJson(toBundleAnswer(item)));
       expect(BundleItemSchema.safeParse(record).success).toBe(true);
       expect(BundleAnswerSchema.safeParse(answer).success).toBe(true);
-      const plan = planBundleItem(record, { root: "", file: "items.jsonl", line: 1, answersFile: "answers.jsonl", findAnswer: () => ({ answer: BundleAnswerSchema.parse(answer), line: 1 }) });
+      const plan = planBundleItem(record, {
+        root: "",
+        file: "items.jsonl",
+        line: 1,
+        answersFile: "answers.jsonl",
+        findAnswer: () => ({ answer: BundleAnswerSchema.parse(answer), line: 1 }),
+      });
       expect(plan.ok ? plan.warnings : plan.skips).toEqual([]);
       // The importer keeps the optional public fields (scene3d, pickers) that the participant UI reads.
       if (plan.ok) expect(Object.keys(plan.plan.payload).sort()).toEqual(Object.keys(item.fields).sort());
@@ -42,7 +55,10 @@ describe("bundle records", () => {
       const publicText = toStableJson(record);
       expect(publicText).not.toContain("modelCommands");
       expect(publicText).not.toContain("ligandCommands");
-      if (!["translation_rotation", "rotation_rotation", "interaction_location"].includes(item.taskId) && item.canonicalAnswer !== "No") {
+      if (
+        !["translation_rotation", "rotation_rotation", "interaction_location"].includes(item.taskId) &&
+        item.canonicalAnswer !== "No"
+      ) {
         expect(publicText).not.toContain(item.canonicalAnswer);
       }
     }
@@ -50,8 +66,12 @@ describe("bundle records", () => {
 
   it("serialise to the same bytes for the same seed (sorted keys, one record per line)", () => {
     const again = run().items;
-    expect(toJsonLines(again.map((i) => toBundleItem(i, imageNames(i))))).toBe(toJsonLines(items.map((i) => toBundleItem(i, imageNames(i)))));
-    expect(toJsonLines([{ b: 1, a: { d: [1, { f: 0, e: -0 }], c: "x" } }])).toBe('{"a":{"c":"x","d":[1,{"e":0,"f":0}]},"b":1}\n');
+    expect(toJsonLines(again.map((i) => toBundleItem(i, imageNames(i))))).toBe(
+      toJsonLines(items.map((i) => toBundleItem(i, imageNames(i)))),
+    );
+    expect(toJsonLines([{ b: 1, a: { d: [1, { f: 0, e: -0 }], c: "x" } }])).toBe(
+      '{"a":{"c":"x","d":[1,{"e":0,"f":0}]},"b":1}\n',
+    );
   });
 
   it("render to byte-identical, opaquely named images", () => {

@@ -31,7 +31,9 @@ export function loadComplex(spec: ComplexSpec): GeneratorComplex {
     file: spec.file,
     text: bytes.toString("utf8"),
     sha256: sha(bytes),
-    ...(spec.ligandFile && ligandBytes ? { ligandFile: spec.ligandFile, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha(ligandBytes) } : {}),
+    ...(spec.ligandFile && ligandBytes
+      ? { ligandFile: spec.ligandFile, ligandText: ligandBytes.toString("utf8"), ligandSha256: sha(ligandBytes) }
+      : {}),
     ...(spec.pocketCutoffA !== undefined ? { prepareOptions: { pocketCutoffA: spec.pocketCutoffA } } : {}),
   });
   if (!loaded.ok) throw new Error(loaded.reason);
@@ -49,7 +51,11 @@ export const TEST_COMPLEXES: ComplexSpec[] = [
   { pdbId: "4qnb", file: "plip-test-pdb/4qnb.pdb" },
   { pdbId: "1aku", file: "plip-test-pdb/1aku.pdb" },
   { pdbId: "1hii", file: "plip-test-pdb/1hii.pdb" },
-  { pdbId: "1s3v", file: "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb", ligandFile: "posebusters-conftest/1s3v/1s3v_ligand.sdf" },
+  {
+    pdbId: "1s3v",
+    file: "posebusters-conftest/1s3v/1s3v_protein_one_lig_removed.pdb",
+    ligandFile: "posebusters-conftest/1s3v/1s3v_ligand.sdf",
+  },
   { pdbId: "1acj", file: "plip-test-pdb/1acj.pdb" },
 ];
 

@@ -43,7 +43,15 @@ const IMAGE_COUNTS: Record<TaskId, number> = {
   interaction_location: 6,
   pocket_ligand: 6,
 };
-const WITH_SCENE3D: ReadonlySet<TaskId> = new Set(["translation", "rotation", "zooming", "residue_ligand", "docking", "interaction_location", "pocket_ligand"]);
+const WITH_SCENE3D: ReadonlySet<TaskId> = new Set([
+  "translation",
+  "rotation",
+  "zooming",
+  "residue_ligand",
+  "docking",
+  "interaction_location",
+  "pocket_ligand",
+]);
 
 describe.each(TASK_IDS)("generated %s items", (taskId) => {
   const task = getTask(taskId);
@@ -66,7 +74,9 @@ describe.each(TASK_IDS)("generated %s items", (taskId) => {
     for (const item of items) {
       const parsed = task.itemSchema.safeParse({ fields: item.fields, gold: item.gold });
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
-      expect(item.question).toBe(task.renderStoredQuestion(item.fields).ok && (task.renderStoredQuestion(item.fields) as { text: string }).text);
+      expect(item.question).toBe(
+        task.renderStoredQuestion(item.fields).ok && (task.renderStoredQuestion(item.fields) as { text: string }).text,
+      );
       expect(item.taskVersion).toBe(task.version);
     }
   });
@@ -74,7 +84,10 @@ describe.each(TASK_IDS)("generated %s items", (taskId) => {
   it("scores its own gold exactly 1, and the canonical gold text round-trips through the grammar", () => {
     for (const item of items) {
       // The registry's union of task types cannot call a member with its own gold type; erase it.
-      const erased = task as unknown as { score(a: unknown, g: unknown): unknown; toCorrectAnswer(g: unknown): unknown };
+      const erased = task as unknown as {
+        score(a: unknown, g: unknown): unknown;
+        toCorrectAnswer(g: unknown): unknown;
+      };
       expect(erased.score(erased.toCorrectAnswer(item.gold), item.gold)).toEqual({ exact: 1, partial: 1 });
       const graded = task.gradeText(item.canonicalAnswer, item.gold);
       expect(graded).toEqual({ ok: true, canonical: item.canonicalAnswer, score: { exact: 1, partial: 1 } });
@@ -91,15 +104,20 @@ describe.each(TASK_IDS)("generated %s items", (taskId) => {
     }
   });
 
-  it(WITH_SCENE3D.has(taskId) ? "carries a valid scene3d of its first view" : "carries no scene3d (the options are the question)", () => {
-    for (const item of items) {
-      if (!WITH_SCENE3D.has(taskId)) {
-        expect(item.fields.scene3d).toBeUndefined();
-        continue;
+  it(
+    WITH_SCENE3D.has(taskId)
+      ? "carries a valid scene3d of its first view"
+      : "carries no scene3d (the options are the question)",
+    () => {
+      for (const item of items) {
+        if (!WITH_SCENE3D.has(taskId)) {
+          expect(item.fields.scene3d).toBeUndefined();
+          continue;
+        }
+        expect(Scene3dSchema.safeParse(item.fields.scene3d).success).toBe(true);
       }
-      expect(Scene3dSchema.safeParse(item.fields.scene3d).success).toBe(true);
-    }
-  });
+    },
+  );
 
   it("records provenance: generator version, per-item seed, render settings, structure hash", () => {
     items.forEach((item) => {
@@ -114,25 +132,28 @@ describe.each(TASK_IDS)("generated %s items", (taskId) => {
   });
 });
 
-describe.each(["translation_rotation", "rotation_rotation", "interaction_location"] as const)("%s options", (taskId) => {
-  const task = getTask(taskId);
-  const items = first.items.filter((i) => i.taskId === taskId);
+describe.each(["translation_rotation", "rotation_rotation", "interaction_location"] as const)(
+  "%s options",
+  (taskId) => {
+    const task = getTask(taskId);
+    const items = first.items.filter((i) => i.taskId === taskId);
 
-  it("has four distinct options; every distractor scores 0 and the truth 1", () => {
-    for (const item of items) {
-      const gold = item.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] };
-      expect(new Set(gold.options).size).toBe(4);
-      for (const letter of MC_LETTERS) {
-        const score = task.score({ letter }, gold as never);
-        expect(score.exact).toBe(letter === gold.letter ? 1 : 0);
+    it("has four distinct options; every distractor scores 0 and the truth 1", () => {
+      for (const item of items) {
+        const gold = item.gold as { letter: (typeof MC_LETTERS)[number]; options: string[] };
+        expect(new Set(gold.options).size).toBe(4);
+        for (const letter of MC_LETTERS) {
+          const score = task.score({ letter }, gold as never);
+          expect(score.exact).toBe(letter === gold.letter ? 1 : 0);
+        }
+        const schemes = item.distractors!.map((d) => d.scheme);
+        expect(schemes.filter((s) => s === "truth")).toHaveLength(1);
+        expect(item.distractors!.find((d) => d.scheme === "truth")!.letter).toBe(gold.letter);
+        expect(item.distractors!.map((d) => d.option)).toEqual(gold.options);
       }
-      const schemes = item.distractors!.map((d) => d.scheme);
-      expect(schemes.filter((s) => s === "truth")).toHaveLength(1);
-      expect(item.distractors!.find((d) => d.scheme === "truth")!.letter).toBe(gold.letter);
-      expect(item.distractors!.map((d) => d.option)).toEqual(gold.options);
-    }
-  });
-});
+    });
+  },
+);
 
 describe("planning", () => {
   it("balances the right letter of MC items: 8 items use each letter twice", () => {
@@ -145,8 +166,12 @@ describe("planning", () => {
 
   it("never asks about the same residue (T4) or bond (T8) twice", () => {
     const result = run("distinct", ["residue_ligand", "interaction_location"], 30);
-    const t4 = result.items.filter((i) => i.taskId === "residue_ligand").map((i) => `${i.pdbId} ${JSON.stringify(i.fields.residue)}`);
-    const t8 = result.items.filter((i) => i.taskId === "interaction_location").map((i) => `${i.pdbId} ${JSON.stringify(i.fields.bond)}`);
+    const t4 = result.items
+      .filter((i) => i.taskId === "residue_ligand")
+      .map((i) => `${i.pdbId} ${JSON.stringify(i.fields.residue)}`);
+    const t8 = result.items
+      .filter((i) => i.taskId === "interaction_location")
+      .map((i) => `${i.pdbId} ${JSON.stringify(i.fields.bond)}`);
     expect(t4).toHaveLength(30);
     expect(new Set(t4).size).toBe(30);
     expect(new Set(t8).size).toBe(t8.length);
@@ -176,7 +201,11 @@ describe("task-specific content", () => {
       const complex = item.complexes[0]!;
       const gold = item.gold as { kind: string; bonds: unknown[] };
       expect(gold.kind).toBe("bonds");
-      const distinct = new Set(complex.hbonds.map((b) => `${b.proteinAtom.chain}${b.proteinAtom.resSeq}${b.proteinAtom.name}-${b.ligandAtom.name}`));
+      const distinct = new Set(
+        complex.hbonds.map(
+          (b) => `${b.proteinAtom.chain}${b.proteinAtom.resSeq}${b.proteinAtom.name}-${b.ligandAtom.name}`,
+        ),
+      );
       expect(item.canonicalAnswer.split("; ")).toHaveLength(distinct.size);
     }
   });
@@ -185,7 +214,9 @@ describe("task-specific content", () => {
     const result = run("repeat", ["pocket_ligand"], 8);
     expect(new Set(result.items.map((i) => i.pdbId)).size).toBe(5);
     expect(result.items).toHaveLength(5);
-    expect(result.reports[0]!.notes).toContain("one item per complex: 5 eligible complexes give 5 of the 8 items asked for");
+    expect(result.reports[0]!.notes).toContain(
+      "one item per complex: 5 eligible complexes give 5 of the 8 items asked for",
+    );
   });
 
   it("redraws an item that repeats an earlier one, and reports it when no redraw helps", () => {
@@ -205,7 +236,13 @@ describe("task-specific content", () => {
   });
 
   it("refuses invalid generator params with the task and the field", () => {
-    const bad = generateItems({ complexes, tasks: ["residue_ligand"], perTask: 1, seed: "x", params: { residue_ligand: { positiveShare: 2 } } });
+    const bad = generateItems({
+      complexes,
+      tasks: ["residue_ligand"],
+      perTask: 1,
+      seed: "x",
+      params: { residue_ligand: { positiveShare: 2 } },
+    });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error).toMatch(/residue_ligand[\s\S]*positiveShare/);
   });

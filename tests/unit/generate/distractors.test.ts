@@ -29,7 +29,13 @@ describe("T5 distractor schemes (paper: a, b, c)", () => {
     { kind: "move", axis: "x", value: -3 },
     { kind: "roll", axis: "y", value: 45 },
   ];
-  const spec = { firstMagnitudes: [1, 2, 3, 4], firstMinChange: 2, firstAxes: ["x", "y"] as const, secondMagnitudes: ANGLES, secondMinChange: 30 };
+  const spec = {
+    firstMagnitudes: [1, 2, 3, 4],
+    firstMinChange: 2,
+    firstAxes: ["x", "y"] as const,
+    secondMagnitudes: ANGLES,
+    secondMinChange: 30,
+  };
 
   it.each(["s1", "s2", "s3", "s4", "s5"])("seed %s", (seed) => {
     const [a, b, c] = buildPairedDistractors(createRng(seed), truth, { ...spec, firstAxes: [...spec.firstAxes] });
@@ -66,12 +72,18 @@ describe("T5 distractor schemes (paper: a, b, c)", () => {
   });
 
   it("refuses a range that leaves no changed magnitude", () => {
-    expect(() => pickChangedMagnitude(createRng(1), [1, 2], 1, 2, "translation magnitude")).toThrow(/no translation magnitude differs from 1 by at least 2/);
+    expect(() => pickChangedMagnitude(createRng(1), [1, 2], 1, 2, "translation magnitude")).toThrow(
+      /no translation magnitude differs from 1 by at least 2/,
+    );
   });
 
   it("formats options in the task grammar and letters them with the truth once", () => {
     expect(formatOption(truth)).toBe("move x -3, roll y 45");
-    const lettered = assignLetters(createRng("letters"), { scheme: "truth", commands: truth }, buildPairedDistractors(createRng(2), truth, { ...spec, firstAxes: ["x", "y"] }));
+    const lettered = assignLetters(
+      createRng("letters"),
+      { scheme: "truth", commands: truth },
+      buildPairedDistractors(createRng(2), truth, { ...spec, firstAxes: ["x", "y"] }),
+    );
     expect(lettered.records.map((r) => r.letter)).toEqual(["A", "B", "C", "D"]);
     expect(lettered.records.filter((r) => r.scheme === "truth").map((r) => r.letter)).toEqual([lettered.letter]);
   });
@@ -108,7 +120,9 @@ describe("T8 move distractors", () => {
       expect(both).toEqual([x![0], y![1]]);
       expect(d[2]!.scheme).toBe(`${d[0]!.scheme}+${d[1]!.scheme}`);
       const all = [[3, -4], ...d.map((o) => o.move)] as [number, number][];
-      for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) expect(Math.hypot(all[i]![0] - all[j]![0], all[i]![1] - all[j]![1])).toBeGreaterThanOrEqual(2);
+      for (let i = 0; i < 4; i++)
+        for (let j = i + 1; j < 4; j++)
+          expect(Math.hypot(all[i]![0] - all[j]![0], all[i]![1] - all[j]![1])).toBeGreaterThanOrEqual(2);
       for (const m of all) expect(m.every((v) => Number.isInteger(v) && !Object.is(v, -0))).toBe(true);
     }
   });

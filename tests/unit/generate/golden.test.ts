@@ -29,8 +29,17 @@ const GOLDEN_VIEW: Record<TaskId, { index: number; what: string }> = {
   pocket_ligand: { index: 1, what: "pocket + ligand, left view" },
 };
 
-const complexes = [loadComplex({ pdbId: "1osn", file: "plip-test-pdb/1osn.pdb", pocketCutoffA: 6 }), loadComplex({ pdbId: "4qnb", file: "plip-test-pdb/4qnb.pdb", pocketCutoffA: 6 })];
-const result = generateItems({ complexes, tasks: TASK_IDS, perTask: 1, seed: "golden", renderSettings: { widthPx: SIZE_PX, heightPx: SIZE_PX } });
+const complexes = [
+  loadComplex({ pdbId: "1osn", file: "plip-test-pdb/1osn.pdb", pocketCutoffA: 6 }),
+  loadComplex({ pdbId: "4qnb", file: "plip-test-pdb/4qnb.pdb", pocketCutoffA: 6 }),
+];
+const result = generateItems({
+  complexes,
+  tasks: TASK_IDS,
+  perTask: 1,
+  seed: "golden",
+  renderSettings: { widthPx: SIZE_PX, heightPx: SIZE_PX },
+});
 if (!result.ok) throw new Error(result.error);
 
 describe.each(TASK_IDS)("golden image: %s", (taskId) => {

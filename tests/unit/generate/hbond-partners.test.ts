@@ -21,13 +21,21 @@ function goldBonds(gold: unknown): ResidueBond[] {
 
 describe("H-bond key partners", () => {
   it("the complexes really have bonds to non-amino-acid pocket groups (the test can fail)", () => {
-    const hetero = [...bju.hbonds, ...n7g.hbonds].filter((b) => !b.proteinIsAminoAcid).map((b) => b.proteinAtom.resName);
+    const hetero = [...bju.hbonds, ...n7g.hbonds]
+      .filter((b) => !b.proteinIsAminoAcid)
+      .map((b) => b.proteinAtom.resName);
     expect(hetero).toContain("SO4");
     expect(hetero).toContain("NDP"); // 1n7g: the NADPH cofactor beside the GDR ligand
   });
 
   it("T9 and T4 keys and T8 questions name amino acids only by default", () => {
-    const r = generateItems({ complexes, tasks: ["pocket_ligand", "residue_ligand", "interaction_location"], perTask: 12, seed: "partners", renderSettings: { widthPx: 64, heightPx: 64 } });
+    const r = generateItems({
+      complexes,
+      tasks: ["pocket_ligand", "residue_ligand", "interaction_location"],
+      perTask: 12,
+      seed: "partners",
+      renderSettings: { widthPx: 64, heightPx: 64 },
+    });
     if (!r.ok) throw new Error(r.error);
     const t9 = r.items.filter((i) => i.taskId === "pocket_ligand");
     expect(t9.length).toBe(2);
@@ -44,7 +52,8 @@ describe("H-bond key partners", () => {
       expect(isAminoAcid(residue.residueName)).toBe(true);
       for (const b of goldBonds(item.gold)) expect(isAminoAcid(b.residueName)).toBe(true);
     }
-    for (const item of r.items.filter((i) => i.taskId === "interaction_location")) expect(item.question).not.toMatch(/SO4|GDR/);
+    for (const item of r.items.filter((i) => i.taskId === "interaction_location"))
+      expect(item.question).not.toMatch(/SO4|GDR/);
   });
 
   it("the generator param hbondPartners = all-pocket-groups keys the sulfate too", () => {
@@ -63,7 +72,13 @@ describe("H-bond key partners", () => {
   });
 
   it("an unknown partners value is refused with the param named", () => {
-    const r = generateItems({ complexes: [bju], tasks: ["pocket_ligand"], perTask: 1, seed: "x", params: { pocket_ligand: { hbondPartners: "everything" } } });
+    const r = generateItems({
+      complexes: [bju],
+      tasks: ["pocket_ligand"],
+      perTask: 1,
+      seed: "x",
+      params: { pocket_ligand: { hbondPartners: "everything" } },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/hbondPartners/);
   });

@@ -20,8 +20,17 @@ const MIN_LABEL_CSS_PX = 12;
 const MIN_VIEWS = 2;
 
 // 1n7g (NADP, 20+ contact residues, two chains) and 1hii (two-chain protease) are the most crowded pockets.
-const complexes = [...loadTestComplexes(), loadComplex({ pdbId: "1n7g", file: "plip-test-pdb/1n7g.pdb" }), loadComplex({ pdbId: "1bju", file: "plip-test-pdb/1bju.pdb" })];
-const generated = generateItems({ complexes, tasks: ["pocket_ligand", "residue_ligand"], perTask: 8, seed: "label-coverage" });
+const complexes = [
+  ...loadTestComplexes(),
+  loadComplex({ pdbId: "1n7g", file: "plip-test-pdb/1n7g.pdb" }),
+  loadComplex({ pdbId: "1bju", file: "plip-test-pdb/1bju.pdb" }),
+];
+const generated = generateItems({
+  complexes,
+  tasks: ["pocket_ligand", "residue_ligand"],
+  perTask: 8,
+  seed: "label-coverage",
+});
 if (!generated.ok) throw new Error(generated.error);
 const audited = generated.items.map((item) => ({ item, audit: auditItemLabels(item, renderItemViews(item)) }));
 const t9 = audited.filter(({ item }) => item.taskId === "pocket_ligand");
@@ -33,17 +42,26 @@ describe("T9 and T4 labels on the shared structures", () => {
     expect(t4.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(t9.map(({ item, audit }) => [item.pdbId, item, audit] as const))("T9 %s: every key residue is labelled in ≥ 2 of the six views", (_id, item, audit) => {
-    const named = namedResiduesOf(item);
-    expect(named.length).toBeGreaterThan(0);
-    for (const ref of named) expect(viewsLabelling(audit, ref), `${item.pdbId} ${residueLabelTextsOf(ref)[1]}`).toBeGreaterThanOrEqual(MIN_VIEWS);
-  });
+  it.each(t9.map(({ item, audit }) => [item.pdbId, item, audit] as const))(
+    "T9 %s: every key residue is labelled in ≥ 2 of the six views",
+    (_id, item, audit) => {
+      const named = namedResiduesOf(item);
+      expect(named.length).toBeGreaterThan(0);
+      for (const ref of named)
+        expect(viewsLabelling(audit, ref), `${item.pdbId} ${residueLabelTextsOf(ref)[1]}`).toBeGreaterThanOrEqual(
+          MIN_VIEWS,
+        );
+    },
+  );
 
-  it.each(t9.map(({ item, audit }) => [item.pdbId, audit] as const))("T9 %s: so is every contact-shell residue, key or not", (_id, audit) => {
-    expect(audit.contactResidueTexts.size).toBeGreaterThan(3);
-    const short = [...audit.contactResidueTexts].filter((t) => (audit.residueViews.get(t) ?? 0) < MIN_VIEWS);
-    expect(short).toEqual([]);
-  });
+  it.each(t9.map(({ item, audit }) => [item.pdbId, audit] as const))(
+    "T9 %s: so is every contact-shell residue, key or not",
+    (_id, audit) => {
+      expect(audit.contactResidueTexts.size).toBeGreaterThan(3);
+      const short = [...audit.contactResidueTexts].filter((t) => (audit.residueViews.get(t) ?? 0) < MIN_VIEWS);
+      expect(short).toEqual([]);
+    },
+  );
 
   it.each(t9.map(({ item, audit }) => [item.pdbId, item, audit] as const))(
     "T9 %s: every polar atom (N, O, S) of every contact-shell residue is named in a view, the key's atoms among them",
@@ -53,19 +71,36 @@ describe("T9 and T4 labels on the shared structures", () => {
       const r = item.provenance.renderSettings.residueLabelContactA;
       const near = (i: number) => {
         const p = complex.pocketAtoms[i]!;
-        return p.element !== "H" && complex.ligandAtoms.some((l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r);
+        return (
+          p.element !== "H" &&
+          complex.ligandAtoms.some(
+            (l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r,
+          )
+        );
       };
-      const polar = complex.residues.filter((res) => res.atomIndices.some(near)).flatMap((res) => res.atomIndices.filter((i) => ["N", "O", "S"].includes(complex.pocketAtoms[i]!.element)));
+      const polar = complex.residues
+        .filter((res) => res.atomIndices.some(near))
+        .flatMap((res) => res.atomIndices.filter((i) => ["N", "O", "S"].includes(complex.pocketAtoms[i]!.element)));
       expect(audit.residueAtomViews.size).toBe(polar.length);
       const unnamed = [...audit.residueAtomViews.entries()].filter(([, n]) => n === 0);
       expect(unnamed).toEqual([]);
       // Each key bond's residue atom is one of them: the key is covered, never singled out.
       const [front] = renderItemViews(item);
       const labelled = new Set(
-        front!.scene.atoms.flatMap((a) => (a.labelKind === "residue-atom" ? [`${front!.scene.residueLabels[a.residueIndex]!.text.split(" ").slice(0, 2).join(" ")} ${a.label}`] : [])),
+        front!.scene.atoms.flatMap((a) =>
+          a.labelKind === "residue-atom"
+            ? [`${front!.scene.residueLabels[a.residueIndex]!.text.split(" ").slice(0, 2).join(" ")} ${a.label}`]
+            : [],
+        ),
       );
-      for (const b of (item.gold as { bonds: { residueName: string; residueNumber: number; insertionCode: string; atomName: string }[] }).bonds) {
-        expect(labelled, `${b.residueName} ${b.residueNumber} ${b.atomName}`).toContain(`${b.residueName} ${b.residueNumber}${b.insertionCode} ${b.atomName}`);
+      for (const b of (
+        item.gold as {
+          bonds: { residueName: string; residueNumber: number; insertionCode: string; atomName: string }[];
+        }
+      ).bonds) {
+        expect(labelled, `${b.residueName} ${b.residueNumber} ${b.atomName}`).toContain(
+          `${b.residueName} ${b.residueNumber}${b.insertionCode} ${b.atomName}`,
+        );
       }
     },
   );
@@ -76,7 +111,8 @@ describe("T9 and T4 labels on the shared structures", () => {
     const views = renderItemViews(item);
     views.forEach(({ svg, stats }) => {
       let drawn = 0;
-      for (const m of svg.matchAll(/<g [^>]*fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g)) if (colors.has(m[1]!)) drawn += [...m[2]!.matchAll(/<text /g)].length;
+      for (const m of svg.matchAll(/<g [^>]*fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g))
+        if (colors.has(m[1]!)) drawn += [...m[2]!.matchAll(/<text /g)].length;
       const placed = stats.labelsPlaced.filter((l) => l.kind === "residue-atom").length;
       expect(placed).toBeGreaterThan(10);
       expect(drawn).toBe(placed);
@@ -85,23 +121,33 @@ describe("T9 and T4 labels on the shared structures", () => {
 
   it("T9 1n7g: key residues easily left unlabelled in all six views are labelled (ASP 40 A, SER 117 A)", () => {
     const { audit } = t9.find(({ item }) => item.pdbId === "1n7g")!;
-    for (const text of ["ASP 40 A", "SER 117 A"]) expect(audit.residueViews.get(text) ?? 0, text).toBeGreaterThanOrEqual(MIN_VIEWS);
+    for (const text of ["ASP 40 A", "SER 117 A"])
+      expect(audit.residueViews.get(text) ?? 0, text).toBeGreaterThanOrEqual(MIN_VIEWS);
   });
 
-  it.each(t4.map(({ item, audit }) => [item.id, item, audit] as const))("T4 %s: the question's residue is labelled in ≥ 2 views", (_id, item, audit) => {
-    const [ref] = namedResiduesOf(item);
-    expect(viewsLabelling(audit, ref!)).toBeGreaterThanOrEqual(MIN_VIEWS);
-  });
+  it.each(t4.map(({ item, audit }) => [item.id, item, audit] as const))(
+    "T4 %s: the question's residue is labelled in ≥ 2 views",
+    (_id, item, audit) => {
+      const [ref] = namedResiduesOf(item);
+      expect(viewsLabelling(audit, ref!)).toBeGreaterThanOrEqual(MIN_VIEWS);
+    },
+  );
 
-  it.each(audited.map(({ item, audit }) => [item.id, audit] as const))("%s: every ligand atom is named in ≥ 2 views", (_id, audit) => {
-    const short = [...audit.ligandAtomViews.entries()].filter(([, n]) => n < MIN_VIEWS);
-    expect(short).toEqual([]);
-  });
+  it.each(audited.map(({ item, audit }) => [item.id, audit] as const))(
+    "%s: every ligand atom is named in ≥ 2 views",
+    (_id, audit) => {
+      const short = [...audit.ligandAtomViews.entries()].filter(([, n]) => n < MIN_VIEWS);
+      expect(short).toEqual([]);
+    },
+  );
 
-  it.each(audited.map(({ item, audit }) => [item.id, audit] as const))("%s: no label box covers another label's text, none is forced", (_id, audit) => {
-    expect(audit.overlaps).toEqual([]);
-    expect(audit.forced).toBe(0);
-  });
+  it.each(audited.map(({ item, audit }) => [item.id, audit] as const))(
+    "%s: no label box covers another label's text, none is forced",
+    (_id, audit) => {
+      expect(audit.overlaps).toEqual([]);
+      expect(audit.forced).toBe(0);
+    },
+  );
 });
 
 describe("label size contract", () => {
@@ -118,7 +164,11 @@ describe("label size contract", () => {
     for (const image of renderItemImages(item, "svg")) {
       const texts = parseTexts(new TextDecoder().decode(image.bytes));
       expect(texts.length).toBeGreaterThan(10);
-      for (const t of texts) expect((t.fontSizePx * MAIN_IMAGE_MIN_CSS_PX) / item.provenance.renderSettings.widthPx, t.text).toBeGreaterThanOrEqual(MIN_LABEL_CSS_PX);
+      for (const t of texts)
+        expect(
+          (t.fontSizePx * MAIN_IMAGE_MIN_CSS_PX) / item.provenance.renderSettings.widthPx,
+          t.text,
+        ).toBeGreaterThanOrEqual(MIN_LABEL_CSS_PX);
     }
   });
 });
@@ -129,7 +179,13 @@ describe("labels never depend on the answer key", () => {
   it("1bju T9 keyed on amino acids and on every pocket group (a different key): the same six images", () => {
     const bju = loadComplex({ pdbId: "1bju", file: "plip-test-pdb/1bju.pdb" });
     const make = (hbondPartners: "amino-acids" | "all-pocket-groups") => {
-      const r = generateItems({ complexes: [bju], tasks: ["pocket_ligand"], perTask: 1, seed: "key-free", params: { pocket_ligand: { hbondPartners } } });
+      const r = generateItems({
+        complexes: [bju],
+        tasks: ["pocket_ligand"],
+        perTask: 1,
+        seed: "key-free",
+        params: { pocket_ligand: { hbondPartners } },
+      });
       if (!r.ok) throw new Error(r.error);
       return r.items[0]!;
     };
@@ -154,7 +210,12 @@ describe("labels never depend on the answer key", () => {
       .filter((res) =>
         res.atomIndices.some((i) => {
           const p = complex.pocketAtoms[i]!;
-          return p.element !== "H" && complex.ligandAtoms.some((l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r);
+          return (
+            p.element !== "H" &&
+            complex.ligandAtoms.some(
+              (l) => l.element !== "H" && (l.x - p.x) ** 2 + (l.y - p.y) ** 2 + (l.z - p.z) ** 2 <= r * r,
+            )
+          );
         }),
       )
       .map((res) => `${res.key.resName} ${res.key.resSeq}${res.key.iCode} ${res.key.chain}`)

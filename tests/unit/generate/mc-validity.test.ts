@@ -35,7 +35,12 @@ describe("option-text-only strategies on hand-built option sets", () => {
     expect(scoreOptionTextStrategies([move(2, 3), move(-2, 3), move(2, 7), move(-2, 7)], 1)!["odd-one-out"]).toBe(0.25);
   });
   it("rolls and moves mix; a non-command option is skipped", () => {
-    expect(scoreOptionTextStrategies(["move x 2, roll y 45", "move x -2, roll y 45", "move x 4, roll y 90", "move y 2, roll y 15"], 0)).not.toBeNull();
+    expect(
+      scoreOptionTextStrategies(
+        ["move x 2, roll y 45", "move x -2, roll y 45", "move x 4, roll y 90", "move y 2, roll y 15"],
+        0,
+      ),
+    ).not.toBeNull();
     expect(scoreOptionTextStrategies(["A", "B", "C", "D"], 0)).toBeNull();
   });
 });
@@ -48,7 +53,13 @@ describe("T8 distractors over 1,000 items", () => {
     const v = Math.round(spread * z);
     return v === 0 ? 0 : v;
   }
-  function items(builder: (rng: ReturnType<typeof createRng>, truth: readonly [number, number]) => { move: readonly [number, number] }[], n = 1000) {
+  function items(
+    builder: (
+      rng: ReturnType<typeof createRng>,
+      truth: readonly [number, number],
+    ) => { move: readonly [number, number] }[],
+    n = 1000,
+  ) {
     const rng = createRng("t8-validity");
     return Array.from({ length: n }, (_, i) => {
       // Truths as the generator sees them: whole-Å offsets of a bond midpoint from the view centre, clustered near zero.
@@ -59,7 +70,10 @@ describe("T8 distractors over 1,000 items", () => {
         builder(rng, truth).map((d) => ({ move: d.move, truth: false })),
         i % 4,
       );
-      return { options: options.map((o) => move(o.move[0], o.move[1])), letter: MC_LETTERS[options.findIndex((o) => o.truth)]! };
+      return {
+        options: options.map((o) => move(o.move[0], o.move[1])),
+        letter: MC_LETTERS[options.findIndex((o) => o.truth)]!,
+      };
     });
   }
 
@@ -70,9 +84,15 @@ describe("T8 distractors over 1,000 items", () => {
   });
 
   it("no shortcut-audit option rule (mirror, median, shortest or longest move, …) leaves chance over 4,000 items", () => {
-    const shortcutItems = items((rng, t) => buildMoveDistractors(rng, t, spec), 4000).map((i) => ({ taskId: "interaction_location" as const, gold: i, canonicalAnswer: i.letter }));
+    const shortcutItems = items((rng, t) => buildMoveDistractors(rng, t, spec), 4000).map((i) => ({
+      taskId: "interaction_location" as const,
+      gold: i,
+      canonicalAnswer: i.letter,
+    }));
     const audit = auditShortcuts(shortcutItems)[0]!;
-    expect(audit.strategies.map((s) => s.id)).toEqual(expect.arrayContaining(["smallest-l1", "smallest-max", "smallest-euclid", "largest-l1"]));
+    expect(audit.strategies.map((s) => s.id)).toEqual(
+      expect.arrayContaining(["smallest-l1", "smallest-max", "smallest-euclid", "largest-l1"]),
+    );
     // Binomial noise at n = 4,000 is 0.7 points: 2.5 points is over 3 standard deviations.
     for (const s of audit.strategies) expect(Math.abs(s.exact - 0.25), s.id).toBeLessThanOrEqual(0.025);
   });
@@ -93,11 +113,18 @@ describe("T8 distractors over 1,000 items", () => {
     const v4 = (rng: ReturnType<typeof createRng>, t: readonly [number, number]) => {
       const d = rng.int(2, 6);
       const shrunk = Math.abs(t[1]) - d;
-      const c = shrunk >= 0 && rng.next() < 0.5 ? Math.sign(t[1]) * shrunk : (t[1] === 0 ? 1 : Math.sign(t[1])) * (Math.abs(t[1]) + d);
+      const c =
+        shrunk >= 0 && rng.next() < 0.5
+          ? Math.sign(t[1]) * shrunk
+          : (t[1] === 0 ? 1 : Math.sign(t[1])) * (Math.abs(t[1]) + d);
       const fx = t[0] === 0 ? 3 : -t[0];
       return [{ move: [fx, t[1]] as const }, { move: [t[0], c] as const }, { move: [fx, c] as const }];
     };
-    const shortcutItems = items(v4, 4000).map((i) => ({ taskId: "interaction_location" as const, gold: i, canonicalAnswer: i.letter }));
+    const shortcutItems = items(v4, 4000).map((i) => ({
+      taskId: "interaction_location" as const,
+      gold: i,
+      canonicalAnswer: i.letter,
+    }));
     const smallest = auditShortcuts(shortcutItems)[0]!.strategies.find((s) => s.id === "smallest-l1")!;
     expect(smallest.exact).toBeGreaterThan(0.3);
   });
@@ -109,7 +136,9 @@ describe("T8 distractors over 1,000 items", () => {
       const d = buildMoveDistractors(rng, truth, spec);
       const all = [truth, ...d.map((x) => x.move)];
       for (const m of all) expect(m.every(Number.isInteger) && m.every((v) => !Object.is(v, -0))).toBe(true);
-      for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) expect(Math.hypot(all[a]![0] - all[b]![0], all[a]![1] - all[b]![1])).toBeGreaterThanOrEqual(2);
+      for (let a = 0; a < 4; a++)
+        for (let b = a + 1; b < 4; b++)
+          expect(Math.hypot(all[a]![0] - all[b]![0], all[a]![1] - all[b]![1])).toBeGreaterThanOrEqual(2);
       for (const k of [0, 1]) for (const m of all) expect(all.filter((o) => o[k] === m[k]).length).toBe(2);
     }
   });
@@ -117,23 +146,39 @@ describe("T8 distractors over 1,000 items", () => {
 
 describe("generateItems reports option-text-only accuracy for MC tasks", () => {
   itWithShared("T8 report is present and at chance; cloze tasks have none", () => {
-    const r = generateItems({ complexes: loadTestComplexes(), tasks: ["interaction_location", "translation"], perTask: 12, seed: "validity", renderSettings: { widthPx: 64, heightPx: 64 } });
+    const r = generateItems({
+      complexes: loadTestComplexes(),
+      tasks: ["interaction_location", "translation"],
+      perTask: 12,
+      seed: "validity",
+      renderSettings: { widthPx: 64, heightPx: 64 },
+    });
     if (!r.ok) throw new Error(r.error);
     const t8 = r.reports.find((x) => x.taskId === "interaction_location")!;
     expect(t8.optionTextStrategies?.items).toBe(12);
     expect(t8.optionTextStrategies?.worstExcessPoints).toBe(0);
     expect(r.reports.find((x) => x.taskId === "translation")!.optionTextStrategies).toBeUndefined();
   });
-  itWithShared("T8 on the shared structures: every option-text rule of the shortcut audit within 5 points of chance over 4 runs", () => {
-    const items = ["a", "b", "c", "d"].flatMap((run) => {
-      const r = generateItems({ complexes: loadAllSharedComplexes(), tasks: ["interaction_location"], perTask: 200, seed: `t8-audit/${run}`, renderSettings: { widthPx: 64, heightPx: 64 } });
-      if (!r.ok) throw new Error(r.error);
-      return r.items;
-    });
-    // 4 × 200 drawn; repeats of an earlier item are dropped (532 distinct with the cofactor-aware ligand choice of generator v6)
-    expect(items.length).toBeGreaterThan(500);
-    const audit = auditShortcuts(items.map(toShortcutItem))[0]!;
-    expect(audit.strategies.length).toBeGreaterThanOrEqual(10);
-    for (const s of audit.strategies) expect(s.exact - 0.25, `${s.id} ${(100 * s.exact).toFixed(1)} % over ${s.n}`).toBeLessThanOrEqual(0.05);
-  });
+  itWithShared(
+    "T8 on the shared structures: every option-text rule of the shortcut audit within 5 points of chance over 4 runs",
+    () => {
+      const items = ["a", "b", "c", "d"].flatMap((run) => {
+        const r = generateItems({
+          complexes: loadAllSharedComplexes(),
+          tasks: ["interaction_location"],
+          perTask: 200,
+          seed: `t8-audit/${run}`,
+          renderSettings: { widthPx: 64, heightPx: 64 },
+        });
+        if (!r.ok) throw new Error(r.error);
+        return r.items;
+      });
+      // 4 × 200 drawn; repeats of an earlier item are dropped (532 distinct with the cofactor-aware ligand choice of generator v6)
+      expect(items.length).toBeGreaterThan(500);
+      const audit = auditShortcuts(items.map(toShortcutItem))[0]!;
+      expect(audit.strategies.length).toBeGreaterThanOrEqual(10);
+      for (const s of audit.strategies)
+        expect(s.exact - 0.25, `${s.id} ${(100 * s.exact).toFixed(1)} % over ${s.n}`).toBeLessThanOrEqual(0.05);
+    },
+  );
 });

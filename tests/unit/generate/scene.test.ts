@@ -42,14 +42,21 @@ describe("T4 residue–ligand", () => {
     for (const item of items) {
       const complex = item.complexes[0]!;
       const ref = item.fields.residue as { residueName: string; residueNumber: number; chainId: string };
-      const residue = complex.residues.find((r) => r.ref?.residueNumber === ref.residueNumber && r.ref.chainId === ref.chainId && r.ref.residueName === ref.residueName)!;
+      const residue = complex.residues.find(
+        (r) =>
+          r.ref?.residueNumber === ref.residueNumber &&
+          r.ref.chainId === ref.chainId &&
+          r.ref.residueName === ref.residueName,
+      )!;
       const own = complex.hbonds.filter((b) => findResidueOfBond(complex, b) === residue);
       const gold = item.gold as { kind: string; bonds?: { atomName: string; ligandAtomName: string }[] };
       if (gold.kind === "none") {
         expect(own).toHaveLength(0);
         expect(listNegativeResidues(complex, 4)).toContain(residue);
       } else {
-        expect(gold.bonds!.map((b) => `${b.atomName}-${b.ligandAtomName}`).sort()).toEqual(own.map((b) => `${b.proteinAtom.name}-${b.ligandAtom.name}`).sort());
+        expect(gold.bonds!.map((b) => `${b.atomName}-${b.ligandAtomName}`).sort()).toEqual(
+          own.map((b) => `${b.proteinAtom.name}-${b.ligandAtom.name}`).sort(),
+        );
       }
     }
   });
@@ -58,14 +65,19 @@ describe("T4 residue–ligand", () => {
     for (const item of items.slice(0, 4)) {
       const complex = item.complexes[0]!;
       const scene = sceneOf(item, 0);
-      const pickers = item.fields.pickers as { residues: { residueName: string; residueNumber: number; atoms: string[] }[]; ligandAtoms: string[] };
+      const pickers = item.fields.pickers as {
+        residues: { residueName: string; residueNumber: number; atoms: string[] }[];
+        ligandAtoms: string[];
+      };
       expect(pickers.residues).toHaveLength(1);
       expect(pickers.ligandAtoms).toEqual(complex.ligandAtoms.map((a) => a.name));
       const pocket = scene.atoms.filter((a) => a.role === "pocket");
       expect(pocket).toHaveLength(pickers.residues[0]!.atoms.length);
       expect(new Set(pocket.map((a) => a.residueIndex))).toEqual(new Set([0]));
       expect(scene.atoms.filter((a) => a.role === "ligand").map((a) => a.label)).toEqual(pickers.ligandAtoms);
-      expect(scene.residueLabels.map((l) => l.text)).toEqual([`${pickers.residues[0]!.residueName} ${pickers.residues[0]!.residueNumber}`]);
+      expect(scene.residueLabels.map((l) => l.text)).toEqual([
+        `${pickers.residues[0]!.residueName} ${pickers.residues[0]!.residueNumber}`,
+      ]);
     }
   });
 });

@@ -8,7 +8,12 @@ import { generateItems, toStableJson } from "@/lib/generate";
 import { Scene3dSchema, type Scene3d } from "@/lib/scene3d";
 import { loadComplex, loadTestComplexes } from "./complexes";
 
-const r = generateItems({ complexes: loadTestComplexes(), tasks: ["interaction_location", "pocket_ligand", "residue_ligand"], perTask: 4, seed: "scene3d-names" });
+const r = generateItems({
+  complexes: loadTestComplexes(),
+  tasks: ["interaction_location", "pocket_ligand", "residue_ligand"],
+  perTask: 4,
+  seed: "scene3d-names",
+});
 if (!r.ok) throw new Error(r.error);
 const sceneOf = (fields: unknown) => Scene3dSchema.parse((fields as { scene3d: unknown }).scene3d);
 
@@ -18,7 +23,15 @@ describe("T8: the atoms the question names are marked in the 3D scene", () => {
 
   it.each(t8.map((i) => [i.id, i] as const))("%s", (_id, item) => {
     const scene = sceneOf(item.fields);
-    const bond = (item.fields as { bond: { residue: { residueName: string; residueNumber: number; insertionCode: string; chainId: string }; atomName: string; ligandAtomName: string } }).bond;
+    const bond = (
+      item.fields as {
+        bond: {
+          residue: { residueName: string; residueNumber: number; insertionCode: string; chainId: string };
+          atomName: string;
+          ligandAtomName: string;
+        };
+      }
+    ).bond;
     const res = `${bond.residue.residueName} ${bond.residue.residueNumber}${bond.residue.insertionCode} ${bond.residue.chainId}`;
     expect(scene.named).toEqual([
       { atom: expect.any(Number), text: `${res} ${bond.atomName}` },
@@ -51,7 +64,13 @@ describe("the 3D scene never depends on the answer key", () => {
   it("1bju T9 keyed on amino acids and on every pocket group: different keys, the same scene", () => {
     const bju = loadComplex({ pdbId: "1bju", file: "plip-test-pdb/1bju.pdb" });
     const make = (hbondPartners: "amino-acids" | "all-pocket-groups") => {
-      const g = generateItems({ complexes: [bju], tasks: ["pocket_ligand"], perTask: 1, seed: "key-free", params: { pocket_ligand: { hbondPartners } } });
+      const g = generateItems({
+        complexes: [bju],
+        tasks: ["pocket_ligand"],
+        perTask: 1,
+        seed: "key-free",
+        params: { pocket_ligand: { hbondPartners } },
+      });
       if (!g.ok) throw new Error(g.error);
       return g.items[0]!;
     };

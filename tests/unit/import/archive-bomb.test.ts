@@ -27,7 +27,8 @@ async function zeroTarGz(file: string, bytes: number): Promise<void> {
   const entry = pack.entry({ name: "data/zeros.bin", size: bytes }) as unknown as NodeJS.WritableStream;
   const chunk = Buffer.alloc(MiB);
   for (let left = bytes; left > 0; left -= chunk.length) {
-    if (!entry.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise<void>((r) => entry.once("drain", () => r()));
+    if (!entry.write(left >= chunk.length ? chunk : chunk.subarray(0, left)))
+      await new Promise<void>((r) => entry.once("drain", () => r()));
   }
   entry.end();
   pack.finalize();
@@ -51,7 +52,9 @@ describe("archive inflate limits", () => {
     );
     expect(failure).toBeInstanceOf(SourceOpenError);
     const message = (failure as Error).message;
-    expect(message).toMatch(/expands more than 200 times its compressed size .*IMPORT_MAX_INFLATE_RATIO.*decompression bomb; stopped there/);
+    expect(message).toMatch(
+      /expands more than 200 times its compressed size .*IMPORT_MAX_INFLATE_RATIO.*decompression bomb; stopped there/,
+    );
     // Stopped within a few chunks of the point where the ratio check starts (64 MiB), far from the 256 MiB inside.
     const inflatedMiB = Number(/\((\d+(?:\.\d+)?) MiB from/.exec(message)?.[1]);
     expect(inflatedMiB).toBeGreaterThanOrEqual(64);
@@ -63,7 +66,9 @@ describe("archive inflate limits", () => {
     const big = path.join(work, "big.tar.gz");
     await zeroTarGz(big, 40 * MiB);
     const tempRoot = fs.mkdtempSync(path.join(work, "t-"));
-    await expect(openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 16 * MiB, maxRatio: 1e9 } })).rejects.toThrow(/expand to more than 16 MiB \(IMPORT_MAX_INFLATED_BYTES\); stopped there/);
+    await expect(
+      openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 16 * MiB, maxRatio: 1e9 } }),
+    ).rejects.toThrow(/expand to more than 16 MiB \(IMPORT_MAX_INFLATED_BYTES\); stopped there/);
     expect(leftovers(tempRoot)).toEqual([]);
     // Under the cap the same archive opens.
     const tree = await openSourceTree(big, { tempRoot, inflateLimits: { maxBytes: 64 * MiB, maxRatio: 1e9 } });
@@ -79,6 +84,8 @@ describe("archive inflate limits", () => {
     execFileSync("zip", ["-q", "-9", "-r", zip, "."], { cwd: src });
     fs.rmSync(src, { recursive: true });
     await expect(openSourceTree(zip)).rejects.toThrow(/bomb\.zip: expands more than 200 times its compressed size/);
-    await expect(openSourceTree(zip, { inflateLimits: { maxBytes: 50 * MiB, maxRatio: 1e9 } })).rejects.toThrow(/more than 50 MiB \(IMPORT_MAX_INFLATED_BYTES\)/);
+    await expect(openSourceTree(zip, { inflateLimits: { maxBytes: 50 * MiB, maxRatio: 1e9 } })).rejects.toThrow(
+      /more than 50 MiB \(IMPORT_MAX_INFLATED_BYTES\)/,
+    );
   });
 });

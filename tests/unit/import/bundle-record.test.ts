@@ -19,7 +19,13 @@ const item = {
 };
 
 function plan(json: unknown, answer: LocatedAnswer["answer"] | undefined, root = "") {
-  return planBundleItem(json, { root, file: "items.jsonl", line: 3, answersFile: "answers.jsonl", findAnswer: (id) => (answer && answer.id === id ? { answer, line: 8 } : undefined) });
+  return planBundleItem(json, {
+    root,
+    file: "items.jsonl",
+    line: 3,
+    answersFile: "answers.jsonl",
+    findAnswer: (id) => (answer && answer.id === id ? { answer, line: 8 } : undefined),
+  });
 }
 
 describe("bundle items", () => {
@@ -41,30 +47,61 @@ describe("bundle items", () => {
 
   it("skips an item made for another task version", () => {
     const r = plan({ ...item, taskVersion: 99 }, { id: "t-1", answer: "move x 3", gold: { axis: "x", distanceA: 3 } });
-    expect(r).toEqual({ ok: false, skips: [{ file: "items.jsonl", line: 3, field: "taskVersion", problem: `item was made for translation v99; this app implements v${TASKS.translation.version}` }] });
+    expect(r).toEqual({
+      ok: false,
+      skips: [
+        {
+          file: "items.jsonl",
+          line: 3,
+          field: "taskVersion",
+          problem: `item was made for translation v99; this app implements v${TASKS.translation.version}`,
+        },
+      ],
+    });
   });
 
   it("points at answers.jsonl when the gold or the answer text is wrong", () => {
     const badGold = plan(item, { id: "t-1", answer: "move x 3", gold: { axis: "x", distanceA: 30 } });
     expect(!badGold.ok && badGold.skips[0]).toMatchObject({ file: "answers.jsonl", line: 8, field: "gold" });
     const disagree = plan(item, { id: "t-1", answer: "move x 2", gold: { axis: "x", distanceA: 3 } });
-    expect(!disagree.ok && disagree.skips[0]).toEqual({ file: "answers.jsonl", line: 8, field: "answer", problem: "'move x 2' disagrees with the gold, whose canonical answer is 'move x 3'" });
+    expect(!disagree.ok && disagree.skips[0]).toEqual({
+      file: "answers.jsonl",
+      line: 8,
+      field: "answer",
+      problem: "'move x 2' disagrees with the gold, whose canonical answer is 'move x 3'",
+    });
   });
 
   it("reports a missing answer, schema problems by field, and a question that is not the template's", () => {
-    expect(plan(item, undefined)).toEqual({ ok: false, skips: [{ file: "items.jsonl", line: 3, field: "id", problem: "no answer for 't-1' in answers.jsonl" }] });
+    expect(plan(item, undefined)).toEqual({
+      ok: false,
+      skips: [{ file: "items.jsonl", line: 3, field: "id", problem: "no answer for 't-1' in answers.jsonl" }],
+    });
     const noImages = plan({ ...item, images: [] }, undefined);
     expect(!noImages.ok && noImages.skips.map((s) => s.field)).toEqual(["images"]);
     const badPath = plan({ ...item, images: [{ file: "../etc/passwd", caption: "x" }] }, undefined);
-    expect(!badPath.ok && badPath.skips[0]).toMatchObject({ field: "images.0.file", problem: "must be images/<name>.png|svg|jpg" });
-    const edited = plan({ ...item, question: "Edited text" }, { id: "t-1", answer: "move x 3", gold: { axis: "x", distanceA: 3 } });
+    expect(!badPath.ok && badPath.skips[0]).toMatchObject({
+      field: "images.0.file",
+      problem: "must be images/<name>.png|svg|jpg",
+    });
+    const edited = plan(
+      { ...item, question: "Edited text" },
+      { id: "t-1", answer: "move x 3", gold: { axis: "x", distanceA: 3 } },
+    );
     expect(edited.ok && edited.warnings).toEqual([
-      { file: "items.jsonl", line: 3, field: "question", problem: "differs from the translation template filled with the item's fields; the bundle's text is kept" },
+      {
+        file: "items.jsonl",
+        line: 3,
+        field: "question",
+        problem: "differs from the translation template filled with the item's fields; the bundle's text is kept",
+      },
     ]);
   });
 
   it("accepts only this app's manifest format", () => {
-    expect(readBundleManifest("manifest.json", '{"format":"misi-baseline-bundle","formatVersion":1,"counts":{}}').ok).toBe(true);
+    expect(
+      readBundleManifest("manifest.json", '{"format":"misi-baseline-bundle","formatVersion":1,"counts":{}}').ok,
+    ).toBe(true);
     const wrong = readBundleManifest("manifest.json", '{"format":"other","formatVersion":1,"counts":{}}');
     expect(!wrong.ok && wrong.errors[0]).toMatchObject({ file: "manifest.json", line: 0, field: "format" });
     const broken = readBundleManifest("manifest.json", "{");

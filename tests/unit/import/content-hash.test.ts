@@ -3,7 +3,9 @@ import { computeItemContentHash, sha256Hex, toCanonicalJson } from "@/lib/import
 
 describe("canonical JSON", () => {
   it("sorts keys at every level and drops undefined members", () => {
-    expect(toCanonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(toCanonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(toCanonicalJson({ a: 1, b: 2 })).toBe(toCanonicalJson({ b: 2, a: 1 }));
   });
 
@@ -38,9 +40,13 @@ describe("item content hash", () => {
   it("changes with the gold, an image, the image order, a caption or the task version", () => {
     const h = computeItemContentHash(base);
     expect(computeItemContentHash({ ...base, gold: { axis: "x", distanceA: 4 } })).not.toBe(h);
-    expect(computeItemContentHash({ ...base, images: [base.images[0]!, { sha256: "c".repeat(64), caption: "Image 2" }] })).not.toBe(h);
+    expect(
+      computeItemContentHash({ ...base, images: [base.images[0]!, { sha256: "c".repeat(64), caption: "Image 2" }] }),
+    ).not.toBe(h);
     expect(computeItemContentHash({ ...base, images: [base.images[1]!, base.images[0]!] })).not.toBe(h);
-    expect(computeItemContentHash({ ...base, images: [base.images[0]!, { ...base.images[1]!, caption: "Image 3" }] })).not.toBe(h);
+    expect(
+      computeItemContentHash({ ...base, images: [base.images[0]!, { ...base.images[1]!, caption: "Image 3" }] }),
+    ).not.toBe(h);
     expect(computeItemContentHash({ ...base, taskVersion: 2 })).not.toBe(h);
   });
 });

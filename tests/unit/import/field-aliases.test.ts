@@ -9,7 +9,13 @@ describe("field-name mapping", () => {
 
   it("maps odd release keys to roles and lists the rest", () => {
     const m = mapFieldNames(["Question_ID", "Prompt", "GT", "Image_Paths", "PDB_ID", "Difficulty"]);
-    expect(m.roles).toEqual({ id: "Question_ID", question: "Prompt", answer: "GT", images: "Image_Paths", pdb: "PDB_ID" });
+    expect(m.roles).toEqual({
+      id: "Question_ID",
+      question: "Prompt",
+      answer: "GT",
+      images: "Image_Paths",
+      pdb: "PDB_ID",
+    });
     expect(m.unmapped).toEqual(["Difficulty"]);
     expect(m.optionLetterKeys).toBeNull();
   });

@@ -24,20 +24,30 @@ describe("foreign SVG", () => {
   });
 
   it("an entity-encoded javascript: link is decoded by the XML parser and refused", () => {
-    expect(findSvgReferenceProblem(BYPASSES.entityJavascriptLink)).toMatch(/<a> at line 1 references 'javascript:alert\(1\)'/);
+    expect(findSvgReferenceProblem(BYPASSES.entityJavascriptLink)).toMatch(
+      /<a> at line 1 references 'javascript:alert\(1\)'/,
+    );
   });
 
   it("an entity-encoded https: image (an external load) is decoded and refused", () => {
-    expect(findSvgReferenceProblem(BYPASSES.entityHttpsImage)).toMatch(/<image> at line 1 references 'https:\/\/evil\.example\/beacon\.png'/);
+    expect(findSvgReferenceProblem(BYPASSES.entityHttpsImage)).toMatch(
+      /<image> at line 1 references 'https:\/\/evil\.example\/beacon\.png'/,
+    );
   });
 
   it("a local file path is refused (resvg would read and embed the file)", () => {
-    expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><image href="/etc/ssl/certs/x.png"/></svg>`)).toMatch(/references '\/etc\/ssl\/certs\/x\.png'/);
-    expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><image href="data:image/svg+xml;base64,PHN2Zy8+"/></svg>`)).toMatch(/references 'data:image\/svg\+xml/);
+    expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><image href="/etc/ssl/certs/x.png"/></svg>`)).toMatch(
+      /references '\/etc\/ssl\/certs\/x\.png'/,
+    );
+    expect(
+      findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><image href="data:image/svg+xml;base64,PHN2Zy8+"/></svg>`),
+    ).toMatch(/references 'data:image\/svg\+xml/);
   });
 
   it("entity declarations and malformed XML are refused; fragments and embedded PNGs are allowed", () => {
-    expect(findSvgReferenceProblem(`<!DOCTYPE svg [<!ENTITY a "&#60;image href='/x'/>">]><svg xmlns="${SVG_NS}">&a;</svg>`)).toBe("declares XML entities");
+    expect(
+      findSvgReferenceProblem(`<!DOCTYPE svg [<!ENTITY a "&#60;image href='/x'/>">]><svg xmlns="${SVG_NS}">&a;</svg>`),
+    ).toBe("declares XML entities");
     expect(findSvgReferenceProblem(`<svg xmlns="${SVG_NS}"><rect></svg>`)).toMatch(/^not well-formed XML/);
     expect(
       findSvgReferenceProblem(
@@ -47,7 +57,11 @@ describe("foreign SVG", () => {
   });
 
   it("a huge declared size is scaled down to the cap", () => {
-    const r = rasterizeForeignSvg(Buffer.from(`<svg xmlns="${SVG_NS}" width="100000" height="50000"><rect width="100000" height="50000" fill="#123"/></svg>`));
+    const r = rasterizeForeignSvg(
+      Buffer.from(
+        `<svg xmlns="${SVG_NS}" width="100000" height="50000"><rect width="100000" height="50000" fill="#123"/></svg>`,
+      ),
+    );
     expect(r.ok && [r.widthPx, r.heightPx]).toEqual([MAX_RASTER_SIDE_PX, MAX_RASTER_SIDE_PX / 2]);
   });
 });

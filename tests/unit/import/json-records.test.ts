@@ -10,7 +10,8 @@ function splitAll(doc: string, chunkSize: number): JsonFragment[] {
 }
 
 describe("JSON record splitter", () => {
-  const array = '[\n  {"id": 1, "q": "a, [b] {c}", "nested": {"x": [1, 2]}},\n  {"id": 2, "q": "quote \\" and \\\\"},\n  {"id": 3}\n]\n';
+  const array =
+    '[\n  {"id": 1, "q": "a, [b] {c}", "nested": {"x": [1, 2]}},\n  {"id": 2, "q": "quote \\" and \\\\"},\n  {"id": 3}\n]\n';
 
   it("returns each element of a top-level array with the line it starts on", () => {
     const out = splitAll(array, 1 << 20);
@@ -53,7 +54,9 @@ describe("JSON record splitter", () => {
 
   it("throws with the line for a truncated document or unbalanced brackets", () => {
     expect(() => splitAll('[\n{"id": 1},\n{"id": 2', 5)).toThrow(JsonStructureError);
-    expect(() => splitAll('[\n{"id": 1},\n{"id": 2', 5)).toThrow(/unexpected end of the file inside the JSON document \(truncated\?\)/);
+    expect(() => splitAll('[\n{"id": 1},\n{"id": 2', 5)).toThrow(
+      /unexpected end of the file inside the JSON document \(truncated\?\)/,
+    );
     let error: unknown;
     try {
       splitAll('[\n{"id": 1}\n]]', 100);

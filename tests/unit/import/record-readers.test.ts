@@ -1,6 +1,11 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { FileReadError, readDelimitedRows, readJsonRecords, readJsonlRecords } from "@/lib/server/import/record-readers";
+import {
+  FileReadError,
+  readDelimitedRows,
+  readJsonRecords,
+  readJsonlRecords,
+} from "@/lib/server/import/record-readers";
 
 /**
  * A lazily produced byte stream that remembers, for each chunk it hands out, how many records the
@@ -34,7 +39,10 @@ describe("streaming readers", () => {
     let consumed = 0;
     const src = lazySource(
       CHUNKS,
-      (i) => Array.from({ length: LINES_PER_CHUNK }, (_, k) => JSON.stringify({ id: i * LINES_PER_CHUNK + k, pad: "x".repeat(60) })).join("\n") + "\n",
+      (i) =>
+        Array.from({ length: LINES_PER_CHUNK }, (_, k) =>
+          JSON.stringify({ id: i * LINES_PER_CHUNK + k, pad: "x".repeat(60) }),
+        ).join("\n") + "\n",
       () => consumed,
     );
     let lastId = -1;
@@ -58,7 +66,10 @@ describe("streaming readers", () => {
       CHUNKS,
       (i) =>
         (i === 0 ? "[\n" : "") +
-        Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i === 0 && k === 0 ? "" : ",\n"}{"id": ${i * LINES_PER_CHUNK + k}, "pad": "${"y".repeat(60)}"}`).join("") +
+        Array.from(
+          { length: LINES_PER_CHUNK },
+          (_, k) => `${i === 0 && k === 0 ? "" : ",\n"}{"id": ${i * LINES_PER_CHUNK + k}, "pad": "${"y".repeat(60)}"}`,
+        ).join("") +
         (i === CHUNKS - 1 ? "\n]\n" : ""),
       () => consumed,
     );
@@ -78,7 +89,10 @@ describe("streaming readers", () => {
     let consumed = 0;
     const src = lazySource(
       CHUNKS,
-      (i) => (i === 0 ? "index\tquestion\n" : "") + Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i * LINES_PER_CHUNK + k}\t${"z".repeat(80)}`).join("\n") + "\n",
+      (i) =>
+        (i === 0 ? "index\tquestion\n" : "") +
+        Array.from({ length: LINES_PER_CHUNK }, (_, k) => `${i * LINES_PER_CHUNK + k}\t${"z".repeat(80)}`).join("\n") +
+        "\n",
       () => consumed,
     );
     let bad = 0;
@@ -114,7 +128,8 @@ describe("line numbers and broken input", () => {
 
   it("skips a bad JSONL line with its number and reads on; strips a UTF-8 BOM", async () => {
     const out = [];
-    for await (const r of readJsonlRecords(Readable.from([Buffer.from('\uFEFF{"a":1}\n{oops\n\n{"a":3}\n')]))) out.push(r);
+    for await (const r of readJsonlRecords(Readable.from([Buffer.from('\uFEFF{"a":1}\n{oops\n\n{"a":3}\n')])))
+      out.push(r);
     expect(out.map((r) => [r.line, r.ok])).toEqual([
       [1, true],
       [2, false],

@@ -67,7 +67,11 @@ describe("source trees", () => {
     await tarGzFolder(path.join(work, "src"), path.join(outer, "translation.tar.gz"));
     fs.writeFileSync(path.join(outer, "top.json"), "[]");
     const tree = await openSourceTree(outer);
-    expect(tree.files.map((f) => f.path)).toEqual(["top.json", "translation.tar.gz/release/T1/data.jsonl", "translation.tar.gz/release/readme.txt"]);
+    expect(tree.files.map((f) => f.path)).toEqual([
+      "top.json",
+      "translation.tar.gz/release/T1/data.jsonl",
+      "translation.tar.gz/release/readme.txt",
+    ]);
     expect(await readAll(tree, "translation.tar.gz/release/readme.txt")).toBe("hello");
     await tree.close();
   });

@@ -5,7 +5,9 @@ import { itWithShared, SHARED_STRUCTURES_DIR, sharedStructurePath } from "../../
 
 function listPosebusters(): string[] {
   const root = `${SHARED_STRUCTURES_DIR}/posebusters-conftest`;
-  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((d) => d.isFile()).map((d) => `${d.parentPath.slice(root.length + 1)}/${d.name}`.replace(/^\//, ""));
+  return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => `${d.parentPath.slice(root.length + 1)}/${d.name}`.replace(/^\//, ""));
 }
 
 describe("grouping structure files into complexes", () => {
@@ -36,12 +38,26 @@ describe("grouping structure files into complexes", () => {
   });
 
   it("prefers the pocket over the protein and MOL2 (atom names) over SDF, listing what it left", () => {
-    const { complexes } = groupStructureFiles(["1abc/1abc_protein.pdb", "1abc/1abc_pocket.pdb", "1abc/1abc_ligand.sdf", "1abc/1abc_ligand.mol2", "1abc/readme.txt"]);
-    expect(complexes).toEqual([{ protein: "1abc/1abc_pocket.pdb", ligand: "1abc/1abc_ligand.mol2", unused: ["1abc/1abc_protein.pdb", "1abc/1abc_ligand.sdf"] }]);
+    const { complexes } = groupStructureFiles([
+      "1abc/1abc_protein.pdb",
+      "1abc/1abc_pocket.pdb",
+      "1abc/1abc_ligand.sdf",
+      "1abc/1abc_ligand.mol2",
+      "1abc/readme.txt",
+    ]);
+    expect(complexes).toEqual([
+      {
+        protein: "1abc/1abc_pocket.pdb",
+        ligand: "1abc/1abc_ligand.mol2",
+        unused: ["1abc/1abc_protein.pdb", "1abc/1abc_ligand.sdf"],
+      },
+    ]);
   });
 
   it("pairs generic names only when a folder holds one protein and one ligand", () => {
-    expect(groupStructureFiles(["x/receptor.pdb", "x/ligand.sdf"]).complexes).toEqual([{ protein: "x/receptor.pdb", ligand: "x/ligand.sdf", unused: [] }]);
+    expect(groupStructureFiles(["x/receptor.pdb", "x/ligand.sdf"]).complexes).toEqual([
+      { protein: "x/receptor.pdb", ligand: "x/ligand.sdf", unused: [] },
+    ]);
     expect(groupStructureFiles(["a.pdb", "b.pdb"]).complexes).toEqual([
       { protein: "a.pdb", ligand: null, unused: [] },
       { protein: "b.pdb", ligand: null, unused: [] },

@@ -40,10 +40,19 @@ describe("task names", () => {
 
 describe("task lists for generation", () => {
   it("reads all, codes and ids, without repeats, and names what it does not know", () => {
-    expect(parseTaskList("all")).toMatchObject({ ok: true, tasks: expect.arrayContaining(["translation", "pocket_ligand"]) });
+    expect(parseTaskList("all")).toMatchObject({
+      ok: true,
+      tasks: expect.arrayContaining(["translation", "pocket_ligand"]),
+    });
     expect(parseTaskList("all").ok && parseTaskList("all")).toMatchObject({ tasks: { length: 9 } });
-    expect(parseTaskList("t1, T5,docking,t1")).toEqual({ ok: true, tasks: ["translation", "translation_rotation", "docking"] });
-    expect(parseTaskList("t10")).toEqual({ ok: false, error: expect.stringMatching(/^unknown task 't10': use all, t1\.\.t9, or ids/) });
+    expect(parseTaskList("t1, T5,docking,t1")).toEqual({
+      ok: true,
+      tasks: ["translation", "translation_rotation", "docking"],
+    });
+    expect(parseTaskList("t10")).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^unknown task 't10': use all, t1\.\.t9, or ids/),
+    });
     expect(parseTaskList(" , ")).toEqual({ ok: false, error: "no task given" });
   });
 });

@@ -28,13 +28,25 @@ describe("VLMEvalKit TSV", () => {
     expect(result.format).toBe("vlmevalkit-tsv");
     expect(result.rows).toEqual([
       { line: 2, key: "11", keyField: "index", prediction: "move x 3", reference: "move x 3", category: "translation" },
-      { line: 3, key: "12", keyField: "index", prediction: 'The answer is (B), because "B" is central.', reference: "B", category: "interaction_location" },
+      {
+        line: 3,
+        key: "12",
+        keyField: "index",
+        prediction: 'The answer is (B), because "B" is central.',
+        reference: "B",
+        category: "interaction_location",
+      },
       { line: 5, key: "13", keyField: "index", prediction: "", reference: "move y -2", category: "translation" },
       { line: 8, key: "14", keyField: "index", prediction: "", reference: "No", category: "residue_ligand" },
     ]);
     expect(result.skipped).toEqual([
       { file: "GPT4o_MiSI.tsv", line: 6, field: "index", problem: "empty index: the row cannot be matched to an item" },
-      { file: "GPT4o_MiSI.tsv", line: 7, field: "index", problem: "index '11' repeats line 2; only the first prediction is used" },
+      {
+        file: "GPT4o_MiSI.tsv",
+        line: 7,
+        field: "index",
+        problem: "index '11' repeats line 2; only the first prediction is used",
+      },
     ]);
   });
 
@@ -43,7 +55,14 @@ describe("VLMEvalKit TSV", () => {
     expect(result).toEqual({
       ok: false,
       format: "vlmevalkit-tsv",
-      errors: [{ file: "x.tsv", line: 1, field: "prediction", problem: "missing column 'prediction' (columns are: index, answer)" }],
+      errors: [
+        {
+          file: "x.tsv",
+          line: 1,
+          field: "prediction",
+          problem: "missing column 'prediction' (columns are: index, answer)",
+        },
+      ],
     });
   });
 });
@@ -68,7 +87,14 @@ describe("VLMEvalKit xlsx", () => {
     expect(result.format).toBe("vlmevalkit-xlsx");
     expect(result.rows).toEqual([
       { line: 2, key: "21", keyField: "index", prediction: "C", reference: "C", category: "rotation_rotation" },
-      { line: 3, key: "22", keyField: "index", prediction: "Answer: roll x 45", reference: "roll x 45", category: "rotation" },
+      {
+        line: 3,
+        key: "22",
+        keyField: "index",
+        prediction: "Answer: roll x 45",
+        reference: "roll x 45",
+        category: "rotation",
+      },
       { line: 4, key: "23", keyField: "index", prediction: "", reference: "No", category: "residue_ligand" },
     ]);
   });
@@ -89,8 +115,12 @@ describe("VLMEvalKit xlsx", () => {
     ]);
     expect(bytes.length).toBeLessThan(64 * 1024);
     const refused = await parsePredictionFile({ fileName: "big.xlsx", bytes, maxXlsxInflatedBytes: 512 * 1024 });
-    expect(refused.ok ? "" : refused.errors[0]?.problem).toMatch(/^the workbook expands to \d+ bytes, more than the limit of 524288 bytes \(MODEL_XLSX_MAX_INFLATED_BYTES\); refused unread$/);
-    expect((await parsePredictionFile({ fileName: "big.xlsx", bytes, maxXlsxInflatedBytes: 4 * 1024 ** 2 })).ok).toBe(true);
+    expect(refused.ok ? "" : refused.errors[0]?.problem).toMatch(
+      /^the workbook expands to \d+ bytes, more than the limit of 524288 bytes \(MODEL_XLSX_MAX_INFLATED_BYTES\); refused unread$/,
+    );
+    expect((await parsePredictionFile({ fileName: "big.xlsx", bytes, maxXlsxInflatedBytes: 4 * 1024 ** 2 })).ok).toBe(
+      true,
+    );
   });
 
   it("fails cleanly on bytes that are not a workbook", async () => {
@@ -102,13 +132,31 @@ describe("VLMEvalKit xlsx", () => {
 
 describe("lmms-eval samples jsonl", () => {
   const lines = [
-    JSON.stringify({ doc_id: 0, doc: { index: "31", question: "q" }, target: "A", resps: [["The answer is A"]], filtered_resps: ["A"] }),
-    JSON.stringify({ doc_id: 1, doc: { item_id: "clx123" }, target: ["move x 2"], resps: [["move x 2"]], filtered_resps: [["move x 2"]] }),
+    JSON.stringify({
+      doc_id: 0,
+      doc: { index: "31", question: "q" },
+      target: "A",
+      resps: [["The answer is A"]],
+      filtered_resps: ["A"],
+    }),
+    JSON.stringify({
+      doc_id: 1,
+      doc: { item_id: "clx123" },
+      target: ["move x 2"],
+      resps: [["move x 2"]],
+      filtered_resps: [["move x 2"]],
+    }),
     "{not json",
     "",
     JSON.stringify({ doc_id: 3, doc: {}, target: "B", resps: [["(B)"]] }),
     JSON.stringify({ doc_id: 4, doc: { index: 31 }, resps: [["C"]] }),
-    JSON.stringify({ doc_id: 5, doc: { id: "x9" }, target: "A", resps: [[[-1.5, false]]], filtered_resps: [[-1.5, false]] }),
+    JSON.stringify({
+      doc_id: 5,
+      doc: { id: "x9" },
+      target: "A",
+      resps: [[[-1.5, false]]],
+      filtered_resps: [[-1.5, false]],
+    }),
   ].join("\n");
 
   it("reads doc identifiers, prefers filtered_resps, and falls back to doc_id with a warning", async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { apparentRadiusPx, focalLengthPx, frameCamera, frameCameraOnRadius, projectToPixels, toCameraSpace } from "@/lib/molecule/geometry/camera";
+import {
+  apparentRadiusPx,
+  focalLengthPx,
+  frameCamera,
+  frameCameraOnRadius,
+  projectToPixels,
+  toCameraSpace,
+} from "@/lib/molecule/geometry/camera";
 
 describe("perspective camera (30° horizontal field of view)", () => {
   const camera = frameCameraOnRadius(10, { widthPx: 800, heightPx: 800, paddingFraction: 0 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CANONICAL_VIEW_NAMES, applyCommands, canonicalViewTransform, toScreenFrame } from "@/lib/molecule/geometry/commands";
+import {
+  CANONICAL_VIEW_NAMES,
+  applyCommands,
+  canonicalViewTransform,
+  toScreenFrame,
+} from "@/lib/molecule/geometry/commands";
 import { applyTransform } from "@/lib/molecule/geometry/transform";
 import type { Vec3 } from "@/lib/molecule/geometry/vec3";
 
@@ -60,7 +65,8 @@ describe("move / roll in screen coordinates", () => {
 });
 
 describe("canonical views", () => {
-  const towardViewer = (view: (typeof CANONICAL_VIEW_NAMES)[number], p: Vec3) => applyTransform(canonicalViewTransform(view), p)[2];
+  const towardViewer = (view: (typeof CANONICAL_VIEW_NAMES)[number], p: Vec3) =>
+    applyTransform(canonicalViewTransform(view), p)[2];
 
   it("are in the order front, left, top, back, right, bottom", () => {
     expect(CANONICAL_VIEW_NAMES).toEqual(["front", "left", "top", "back", "right", "bottom"]);

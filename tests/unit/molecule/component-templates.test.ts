@@ -39,7 +39,8 @@ function formulaOf(template: ReadonlyMap<string, string>): string {
 }
 
 /** "NAME:TYPE" of the named atoms. */
-const typesOf = (resName: string, names: string[]) => names.map((n) => `${n}:${COMPONENT_TEMPLATES.get(resName)!.get(n)}`);
+const typesOf = (resName: string, names: string[]) =>
+  names.map((n) => `${n}:${COMPONENT_TEMPLATES.get(resName)!.get(n)}`);
 
 describe("component templates follow the CCD entries", () => {
   it("cover exactly these components", () => {
@@ -49,26 +50,56 @@ describe("component templates follow the CCD entries", () => {
     expect(formulaOf(COMPONENT_TEMPLATES.get(id)!)).toBe(formula);
   });
   it("guanine nucleotides: N1–H and N2H2 donors, N3 and N7 acceptors, O6 carbonyl", () => {
-    for (const id of ["GDP", "GTP", "GNP", "GCP"]) expect(typesOf(id, ["N1", "N2", "N3", "N7", "O6"])).toEqual(["N1:Npl", "N2:Npl", "N3:N2", "N7:N2", "O6:O2"]);
+    for (const id of ["GDP", "GTP", "GNP", "GCP"])
+      expect(typesOf(id, ["N1", "N2", "N3", "N7", "O6"])).toEqual(["N1:Npl", "N2:Npl", "N3:N2", "N7:N2", "O6:O2"]);
   });
   it("adenine nucleotides: N1, N3, N7 acceptors, N6 amino; bridges O3A (and O3B, N3B imido, C3B methylene)", () => {
-    for (const id of ["ADP", "ATP", "ANP", "ACP"]) expect(typesOf(id, ["N1", "N3", "N7", "N6", "O3A"])).toEqual(["N1:N2", "N3:N2", "N7:N2", "N6:Npl", "O3A:O3"]);
+    for (const id of ["ADP", "ATP", "ANP", "ACP"])
+      expect(typesOf(id, ["N1", "N3", "N7", "N6", "O3A"])).toEqual(["N1:N2", "N3:N2", "N7:N2", "N6:Npl", "O3A:O3"]);
     expect(typesOf("ADP", ["O3B"])).toEqual(["O3B:O3-"]);
     expect(typesOf("ATP", ["O3B", "O3G"])).toEqual(["O3B:O3", "O3G:O3-"]);
     expect(typesOf("ANP", ["N3B"])).toEqual(["N3B:Npl"]);
     expect(typesOf("ACP", ["C3B"])).toEqual(["C3B:C3"]);
   });
   it("nicotinamides: NAD+/NADP+ ring N cationic aromatic; NADH/NADPH N1N neutral, C4N sp3", () => {
-    for (const id of ["NAD", "NAP"]) expect(typesOf(id, ["N1N", "C4N", "N7N", "O7N"])).toEqual(["N1N:N2+", "C4N:Car", "N7N:Npl", "O7N:O2"]);
-    for (const id of ["NAI", "NDP"]) expect(typesOf(id, ["N1N", "C4N", "N7N", "O7N"])).toEqual(["N1N:Npl", "C4N:C3", "N7N:Npl", "O7N:O2"]);
-    for (const id of ["NAP", "NDP"]) expect(typesOf(id, ["O2B", "P2B", "O1X"])).toEqual(["O2B:O3", "P2B:Pac", "O1X:O3-"]);
+    for (const id of ["NAD", "NAP"])
+      expect(typesOf(id, ["N1N", "C4N", "N7N", "O7N"])).toEqual(["N1N:N2+", "C4N:Car", "N7N:Npl", "O7N:O2"]);
+    for (const id of ["NAI", "NDP"])
+      expect(typesOf(id, ["N1N", "C4N", "N7N", "O7N"])).toEqual(["N1N:Npl", "C4N:C3", "N7N:Npl", "O7N:O2"]);
+    for (const id of ["NAP", "NDP"])
+      expect(typesOf(id, ["O2B", "P2B", "O1X"])).toEqual(["O2B:O3", "P2B:Pac", "O1X:O3-"]);
   });
   it("flavins (oxidised): N1, N5 acceptors, N3–H donor, N10 tertiary; FAD's O3P bridges P and PA", () => {
-    expect(typesOf("FMN", ["N1", "N3", "N5", "N10", "O2", "O4", "O3P"])).toEqual(["N1:N2", "N3:Npl", "N5:N2", "N10:Npl", "O2:O2", "O4:O2", "O3P:O3-"]);
-    expect(typesOf("FAD", ["N1", "N3", "N5", "N10", "C4X", "O3P", "N6A"])).toEqual(["N1:N2", "N3:Npl", "N5:N2", "N10:Npl", "C4X:C2", "O3P:O3", "N6A:Npl"]);
+    expect(typesOf("FMN", ["N1", "N3", "N5", "N10", "O2", "O4", "O3P"])).toEqual([
+      "N1:N2",
+      "N3:Npl",
+      "N5:N2",
+      "N10:Npl",
+      "O2:O2",
+      "O4:O2",
+      "O3P:O3-",
+    ]);
+    expect(typesOf("FAD", ["N1", "N3", "N5", "N10", "C4X", "O3P", "N6A"])).toEqual([
+      "N1:N2",
+      "N3:Npl",
+      "N5:N2",
+      "N10:Npl",
+      "C4X:C2",
+      "O3P:O3",
+      "N6A:Npl",
+    ]);
   });
   it("tetrahydrobiopterin: ring N5–H and N8–H amines and N3–H donors, N1 the one ring acceptor", () => {
-    expect(typesOf("H4B", ["N1", "N2", "N3", "N5", "N8", "O4", "C6", "C7"])).toEqual(["N1:N2", "N2:Npl", "N3:Npl", "N5:Npl", "N8:Npl", "O4:O2", "C6:C3", "C7:C3"]);
+    expect(typesOf("H4B", ["N1", "N2", "N3", "N5", "N8", "O4", "C6", "C7"])).toEqual([
+      "N1:N2",
+      "N2:Npl",
+      "N3:Npl",
+      "N5:Npl",
+      "N8:Npl",
+      "O4:O2",
+      "C6:C3",
+      "C7:C3",
+    ]);
   });
   it("a residue whose atoms do not fit its name is left to inference", () => {
     expect(componentTypes("HEM", [{ name: "NA", element: "N", heavyNeighbours: 2 }])).toEqual(["N2"]);
@@ -101,23 +132,55 @@ function roles(ctx: HBondContext & { name: (n: string) => number }, names: strin
 describe("templates on real structures (where bond lengths misled the inference)", () => {
   it("4dst GCP: N1 is the N–H donor and N3 the acceptor, although N1–C2 (1.346 Å) is shorter than C2–N3 (1.353 Å)", () => {
     const ctx = context("4dst.pdb", "GCP:A:202");
-    expect(roles(ctx, ["N1", "N2", "N3", "N7", "O6"])).toEqual(["N1 Npl donor(1) -", "N2 Npl donor(2) -", "N3 N2 - acceptor", "N7 N2 - acceptor", "O6 O2 - acceptor"]);
+    expect(roles(ctx, ["N1", "N2", "N3", "N7", "O6"])).toEqual([
+      "N1 Npl donor(1) -",
+      "N2 Npl donor(2) -",
+      "N3 N2 - acceptor",
+      "N7 N2 - acceptor",
+      "O6 O2 - acceptor",
+    ]);
   });
   it("1n7g NDP: the dihydronicotinamide N1N is a neutral N with no H (was an aromatic cation N2+)", () => {
     const ctx = context("1n7g.pdb", "NDP:A:701");
-    expect(roles(ctx, ["N1N", "N7N", "O7N", "N6A", "N1A"])).toEqual(["N1N Npl - -", "N7N Npl donor(2) -", "O7N O2 - acceptor", "N6A Npl donor(2) acceptor", "N1A N2 - acceptor"]);
+    expect(roles(ctx, ["N1N", "N7N", "O7N", "N6A", "N1A"])).toEqual([
+      "N1N Npl - -",
+      "N7N Npl donor(2) -",
+      "O7N O2 - acceptor",
+      "N6A Npl donor(2) acceptor",
+      "N1A N2 - acceptor",
+    ]);
   });
   it("1aku FMN: carbonyl O2/O4 are acceptors only (were typed hydroxyls), N3–H donor, N1/N5 acceptors, N10 neither", () => {
     const ctx = context("1aku.pdb", "FMN:A:150");
-    expect(roles(ctx, ["N1", "O2", "N3", "O4", "N5", "N10"])).toEqual(["N1 N2 - acceptor", "O2 O2 - acceptor", "N3 Npl donor(1) -", "O4 O2 - acceptor", "N5 N2 - acceptor", "N10 Npl - -"]);
+    expect(roles(ctx, ["N1", "O2", "N3", "O4", "N5", "N10"])).toEqual([
+      "N1 N2 - acceptor",
+      "O2 O2 - acceptor",
+      "N3 Npl donor(1) -",
+      "O4 O2 - acceptor",
+      "N5 N2 - acceptor",
+      "N10 Npl - -",
+    ]);
   });
   it("2q8q HEM: the four iron-bound pyrrole N are alike (ND was an N–H donor type), propionates ionised", () => {
     const ctx = context("2q8q.pdb", "HEM:A:300");
-    expect(roles(ctx, ["NA", "NB", "NC", "ND", "O1A", "O2D"])).toEqual(["NA N2 - acceptor", "NB N2 - acceptor", "NC N2 - acceptor", "ND N2 - acceptor", "O1A O2- - acceptor", "O2D O2- - acceptor"]);
+    expect(roles(ctx, ["NA", "NB", "NC", "ND", "O1A", "O2D"])).toEqual([
+      "NA N2 - acceptor",
+      "NB N2 - acceptor",
+      "NC N2 - acceptor",
+      "ND N2 - acceptor",
+      "O1A O2- - acceptor",
+      "O2D O2- - acceptor",
+    ]);
   });
   it("1osn ADP (chain B; chain A's ADP has its phosphates only): adenine and phosphate roles", () => {
     const ctx = context("1osn.pdb", "ADP:B:1400");
-    expect(roles(ctx, ["N6", "N1", "O3A", "O3B", "O2'"])).toEqual(["N6 Npl donor(2) acceptor", "N1 N2 - acceptor", "O3A O3 - acceptor", "O3B O3- - acceptor", "O2' O3 donor(0) acceptor"]);
+    expect(roles(ctx, ["N6", "N1", "O3A", "O3B", "O2'"])).toEqual([
+      "N6 Npl donor(2) acceptor",
+      "N1 N2 - acceptor",
+      "O3A O3 - acceptor",
+      "O3B O3- - acceptor",
+      "O2' O3 donor(0) acceptor",
+    ]);
   });
   it("4dst GCP: the guanine-recognising Asp 119 OD1 ··· H–N1 bond (2.66 Å) is in the key", () => {
     const parsed = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "4dst.pdb"), "utf8"), "4dst.pdb");
@@ -125,6 +188,11 @@ describe("templates on real structures (where bond lengths misled the inference)
     const prepared = prepareComplex(parsed.structure, { ligandId: "GCP:A:202" });
     if (!prepared.ok) throw new Error(prepared.reason);
     const n1 = findComplexHBonds(prepared.complex).filter((b) => b.ligandAtom.name === "N1");
-    expect(n1.map((b) => `${b.proteinAtom.resName} ${b.proteinAtom.resSeq} ${b.proteinAtom.name} ${b.ligandIsDonor ? "←" : "→"} N1 ${b.distanceA.toFixed(2)}`)).toEqual(["ASP 119 OD1 ← N1 2.66"]);
+    expect(
+      n1.map(
+        (b) =>
+          `${b.proteinAtom.resName} ${b.proteinAtom.resSeq} ${b.proteinAtom.name} ${b.ligandIsDonor ? "←" : "→"} N1 ${b.distanceA.toFixed(2)}`,
+      ),
+    ).toEqual(["ASP 119 OD1 ← N1 2.66"]);
   });
 });

@@ -16,7 +16,9 @@ describe("duplicate atom records (1aku with its FMN block repeated)", () => {
   // File lines 1537–1567 are the 31 FMN HETATM records; repeated right after them (blank altLoc), moved 5 Å in x so
   // the kept copy can be told apart.
   const fmn = original.slice(1536, 1567);
-  const shifted = fmn.map((l) => `${l.slice(0, 30)}${(Number(l.slice(30, 38)) + 5).toFixed(3).padStart(8)}${l.slice(38)}`);
+  const shifted = fmn.map(
+    (l) => `${l.slice(0, 30)}${(Number(l.slice(30, 38)) + 5).toFixed(3).padStart(8)}${l.slice(38)}`,
+  );
   const text = [...original.slice(0, 1567), ...shifted, ...original.slice(1567)].join("\n");
 
   it("the original file has no duplicates and no note about them", () => {

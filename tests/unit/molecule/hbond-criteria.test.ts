@@ -24,7 +24,15 @@ import {
   waterDonorTest,
 } from "@/lib/molecule/hbond-geometry";
 import { tetrahedralPositions, trigonalPositions } from "@/lib/molecule/hbond-hydrogens";
-import { GENERIC_ACCEPTORS, GENERIC_DONORS, PHI_PSI_ACCEPTORS, SYN_ANTI_ACCEPTORS, THETA_TAU_ACCEPTORS, THETA_TAU_DONORS, UPSILON_TAU_DONORS } from "@/lib/molecule/hbond-tables";
+import {
+  GENERIC_ACCEPTORS,
+  GENERIC_DONORS,
+  PHI_PSI_ACCEPTORS,
+  SYN_ANTI_ACCEPTORS,
+  THETA_TAU_ACCEPTORS,
+  THETA_TAU_DONORS,
+  UPSILON_TAU_DONORS,
+} from "@/lib/molecule/hbond-tables";
 import { type Vec3, addVec, angleAtDeg, normalizeVec, scaleVec, subtractVec } from "@/lib/molecule/geometry/vec3";
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
@@ -32,7 +40,12 @@ const polar = (deg: number, r = 1): Vec3 => [r * Math.cos(rad(deg)), r * Math.si
 type Verdict = "accept" | "reject";
 const v = (b: boolean): Verdict => (b ? "accept" : "reject");
 /** An acceptor as the donor tests see it (no bonded atoms unless given). */
-const site = (pos: Vec3, cls: AcceptorClass, neighbours: Vec3[] = [], isSulfur = false): AcceptorSite => ({ pos, neighbours, cls, isSulfur });
+const site = (pos: Vec3, cls: AcceptorClass, neighbours: Vec3[] = [], isSulfur = false): AcceptorSite => ({
+  pos,
+  neighbours,
+  cls,
+  isSulfur,
+});
 
 /** Point at distance d from `from`, making angle `deg` at `from` with the direction `axis` (in the xy plane). */
 function atAngle(from: Vec3, toward: Vec3, deg: number, d: number): Vec3 {
@@ -59,7 +72,8 @@ describe("U1 carboxylate acceptor (A3, syn/anti)", () => {
   const O1: Vec3 = [0.625, 1.0825, 0];
   const O2: Vec3 = [0.625, -1.0825, 0];
   const donorAt = (alpha: number, d: number) => addVec(O1, polar(alpha, d));
-  const test = (D: Vec3, Hs: Vec3[], slop = STRICT) => v(synAntiAcceptorTest(O1, O2, C, D, Hs, SYN_ANTI_ACCEPTORS.A3, slop));
+  const test = (D: Vec3, Hs: Vec3[], slop = STRICT) =>
+    v(synAntiAcceptorTest(O1, O2, C, D, Hs, SYN_ANTI_ACCEPTORS.A3, slop));
   it.each([
     [0, 3.0, "accept", "accept"],
     [0, 3.4, "reject", "accept"],
@@ -89,7 +103,8 @@ describe("U1 carboxylate acceptor (A3, syn/anti)", () => {
 describe("U2 hydroxyl acceptor (A15, theta-tau)", () => {
   const CB: Vec3 = [0, 0, 0];
   const OG: Vec3 = [1.43, 0, 0];
-  const test = (upsilon: number, d: number, slop = STRICT) => v(thetaTauAcceptorTest(OG, [CB], atAngle(OG, CB, upsilon, d), [], THETA_TAU_ACCEPTORS.A15, slop));
+  const test = (upsilon: number, d: number, slop = STRICT) =>
+    v(thetaTauAcceptorTest(OG, [CB], atAngle(OG, CB, upsilon, d), [], THETA_TAU_ACCEPTORS.A15, slop));
   it.each([
     [120, 2.9, "accept", "accept"],
     [165, 2.9, "reject", "accept"],
@@ -119,7 +134,12 @@ describe("U3 symmetric 6-ring N (A25, phi-psi)", () => {
     expect(test(polar(off, 3.0), RELAXED)).toBe(relaxed);
   });
   it("along the lone pair: 3.5 Å reject/accept, 3.6 Å reject/reject", () => {
-    expect([test([3.5, 0, 0]), test([3.5, 0, 0], RELAXED), test([3.6, 0, 0]), test([3.6, 0, 0], RELAXED)]).toEqual(["reject", "accept", "reject", "reject"]);
+    expect([test([3.5, 0, 0]), test([3.5, 0, 0], RELAXED), test([3.6, 0, 0]), test([3.6, 0, 0], RELAXED)]).toEqual([
+      "reject",
+      "accept",
+      "reject",
+      "reject",
+    ]);
   });
   it("tilted 40° or 60° out of the ring plane is accepted (phi-psi has no out-of-plane test)", () => {
     for (const tilt of [40, 60]) expect(test([3 * Math.cos(rad(tilt)), 0, 3 * Math.sin(rad(tilt))])).toBe("accept");
@@ -128,11 +148,25 @@ describe("U3 symmetric 6-ring N (A25, phi-psi)", () => {
 
 describe("U4 tertiary amine acceptor (A17, lone pair)", () => {
   const N: Vec3 = [0, 0, 0];
-  const sub = (phi: number): Vec3 => [1.47 * Math.sin(rad(109.5)) * Math.cos(rad(phi)), 1.47 * Math.sin(rad(109.5)) * Math.sin(rad(phi)), 1.47 * Math.cos(rad(109.5))];
+  const sub = (phi: number): Vec3 => [
+    1.47 * Math.sin(rad(109.5)) * Math.cos(rad(phi)),
+    1.47 * Math.sin(rad(109.5)) * Math.sin(rad(phi)),
+    1.47 * Math.cos(rad(109.5)),
+  ];
   const carbons: [Vec3, Vec3, Vec3] = [sub(0), sub(120), sub(240)];
   const lonePair = tetrahedralPositions(N, carbons, 1)[0]!;
   const opposite = subtractVec(N, subtractVec(lonePair, N));
-  const test = (off: number, d: number, slop = STRICT) => v(thetaTauAcceptorTest(N, [opposite], [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))], [], THETA_TAU_ACCEPTORS.A17, slop));
+  const test = (off: number, d: number, slop = STRICT) =>
+    v(
+      thetaTauAcceptorTest(
+        N,
+        [opposite],
+        [d * Math.sin(rad(off)), 0, d * Math.cos(rad(off))],
+        [],
+        THETA_TAU_ACCEPTORS.A17,
+        slop,
+      ),
+    );
   it("the lone pair points along +z", () => {
     expect(lonePair[2]).toBeCloseTo(1, 6);
   });
@@ -153,7 +187,8 @@ describe("U4 tertiary amine acceptor (A17, lone pair)", () => {
 describe("U5 generic O3- acceptor (phosphate O)", () => {
   const P: Vec3 = [0, 0, 0];
   const O: Vec3 = [1.5, 0, 0];
-  const test = (angle: number, d: number, slop = STRICT) => v(genericAcceptorTest(O, [P], atAngle(O, P, angle, d), GENERIC_ACCEPTORS.oxygen, slop));
+  const test = (angle: number, d: number, slop = STRICT) =>
+    v(genericAcceptorTest(O, [P], atAngle(O, P, angle, d), GENERIC_ACCEPTORS.oxygen, slop));
   it.each([
     [150, 3.4, "accept", "accept"],
     [95, 3.4, "accept", "accept"],
@@ -200,7 +235,8 @@ describe("U6 backbone N–H donor (D13) with the inferred H", () => {
 describe("U8 hydroxyl donor (D5, rotor without H) to an sp2 O", () => {
   const CB: Vec3 = [0, 0, 0];
   const OG: Vec3 = [1.43, 0, 0];
-  const test = (u: number, d: number, slop = STRICT) => v(upsilonTauDonorTest([], OG, [CB], site(atAngle(OG, CB, u, d), "sp2O"), UPSILON_TAU_DONORS.D5, slop, () => []));
+  const test = (u: number, d: number, slop = STRICT) =>
+    v(upsilonTauDonorTest([], OG, [CB], site(atAngle(OG, CB, u, d), "sp2O"), UPSILON_TAU_DONORS.D5, slop, () => []));
   it.each([
     [110, 2.8, "accept", "accept"],
     [145, 2.8, "reject", "accept"],
@@ -233,7 +269,8 @@ describe("U11 water donor without H", () => {
 describe("U12 Cys SG generic donor (no H) to an O2", () => {
   const CB: Vec3 = [0, 0, 0];
   const SG: Vec3 = [1.81, 0, 0];
-  const test = (angle: number, d: number, slop = STRICT) => v(genericDonorTest([], SG, [CB], site(atAngle(SG, CB, angle, d), "sp2O"), GENERIC_DONORS.S, slop));
+  const test = (angle: number, d: number, slop = STRICT) =>
+    v(genericDonorTest([], SG, [CB], site(atAngle(SG, CB, angle, d), "sp2O"), GENERIC_DONORS.S, slop));
   it.each([
     [110, 3.5, "accept", "accept"],
     [110, 3.9, "reject", "accept"],

@@ -12,7 +12,11 @@ import { prepareComplex } from "@/lib/molecule/prepare";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const DEMO = path.join(ROOT, "prisma/demo/structures/3aid.pdb");
-const runCli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "scripts/run-bundled.mjs"), "scripts/hbonds.mts", ...args], { cwd: ROOT, encoding: "utf8" });
+const runCli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, "scripts/run-bundled.mjs"), "scripts/hbonds.mts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
 
 describe("hbonds CLI through the prebuilt bundle", () => {
   it("prints the T9 answer findComplexHBonds gives for the same file", () => {

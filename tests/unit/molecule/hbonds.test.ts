@@ -27,13 +27,19 @@ function rotated(from: Vec3, axis: Vec3, deg: number, d: number): Vec3 {
 }
 
 let serial = 100;
-const lig = (name: string, element: string, p: Vec3): Atom => makeAtom({ serial: serial++, name, element, resName: "LIG", chain: "L", resSeq: 900, hetero: true, ...at(p) });
+const lig = (name: string, element: string, p: Vec3): Atom =>
+  makeAtom({ serial: serial++, name, element, resName: "LIG", chain: "L", resSeq: 900, hetero: true, ...at(p) });
 
 /** A ketone O at `o` whose C=O points away from `donor` (C on the D→O line), methyls in the xy plane (A7). */
 function ketone(o: Vec3, donor: Vec3): Atom[] {
   const u = normalizeVec(subtractVec(o, donor));
   const c = addVec(o, scaleVec(u, 1.23));
-  return [lig("O1", "O", o), lig("C1", "C", c), lig("C2", "C", rotated(c, u, 60, 1.5)), lig("C3", "C", rotated(c, u, -60, 1.5))];
+  return [
+    lig("O1", "O", o),
+    lig("C1", "C", c),
+    lig("C2", "C", rotated(c, u, 60, 1.5)),
+    lig("C3", "C", rotated(c, u, -60, 1.5)),
+  ];
 }
 
 /** Acetate with O1 at `o`, the carboxylate C on the D→O1 line (anti, φ = 180°, A3). */
@@ -41,7 +47,12 @@ function acetate(o: Vec3, donor: Vec3): Atom[] {
   const u = normalizeVec(subtractVec(o, donor));
   const c = addVec(o, scaleVec(u, 1.25));
   // O1–C–O2 = 120°, methyl opposite the bisector
-  return [lig("O1", "O", o), lig("C1", "C", c), lig("O2", "O", rotated(c, scaleVec(u, -1), 120, 1.25)), lig("C2", "C", rotated(c, scaleVec(u, -1), -120, 1.52))];
+  return [
+    lig("O1", "O", o),
+    lig("C1", "C", c),
+    lig("O2", "O", rotated(c, scaleVec(u, -1), 120, 1.25)),
+    lig("C2", "C", rotated(c, scaleVec(u, -1), -120, 1.52)),
+  ];
 }
 
 /** Pyridine with its N at the origin, lone pair along +x rotated by `turnDeg` (ring in the xy plane; A25). */
@@ -70,7 +81,14 @@ function backboneNH(): Atom[] {
 /** SER A 7 OG at the origin with CB placed so that ∠(CB, OG, acceptor) = υ. */
 function serine(acceptor: Vec3, upsilonDeg: number): Atom[] {
   return [
-    makeAtom({ serial: 20, name: "CB", element: "C", resName: "SER", resSeq: 7, ...at(rotated([0, 0, 0], acceptor, upsilonDeg, 1.43)) }),
+    makeAtom({
+      serial: 20,
+      name: "CB",
+      element: "C",
+      resName: "SER",
+      resSeq: 7,
+      ...at(rotated([0, 0, 0], acceptor, upsilonDeg, 1.43)),
+    }),
     makeAtom({ serial: 21, name: "OG", element: "O", resName: "SER", resSeq: 7, x: 0, y: 0, z: 0 }),
   ];
 }
@@ -102,7 +120,9 @@ describe("hydrogen inference (spec §5.5, unit cases U9 and U13)", () => {
     expect(hs).toHaveLength(2);
     const [a, b] = [...hs].sort((p, q) => p[2] - q[2]);
     // ChimeraX's cross-product order is arbitrary (spec §5.5): the pair is (−0.2975, −0.4328, ±0.7431) / (−0.2995, −0.4358, ±0.7406)
-    expect([a![0], a![1], Math.abs(a![2])].map((v) => Number(v.toFixed(3)))).toEqual(hs[0]![2] > 0 ? [-0.3, -0.436, 0.741] : [-0.297, -0.433, 0.743]);
+    expect([a![0], a![1], Math.abs(a![2])].map((v) => Number(v.toFixed(3)))).toEqual(
+      hs[0]![2] > 0 ? [-0.3, -0.436, 0.741] : [-0.297, -0.433, 0.743],
+    );
     expect(a![2]).toBeLessThan(0);
     expect(b![2]).toBeGreaterThan(0);
     for (const h of hs) expect(Math.hypot(...h)).toBeCloseTo(0.91, 10);
@@ -166,7 +186,12 @@ describe("backbone N–H (D13, inferred H) → ketone C=O (A7)", () => {
       const o: Vec3 = [2.9, 0, 0];
       const c = rotated(o, [-1, 0, 0], phi, 1.23);
       const u = normalizeVec(subtractVec(c, o));
-      const ligand = [lig("O1", "O", o), lig("C1", "C", c), lig("C2", "C", rotated(c, u, 60, 1.5)), lig("C3", "C", rotated(c, u, -60, 1.5))];
+      const ligand = [
+        lig("O1", "O", o),
+        lig("C1", "C", c),
+        lig("C2", "C", rotated(c, u, 60, 1.5)),
+        lig("C3", "C", rotated(c, u, -60, 1.5)),
+      ];
       expect([phi, count({ pocketAtoms: pocket, ligandAtoms: ligand })]).toEqual([phi, relaxedN]);
       expect([phi, count({ pocketAtoms: pocket, ligandAtoms: ligand, ...strict })]).toEqual([phi, strictN]);
     }
@@ -213,7 +238,12 @@ describe("serine OG (D5) → pyridine N (A25, symmetric 6-ring), spec U3", () =>
   const hit = (turn: number, d: number, criteria?: FindHBondsInput["criteria"]) => {
     const a: Vec3 = [0, 0, 0];
     const donor: Vec3 = polar(0, d);
-    const ser = serine(subtractVec(a, donor), 110).map((x) => ({ ...x, x: x.x + donor[0], y: x.y + donor[1], z: x.z + donor[2] }));
+    const ser = serine(subtractVec(a, donor), 110).map((x) => ({
+      ...x,
+      x: x.x + donor[0],
+      y: x.y + donor[1],
+      z: x.z + donor[2],
+    }));
     return count({ pocketAtoms: ser, ligandAtoms: pyridine(turn), criteria });
   };
   it("types the ring from geometry: N2 in an aromatic ring of Car", () => {
@@ -234,7 +264,10 @@ describe("serine OG (D5) → pyridine N (A25, symmetric 6-ring), spec U3", () =>
 });
 
 /** A V2000 molfile from atoms (element, x, y, z) and bonds (1-based a, b, order). */
-function molfile(atoms: readonly [string, number, number, number][], bonds: readonly [number, number, number][]): string {
+function molfile(
+  atoms: readonly [string, number, number, number][],
+  bonds: readonly [number, number, number][],
+): string {
   const f = (v: number) => v.toFixed(4).padStart(10);
   return [
     "hand-built",
@@ -268,7 +301,12 @@ describe("ligand atom typing from SDF bond orders", () => {
   if (!parsed.ok) throw new Error("parse");
   const { atoms, bonds } = parsed.structure;
   it("the bond orders make C2 / O2 / Npl: amide C=O acceptor (A6) and NH2 donor (D6)", () => {
-    const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: atoms, ligandBonds: bonds, ligandHasBondOrders: true });
+    const ctx = prepareHBondContext({
+      pocketAtoms: [],
+      ligandAtoms: atoms,
+      ligandBonds: bonds,
+      ligandHasBondOrders: true,
+    });
     expect(ctx.graph.types).toEqual(["C2", "O2", "Npl", "C3"]);
     expect(ctx.acceptors[1]!.group).toBe("A6 amide C=O");
     expect(ctx.donors[2]!.group).toBe("D6 amide NH2");
@@ -292,10 +330,20 @@ describe("ligand atom typing from SDF bond orders", () => {
     );
     if (!acid.ok) throw new Error("parse");
     const { atoms: aa, bonds: ab } = acid.structure;
-    const withOrders = prepareHBondContext({ pocketAtoms: [], ligandAtoms: aa, ligandBonds: ab, ligandHasBondOrders: true });
+    const withOrders = prepareHBondContext({
+      pocketAtoms: [],
+      ligandAtoms: aa,
+      ligandBonds: ab,
+      ligandHasBondOrders: true,
+    });
     expect(withOrders.graph.types).toEqual(["C2", "O2", "O3", "C3"]);
     expect(withOrders.acceptors[1]!.group).toBe("A5 carboxylic acid C=O");
-    const fromGeometry = prepareHBondContext({ pocketAtoms: [], ligandAtoms: aa, ligandBonds: ab, ligandHasBondOrders: false });
+    const fromGeometry = prepareHBondContext({
+      pocketAtoms: [],
+      ligandAtoms: aa,
+      ligandBonds: ab,
+      ligandHasBondOrders: false,
+    });
     expect(fromGeometry.graph.types).toEqual(["Cac", "O2-", "O2-", "C3"]);
     expect(fromGeometry.acceptors[1]!.group).toBe("A3 carboxylate");
   });
@@ -312,9 +360,16 @@ describe("ligand atom typing from SDF bond orders", () => {
         makeAtom({ serial: 52, name: "O", element: "O", resName: "ALA", resSeq: 5, ...at(o) }),
       ];
     };
-    const input = (d: number) => ({ pocketAtoms: place(d), ligandAtoms: atoms, ligandBonds: bonds, ligandHasBondOrders: true });
+    const input = (d: number) => ({
+      pocketAtoms: place(d),
+      ligandAtoms: atoms,
+      ligandBonds: bonds,
+      ligandHasBondOrders: true,
+    });
     const bonds3 = findHBonds(input(3.0));
-    expect(bonds3.map((b) => [b.donorType, b.acceptorType, b.ligandIsDonor])).toEqual([["Npl D6 amide NH2", "O2 A7 ketone/aldehyde C=O", true]]);
+    expect(bonds3.map((b) => [b.donorType, b.acceptorType, b.ligandIsDonor])).toEqual([
+      ["Npl D6 amide NH2", "O2 A7 ketone/aldehyde C=O", true],
+    ]);
     expect(bonds3[0]!.donorAngleDeg).toBeCloseTo(180, 4);
     expect([count(input(3.68)), count(input(3.72))]).toEqual([1, 0]);
   });
@@ -324,10 +379,13 @@ describe("protein typing", () => {
   itWithShared("templates and computed types on 1n7g (NDP A 701 pocket)", () => {
     const r = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "1n7g.pdb"), "utf8"), "1n7g.pdb");
     if (!r.ok) throw new Error("parse");
-    const pocket = r.structure.atoms.filter((a) => a.chain === "A" && !a.hetero && a.resSeq >= 36 && a.resSeq <= 41 && a.element !== "H");
+    const pocket = r.structure.atoms.filter(
+      (a) => a.chain === "A" && !a.hetero && a.resSeq >= 36 && a.resSeq <= 41 && a.element !== "H",
+    );
     const ndp = r.structure.atoms.filter((a) => a.resName === "NDP" && a.chain === "A" && a.resSeq === 701);
     const ctx = prepareHBondContext({ pocketAtoms: pocket, ligandAtoms: ndp });
-    const type = (atoms: readonly Atom[], offset: number, pred: (a: Atom) => boolean) => ctx.graph.types[offset + atoms.findIndex(pred)];
+    const type = (atoms: readonly Atom[], offset: number, pred: (a: Atom) => boolean) =>
+      ctx.graph.types[offset + atoms.findIndex(pred)];
     expect(type(pocket, 0, (a) => a.resSeq === 37 && a.name === "OG1")).toBe("O3");
     expect(type(pocket, 0, (a) => a.resSeq === 37 && a.name === "N")).toBe("Npl");
     expect(type(pocket, 0, (a) => a.resSeq === 36 && a.name === "N")).toBe("N3+"); // no preceding residue in this atom set

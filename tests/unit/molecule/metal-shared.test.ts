@@ -22,14 +22,26 @@ describe("metal coordination distances (Harding 2006 target + 0.5 Å)", () => {
 
 describe("a donor and an acceptor on the same metal are never an H-bond", () => {
   // Ser OG acceptor at the origin, an ethanol O donor 2.9 Å along +x; both C–O···O angles 120° / 110°.
-  const ser = (name: string, element: string, x: number, y: number): Atom => makeAtom({ name, element, x, y, z: 0, resName: "SER", resSeq: 10 });
-  const lig = (name: string, element: string, x: number, y: number, z = 0): Atom => makeAtom({ name, element, x, y, z, resName: "EOH", chain: "B", resSeq: 1, hetero: true });
+  const ser = (name: string, element: string, x: number, y: number): Atom =>
+    makeAtom({ name, element, x, y, z: 0, resName: "SER", resSeq: 10 });
+  const lig = (name: string, element: string, x: number, y: number, z = 0): Atom =>
+    makeAtom({ name, element, x, y, z, resName: "EOH", chain: "B", resSeq: 1, hetero: true });
   const c120 = [1.43 * Math.cos((240 * Math.PI) / 180), 1.43 * Math.sin((240 * Math.PI) / 180)] as const;
   const pocket = [ser("CB", "C", c120[0], c120[1]), ser("OG", "O", 0, 0)];
   const c1: [number, number] = [2.9 + 1.43 * Math.cos((290 * Math.PI) / 180), 1.43 * Math.sin((290 * Math.PI) / 180)];
   const ligand = [lig("O", "O", 2.9, 0), lig("C1", "C", c1[0], c1[1]), lig("C2", "C", c1[0] + 1.0, c1[1] - 1.1, 0.3)];
   // Zn 2.10 Å from both O (on the +y side, away from both carbons): ∠(D, A, Zn) = acos(1.45 / 2.10) = 46.3°.
-  const zn = makeAtom({ name: "ZN", element: "Zn", x: 1.45, y: Math.sqrt(2.1 ** 2 - 1.45 ** 2), z: 0, resName: "ZN", chain: "C", resSeq: 1, hetero: true });
+  const zn = makeAtom({
+    name: "ZN",
+    element: "Zn",
+    x: 1.45,
+    y: Math.sqrt(2.1 ** 2 - 1.45 ** 2),
+    z: 0,
+    resName: "ZN",
+    chain: "C",
+    resSeq: 1,
+    hetero: true,
+  });
 
   it("without the metal the pair passes the spec's tests", () => {
     const ctx = prepareHBondContext({ pocketAtoms: pocket, ligandAtoms: ligand });

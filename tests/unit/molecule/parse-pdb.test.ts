@@ -19,15 +19,50 @@ describe("parsePdb: fields", () => {
   it("reads fixed columns, chains, insertion codes, HETATM and charges", () => {
     const text = [
       "HEADER    TEST                                    01-JAN-00   1ABC              ",
-      pdbLine({ serial: 1, name: " N  ", resName: "GLY", chain: "B", resSeq: 27, iCode: "A", x: 1.5, y: -2.25, z: 3, element: "N" }),
-      pdbLine({ record: "HETATM", serial: 2, name: "ZN  ", resName: "ZN", chain: "B", resSeq: 301, x: 0, y: 0, z: 0, element: "ZN", charge: "2+" }),
+      pdbLine({
+        serial: 1,
+        name: " N  ",
+        resName: "GLY",
+        chain: "B",
+        resSeq: 27,
+        iCode: "A",
+        x: 1.5,
+        y: -2.25,
+        z: 3,
+        element: "N",
+      }),
+      pdbLine({
+        record: "HETATM",
+        serial: 2,
+        name: "ZN  ",
+        resName: "ZN",
+        chain: "B",
+        resSeq: 301,
+        x: 0,
+        y: 0,
+        z: 0,
+        element: "ZN",
+        charge: "2+",
+      }),
       "END",
     ].join("\n");
     const s = ok(parsePdb(text, "t.pdb"));
     expect(s.title).toBe("1ABC");
     expect(s.atoms).toHaveLength(2);
     const [n, zn] = s.atoms;
-    expect(n).toMatchObject({ serial: 1, name: "N", element: "N", resName: "GLY", chain: "B", resSeq: 27, iCode: "A", hetero: false, x: 1.5, y: -2.25, z: 3 });
+    expect(n).toMatchObject({
+      serial: 1,
+      name: "N",
+      element: "N",
+      resName: "GLY",
+      chain: "B",
+      resSeq: 27,
+      iCode: "A",
+      hetero: false,
+      x: 1.5,
+      y: -2.25,
+      z: 3,
+    });
     expect(zn).toMatchObject({ element: "Zn", hetero: true, formalCharge: 2, resSeq: 301 });
   });
 
@@ -99,11 +134,19 @@ describe("parsePdb: errors name the line, column and field", () => {
   });
   it("a bad serial number", () => {
     const bad = "ATOM  " + "  x1 " + good.slice(11);
-    expect(err(parsePdb(bad, "s.pdb"))).toMatchObject({ line: 1, column: 7, field: "atom serial number (columns 7-11)" });
+    expect(err(parsePdb(bad, "s.pdb"))).toMatchObject({
+      line: 1,
+      column: 7,
+      field: "atom serial number (columns 7-11)",
+    });
   });
   it("a bad residue number", () => {
     const bad = good.slice(0, 22) + " 1.5" + good.slice(26);
-    expect(err(parsePdb(bad, "r.pdb"))).toMatchObject({ line: 1, column: 23, field: "residue sequence number (columns 23-26)" });
+    expect(err(parsePdb(bad, "r.pdb"))).toMatchObject({
+      line: 1,
+      column: 23,
+      field: "residue sequence number (columns 23-26)",
+    });
   });
   it("an unknown element symbol", () => {
     const bad = good.slice(0, 76) + "Xq";
@@ -144,7 +187,16 @@ describe("parsePdb on a real entry (1n7g)", () => {
   it("reads NDP A 701's phosphorus with its file coordinates", () => {
     // HETATM10258  PA  NDP A 701       7.828  20.770  33.341  1.00 26.62           P
     const pa = s.atoms.find((a) => a.resName === "NDP" && a.chain === "A" && a.resSeq === 701 && a.name === "PA");
-    expect(pa).toMatchObject({ serial: 10258, element: "P", x: 7.828, y: 20.77, z: 33.341, occupancy: 1, tempFactor: 26.62, hetero: true });
+    expect(pa).toMatchObject({
+      serial: 10258,
+      element: "P",
+      x: 7.828,
+      y: 20.77,
+      z: 33.341,
+      occupancy: 1,
+      tempFactor: 26.62,
+      hetero: true,
+    });
   });
 });
 

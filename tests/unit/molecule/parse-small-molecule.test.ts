@@ -2,7 +2,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectFormat, formatParseError, parseMol2, parseSdf, parseStructure, type ParseResult } from "@/lib/molecule/parse";
+import {
+  detectFormat,
+  formatParseError,
+  parseMol2,
+  parseSdf,
+  parseStructure,
+  type ParseResult,
+} from "@/lib/molecule/parse";
 import type { Structure } from "@/lib/molecule/types";
 import { sharedStructurePath } from "@/tests/helpers/shared-data";
 
@@ -22,7 +29,10 @@ function bondLength(s: Structure, i: number, j: number): number {
   return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-const SUCCINATE_SDF = fs.readFileSync(sharedStructurePath("posebusters-conftest", "7ECR_SIN", "7ECR_SIN_ligand.sdf"), "utf8");
+const SUCCINATE_SDF = fs.readFileSync(
+  sharedStructurePath("posebusters-conftest", "7ECR_SIN", "7ECR_SIN_ligand.sdf"),
+  "utf8",
+);
 
 describe("parseSdf V2000 (7ECR succinate)", () => {
   const s = ok(parseSdf(SUCCINATE_SDF, "7ECR_SIN_ligand.sdf", { resName: "SIN" }));
@@ -59,7 +69,10 @@ describe("parseSdf errors name the line", () => {
   const edit = (lineNo: number, text: string) => lines.map((l, i) => (i === lineNo - 1 ? text : l)).join("\n");
 
   it("bad counts line", () => {
-    expect(err(parseSdf(edit(4, "  x  7  0  0  0  0  0  0  0  0999 V2000"), "c.sdf"))).toMatchObject({ line: 4, column: 1 });
+    expect(err(parseSdf(edit(4, "  x  7  0  0  0  0  0  0  0  0999 V2000"), "c.sdf"))).toMatchObject({
+      line: 4,
+      column: 1,
+    });
   });
   it("bad coordinate", () => {
     const line5 = lines[4]!;
@@ -68,7 +81,10 @@ describe("parseSdf errors name the line", () => {
   });
   it("unknown element", () => {
     const line6 = lines[5]!;
-    expect(err(parseSdf(edit(6, line6.slice(0, 31) + "Qx " + line6.slice(34)), "e.sdf"))).toMatchObject({ line: 6, column: 32 });
+    expect(err(parseSdf(edit(6, line6.slice(0, 31) + "Qx " + line6.slice(34)), "e.sdf"))).toMatchObject({
+      line: 6,
+      column: 32,
+    });
   });
   it("atom block shorter than declared", () => {
     const e = err(parseSdf(edit(4, "  9  7  0  0  0  0  0  0  0  0999 V2000"), "n.sdf"));
@@ -100,7 +116,12 @@ describe("parseSdf errors name the line", () => {
 });
 
 describe("parseMol2", () => {
-  const s = ok(parseMol2(fs.readFileSync(sharedStructurePath("posebusters-conftest", "5ze6", "5ze6_true.mol2"), "utf8"), "5ze6_true.mol2"));
+  const s = ok(
+    parseMol2(
+      fs.readFileSync(sharedStructurePath("posebusters-conftest", "5ze6", "5ze6_true.mol2"), "utf8"),
+      "5ze6_true.mol2",
+    ),
+  );
   it("keeps atom names, elements from Tripos types, residue from the substructure", () => {
     expect(s.atoms).toHaveLength(58);
     expect(s.bonds).toHaveLength(58);
@@ -113,13 +134,21 @@ describe("parseMol2", () => {
   const lines = text.split("\n");
   const edit = (lineNo: number, t: string) => lines.map((l, i) => (i === lineNo - 1 ? t : l)).join("\n");
   it("errors: bad coordinate names the line", () => {
-    expect(err(parseMol2(edit(13, "      1 N           4.8410   2x.5760    5.3100 N.4       1 GLU         0.2380"), "a.mol2"))).toMatchObject({
+    expect(
+      err(
+        parseMol2(edit(13, "      1 N           4.8410   2x.5760    5.3100 N.4       1 GLU         0.2380"), "a.mol2"),
+      ),
+    ).toMatchObject({
       line: 13,
       field: "y coordinate",
     });
   });
   it("errors: dummy atom type", () => {
-    expect(err(parseMol2(edit(13, "      1 N           4.8410   27.5760    5.3100 Du       1 GLU         0.2380"), "a.mol2"))).toMatchObject({
+    expect(
+      err(
+        parseMol2(edit(13, "      1 N           4.8410   27.5760    5.3100 Du       1 GLU         0.2380"), "a.mol2"),
+      ),
+    ).toMatchObject({
       line: 13,
       field: "atom_type",
     });
@@ -128,7 +157,10 @@ describe("parseMol2", () => {
     expect(err(parseMol2(edit(7, "   50    48     1     0     0"), "a.mol2"))).toMatchObject({ line: 7 });
   });
   it("errors: bond to an unknown atom", () => {
-    expect(err(parseMol2(edit(63, "     1    3   99 1  "), "a.mol2"))).toMatchObject({ line: 63, field: "target_atom_id" });
+    expect(err(parseMol2(edit(63, "     1    3   99 1  "), "a.mol2"))).toMatchObject({
+      line: 63,
+      field: "target_atom_id",
+    });
   });
   it("errors: unknown bond type", () => {
     expect(err(parseMol2(edit(63, "     1    3    2 7  "), "a.mol2"))).toMatchObject({ line: 63, field: "bond_type" });

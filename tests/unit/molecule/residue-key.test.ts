@@ -7,7 +7,13 @@ import { pdbLine } from "./pdb-line";
 describe("residueKeyText: the one residue key of the molecule code", () => {
   const base = { chain: "A", resSeq: 12, iCode: "", resName: "SER" };
   it("differs when any of chain, number, insertion code or name differs", () => {
-    const variants = [base, { ...base, chain: "B" }, { ...base, resSeq: 13 }, { ...base, iCode: "A" }, { ...base, resName: "THR" }];
+    const variants = [
+      base,
+      { ...base, chain: "B" },
+      { ...base, resSeq: 13 },
+      { ...base, iCode: "A" },
+      { ...base, resName: "THR" },
+    ];
     expect(new Set(variants.map(residueKeyText)).size).toBe(variants.length);
   });
   it("keeps the fields apart: number 1 with insertion code 2 is not number 12", () => {
@@ -22,7 +28,18 @@ describe("residueKeyText: the one residue key of the molecule code", () => {
     const text = [
       pdbLine({ serial: 1, name: " N  ", element: "N", resName: "GLY", chain: "B", resSeq: 27, x: 0, y: 0, z: 0 }),
       pdbLine({ serial: 2, name: " CA ", element: "C", resName: "GLY", chain: "B", resSeq: 27, x: 1.45, y: 0, z: 0 }),
-      pdbLine({ serial: 3, name: " N  ", element: "N", resName: "GLY", chain: "B", resSeq: 27, iCode: "A", x: 3, y: 0, z: 0 }),
+      pdbLine({
+        serial: 3,
+        name: " N  ",
+        element: "N",
+        resName: "GLY",
+        chain: "B",
+        resSeq: 27,
+        iCode: "A",
+        x: 3,
+        y: 0,
+        z: 0,
+      }),
     ].join("\n");
     const r = parsePdb(text, "x.pdb");
     if (!r.ok) throw new Error("parse");

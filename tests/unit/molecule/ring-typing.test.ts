@@ -69,9 +69,14 @@ const ASPARTATE: readonly (readonly [string, number, number])[] = [
 ];
 
 function ligand(rows: readonly (readonly [string, number, number])[], resName = "LIG"): Atom[] {
-  return rows.map(([name, x, y], i) => makeAtom({ name, element: name[0]!, x, y, z: 0, resName, chain: "Z", resSeq: 999, hetero: true, serial: 100 + i }));
+  return rows.map(([name, x, y], i) =>
+    makeAtom({ name, element: name[0]!, x, y, z: 0, resName, chain: "Z", resSeq: 999, hetero: true, serial: 100 + i }),
+  );
 }
-const aspartate = () => ASPARTATE.map(([name, x, y], i) => makeAtom({ name, element: name[0]!, x, y, z: 0, resName: "ASP", resSeq: 52, serial: 1 + i }));
+const aspartate = () =>
+  ASPARTATE.map(([name, x, y], i) =>
+    makeAtom({ name, element: name[0]!, x, y, z: 0, resName: "ASP", resSeq: 52, serial: 1 + i }),
+  );
 
 function typesOf(ctx: HBondContext): Record<string, string> {
   const out: Record<string, string> = {};
@@ -136,7 +141,10 @@ describe("guanine (hand-made 9-methylguanine, BGO bond lengths)", () => {
   });
 
   it("follows the bond lengths when they say the opposite tautomer (N1=C2 shorter): N1 becomes N2, N3 the N–H", () => {
-    const swapped = prepareHBondContext({ pocketAtoms: aspartate(), ligandAtoms: ligand(swapN1N3Lengths(GUANINE_BGO)) });
+    const swapped = prepareHBondContext({
+      pocketAtoms: aspartate(),
+      ligandAtoms: ligand(swapN1N3Lengths(GUANINE_BGO)),
+    });
     const t = typesOf(swapped);
     expect([t.N1, t.N3]).toEqual(["N2", "Npl"]);
   });
@@ -157,7 +165,16 @@ describe("flavin (hand-made lumiflavin)", () => {
   it("types the isoalloxazine as ChimeraX's enumeration does: N1/N3 N–H, N5 N2, N10 N2+, O2/O4 carbonyls", () => {
     const t = typesOf(ctx);
     expect([t.N1, t.N3, t.N5, t.N10, t.O2, t.O4]).toEqual(["Npl", "Npl", "N2", "N2+", "O2", "O2"]);
-    expect([t.C5A, t.C6, t.C7, t.C8, t.C9, t.C9A, t.C10, t.C4A]).toEqual(["Car", "Car", "Car", "Car", "Car", "Car", "Car", "Car"]);
+    expect([t.C5A, t.C6, t.C7, t.C8, t.C9, t.C9A, t.C10, t.C4A]).toEqual([
+      "Car",
+      "Car",
+      "Car",
+      "Car",
+      "Car",
+      "Car",
+      "Car",
+      "Car",
+    ]);
     expect([t.C2, t.C4]).toEqual(["C2", "C2"]);
   });
   it("N1 and N3 donate (generic planar N), N5 accepts (N in a symmetric 6-ring), N10 is neither", () => {
@@ -178,41 +195,50 @@ function sharedLigandContext(entry: string, ligandId: string, renameTo?: string)
   const prepared = prepareComplex(parsed.structure, { ligandId });
   if (!prepared.ok) throw new Error(prepared.reason);
   const c = prepared.complex;
-  const ligandAtoms = renameTo === undefined ? c.ligand.atoms : c.ligand.atoms.map((a) => ({ ...a, resName: renameTo }));
-  return prepareHBondContext({ pocketAtoms: c.pocketAtoms, ligandAtoms, ligandBonds: c.ligand.bonds, ligandHasBondOrders: c.ligand.hasBondOrders });
+  const ligandAtoms =
+    renameTo === undefined ? c.ligand.atoms : c.ligand.atoms.map((a) => ({ ...a, resName: renameTo }));
+  return prepareHBondContext({
+    pocketAtoms: c.pocketAtoms,
+    ligandAtoms,
+    ligandBonds: c.ligand.bonds,
+    ligandHasBondOrders: c.ligand.hasBondOrders,
+  });
 }
 
-describeWithShared("ring typing on shared ligands (PDB HETATM: typed from their coordinates, as ChimeraX types non-template residues)", () => {
-  it("guanine of GDP-rhamnose GDR (1n7g; N1–C2 1.372 Å, C2–N3 1.326 Å): N1 N–H donor, N3 and N7 acceptors", () => {
-    const ctx = sharedLigandContext("1n7g", "GDR:A:801");
-    const t = typesOf(ctx);
-    expect([t.N1, t.N2, t.N3, t.N7, t.N9, t.O6]).toEqual(["Npl", "Npl", "N2", "N2", "Npl", "O2"]);
-    expect(rolesOf(ctx, "N1")).toEqual({ donor: "D19 generic planar N", acceptor: null });
-    expect(rolesOf(ctx, "N3")).toEqual({ donor: null, acceptor: "A27 N in asymmetric 6-ring" });
-  });
+describeWithShared(
+  "ring typing on shared ligands (PDB HETATM: typed from their coordinates, as ChimeraX types non-template residues)",
+  () => {
+    it("guanine of GDP-rhamnose GDR (1n7g; N1–C2 1.372 Å, C2–N3 1.326 Å): N1 N–H donor, N3 and N7 acceptors", () => {
+      const ctx = sharedLigandContext("1n7g", "GDR:A:801");
+      const t = typesOf(ctx);
+      expect([t.N1, t.N2, t.N3, t.N7, t.N9, t.O6]).toEqual(["Npl", "Npl", "N2", "N2", "Npl", "O2"]);
+      expect(rolesOf(ctx, "N1")).toEqual({ donor: "D19 generic planar N", acceptor: null });
+      expect(rolesOf(ctx, "N3")).toEqual({ donor: null, acceptor: "A27 N in asymmetric 6-ring" });
+    });
 
-  it("guanine of GCP renamed (4dst; N1–C2 1.346 Å, C2–N3 1.353 Å): without a template the bond-length tie-break puts the double bond on N1–C2", () => {
-    // ChimeraX has no template for a ligand named GCP; its enumeration finds the two guanine Kekulé structures
-    // tied on aromaticity and charge and keeps the one with double bonds on the shorter bonds. GCP itself is typed from
-    // its component template (component-templates.test.ts), which is why the residue is renamed here.
-    const t = typesOf(sharedLigandContext("4dst", "GCP:A:202", "UNL"));
-    expect([t.N1, t.N3, t.N7]).toEqual(["N2", "Npl", "N2"]);
-  });
+    it("guanine of GCP renamed (4dst; N1–C2 1.346 Å, C2–N3 1.353 Å): without a template the bond-length tie-break puts the double bond on N1–C2", () => {
+      // ChimeraX has no template for a ligand named GCP; its enumeration finds the two guanine Kekulé structures
+      // tied on aromaticity and charge and keeps the one with double bonds on the shorter bonds. GCP itself is typed from
+      // its component template (component-templates.test.ts), which is why the residue is renamed here.
+      const t = typesOf(sharedLigandContext("4dst", "GCP:A:202", "UNL"));
+      expect([t.N1, t.N3, t.N7]).toEqual(["N2", "Npl", "N2"]);
+    });
 
-  it("adenine of NADPH (NDP, 1n7g): aromatic purine, N1/N3/N7 acceptors, N6 aniline-type donor", () => {
-    const ctx = sharedLigandContext("1n7g", "NDP:A:701");
-    const t = typesOf(ctx);
-    expect([t.N1A, t.N3A, t.N7A, t.N9A, t.N6A]).toEqual(["N2", "N2", "N2", "Npl", "Npl"]);
-    expect([t.C2A, t.C4A, t.C5A, t.C6A, t.C8A]).toEqual(["Car", "Car", "Car", "Car", "Car"]);
-    expect(rolesOf(ctx, "N1A").acceptor).toBe("A27 N in asymmetric 6-ring");
-    expect(rolesOf(ctx, "N6A").donor).toBe("D7 aniline NH2");
-  });
+    it("adenine of NADPH (NDP, 1n7g): aromatic purine, N1/N3/N7 acceptors, N6 aniline-type donor", () => {
+      const ctx = sharedLigandContext("1n7g", "NDP:A:701");
+      const t = typesOf(ctx);
+      expect([t.N1A, t.N3A, t.N7A, t.N9A, t.N6A]).toEqual(["N2", "N2", "N2", "Npl", "Npl"]);
+      expect([t.C2A, t.C4A, t.C5A, t.C6A, t.C8A]).toEqual(["Car", "Car", "Car", "Car", "Car"]);
+      expect(rolesOf(ctx, "N1A").acceptor).toBe("A27 N in asymmetric 6-ring");
+      expect(rolesOf(ctx, "N6A").donor).toBe("D7 aniline NH2");
+    });
 
-  it("flavin of FMN renamed (1aku): C2–O2 1.346 Å and C4–O4 1.390 Å are too long for C=O (pass 3, > 1.30 Å), so without a template the pyrimidine types as a hydroxy-aromatic ring", () => {
-    const ctx = sharedLigandContext("1aku", "FMN:A:150", "UNL");
-    const t = typesOf(ctx);
-    expect([t.O2, t.O4, t.C2, t.C4]).toEqual(["O3", "O3", "Car", "Car"]);
-    expect([t.N1, t.N3, t.N5]).toEqual(["N2", "N2", "N2"]);
-    expect(rolesOf(ctx, "O2").acceptor).toBe("A20 phenol");
-  });
-});
+    it("flavin of FMN renamed (1aku): C2–O2 1.346 Å and C4–O4 1.390 Å are too long for C=O (pass 3, > 1.30 Å), so without a template the pyrimidine types as a hydroxy-aromatic ring", () => {
+      const ctx = sharedLigandContext("1aku", "FMN:A:150", "UNL");
+      const t = typesOf(ctx);
+      expect([t.O2, t.O4, t.C2, t.C4]).toEqual(["O3", "O3", "Car", "Car"]);
+      expect([t.N1, t.N3, t.N5]).toEqual(["N2", "N2", "N2"]);
+      expect(rolesOf(ctx, "O2").acceptor).toBe("A20 phenol");
+    });
+  },
+);

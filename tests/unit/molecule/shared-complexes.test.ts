@@ -8,7 +8,12 @@ import { prepareHBondContext } from "@/lib/molecule/hbond-context";
 import { evaluatePair } from "@/lib/molecule/hbond-pair";
 import { findComplexHBonds, type HBond } from "@/lib/molecule/hbonds";
 import { type Structure, residueKeyText } from "@/lib/molecule/types";
-import { LITERATURE_RESIDUES, SHARED_STRUCTURES_DIR, SPLIT_COMPLEXES, sharedStructurePath } from "@/tests/helpers/shared-data";
+import {
+  LITERATURE_RESIDUES,
+  SHARED_STRUCTURES_DIR,
+  SPLIT_COMPLEXES,
+  sharedStructurePath,
+} from "@/tests/helpers/shared-data";
 
 function load(...parts: string[]): Structure {
   const file = sharedStructurePath(...parts);
@@ -46,7 +51,8 @@ describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut,
     // whole residues: each pocket residue brings every heavy atom it has in the file
     const inPocket = new Map<string, number>();
     for (const a of c.pocketAtoms) inPocket.set(residueKeyText(a), (inPocket.get(residueKeyText(a)) ?? 0) + 1);
-    for (const [k, n] of inPocket) expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && residueKeyText(a) === k).length);
+    for (const [k, n] of inPocket)
+      expect(n).toBe(s.atoms.filter((a) => a.element !== "H" && residueKeyText(a) === k).length);
     expect(inPocket.size).toBe(c.pocketResidues.length);
     const bonds = findComplexHBonds(c);
     // the largest relaxed D···A limit of the tables: generic sulfur acceptor 3.83 + 0.4 Å
@@ -56,11 +62,19 @@ describe("every plip-test-pdb entry: parse, automatic ligand choice, pocket cut,
 
 describe("automatic ligand choice", () => {
   it.each([
-    ["1n7g.pdb", "GDR:A:801", "the largest drug-like candidate (38 heavy atoms); passed over: NDP:A:701 (cofactor), NDP:B:702 (cofactor), NDP:C:703 (cofactor), NDP:D:704 (cofactor)"],
+    [
+      "1n7g.pdb",
+      "GDR:A:801",
+      "the largest drug-like candidate (38 heavy atoms); passed over: NDP:A:701 (cofactor), NDP:B:702 (cofactor), NDP:C:703 (cofactor), NDP:D:704 (cofactor)",
+    ],
     ["1eve.pdb", "E20:A:2001", "the largest drug-like candidate (28 heavy atoms)"], // NAG glycans skipped
     ["1p5e.pdb", "TBS:A:301", "the largest drug-like candidate (13 heavy atoms)"], // TPO is a phosphothreonine inside the chain, not a ligand
     ["4dst.pdb", "9LI:A:201", "the largest drug-like candidate (15 heavy atoms); passed over: GCP:A:202 (cofactor)"],
-    ["1osn.pdb", "BVP:A:500", "the largest drug-like candidate (23 heavy atoms); passed over: ADP:A:400 (cofactor), ADP:B:1400 (cofactor), ADP:C:2400 (cofactor), ADP:D:3400 (cofactor)"],
+    [
+      "1osn.pdb",
+      "BVP:A:500",
+      "the largest drug-like candidate (23 heavy atoms); passed over: ADP:A:400 (cofactor), ADP:B:1400 (cofactor), ADP:C:2400 (cofactor), ADP:D:3400 (cofactor)",
+    ],
     ["1aku.pdb", "FMN:A:150", "only cofactors or prosthetic groups are bound; the largest of them (31 heavy atoms)"],
     ["2q8q.pdb", "HEM:A:300", "only cofactors or prosthetic groups are bound; the largest of them (43 heavy atoms)"],
   ])("%s → %s (%s)", (file, id, reason) => {
@@ -91,7 +105,11 @@ describe("pocket cut", () => {
     expect(near.pocketResidues.length).toBeLessThan(far.pocketResidues.length);
     const lig = near.ligand.atoms;
     for (const g of near.pocketResidues) {
-      const min = Math.min(...g.atomIndices.filter((i) => s.atoms[i]!.element !== "H").flatMap((i) => lig.map((l) => Math.hypot(s.atoms[i]!.x - l.x, s.atoms[i]!.y - l.y, s.atoms[i]!.z - l.z))));
+      const min = Math.min(
+        ...g.atomIndices
+          .filter((i) => s.atoms[i]!.element !== "H")
+          .flatMap((i) => lig.map((l) => Math.hypot(s.atoms[i]!.x - l.x, s.atoms[i]!.y - l.y, s.atoms[i]!.z - l.z))),
+      );
       expect(min).toBeLessThanOrEqual(4);
     }
   });
@@ -137,22 +155,39 @@ describe("literature residues (PLIP test suite) are recovered", () => {
   it.each([
     ["1n7g", "NDP:A:701", ["GLY", 38, "N"], "O3B", "acceptor test"], // θ 107° at the inferred H (hydroxyl acceptor A15 needs 125°)
     ["1bju", "GP6:A:910", ["SER", 195, "OG"], "N3", "no acceptor group"], // the urea N–H is Npl: never an acceptor
-  ] as const)("%s %s: a pair the old criteria accepted is rejected", (pdb, ligand, [res, num, atom], ligandAtom, verdict) => {
-    const c = prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand });
-    const ctx = prepareHBondContext({ pocketAtoms: c.pocketAtoms, ligandAtoms: c.ligand.atoms, ligandBonds: c.ligand.bonds, ligandHasBondOrders: c.ligand.hasBondOrders });
-    const p = c.pocketAtoms.findIndex((a) => a.resName === res && a.resSeq === num && a.name === atom && a.chain === "A");
-    const l = ctx.pocketCount + c.ligand.atoms.findIndex((a) => a.name === ligandAtom);
-    expect(evaluatePair(ctx, p, l)).toBe(verdict);
-  });
+  ] as const)(
+    "%s %s: a pair the old criteria accepted is rejected",
+    (pdb, ligand, [res, num, atom], ligandAtom, verdict) => {
+      const c = prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand });
+      const ctx = prepareHBondContext({
+        pocketAtoms: c.pocketAtoms,
+        ligandAtoms: c.ligand.atoms,
+        ligandBonds: c.ligand.bonds,
+        ligandHasBondOrders: c.ligand.hasBondOrders,
+      });
+      const p = c.pocketAtoms.findIndex(
+        (a) => a.resName === res && a.resSeq === num && a.name === atom && a.chain === "A",
+      );
+      const l = ctx.pocketCount + c.ligand.atoms.findIndex((a) => a.name === ligandAtom);
+      expect(evaluatePair(ctx, p, l)).toBe(verdict);
+    },
+  );
   it("1bma and 4rdl: the two misses of the old criteria are contacts beyond 3.93 Å", () => {
     const dist = (s: Structure, a: [string, number, string, string], b: [string, number, string, string]) => {
-      const find = ([res, num, chain, name]: [string, number, string, string]) => s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
+      const find = ([res, num, chain, name]: [string, number, string, string]) =>
+        s.atoms.find((x) => x.resName === res && x.resSeq === num && x.chain === chain && x.name === name)!;
       const p = find(a);
       const q = find(b);
       return Math.hypot(p.x - q.x, p.y - q.y, p.z - q.z);
     };
-    expect(dist(load("plip-test-pdb", "1bma.pdb"), ["GLN", 200, "A", "NE2"], ["0QH", 256, "A", "O"])).toBeCloseTo(4.0, 1);
-    expect(dist(load("plip-test-pdb", "4rdl.pdb"), ["THR", 347, "B", "OG1"], ["FUC", 604, "A", "O4"])).toBeCloseTo(4.03, 2);
+    expect(dist(load("plip-test-pdb", "1bma.pdb"), ["GLN", 200, "A", "NE2"], ["0QH", 256, "A", "O"])).toBeCloseTo(
+      4.0,
+      1,
+    );
+    expect(dist(load("plip-test-pdb", "4rdl.pdb"), ["THR", 347, "B", "OG1"], ["FUC", 604, "A", "O4"])).toBeCloseTo(
+      4.03,
+      2,
+    );
   });
 });
 
@@ -169,7 +204,9 @@ describe("protein PDB + separate ligand file (PDBbind-style split)", () => {
   });
   it("MOL2 ligands keep their atom names in H-bonds (5ze6)", () => {
     const ligand = load("posebusters-conftest", "5ze6", "5ze6_true.mol2");
-    const bonds = findComplexHBonds(prepare(load("posebusters-conftest", "5ze6", "5ze6_cond.pdb"), { ligandStructure: ligand }));
+    const bonds = findComplexHBonds(
+      prepare(load("posebusters-conftest", "5ze6", "5ze6_cond.pdb"), { ligandStructure: ligand }),
+    );
     expect(bonds.length).toBeGreaterThan(0);
     for (const b of bonds) expect(b.ligandAtom.name).toMatch(/^[A-Z]{2,3}[A-Z0-9]*$/);
   });
@@ -195,13 +232,23 @@ describe("ChimeraX criteria: permutation invariance (spec §9.1 item 3)", () => 
     ["3og7", "032:A:1"],
   ])("%s %s: reversing the pocket and ligand atom order gives the same bonds", (pdb, ligand) => {
     const c = prepare(load("plip-test-pdb", `${pdb}.pdb`), { ligandId: ligand });
-    const key = (bs: readonly HBond[]) => bs.map((b) => `${b.proteinAtom.chain} ${b.proteinAtom.resSeq} ${b.proteinAtom.name}–${b.ligandAtom.name} ${b.ligandIsDonor}`).sort();
+    const key = (bs: readonly HBond[]) =>
+      bs
+        .map(
+          (b) =>
+            `${b.proteinAtom.chain} ${b.proteinAtom.resSeq} ${b.proteinAtom.name}–${b.ligandAtom.name} ${b.ligandIsDonor}`,
+        )
+        .sort();
     const forward = findComplexHBonds(c);
     expect(forward.length).toBeGreaterThan(0);
     const reversed = findComplexHBonds({
       ...c,
       pocketAtoms: [...c.pocketAtoms].reverse(),
-      ligand: { ...c.ligand, atoms: [...c.ligand.atoms].reverse(), hydrogenCounts: [...c.ligand.hydrogenCounts].reverse() },
+      ligand: {
+        ...c.ligand,
+        atoms: [...c.ligand.atoms].reverse(),
+        hydrogenCounts: [...c.ligand.hydrogenCounts].reverse(),
+      },
     });
     expect(key(reversed)).toEqual(key(forward));
   });
@@ -216,6 +263,8 @@ describe("metal-bound pyrrole N", () => {
     const pyrroleN = c.ligand.atoms.filter((a) => ["NA", "NB", "NC", "ND"].includes(a.name));
     expect(pyrroleN.map(dist).every((d) => d < 2.6)).toBe(true);
     const bonds = findComplexHBonds(c);
-    expect(bonds.filter((b) => ["NA", "NB", "NC", "ND"].includes(b.ligandAtom.name) && b.proteinAtom.resName === "HIS")).toEqual([]);
+    expect(
+      bonds.filter((b) => ["NA", "NB", "NC", "ND"].includes(b.ligandAtom.name) && b.proteinAtom.resName === "HIS"),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applyMat3, applyTransform, composeTransforms, rotationAboutAxis, rotationAboutPoint, translationTransform } from "@/lib/molecule/geometry/transform";
+import {
+  applyMat3,
+  applyTransform,
+  composeTransforms,
+  rotationAboutAxis,
+  rotationAboutPoint,
+  translationTransform,
+} from "@/lib/molecule/geometry/transform";
 import { angleAtDeg, boundingSphereOf, type Vec3 } from "@/lib/molecule/geometry/vec3";
 
 function expectVec(actual: Vec3, expected: Vec3, digits = 6) {

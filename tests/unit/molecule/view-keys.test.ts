@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
 import * as THREE from "three";
-import { applyViewKey, KEY_ZOOM_FACTOR, viewKeyAction, viewKeysHint, type OrbitPose } from "@/components/molecule/view-keys";
+import {
+  applyViewKey,
+  KEY_ZOOM_FACTOR,
+  viewKeyAction,
+  viewKeysHint,
+  type OrbitPose,
+} from "@/components/molecule/view-keys";
 
 /** The front view: camera on +z at distance d looking at the origin, up +y (the static renderer's camera). */
 function frontPose(d = 40): OrbitPose {
-  return { position: new THREE.Vector3(0, 0, d), quaternion: new THREE.Quaternion(), up: new THREE.Vector3(0, 1, 0), target: new THREE.Vector3() };
+  return {
+    position: new THREE.Vector3(0, 0, d),
+    quaternion: new THREE.Quaternion(),
+    up: new THREE.Vector3(0, 1, 0),
+    target: new THREE.Vector3(),
+  };
 }
 
 /** Where a world point appears relative to the target, in screen axes (x right, y up, z out of the screen). */

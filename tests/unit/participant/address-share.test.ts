@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { addressSlotCap, initialReservationMin, participantsPerAddress, smallStudyNotice } from "@/lib/participant/address-share";
+import {
+  addressSlotCap,
+  initialReservationMin,
+  participantsPerAddress,
+  smallStudyNotice,
+} from "@/lib/participant/address-share";
 
 describe("per-address share", () => {
   it("20 % of the open slots, never less than one participant's worth", () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { AnswerBodySchema, ConsentBodySchema, PARTICIPANT_BODY_LIMITS, ShownBodySchema } from "@/lib/participant/api-contract";
+import {
+  AnswerBodySchema,
+  ConsentBodySchema,
+  PARTICIPANT_BODY_LIMITS,
+  ShownBodySchema,
+} from "@/lib/participant/api-contract";
 
 /** The longest body each schema accepts, as the browser writes it (JSON.stringify), against the route's limit. */
 describe("participant body limits (PARTICIPANT_BODY_LIMITS)", () => {
@@ -7,7 +12,11 @@ describe("participant body limits (PARTICIPANT_BODY_LIMITS)", () => {
 
   it("an answer at the schema's caps fits under the answer route's limit", () => {
     // The widest camera sample the 3D view sends: time in whole ms, quaternion to 4 decimals, distance to 2.
-    const sample = { t: 86_399_999, q: [-0.1234, -0.1234, -0.1234, -0.1234] as [number, number, number, number], d: 12345.67 };
+    const sample = {
+      t: 86_399_999,
+      q: [-0.1234, -0.1234, -0.1234, -0.1234] as [number, number, number, number],
+      d: 12345.67,
+    };
     const event = { t: 86_399_999, type: "x".repeat(40), detail: "A".repeat(200) };
     const body = AnswerBodySchema.parse({
       assignmentId: "a".repeat(64),
@@ -15,7 +24,12 @@ describe("participant body limits (PARTICIPANT_BODY_LIMITS)", () => {
       idempotencyKey: "k".repeat(100),
       rtClientMs: 86_399_999,
       timedOut: false,
-      interactionLog: { camera: Array(5000).fill(sample), events: Array(2000).fill(event), imageZooms: 10_000, viewport: { width: 100_000, height: 100_000 } },
+      interactionLog: {
+        camera: Array(5000).fill(sample),
+        events: Array(2000).fill(event),
+        imageZooms: 10_000,
+        viewport: { width: 100_000, height: 100_000 },
+      },
       signals: {
         hiddenMs: 86_400_000,
         hiddenCount: 10_000,
@@ -27,7 +41,13 @@ describe("participant body limits (PARTICIPANT_BODY_LIMITS)", () => {
         copyChars: 1_000_000,
         reloads: 10_000,
         webdriver: false,
-        device: { viewportWidth: 100_000, viewportHeight: 100_000, devicePixelRatio: 20, pointer: "coarse", touch: true },
+        device: {
+          viewportWidth: 100_000,
+          viewportHeight: 100_000,
+          devicePixelRatio: 20,
+          pointer: "coarse",
+          touch: true,
+        },
       },
     });
     const size = bytes(body);
@@ -51,7 +71,9 @@ describe("participant body limits (PARTICIPANT_BODY_LIMITS)", () => {
     expect(bytes(consent)).toBeGreaterThan(6000);
     expect(bytes(consent)).toBeLessThan(PARTICIPANT_BODY_LIMITS.consent);
     expect(bytes({ device })).toBeLessThan(PARTICIPANT_BODY_LIMITS.device);
-    expect(bytes(ShownBodySchema.parse({ assignmentId: "\u0001".repeat(64) }))).toBeLessThan(PARTICIPANT_BODY_LIMITS.shown);
+    expect(bytes(ShownBodySchema.parse({ assignmentId: "\u0001".repeat(64) }))).toBeLessThan(
+      PARTICIPANT_BODY_LIMITS.shown,
+    );
     expect(bytes({})).toBeLessThan(PARTICIPANT_BODY_LIMITS.primer);
   });
 });

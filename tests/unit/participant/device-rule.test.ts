@@ -18,7 +18,9 @@ describe("the study's device rule", () => {
       expect(effectiveDeviceRule(StudyConfigSchema.parse({ tasks: ["translation", task] }))).toBe("desktop");
     }
     expect(effectiveDeviceRule(StudyConfigSchema.parse({ tasks: ["pocket_ligand"], deviceRule: "any" }))).toBe("any");
-    expect(effectiveDeviceRule(StudyConfigSchema.parse({ tasks: ["translation"], deviceRule: "desktop" }))).toBe("desktop");
+    expect(effectiveDeviceRule(StudyConfigSchema.parse({ tasks: ["translation"], deviceRule: "desktop" }))).toBe(
+      "desktop",
+    );
   });
 
   it("desktop: a screen at least 1024 px wide whose primary pointer is not a finger", () => {

@@ -13,11 +13,42 @@ import {
 } from "@/lib/participant/integrity";
 import { TASK_IDS } from "@/lib/tasks/types";
 
-const device = { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, pointer: "fine" as const, touch: false };
-const clean: AnswerSignals = { hiddenMs: 0, hiddenCount: 0, blurCount: 0, blurMs: 0, pasteCount: 0, pasteChars: 0, copyCount: 0, copyChars: 0, reloads: 0, webdriver: false, device };
+const device = {
+  viewportWidth: 1280,
+  viewportHeight: 800,
+  devicePixelRatio: 1,
+  pointer: "fine" as const,
+  touch: false,
+};
+const clean: AnswerSignals = {
+  hiddenMs: 0,
+  hiddenCount: 0,
+  blurCount: 0,
+  blurMs: 0,
+  pasteCount: 0,
+  pasteChars: 0,
+  copyCount: 0,
+  copyChars: 0,
+  reloads: 0,
+  webdriver: false,
+  device,
+};
 
-function answer(participantId: string, canonicalAnswer: string, rtServerMs: number | null, signals: Partial<AnswerSignals> | null = {}, taskId = "translation"): SignalledAnswer {
-  return { participantId, taskId, canonicalAnswer, rtServerMs, rtClientMs: null, signals: signals === null ? null : { ...clean, ...signals } };
+function answer(
+  participantId: string,
+  canonicalAnswer: string,
+  rtServerMs: number | null,
+  signals: Partial<AnswerSignals> | null = {},
+  taskId = "translation",
+): SignalledAnswer {
+  return {
+    participantId,
+    taskId,
+    canonicalAnswer,
+    rtServerMs,
+    rtClientMs: null,
+    signals: signals === null ? null : { ...clean, ...signals },
+  };
 }
 
 describe("identical answers in a row", () => {
@@ -47,10 +78,18 @@ describe("time floors", () => {
   });
 
   it("use the server's time, the client's only without it; time-outs and unknown times are not judged", () => {
-    expect(isUnderFloor({ taskId: "translation", rtServerMs: 2_999, rtClientMs: 60_000, canonicalAnswer: "move x 1" })).toBe(true);
-    expect(isUnderFloor({ taskId: "translation", rtServerMs: 3_000, rtClientMs: 100, canonicalAnswer: "move x 1" })).toBe(false);
-    expect(isUnderFloor({ taskId: "pocket_ligand", rtServerMs: null, rtClientMs: 5_999, canonicalAnswer: "x" })).toBe(true);
-    expect(isUnderFloor({ taskId: "pocket_ligand", rtServerMs: null, rtClientMs: null, canonicalAnswer: "x" })).toBeNull();
+    expect(
+      isUnderFloor({ taskId: "translation", rtServerMs: 2_999, rtClientMs: 60_000, canonicalAnswer: "move x 1" }),
+    ).toBe(true);
+    expect(
+      isUnderFloor({ taskId: "translation", rtServerMs: 3_000, rtClientMs: 100, canonicalAnswer: "move x 1" }),
+    ).toBe(false);
+    expect(isUnderFloor({ taskId: "pocket_ligand", rtServerMs: null, rtClientMs: 5_999, canonicalAnswer: "x" })).toBe(
+      true,
+    );
+    expect(
+      isUnderFloor({ taskId: "pocket_ligand", rtServerMs: null, rtClientMs: null, canonicalAnswer: "x" }),
+    ).toBeNull();
     expect(isUnderFloor({ taskId: "translation", rtServerMs: 10, rtClientMs: 10, canonicalAnswer: "" })).toBeNull();
   });
 });
@@ -92,7 +131,14 @@ describe("per-participant summary and the policy", () => {
       nUnderFloor: 2,
       maxIdenticalRun: 3,
     });
-    expect(q).toMatchObject({ participantId: "q", nAnswers: 2, webdriver: true, copyCount: 1, nUnderFloor: 0, maxIdenticalRun: 1 });
+    expect(q).toMatchObject({
+      participantId: "q",
+      nAnswers: 2,
+      webdriver: true,
+      copyCount: 1,
+      nUnderFloor: 0,
+      maxIdenticalRun: 1,
+    });
   });
 
   it("excludes nobody by default", () => {

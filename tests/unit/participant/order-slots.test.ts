@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { orderSlots, slotArrays } from "@/lib/participant/order-slots";
 
-const config = { tasks: ["translation", "rotation"] as const, itemsPerTask: 3, practiceItemIds: ["p1", "p2"], attentionItemIds: ["a1"] };
+const config = {
+  tasks: ["translation", "rotation"] as const,
+  itemsPerTask: 3,
+  practiceItemIds: ["p1", "p2"],
+  attentionItemIds: ["a1"],
+};
 
 describe("orderSlots", () => {
   it("practice first in the configured order, then every (task, j) slot and attention check exactly once", () => {

@@ -13,7 +13,10 @@ const realFetch = globalThis.fetch;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     arrivals.push(Date.now());
-    const reply = primerReplies.shift() ?? { status: 500, body: { error: { code: "INTERNAL", message: "no reply queued" } } };
+    const reply = primerReplies.shift() ?? {
+      status: 500,
+      body: { error: { code: "INTERNAL", message: "no reply queued" } },
+    };
     res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     res.end(JSON.stringify(reply.body));
     req.resume();
@@ -21,7 +24,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(4320, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The client uses the page's relative addresses.
-  globalThis.fetch = (input, init) => realFetch(typeof input === "string" && input.startsWith("/") ? base + input : input, init);
+  globalThis.fetch = (input, init) =>
+    realFetch(typeof input === "string" && input.startsWith("/") ? base + input : input, init);
 });
 
 afterAll(async () => {
@@ -31,7 +35,10 @@ afterAll(async () => {
 
 describe("participant API client", () => {
   it("honours Retry-After on a 503: the retry comes no sooner than the server asked", async () => {
-    primerReplies.push({ status: 503, headers: { "retry-after": "2" }, body: { error: { code: "UNAVAILABLE", message: "busy" } } }, { status: 200, body: { ok: true } });
+    primerReplies.push(
+      { status: 503, headers: { "retry-after": "2" }, body: { error: { code: "UNAVAILABLE", message: "busy" } } },
+      { status: 200, body: { ok: true } },
+    );
     arrivals.length = 0;
     await expect(participantApi.primer()).resolves.toEqual({ ok: true });
     expect(arrivals).toHaveLength(2);
@@ -39,14 +46,20 @@ describe("participant API client", () => {
   });
 
   it("without Retry-After it backs off as before (its first retry well before a 2 s Retry-After would allow)", async () => {
-    primerReplies.push({ status: 503, body: { error: { code: "UNAVAILABLE", message: "busy" } } }, { status: 200, body: { ok: true } });
+    primerReplies.push(
+      { status: 503, body: { error: { code: "UNAVAILABLE", message: "busy" } } },
+      { status: 200, body: { ok: true } },
+    );
     arrivals.length = 0;
     await participantApi.primer();
     expect(arrivals[1]! - arrivals[0]!).toBeLessThan(2000);
   });
 
   it("a final 4xx is thrown at once with the server's message", async () => {
-    primerReplies.push({ status: 409, body: { error: { code: "CONFLICT", message: "This question was already answered." } } });
+    primerReplies.push({
+      status: 409,
+      body: { error: { code: "CONFLICT", message: "This question was already answered." } },
+    });
     arrivals.length = 0;
     const err = await participantApi.primer().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpError);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ATTEMPT_TIMEOUT_MS, isRetryableStatus, nextRetryDelayMs, RETRY_BUDGET_MS, retryAfterMs, retryDelayMs, withinBudget } from "@/lib/participant/submit-retry";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  isRetryableStatus,
+  nextRetryDelayMs,
+  RETRY_BUDGET_MS,
+  retryAfterMs,
+  retryDelayMs,
+  withinBudget,
+} from "@/lib/participant/submit-retry";
 
 describe("the browser's submit retry rules", () => {
   it("keep retrying for at least three minutes, backing off to at most ~12 s between attempts", () => {

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ItemListQuerySchema, ItemStatusChangeSchema, toFilterQueryString, toQueryRecord } from "@/lib/pools/item-filter";
+import {
+  ItemListQuerySchema,
+  ItemStatusChangeSchema,
+  toFilterQueryString,
+  toQueryRecord,
+} from "@/lib/pools/item-filter";
 import { CreatePoolSchema, EditPoolVersionSchema, describeRecipe, parseIdList } from "@/lib/pools/pool-recipe";
-import { StudyInputSchema, StudySlugSchema, toExampleParticipantUrl, toProlificUrl, toSlug } from "@/lib/pools/study-input";
+import {
+  StudyInputSchema,
+  StudySlugSchema,
+  toExampleParticipantUrl,
+  toProlificUrl,
+  toSlug,
+} from "@/lib/pools/study-input";
 import { TASK_IDS } from "@/lib/tasks/types";
 
 describe("item filters", () => {
@@ -20,14 +31,22 @@ describe("item filters", () => {
   it("round-trips a filter through a query string, leaving defaults out", () => {
     const text = toFilterQueryString({ task: "docking", q: "ARG 45", page: 1, pageSize: 50, tag: undefined });
     expect(text).toBe("?task=docking&q=ARG+45");
-    expect(ItemListQuerySchema.parse(toQueryRecord(new URLSearchParams(text.slice(1))))).toEqual({ task: "docking", q: "ARG 45", page: 1, pageSize: 50 });
+    expect(ItemListQuerySchema.parse(toQueryRecord(new URLSearchParams(text.slice(1))))).toEqual({
+      task: "docking",
+      q: "ARG 45",
+      page: 1,
+      pageSize: 50,
+    });
     expect(toQueryRecord({ task: ["rotation", "docking"], q: undefined })).toEqual({ task: "rotation" });
   });
 
   it("requires a reason for a status change", () => {
     expect(ItemStatusChangeSchema.safeParse({ status: "excluded", reason: "  " }).success).toBe(false);
     expect(ItemStatusChangeSchema.safeParse({ status: "excluded" }).success).toBe(false);
-    expect(ItemStatusChangeSchema.parse({ status: "flagged", reason: " blurry image " })).toEqual({ status: "flagged", reason: "blurry image" });
+    expect(ItemStatusChangeSchema.parse({ status: "flagged", reason: " blurry image " })).toEqual({
+      status: "flagged",
+      reason: "blurry image",
+    });
   });
 });
 
@@ -44,7 +63,10 @@ describe("pool recipes", () => {
     expect(CreatePoolSchema.safeParse({ mode: "stratified", name: "x", seed: "has space" }).success).toBe(false);
     expect(CreatePoolSchema.safeParse({ mode: "stratified", name: "x", tasks: [] }).success).toBe(false);
     expect(CreatePoolSchema.safeParse({ mode: "bogus", name: "x" }).success).toBe(false);
-    expect(CreatePoolSchema.parse({ mode: "stratified", name: "x", perTask: "5", seed: "abc-1" })).toMatchObject({ perTask: 5, seed: "abc-1" });
+    expect(CreatePoolSchema.parse({ mode: "stratified", name: "x", perTask: "5", seed: "abc-1" })).toMatchObject({
+      perTask: 5,
+      seed: "abc-1",
+    });
   });
 
   it("splits pasted id lists on commas, spaces and new lines, without duplicates", () => {
@@ -58,10 +80,20 @@ describe("pool recipes", () => {
   });
 
   it("describes recipes in one line", () => {
-    expect(describeRecipe({ kind: "stratified", filter: { split: "test" }, tasks: ["a", "b"], perTask: 50, seed: "s1", sortKey: "contentHash", shortfalls: [] })).toBe(
-      "stratified sample: 50 per task × 2 task(s), seed s1 where split=test",
+    expect(
+      describeRecipe({
+        kind: "stratified",
+        filter: { split: "test" },
+        tasks: ["a", "b"],
+        perTask: 50,
+        seed: "s1",
+        sortKey: "contentHash",
+        shortfalls: [],
+      }),
+    ).toBe("stratified sample: 50 per task × 2 task(s), seed s1 where split=test");
+    expect(describeRecipe({ kind: "edit", basedOnVersion: 2, added: ["x"], removed: [] })).toBe(
+      "edit of version 2: +1 / −0 items",
     );
-    expect(describeRecipe({ kind: "edit", basedOnVersion: 2, added: ["x"], removed: [] })).toBe("edit of version 2: +1 / −0 items");
     expect(describeRecipe({ kind: "filter", filter: {}, matched: 12 })).toBe("all active items (12 matched)");
     expect(describeRecipe({ nonsense: true })).toBe("unknown recipe");
   });
@@ -70,7 +102,8 @@ describe("pool recipes", () => {
 describe("study input", () => {
   it("accepts URL-safe slugs only", () => {
     expect(StudySlugSchema.parse(" Expert-Pilot-2 ")).toBe("expert-pilot-2");
-    for (const bad of ["ab", "-abc", "abc-", "a b c", "ab/cd", "x".repeat(65)]) expect(StudySlugSchema.safeParse(bad).success, bad).toBe(false);
+    for (const bad of ["ab", "-abc", "abc-", "a b c", "ab/cd", "x".repeat(65)])
+      expect(StudySlugSchema.safeParse(bad).success, bad).toBe(false);
   });
 
   it("suggests slugs from names", () => {
@@ -80,7 +113,12 @@ describe("study input", () => {
   });
 
   it("reports config errors with the field path", () => {
-    const r = StudyInputSchema.safeParse({ name: "s", slug: "abc", poolVersionId: "v", config: { itemsPerTask: 0, conditions: ["static", "static"] } });
+    const r = StudyInputSchema.safeParse({
+      name: "s",
+      slug: "abc",
+      poolVersionId: "v",
+      config: { itemsPerTask: 0, conditions: ["static", "static"] },
+    });
     expect(r.success).toBe(false);
     const paths = r.success ? [] : r.error.issues.map((i) => i.path.join("."));
     expect(paths).toContain("config.itemsPerTask");
@@ -88,10 +126,14 @@ describe("study input", () => {
 
   it("builds the Prolific study URL with the configured parameter names", () => {
     const link = "https://study.example.org/s/expert-1";
-    expect(toProlificUrl(link, { participantParam: "PROLIFIC_PID", studyParam: "STUDY_ID", sessionParam: "SESSION_ID" })).toBe(
+    expect(
+      toProlificUrl(link, { participantParam: "PROLIFIC_PID", studyParam: "STUDY_ID", sessionParam: "SESSION_ID" }),
+    ).toBe(
       "https://study.example.org/s/expert-1?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
     );
-    const example = new URL(toExampleParticipantUrl(link, { participantParam: "pid", studyParam: "sid", sessionParam: "sess" }));
+    const example = new URL(
+      toExampleParticipantUrl(link, { participantParam: "pid", studyParam: "sid", sessionParam: "sess" }),
+    );
     expect(example.pathname).toBe("/s/expert-1");
     expect([...example.searchParams.keys()]).toEqual(["pid", "sid", "sess"]);
   });

@@ -2,13 +2,21 @@ import { describe, expect, it } from "vitest";
 import { createSampleSeed, drawStratifiedSample, type SampleCandidate } from "@/lib/pools/stratified-sample";
 
 function candidates(taskId: string, n: number): SampleCandidate[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `${taskId}-${i}`, taskId, sortKey: `h${String(i).padStart(2, "0")}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${taskId}-${i}`,
+    taskId,
+    sortKey: `h${String(i).padStart(2, "0")}`,
+  }));
 }
 
 describe("drawStratifiedSample", () => {
   it("draws N per task and reports tasks with fewer candidates", () => {
     const pool = [...candidates("translation", 10), ...candidates("rotation", 3)];
-    const sample = drawStratifiedSample(pool, { tasks: ["translation", "rotation", "zooming"], perTask: 5, seed: "s1" });
+    const sample = drawStratifiedSample(pool, {
+      tasks: ["translation", "rotation", "zooming"],
+      perTask: 5,
+      seed: "s1",
+    });
     expect(sample.byTask.map((t) => [t.taskId, t.itemIds.length, t.available])).toEqual([
       ["translation", 5, 10],
       ["rotation", 3, 3],
@@ -29,7 +37,11 @@ describe("drawStratifiedSample", () => {
   it("is reproducible from the seed, whatever order the database returns rows in", () => {
     const pool = [...candidates("translation", 20), ...candidates("rotation", 20)];
     const a = drawStratifiedSample(pool, { tasks: ["translation", "rotation"], perTask: 6, seed: "repeat-me" });
-    const b = drawStratifiedSample(pool.slice().reverse(), { tasks: ["translation", "rotation"], perTask: 6, seed: "repeat-me" });
+    const b = drawStratifiedSample(pool.slice().reverse(), {
+      tasks: ["translation", "rotation"],
+      perTask: 6,
+      seed: "repeat-me",
+    });
     expect(b).toEqual(a);
     const other = drawStratifiedSample(pool, { tasks: ["translation", "rotation"], perTask: 6, seed: "another-seed" });
     expect(other.byTask[0]!.itemIds).not.toEqual(a.byTask[0]!.itemIds);
@@ -38,7 +50,11 @@ describe("drawStratifiedSample", () => {
   it("pins the draw for a recorded seed (changing the RNG or the algorithm would change recorded pools)", () => {
     // Regression pin produced by this implementation: a pool's recipe stores only the seed, so this must never drift.
     const pool = [...candidates("translation", 12), ...candidates("rotation", 12)];
-    const sample = drawStratifiedSample(pool, { tasks: ["translation", "rotation"], perTask: 4, seed: "misi-tiny-2025" });
+    const sample = drawStratifiedSample(pool, {
+      tasks: ["translation", "rotation"],
+      perTask: 4,
+      seed: "misi-tiny-2025",
+    });
     expect(sample.byTask.map((t) => t.itemIds)).toEqual([
       ["translation-4", "translation-0", "translation-3", "translation-10"],
       ["rotation-11", "rotation-3", "rotation-6", "rotation-4"],
@@ -64,7 +80,8 @@ describe("drawStratifiedSample", () => {
     const SEEDS = 4000;
     const hits = new Map<string, number>();
     for (let s = 0; s < SEEDS; s++) {
-      for (const id of drawStratifiedSample(pool, { tasks: ["zooming"], perTask: 3, seed: `u${s}` }).byTask[0]!.itemIds) {
+      for (const id of drawStratifiedSample(pool, { tasks: ["zooming"], perTask: 3, seed: `u${s}` }).byTask[0]!
+        .itemIds) {
         hits.set(id, (hits.get(id) ?? 0) + 1);
       }
     }

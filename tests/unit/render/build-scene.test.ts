@@ -2,9 +2,24 @@ import { describe, expect, it } from "vitest";
 import { frameCamera } from "@/lib/molecule/geometry/camera";
 import { canonicalViewTransform } from "@/lib/molecule/geometry/commands";
 import type { Atom } from "@/lib/molecule/types";
-import { DEFAULT_RENDER_SETTINGS, RENDER_SETTINGS_VERSION, RenderSettingsSchema, buildScene, formatResidueLabel, parseRenderSettings, renderSvgWithStats } from "@/lib/render";
+import {
+  DEFAULT_RENDER_SETTINGS,
+  RENDER_SETTINGS_VERSION,
+  RenderSettingsSchema,
+  buildScene,
+  formatResidueLabel,
+  parseRenderSettings,
+  renderSvgWithStats,
+} from "@/lib/render";
 
-function pdbAtom(name: string, element: string, resName: string, resSeq: number, xyz: [number, number, number], chain = "A"): Atom {
+function pdbAtom(
+  name: string,
+  element: string,
+  resName: string,
+  resSeq: number,
+  xyz: [number, number, number],
+  chain = "A",
+): Atom {
   return {
     serial: 0,
     name,
@@ -24,7 +39,11 @@ function pdbAtom(name: string, element: string, resName: string, resSeq: number,
   };
 }
 
-const ligand = [pdbAtom("C1", "C", "LIG", 1, [10, 0, 0]), pdbAtom("H1", "H", "LIG", 1, [10.5, 0.9, 0]), pdbAtom("O1", "O", "LIG", 1, [11.2, 0, 0])];
+const ligand = [
+  pdbAtom("C1", "C", "LIG", 1, [10, 0, 0]),
+  pdbAtom("H1", "H", "LIG", 1, [10.5, 0.9, 0]),
+  pdbAtom("O1", "O", "LIG", 1, [11.2, 0, 0]),
+];
 const pocket = [
   pdbAtom("CA", "C", "ARG", 45, [6, 0, 0]),
   pdbAtom("CD", "C", "ARG", 45, [6, 1.4, 0]),
@@ -55,8 +74,24 @@ describe("buildScene", () => {
   });
 
   it("labels ligand atoms with their names and numbers pocket residues in order", () => {
-    expect(scene.atoms.map((a) => a.label)).toEqual(["C1", "O1", undefined, undefined, undefined, undefined, undefined]);
-    expect(scene.atoms.map((a) => a.role)).toEqual(["ligand", "ligand", "pocket", "pocket", "pocket", "pocket", "pocket"]);
+    expect(scene.atoms.map((a) => a.label)).toEqual([
+      "C1",
+      "O1",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(scene.atoms.map((a) => a.role)).toEqual([
+      "ligand",
+      "ligand",
+      "pocket",
+      "pocket",
+      "pocket",
+      "pocket",
+      "pocket",
+    ]);
     expect(scene.atoms.slice(2).map((a) => a.residueIndex)).toEqual([0, 0, 0, 1, 2]);
     expect(scene.residueLabels.map((l) => l.text)).toEqual(["ARG 45", "GLY 46", "SER 47"]);
     // ARG 45's label hangs on CD, the atom nearest the residue's centroid.
@@ -88,7 +123,11 @@ describe("buildScene", () => {
 
   it("adds the chain to residue labels only when the pocket spans chains", () => {
     expect(formatResidueLabel({ resName: "GLY", resSeq: 27, iCode: "A", chain: "B" }, false)).toBe("GLY 27A");
-    const twoChains = buildScene({ ligand, pocket: [pocket[0]!, pdbAtom("CA", "C", "ASP", 12, [0, 0, 0], "B")], bonds: [] });
+    const twoChains = buildScene({
+      ligand,
+      pocket: [pocket[0]!, pdbAtom("CA", "C", "ASP", 12, [0, 0, 0], "B")],
+      bonds: [],
+    });
     if (!twoChains.ok) throw new Error(twoChains.reason);
     expect(twoChains.scene.residueLabels.map((l) => l.text)).toEqual(["ARG 45 A", "ASP 12 B"]);
   });
@@ -98,7 +137,10 @@ describe("buildScene", () => {
       ok: false,
       reason: "buildScene: bonds[0] joins atoms 0–9, outside 0..7",
     });
-    expect(buildScene({ ligand: [ligand[1]!], pocket: [], bonds: [] })).toEqual({ ok: false, reason: "buildScene: no heavy atoms to show" });
+    expect(buildScene({ ligand: [ligand[1]!], pocket: [], bonds: [] })).toEqual({
+      ok: false,
+      reason: "buildScene: no heavy atoms to show",
+    });
   });
 });
 
@@ -117,7 +159,10 @@ describe("render settings", () => {
 
   it("round-trips through JSON (what an item stores)", () => {
     const stored = JSON.parse(JSON.stringify(RenderSettingsSchema.parse({ widthPx: 512, heightPx: 512 })));
-    expect(parseRenderSettings(stored)).toEqual({ ok: true, settings: { ...DEFAULT_RENDER_SETTINGS, widthPx: 512, heightPx: 512 } });
+    expect(parseRenderSettings(stored)).toEqual({
+      ok: true,
+      settings: { ...DEFAULT_RENDER_SETTINGS, widthPx: 512, heightPx: 512 },
+    });
   });
 
   it("names the bad field", () => {
@@ -170,8 +215,13 @@ describe("buildScene: residue-atom labels (T8, T9)", () => {
     const scene = build(true);
     const { svg, stats } = renderSvgWithStats(scene, DEFAULT_RENDER_SETTINGS);
     const textsByFill = new Map<string, string[]>();
-    for (const m of svg.matchAll(/<g font-family="[^"]*" font-weight="bold" font-size="[^"]*" text-anchor="middle" fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g)) {
-      textsByFill.set(m[1]!, [...(textsByFill.get(m[1]!) ?? []), ...[...m[2]!.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((t) => t[1]!)]);
+    for (const m of svg.matchAll(
+      /<g font-family="[^"]*" font-weight="bold" font-size="[^"]*" text-anchor="middle" fill="(#[0-9A-F]{6})"[^>]*>(.*?)<\/g>/g,
+    )) {
+      textsByFill.set(m[1]!, [
+        ...(textsByFill.get(m[1]!) ?? []),
+        ...[...m[2]!.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((t) => t[1]!),
+      ]);
     }
     const [even, odd] = DEFAULT_RENDER_SETTINGS.colors.pocketCarbons;
     // ARG 45 is residue 0 (first carbon colour); CYS 48 is residue 3 (second).

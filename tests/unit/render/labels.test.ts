@@ -1,7 +1,16 @@
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
 import type { PerspectiveCamera } from "@/lib/molecule/geometry/camera";
-import { type LabelBox, type LabelRequest, type Scene, type SceneAtom, boxesOverlap, measureLabelPx, placeLabels, renderSvgWithStats } from "@/lib/render";
+import {
+  type LabelBox,
+  type LabelRequest,
+  type Scene,
+  type SceneAtom,
+  boxesOverlap,
+  measureLabelPx,
+  placeLabels,
+  renderSvgWithStats,
+} from "@/lib/render";
 import { resvgOptionsFor } from "@/lib/render/png";
 import { DEFAULT_RENDER_SETTINGS } from "@/lib/render/settings";
 import { type ParsedText, parseTexts } from "./svg-parse";
@@ -17,13 +26,24 @@ function clutteredScene(): Scene {
   for (let i = 0; i < 49; i++) {
     const x = ((i % 7) - 3) * 0.6;
     const y = (Math.floor(i / 7) - 3) * 0.6;
-    atoms.push({ position: [x, y, (i % 5) * 0.3], element: i % 4 === 0 ? "N" : "C", role: "ligand", residueIndex: 0, label: `C${i}'` });
+    atoms.push({
+      position: [x, y, (i % 5) * 0.3],
+      element: i % 4 === 0 ? "N" : "C",
+      role: "ligand",
+      residueIndex: 0,
+      label: `C${i}'`,
+    });
   }
   const residueLabels: Scene["residueLabels"] = [];
   for (let r = 0; r < 16; r++) {
     const angle = (r / 16) * 2 * Math.PI;
     residueLabels.push({ text: `ARG ${100 + r}`, anchorAtomIndex: atoms.length });
-    atoms.push({ position: [3 * Math.cos(angle), 3 * Math.sin(angle), 0], element: "C", role: "pocket", residueIndex: r });
+    atoms.push({
+      position: [3 * Math.cos(angle), 3 * Math.sin(angle), 0],
+      element: "C",
+      role: "pocket",
+      residueIndex: r,
+    });
   }
   return { atoms, bonds: [], residueLabels, camera: CAMERA };
 }
@@ -93,7 +113,11 @@ describe("label placement in a cluttered scene", () => {
 });
 
 describe("placeLabels", () => {
-  const base: Omit<LabelRequest, "anchorXPx" | "anchorYPx" | "text"> = { anchorRadiusPx: 10, fontSizePx: 20, kind: "atom" };
+  const base: Omit<LabelRequest, "anchorXPx" | "anchorYPx" | "text"> = {
+    anchorRadiusPx: 10,
+    fontSizePx: 20,
+    kind: "atom",
+  };
   const options = { widthPx: 400, heightPx: 300, haloWidthPx: 4, obstacles: [] };
 
   it("moves a second label on the same anchor to a free spot", () => {
@@ -129,14 +153,20 @@ describe("placeLabels", () => {
   });
 
   it("skips a label that fits nowhere", () => {
-    const { placed, skipped } = placeLabels([{ ...base, text: "W".repeat(40), anchorXPx: 200, anchorYPx: 150 }], options);
+    const { placed, skipped } = placeLabels(
+      [{ ...base, text: "W".repeat(40), anchorXPx: 200, anchorYPx: 150 }],
+      options,
+    );
     expect(placed).toEqual([]);
     expect(skipped).toEqual([0]);
   });
 
   it("prefers a spot that covers no ball", () => {
     const ball = { xPx: 240, yPx: 130, radiusPx: 12 }; // sits on the upper-right candidate
-    const { placed } = placeLabels([{ ...base, text: "O1", anchorXPx: 200, anchorYPx: 150 }], { ...options, obstacles: [ball] });
+    const { placed } = placeLabels([{ ...base, text: "O1", anchorXPx: 200, anchorYPx: 150 }], {
+      ...options,
+      obstacles: [ball],
+    });
     const box = placed[0]!.box;
     const nx = Math.min(Math.max(ball.xPx, box.x0), box.x1);
     const ny = Math.min(Math.max(ball.yPx, box.y0), box.y1);

@@ -46,7 +46,8 @@ describe("1aku FMN pocket, front view", () => {
 
   it("shows grey ligand carbons and both pocket carbon colours", () => {
     const colors = new Set(parseCircles(svg).map((c) => c.color));
-    for (const c of ["#A9A9A9", "#BF99F2", "#F2B366", "#FF0D0D", "#3050F8", "#FF8000"]) expect(colors.has(c), c).toBe(true);
+    for (const c of ["#A9A9A9", "#BF99F2", "#F2B366", "#FF0D0D", "#3050F8", "#FF8000"])
+      expect(colors.has(c), c).toBe(true);
   });
 
   it("matches the golden SVG byte for byte", () => {

@@ -52,7 +52,11 @@ export function parseCircles(svg: string): ParsedCircle[] {
 }
 
 export function parseLines(svg: string): ParsedLine[] {
-  return [...svg.matchAll(/<line x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)" stroke="([^"]+)" stroke-width="([^"]+)"\/>/g)].map((m) => ({
+  return [
+    ...svg.matchAll(
+      /<line x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)" stroke="([^"]+)" stroke-width="([^"]+)"\/>/g,
+    ),
+  ].map((m) => ({
     x1: Number(m[1]),
     y1: Number(m[2]),
     x2: Number(m[3]),
@@ -64,15 +68,25 @@ export function parseLines(svg: string): ParsedLine[] {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => (e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : "&"));
+  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) =>
+    e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : "&",
+  );
 }
 
 /** Every label with the font size and halo width of its group. */
 export function parseTexts(svg: string): ParsedText[] {
   const out: ParsedText[] = [];
-  for (const g of svg.matchAll(/<g font-family="[^"]*"[^>]* font-size="([^"]+)"[^>]* stroke-width="([^"]+)"[^>]*>(.*?)<\/g>/g)) {
+  for (const g of svg.matchAll(
+    /<g font-family="[^"]*"[^>]* font-size="([^"]+)"[^>]* stroke-width="([^"]+)"[^>]*>(.*?)<\/g>/g,
+  )) {
     for (const t of g[3]!.matchAll(/<text x="([^"]+)" y="([^"]+)">([^<]*)<\/text>/g)) {
-      out.push({ x: Number(t[1]), y: Number(t[2]), text: unescapeXml(t[3]!), fontSizePx: Number(g[1]), haloWidthPx: Number(g[2]) });
+      out.push({
+        x: Number(t[1]),
+        y: Number(t[2]),
+        text: unescapeXml(t[3]!),
+        fontSizePx: Number(g[1]),
+        haloWidthPx: Number(g[2]),
+      });
     }
   }
   return out;

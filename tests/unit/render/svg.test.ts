@@ -1,7 +1,14 @@
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
 import type { PerspectiveCamera } from "@/lib/molecule/geometry/camera";
-import { type Scene, type SceneAtom, RenderSettingsSchema, atomColorOf, renderSvg, renderSvgWithStats } from "@/lib/render";
+import {
+  type Scene,
+  type SceneAtom,
+  RenderSettingsSchema,
+  atomColorOf,
+  renderSvg,
+  renderSvgWithStats,
+} from "@/lib/render";
 import { DEFAULT_RENDER_SETTINGS } from "@/lib/render/settings";
 import { parseCircles, parseLines, parseTexts } from "./svg-parse";
 
@@ -28,7 +35,9 @@ describe("renderSvg", () => {
     const a = renderSvg(twoAtomScene(), SETTINGS);
     const b = renderSvg(twoAtomScene(), SETTINGS);
     expect(a).toBe(b);
-    expect(a.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024" viewBox="0 0 1024 1024">')).toBe(true);
+    expect(
+      a.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024" viewBox="0 0 1024 1024">'),
+    ).toBe(true);
   });
 
   it("puts each ball where the perspective projection says, with the hand-computed size", () => {
@@ -116,7 +125,8 @@ describe("renderSvg", () => {
     expect(parseCircles(svg)).toHaveLength(1);
     expect(parseTexts(svg).map((t) => t.text)).toEqual(["C1"]);
     // Bonds to clipped atoms are dropped whole where the midpoint is clipped too; no half starts at a clipped atom.
-    for (const line of parseLines(svg)) expect(Number.isFinite(line.x1 + line.y1 + line.x2 + line.y2 + line.width)).toBe(true);
+    for (const line of parseLines(svg))
+      expect(Number.isFinite(line.x1 + line.y1 + line.x2 + line.y2 + line.width)).toBe(true);
   });
 
   it("escapes XML in labels and the result still parses", () => {
@@ -159,15 +169,23 @@ describe("renderSvg", () => {
       bonds: [{ a: 0, b: 7 }],
       residueLabels: [{ text: "X", anchorAtomIndex: -1 }],
     };
-    expect(() => renderSvg(scene, SETTINGS)).toThrow(/atoms\[0\]\.position.*bonds\[0\].*residueLabels\[0\]\.anchorAtomIndex/);
+    expect(() => renderSvg(scene, SETTINGS)).toThrow(
+      /atoms\[0\]\.position.*bonds\[0\].*residueLabels\[0\]\.anchorAtomIndex/,
+    );
   });
 });
 
 describe("colour rules", () => {
   it("alternates pocket carbons purple/orange across residues; ligand C grey, O red, N blue, others CPK", () => {
-    const pocket = (residueIndex: number, element = "C"): SceneAtom => atom([0, 0, 0], element, { role: "pocket", residueIndex });
+    const pocket = (residueIndex: number, element = "C"): SceneAtom =>
+      atom([0, 0, 0], element, { role: "pocket", residueIndex });
     const colors = SETTINGS.colors;
-    expect([0, 1, 2, 3].map((r) => atomColorOf(pocket(r), colors))).toEqual(["#BF99F2", "#F2B366", "#BF99F2", "#F2B366"]);
+    expect([0, 1, 2, 3].map((r) => atomColorOf(pocket(r), colors))).toEqual([
+      "#BF99F2",
+      "#F2B366",
+      "#BF99F2",
+      "#F2B366",
+    ]);
     expect(atomColorOf(atom([0, 0, 0], "C"), colors)).toBe("#A9A9A9");
     expect(atomColorOf(pocket(1, "O"), colors)).toBe("#FF0D0D");
     expect(atomColorOf(atom([0, 0, 0], "O"), colors)).toBe("#FF0D0D");
@@ -188,7 +206,15 @@ describe("colour rules", () => {
       atom([9, 0, 0], "N", { role: "pocket", residueIndex: 1 }),
     ];
     const circles = parseCircles(renderSvg({ atoms, bonds: [], residueLabels: [], camera: CAMERA_50 }, SETTINGS));
-    expect(circles.sort((p, q) => p.cx - q.cx).map((k) => k.color)).toEqual(["#BF99F2", "#F2B366", "#BF99F2", "#A9A9A9", "#FF0D0D", "#3050F8", "#3050F8"]);
+    expect(circles.sort((p, q) => p.cx - q.cx).map((k) => k.color)).toEqual([
+      "#BF99F2",
+      "#F2B366",
+      "#BF99F2",
+      "#A9A9A9",
+      "#FF0D0D",
+      "#3050F8",
+      "#3050F8",
+    ]);
   });
 
   it("takes colours from the settings", () => {

@@ -7,7 +7,12 @@ import { makeRecord } from "./fixtures";
 function mc(itemId: string, participantId: string, exact: 0 | 1, condition = "static") {
   return makeRecord({ itemId, participantId, taskId: "interaction_location", exact, partial: exact, condition });
 }
-function model(modelId: string, itemId: string, exact: 0 | 1, taskId: ModelResponseRecord["taskId"] = "interaction_location"): ModelResponseRecord {
+function model(
+  modelId: string,
+  itemId: string,
+  exact: 0 | 1,
+  taskId: ModelResponseRecord["taskId"] = "interaction_location",
+): ModelResponseRecord {
   return { modelId, itemId, taskId, exact, partial: exact };
 }
 function compare(human: unknown, models: unknown, options = {}): Comparison {
@@ -30,7 +35,15 @@ const HUMANS = [
   mc("i5", "P1", 0),
 ];
 // M1 answers i1 ✗, i2 ✓, i3 ✓, i4 ✓ and i6 ✓ (no human); M2 answers i1 ✓, i2 ✗.
-const MODELS = [model("M1", "i1", 0), model("M1", "i2", 1), model("M1", "i3", 1), model("M1", "i4", 1), model("M1", "i6", 1), model("M2", "i1", 1), model("M2", "i2", 0)];
+const MODELS = [
+  model("M1", "i1", 0),
+  model("M1", "i2", 1),
+  model("M1", "i3", 1),
+  model("M1", "i4", 1),
+  model("M1", "i6", 1),
+  model("M2", "i1", 1),
+  model("M2", "i2", 0),
+];
 
 describe("compareHumansWithModels", () => {
   const result = compare(HUMANS, MODELS);
@@ -63,7 +76,9 @@ describe("compareHumansWithModels", () => {
   it("filters humans by condition", () => {
     const withInteractive = [...HUMANS, mc("i4", "P2", 0, "interactive"), mc("i4", "P3", 0, "interactive")];
     const pooled = compare(withInteractive, MODELS).columns[0]!.models.find((m) => m.modelId === "M1")!;
-    const staticOnly = compare(withInteractive, MODELS, { condition: "static" }).columns[0]!.models.find((m) => m.modelId === "M1")!;
+    const staticOnly = compare(withInteractive, MODELS, { condition: "static" }).columns[0]!.models.find(
+      (m) => m.modelId === "M1",
+    )!;
     // Pooled, i4 becomes 1/3 correct: majority flips to 0, so b = 1 still (i1) and c gains i4.
     expect(pooled.mcnemar).toMatchObject({ b: 1, c: 3 });
     expect(staticOnly.mcnemar).toMatchObject({ b: 1, c: 2 });
@@ -82,7 +97,10 @@ describe("compareHumansWithModels", () => {
   });
 
   it("keeps T4 Pos./Neg. apart", () => {
-    const humans = [makeRecord({ itemId: "p", taskId: "residue_ligand", t4Polarity: "pos" }), makeRecord({ itemId: "n", taskId: "residue_ligand", t4Polarity: "neg" })];
+    const humans = [
+      makeRecord({ itemId: "p", taskId: "residue_ligand", t4Polarity: "pos" }),
+      makeRecord({ itemId: "n", taskId: "residue_ligand", t4Polarity: "neg" }),
+    ];
     const models: ModelResponseRecord[] = [
       { modelId: "M", itemId: "p", taskId: "residue_ligand", t4Polarity: "pos", exact: 0, partial: 0.5 },
       { modelId: "M", itemId: "n", taskId: "residue_ligand", t4Polarity: "neg", exact: 1, partial: 1 },
@@ -100,14 +118,17 @@ describe("compareHumansWithModels", () => {
     expect(wrongPolarity).toMatchObject({ ok: false, issues: [{ source: "model", index: 0, field: "t4Polarity" }] });
     const duplicate = compareHumansWithModels(HUMANS, [model("M", "i1", 1), model("M", "i1", 0)]);
     expect(duplicate).toMatchObject({ ok: false, issues: [{ source: "model", index: 1, field: "itemId" }] });
-    const badShape = compareHumansWithModels(HUMANS, [{ modelId: "M", itemId: "i1", taskId: "interaction_location", exact: 1 }]);
+    const badShape = compareHumansWithModels(HUMANS, [
+      { modelId: "M", itemId: "i1", taskId: "interaction_location", exact: 1 },
+    ]);
     expect(badShape).toMatchObject({ ok: false, issues: [{ source: "model", index: 0, field: "partial" }] });
   });
 });
 
 describe("the model's fair score", () => {
   it("uses fairExact / fairPartial where the record has them and the paper score elsewhere", () => {
-    const t9 = (itemId: string, exact: 0 | 1) => makeRecord({ itemId, participantId: "P1", taskId: "pocket_ligand", exact, partial: exact, condition: "static" });
+    const t9 = (itemId: string, exact: 0 | 1) =>
+      makeRecord({ itemId, participantId: "P1", taskId: "pocket_ligand", exact, partial: exact, condition: "static" });
     const humans = [t9("i1", 1), t9("i2", 1), t9("i3", 0)];
     const models: ModelResponseRecord[] = [
       { ...model("M", "i1", 0, "pocket_ligand"), fairExact: 1, fairPartial: 1, fairF1: 1 }, // e.g. ARG NH1 for a gold NH2
@@ -116,6 +137,11 @@ describe("the model's fair score", () => {
     ];
     const m = compare(humans, models).columns.find((c) => c.column === "pocket_ligand")!.models[0]!;
     expect(m.model.mean).toBeCloseTo(1 / 3, 12);
-    expect(m.model.fair).toEqual({ mean: 2 / 3, partialMean: (1 + 0.5 + 1) / 3, f1Mean: (1 + 0.4 + 1) / 3, wilson: wilsonInterval(2, 3) });
+    expect(m.model.fair).toEqual({
+      mean: 2 / 3,
+      partialMean: (1 + 0.5 + 1) / 3,
+      f1Mean: (1 + 0.4 + 1) / 3,
+      wilson: wilsonInterval(2, 3),
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatConditionEffect, formatEffectInterval, formatPp, reportedConditionEffect, summarizeConditionEffect, toCrossedAnswers } from "@/lib/results/condition-effect";
+import {
+  formatConditionEffect,
+  formatEffectInterval,
+  formatPp,
+  reportedConditionEffect,
+  summarizeConditionEffect,
+  toCrossedAnswers,
+} from "@/lib/results/condition-effect";
 import { summarizeHumanResults } from "@/lib/results/summarize";
 import { participantWelchInterval } from "@/lib/stats/condition-effect-interval";
 import { crossedBootstrapConditionEffect } from "@/lib/stats/crossed-bootstrap";
@@ -10,7 +17,13 @@ describe("condition effect from response records", () => {
     const answers = toCrossedAnswers([...THREE_PARTICIPANTS, makeRecord({ condition: "pilot-3d" })]);
     expect(answers).toHaveLength(THREE_PARTICIPANTS.length);
     expect(answers.filter((a) => a.task === "residue_ligand_pos").map((a) => a.participantId)).toEqual(["P1", "P2"]);
-    expect(answers.find((a) => a.participantId === "P1" && a.itemId === "t2")).toEqual({ participantId: "P1", itemId: "t2", task: "translation", condition: "static", correct: 0 });
+    expect(answers.find((a) => a.participantId === "P1" && a.itemId === "t2")).toEqual({
+      participantId: "P1",
+      itemId: "t2",
+      task: "translation",
+      condition: "static",
+      correct: 0,
+    });
   });
 
   it("gives the hand-counted estimates on three participants (P1, P2 static; P3 interactive)", () => {
@@ -23,13 +36,23 @@ describe("condition effect from response records", () => {
     expect(s.overall.seed).toBe(20261201);
     const byColumn = Object.fromEntries(s.columns.map((c) => [c.column, c.effect.estimate]));
     // Translation: static 3/4, interactive 0/2. ResLig+: static only. ResLig−: 1/1 vs 1/1. InterLoc: 2/2 vs 0/1.
-    expect(byColumn).toEqual({ translation: -0.75, residue_ligand_pos: null, residue_ligand_neg: 0, interaction_location: -1 });
+    expect(byColumn).toEqual({
+      translation: -0.75,
+      residue_ligand_pos: null,
+      residue_ligand_neg: 0,
+      interaction_location: -1,
+    });
     expect(s.columns.map((c) => c.label)).toEqual(["Trans", "ResLig+", "ResLig−", "InterLoc"]);
     // Each column on its own answers: the Welch interval on participants reported, the bootstrap (same seed) beside it.
     const translation = toCrossedAnswers(THREE_PARTICIPANTS).filter((a) => a.task === "translation");
     const boot = crossedBootstrapConditionEffect(translation, { replicates: 200 });
     expect(s.columns[0]!.effect).toEqual(reportedConditionEffect(translation, { replicates: 200 }));
-    expect(s.columns[0]!.effect).toMatchObject({ method: "welch-participants", bootstrapLow: boot.low, bootstrapHigh: boot.high, skipped: boot.skipped });
+    expect(s.columns[0]!.effect).toMatchObject({
+      method: "welch-participants",
+      bootstrapLow: boot.low,
+      bootstrapHigh: boot.high,
+      skipped: boot.skipped,
+    });
     // One interactive participant: no Welch interval (a variance needs two).
     expect(participantWelchInterval(translation)).toMatchObject({ estimate: -0.75, low: null, high: null });
     expect(s.columns[0]!.effect).toMatchObject({ low: null, high: null });
@@ -55,7 +78,9 @@ describe("condition effect from response records", () => {
     expect(formatPp(-0.0004)).toBe("0.0");
     expect(formatPp(-19 / 36)).toBe("−52.8");
     const e = crossedBootstrapConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 });
-    expect(formatConditionEffect(reportedConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 }))).toBe("−52.8 pp [no interval]");
+    expect(
+      formatConditionEffect(reportedConditionEffect(toCrossedAnswers(THREE_PARTICIPANTS), { replicates: 200 })),
+    ).toBe("−52.8 pp [no interval]");
     expect(formatConditionEffect(e)).toMatch(/^−52\.8 pp \[[−+]?\d+\.\d, [−+]?\d+\.\d\]$/);
   });
 });

@@ -30,13 +30,31 @@ describe("planStudy: the condition target", () => {
     const c = plan.columns[0]!;
     // DE = 1 + 9·0.1 = 1.9; the Welch test reaches 80 % at 75 per condition (74: 79.97 %; R with pt/qt, see
     // tests/unit/stats/condition-effect-interval.test.ts): 750 answers, worth ⌊750/1.9⌋ = 394 independent ones.
-    expect(c.perCondition).toEqual({ effectiveAnswers: 394, answers: 750, participants: 75, power: expect.closeTo(0.805, 3) as number });
-    expect(c).toMatchObject({ expectedAccuracy: 0.5, alternativeAccuracy: 0.6, designEffect: 1.9, answers: 1500, participants: 150, items: 300 });
+    expect(c.perCondition).toEqual({
+      effectiveAnswers: 394,
+      answers: 750,
+      participants: 75,
+      power: expect.closeTo(0.805, 3) as number,
+    });
+    expect(c).toMatchObject({
+      expectedAccuracy: 0.5,
+      alternativeAccuracy: 0.6,
+      designEffect: 1.9,
+      answers: 1500,
+      participants: 150,
+      items: 300,
+    });
     expect(plan.participants).toBe(150);
   });
 
   it("puts the alternative below the static accuracy near 100 % (the paper's humans on T1)", () => {
-    const plan = planStudy({ target: { kind: "condition", difference: 0.1 }, columns: ["translation", "rotation"], itemsPerTask: 4, answersPerItem: 10, assumedIcc: 0 });
+    const plan = planStudy({
+      target: { kind: "condition", difference: 0.1 },
+      columns: ["translation", "rotation"],
+      itemsPerTask: 4,
+      answersPerItem: 10,
+      assumedIcc: 0,
+    });
     const t1 = plan.columns.find((c) => c.column === "translation")!;
     expect(t1.expectedAccuracy).toBe(1);
     expect(t1.alternativeAccuracy).toBeCloseTo(0.9, 12);

@@ -34,7 +34,15 @@ function summary(participantId: string, s: Partial<ParticipantSignalSummary> = {
  */
 const ITEMS = ["i1", "i2", "i3", "i4"];
 function person(id: string, condition: "static" | "interactive", right: number): ResponseRecord[] {
-  return ITEMS.map((itemId, k) => ({ participantId: id, itemId, taskId: "translation", exact: k < right ? 1 : 0, partial: k < right ? 1 : 0, condition, cohort: "unspecified" }));
+  return ITEMS.map((itemId, k) => ({
+    participantId: id,
+    itemId,
+    taskId: "translation",
+    exact: k < right ? 1 : 0,
+    partial: k < right ? 1 : 0,
+    condition,
+    cohort: "unspecified",
+  }));
 }
 const pad = (n: number) => String(n).padStart(2, "0");
 const records: ResponseRecord[] = [
@@ -42,7 +50,9 @@ const records: ResponseRecord[] = [
   ...Array.from({ length: 12 }, (_, i) => person(`p${pad(i + 1)}`, "interactive", 3)).flat(),
   ...person("p99", "interactive", 0),
 ];
-const signals = [...new Set(records.map((r) => r.participantId))].map((id) => summary(id, id === "p99" ? { pasteCount: 4 } : {}));
+const signals = [...new Set(records.map((r) => r.participantId))].map((id) =>
+  summary(id, id === "p99" ? { pasteCount: 4 } : {}),
+);
 const policy = ExclusionPolicySchema.parse({ anyPaste: true });
 
 describe("exclusions apply to every estimate", () => {
@@ -76,7 +86,14 @@ describe("exclusions apply to every estimate", () => {
 
   it("the paper table's human row and effect row leave the participant out, a second row keeps them in", () => {
     const s = withPolicy.value;
-    const table = buildPaperTable({ metric: "exact", human: s.overall, comparison: null, includePaperRows: false, conditionEffect: s.conditionEffect, unexcluded: s.unexcluded });
+    const table = buildPaperTable({
+      metric: "exact",
+      human: s.overall,
+      comparison: null,
+      includePaperRows: false,
+      conditionEffect: s.conditionEffect,
+      unexcluded: s.unexcluded,
+    });
     const humans = table.rows.filter((r) => r.kind === "human");
     expect(humans.map((r) => [r.label, r.cells.translation!.value])).toEqual([
       ["Human (this study)", 0.625],
@@ -84,7 +101,9 @@ describe("exclusions apply to every estimate", () => {
     ]);
     expect(table.rows.find((r) => r.kind === "effect")!.cells.translation!.value).toBe(0.25);
     expect(table.notes.join(" ")).toContain("(1 excluded;");
-    expect(table.notes.join(" ")).toContain("Interactive − static with the 1 excluded participants kept in, all tasks pooled: +19.2 pp");
+    expect(table.notes.join(" ")).toContain(
+      "Interactive − static with the 1 excluded participants kept in, all tasks pooled: +19.2 pp",
+    );
   });
 
   it("the summary CSV: condition-effect rows without and with the excluded participant, the overall rows with them too", () => {

@@ -22,13 +22,29 @@ function summary(participantId: string, s: Partial<ParticipantSignalSummary>): P
   };
 }
 
-function rec(participantId: string, itemId: string, exact: 0 | 1, taskId: ResponseRecord["taskId"] = "translation"): ResponseRecord {
+function rec(
+  participantId: string,
+  itemId: string,
+  exact: 0 | 1,
+  taskId: ResponseRecord["taskId"] = "translation",
+): ResponseRecord {
   return { participantId, itemId, taskId, exact, partial: exact, condition: "static", cohort: "unspecified" };
 }
 
 // a: 2/2 correct, pasted; b: 0/2, hidden 90 s and pasted; c: 1/2 clean. Hand-computed: all 3/6 = 50 %; kept (c) 1/2.
-const records = [rec("a", "i1", 1), rec("a", "i2", 1), rec("b", "i1", 0), rec("b", "i2", 0), rec("c", "i1", 1), rec("c", "i2", 0, "rotation")];
-const summaries = [summary("a", { pasteCount: 1 }), summary("b", { pasteCount: 2, hiddenMs: 90_000 }), summary("c", {})];
+const records = [
+  rec("a", "i1", 1),
+  rec("a", "i2", 1),
+  rec("b", "i1", 0),
+  rec("b", "i2", 0),
+  rec("c", "i1", 1),
+  rec("c", "i2", 0, "rotation"),
+];
+const summaries = [
+  summary("a", { pasteCount: 1 }),
+  summary("b", { pasteCount: 2, hiddenMs: 90_000 }),
+  summary("c", {}),
+];
 
 describe("applyExclusionPolicy", () => {
   it("without a policy keeps everyone: both views are the same", () => {
@@ -40,7 +56,11 @@ describe("applyExclusionPolicy", () => {
   });
 
   it("reports accuracy with and without exclusions and what each rule removed", () => {
-    const r = applyExclusionPolicy(ExclusionPolicySchema.parse({ anyPaste: true, hiddenSecOver: 60 }), summaries, records);
+    const r = applyExclusionPolicy(
+      ExclusionPolicySchema.parse({ anyPaste: true, hiddenSecOver: 60 }),
+      summaries,
+      records,
+    );
     expect(r.rules.map((x) => [x.rule, x.nMatched, x.nOnlyThisRule])).toEqual([
       ["hiddenSecOver", 1, 0],
       ["anyPaste", 2, 1],
@@ -63,7 +83,10 @@ describe("applyExclusionPolicy", () => {
   });
 
   it("keeps a participant without any signals and counts them", () => {
-    const r = applyExclusionPolicy(ExclusionPolicySchema.parse({ anyPaste: true }), summaries.slice(0, 2), [...records, rec("d", "i1", 1)]);
+    const r = applyExclusionPolicy(ExclusionPolicySchema.parse({ anyPaste: true }), summaries.slice(0, 2), [
+      ...records,
+      rec("d", "i1", 1),
+    ]);
     expect(r.nParticipants).toBe(4);
     expect(r.nWithoutBrowserSignals).toBe(2);
     expect(r.kept).toMatchObject({ nParticipants: 2, nResponses: 3 });

@@ -1,6 +1,13 @@
 import type { ResponseRecord } from "@/lib/results/response-records";
 
-type Row = [participantId: string, itemId: string, taskId: ResponseRecord["taskId"], exact: 0 | 1, partial: number, extra?: Partial<ResponseRecord>];
+type Row = [
+  participantId: string,
+  itemId: string,
+  taskId: ResponseRecord["taskId"],
+  exact: 0 | 1,
+  partial: number,
+  extra?: Partial<ResponseRecord>,
+];
 
 const PEOPLE: Record<string, { condition: string; cohort: string }> = {
   P1: { condition: "static", cohort: "bio" },
@@ -41,5 +48,14 @@ export const THREE_PARTICIPANTS: ResponseRecord[] = (
 }));
 
 export function makeRecord(overrides: Partial<ResponseRecord> = {}): ResponseRecord {
-  return { participantId: "P1", itemId: "x1", taskId: "translation", exact: 1, partial: 1, condition: "static", cohort: "bio", ...overrides };
+  return {
+    participantId: "P1",
+    itemId: "x1",
+    taskId: "translation",
+    exact: 1,
+    partial: 1,
+    condition: "static",
+    cohort: "bio",
+    ...overrides,
+  };
 }

@@ -24,7 +24,9 @@ describe("chooseReportedInterval", () => {
     const iv = chooseReportedInterval(clusters, b);
     expect(iv).toMatchObject({ method: "clustered-wilson", reason: "boundary", low: 0 });
     expect(iv.high).toBeCloseTo(0.561497, 6);
-    expect(describeInterval(iv)).toBe("clustered Wilson (every answer scored the same; ρ 1.00 (bound), DE 1.00, n_eff 3.0)");
+    expect(describeInterval(iv)).toBe(
+      "clustered Wilson (every answer scored the same; ρ 1.00 (bound), DE 1.00, n_eff 3.0)",
+    );
   });
 
   it("n/n with 30 participants × 4 answers: bootstrap [1, 1] → Wilson on n_eff = 30 participants, [88.6, 100] %", () => {
@@ -52,7 +54,13 @@ describe("chooseReportedInterval", () => {
     const clusters = people(MIN_BOOTSTRAP_PARTICIPANTS, (p) => [p % 2, (p + 1) % 3 === 0 ? 1 : 0, 1]);
     const b = boot(clusters);
     const iv = chooseReportedInterval(clusters, b);
-    expect(iv).toEqual({ low: b.low, high: b.high, method: "participant-bootstrap", reason: null, clusteredWilson: null });
+    expect(iv).toEqual({
+      low: b.low,
+      high: b.high,
+      method: "participant-bootstrap",
+      reason: null,
+      clusteredWilson: null,
+    });
     expect(describeInterval(iv)).toBe("participant bootstrap");
   });
 
@@ -71,8 +79,24 @@ describe("the paper tables never print a zero-width human interval", () => {
   // T1 all right (the paper's human 100.00), Rot all wrong, three participants; the bootstrap gives points there.
   const records: ResponseRecord[] = ["P1", "P2", "P3"].flatMap((participantId) =>
     [0, 1].flatMap((i) => [
-      { participantId, itemId: `t${i}`, taskId: "translation" as const, exact: 1 as const, partial: 1, condition: "static", cohort: "crowd" },
-      { participantId, itemId: `r${i}`, taskId: "rotation" as const, exact: 0 as const, partial: 0, condition: "static", cohort: "crowd" },
+      {
+        participantId,
+        itemId: `t${i}`,
+        taskId: "translation" as const,
+        exact: 1 as const,
+        partial: 1,
+        condition: "static",
+        cohort: "crowd",
+      },
+      {
+        participantId,
+        itemId: `r${i}`,
+        taskId: "rotation" as const,
+        exact: 0 as const,
+        partial: 0,
+        condition: "static",
+        cohort: "crowd",
+      },
     ]),
   );
   const out = summarizeHumanResults(records, { seed: "zero-width", replicates: 300 });
@@ -108,7 +132,12 @@ describe("the paper tables never print a zero-width human interval", () => {
   });
 
   it("an interval narrower than the printed resolution gets more decimals, never a point", () => {
-    const table = buildPaperTable({ metric: "exact", human: summary.overall, comparison: null, includePaperRows: false });
+    const table = buildPaperTable({
+      metric: "exact",
+      human: summary.overall,
+      comparison: null,
+      includePaperRows: false,
+    });
     const row = table.rows[0]!;
     row.cells.translation = { value: 0.9997, low: 0.9995, high: 0.9999 };
     const tex = formatPaperTableLatex(table);

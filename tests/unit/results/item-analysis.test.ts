@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { analyzeItems, computeMultipleChoiceAgreement, listMostMissed, type ItemStats } from "@/lib/results/item-analysis";
+import {
+  analyzeItems,
+  computeMultipleChoiceAgreement,
+  listMostMissed,
+  type ItemStats,
+} from "@/lib/results/item-analysis";
 import { makeRecord, THREE_PARTICIPANTS } from "./fixtures";
 
 function items(input: unknown): ItemStats[] {
@@ -17,7 +22,13 @@ describe("analyzeItems", () => {
   });
 
   it("per-item accuracy, partial mean and answer distribution", () => {
-    expect(byId("t1")).toMatchObject({ nResponses: 3, nCorrect: 2, exactAccuracy: 2 / 3, nWithoutAnswer: 0, modalAnswer: "move x 2" });
+    expect(byId("t1")).toMatchObject({
+      nResponses: 3,
+      nCorrect: 2,
+      exactAccuracy: 2 / 3,
+      nWithoutAnswer: 0,
+      modalAnswer: "move x 2",
+    });
     expect(byId("t1").answers).toEqual([
       { answer: "move x 2", count: 2 },
       { answer: "move x 3", count: 1 },
@@ -25,7 +36,12 @@ describe("analyzeItems", () => {
     expect(byId("t1").partialMean).toBeCloseTo(2.5 / 3, 12);
     // t2: two different answers once each (tie → no modal answer) and one response without an answer.
     expect(byId("t2")).toMatchObject({ nCorrect: 1, nWithoutAnswer: 1, modalAnswer: null });
-    expect(byId("r1")).toMatchObject({ column: "residue_ligand_pos", exactAccuracy: 0.5, answers: [], modalAnswer: null });
+    expect(byId("r1")).toMatchObject({
+      column: "residue_ligand_pos",
+      exactAccuracy: 0.5,
+      answers: [],
+      modalAnswer: null,
+    });
     expect(byId("m1").answers).toEqual([
       { answer: "A", count: 2 },
       { answer: "B", count: 1 },
@@ -40,7 +56,10 @@ describe("analyzeItems", () => {
   });
 
   it("passes record issues through", () => {
-    expect(analyzeItems([makeRecord({ exact: 2 as never })])).toMatchObject({ ok: false, issues: [{ index: 0, field: "exact" }] });
+    expect(analyzeItems([makeRecord({ exact: 2 as never })])).toMatchObject({
+      ok: false,
+      issues: [{ index: 0, field: "exact" }],
+    });
   });
 });
 

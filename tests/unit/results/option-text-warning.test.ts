@@ -25,11 +25,28 @@ function balancedItems(taskId: TaskId, options: readonly string[]): ShortcutItem
   return MC_LETTERS.map((letter) => ({ taskId, gold: { letter, options: [...options] }, canonicalAnswer: letter }));
 }
 
-const T5_PAPER = paperItems("translation_rotation", "move x 2, roll y 30", ["move x 4, roll y 60", "move x -2, roll y 90", "move y 2, roll y 75"]);
-const T6_PAPER = paperItems("rotation_rotation", "roll x 45, roll y 30", ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 75"]);
-const T5_BALANCED = balancedItems("translation_rotation", ["move x 2, roll y 30", "move y 2, roll y 30", "move x 2, roll y -30", "move y 2, roll y -30"]);
+const T5_PAPER = paperItems("translation_rotation", "move x 2, roll y 30", [
+  "move x 4, roll y 60",
+  "move x -2, roll y 90",
+  "move y 2, roll y 75",
+]);
+const T6_PAPER = paperItems("rotation_rotation", "roll x 45, roll y 30", [
+  "roll x 90, roll y 60",
+  "roll x -45, roll y 90",
+  "roll z 45, roll y 75",
+]);
+const T5_BALANCED = balancedItems("translation_rotation", [
+  "move x 2, roll y 30",
+  "move y 2, roll y 30",
+  "move x 2, roll y -30",
+  "move y 2, roll y -30",
+]);
 
-function column(taskId: "translation_rotation" | "rotation_rotation", label: string, withModel: boolean): ColumnComparison {
+function column(
+  taskId: "translation_rotation" | "rotation_rotation",
+  label: string,
+  withModel: boolean,
+): ColumnComparison {
   const w = wilsonInterval(3, 4);
   return {
     column: taskId,
@@ -42,7 +59,12 @@ function column(taskId: "translation_rotation" | "rotation_rotation", label: str
             nItems: 4,
             nHumanResponses: 8,
             human: { meanOfItemMeans: 0.5, partialMeanOfItemMeans: 0.5, majority: wilsonInterval(2, 4), nTies: 0 },
-            model: { mean: 0.75, partialMean: 0.75, wilson: w, fair: { mean: 0.75, partialMean: 0.75, f1Mean: 0.75, wilson: w } },
+            model: {
+              mean: 0.75,
+              partialMean: 0.75,
+              wilson: w,
+              fair: { mean: 0.75, partialMean: 0.75, f1Mean: 0.75, wilson: w },
+            },
             mcnemar: mcnemarExact(0, 1),
             difference: 0.25,
           },
@@ -56,7 +78,17 @@ function column(taskId: "translation_rotation" | "rotation_rotation", label: str
 
 function render(columns: ColumnComparison[], items: ShortcutItem[]): string {
   const dto: ModelComparisonDto = {
-    runs: [{ id: "run-1", name: "vlm", model: "vlm", source: "vlmevalkit", importedAt: new Date(0), nPredictions: 4, nUnparseable: 0 }],
+    runs: [
+      {
+        id: "run-1",
+        name: "vlm",
+        model: "vlm",
+        source: "vlmevalkit",
+        importedAt: new Date(0),
+        nPredictions: 4,
+        nUnparseable: 0,
+      },
+    ],
     condition: null,
     comparison: { humanOutcomeRule: "rule", condition: null, confidence: 0.95, columns },
     unparseable: {},
@@ -67,10 +99,15 @@ function render(columns: ColumnComparison[], items: ShortcutItem[]): string {
 
 describe("option-text warning on the human-vs-model table", () => {
   it("paper recipe: T5 and T6 model scores are flagged, with the rule's accuracy on the pool's items", () => {
-    const html = render([column("translation_rotation", "T5", true), column("rotation_rotation", "T6", true)], [...T5_PAPER, ...T6_PAPER]);
+    const html = render(
+      [column("translation_rotation", "T5", true), column("rotation_rotation", "T6", true)],
+      [...T5_PAPER, ...T6_PAPER],
+    );
     expect(html).toContain('data-testid="option-text-warning"');
     expect(html).toContain("T5 and T6 model scores measure option-text structure");
-    expect(html).toContain("T5 100.0% (95% CI 51.0%–100.0%, option with a sign-flipped and a same-value-other-axis partner, 4 items)");
+    expect(html).toContain(
+      "T5 100.0% (95% CI 51.0%–100.0%, option with a sign-flipped and a same-value-other-axis partner, 4 items)",
+    );
   });
   it("balanced options, or a leaking task no model answered: no warning", () => {
     expect(render([column("translation_rotation", "T5", true)], T5_BALANCED)).not.toContain("option-text-warning");

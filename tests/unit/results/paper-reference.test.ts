@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { PAPER_ROWS, type PaperMetric, type PaperRow, recomputePaperRowAverage } from "@/lib/results/paper-reference";
-import { computeAllTaskAverage, computePaperAverage, PAPER_AVERAGE_COLUMNS, RESULT_COLUMN_KEYS, toResultColumnKey } from "@/lib/results/task-columns";
+import {
+  computeAllTaskAverage,
+  computePaperAverage,
+  PAPER_AVERAGE_COLUMNS,
+  RESULT_COLUMN_KEYS,
+  toResultColumnKey,
+} from "@/lib/results/task-columns";
 
 /** Rows whose printed Avg differs from the mean of their cells by more than the tolerance (in points). */
-function listAverageDiscrepancies(rows: readonly PaperRow[] = PAPER_ROWS, tolerancePoints = 0.015): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
+function listAverageDiscrepancies(
+  rows: readonly PaperRow[] = PAPER_ROWS,
+  tolerancePoints = 0.015,
+): { model: string; metric: PaperMetric; printed: number; recomputed: number }[] {
   return rows
-    .map((row) => ({ model: row.model, metric: row.metric, printed: row.avgPrinted, recomputed: recomputePaperRowAverage(row) }))
+    .map((row) => ({
+      model: row.model,
+      metric: row.metric,
+      printed: row.avgPrinted,
+      recomputed: recomputePaperRowAverage(row),
+    }))
     .filter((d) => Math.abs(d.printed - d.recomputed) > tolerancePoints);
 }
 
@@ -28,9 +42,26 @@ describe("paper reference rows", () => {
 
   it("counting T4 once would not reproduce the printed human Avg", () => {
     const c = findPaperRow("Human", "partial")!.cells;
-    const t4Once = (c.translation + c.rotation + c.zooming + (c.residue_ligand_pos + c.residue_ligand_neg) / 2 + c.docking + c.interaction_location + c.pocket_ligand) / 7;
+    const t4Once =
+      (c.translation +
+        c.rotation +
+        c.zooming +
+        (c.residue_ligand_pos + c.residue_ligand_neg) / 2 +
+        c.docking +
+        c.interaction_location +
+        c.pocket_ligand) /
+      7;
     expect(t4Once).toBeCloseTo(78.5, 10);
-    expect(PAPER_AVERAGE_COLUMNS).toEqual(["translation", "rotation", "zooming", "residue_ligand_pos", "residue_ligand_neg", "docking", "interaction_location", "pocket_ligand"]);
+    expect(PAPER_AVERAGE_COLUMNS).toEqual([
+      "translation",
+      "rotation",
+      "zooming",
+      "residue_ligand_pos",
+      "residue_ligand_neg",
+      "docking",
+      "interaction_location",
+      "pocket_ligand",
+    ]);
   });
 
   it("flags exactly the rows whose printed Avg disagrees with their cells, each with a note", () => {
@@ -51,7 +82,10 @@ describe("paper reference rows", () => {
       expect(findPaperRow(row.model, row.metric === "exact" ? "partial" : "exact")).toBeDefined();
     }
     expect(PAPER_ROWS.filter((r) => r.kind === "human")).toHaveLength(2);
-    expect(PAPER_ROWS.filter((r) => r.itemSet === "full_test").map((r) => r.model)).toEqual(["Qwen2.5-VL-7B SFT", "Qwen2.5-VL-7B SFT"]);
+    expect(PAPER_ROWS.filter((r) => r.itemSet === "full_test").map((r) => r.model)).toEqual([
+      "Qwen2.5-VL-7B SFT",
+      "Qwen2.5-VL-7B SFT",
+    ]);
     // Spot checks against spec §5.
     expect(findPaperRow("Claude Sonnet 4.5", "partial")!.cells.docking).toBe(34.12);
     expect(findPaperRow("GPT-5-mini", "exact")!.cells.interaction_location).toBe(47.82);

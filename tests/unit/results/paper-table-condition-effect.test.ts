@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { formatConditionEffect, formatPp } from "@/lib/results/condition-effect";
-import { buildPaperTable, formatPaperTableLatex, formatPaperTableMarkdown, PAPER_TABLE_HEADERS } from "@/lib/results/paper-table";
+import {
+  buildPaperTable,
+  formatPaperTableLatex,
+  formatPaperTableMarkdown,
+  PAPER_TABLE_HEADERS,
+} from "@/lib/results/paper-table";
 import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ResponseRecord } from "@/lib/results/response-records";
 import { formatFractionAsPercent } from "@/lib/results/rounding";
@@ -47,25 +52,39 @@ describe("paper tables: the condition-effect row block", () => {
   it("adds one last row to Table 2 and leaves every existing row as it was", () => {
     expect(withEffect.rows.slice(0, -1)).toEqual(plain.rows);
     const row = withEffect.rows.at(-1)!;
-    expect(row).toMatchObject({ kind: "effect", label: "Human: interactive − static (pp)", average: null, asPrinted: false });
+    expect(row).toMatchObject({
+      kind: "effect",
+      label: "Human: interactive − static (pp)",
+      average: null,
+      asPrinted: false,
+    });
     // Hand count: Trans static P1 3/3 + P2 1/3, interactive P3 2/3 + P4 2/3 → 4/6 − 4/6 = 0.
     // Rot static P1 2/3 + P2 1/3 = 3/6, interactive P3 3/3 + P4 1/3 = 4/6 → +1/6.
     expect(row.cells.translation!.value).toBe(0);
     expect(row.cells.rotation!.value).toBeCloseTo(1 / 6, 15);
-    for (const c of EFFECT.columns) expect(row.cells[c.column]).toEqual({ value: c.effect.estimate, low: c.effect.low, high: c.effect.high });
+    for (const c of EFFECT.columns)
+      expect(row.cells[c.column]).toEqual({ value: c.effect.estimate, low: c.effect.low, high: c.effect.high });
     expect(row.note).toBe(`All tasks pooled: ${formatConditionEffect(EFFECT.overall)}`);
     expect(withEffect.notes.at(-1)).toMatch(/95% Welch t interval on participants, about this study's questions/);
   });
 
   it("is left out of Table 1, of the fair-score tables and when one condition is missing", () => {
-    expect(buildPaperTable({ ...base, metric: "partial", conditionEffect: EFFECT }).rows.some((r) => r.kind === "effect")).toBe(false);
-    expect(buildPaperTable({ ...base, scoreKind: "fair", conditionEffect: EFFECT }).rows.some((r) => r.kind === "effect")).toBe(false);
+    expect(
+      buildPaperTable({ ...base, metric: "partial", conditionEffect: EFFECT }).rows.some((r) => r.kind === "effect"),
+    ).toBe(false);
+    expect(
+      buildPaperTable({ ...base, scoreKind: "fair", conditionEffect: EFFECT }).rows.some((r) => r.kind === "effect"),
+    ).toBe(false);
     const oneCondition = summarizeHumanResults(
       HUMANS.filter((r) => r.condition === "static"),
       { seed: "x", replicates: 50 },
     );
     if (!oneCondition.ok) throw new Error("fixture");
-    expect(buildPaperTable({ ...base, conditionEffect: oneCondition.value.conditionEffect }).rows.some((r) => r.kind === "effect")).toBe(false);
+    expect(
+      buildPaperTable({ ...base, conditionEffect: oneCondition.value.conditionEffect }).rows.some(
+        (r) => r.kind === "effect",
+      ),
+    ).toBe(false);
   });
 
   it("prints signed differences with their intervals in LaTeX, Markdown and CSV", () => {
@@ -92,7 +111,11 @@ describe("paper tables: the condition-effect row block", () => {
     const records = paperTableCsvRecords([withEffect]);
     const rec = records.find((r) => r[3] === "Human: interactive − static (pp)")!;
     const col = records[0]!.indexOf("Rot");
-    expect(rec.slice(col, col + 3)).toEqual(["16.7", formatFractionAsPercent(rot.low!), formatFractionAsPercent(rot.high!)]);
+    expect(rec.slice(col, col + 3)).toEqual([
+      "16.7",
+      formatFractionAsPercent(rot.low!),
+      formatFractionAsPercent(rot.high!),
+    ]);
     expect(rec.at(-1)).toBe(`All tasks pooled: ${formatConditionEffect(EFFECT.overall)}`);
     expect(records).toHaveLength(paperTableCsvRecords([plain]).length + 1);
   });

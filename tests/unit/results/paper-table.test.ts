@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { formatPercent } from "@/components/results/format";
 import { compareHumansWithModels, type Comparison } from "@/lib/results/compare";
 import { PAPER_ROWS } from "@/lib/results/paper-reference";
-import { buildPaperTable, escapeLatex, formatPaperTableLatex, formatPaperTableMarkdown, PAPER_TABLE_HEADERS } from "@/lib/results/paper-table";
+import {
+  buildPaperTable,
+  escapeLatex,
+  formatPaperTableLatex,
+  formatPaperTableMarkdown,
+  PAPER_TABLE_HEADERS,
+} from "@/lib/results/paper-table";
 import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import type { ModelResponseRecord, ResponseRecord } from "@/lib/results/response-records";
 import { summarizeHumanResults, type HumanResultsSummary } from "@/lib/results/summarize";
@@ -44,7 +50,10 @@ const MODELS: ModelResponseRecord[] = RESULT_COLUMN_KEYS.flatMap((column) => {
     exact: (i === 1 ? 0 : 1) as 0 | 1,
     partial: i === 1 && !def.multipleChoice && column !== "zooming" ? 0.5 : i === 1 ? 0 : 1,
   }));
-  const r2 = column === "translation" || column === "interaction_location" ? [{ ...base, modelId: "r2", itemId: `${column}-0`, exact: 0 as const, partial: 0 }] : [];
+  const r2 =
+    column === "translation" || column === "interaction_location"
+      ? [{ ...base, modelId: "r2", itemId: `${column}-0`, exact: 0 as const, partial: 0 }]
+      : [];
   return [...r1, ...r2];
 });
 
@@ -71,8 +80,18 @@ function latexCells(line: string): string[] {
 }
 
 describe("paper-style tables", () => {
-  const exact = buildPaperTable({ metric: "exact", human: SUMMARY.overall, comparison: COMPARISON, runNames: RUN_NAMES });
-  const partial = buildPaperTable({ metric: "partial", human: SUMMARY.overall, comparison: COMPARISON, runNames: RUN_NAMES });
+  const exact = buildPaperTable({
+    metric: "exact",
+    human: SUMMARY.overall,
+    comparison: COMPARISON,
+    runNames: RUN_NAMES,
+  });
+  const partial = buildPaperTable({
+    metric: "partial",
+    human: SUMMARY.overall,
+    comparison: COMPARISON,
+    runNames: RUN_NAMES,
+  });
 
   it("print Table 2 (exact) as the golden LaTeX file, and Table 1 (partial) as the golden Markdown file", () => {
     const files = [
@@ -90,8 +109,11 @@ describe("paper-style tables", () => {
     const tex = formatPaperTableLatex(exact);
     const lines = tex.split("\n");
     expect(lines.filter((l) => l === "\\begin{tabular}{lrrrrrrrrrrr}")).toHaveLength(1);
-    for (const cmd of ["\\toprule", "\\bottomrule", "\\end{tabular}", "\\begin{table}[t]", "\\end{table}"]) expect(lines.filter((l) => l === cmd)).toHaveLength(1);
-    const body = lines.slice(lines.indexOf("\\toprule") + 1, lines.indexOf("\\bottomrule")).filter((l) => l !== "\\midrule");
+    for (const cmd of ["\\toprule", "\\bottomrule", "\\end{tabular}", "\\begin{table}[t]", "\\end{table}"])
+      expect(lines.filter((l) => l === cmd)).toHaveLength(1);
+    const body = lines
+      .slice(lines.indexOf("\\toprule") + 1, lines.indexOf("\\bottomrule"))
+      .filter((l) => l !== "\\midrule");
     expect(body.length).toBe(1 + 1 + 1 + 2 + PAPER_ROWS.filter((r) => r.metric === "exact").length); // header, human, CI line, 2 runs, paper rows
     for (const l of body) {
       expect(l.endsWith("\\\\")).toBe(true);
@@ -105,7 +127,9 @@ describe("paper-style tables", () => {
     }
     expect(depth).toBe(0);
     expect(tex).toContain("GPT \\& friends\\_v1 (imported run)");
-    expect(escapeLatex("50% of #1 ~ $x^2$ \\ {a}")).toBe("50\\% of \\#1 \\textasciitilde{} \\$x\\textasciicircum{}2\\$ \\textbackslash{} \\{a\\}");
+    expect(escapeLatex("50% of #1 ~ $x^2$ \\ {a}")).toBe(
+      "50\\% of \\#1 \\textasciitilde{} \\$x\\textasciicircum{}2\\$ \\textbackslash{} \\{a\\}",
+    );
   });
 
   it("print exactly the results page's numbers (same formatter, same rounding)", () => {
@@ -116,13 +140,17 @@ describe("paper-style tables", () => {
     for (const c of SUMMARY.overall.columns) {
       const at = header.findIndex((h) => h === RESULT_COLUMNS[c.column].label.replace("+", "$+$").replace("−", "$-$"));
       expect(human[at]).toBe(formatPercent(c.exact.mean));
-      expect(ci[at]).toBe(`{\\scriptsize [${formatPercent(c.exact.interval.low)}, ${formatPercent(c.exact.interval.high)}]}`);
+      expect(ci[at]).toBe(
+        `{\\scriptsize [${formatPercent(c.exact.interval.low)}, ${formatPercent(c.exact.interval.high)}]}`,
+      );
     }
     expect(human.at(-1)).toBe(formatPercent(SUMMARY.overall.paperAverage.exact));
     const r1 = latexCells(tex.find((l) => l.startsWith("GPT"))!);
     for (const col of COMPARISON.columns) {
       const m = col.models.find((x) => x.modelId === "r1")!;
-      expect(r1[header.indexOf(RESULT_COLUMNS[col.column].label.replace("+", "$+$").replace("−", "$-$"))]).toBe(formatPercent(m.model.mean));
+      expect(r1[header.indexOf(RESULT_COLUMNS[col.column].label.replace("+", "$+$").replace("−", "$-$"))]).toBe(
+        formatPercent(m.model.mean),
+      );
     }
     // r1 is right on 2 of 3 items everywhere: Avg 66.7; r2 misses six of the eight Avg columns.
     expect(r1.at(-1)).toBe("66.7");
@@ -134,7 +162,9 @@ describe("paper-style tables", () => {
     expect(rows.map((r) => r.label)).toEqual(PAPER_ROWS.filter((r) => r.metric === "exact").map((r) => r.model));
     expect(rows.every((r) => r.provenance.startsWith("as reported"))).toBe(true);
     const md = formatPaperTableMarkdown(exact);
-    expect(md).toContain("| Human (as reported) | 100.00 | 58.00 | 30.00 | 100.00 | 100.00 | 32.00 | 26.00 | 60.00 | 92.00 | 70.00 | 76.25 |");
+    expect(md).toContain(
+      "| Human (as reported) | 100.00 | 58.00 | 30.00 | 100.00 | 100.00 | 32.00 | 26.00 | 60.00 | 92.00 | 70.00 | 76.25 |",
+    );
     expect(md).toContain("| o3 (as reported) |");
     expect(
       md
@@ -145,9 +175,24 @@ describe("paper-style tables", () => {
   });
 
   it("write CSV with value, low and high per column, neutralising formula-like names", () => {
-    const formula = buildPaperTable({ metric: "exact", human: SUMMARY.overall, comparison: COMPARISON, runNames: { r1: "=cmd()", r2: "ok" }, includePaperRows: false });
+    const formula = buildPaperTable({
+      metric: "exact",
+      human: SUMMARY.overall,
+      comparison: COMPARISON,
+      runNames: { r1: "=cmd()", r2: "ok" },
+      includePaperRows: false,
+    });
     const records = paperTableCsvRecords([formula]);
-    expect(records[0]!.slice(0, 8)).toEqual(["table", "metric", "score_kind", "row", "provenance", "Trans", "Trans low", "Trans high"]);
+    expect(records[0]!.slice(0, 8)).toEqual([
+      "table",
+      "metric",
+      "score_kind",
+      "row",
+      "provenance",
+      "Trans",
+      "Trans low",
+      "Trans high",
+    ]);
     expect(records).toHaveLength(1 + 3);
     const human = records[1]!;
     const trans = SUMMARY.overall.columns.find((c) => c.column === "translation")!;
@@ -175,7 +220,12 @@ describe("paper-style tables", () => {
       { seed: 1, replicates: 50 },
     );
     if (!onlyT1.ok) throw new Error("fixture");
-    const one = buildPaperTable({ metric: "exact", human: onlyT1.value.overall, comparison: null, includePaperRows: false });
+    const one = buildPaperTable({
+      metric: "exact",
+      human: onlyT1.value.overall,
+      comparison: null,
+      includePaperRows: false,
+    });
     const line = formatPaperTableMarkdown(one)
       .split("\n")
       .find((l) => l.startsWith("| Human"))!;

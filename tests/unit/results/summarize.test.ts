@@ -46,19 +46,38 @@ describe("summarizeHumanResults on three participants", () => {
   it("splits T4 into Pos. and Neg. columns", () => {
     const pos = column(s.overall, "residue_ligand_pos");
     const neg = column(s.overall, "residue_ligand_neg");
-    expect(pos).toMatchObject({ taskId: "residue_ligand", t4Polarity: "pos", nItems: 1, nParticipants: 2, nResponses: 2, label: "ResLig+" });
+    expect(pos).toMatchObject({
+      taskId: "residue_ligand",
+      t4Polarity: "pos",
+      nItems: 1,
+      nParticipants: 2,
+      nResponses: 2,
+      label: "ResLig+",
+    });
     expect(pos.exact.mean).toBe(0.5);
     expect(pos.partial.mean).toBe(0.75);
     expect(neg).toMatchObject({ t4Polarity: "neg", nResponses: 2 });
     expect(neg.exact.mean).toBe(1);
     expect(neg.exact.bootstrap).toMatchObject({ low: 1, high: 1 });
-    expect(s.overall.columns.map((c) => c.column)).toEqual(["translation", "residue_ligand_pos", "residue_ligand_neg", "interaction_location"]);
+    expect(s.overall.columns.map((c) => c.column)).toEqual([
+      "translation",
+      "residue_ligand_pos",
+      "residue_ligand_neg",
+      "interaction_location",
+    ]);
   });
 
   it("averages are null while columns are missing, and say which", () => {
     expect(s.overall.paperAverage.exact).toBeNull();
     expect(s.overall.paperAverage.missing).toEqual(["rotation", "zooming", "docking", "pocket_ligand"]);
-    expect(s.overall.allTaskAverage.missing).toEqual(["rotation", "zooming", "translation_rotation", "rotation_rotation", "docking", "pocket_ligand"]);
+    expect(s.overall.allTaskAverage.missing).toEqual([
+      "rotation",
+      "zooming",
+      "translation_rotation",
+      "rotation_rotation",
+      "docking",
+      "pocket_ligand",
+    ]);
     expect(s.overall).toMatchObject({ nParticipants: 3, nResponses: 13 });
   });
 
@@ -96,15 +115,35 @@ describe("summarizeHumanResults averages", () => {
       ["interaction_location", undefined, 1, 1],
       ["pocket_ligand", undefined, 0, 0.5],
     ];
-    const records = rows.map(([taskId, t4Polarity, exact, partial], i) => makeRecord({ itemId: `i${i}`, taskId: taskId as never, exact, partial, ...(t4Polarity ? { t4Polarity } : {}) }));
+    const records = rows.map(([taskId, t4Polarity, exact, partial], i) =>
+      makeRecord({ itemId: `i${i}`, taskId: taskId as never, exact, partial, ...(t4Polarity ? { t4Polarity } : {}) }),
+    );
     const s = summarize(records);
     expect(s.overall.paperAverage).toEqual({ exact: 5 / 8, partial: 6.25 / 8, missing: [] });
     expect(s.overall.allTaskAverage).toEqual({ exact: 5 / 10, partial: 6.25 / 10, missing: [] });
   });
 
   it("the same average function reproduces the paper's human Avg from its cells", () => {
-    const partial = { translation: 100, rotation: 70.18, zooming: 30, residue_ligand_pos: 100, residue_ligand_neg: 100, docking: 74.54, interaction_location: 92, pocket_ligand: 82.78 };
-    const exact = { translation: 100, rotation: 58, zooming: 30, residue_ligand_pos: 100, residue_ligand_neg: 100, docking: 60, interaction_location: 92, pocket_ligand: 70 };
+    const partial = {
+      translation: 100,
+      rotation: 70.18,
+      zooming: 30,
+      residue_ligand_pos: 100,
+      residue_ligand_neg: 100,
+      docking: 74.54,
+      interaction_location: 92,
+      pocket_ligand: 82.78,
+    };
+    const exact = {
+      translation: 100,
+      rotation: 58,
+      zooming: 30,
+      residue_ligand_pos: 100,
+      residue_ligand_neg: 100,
+      docking: 60,
+      interaction_location: 92,
+      pocket_ligand: 70,
+    };
     expect(Math.abs(computePaperAverage(partial).value! - 81.18)).toBeLessThanOrEqual(0.01);
     expect(computePaperAverage(exact).value).toBeCloseTo(76.25, 10);
   });
@@ -115,12 +154,24 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
     ["T4 without polarity", [makeRecord({ taskId: "residue_ligand" })], { index: 0, field: "t4Polarity" }],
     ["polarity on another task", [makeRecord({ t4Polarity: "pos" })], { index: 0, field: "t4Polarity" }],
     ["exact without full partial", [makeRecord({ exact: 1, partial: 0.5 })], { index: 0, field: "partial" }],
-    ["MC partial credit", [makeRecord({ taskId: "interaction_location", exact: 0, partial: 0.5 })], { index: 0, field: "partial" }],
-    ["MC letter out of range", [makeRecord({ taskId: "rotation_rotation", answer: "E" })], { index: 0, field: "answer" }],
+    [
+      "MC partial credit",
+      [makeRecord({ taskId: "interaction_location", exact: 0, partial: 0.5 })],
+      { index: 0, field: "partial" },
+    ],
+    [
+      "MC letter out of range",
+      [makeRecord({ taskId: "rotation_rotation", answer: "E" })],
+      { index: 0, field: "answer" },
+    ],
     ["unknown task", [makeRecord({ taskId: "folding" as never })], { index: 0, field: "taskId" }],
     ["partial above 1", [makeRecord({ exact: 0, partial: 1.5 })], { index: 0, field: "partial" }],
     ["duplicate answer", [makeRecord(), makeRecord()], { index: 1, field: "itemId" }],
-    ["item changes task", [makeRecord(), makeRecord({ participantId: "P2", taskId: "rotation" })], { index: 1, field: "taskId" }],
+    [
+      "item changes task",
+      [makeRecord(), makeRecord({ participantId: "P2", taskId: "rotation" })],
+      { index: 1, field: "taskId" },
+    ],
   ])("%s", (_name, input, expected) => {
     const out = summarizeHumanResults(input, { seed: 1 });
     expect(out.ok).toBe(false);
@@ -129,7 +180,10 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
 
   it("a non-array input is an issue, not a crash", () => {
     const out = summarizeHumanResults({ rows: [] }, { seed: 1 });
-    expect(out).toMatchObject({ ok: false, issues: [{ index: -1, reason: expect.stringMatching(/expected an array/) }] });
+    expect(out).toMatchObject({
+      ok: false,
+      issues: [{ index: -1, reason: expect.stringMatching(/expected an array/) }],
+    });
   });
 
   it("caps a flood of issues", () => {
@@ -148,8 +202,28 @@ describe("summarizeHumanResults rejects bad records with their position", () => 
 describe("fair score beside the paper score", () => {
   const base = { condition: "static", cohort: "c" };
   const records = [
-    { ...base, participantId: "p1", itemId: "t9a", taskId: "pocket_ligand", exact: 0, partial: 0, fairExact: 1, fairPartial: 1, fairF1: 1 },
-    { ...base, participantId: "p2", itemId: "t9a", taskId: "pocket_ligand", exact: 0, partial: 1, fairExact: 0, fairPartial: 1, fairF1: 0.2 },
+    {
+      ...base,
+      participantId: "p1",
+      itemId: "t9a",
+      taskId: "pocket_ligand",
+      exact: 0,
+      partial: 0,
+      fairExact: 1,
+      fairPartial: 1,
+      fairF1: 1,
+    },
+    {
+      ...base,
+      participantId: "p2",
+      itemId: "t9a",
+      taskId: "pocket_ligand",
+      exact: 0,
+      partial: 1,
+      fairExact: 0,
+      fairPartial: 1,
+      fairF1: 0.2,
+    },
     { ...base, participantId: "p1", itemId: "t1a", taskId: "translation", exact: 1, partial: 1 },
     { ...base, participantId: "p2", itemId: "t1a", taskId: "translation", exact: 0, partial: 0.5 },
   ];

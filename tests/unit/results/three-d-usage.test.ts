@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { cameraPoseAt, quaternionAngleDeg, summarizeThreeDUsage, threeDUsageOf, type CameraSample } from "@/lib/results/three-d-usage";
+import {
+  cameraPoseAt,
+  quaternionAngleDeg,
+  summarizeThreeDUsage,
+  threeDUsageOf,
+  type CameraSample,
+} from "@/lib/results/three-d-usage";
 
 const S = Math.SQRT1_2;
 // Front view, then 90° about Y (q = [0, sin 45°, 0, cos 45°]), then 90° more (180° about Y: [0, 1, 0, 0]).
@@ -75,13 +81,25 @@ describe("threeDUsageOf", () => {
     expect(usage!.timeImagesMs).toBe(1500 + 1000 + 1000);
     expect(usage!.answerMs).toBe(5000);
     // Events after the answer do not count.
-    expect(threeDUsageOf({ camera: [{ t: 0, q: front, d: 40 }], events: [{ t: 9000, type: "stage", detail: "1" }] }, 2000)!.time3dMs).toBe(2000);
+    expect(
+      threeDUsageOf({ camera: [{ t: 0, q: front, d: 40 }], events: [{ t: 9000, type: "stage", detail: "1" }] }, 2000)!
+        .time3dMs,
+    ).toBe(2000);
   });
 });
 
 describe("summarizeThreeDUsage", () => {
   it("gives per-task distributions and accuracy of rotated vs not rotated answers", () => {
-    const base = { answerMs: 1000, time3dMs: 500, timeImagesMs: 500, zoomMin: 1, zoomMax: 1, resets: 0, labelToggles: 0, centres: 0 };
+    const base = {
+      answerMs: 1000,
+      time3dMs: 500,
+      timeImagesMs: 500,
+      zoomMin: 1,
+      zoomMax: 1,
+      resets: 0,
+      labelToggles: 0,
+      centres: 0,
+    };
     const rows = summarizeThreeDUsage([
       { taskId: "T1", correct: 1, usage: { ...base, rotationDeg: 100, zoomMin: 0.5 } },
       { taskId: "T1", correct: 1, usage: { ...base, rotationDeg: 40, resets: 2 } },

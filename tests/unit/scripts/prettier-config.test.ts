@@ -27,7 +27,14 @@ describe("Prettier configuration", () => {
     expect((await prettier.getFileInfo(at(file), { ignorePath })).ignored).toBe(true);
   });
 
-  it.each([["lib/rng.ts"], ["components/admin/study-form.tsx"], ["tests/fixtures/import/build-fixtures.ts"], ["README.md"], ["docs/operating.md"], ["package.json"]])("checks %s", async (file) => {
+  it.each([
+    ["lib/rng.ts"],
+    ["components/admin/study-form.tsx"],
+    ["tests/fixtures/import/build-fixtures.ts"],
+    ["README.md"],
+    ["docs/operating.md"],
+    ["package.json"],
+  ])("checks %s", async (file) => {
     expect((await prettier.getFileInfo(at(file), { ignorePath })).ignored).toBe(false);
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildPageCsp, clientAddressFrom, crossOriginProblem, hasNulByte, hasUndecodablePath, ipv6Network64, parseTrustedProxyHops } from "@/lib/http-security";
+import {
+  buildPageCsp,
+  clientAddressFrom,
+  crossOriginProblem,
+  hasNulByte,
+  hasUndecodablePath,
+  ipv6Network64,
+  parseTrustedProxyHops,
+} from "@/lib/http-security";
 import { toSafeLocalPath } from "@/lib/safe-url";
 
 const ORIGINS = ["http://localhost:3000"];
@@ -46,11 +54,21 @@ describe("client address", () => {
 
 describe("same-origin rule", () => {
   it("refuses a same-site page on another port, cross-site posts and foreign origins; allows same-origin, safe methods and non-browser clients", () => {
-    expect(crossOriginProblem({ method: "POST", secFetchSite: "same-site", origin: "http://localhost:4119" }, ORIGINS)).toMatch(/same-site/);
-    expect(crossOriginProblem({ method: "DELETE", secFetchSite: "cross-site", origin: "https://evil.example" }, ORIGINS)).toMatch(/cross-site/);
-    expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:4119" }, ORIGINS)).toMatch(/Origin/);
-    expect(crossOriginProblem({ method: "POST", secFetchSite: "same-origin", origin: "http://localhost:3000" }, ORIGINS)).toBeNull();
-    expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:3000" }, ORIGINS)).toBeNull();
+    expect(
+      crossOriginProblem({ method: "POST", secFetchSite: "same-site", origin: "http://localhost:4119" }, ORIGINS),
+    ).toMatch(/same-site/);
+    expect(
+      crossOriginProblem({ method: "DELETE", secFetchSite: "cross-site", origin: "https://evil.example" }, ORIGINS),
+    ).toMatch(/cross-site/);
+    expect(
+      crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:4119" }, ORIGINS),
+    ).toMatch(/Origin/);
+    expect(
+      crossOriginProblem({ method: "POST", secFetchSite: "same-origin", origin: "http://localhost:3000" }, ORIGINS),
+    ).toBeNull();
+    expect(
+      crossOriginProblem({ method: "POST", secFetchSite: null, origin: "http://localhost:3000" }, ORIGINS),
+    ).toBeNull();
     expect(crossOriginProblem({ method: "GET", secFetchSite: "cross-site", origin: null }, ORIGINS)).toBeNull();
     expect(crossOriginProblem({ method: "POST", secFetchSite: null, origin: null }, ORIGINS)).toBeNull();
   });
@@ -65,8 +83,10 @@ describe("URL and header helpers", () => {
   });
 
   it("finds path segments that are not percent-encoded UTF-8", () => {
-    for (const bad of ["/s/%FF%FE", "/api/images/%FF", "/s/%", "/s/%E0%A4/status", "http://h/admin/items/%C0%AF?x=1"]) expect(hasUndecodablePath(bad), bad).toBe(true);
-    for (const good of ["/s/abc", "/s/%C3%A9t%C3%A9", "/s/a%2Fb", "http://h/api/items?q=%FF", "/"]) expect(hasUndecodablePath(good), good).toBe(false);
+    for (const bad of ["/s/%FF%FE", "/api/images/%FF", "/s/%", "/s/%E0%A4/status", "http://h/admin/items/%C0%AF?x=1"])
+      expect(hasUndecodablePath(bad), bad).toBe(true);
+    for (const good of ["/s/abc", "/s/%C3%A9t%C3%A9", "/s/a%2Fb", "http://h/api/items?q=%FF", "/"])
+      expect(hasUndecodablePath(good), good).toBe(false);
   });
 
   it("the page CSP carries the nonce, strict-dynamic and frame-ancestors 'none'; eval only in dev; upgrades only over https", () => {

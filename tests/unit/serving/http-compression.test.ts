@@ -23,7 +23,11 @@ describe("acceptsGzip", () => {
 
 describe("isCompressibleType", () => {
   it("compresses text formats and SVG, not PNG, JPEG or fonts", () => {
-    expect(["image/svg+xml", "application/json", "text/css; charset=UTF-8", "application/javascript; charset=UTF-8"].map(isCompressibleType)).toEqual([true, true, true, true]);
+    expect(
+      ["image/svg+xml", "application/json", "text/css; charset=UTF-8", "application/javascript; charset=UTF-8"].map(
+        isCompressibleType,
+      ),
+    ).toEqual([true, true, true, true]);
     expect(["image/png", "image/jpeg", "font/woff2"].map(isCompressibleType)).toEqual([false, false, false]);
   });
 });
@@ -36,6 +40,11 @@ describe("jsonResponseEncoding", () => {
     expect(jsonResponseEncoding("identity", 4000)).toBeNull();
     expect(jsonResponseEncoding(null, 4000)).toBeNull();
     expect(jsonResponseEncoding("gzip, br", 1023)).toBeNull();
-    expect([acceptsBrotli("BR"), acceptsBrotli("*"), acceptsBrotli("*, br;q=0"), acceptsBrotli("brotli")]).toEqual([true, true, false, false]);
+    expect([acceptsBrotli("BR"), acceptsBrotli("*"), acceptsBrotli("*, br;q=0"), acceptsBrotli("brotli")]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

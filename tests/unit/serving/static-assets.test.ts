@@ -16,7 +16,12 @@ describe("build assets served by the custom server", () => {
     const plain = await assets.serve("/_next/static/chunks/app-0123.js", "GET");
     expect(plain).toMatchObject({
       status: 200,
-      headers: { "Content-Type": "application/javascript; charset=UTF-8", "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" },
+      headers: {
+        "Content-Type": "application/javascript; charset=UTF-8",
+        "Cache-Control": "public, max-age=31536000, immutable",
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+      },
     });
     expect(plain!.body!.toString()).toContain("chunk");
     const gz = await assets.serve("/_next/static/chunks/app-0123.js", "GET", "gzip, deflate, br");

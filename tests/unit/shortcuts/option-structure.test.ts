@@ -4,7 +4,14 @@
  * attacker (trained on other sets) find it every time; on a 2 × 2 product keyed once at every corner, both are at 1/4.
  */
 import { describe, expect, it } from "vitest";
-import { OPTION_STRUCTURE_RULES, crossValidateAttacker, crossValidateBestRule, meanExact, optionFeatures, parseOptionCommands } from "@/lib/shortcuts/option-structure";
+import {
+  OPTION_STRUCTURE_RULES,
+  crossValidateAttacker,
+  crossValidateBestRule,
+  meanExact,
+  optionFeatures,
+  parseOptionCommands,
+} from "@/lib/shortcuts/option-structure";
 import type { ShortcutItem } from "@/lib/shortcuts/strategies";
 import { MC_LETTERS, type TaskId } from "@/lib/tasks/types";
 
@@ -29,7 +36,12 @@ function keyedAtEveryCorner(taskId: TaskId, options: readonly string[]): Shortcu
 }
 
 /** A paper-recipe T5 item: (a) both magnitudes changed, (b) the move's sign flipped, (c) its axis switched; every distractor changes the angle. */
-function paperT5(m: number, angle: number, changedM: number, angles: readonly [number, number, number]): ShortcutItem[] {
+function paperT5(
+  m: number,
+  angle: number,
+  changedM: number,
+  angles: readonly [number, number, number],
+): ShortcutItem[] {
   return keyedAtEveryLetter("translation_rotation", `move x ${m}, roll y ${angle}`, [
     `move x ${changedM}, roll y ${angles[0]}`,
     `move x ${-m}, roll y ${angles[1]}`,
@@ -38,7 +50,12 @@ function paperT5(m: number, angle: number, changedM: number, angles: readonly [n
 }
 
 /** A 2 × 2 product {first, first'} × {second, second'}. */
-const corners = (a: string, a2: string, b: string, b2: string) => [`${a}, ${b}`, `${a2}, ${b}`, `${a}, ${b2}`, `${a2}, ${b2}`];
+const corners = (a: string, a2: string, b: string, b2: string) => [
+  `${a}, ${b}`,
+  `${a2}, ${b}`,
+  `${a}, ${b2}`,
+  `${a2}, ${b2}`,
+];
 
 describe("option-set structure rules", () => {
   it("parses option texts into commands", () => {
@@ -65,7 +82,8 @@ describe("option-set structure rules", () => {
       keyedAtEveryCorner("rotation_rotation", corners("roll x 45", "roll x -45", "roll y 30", "roll y 90")),
       keyedAtEveryCorner("interaction_location", corners("move x 3", "move x -1", "move y 0", "move y 4")),
     ];
-    for (const items of sets) for (const r of OPTION_STRUCTURE_RULES) expect([r.id, meanExact(r, items)?.exact ?? 0.25]).toEqual([r.id, 0.25]);
+    for (const items of sets)
+      for (const r of OPTION_STRUCTURE_RULES) expect([r.id, meanExact(r, items)?.exact ?? 0.25]).toEqual([r.id, 0.25]);
   });
 
   it("features do not depend on the options' order", () => {
@@ -77,10 +95,19 @@ describe("option-set structure rules", () => {
 });
 
 describe("held-out attackers (trained on some complexes, tested on others)", () => {
-  const leakyFold = (seed: number) => [2, 3, 4, 1].flatMap((m, i) => paperT5(((i + seed) % 2 === 0 ? 1 : -1) * m, [30, 45, 60, 15][i]!, m === 4 ? 1 : 4, [90, 75, 60]));
+  const leakyFold = (seed: number) =>
+    [2, 3, 4, 1].flatMap((m, i) =>
+      paperT5(((i + seed) % 2 === 0 ? 1 : -1) * m, [30, 45, 60, 15][i]!, m === 4 ? 1 : 4, [90, 75, 60]),
+    );
   const balancedFold = (shift: number) => [
-    ...keyedAtEveryCorner("translation_rotation", corners(`move x ${1 + shift}`, `move x ${-1 - shift}`, "roll y 30", "roll y 75")),
-    ...keyedAtEveryCorner("translation_rotation", corners(`move y ${2 + shift}`, `move x ${2 + shift}`, "roll z 45", "roll z -45")),
+    ...keyedAtEveryCorner(
+      "translation_rotation",
+      corners(`move x ${1 + shift}`, `move x ${-1 - shift}`, "roll y 30", "roll y 75"),
+    ),
+    ...keyedAtEveryCorner(
+      "translation_rotation",
+      corners(`move y ${2 + shift}`, `move x ${2 + shift}`, "roll z 45", "roll z -45"),
+    ),
   ];
 
   it("the learned attacker finds the paper recipe's key on unseen sets (100 %) and is at chance on balanced ones", () => {
@@ -90,6 +117,9 @@ describe("held-out attackers (trained on some complexes, tested on others)", () 
 
   it("the best rule is chosen on the training fold and measured on the other", () => {
     expect(crossValidateBestRule([leakyFold(0), leakyFold(1)], OPTION_STRUCTURE_RULES)?.exact).toBe(1);
-    expect(crossValidateBestRule([balancedFold(0), balancedFold(1)], OPTION_STRUCTURE_RULES)).toEqual({ exact: 0.25, n: 16 });
+    expect(crossValidateBestRule([balancedFold(0), balancedFold(1)], OPTION_STRUCTURE_RULES)).toEqual({
+      exact: 0.25,
+      n: 16,
+    });
   });
 });

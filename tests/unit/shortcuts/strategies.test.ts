@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { auditShortcuts, byT4Polarity, formatShortcutTable } from "@/lib/shortcuts/audit";
-import { type PolarContact, SHORTCUT_STRATEGIES, type ShortcutItem, type ShortcutStrategy } from "@/lib/shortcuts/strategies";
+import {
+  type PolarContact,
+  SHORTCUT_STRATEGIES,
+  type ShortcutItem,
+  type ShortcutStrategy,
+} from "@/lib/shortcuts/strategies";
 import { MC_LETTERS, type TaskId } from "@/lib/tasks/types";
 
 const strategy = (id: string) => {
@@ -14,21 +19,37 @@ const strategy = (id: string) => {
   return s;
 };
 /** One strategy's accuracy on one task's items, as the audit reports it (null: not run). */
-const measureStrategy = (s: ShortcutStrategy, items: ShortcutItem[]) => auditShortcuts(items, { strategies: [s] })[0]?.strategies[0] ?? null;
+const measureStrategy = (s: ShortcutStrategy, items: ShortcutItem[]) =>
+  auditShortcuts(items, { strategies: [s] })[0]?.strategies[0] ?? null;
 const accuracy = (id: string, items: ShortcutItem[]) => measureStrategy(strategy(id), items)?.exact;
 
 /** One MC item per letter: the key moved to A, B, C, D in turn (options rotated with it). */
-function keyedAtEveryLetter(taskId: TaskId, truth: string, distractors: string[], rmsd?: (key: number) => number[][]): ShortcutItem[] {
+function keyedAtEveryLetter(
+  taskId: TaskId,
+  truth: string,
+  distractors: string[],
+  rmsd?: (key: number) => number[][],
+): ShortcutItem[] {
   return MC_LETTERS.map((letter, key) => {
     const options = [...distractors];
     options.splice(key, 0, truth);
-    return { taskId, gold: { letter, options }, canonicalAnswer: letter, ...(rmsd ? { optionPoseRmsd: rmsd(key) } : {}) };
+    return {
+      taskId,
+      gold: { letter, options },
+      canonicalAnswer: letter,
+      ...(rmsd ? { optionPoseRmsd: rmsd(key) } : {}),
+    };
   });
 }
 
 /** The same four options keyed once at each letter: no rule that reads only the options can beat 1/4 on average. */
 function balancedSet(taskId: TaskId, options: string[], rmsd?: number[][]): ShortcutItem[] {
-  return MC_LETTERS.map((letter) => ({ taskId, gold: { letter, options }, canonicalAnswer: letter, ...(rmsd ? { optionPoseRmsd: rmsd } : {}) }));
+  return MC_LETTERS.map((letter) => ({
+    taskId,
+    gold: { letter, options },
+    canonicalAnswer: letter,
+    ...(rmsd ? { optionPoseRmsd: rmsd } : {}),
+  }));
 }
 
 // The paper's T5 schemes: (a) both magnitudes changed, (b) translation sign flipped, (c) translation axis changed;
@@ -45,49 +66,162 @@ describe("option-text strategies", () => {
   });
   it("slot-mirror (one-command sign mirror): finds the (b) pair, and with unique angle the key", () => {
     // Key and (b) share a flipped first command: 1/2 each.
-    expect(accuracy("slot-mirror", keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 90"]))).toBe(0.5);
-    expect(accuracy("slot-mirror+unique-angle", keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 90"]))).toBe(1);
-    expect(accuracy("slot-mirror+unique-angle", balancedSet("rotation_rotation", ["roll x 45, roll y 30", "roll x -45, roll y 30", "roll x 45, roll y -30", "roll x -45, roll y -30"]))).toBe(0.25);
+    expect(
+      accuracy(
+        "slot-mirror",
+        keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", [
+          "roll x 90, roll y 60",
+          "roll x -45, roll y 90",
+          "roll z 45, roll y 90",
+        ]),
+      ),
+    ).toBe(0.5);
+    expect(
+      accuracy(
+        "slot-mirror+unique-angle",
+        keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", [
+          "roll x 90, roll y 60",
+          "roll x -45, roll y 90",
+          "roll z 45, roll y 90",
+        ]),
+      ),
+    ).toBe(1);
+    expect(
+      accuracy(
+        "slot-mirror+unique-angle",
+        balancedSet("rotation_rotation", [
+          "roll x 45, roll y 30",
+          "roll x -45, roll y 30",
+          "roll x 45, roll y -30",
+          "roll x -45, roll y -30",
+        ]),
+      ),
+    ).toBe(0.25);
   });
   it("sign-mirror (exact mirror): 50 % when only the key and one distractor mirror each other, 25 % balanced", () => {
-    const items = keyedAtEveryLetter("interaction_location", "move x 3, move y 2", ["move x -3, move y -2", "move x 7, move y 1", "move x 0, move y 9"]);
+    const items = keyedAtEveryLetter("interaction_location", "move x 3, move y 2", [
+      "move x -3, move y -2",
+      "move x 7, move y 1",
+      "move x 0, move y 9",
+    ]);
     expect(accuracy("sign-mirror", items)).toBe(0.5);
-    expect(accuracy("sign-mirror", balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
+    expect(
+      accuracy(
+        "sign-mirror",
+        balancedSet("interaction_location", [
+          "move x 3, move y 2",
+          "move x -3, move y 2",
+          "move x 3, move y 5",
+          "move x -3, move y 5",
+        ]),
+      ),
+    ).toBe(0.25);
   });
   it("median: 100 % when the key sits in the middle of the options, 25 % balanced", () => {
-    expect(accuracy("median", keyedAtEveryLetter("interaction_location", "move x 3, move y 5", ["move x 0, move y 5", "move x 4, move y 0", "move x 9, move y 9"]))).toBe(1);
-    expect(accuracy("median", balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
+    expect(
+      accuracy(
+        "median",
+        keyedAtEveryLetter("interaction_location", "move x 3, move y 5", [
+          "move x 0, move y 5",
+          "move x 4, move y 0",
+          "move x 9, move y 9",
+        ]),
+      ),
+    ).toBe(1);
+    expect(
+      accuracy(
+        "median",
+        balancedSet("interaction_location", [
+          "move x 3, move y 2",
+          "move x -3, move y 2",
+          "move x 3, move y 5",
+          "move x -3, move y 5",
+        ]),
+      ),
+    ).toBe(0.25);
   });
   it("odd-one-out: 100 % when the key is the outlier, 25 % balanced", () => {
-    expect(accuracy("odd-one-out", keyedAtEveryLetter("interaction_location", "move x 20, move y 20", ["move x 0, move y 0", "move x 1, move y 0", "move x 0, move y 1"]))).toBe(1);
-    expect(accuracy("odd-one-out", balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
+    expect(
+      accuracy(
+        "odd-one-out",
+        keyedAtEveryLetter("interaction_location", "move x 20, move y 20", [
+          "move x 0, move y 0",
+          "move x 1, move y 0",
+          "move x 0, move y 1",
+        ]),
+      ),
+    ).toBe(1);
+    expect(
+      accuracy(
+        "odd-one-out",
+        balancedSet("interaction_location", [
+          "move x 3, move y 2",
+          "move x -3, move y 2",
+          "move x 3, move y 5",
+          "move x -3, move y 5",
+        ]),
+      ),
+    ).toBe(0.25);
   });
   it("most-shared: 100 % when the key shares the most values with the others, 25 % balanced", () => {
     // Shared kind/axis and magnitude per slot: key 8, the others 7, 7, 4.
-    const items = keyedAtEveryLetter("translation_rotation", "move x 2, roll y 30", ["move x 2, roll y 90", "move x -2, roll y 45", "move y 2, roll z 30"]);
+    const items = keyedAtEveryLetter("translation_rotation", "move x 2, roll y 30", [
+      "move x 2, roll y 90",
+      "move x -2, roll y 45",
+      "move y 2, roll z 30",
+    ]);
     expect(accuracy("most-shared", items)).toBe(1);
     expect(accuracy("most-shared", balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
   });
-  it.each(["smallest-l1", "smallest-max", "smallest-euclid"])("%s: 100 %% when the key is the shortest move, 0 %% when the longest, 25 %% on a balanced set", (id) => {
-    const distractors = ["move x -6, move y 2", "move x 1, move y -7", "move x -6, move y -7"];
-    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 1, move y 2", distractors))).toBe(1);
-    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 9, move y 9", distractors))).toBe(0);
-    expect(accuracy(id, balancedSet("interaction_location", ["move x 3, move y 2", "move x -3, move y 2", "move x 3, move y 5", "move x -3, move y 5"]))).toBe(0.25);
-  });
+  it.each(["smallest-l1", "smallest-max", "smallest-euclid"])(
+    "%s: 100 %% when the key is the shortest move, 0 %% when the longest, 25 %% on a balanced set",
+    (id) => {
+      const distractors = ["move x -6, move y 2", "move x 1, move y -7", "move x -6, move y -7"];
+      expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 1, move y 2", distractors))).toBe(1);
+      expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 9, move y 9", distractors))).toBe(0);
+      expect(
+        accuracy(
+          id,
+          balancedSet("interaction_location", [
+            "move x 3, move y 2",
+            "move x -3, move y 2",
+            "move x 3, move y 5",
+            "move x -3, move y 5",
+          ]),
+        ),
+      ).toBe(0.25);
+    },
+  );
   it.each(["largest-l1", "largest-max", "largest-euclid"])("%s: 100 %% when the key is the longest move", (id) => {
-    expect(accuracy(id, keyedAtEveryLetter("interaction_location", "move x 9, move y -9", ["move x 1, move y 2", "move x -1, move y 2", "move x 0, move y 0"]))).toBe(1);
+    expect(
+      accuracy(
+        id,
+        keyedAtEveryLetter("interaction_location", "move x 9, move y -9", [
+          "move x 1, move y 2",
+          "move x -1, move y 2",
+          "move x 0, move y 0",
+        ]),
+      ),
+    ).toBe(1);
   });
   it("the three norms can disagree: (5, 0) is shorter than (3, 3) by |dx|+|dy| only", () => {
     // |dx|+|dy|: 5 < 6; max: 5 > 3; Euclidean: 5 > 4.24.
-    const items = keyedAtEveryLetter("interaction_location", "move x 5, move y 0", ["move x 3, move y 3", "move x -3, move y 8", "move x 9, move y 3"]);
+    const items = keyedAtEveryLetter("interaction_location", "move x 5, move y 0", [
+      "move x 3, move y 3",
+      "move x -3, move y 8",
+      "move x 9, move y 3",
+    ]);
     expect(accuracy("smallest-l1", items)).toBe(1);
     expect(accuracy("smallest-max", items)).toBe(0);
     expect(accuracy("smallest-euclid", items)).toBe(0);
   });
-  it.each(["sign-mirror+unique-angle", "unique-angle+median", "unique-angle+most-shared"])("%s: 100 %% on the paper-like set (unique angle decides), 25 %% balanced", (id) => {
-    expect(accuracy(id, keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER))).toBe(1);
-    expect(accuracy(id, balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
-  });
+  it.each(["sign-mirror+unique-angle", "unique-angle+median", "unique-angle+most-shared"])(
+    "%s: 100 %% on the paper-like set (unique angle decides), 25 %% balanced",
+    (id) => {
+      expect(accuracy(id, keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER))).toBe(1);
+      expect(accuracy(id, balancedSet("translation_rotation", T5_BALANCED))).toBe(0.25);
+    },
+  );
   it("every option-text and pose strategy is exactly at chance on a set keyed once at every letter", () => {
     const symmetric = [
       [0, 2, 3, 4],
@@ -96,7 +230,8 @@ describe("option-text strategies", () => {
       [4, 3, 2, 0],
     ];
     const items = balancedSet("translation_rotation", T5_BALANCED, symmetric);
-    for (const s of SHORTCUT_STRATEGIES.filter((x) => x.appliesTo("translation_rotation"))) expect(measureStrategy(s, items)?.exact, s.id).toBeCloseTo(0.25, 12);
+    for (const s of SHORTCUT_STRATEGIES.filter((x) => x.appliesTo("translation_rotation")))
+      expect(measureStrategy(s, items)?.exact, s.id).toBeCloseTo(0.25, 12);
   });
   it("does not run on options that are not command lists (imported letters-only keys)", () => {
     expect(measureStrategy(strategy("median"), balancedSet("interaction_location", ["A", "B", "C", "D"]))).toBeNull();
@@ -105,7 +240,8 @@ describe("option-text strategies", () => {
 
 describe("option-pose strategies", () => {
   // The key's pose is 10 Å from every other option, the others 1 Å apart: farthest-pose finds it, closest-pose never.
-  const keyFar = (key: number) => [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : i === key || j === key ? 10 : 1)));
+  const keyFar = (key: number) =>
+    [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : i === key || j === key ? 10 : 1)));
   it("farthest-pose 100 %, closest-pose 0 % when the key is the outlying pose", () => {
     const items = keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER, keyFar);
     expect(accuracy("farthest-pose", items)).toBe(1);
@@ -113,13 +249,21 @@ describe("option-pose strategies", () => {
     expect(accuracy("closest-pose", items)).toBe(0);
   });
   it("closest-pose 100 % when the key is the central pose (the three others tie for farthest, so not-farthest-pose also finds it)", () => {
-    const keyNear = (key: number) => [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : i === key || j === key ? 1 : 10)));
-    const items = keyedAtEveryLetter("rotation_rotation", "roll x 45, roll y 30", ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 90"], keyNear);
+    const keyNear = (key: number) =>
+      [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : i === key || j === key ? 1 : 10)));
+    const items = keyedAtEveryLetter(
+      "rotation_rotation",
+      "roll x 45, roll y 30",
+      ["roll x 90, roll y 60", "roll x -45, roll y 90", "roll z 45, roll y 90"],
+      keyNear,
+    );
     expect(accuracy("closest-pose", items)).toBe(1);
     expect(accuracy("farthest-pose", items)).toBe(0);
     expect(accuracy("not-farthest-pose", items)).toBe(1);
     // Unique angle narrows to the key, and the farthest pose among those is the key.
-    expect(accuracy("farthest-pose+unique-angle", keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER, keyNear))).toBe(1);
+    expect(
+      accuracy("farthest-pose+unique-angle", keyedAtEveryLetter("translation_rotation", T5_TRUTH, T5_PAPER, keyNear)),
+    ).toBe(1);
   });
   it("chance when every pose is equally far from the others", () => {
     const equal = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 0 : 5)));
@@ -130,7 +274,13 @@ describe("option-pose strategies", () => {
   });
 });
 
-const contact = (atomName: string, ligandAtomName: string, distanceA: number, residueName = "SER", residueNumber = 195): PolarContact => ({
+const contact = (
+  atomName: string,
+  ligandAtomName: string,
+  distanceA: number,
+  residueName = "SER",
+  residueNumber = 195,
+): PolarContact => ({
   residueName,
   residueNumber,
   insertionCode: "",
@@ -147,9 +297,19 @@ describe("polar-distance rules (T4, T9)", () => {
     canonicalAnswer: "Yes: SER OG, O1",
     polarContacts: [contact("OG", "O1", 2.7), contact("N", "O1", 4.2)],
   };
-  const easyNeg: ShortcutItem = { taskId: "residue_ligand", gold: { kind: "none" }, canonicalAnswer: "No", polarContacts: [contact("OG", "O1", 4.7)] };
+  const easyNeg: ShortcutItem = {
+    taskId: "residue_ligand",
+    gold: { kind: "none" },
+    canonicalAnswer: "No",
+    polarContacts: [contact("OG", "O1", 4.7)],
+  };
   // A hard negative: a polar pair at 3.0 Å that is no H-bond (geometry), so a distance rule answers Yes.
-  const hardNeg: ShortcutItem = { taskId: "residue_ligand", gold: { kind: "none" }, canonicalAnswer: "No", polarContacts: [contact("OG", "O1", 3.0)] };
+  const hardNeg: ShortcutItem = {
+    taskId: "residue_ligand",
+    gold: { kind: "none" },
+    canonicalAnswer: "No",
+    polarContacts: [contact("OG", "O1", 3.0)],
+  };
   it("a 3.2 Å rule reproduces keys whose negatives are far (100 %), fails hard negatives", () => {
     expect(accuracy("polar-3.2A", [pos, easyNeg])).toBe(1);
     expect(accuracy("polar-3.2A", [hardNeg])).toBe(0);
@@ -162,7 +322,19 @@ describe("polar-distance rules (T4, T9)", () => {
   it("T9: lists every pair within the distance in the T9 grammar and is scored by the task's rule", () => {
     const t9: ShortcutItem = {
       taskId: "pocket_ligand",
-      gold: { kind: "bonds", bonds: [{ residueName: "SER", residueNumber: 195, insertionCode: "", chainId: "A", atomName: "OG", ligandAtomName: "O1" }] },
+      gold: {
+        kind: "bonds",
+        bonds: [
+          {
+            residueName: "SER",
+            residueNumber: 195,
+            insertionCode: "",
+            chainId: "A",
+            atomName: "OG",
+            ligandAtomName: "O1",
+          },
+        ],
+      },
       canonicalAnswer: "SER 195 OG A, O1",
       polarContacts: [contact("OG", "O1", 2.7), contact("ND2", "O2", 3.1, "ASN", 12)],
     };
@@ -173,7 +345,11 @@ describe("polar-distance rules (T4, T9)", () => {
 });
 
 describe("most-common answer (cloze)", () => {
-  const t1 = (axis: "x" | "y", d: number): ShortcutItem => ({ taskId: "translation", gold: { axis, distanceA: d }, canonicalAnswer: `move ${axis} ${d}` });
+  const t1 = (axis: "x" | "y", d: number): ShortcutItem => ({
+    taskId: "translation",
+    gold: { axis, distanceA: d },
+    canonicalAnswer: `move ${axis} ${d}`,
+  });
   it("leave-one-out: the majority answer scores on every majority item, never on the odd one", () => {
     const items = [t1("x", 1), t1("x", 1), t1("x", 1), t1("x", 1), t1("x", 1), t1("y", 2)];
     expect(accuracy("most-common-answer", items)).toBeCloseTo(5 / 6, 12);
@@ -182,14 +358,20 @@ describe("most-common answer (cloze)", () => {
     expect(accuracy("most-common-answer", [t1("x", 1), t1("x", 2), t1("y", 3), t1("y", -4)])).toBe(0);
   });
   it("T4: 'No' is the most common answer; split by polarity it is 100 % on Neg. and 0 % on Pos.", () => {
-    const neg = (n: number): ShortcutItem => ({ taskId: "residue_ligand", gold: { kind: "none" }, canonicalAnswer: "No", polarContacts: [contact("OG", "O1", 4 + n)] });
+    const neg = (n: number): ShortcutItem => ({
+      taskId: "residue_ligand",
+      gold: { kind: "none" },
+      canonicalAnswer: "No",
+      polarContacts: [contact("OG", "O1", 4 + n)],
+    });
     const posItem = (atom: string): ShortcutItem => ({
       taskId: "residue_ligand",
       gold: { kind: "bonds", bonds: [{ residueName: "SER", atomName: atom, ligandAtomName: "O1" }] },
       canonicalAnswer: `Yes: SER ${atom}, O1`,
     });
     const audits = auditShortcuts([neg(1), neg(2), neg(3), posItem("OG"), posItem("N")], { groupOf: byT4Polarity });
-    const mc = (g: string) => audits.find((a) => a.group === g)!.strategies.find((s) => s.id === "most-common-answer")!.exact;
+    const mc = (g: string) =>
+      audits.find((a) => a.group === g)!.strategies.find((s) => s.id === "most-common-answer")!.exact;
     expect(mc("neg")).toBe(1);
     expect(mc("pos")).toBe(0);
   });

@@ -35,7 +35,12 @@ describe("bootstrapClusterMean", () => {
 
   it("all-correct data gives exactly [1, 1]; empty data gives nulls", () => {
     expect(bootstrapClusterMean([[1, 1], [1]], { seed: 1 })).toMatchObject({ estimate: 1, low: 1, high: 1 });
-    expect(bootstrapClusterMean([[], []], { seed: 1 })).toMatchObject({ estimate: null, low: null, high: null, nClusters: 0 });
+    expect(bootstrapClusterMean([[], []], { seed: 1 })).toMatchObject({
+      estimate: null,
+      low: null,
+      high: null,
+      nClusters: 0,
+    });
   });
 
   it("a wider confidence level gives a wider interval from the same replicates", () => {

@@ -12,7 +12,16 @@ describe("clusteredWilsonInterval", () => {
   it("0/3, one answer each: the bound ρ = 1 changes nothing (DE 1), Wilson 0/3 = [0, 56.1] %", () => {
     const ci = clusteredWilsonInterval([[0], [0], [0]]);
     // By hand: the open end is z²/(n + z²) = 3.841459 / 6.841459 = 0.561497. statsmodels: (0.0, 0.5614970317550454).
-    expect(ci).toMatchObject({ estimate: 0, low: 0, nClusters: 3, nObservations: 3, icc: 1, iccSource: "bound", designEffect: 1, effectiveN: 3 });
+    expect(ci).toMatchObject({
+      estimate: 0,
+      low: 0,
+      nClusters: 3,
+      nObservations: 3,
+      icc: 1,
+      iccSource: "bound",
+      designEffect: 1,
+      effectiveN: 3,
+    });
     expect(ci.high).toBeCloseTo(Z2 / (3 + Z2), 12);
     expect(ci.high).toBeCloseTo(0.5614970317550454, 12);
   });
@@ -20,7 +29,14 @@ describe("clusteredWilsonInterval", () => {
   it("20 participants × 10 answers, all right: ρ = 1 bound, DE 10, n_eff 20 → [83.9, 100] %", () => {
     const ci = clusteredWilsonInterval(Array.from({ length: 20 }, () => Array<number>(10).fill(1)));
     // low = n_eff / (n_eff + z²) = 20 / 23.841459 = 0.838875; statsmodels proportion_confint(20, 20): (0.8388748419471804, 1.0).
-    expect(ci).toMatchObject({ estimate: 1, high: 1, iccSource: "bound", designEffect: 10, effectiveN: 20, weightedClusterSize: 10 });
+    expect(ci).toMatchObject({
+      estimate: 1,
+      high: 1,
+      iccSource: "bound",
+      designEffect: 10,
+      effectiveN: 20,
+      weightedClusterSize: 10,
+    });
     expect(ci.low).toBeCloseTo(20 / (20 + Z2), 12);
     expect(ci.low).toBeCloseTo(0.8388748419471804, 12);
     // Treating the 200 answers as independent would claim [98.1, 100] % (statsmodels: 0.9811546736227335).

@@ -60,12 +60,23 @@ describe("participantWelchInterval (docs/condition-effect.md)", () => {
   });
 
   it("has no interval with one participant in a condition, and no spread when every participant scores alike", () => {
-    expect(interval.participantWelchInterval([...person("s1", "static", [1, 0]), ...person("x1", "interactive", [1]), ...person("x2", "interactive", [0])])).toMatchObject({
+    expect(
+      interval.participantWelchInterval([
+        ...person("s1", "static", [1, 0]),
+        ...person("x1", "interactive", [1]),
+        ...person("x2", "interactive", [0]),
+      ]),
+    ).toMatchObject({
       estimate: 0,
       low: null,
       high: null,
     });
-    const same = interval.participantWelchInterval([...person("s1", "static", [1]), ...person("s2", "static", [1]), ...person("x1", "interactive", [1]), ...person("x2", "interactive", [1])]);
+    const same = interval.participantWelchInterval([
+      ...person("s1", "static", [1]),
+      ...person("s2", "static", [1]),
+      ...person("x1", "interactive", [1]),
+      ...person("x2", "interactive", [1]),
+    ]);
     expect(same).toMatchObject({ estimate: 0, low: 0, high: 0, standardError: 0 });
     expect(interval.participantWelchInterval(person("s1", "static", [1]))).toMatchObject({ estimate: null, low: null });
   });
@@ -81,9 +92,17 @@ describe("the planner plans for the interval the page reports", () => {
       [0, 1, 0, 0],
       [0, 1, 1, 1],
     ];
-    const answers = (["static", "interactive"] as const).flatMap((c) => scores.flatMap((s, k) => person(`${c}${k}`, c, s)));
+    const answers = (["static", "interactive"] as const).flatMap((c) =>
+      scores.flatMap((s, k) => person(`${c}${k}`, c, s)),
+    );
     const page = interval.participantWelchInterval(answers);
-    const planned = plannedConditionEffect({ p1: 0.5, p2: 0.5, answersPerParticipant: 4, icc: 1 / 9, participantsPerCondition: 4 });
+    const planned = plannedConditionEffect({
+      p1: 0.5,
+      p2: 0.5,
+      answersPerParticipant: 4,
+      icc: 1 / 9,
+      participantsPerCondition: 4,
+    });
     // R: t.test(c(.25, .75, .25, .75), c(.25, .75, .25, .75)): stderr 0.20412415, df 6.
     expect(page.standardError).toBeCloseTo(0.20412414523193151, 14);
     expect(planned.standardError).toBeCloseTo(page.standardError!, 14);
@@ -105,14 +124,25 @@ describe("the planner plans for the interval the page reports", () => {
     );
     const fromPage = spy.mock.calls.length;
     expect(fromPage).toBeGreaterThan(0);
-    planStudy({ target: { kind: "condition", difference: 0.1 }, columns: ["rotation"], itemsPerTask: 10, answersPerItem: 5, assumedIcc: 0.1 });
+    planStudy({
+      target: { kind: "condition", difference: 0.1 },
+      columns: ["rotation"],
+      itemsPerTask: 10,
+      answersPerItem: 5,
+      assumedIcc: 0.1,
+    });
     expect(spy.mock.calls.length).toBeGreaterThan(fromPage);
   });
 
   it("asks for the smallest participant count whose Welch test reaches the power (R: pt/qt with the planned SE and df)", () => {
     // p 0.5 vs 0.6, m = 10, ρ = 0.1: power 0.79968287 with 74 per condition, 0.80500282 with 75 (R, same formula).
-    expect(participantsPerConditionForEffect({ p1: 0.5, p2: 0.6, answersPerParticipant: 10, icc: 0.1 })).toEqual({ participants: 75, power: expect.closeTo(0.805002819826766469, 10) as number });
+    expect(participantsPerConditionForEffect({ p1: 0.5, p2: 0.6, answersPerParticipant: 10, icc: 0.1 })).toEqual({
+      participants: 75,
+      power: expect.closeTo(0.805002819826766469, 10) as number,
+    });
     // T1 at the paper's 100 %: the static condition has no variance, df = G − 1.
-    expect(plannedConditionEffect({ p1: 1, p2: 0.9, answersPerParticipant: 4, icc: 0, participantsPerCondition: 81 })).toEqual({ standardError: expect.closeTo(1 / 60, 14) as number, df: 80 });
+    expect(
+      plannedConditionEffect({ p1: 1, p2: 0.9, answersPerParticipant: 4, icc: 0, participantsPerCondition: 81 }),
+    ).toEqual({ standardError: expect.closeTo(1 / 60, 14) as number, df: 80 });
   });
 });

@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/rng";
 import { bootstrapClusterMean } from "@/lib/stats/bootstrap";
-import { conditionEffects, createParkMiller, crossedBootstrapConditionEffect, crossedBootstrapReplicates, parkMillerState, type CrossedAnswer } from "@/lib/stats/crossed-bootstrap";
+import {
+  conditionEffects,
+  createParkMiller,
+  crossedBootstrapConditionEffect,
+  crossedBootstrapReplicates,
+  parkMillerState,
+  type CrossedAnswer,
+} from "@/lib/stats/crossed-bootstrap";
 import { referenceReplicates } from "../../helpers/crossed-bootstrap-reference";
 
 const M = 2147483647;
 
-function ans(participantId: string, itemId: string, condition: "static" | "interactive", correct: number, task = "T1"): CrossedAnswer {
+function ans(
+  participantId: string,
+  itemId: string,
+  condition: "static" | "interactive",
+  correct: number,
+  task = "T1",
+): CrossedAnswer {
   return { participantId, itemId, task, condition, correct };
 }
 
@@ -40,7 +53,14 @@ describe("Park–Miller minimal standard generator", () => {
 });
 
 // a answers interactive (both right); b and c answer static (b: i1 right, c: i2 right).
-const HAND = [ans("a", "i1", "interactive", 1), ans("a", "i2", "interactive", 1), ans("b", "i1", "static", 1), ans("b", "i2", "static", 0), ans("c", "i1", "static", 0), ans("c", "i2", "static", 1)];
+const HAND = [
+  ans("a", "i1", "interactive", 1),
+  ans("a", "i2", "interactive", 1),
+  ans("b", "i1", "static", 1),
+  ans("b", "i2", "static", 0),
+  ans("c", "i1", "static", 0),
+  ans("c", "i2", "static", 1),
+];
 
 describe("crossed bootstrap: hand-checked replicates", () => {
   it("reproduces three replicates worked out by hand from seed 1", () => {
@@ -60,7 +80,13 @@ describe("crossed bootstrap: hand-checked replicates", () => {
     expect(effect.seed).toBe(1);
     expect(effect.nParticipants).toBe(3);
     expect(effect.nItems).toBe(2);
-    expect(effect.byCondition.interactive).toEqual({ nParticipants: 1, nItems: 2, nAnswers: 2, nCorrect: 2, accuracy: 1 });
+    expect(effect.byCondition.interactive).toEqual({
+      nParticipants: 1,
+      nItems: 2,
+      nAnswers: 2,
+      nCorrect: 2,
+      accuracy: 1,
+    });
     expect(effect.byCondition.static).toEqual({ nParticipants: 2, nItems: 2, nAnswers: 4, nCorrect: 2, accuracy: 0.5 });
   });
 
@@ -75,13 +101,23 @@ describe("crossed bootstrap: hand-checked replicates", () => {
     const effect = crossedBootstrapConditionEffect(onlyStatic, { seed: 1, replicates: 10 });
     expect(effect).toMatchObject({ estimate: null, low: null, high: null, skipped: 0, nAnswers: 4 });
     expect(crossedBootstrapConditionEffect([]).estimate).toBeNull();
-    expect(() => crossedBootstrapConditionEffect([ans("a", "i", "interactive", 2)])).toThrow(/answer 0: correct must be 0 or 1/);
-    expect(() => crossedBootstrapConditionEffect([{ ...ans("a", "i", "static", 1), condition: "3d" as never }])).toThrow(/answer 0: condition/);
+    expect(() => crossedBootstrapConditionEffect([ans("a", "i", "interactive", 2)])).toThrow(
+      /answer 0: correct must be 0 or 1/,
+    );
+    expect(() =>
+      crossedBootstrapConditionEffect([{ ...ans("a", "i", "static", 1), condition: "3d" as never }]),
+    ).toThrow(/answer 0: condition/);
     expect(() => crossedBootstrapConditionEffect(HAND, { replicates: 0 })).toThrow(/replicates/);
   });
 });
 
-function crossedStudy(seed: string, nPerCondition: number, nItems: number, itemsPerParticipant: number, trueEffect: number): CrossedAnswer[] {
+function crossedStudy(
+  seed: string,
+  nPerCondition: number,
+  nItems: number,
+  itemsPerParticipant: number,
+  trueEffect: number,
+): CrossedAnswer[] {
   // Linear-probability model: p = 0.55 + effect·[interactive] + u_participant + v_item, u and v uniform on ±0.15,
   // so p stays inside (0, 1) and the population accuracy difference is exactly the effect.
   const rng = createRng(seed);
@@ -144,14 +180,16 @@ describe("crossed bootstrap against independent computations", () => {
           degenerate += 1 / 729;
           continue;
         }
-        const v = Math.round((sums.interactive[0]! / sums.interactive[1]! - sums.static[0]! / sums.static[1]!) * 1e9) / 1e9;
+        const v =
+          Math.round((sums.interactive[0]! / sums.interactive[1]! - sums.static[0]! / sums.static[1]!) * 1e9) / 1e9;
         exact.set(v, (exact.get(v) ?? 0) + 1 / 729);
       }
     }
     const B = 40000;
     const { values, skipped } = crossedBootstrapReplicates(data, { seed: 20261201, replicates: B });
     // Monte Carlo frequencies within 4.5 standard errors of the exact probabilities.
-    const within = (freq: number, prob: number) => Math.abs(freq - prob) <= 4.5 * Math.sqrt((prob * (1 - prob)) / B) + 1e-12;
+    const within = (freq: number, prob: number) =>
+      Math.abs(freq - prob) <= 4.5 * Math.sqrt((prob * (1 - prob)) / B) + 1e-12;
     expect(within(skipped / B, degenerate)).toBe(true);
     const observed = new Map<number, number>();
     for (const v of values) {
@@ -159,7 +197,10 @@ describe("crossed bootstrap against independent computations", () => {
       observed.set(key, (observed.get(key) ?? 0) + 1 / B);
     }
     for (const key of observed.keys()) expect(exact.has(key), `value ${key} is impossible`).toBe(true);
-    for (const [key, prob] of exact) expect(within(observed.get(key) ?? 0, prob), `P(${key}) = ${prob}, observed ${observed.get(key) ?? 0}`).toBe(true);
+    for (const [key, prob] of exact)
+      expect(within(observed.get(key) ?? 0, prob), `P(${key}) = ${prob}, observed ${observed.get(key) ?? 0}`).toBe(
+        true,
+      );
     // Exact mean of the non-degenerate distribution vs the Monte Carlo mean.
     const exactMean = [...exact].reduce((t, [v, p]) => t + v * p, 0) / (1 - degenerate);
     const mcMean = values.reduce((t, v) => t + v, 0) / values.length;
@@ -179,7 +220,8 @@ describe("crossed bootstrap on a simulated study with a known effect", () => {
     // Resampling items as well adds the item variance the participant-only interval of each accuracy misses.
     const participantOnly = (c: "static" | "interactive") => {
       const groups = new Map<string, number[]>();
-      for (const a of data.filter((x) => x.condition === c)) groups.set(a.participantId, [...(groups.get(a.participantId) ?? []), a.correct]);
+      for (const a of data.filter((x) => x.condition === c))
+        groups.set(a.participantId, [...(groups.get(a.participantId) ?? []), a.correct]);
       return bootstrapClusterMean([...groups.values()], { seed: `po-${c}`, replicates: 2000 });
     };
     const s = participantOnly("static");

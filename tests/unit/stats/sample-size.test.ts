@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { toTwoSidedZ } from "@/lib/stats/normal-quantile";
-import { answersForDifference, answersForPrecision, designEffect, estimateIcc, planClustered, wilsonHalfWidth } from "@/lib/stats/sample-size";
+import {
+  answersForDifference,
+  answersForPrecision,
+  designEffect,
+  estimateIcc,
+  planClustered,
+  wilsonHalfWidth,
+} from "@/lib/stats/sample-size";
 
 describe("sample size for a proportion's interval", () => {
   it("reproduces the textbook Wald examples", () => {
@@ -62,7 +69,12 @@ describe("clustering: design effect and ICC", () => {
   it("matches the WHO EPI 30 × 7 cluster survey: ±10 points at p = 0.5 with DE 2 needs 193 children, 28 clusters of 7 (≤ 30)", () => {
     const z = toTwoSidedZ(0.95);
     // The survey's 96.04 independent answers (unrounded), times DE 2 = 192.07 → 193 answers.
-    const plan = planClustered({ effectiveAnswers: (z * z * 0.25) / 0.01, answersPerParticipant: 7, icc: 1 / 6, answersPerItem: 7 });
+    const plan = planClustered({
+      effectiveAnswers: (z * z * 0.25) / 0.01,
+      answersPerParticipant: 7,
+      icc: 1 / 6,
+      answersPerItem: 7,
+    });
     expect(plan.designEffect).toBeCloseTo(2, 12);
     expect(plan.answers).toBe(193);
     expect(plan.participants).toBe(28);
@@ -73,7 +85,9 @@ describe("clustering: design effect and ICC", () => {
     // 385 independent answers, 10 per participant, ρ = 0.05: DE 1.45 → 559 answers, 56 participants, 560 answers / k 3 → 187 items.
     const plan = planClustered({ effectiveAnswers: 385, answersPerParticipant: 10, icc: 0.05, answersPerItem: 3 });
     expect(plan).toEqual({ effectiveAnswers: 385, designEffect: 1.45, answers: 559, participants: 56, items: 187 });
-    expect(planClustered({ effectiveAnswers: 5, answersPerParticipant: 10, icc: 0, answersPerItem: 100 }).items).toBe(10);
+    expect(planClustered({ effectiveAnswers: 5, answersPerParticipant: 10, icc: 0, answersPerItem: 100 }).items).toBe(
+      10,
+    );
   });
 
   it("estimates the ICC with the one-way ANOVA estimator (hand-checked)", () => {

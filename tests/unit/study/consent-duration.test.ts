@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { consentTextFor, DEFAULT_CONSENT_TEXT, estimateDuration, itemsPerParticipant, StudyConfigSchema } from "@/lib/study-config";
+import {
+  consentTextFor,
+  DEFAULT_CONSENT_TEXT,
+  estimateDuration,
+  itemsPerParticipant,
+  StudyConfigSchema,
+} from "@/lib/study-config";
 
 const config = (input: Record<string, unknown>) => StudyConfigSchema.parse(input);
 
@@ -24,7 +30,9 @@ describe("consent duration", () => {
 
   it("a time limit caps the upper end", () => {
     // 150 s fixed + 10 × 30 s = 450 s → 7–8 minutes
-    expect(estimateDuration(config({ tasks: ["translation"], itemsPerTask: 10, timeLimitSec: 30 }))).toBe("7–8 minutes");
+    expect(estimateDuration(config({ tasks: ["translation"], itemsPerTask: 10, timeLimitSec: 30 }))).toBe(
+      "7–8 minutes",
+    );
   });
 
   it("uses the median of finished participants once it is known", () => {

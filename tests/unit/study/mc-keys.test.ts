@@ -6,8 +6,18 @@ const plain = { ctrlKey: false, metaKey: false, altKey: false, target: { tagName
 
 describe("pickMcLetterFromKey", () => {
   it("maps 1–4 and a–d (either case) to the option letters", () => {
-    expect(["1", "2", "3", "4"].map((key) => pickMcLetterFromKey({ ...plain, key }, LETTERS))).toEqual(["A", "B", "C", "D"]);
-    expect(["a", "B", "c", "D"].map((key) => pickMcLetterFromKey({ ...plain, key }, LETTERS))).toEqual(["A", "B", "C", "D"]);
+    expect(["1", "2", "3", "4"].map((key) => pickMcLetterFromKey({ ...plain, key }, LETTERS))).toEqual([
+      "A",
+      "B",
+      "C",
+      "D",
+    ]);
+    expect(["a", "B", "c", "D"].map((key) => pickMcLetterFromKey({ ...plain, key }, LETTERS))).toEqual([
+      "A",
+      "B",
+      "C",
+      "D",
+    ]);
     expect(pickMcLetterFromKey({ ...plain, key: "5" }, LETTERS)).toBeNull();
     expect(pickMcLetterFromKey({ ...plain, key: "Enter" }, LETTERS)).toBeNull();
   });
@@ -22,7 +32,9 @@ describe("pickMcLetterFromKey", () => {
   it("ignores keys typed into text fields, and letters the question does not offer", () => {
     expect(pickMcLetterFromKey({ ...plain, key: "b", target: { tagName: "INPUT", type: "text" } }, LETTERS)).toBeNull();
     expect(pickMcLetterFromKey({ ...plain, key: "b", target: { tagName: "TEXTAREA" } }, LETTERS)).toBeNull();
-    expect(pickMcLetterFromKey({ ...plain, key: "b", target: { tagName: "DIV", isContentEditable: true } }, LETTERS)).toBeNull();
+    expect(
+      pickMcLetterFromKey({ ...plain, key: "b", target: { tagName: "DIV", isContentEditable: true } }, LETTERS),
+    ).toBeNull();
     expect(pickMcLetterFromKey({ ...plain, key: "b", target: { tagName: "INPUT", type: "radio" } }, LETTERS)).toBe("B");
     expect(pickMcLetterFromKey({ ...plain, key: "4" }, ["A", "B", "C"])).toBeNull();
     expect(pickMcLetterFromKey({ ...plain, key: "d" }, ["A", "B", "C"])).toBeNull();

@@ -29,7 +29,15 @@ const signals = {
   webdriver: false,
   device: { viewportWidth: 1366, viewportHeight: 768, devicePixelRatio: 1, pointer: "fine" as const, touch: false },
 };
-const body: PendingAnswer = { assignmentId: "a1", answer: "move x 1", idempotencyKey: "key-12345678", rtClientMs: 4000, timedOut: false, interactionLog: {}, signals };
+const body: PendingAnswer = {
+  assignmentId: "a1",
+  answer: "move x 1",
+  idempotencyKey: "key-12345678",
+  rtClientMs: 4000,
+  timedOut: false,
+  interactionLog: {},
+  signals,
+};
 
 beforeEach(() => {
   (globalThis as { window?: unknown }).window = { sessionStorage: new MemoryStorage() };

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { estimateServerOffsetMs, hasTimeLimitRunOut, isAnswerLate, LATE_ANSWER_GRACE_MS, questionDeadlineMs, secondsLeft, TIMEOUT_SUBMIT_MARGIN_MS } from "@/lib/question-clock";
+import {
+  estimateServerOffsetMs,
+  hasTimeLimitRunOut,
+  isAnswerLate,
+  LATE_ANSWER_GRACE_MS,
+  questionDeadlineMs,
+  secondsLeft,
+  TIMEOUT_SUBMIT_MARGIN_MS,
+} from "@/lib/question-clock";
 
 describe("question clock", () => {
   it("puts the deadline at the server's stamp plus the limit", () => {

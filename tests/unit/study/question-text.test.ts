@@ -26,7 +26,14 @@ describe("QuestionText", () => {
 describe("image viewer reference", () => {
   const img = (caption: string, i: number) => ({ id: `i${i}`, position: i, caption });
   it("compares options with the 'after' image (T5/T6), else the first non-option image", () => {
-    const t6 = ["Image 1: front view", "Image 2: left view", "Image 3: top view", "Image 4: front view after the two rotations", "Image 5: option A", "Image 6: option B"].map(img);
+    const t6 = [
+      "Image 1: front view",
+      "Image 2: left view",
+      "Image 3: top view",
+      "Image 4: front view after the two rotations",
+      "Image 5: option A",
+      "Image 6: option B",
+    ].map(img);
     expect(defaultReferenceIndex(t6)).toBe(3);
     expect(isOptionImage(t6[4]!)).toBe(true);
     expect(isOptionImage(t6[0]!)).toBe(false);

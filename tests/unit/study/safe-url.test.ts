@@ -33,6 +33,8 @@ describe("completion and return URLs", () => {
         expect(r.error?.issues[0]?.path).toEqual(["prolific", field]);
       }
     }
-    expect(StudyConfigSchema.parse({ prolific: { completionUrl: "https://example.org/done" } }).prolific.completionUrl).toBe("https://example.org/done");
+    expect(
+      StudyConfigSchema.parse({ prolific: { completionUrl: "https://example.org/done" } }).prolific.completionUrl,
+    ).toBe("https://example.org/done");
   });
 });

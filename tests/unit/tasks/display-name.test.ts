@@ -11,7 +11,17 @@ describe("task display names", () => {
   it("read as code + label, internal ids never", () => {
     expect(taskDisplayName("translation")).toBe("T1 Translation");
     expect(taskDisplayName("residue_ligand")).toBe("T4 Residue–ligand interaction");
-    expect(listTaskDisplayNames().map((t) => t.name.slice(0, 2))).toEqual(["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9"]);
+    expect(listTaskDisplayNames().map((t) => t.name.slice(0, 2))).toEqual([
+      "T1",
+      "T2",
+      "T3",
+      "T4",
+      "T5",
+      "T6",
+      "T7",
+      "T8",
+      "T9",
+    ]);
     for (const { name } of listTaskDisplayNames()) expect(name).not.toMatch(/_/);
   });
 

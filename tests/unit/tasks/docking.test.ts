@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { dockingTask as task, type DockingAnswer } from "@/lib/tasks/docking";
 
-const dock = (rollAxis: "x" | "y" | "z", rollAngleDeg: number, moveDistanceA: number): DockingAnswer => ({ rollAxis, rollAngleDeg, moveDistanceA });
+const dock = (rollAxis: "x" | "y" | "z", rollAngleDeg: number, moveDistanceA: number): DockingAnswer => ({
+  rollAxis,
+  rollAngleDeg,
+  moveDistanceA,
+});
 
 describe("T7 docking grammar", () => {
   it.each([
@@ -16,7 +20,11 @@ describe("T7 docking grammar", () => {
   });
 
   it("reads the paper's example into its parts", () => {
-    expect(task.parseAnswer("roll x 75, move x -14")).toEqual({ ok: true, value: dock("x", 75, -14), canonical: "roll x 75, move x -14" });
+    expect(task.parseAnswer("roll x 75, move x -14")).toEqual({
+      ok: true,
+      value: dock("x", 75, -14),
+      canonical: "roll x 75, move x -14",
+    });
   });
 
   it("round-trips all 3 × 13 × 41 answers", () => {
@@ -37,19 +45,40 @@ describe("T7 docking grammar", () => {
   const EG = " — e.g. 'roll x 75, move x -14'";
   it.each([
     ["", `the answer is empty: expected 'roll <x|y|z> <angle>, move x <distance>'${EG}`],
-    ["move x -14, roll x 75", `the commands are in the wrong order: expected 'roll <x|y|z> <angle>, move x <distance>'${EG}`],
-    ["roll x 75 move x -14", `command 1 ('roll x 75 move x -14'): unexpected 'move x -14' after 'roll x 75': separate the commands with a comma${EG}`],
-    ["roll x 75; move x -14", `separate the commands with a comma, not ';': expected 'roll <x|y|z> <angle>, move x <distance>'${EG}`],
+    [
+      "move x -14, roll x 75",
+      `the commands are in the wrong order: expected 'roll <x|y|z> <angle>, move x <distance>'${EG}`,
+    ],
+    [
+      "roll x 75 move x -14",
+      `command 1 ('roll x 75 move x -14'): unexpected 'move x -14' after 'roll x 75': separate the commands with a comma${EG}`,
+    ],
+    [
+      "roll x 75; move x -14",
+      `separate the commands with a comma, not ';': expected 'roll <x|y|z> <angle>, move x <distance>'${EG}`,
+    ],
     ["roll x 75", `expected 2 commands separated by commas, 'roll <x|y|z> <angle>, move x <distance>', got 1${EG}`],
     ["turn x 75, move x -14", `command 1 ('turn x 75'): expected 'roll' at the start, got 'turn'${EG}`],
     ["roll w 75, move x -14", `command 1 ('roll w 75'): expected an axis x, y or z after 'roll', got 'w'${EG}`],
     ["roll x 75, move y -14", `command 2 ('move y -14'): expected an axis x after 'move', got 'y'${EG}`],
     ["roll x 70, move x -14", `command 1 ('roll x 70'): the angle must be a multiple of 15°, got 70${EG}`],
-    ["roll x 105, move x -14", `command 1 ('roll x 105'): the angle 105 is out of range: expected a multiple of 15 from -90 to 90°${EG}`],
-    ["roll x 75, move x -25", `command 2 ('move x -25'): the distance -25 is out of range: expected a whole number from -20 to 20 Å${EG}`],
+    [
+      "roll x 105, move x -14",
+      `command 1 ('roll x 105'): the angle 105 is out of range: expected a multiple of 15 from -90 to 90°${EG}`,
+    ],
+    [
+      "roll x 75, move x -25",
+      `command 2 ('move x -25'): the distance -25 is out of range: expected a whole number from -20 to 20 Å${EG}`,
+    ],
     ["roll x 75, move x -14.5", `command 2 ('move x -14.5'): the distance must be a whole number of Å, got -14.5${EG}`],
-    ["roll x 75, move x -14, move y 2", `unexpected 'move y 2' after the 2 commands: expected exactly 'roll <x|y|z> <angle>, move x <distance>'${EG}`],
-    ["roll x 75, move x -14 thanks", `command 2 ('move x -14 thanks'): unexpected 'thanks' after 'move x -14': expected the end of the answer there${EG}`],
+    [
+      "roll x 75, move x -14, move y 2",
+      `unexpected 'move y 2' after the 2 commands: expected exactly 'roll <x|y|z> <angle>, move x <distance>'${EG}`,
+    ],
+    [
+      "roll x 75, move x -14 thanks",
+      `command 2 ('move x -14 thanks'): unexpected 'thanks' after 'move x -14': expected the end of the answer there${EG}`,
+    ],
     ["roll x 75, ", `command 2 is empty: expected 'move x <distance>' there${EG}`],
     [", move x -14", `command 1 is empty: expected 'roll <x|y|z> <angle>' there${EG}`],
   ])("rejects %j with a specific message", (text, error) => {
@@ -86,8 +115,14 @@ describe("T7 docking scoring (0.5 roll + 0.5 move, R = 180°, 40 Å)", () => {
   });
 
   it("uses configured ranges", () => {
-    expect(task.score(dock("x", 75, -10), gold, { movePartialRangeA: 20 }).partial).toBeCloseTo(0.5 + 0.5 * (1 - 4 / 20), 12); // 0.9
-    expect(task.score(dock("x", 15, -14), gold, { rollPartialRangeDeg: 120 }).partial).toBeCloseTo(0.5 * (1 - 60 / 120) + 0.5, 12); // 0.75
+    expect(task.score(dock("x", 75, -10), gold, { movePartialRangeA: 20 }).partial).toBeCloseTo(
+      0.5 + 0.5 * (1 - 4 / 20),
+      12,
+    ); // 0.9
+    expect(task.score(dock("x", 15, -14), gold, { rollPartialRangeDeg: 120 }).partial).toBeCloseTo(
+      0.5 * (1 - 60 / 120) + 0.5,
+      12,
+    ); // 0.75
   });
 
   it("keeps partial in [0, 1] and exact ⇔ same answer over every answer for several golds", () => {

@@ -44,10 +44,17 @@ describe("equivalence is a consistent relabelling of the residue", () => {
     expect(both("pocket_ligand", "GLY 48 OXT A, N4", "GLY 48 O A, N4").fair).toEqual({ exact: 0, partial: 0, f1: 0 });
   });
   it("O/OXT swap on a C-terminal residue (the gold names its OXT)", () => {
-    expect(both("pocket_ligand", "LYS 99 OXT A, N4; LYS 99 O A, N5", "LYS 99 O A, N4; LYS 99 OXT A, N5").fair.exact).toBe(1);
+    expect(
+      both("pocket_ligand", "LYS 99 OXT A, N4; LYS 99 O A, N5", "LYS 99 O A, N4; LYS 99 OXT A, N5").fair.exact,
+    ).toBe(1);
   });
   // The item's pick lists (public fields) list every residue's atoms: LYS 99 has an OXT, so it is C-terminal.
-  const pickers = (atoms: string[]) => ({ pickers: { residues: [{ residueName: "LYS", residueNumber: 99, insertionCode: "", chainId: "A", atoms }], ligandAtoms: ["N4", "N5"] } });
+  const pickers = (atoms: string[]) => ({
+    pickers: {
+      residues: [{ residueName: "LYS", residueNumber: 99, insertionCode: "", chainId: "A", atoms }],
+      ligandAtoms: ["N4", "N5"],
+    },
+  });
   it("symmetric: OXT answered for a gold O on a C-terminal residue scores as O answered for a gold OXT (T9)", () => {
     const terminal = pickers(["N", "CA", "C", "O", "CB", "CG", "CD", "CE", "NZ", "OXT"]);
     const forward = both("pocket_ligand", "LYS 99 O A, N4", "LYS 99 OXT A, N4", terminal);
@@ -59,11 +66,17 @@ describe("equivalence is a consistent relabelling of the residue", () => {
     expect(both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4").fair.exact).toBe(0);
   });
   it("symmetric O/OXT on T4 (the one residue's pick list has an OXT)", () => {
-    expect(both("residue_ligand", "Yes: LYS OXT, N4", "Yes: LYS O, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact).toBe(1);
-    expect(both("residue_ligand", "Yes: LYS O, N4", "Yes: LYS OXT, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact).toBe(1);
+    expect(
+      both("residue_ligand", "Yes: LYS OXT, N4", "Yes: LYS O, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact,
+    ).toBe(1);
+    expect(
+      both("residue_ligand", "Yes: LYS O, N4", "Yes: LYS OXT, N4", pickers(["N", "CA", "C", "O", "OXT"])).fair.exact,
+    ).toBe(1);
   });
   it("no O/OXT equivalence on a residue without an OXT, even with pick lists", () => {
-    expect(both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4", pickers(["N", "CA", "C", "O", "NZ"])).fair).toEqual({ exact: 0, partial: 0, f1: 0 });
+    expect(
+      both("pocket_ligand", "LYS 99 OXT A, N4", "LYS 99 O A, N4", pickers(["N", "CA", "C", "O", "NZ"])).fair,
+    ).toEqual({ exact: 0, partial: 0, f1: 0 });
   });
   it("one N to two O is not two N to one O each", () => {
     const { paper, fair } = both("residue_ligand", "Yes: ARG NH1, O1; ARG NH2, O2", "Yes: ARG NH1, O1; ARG NH1, O2");
@@ -104,7 +117,11 @@ describe("fair vs paper on T4", () => {
     expect(both("residue_ligand", "Yes: GLU OE2, N2", "Yes: GLU OE1, N2").fair.exact).toBe(1);
   });
   it("ASN OD1 for ND2 is still wrong", () => {
-    expect(both("residue_ligand", "Yes: ASN OD1, O3", "Yes: ASN ND2, O3").fair).toEqual({ exact: 0, partial: 0, f1: 0 });
+    expect(both("residue_ligand", "Yes: ASN OD1, O3", "Yes: ASN ND2, O3").fair).toEqual({
+      exact: 0,
+      partial: 0,
+      f1: 0,
+    });
   });
   it("one obvious bond of nine: precision 1 (paper), F1 0.2", () => {
     const gold = "Yes: " + ["O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8", "O9"].map((o) => `SER OG, ${o}`).join("; ");
@@ -131,7 +148,10 @@ describe("fairScoreOf", () => {
     expect(fairScoreOf("translation", "move x 3", { axis: "x", distanceA: 3 })).toEqual({ ok: true, score: null });
   });
   it("an unparsable stored answer scores 0; a bad gold is an error", () => {
-    expect(fairScoreOf("residue_ligand", "", { kind: "none" })).toEqual({ ok: true, score: { exact: 0, partial: 0, f1: 0 } });
+    expect(fairScoreOf("residue_ligand", "", { kind: "none" })).toEqual({
+      ok: true,
+      score: { exact: 0, partial: 0, f1: 0 },
+    });
     expect(fairScoreOf("residue_ligand", "No", { kind: "maybe" }).ok).toBe(false);
   });
 });

@@ -48,7 +48,9 @@ describe("answer text normalisation", () => {
 
 describe("question templates", () => {
   it("fills placeholders and refuses missing ones", () => {
-    expect(fillTemplate("complex {pdbId}, residue {residue}", { pdbId: "5ey0", residue: "ARG 45" })).toBe("complex 5ey0, residue ARG 45");
+    expect(fillTemplate("complex {pdbId}, residue {residue}", { pdbId: "5ey0", residue: "ARG 45" })).toBe(
+      "complex 5ey0, residue ARG 45",
+    );
     expect(() => fillTemplate("complex {pdbId}", {})).toThrow("question template placeholder {pdbId} has no value");
   });
 });

@@ -49,7 +49,18 @@ describe("units after the number", () => {
 });
 
 describe("no hydrogen bonds", () => {
-  it.each(["No", "no", "None", "none.", "No hydrogen bonds", "no hydrogen bond", "No H-bonds", "no H bonds", "No hbonds", "NO H-BONDS."])("T4 %j is No", (text) => {
+  it.each([
+    "No",
+    "no",
+    "None",
+    "none.",
+    "No hydrogen bonds",
+    "no hydrogen bond",
+    "No H-bonds",
+    "no H bonds",
+    "No hbonds",
+    "NO H-BONDS.",
+  ])("T4 %j is No", (text) => {
     const r = t4.parseAnswer(text);
     expect(r.ok && r.canonical).toBe("No");
   });
@@ -69,7 +80,10 @@ describe("no hydrogen bonds", () => {
 describe("one-letter residue codes", () => {
   it.each([
     ["Yes: R NH2, O1B", "'R' is a one-letter amino-acid code: write the 3-letter code 'ARG'"],
-    ["Yes: ARG NE, O2G; d OD1, N2", "bond 2 ('d OD1, N2'): 'd' is a one-letter amino-acid code: write the 3-letter code 'ASP'"],
+    [
+      "Yes: ARG NE, O2G; d OD1, N2",
+      "bond 2 ('d OD1, N2'): 'd' is a one-letter amino-acid code: write the 3-letter code 'ASP'",
+    ],
     ["Yes: T 35 OG1, O1", "'T' is a one-letter amino-acid code: write the 3-letter code 'THR'"],
   ])("T4 %j", (text, message) => {
     const r = t4.parseAnswer(text);

@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { interactionLocationTask as task } from "@/lib/tasks/interaction-location";
 
-const OPTIONS = ["move x 3, move y -2", "move x -3, move y -2", "move x 3, move y 2", "move x 6, move y -4"] as [string, string, string, string];
+const OPTIONS = ["move x 3, move y -2", "move x -3, move y -2", "move x 3, move y 2", "move x 6, move y -4"] as [
+  string,
+  string,
+  string,
+  string,
+];
 const FIELDS = {
   pdbId: "5ey0",
-  bond: { residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" }, atomName: "OH", ligandAtomName: "O5" },
+  bond: {
+    residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" },
+    atomName: "OH",
+    ligandAtomName: "O5",
+  },
   options: OPTIONS,
 };
 const GOLD = { letter: "A" as const, options: OPTIONS };
@@ -51,15 +60,32 @@ describe("T8 interaction location", () => {
   it("renders the named bond and the four options in the question", () => {
     const text = task.renderQuestion(FIELDS);
     expect(text).toContain("between atom OH of residue TYR 228 (chain A) and ligand atom O5");
-    expect(text).toContain("A. move x 3, move y -2\nB. move x -3, move y -2\nC. move x 3, move y 2\nD. move x 6, move y -4");
+    expect(text).toContain(
+      "A. move x 3, move y -2\nB. move x -3, move y -2\nC. move x 3, move y 2\nD. move x 6, move y -4",
+    );
   });
 
   it("validates the option texts in the answer key", () => {
     expect(task.goldSchema.safeParse(GOLD).success).toBe(true);
-    expect(task.goldSchema.safeParse({ letter: "A", options: ["move x 2.5, move y -1.5", "move x -2.5, move y -1.5", "move x 2.5, move y 1.5", "move x 5, move y -3"] }).success).toBe(true);
+    expect(
+      task.goldSchema.safeParse({
+        letter: "A",
+        options: [
+          "move x 2.5, move y -1.5",
+          "move x -2.5, move y -1.5",
+          "move x 2.5, move y 1.5",
+          "move x 5, move y -3",
+        ],
+      }).success,
+    ).toBe(true);
     const swapped = task.goldSchema.safeParse({ letter: "A", options: ["move y -2, move x 3", ...OPTIONS.slice(1)] });
-    expect(swapped.error?.issues[0]?.message).toBe("option A: command 1 ('move y -2'): expected an axis x after 'move', got 'y' — e.g. 'move x 3, move y -2'");
-    const repeated = task.goldSchema.safeParse({ letter: "B", options: [OPTIONS[0], "Move X 3.0, move y -2", OPTIONS[2], OPTIONS[3]] });
+    expect(swapped.error?.issues[0]?.message).toBe(
+      "option A: command 1 ('move y -2'): expected an axis x after 'move', got 'y' — e.g. 'move x 3, move y -2'",
+    );
+    const repeated = task.goldSchema.safeParse({
+      letter: "B",
+      options: [OPTIONS[0], "Move X 3.0, move y -2", OPTIONS[2], OPTIONS[3]],
+    });
     expect(repeated.error?.issues[0]?.message).toBe("option B repeats option A (move x 3, move y -2)");
     expect(task.goldSchema.safeParse({ letter: "E", options: OPTIONS }).success).toBe(false);
   });
@@ -68,6 +94,8 @@ describe("T8 interaction location", () => {
     expect(task.itemSchema.safeParse({ fields: FIELDS, gold: GOLD }).success).toBe(true);
     const shown = { ...FIELDS, options: ["move x 3, move y 2", OPTIONS[1], OPTIONS[2], OPTIONS[3]] };
     const result = task.itemSchema.safeParse({ fields: shown, gold: GOLD });
-    expect(result.error?.issues[0]?.message).toBe("option A shown (move x 3, move y 2) differs from the answer key (move x 3, move y -2)");
+    expect(result.error?.issues[0]?.message).toBe(
+      "option A shown (move x 3, move y 2) differs from the answer key (move x 3, move y -2)",
+    );
   });
 });

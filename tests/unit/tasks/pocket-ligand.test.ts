@@ -5,7 +5,14 @@ import type { PocketBond } from "@/lib/tasks/grammar/hbond";
 import { pocketLigandTask as task, type PocketLigandAnswer } from "@/lib/tasks/pocket-ligand";
 import { describeWithShared, SHARED_STRUCTURES_DIR } from "../../helpers/shared-data";
 
-function bond(residueName: string, residueNumber: number, atomName: string, chainId: string, ligandAtomName: string, insertionCode = ""): PocketBond {
+function bond(
+  residueName: string,
+  residueNumber: number,
+  atomName: string,
+  chainId: string,
+  ligandAtomName: string,
+  insertionCode = "",
+): PocketBond {
   return { residueName, residueNumber, insertionCode, atomName, chainId, ligandAtomName };
 }
 const bonds = (...list: PocketBond[]): PocketLigandAnswer => ({ kind: "bonds", bonds: list });
@@ -18,7 +25,11 @@ const GLY = bond("GLY", 229, "N", "A", "O3");
 describe("T9 pocket–ligand grammar", () => {
   it("reads a 5ey0-style list and canonicalises it sorted by chain and residue number", () => {
     const parsed = task.parseAnswer(EXAMPLE_5EY0);
-    expect(parsed).toEqual({ ok: true, value: bonds(ASP, TYR, GLY), canonical: "ASP 104 OD1 A, N2; TYR 228 OH A, O5; GLY 229 N A, O3" });
+    expect(parsed).toEqual({
+      ok: true,
+      value: bonds(ASP, TYR, GLY),
+      canonical: "ASP 104 OD1 A, N2; TYR 228 OH A, O5; GLY 229 N A, O3",
+    });
     if (parsed.ok) expect(task.parseAnswer(parsed.canonical)).toEqual(parsed);
   });
 
@@ -47,18 +58,45 @@ describe("T9 pocket–ligand grammar", () => {
   const EG = " — e.g. 'TYR 228 OH A, O5; ASP 104 OD1 A, N2'";
   it.each([
     ["", `the answer is empty: expected 'No' or '<RES> <resnum> <atom> <chain>, <ligand atom>; ...'${EG}`],
-    ["TYR 228 OH, O5", `bond 1 ('TYR 228 OH, O5'): expected 4 parts '<RES> <resnum> <atom> <chain>' before the comma (e.g. 'TYR 228 OH A'), got 3: 'TYR 228 OH' (is the chain missing?)${EG}`],
-    ["TYR 228 A OH, O5", `bond 1 ('TYR 228 A OH, O5'): 'OH' is not a one-character chain id: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'TYR 228 OH A'${EG}`],
+    [
+      "TYR 228 OH, O5",
+      `bond 1 ('TYR 228 OH, O5'): expected 4 parts '<RES> <resnum> <atom> <chain>' before the comma (e.g. 'TYR 228 OH A'), got 3: 'TYR 228 OH' (is the chain missing?)${EG}`,
+    ],
+    [
+      "TYR 228 A OH, O5",
+      `bond 1 ('TYR 228 A OH, O5'): 'OH' is not a one-character chain id: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'TYR 228 OH A'${EG}`,
+    ],
     // A chain letter before a one-letter atom name: read by position it would be atom "A" on chain "O" and score 0.
-    ["GLY 27 A O, N37", `bond 1 ('GLY 27 A O, N37'): 'A' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 O A'${EG}`],
-    ["TYR 228 OH A, O5; gly 27 b n, n37", `bond 2 ('gly 27 b n, n37'): 'b' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 N B'${EG}`],
-    ["SEP 12 A P, O1", `bond 1 ('SEP 12 A P, O1'): 'A' is not an atom of SEP: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'SEP 12 P A'${EG}`],
-    ["TYR X228 OH A, O5", `bond 1 ('TYR X228 OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got 'X228'${EG}`],
-    ["TYR 228AB OH A, O5", `bond 1 ('TYR 228AB OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got '228AB'${EG}`],
-    ["TYR 228 OH A, O5 O6", `bond 1 ('TYR 228 OH A, O5 O6'): expected one ligand atom name after the comma, got 'O5 O6'${EG}`],
+    [
+      "GLY 27 A O, N37",
+      `bond 1 ('GLY 27 A O, N37'): 'A' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 O A'${EG}`,
+    ],
+    [
+      "TYR 228 OH A, O5; gly 27 b n, n37",
+      `bond 2 ('gly 27 b n, n37'): 'b' is not an atom of GLY: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'GLY 27 N B'${EG}`,
+    ],
+    [
+      "SEP 12 A P, O1",
+      `bond 1 ('SEP 12 A P, O1'): 'A' is not an atom of SEP: write the atom name before the chain ('<RES> <resnum> <atom> <chain>'), as in 'SEP 12 P A'${EG}`,
+    ],
+    [
+      "TYR X228 OH A, O5",
+      `bond 1 ('TYR X228 OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got 'X228'${EG}`,
+    ],
+    [
+      "TYR 228AB OH A, O5",
+      `bond 1 ('TYR 228AB OH A, O5'): expected a residue number as the 2nd part (e.g. 228, or 60B with an insertion code), got '228AB'${EG}`,
+    ],
+    [
+      "TYR 228 OH A, O5 O6",
+      `bond 1 ('TYR 228 OH A, O5 O6'): expected one ligand atom name after the comma, got 'O5 O6'${EG}`,
+    ],
     ["Yes: TYR 228 OH A, O5", `list the bonds directly, without 'Yes'${EG}`],
     ["No bonds", `unexpected 'bonds' after 'No': answer just 'No' when there are no hydrogen bonds${EG}`],
-    ["TYR 228 OH A, O5 ASP 104 OD1 A, N2", `bond 1 ('TYR 228 OH A, O5 ASP 104 OD1 A, N2'): expected one comma per bond ('<RES> <resnum> <atom> <chain>, <ligand atom>'); separate bonds with ';'${EG}`],
+    [
+      "TYR 228 OH A, O5 ASP 104 OD1 A, N2",
+      `bond 1 ('TYR 228 OH A, O5 ASP 104 OD1 A, N2'): expected one comma per bond ('<RES> <resnum> <atom> <chain>, <ligand atom>'); separate bonds with ';'${EG}`,
+    ],
     ["TYR 228 OH A, O5; ; GLY 229 N A, O3", `bond 2 is empty (two ';' in a row?)${EG}`],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
@@ -84,7 +122,12 @@ describe("T9 pocket–ligand scoring", () => {
   it.each([
     ["the same set", 1, 1, bonds(ASP, TYR)],
     ["2 true of 2 + 1 extra", 0, 0.5, bonds(TYR, ASP, GLY)],
-    ["5 answered vs 2 true", 0, 0, bonds(TYR, ASP, GLY, bond("SER", 1, "OG", "A", "O1"), bond("SER", 2, "OG", "A", "O1"))],
+    [
+      "5 answered vs 2 true",
+      0,
+      0,
+      bonds(TYR, ASP, GLY, bond("SER", 1, "OG", "A", "O1"), bond("SER", 2, "OG", "A", "O1")),
+    ],
     ["1 of 2 true and 1 false", 0, 0.5, bonds(TYR, GLY)],
     ["the right atoms with a wrong residue number", 0, 0.5, bonds(TYR, bond("ASP", 105, "OD1", "A", "N2"))],
     ["the right atoms on another chain", 0, 0.5, bonds(TYR, bond("ASP", 104, "OD1", "B", "N2"))],
@@ -133,7 +176,9 @@ describeWithShared("T9 grammar on real PDB records", () => {
         const text = `${residueName} ${residueNumber}${insertionCode} ${atomName} ${chainId}, ${atomName}`;
         const parsed = task.parseAnswer(text);
         if (!parsed.ok) throw new Error(`${file}: ${line}\n${parsed.error}`);
-        expect(parsed.value).toEqual(bonds(bond(residueName, residueNumber, atomName, chainId, atomName, insertionCode)));
+        expect(parsed.value).toEqual(
+          bonds(bond(residueName, residueNumber, atomName, chainId, atomName, insertionCode)),
+        );
         atoms++;
         if (insertionCode !== "") withInsertionCode++;
       }

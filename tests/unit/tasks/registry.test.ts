@@ -17,12 +17,34 @@ describe("task registry", () => {
 
   it("declares kind and format as in spec §3", () => {
     const shape = listTasks().map((t) => `${t.code}:${t.kind}:${t.format}`);
-    expect(shape).toEqual(["T1:unit:cloze", "T2:unit:cloze", "T3:unit:cloze", "T4:unit:cloze", "T5:composite:mc", "T6:composite:mc", "T7:composite:cloze", "T8:composite:mc", "T9:composite:cloze"]);
+    expect(shape).toEqual([
+      "T1:unit:cloze",
+      "T2:unit:cloze",
+      "T3:unit:cloze",
+      "T4:unit:cloze",
+      "T5:composite:mc",
+      "T6:composite:mc",
+      "T7:composite:cloze",
+      "T8:composite:mc",
+      "T9:composite:cloze",
+    ]);
   });
 
   it("states the spec §4 chance levels for items from the spec's range (lib/tasks/chance.ts)", () => {
-    const chance = Object.fromEntries(listTasks().map((t) => [t.code, combineChance([keyAnswerSpace(t.id, SPEC_ORIGIN)]).exact]));
-    expect(chance).toEqual({ T1: 1 / 9, T2: 1 / 13, T3: 1 / 21, T4: null, T5: 0.25, T6: 0.25, T7: null, T8: 0.25, T9: null });
+    const chance = Object.fromEntries(
+      listTasks().map((t) => [t.code, combineChance([keyAnswerSpace(t.id, SPEC_ORIGIN)]).exact]),
+    );
+    expect(chance).toEqual({
+      T1: 1 / 9,
+      T2: 1 / 13,
+      T3: 1 / 21,
+      T4: null,
+      T5: 0.25,
+      T6: 0.25,
+      T7: null,
+      T8: 0.25,
+      T9: null,
+    });
   });
 
   it("finds tasks by id and rejects unknown ids clearly", () => {
@@ -30,7 +52,9 @@ describe("task registry", () => {
     expect(findTask("pocket_ligand")?.code).toBe("T9");
     expect(findTask("hbond")).toBeUndefined();
     expect(findTask(undefined)).toBeUndefined();
-    expect(() => getTask("Translation")).toThrow("unknown task id 'Translation': expected one of translation, rotation, zooming");
+    expect(() => getTask("Translation")).toThrow(
+      "unknown task id 'Translation': expected one of translation, rotation, zooming",
+    );
     expect(() => getTask(7)).toThrow("unknown task id a number");
     expect(parseTaskId("zooming")).toEqual({ ok: true, id: "zooming" });
     expect(parseTaskId(null)).toMatchObject({ ok: false, error: expect.stringContaining("a null") });
@@ -46,7 +70,8 @@ describe.each(TASK_IDS.map((id) => [id]))("task %s contract", (id) => {
     expect(task.label.length).toBeGreaterThan(3);
     expect(task.instructions).toContain(AXES_CONVENTION);
     expect(task.instructions).toMatch(/Example/);
-    if (["rotation", "translation_rotation", "rotation_rotation", "docking"].includes(id)) expect(task.instructions).toContain(ROTATION_CONVENTION);
+    if (["rotation", "translation_rotation", "rotation_rotation", "docking"].includes(id))
+      expect(task.instructions).toContain(ROTATION_CONVENTION);
   });
 
   it("renders its question template with every placeholder filled", () => {
@@ -70,7 +95,11 @@ describe.each(TASK_IDS.map((id) => [id]))("task %s contract", (id) => {
     const graded = task.gradeText(sample.correctText, sample.gold);
     expect(graded).toMatchObject({ ok: true, score: { exact: 1, partial: 1 } });
     const canonicalGold = task.canonicalizeGold(task.goldSchema.parse(sample.gold) as never);
-    expect(task.gradeText(canonicalGold, sample.gold)).toMatchObject({ ok: true, canonical: canonicalGold, score: { exact: 1, partial: 1 } });
+    expect(task.gradeText(canonicalGold, sample.gold)).toMatchObject({
+      ok: true,
+      canonical: canonicalGold,
+      score: { exact: 1, partial: 1 },
+    });
   });
 
   it("scores a wrong answer below exact and keeps partial in [0, 1)", () => {
@@ -98,7 +127,11 @@ describe.each(TASK_IDS.map((id) => [id]))("task %s contract", (id) => {
   it("reports bad stored gold, bad params and empty answers without throwing", () => {
     expect(task.gradeText(sample.correctText, { nonsense: true })).toMatchObject({ ok: false, stage: "gold" });
     expect(task.gradeText(sample.correctText, sample.gold, "fast")).toMatchObject({ ok: false, stage: "params" });
-    expect(task.gradeText("   ", sample.gold)).toMatchObject({ ok: false, stage: "answer", error: expect.stringMatching(/empty/) });
+    expect(task.gradeText("   ", sample.gold)).toMatchObject({
+      ok: false,
+      stage: "answer",
+      error: expect.stringMatching(/empty/),
+    });
   });
 
   it("has default params that validate", () => {

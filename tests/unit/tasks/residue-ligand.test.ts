@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { ResidueBond } from "@/lib/tasks/grammar/hbond";
-import { classifyResidueLigandItem, residueLigandTask as task, type ResidueLigandAnswer } from "@/lib/tasks/residue-ligand";
+import {
+  classifyResidueLigandItem,
+  residueLigandTask as task,
+  type ResidueLigandAnswer,
+} from "@/lib/tasks/residue-ligand";
 
-const bond = (atomName: string, ligandAtomName: string, residueName = "ARG"): ResidueBond => ({ residueName, atomName, ligandAtomName });
+const bond = (atomName: string, ligandAtomName: string, residueName = "ARG"): ResidueBond => ({
+  residueName,
+  atomName,
+  ligandAtomName,
+});
 const bonds = (...list: ResidueBond[]): ResidueLigandAnswer => ({ kind: "bonds", bonds: list });
 const NONE: ResidueLigandAnswer = { kind: "none" };
 
@@ -35,19 +43,40 @@ describe("T4 residue–ligand grammar", () => {
   it.each([
     ["", `the answer is empty: expected 'No' or 'Yes: <RES> <atom>, <ligand atom>; ...'${EG}`],
     ["maybe", `expected 'No' or 'Yes: <RES> <atom>, <ligand atom>; ...', got 'maybe'${EG}`],
-    ["ARG NH2, O1B", `expected 'No' or 'Yes: <RES> <atom>, <ligand atom>; ...', got 'ARG NH2, O1B': start the list with 'Yes:'${EG}`],
+    [
+      "ARG NH2, O1B",
+      `expected 'No' or 'Yes: <RES> <atom>, <ligand atom>; ...', got 'ARG NH2, O1B': start the list with 'Yes:'${EG}`,
+    ],
     ["No bonds", `unexpected 'bonds' after 'No': answer just 'No' when there are no hydrogen bonds${EG}`],
     ["Yes ARG NH2, O1B", `expected ':' after 'Yes'${EG}`],
     ["Yes:", `list at least one bond after 'Yes:'${EG}`],
-    ["Yes: ARG 45 NH2, O1B", `bond 1 ('ARG 45 NH2, O1B'): name the residue by its 3-letter code only, without a number: write 'ARG NH2'${EG}`],
-    ["Yes: ARG NH2 O1B", `bond 1 ('ARG NH2 O1B'): expected a comma between the protein atom and the ligand atom, as in 'ARG NH2, O1'${EG}`],
-    ["Yes: ARG NH2, O1B, O2G", `bond 1 ('ARG NH2, O1B, O2G'): expected one comma per bond ('<RES> <atom>, <ligand atom>'); separate bonds with ';'${EG}`],
+    [
+      "Yes: ARG 45 NH2, O1B",
+      `bond 1 ('ARG 45 NH2, O1B'): name the residue by its 3-letter code only, without a number: write 'ARG NH2'${EG}`,
+    ],
+    [
+      "Yes: ARG NH2 O1B",
+      `bond 1 ('ARG NH2 O1B'): expected a comma between the protein atom and the ligand atom, as in 'ARG NH2, O1'${EG}`,
+    ],
+    [
+      "Yes: ARG NH2, O1B, O2G",
+      `bond 1 ('ARG NH2, O1B, O2G'): expected one comma per bond ('<RES> <atom>, <ligand atom>'); separate bonds with ';'${EG}`,
+    ],
     ["Yes: ARG NH2, O1B;; ARG NE, O2G", `bond 2 is empty (two ';' in a row?)${EG}`],
-    ["Yes: ARG NH2, O1B O2G", `bond 1 ('ARG NH2, O1B O2G'): expected one ligand atom name after the comma, got 'O1B O2G'${EG}`],
+    [
+      "Yes: ARG NH2, O1B O2G",
+      `bond 1 ('ARG NH2, O1B O2G'): expected one ligand atom name after the comma, got 'O1B O2G'${EG}`,
+    ],
     ["Yes: ARG NH2,", `bond 1 ('ARG NH2,'): expected a ligand atom name after the comma${EG}`],
-    ["Yes: ARGININE NH2, O1B", `bond 1 ('ARGININE NH2, O1B'): 'ARGININE' is not a 3-letter residue code: it has 8 characters, at most 3${EG}`],
+    [
+      "Yes: ARGININE NH2, O1B",
+      `bond 1 ('ARGININE NH2, O1B'): 'ARGININE' is not a 3-letter residue code: it has 8 characters, at most 3${EG}`,
+    ],
     ["Yes: NH2, O1B", `bond 1 ('NH2, O1B'): expected '<RES> <atom>' before the comma (e.g. 'ARG NH2'), got 'NH2'${EG}`],
-    ["Yes: ARG NH2, O#1", `bond 1 ('ARG NH2, O#1'): 'O#1' is not a ligand atom name: the character '#' (U+0023) cannot be part of it (letters, digits, ' " * _ only)${EG}`],
+    [
+      "Yes: ARG NH2, O#1",
+      `bond 1 ('ARG NH2, O#1'): 'O#1' is not a ligand atom name: the character '#' (U+0023) cannot be part of it (letters, digits, ' " * _ only)${EG}`,
+    ],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
   });
@@ -59,10 +88,25 @@ describe("T4 residue–ligand scoring", () => {
     ["the same set", 1, 1, two],
     ["the same set in another order and case", 1, 1, bonds(bond("ne", "o2g", "arg"), bond("NH2", "O1B"))],
     ["2 true of 2 + 1 extra (capped at 0.5)", 0, 0.5, bonds(bond("NH2", "O1B"), bond("NE", "O2G"), bond("NH1", "O3G"))],
-    ["2 true of 2 + 2 extra (4 = 2 × 2, precision 0.5)", 0, 0.5, bonds(bond("NH2", "O1B"), bond("NE", "O2G"), bond("NH1", "O3G"), bond("NH1", "O1B"))],
-    ["5 answered vs 2 true (more than twice)", 0, 0, bonds(bond("NH2", "O1B"), bond("NE", "O2G"), bond("NH1", "O3G"), bond("NH1", "O1B"), bond("NE", "O1B"))],
+    [
+      "2 true of 2 + 2 extra (4 = 2 × 2, precision 0.5)",
+      0,
+      0.5,
+      bonds(bond("NH2", "O1B"), bond("NE", "O2G"), bond("NH1", "O3G"), bond("NH1", "O1B")),
+    ],
+    [
+      "5 answered vs 2 true (more than twice)",
+      0,
+      0,
+      bonds(bond("NH2", "O1B"), bond("NE", "O2G"), bond("NH1", "O3G"), bond("NH1", "O1B"), bond("NE", "O1B")),
+    ],
     ["1 of 2 true and 1 false (precision 1/2)", 0, 0.5, bonds(bond("NH2", "O1B"), bond("NH1", "O3G"))],
-    ["1 of 2 true and 2 false (precision 1/3)", 0, 1 / 3, bonds(bond("NH2", "O1B"), bond("NH1", "O3G"), bond("NE", "O1B"))],
+    [
+      "1 of 2 true and 2 false (precision 1/3)",
+      0,
+      1 / 3,
+      bonds(bond("NH2", "O1B"), bond("NH1", "O3G"), bond("NE", "O1B")),
+    ],
     ["1 of 2 true, nothing false (precision 1, not exact)", 0, 1, bonds(bond("NH2", "O1B"))],
     ["only false bonds", 0, 0, bonds(bond("NH1", "O3G"))],
     ["the right atoms on another residue", 0, 0, bonds(bond("NH2", "O1B", "LYS"), bond("NE", "O2G", "LYS"))],

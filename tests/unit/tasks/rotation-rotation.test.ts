@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { rotationRotationTask as task } from "@/lib/tasks/rotation-rotation";
 
-const GOLD = { letter: "A" as const, options: ["roll x 30, roll z -45", "roll x 60, roll z -30", "roll z -45, roll x 30", "roll x 15, roll z -60"] as [string, string, string, string] };
+const GOLD = {
+  letter: "A" as const,
+  options: ["roll x 30, roll z -45", "roll x 60, roll z -30", "roll z -45, roll x 30", "roll x 15, roll z -60"] as [
+    string,
+    string,
+    string,
+    string,
+  ],
+};
 
 describe("T6 rotation + rotation", () => {
   it("scores the letter; partial equals exact", () => {

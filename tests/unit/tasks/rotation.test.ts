@@ -20,7 +20,11 @@ describe("T2 rotation grammar", () => {
     for (const axis of ["x", "y", "z"] as const) {
       for (let angleDeg = -90; angleDeg <= 90; angleDeg += 15) {
         const value: RotationAnswer = { axis, angleDeg };
-        expect(task.parseAnswer(task.canonicalize(value))).toEqual({ ok: true, value, canonical: `roll ${axis} ${angleDeg}` });
+        expect(task.parseAnswer(task.canonicalize(value))).toEqual({
+          ok: true,
+          value,
+          canonical: `roll ${axis} ${angleDeg}`,
+        });
         n++;
       }
     }
@@ -35,9 +39,15 @@ describe("T2 rotation grammar", () => {
     ["roll y 20", "the angle must be a multiple of 15°, got 20 — e.g. 'roll y 15'"],
     ["roll y 105", "the angle 105 is out of range: expected a multiple of 15 from -90 to 90° — e.g. 'roll y 15'"],
     ["roll y -180", "the angle -180 is out of range: expected a multiple of 15 from -90 to 90° — e.g. 'roll y 15'"],
-    ["roll y 15 Å", "'Å' is not a unit of angle: write the angle in °, deg or degrees, or as a plain number, after 'roll y' — e.g. 'roll y 15'"],
+    [
+      "roll y 15 Å",
+      "'Å' is not a unit of angle: write the angle in °, deg or degrees, or as a plain number, after 'roll y' — e.g. 'roll y 15'",
+    ],
     ["roll y 20°", "the angle must be a multiple of 15°, got 20 — e.g. 'roll y 15'"],
-    ["roll y 15 clockwise", "unexpected 'clockwise' after 'roll y 15': the answer is one command only — e.g. 'roll y 15'"],
+    [
+      "roll y 15 clockwise",
+      "unexpected 'clockwise' after 'roll y 15': the answer is one command only — e.g. 'roll y 15'",
+    ],
     ["roll y", "expected an angle in degrees after 'roll y' — e.g. 'roll y 15'"],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
@@ -56,10 +66,17 @@ describe("T2 rotation scoring (R = 180°)", () => {
   });
 
   it("uses a configured R", () => {
-    expect(task.score({ axis: "y", angleDeg: -60 }, { axis: "y", angleDeg: 30 }, { partialRangeDeg: 360 })).toEqual({ exact: 0, partial: 0.75 });
+    expect(task.score({ axis: "y", angleDeg: -60 }, { axis: "y", angleDeg: 30 }, { partialRangeDeg: 360 })).toEqual({
+      exact: 0,
+      partial: 0.75,
+    });
   });
 
   it("grades raw text end to end", () => {
-    expect(task.gradeText("Roll Y -60.", { axis: "y", angleDeg: 30 })).toEqual({ ok: true, canonical: "roll y -60", score: { exact: 0, partial: 0.5 } });
+    expect(task.gradeText("Roll Y -60.", { axis: "y", angleDeg: 30 })).toEqual({
+      ok: true,
+      canonical: "roll y -60",
+      score: { exact: 0, partial: 0.5 },
+    });
   });
 });

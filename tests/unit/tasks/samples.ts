@@ -15,8 +15,18 @@ export interface TaskSample {
 }
 
 export const SAMPLES: Record<TaskId, TaskSample> = {
-  translation: { fields: { pdbId: "5ey0" }, gold: { axis: "x", distanceA: 4 }, correctText: "Move X +4.", wrongText: "move y 4" },
-  rotation: { fields: { pdbId: "1n7g" }, gold: { axis: "y", angleDeg: 15 }, correctText: "roll  y 15", wrongText: "roll y -15" },
+  translation: {
+    fields: { pdbId: "5ey0" },
+    gold: { axis: "x", distanceA: 4 },
+    correctText: "Move X +4.",
+    wrongText: "move y 4",
+  },
+  rotation: {
+    fields: { pdbId: "1n7g" },
+    gold: { axis: "y", angleDeg: 15 },
+    correctText: "roll  y 15",
+    wrongText: "roll y -15",
+  },
   zooming: { fields: { pdbId: "4alw" }, gold: { distanceA: 40 }, correctText: "move z 40", wrongText: "move z 41" },
   residue_ligand: {
     fields: { pdbId: "1hii", residue: { residueName: "ARG", residueNumber: 45, insertionCode: "", chainId: "A" } },
@@ -32,24 +42,42 @@ export const SAMPLES: Record<TaskId, TaskSample> = {
   },
   translation_rotation: {
     fields: { referencePdbId: "1acj", targetPdbId: "1bju" },
-    gold: { letter: "C", options: ["move x 6, roll y 60", "move x -3, roll y 45", "move x 3, roll y 30", "move y 3, roll y 75"] },
+    gold: {
+      letter: "C",
+      options: ["move x 6, roll y 60", "move x -3, roll y 45", "move x 3, roll y 30", "move y 3, roll y 75"],
+    },
     correctText: "(c)",
     wrongText: "A",
   },
   rotation_rotation: {
     fields: { pdbId: "2reg" },
-    gold: { letter: "A", options: ["roll x 30, roll z -45", "roll x 60, roll z -30", "roll z -45, roll x 30", "roll x 15, roll z -60"] },
+    gold: {
+      letter: "A",
+      options: ["roll x 30, roll z -45", "roll x 60, roll z -30", "roll z -45, roll x 30", "roll x 15, roll z -60"],
+    },
     correctText: "Option A",
     wrongText: "B",
   },
-  docking: { fields: { pdbId: "3shy" }, gold: { rollAxis: "x", rollAngleDeg: 75, moveDistanceA: -14 }, correctText: "roll x 75, move x -14", wrongText: "roll x 75, move x 14" },
+  docking: {
+    fields: { pdbId: "3shy" },
+    gold: { rollAxis: "x", rollAngleDeg: 75, moveDistanceA: -14 },
+    correctText: "roll x 75, move x -14",
+    wrongText: "roll x 75, move x 14",
+  },
   interaction_location: {
     fields: {
       pdbId: "5ey0",
-      bond: { residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" }, atomName: "OH", ligandAtomName: "O5" },
+      bond: {
+        residue: { residueName: "TYR", residueNumber: 228, insertionCode: "", chainId: "A" },
+        atomName: "OH",
+        ligandAtomName: "O5",
+      },
       options: ["move x 3, move y -2", "move x -3, move y -2", "move x 3, move y 2", "move x 6, move y -4"],
     },
-    gold: { letter: "A", options: ["move x 3, move y -2", "move x -3, move y -2", "move x 3, move y 2", "move x 6, move y -4"] },
+    gold: {
+      letter: "A",
+      options: ["move x 3, move y -2", "move x -3, move y -2", "move x 3, move y 2", "move x 6, move y -4"],
+    },
     correctText: "a",
     wrongText: "D",
   },
@@ -58,9 +86,30 @@ export const SAMPLES: Record<TaskId, TaskSample> = {
     gold: {
       kind: "bonds",
       bonds: [
-        { residueName: "TYR", residueNumber: 228, insertionCode: "", atomName: "OH", chainId: "A", ligandAtomName: "O5" },
-        { residueName: "ASP", residueNumber: 104, insertionCode: "", atomName: "OD1", chainId: "A", ligandAtomName: "N2" },
-        { residueName: "GLY", residueNumber: 229, insertionCode: "", atomName: "N", chainId: "A", ligandAtomName: "O3" },
+        {
+          residueName: "TYR",
+          residueNumber: 228,
+          insertionCode: "",
+          atomName: "OH",
+          chainId: "A",
+          ligandAtomName: "O5",
+        },
+        {
+          residueName: "ASP",
+          residueNumber: 104,
+          insertionCode: "",
+          atomName: "OD1",
+          chainId: "A",
+          ligandAtomName: "N2",
+        },
+        {
+          residueName: "GLY",
+          residueNumber: 229,
+          insertionCode: "",
+          atomName: "N",
+          chainId: "A",
+          ligandAtomName: "O3",
+        },
       ],
     },
     correctText: "TYR 228 OH A, O5; ASP 104 OD1 A, N2; GLY 229 N A, O3",

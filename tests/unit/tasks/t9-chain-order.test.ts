@@ -7,7 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { pocketLigandTask as task, type PocketLigandFields } from "@/lib/tasks/pocket-ligand";
 
-const gly = (chainId: string) => ({ residueName: "GLY", residueNumber: 27, insertionCode: "", chainId, atoms: ["N", "CA", "C", "O"] });
+const gly = (chainId: string) => ({
+  residueName: "GLY",
+  residueNumber: 27,
+  insertionCode: "",
+  chainId,
+  atoms: ["N", "CA", "C", "O"],
+});
 const fields = (chainIds: string[], residues?: ReturnType<typeof gly>[]): PocketLigandFields => ({
   pdbId: "1abc",
   chainIds,
@@ -53,7 +59,9 @@ describe("T9: a one-character atom and chain (GLY 27 C O)", () => {
     };
     expect(refused("GLY 28 O A, O5")).toContain("bond 1 ('GLY 28 O A, O5'): chain A has no pocket residue GLY 28");
     expect(refused("GLY 27 OXT A, O5")).toContain("GLY 27 on chain A has no atom OXT");
-    expect(refused("GLY 27 O A, O5; GLY 27 N A, Q9")).toContain("bond 2 ('GLY 27 N A, Q9'): the ligand has no atom Q9 (its atoms: O5, N2)");
+    expect(refused("GLY 27 O A, O5; GLY 27 N A, Q9")).toContain(
+      "bond 2 ('GLY 27 N A, Q9'): the ligand has no atom Q9 (its atoms: O5, N2)",
+    );
     expect(task.parseAnswerFor("GLY 27 O A, o5; GLY 27 N A, N2", f)).toMatchObject({ ok: true });
   });
 
@@ -61,7 +69,12 @@ describe("T9: a one-character atom and chain (GLY 27 C O)", () => {
     const f = fields(["A", "C"]);
     const r = task.parseAnswerFor("GLY 27 O C, O5", f);
     expect(r).toMatchObject({ ok: true, canonical: "GLY 27 O C, O5" });
-    const gold = { kind: "bonds" as const, bonds: [{ residueName: "GLY", residueNumber: 27, insertionCode: "", atomName: "O", chainId: "C", ligandAtomName: "O5" }] };
+    const gold = {
+      kind: "bonds" as const,
+      bonds: [
+        { residueName: "GLY", residueNumber: 27, insertionCode: "", atomName: "O", chainId: "C", ligandAtomName: "O5" },
+      ],
+    };
     expect(task.gradeText("GLY 27 O C, O5", gold, undefined, f)).toMatchObject({ ok: true, score: { exact: 1 } });
     expect(task.gradeText("GLY 27 C O, O5", gold, undefined, f)).toMatchObject({ ok: false, stage: "answer" });
   });
@@ -70,7 +83,10 @@ describe("T9: a one-character atom and chain (GLY 27 C O)", () => {
     expect(task.parseAnswer("GLY 27 C O, O5")).toMatchObject({ ok: true, canonical: "GLY 27 C O, O5" });
     expect(task.parseAnswerFor("GLY 27 C O, O5", undefined)).toMatchObject({ ok: true, canonical: "GLY 27 C O, O5" });
     // Fields that do not validate are not guessed from.
-    expect(task.parseAnswerFor("GLY 27 C O, O5", { chainIds: "A" })).toMatchObject({ ok: true, canonical: "GLY 27 C O, O5" });
+    expect(task.parseAnswerFor("GLY 27 C O, O5", { chainIds: "A" })).toMatchObject({
+      ok: true,
+      canonical: "GLY 27 C O, O5",
+    });
   });
 
   it("every gold bond's canonical text parses to itself for its own item (the pick lists' output is never refused)", () => {
@@ -87,7 +103,10 @@ describe("T9: refused characters are named", () => {
   it.each([
     ["TYR 228 OH A, O5\u02b9", "'O5ʹ' is not a ligand atom name: the character 'ʹ' (U+02B9) cannot be part of it"],
     ["TYR 228 OH\u200b A, O5", "the character '\u200b' (U+200B) cannot be part of it"],
-    ["TY\u00ae 228 OH A, O5", "'TY®' is not a 3-letter residue code: the character '®' (U+00AE) cannot be part of it (letters and digits only)"],
+    [
+      "TY\u00ae 228 OH A, O5",
+      "'TY®' is not a 3-letter residue code: the character '®' (U+00AE) cannot be part of it (letters and digits only)",
+    ],
     ["TYR 228 OH A, O\u20185\u201b", "the character '‛' (U+201B)"],
     ["TYR 228 OH A, O123456", "it has 7 characters, at most 6"],
   ])("%j", (text, message) => {

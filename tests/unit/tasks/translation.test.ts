@@ -47,14 +47,23 @@ describe("T1 translation grammar", () => {
     ["move x 4 please", "unexpected 'please' after 'move x 4': the answer is one command only — e.g. 'move x 4'"],
     ["move x", "expected a distance in Å after 'move x' — e.g. 'move x 4'"],
     ["move", "expected an axis x or y after 'move' — e.g. 'move x 4'"],
-    ["move x 4 °", "'°' is not a unit of distance: write the distance in Å, A or angstroms, or as a plain number, after 'move x' — e.g. 'move x 4'"],
-    ["move x 4deg", "'deg' is not a unit of distance: write the distance in Å, A or angstroms, or as a plain number, after 'move x' — e.g. 'move x 4'"],
+    [
+      "move x 4 °",
+      "'°' is not a unit of distance: write the distance in Å, A or angstroms, or as a plain number, after 'move x' — e.g. 'move x 4'",
+    ],
+    [
+      "move x 4deg",
+      "'deg' is not a unit of distance: write the distance in Å, A or angstroms, or as a plain number, after 'move x' — e.g. 'move x 4'",
+    ],
     ["move x 5 Å", "the distance 5 is out of range: expected a whole number from -4 to 4 Å — e.g. 'move x 4'"],
     ["move x 4 Å please", "unexpected 'please' after 'move x 4': the answer is one command only — e.g. 'move x 4'"],
     ["movex 4", "put spaces between the command, the axis and the number: got 'movex' — e.g. 'move x 4'"],
     ["move x4", "put a space between the axis and the number: got 'x4' — e.g. 'move x 4'"],
     ["move x - 4", "write the sign directly before the number, without a space: got '- 4' — e.g. 'move x 4'"],
-    ["move x 4, move y 1", "expected a single command 'move <x|y> <distance>'; got 'move x 4, move y 1' — e.g. 'move x 4'"],
+    [
+      "move x 4, move y 1",
+      "expected a single command 'move <x|y> <distance>'; got 'move x 4, move y 1' — e.g. 'move x 4'",
+    ],
   ])("rejects %j with a specific message", (text, error) => {
     expect(task.parseAnswer(text)).toEqual({ ok: false, error });
   });

@@ -14,7 +14,11 @@ describe("T3 zooming grammar", () => {
 
   it("round-trips all 21 distances", () => {
     for (let distanceA = 40; distanceA <= 60; distanceA++) {
-      expect(task.parseAnswer(task.canonicalize({ distanceA }))).toEqual({ ok: true, value: { distanceA }, canonical: `move z ${distanceA}` });
+      expect(task.parseAnswer(task.canonicalize({ distanceA }))).toEqual({
+        ok: true,
+        value: { distanceA },
+        canonical: `move z ${distanceA}`,
+      });
     }
   });
 

@@ -30,7 +30,11 @@ function EntryList({ title, entries, total }: { title: string; entries: ReportEn
           </li>
         ))}
       </ul>
-      {total > countListed(entries) ? <p className="mt-1 text-sm text-slate-600">{total - countListed(entries)} more not stored (the counts are exact).</p> : null}
+      {total > countListed(entries) ? (
+        <p className="mt-1 text-sm text-slate-600">
+          {total - countListed(entries)} more not stored (the counts are exact).
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -69,7 +73,8 @@ export default async function ImportBatchPage({ params }: { params: Promise<{ ba
 
       {batch.stale ? (
         <p role="alert" className="mt-6 text-sm text-amber-800">
-          No sign of life for a long time: the server probably stopped during this import. Its transaction was rolled back, so nothing of it was stored; start it again.
+          No sign of life for a long time: the server probably stopped during this import. Its transaction was rolled
+          back, so nothing of it was stored; start it again.
         </p>
       ) : null}
       {running && !batch.stale ? (

@@ -44,9 +44,20 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
           <h2 id="preview-h" className="mb-3 font-semibold">
             Participant view (static condition)
           </h2>
-          <ItemPreview taskId={item.taskId} question={item.question} images={item.images.map(({ id, position, caption }) => ({ id, position, caption }))} payload={item.payload} />
-          {rendered && !rendered.ok ? <p className="mt-3 text-sm text-red-700">Stored fields do not validate: {rendered.error}</p> : null}
-          {templateMismatch ? <p className="mt-3 text-sm text-amber-800">The stored question differs from the task template filled with these fields (imported text is shown).</p> : null}
+          <ItemPreview
+            taskId={item.taskId}
+            question={item.question}
+            images={item.images.map(({ id, position, caption }) => ({ id, position, caption }))}
+            payload={item.payload}
+          />
+          {rendered && !rendered.ok ? (
+            <p className="mt-3 text-sm text-red-700">Stored fields do not validate: {rendered.error}</p>
+          ) : null}
+          {templateMismatch ? (
+            <p className="mt-3 text-sm text-amber-800">
+              The stored question differs from the task template filled with these fields (imported text is shown).
+            </p>
+          ) : null}
         </section>
 
         <div className="space-y-6">
@@ -60,8 +71,12 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
               <>
                 <p className="mt-1 font-mono">{item.gold.canonical}</p>
                 <details className="mt-2 text-sm">
-                  <summary className="cursor-pointer">Gold JSON{item.gold.distractors ? " and distractors" : ""}</summary>
-                  <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">{JSON.stringify({ gold: item.gold.gold, distractors: item.gold.distractors ?? undefined }, null, 2)}</pre>
+                  <summary className="cursor-pointer">
+                    Gold JSON{item.gold.distractors ? " and distractors" : ""}
+                  </summary>
+                  <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">
+                    {JSON.stringify({ gold: item.gold.gold, distractors: item.gold.distractors ?? undefined }, null, 2)}
+                  </pre>
                 </details>
               </>
             ) : (
@@ -102,7 +117,11 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
             <p className="mt-1">
               Generator {item.generatorVersion ?? "–"} · seed {item.seed ?? "–"} · tags {item.tags.join(", ") || "–"}
             </p>
-            {item.provenance ? <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 text-xs">{JSON.stringify(item.provenance, null, 2)}</pre> : null}
+            {item.provenance ? (
+              <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 text-xs">
+                {JSON.stringify(item.provenance, null, 2)}
+              </pre>
+            ) : null}
           </section>
         </div>
       </div>

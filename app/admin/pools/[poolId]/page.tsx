@@ -20,7 +20,13 @@ export const dynamic = "force-dynamic";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function PoolPage({ params, searchParams }: { params: Promise<{ poolId: string }>; searchParams: SearchParams }) {
+export default async function PoolPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ poolId: string }>;
+  searchParams: SearchParams;
+}) {
   const { poolId } = await params;
   const user = await requirePageRole("researcher", `/admin/pools/${poolId}`);
   const isAdmin = user.role === "admin";
@@ -33,7 +39,13 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
   const selected = pool.versions.find((v) => v.version === wanted) ?? pool.versions[0];
   const taskParam = TaskIdSchema.safeParse(Array.isArray(sp.task) ? sp.task[0] : sp.task);
   const pageParam = Math.max(1, Number(Array.isArray(sp.page) ? sp.page[0] : sp.page) || 1);
-  const items = selected ? await listPoolVersionItems({ poolVersionId: selected.id, taskId: taskParam.success ? taskParam.data : undefined, page: pageParam }) : null;
+  const items = selected
+    ? await listPoolVersionItems({
+        poolVersionId: selected.id,
+        taskId: taskParam.success ? taskParam.data : undefined,
+        page: pageParam,
+      })
+    : null;
   const here = (q: Record<string, string | number | undefined>) => {
     const s = new URLSearchParams(
       Object.entries(q)
@@ -58,7 +70,11 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
         </h2>
         <div className="mt-2 space-y-3">
           {pool.versions.map((v) => (
-            <article key={v.id} aria-label={`Version ${v.version}`} className={`rounded border bg-white p-4 ${v.id === selected?.id ? "border-blue-700" : "border-slate-300"}`}>
+            <article
+              key={v.id}
+              aria-label={`Version ${v.version}`}
+              className={`rounded border bg-white p-4 ${v.id === selected?.id ? "border-blue-700" : "border-slate-300"}`}
+            >
               <div className="flex flex-wrap items-center gap-3">
                 <h3 className="font-semibold">
                   <Link href={here({ version: v.version })} className="underline">
@@ -164,12 +180,26 @@ export default async function PoolPage({ params, searchParams }: { params: Promi
               page {items.page} of {items.pageCount}
             </span>
             {items.page > 1 ? (
-              <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page - 1 })} className="underline">
+              <Link
+                href={here({
+                  version: selected.version,
+                  task: taskParam.success ? taskParam.data : undefined,
+                  page: items.page - 1,
+                })}
+                className="underline"
+              >
                 ← Previous
               </Link>
             ) : null}
             {items.page < items.pageCount ? (
-              <Link href={here({ version: selected.version, task: taskParam.success ? taskParam.data : undefined, page: items.page + 1 })} className="underline">
+              <Link
+                href={here({
+                  version: selected.version,
+                  task: taskParam.success ? taskParam.data : undefined,
+                  page: items.page + 1,
+                })}
+                className="underline"
+              >
                 Next →
               </Link>
             ) : null}

@@ -13,12 +13,18 @@ export const dynamic = "force-dynamic";
 export default async function NewPoolPage() {
   await requirePageRole("admin", "/admin/pools/new");
   const facets = await listItemFacets();
-  const tasks = listTasks().map((t) => ({ id: t.id, label: `${t.code} ${t.label}`, active: facets.activeByTask[t.id] ?? 0 }));
+  const tasks = listTasks().map((t) => ({
+    id: t.id,
+    label: `${t.code} ${t.label}`,
+    active: facets.activeByTask[t.id] ?? 0,
+  }));
   return (
     <AdminPage width="narrow">
       <BackLink href="/admin/pools">Pools</BackLink>
       <h1 className="mt-2 text-2xl font-semibold">New pool</h1>
-      <p className="mt-1 text-sm text-slate-700">The pool starts as draft version 1. Check it, then freeze it so a study can use it.</p>
+      <p className="mt-1 text-sm text-slate-700">
+        The pool starts as draft version 1. Check it, then freeze it so a study can use it.
+      </p>
       <div className="mt-6 rounded border border-slate-300 bg-white p-5">
         <PoolCreateForm tasks={tasks} splits={facets.splits} tags={facets.tags} sources={ITEM_SOURCES} />
       </div>

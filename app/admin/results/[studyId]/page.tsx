@@ -34,7 +34,13 @@ function first(value: string | string[] | undefined): string | undefined {
 
 const SECTION = "mt-10 scroll-mt-4";
 
-export default async function StudyResultsPage({ params, searchParams }: { params: Promise<{ studyId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function StudyResultsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ studyId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const { studyId } = await params;
   const query = await searchParams;
   const user = await requirePageRole("researcher", `/admin/results/${studyId}`);
@@ -71,7 +77,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
   });
   const { human, items, models } = page;
   const s = human.scope;
-  const [shortcuts, threeD] = await Promise.all([getShortcutAudit({ poolVersionId: s.poolVersion.id }), getThreeDUsage(s.studies.map((x) => x.id))]);
+  const [shortcuts, threeD] = await Promise.all([
+    getShortcutAudit({ poolVersionId: s.poolVersion.id }),
+    getThreeDUsage(s.studies.map((x) => x.id)),
+  ]);
   const summary = human.summary;
   const href = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams();
@@ -104,8 +113,12 @@ export default async function StudyResultsPage({ params, searchParams }: { param
       </p>
       <h1 className="mt-2 text-2xl font-semibold">Results: {s.study.name}</h1>
       <p className="mt-1 text-sm text-slate-700">
-        Study <span className="font-mono">{s.study.slug}</span> ({s.study.status}) · pool {s.poolVersion.poolName} v{s.poolVersion.version} ·{" "}
-        {scope === "pool" ? `${s.studies.length} studies on this pool version: ${s.studies.map((x) => x.slug).join(", ")}` : "this study only"} · {human.nResponses} main-phase answers
+        Study <span className="font-mono">{s.study.slug}</span> ({s.study.status}) · pool {s.poolVersion.poolName} v
+        {s.poolVersion.version} ·{" "}
+        {scope === "pool"
+          ? `${s.studies.length} studies on this pool version: ${s.studies.map((x) => x.slug).join(", ")}`
+          : "this study only"}{" "}
+        · {human.nResponses} main-phase answers
       </p>
       <nav aria-label="Results scope" className="mt-2 flex flex-wrap gap-2 text-sm">
         <Link
@@ -147,7 +160,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
       </nav>
       {human.problems.length > 0 || human.skipped.length > 0 ? (
         <div role="alert" className="mt-4 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          {human.problems.length > 0 ? <p>The stored responses failed validation: {human.problems.slice(0, 5).join("; ")}</p> : null}
+          {human.problems.length > 0 ? (
+            <p>The stored responses failed validation: {human.problems.slice(0, 5).join("; ")}</p>
+          ) : null}
           {human.skipped.length > 0 ? (
             <p>
               {human.skipped.length} response(s) left out:{" "}
@@ -165,13 +180,16 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human results per task
         </h2>
         <p className="text-sm text-slate-700">
-          Main-phase answers only, without the participants the study&apos;s exclusion policy excludes (every estimate on this page leaves them out; the figures with them follow). Exact = the
-          paper&apos;s Table 2, partial = Table 1 (spec §4). The paper score comes first; the fair score follows it: on T4/T9 chemically equivalent atom names (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2,
-          C-terminal O/OXT, PHE/TYR ring pairs) count as one, and partial is shown as F1 beside precision (elsewhere fair = paper; see the codebook).
+          Main-phase answers only, without the participants the study&apos;s exclusion policy excludes (every estimate
+          on this page leaves them out; the figures with them follow). Exact = the paper&apos;s Table 2, partial = Table
+          1 (spec §4). The paper score comes first; the fair score follows it: on T4/T9 chemically equivalent atom names
+          (ARG NH1/NH2, ASP OD1/OD2, GLU OE1/OE2, C-terminal O/OXT, PHE/TYR ring pairs) count as one, and partial is
+          shown as F1 beside precision (elsewhere fair = paper; see the codebook).
         </p>
         <p className="mt-1 text-sm text-slate-700" data-testid="interval-rule-note">
-          {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed <span className="font-mono">{human.seed}</span>; each interval derives its own seed from it, the group and the column. The
-          same interval is used in the charts, the exports and the paper-style tables.
+          {INTERVAL_RULE_NOTE} Bootstrap: {human.replicates} replicates, seed{" "}
+          <span className="font-mono">{human.seed}</span>; each interval derives its own seed from it, the group and the
+          column. The same interval is used in the charts, the exports and the paper-style tables.
         </p>
         {summary ? (
           <div className="mt-3 space-y-6">
@@ -206,9 +224,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Human accuracy beside chance and the best shortcut
         </h2>
         <p className="text-sm text-slate-700">
-          What a number means: each task&apos;s human exact accuracy (all participants) beside chance and the best knowledge-free strategy on this pool version&apos;s items (option texts for multiple
-          choice, the most common answer of the other items for cloze tasks; lib/shortcuts), with its 95% Wilson interval. A human accuracy near the shortcut&apos;s says little about spatial
-          reasoning.
+          What a number means: each task&apos;s human exact accuracy (all participants) beside chance and the best
+          knowledge-free strategy on this pool version&apos;s items (option texts for multiple choice, the most common
+          answer of the other items for cloze tasks; lib/shortcuts), with its 95% Wilson interval. A human accuracy near
+          the shortcut&apos;s says little about spatial reasoning.
         </p>
         <ShortcutContextTable columns={summary?.overall.columns ?? []} audits={shortcuts} />
       </section>
@@ -220,7 +239,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <div className="mt-3 space-y-6">
           {summary ? (
             <>
-              <TaskAccuracyChart columns={buildTaskChartColumns(summary, models.comparison)} runs={models.runs.map((r) => ({ id: r.id, name: r.name }))} fileStem={fileStem} />
+              <TaskAccuracyChart
+                columns={buildTaskChartColumns(summary, models.comparison)}
+                runs={models.runs.map((r) => ({ id: r.id, name: r.name }))}
+                fileStem={fileStem}
+              />
               <ConditionChart data={buildConditionChartData(summary)} fileStem={fileStem} />
             </>
           ) : (
@@ -233,7 +256,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <h2 id="three-d-h" className="text-xl font-semibold">
           How the 3D view was used
         </h2>
-        <ThreeDUsageSection usage={threeD} replayHref={(study, response) => `/admin/results/${study}/replay/${response}`} />
+        <ThreeDUsageSection
+          usage={threeD}
+          replayHref={(study, response) => `/admin/results/${study}/replay/${response}`}
+        />
       </section>
 
       <section id="items" aria-labelledby="items-h" className={SECTION}>
@@ -242,7 +268,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         </h2>
         {items.problems.length > 0 ? <p role="alert">{items.problems.slice(0, 5).join("; ")}</p> : null}
         <div className="mt-3">
-          <ItemAnalysisSection dto={items} studyId={studyId} flagAction={user.role === "admin" ? flagItemAction : null} />
+          <ItemAnalysisSection
+            dto={items}
+            studyId={studyId}
+            flagAction={user.role === "admin" ? flagItemAction : null}
+          />
         </div>
       </section>
 
@@ -251,7 +281,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Models vs humans
         </h2>
         <p className="text-sm text-slate-700">
-          Imported model runs scored with the same task scorers on the items humans answered ({models.runs.length} run(s) with answers on this pool version;{" "}
+          Imported model runs scored with the same task scorers on the items humans answered ({models.runs.length}{" "}
+          run(s) with answers on this pool version;{" "}
           <Link href="/admin/models" className="underline">
             import or manage runs
           </Link>
@@ -277,7 +308,11 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           {models.comparison ? (
             <ComparisonTable dto={models} audits={shortcuts} />
           ) : (
-            <p className="text-sm">{models.runs.length === 0 ? "No imported model answered items of this pool version yet." : "No human answers to compare the models with yet."}</p>
+            <p className="text-sm">
+              {models.runs.length === 0
+                ? "No imported model answered items of this pool version yet."
+                : "No human answers to compare the models with yet."}
+            </p>
           )}
         </div>
         <h3 className="mt-8 font-semibold">The paper&apos;s published results (as reported, not item-matched)</h3>
@@ -295,11 +330,18 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           How many participants?
         </h2>
         <p className="text-sm text-slate-700">
-          Recomputed from this study&apos;s answers as a pilot ({human.nResponses} main-phase answers): observed accuracy and between-participant ICC per column, where there are answers; the
-          paper&apos;s human row and the assumed ICC elsewhere.
+          Recomputed from this study&apos;s answers as a pilot ({human.nResponses} main-phase answers): observed
+          accuracy and between-participant ICC per column, where there are answers; the paper&apos;s human row and the
+          assumed ICC elsewhere.
         </p>
         <div className="mt-2">
-          <SampleSizePlanner tasks={page.planning.tasks} itemsPerTask={page.planning.itemsPerTask} answersPerItem={page.planning.answersPerItem} itemsEditable pilot={page.planning.pilot} />
+          <SampleSizePlanner
+            tasks={page.planning.tasks}
+            itemsPerTask={page.planning.itemsPerTask}
+            answersPerItem={page.planning.answersPerItem}
+            itemsEditable
+            pilot={page.planning.pilot}
+          />
         </div>
       </section>
 
@@ -308,8 +350,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           Paper-style tables
         </h2>
         <p className="text-sm text-slate-700">
-          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row with its 95% interval (the rule above), the imported runs (item-matched
-          {condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same numbers and rounding as above.
+          The layout of the paper&apos;s Table 1 (partial credit) and Table 2 (exact match): this study&apos;s human row
+          with its 95% interval (the rule above), the imported runs (item-matched
+          {condition ? `, humans in the ${condition} condition` : ""}) and the paper&apos;s rows as reported. Same
+          numbers and rounding as above.
         </p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
           {(
@@ -354,7 +398,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         </ul>
         <details className="mt-2">
           <summary className="cursor-pointer text-sm font-medium">Table 2 (exact match) as LaTeX</summary>
-          <pre className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs" data-testid="paper-table-latex">
+          <pre
+            className="mt-1 max-h-96 overflow-auto rounded border border-slate-300 bg-white p-2 text-xs"
+            data-testid="paper-table-latex"
+          >
             {formatPaperTableLatex(
               buildPaperTable({
                 metric: "exact",
@@ -373,7 +420,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
         <h2 id="exports-h" className="text-xl font-semibold">
           Exports
         </h2>
-        <p className="text-sm text-slate-700">UTF-8 CSV with a header row, streamed; contains gold answers. Cells a spreadsheet would run as formulas start with an apostrophe.</p>
+        <p className="text-sm text-slate-700">
+          UTF-8 CSV with a header row, streamed; contains gold answers. Cells a spreadsheet would run as formulas start
+          with an apostrophe.
+        </p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
           <li>
             <LargeExportDownload
@@ -409,7 +459,8 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             </a>
           </li>
           <li>
-            Pool items as a VLMEvalKit TSV (base64 PNG images) – run models on exactly the items humans saw; longest image side:{" "}
+            Pool items as a VLMEvalKit TSV (base64 PNG images) – run models on exactly the items humans saw; longest
+            image side:{" "}
             {(["original", "1024", "768", "512"] as const).map((size, i) => (
               <span key={size}>
                 {i > 0 ? " · " : ""}
@@ -427,8 +478,9 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <a href={exportHref("psych-ds")} className="text-blue-700 underline" data-testid="psych-ds-download">
               Analysis package (.tar.gz)
             </a>
-            : a Psych-DS dataset (trials, participants, items, dataset_description.json) with analysis.R (base R + lme4) and analysis.py (pandas + statsmodels) that recompute this page&apos;s
-            accuracies, intervals and the condition effect, and fit the condition model (docs/analysis-package.md).
+            : a Psych-DS dataset (trials, participants, items, dataset_description.json) with analysis.R (base R + lme4)
+            and analysis.py (pandas + statsmodels) that recompute this page&apos;s accuracies, intervals and the
+            condition effect, and fit the condition model (docs/analysis-package.md).
           </li>
           <li>
             Codebook: {/* A file download from a route handler: a plain link, not client-side navigation. */}

@@ -28,7 +28,8 @@ async function resolveBaseUrl(): Promise<string> {
   if (env.NEXTAUTH_URL) return env.NEXTAUTH_URL.replace(/\/+$/, "");
   const h = await headers();
   const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  const proto =
+    h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
   return `${proto}://${host}`;
 }
 
@@ -59,14 +60,20 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold">{study.name}</h1>
         <StatusBadge status={study.status} />
-        {study.cohortTag ? <span className="rounded bg-slate-200 px-2 py-0.5 text-xs">cohort {study.cohortTag}</span> : null}
+        {study.cohortTag ? (
+          <span className="rounded bg-slate-200 px-2 py-0.5 text-xs">cohort {study.cohortTag}</span>
+        ) : null}
       </div>
       <p className="mt-1 text-sm text-slate-700">
         Pool{" "}
-        <Link href={`/admin/pools/${study.poolVersion.poolId}?version=${study.poolVersion.version}`} className="text-blue-700 underline">
+        <Link
+          href={`/admin/pools/${study.poolVersion.poolId}?version=${study.poolVersion.version}`}
+          className="text-blue-700 underline"
+        >
           {study.poolVersion.poolName} v{study.poolVersion.version}
         </Link>{" "}
-        ({study.poolVersion.itemCount} items, {study.poolVersion.frozen ? "frozen" : "not frozen"}) · {study.participantCount} participant(s) ·{" "}
+        ({study.poolVersion.itemCount} items, {study.poolVersion.frozen ? "frozen" : "not frozen"}) ·{" "}
+        {study.participantCount} participant(s) ·{" "}
         <Link href={`/admin/studies/${study.id}/monitor`} className="font-medium text-blue-700 underline">
           Live monitor
         </Link>
@@ -95,7 +102,10 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
               <CopyField label="Study URL to paste into Prolific" value={toProlificUrl(link, c.prolific)} />
               <p className="text-sm text-slate-700">
                 Example of what a Prolific participant opens:{" "}
-                <a href={toExampleParticipantUrl(link, c.prolific)} className="break-all font-mono text-xs text-blue-700 underline">
+                <a
+                  href={toExampleParticipantUrl(link, c.prolific)}
+                  className="break-all font-mono text-xs text-blue-700 underline"
+                >
                   {toExampleParticipantUrl(link, c.prolific)}
                 </a>
               </p>
@@ -140,7 +150,9 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
               </>
             ) : null}
           </p>
-          {study.configError ? <p className="text-sm text-red-700">Stored configuration is invalid: {study.configError}</p> : null}
+          {study.configError ? (
+            <p className="text-sm text-red-700">Stored configuration is invalid: {study.configError}</p>
+          ) : null}
           {r && study.status !== "open" ? (
             <div aria-label="Readiness" className="text-sm">
               {r.errors.length ? (
@@ -227,10 +239,16 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
             <Row term="Participant cap" value={c.maxParticipants ?? "none"} />
             <Row term="Conditions" value={c.conditions.join(", ")} />
             <Row term="Practice items" value={c.practiceItemIds.length} />
-            <Row term="Attention checks" value={`${c.attentionItemIds.length} (${c.attentionPolicy}, ${c.attentionMaxFailures} failure(s) tolerated)`} />
+            <Row
+              term="Attention checks"
+              value={`${c.attentionItemIds.length} (${c.attentionPolicy}, ${c.attentionMaxFailures} failure(s) tolerated)`}
+            />
             <Row term="Time limit per item" value={c.timeLimitSec ? `${c.timeLimitSec} s` : "none"} />
             <Row term="Reclaim unanswered items after" value={`${c.assignmentTimeoutMin} min`} />
-            <Row term="Prolific parameters" value={`${c.prolific.participantParam}, ${c.prolific.studyParam}, ${c.prolific.sessionParam}`} />
+            <Row
+              term="Prolific parameters"
+              value={`${c.prolific.participantParam}, ${c.prolific.studyParam}, ${c.prolific.sessionParam}`}
+            />
             <Row
               term="Exclusion policy"
               value={

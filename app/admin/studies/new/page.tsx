@@ -19,10 +19,26 @@ export default async function NewStudyPage() {
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-semibold">New study</h1>
-      <p className="mt-1 text-sm text-slate-700">The study starts as a draft; open it from its page once the pool version is frozen.</p>
-      {poolVersions.length === 0 ? <p className="mt-4 rounded border border-amber-600 bg-amber-50 p-3 text-sm">There is no pool yet. An admin must build (and freeze) one first.</p> : null}
+      <p className="mt-1 text-sm text-slate-700">
+        The study starts as a draft; open it from its page once the pool version is frozen.
+      </p>
+      {poolVersions.length === 0 ? (
+        <p className="mt-4 rounded border border-amber-600 bg-amber-50 p-3 text-sm">
+          There is no pool yet. An admin must build (and freeze) one first.
+        </p>
+      ) : null}
       <div className="mt-6 rounded border border-slate-300 bg-white p-5">
-        <StudyForm mode="create" initial={{ name: "", slug: "", poolVersionId: poolVersions[0]?.id ?? "", config: StudyConfigSchema.parse({}) }} poolVersions={poolVersions} tasks={tasks} />
+        <StudyForm
+          mode="create"
+          initial={{
+            name: "",
+            slug: "",
+            poolVersionId: poolVersions[0]?.id ?? "",
+            config: StudyConfigSchema.parse({}),
+          }}
+          poolVersions={poolVersions}
+          tasks={tasks}
+        />
       </div>
     </main>
   );

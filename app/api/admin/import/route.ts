@@ -38,7 +38,10 @@ const UploadQuerySchema = z
       ctx.addIssue({ code: "custom", path: ["generate"], message: "generating items needs perTask and seed" });
       return z.NEVER;
     }
-    return { ...q, generateOptions: { tasks: tasks.tasks, perTask: q.perTask, seed: q.seed, ...(q.size ? { sizePx: q.size } : {}) } };
+    return {
+      ...q,
+      generateOptions: { tasks: tasks.tasks, perTask: q.perTask, seed: q.seed, ...(q.size ? { sizePx: q.size } : {}) },
+    };
   });
 
 // POST /api/admin/import?name=&kind=&dryRun=&ligand=&generate=&perTask=&seed=&size= – raw file body (application/octet-stream); streams it to a
@@ -47,7 +50,8 @@ export const POST = withRole("admin", async ({ request, user }) => {
   const query = UploadQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   // A raw body (not a form) keeps cross-site HTML forms out and needs no multipart parsing for 2 GB files.
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/octet-stream")) throw new AppError("BAD_REQUEST", "Send the file as the request body with Content-Type: application/octet-stream.");
+  if (!type.startsWith("application/octet-stream"))
+    throw new AppError("BAD_REQUEST", "Send the file as the request body with Content-Type: application/octet-stream.");
   if (!request.body) throw new AppError("BAD_REQUEST", "The request has no body.");
   const received = await receiveUploadForImport({
     body: request.body,

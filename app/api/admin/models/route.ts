@@ -20,8 +20,12 @@ export const POST = withRole("researcher", async ({ request, user }) => {
   // The file plus a few short fields; multipart framing is well under 64 KB.
   const form = await readFormBody(request, MAX_PREDICTION_FILE_BYTES + 64 * 1024);
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) throw new AppError("UNPROCESSABLE", "Choose a prediction file.", { field: "file" });
-  if (file.size > MAX_PREDICTION_FILE_BYTES) throw new AppError("UNPROCESSABLE", `The file is larger than ${MAX_PREDICTION_FILE_BYTES} bytes.`, { field: "file" });
+  if (!(file instanceof File) || file.size === 0)
+    throw new AppError("UNPROCESSABLE", "Choose a prediction file.", { field: "file" });
+  if (file.size > MAX_PREDICTION_FILE_BYTES)
+    throw new AppError("UNPROCESSABLE", `The file is larger than ${MAX_PREDICTION_FILE_BYTES} bytes.`, {
+      field: "file",
+    });
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;

@@ -12,5 +12,7 @@ export const GET = withRole("researcher", async ({ user }) => NextResponse.json(
 
 // POST /api/admin/studies {name, slug, poolVersionId, config} – create a draft study; 422 lists field errors (researcher)
 export const POST = withRole("researcher", async ({ request, user }) => {
-  return NextResponse.json(await createStudy({ input: await readStaffJsonBody(request), actorId: user.id }), { status: 201 });
+  return NextResponse.json(await createStudy({ input: await readStaffJsonBody(request), actorId: user.id }), {
+    status: 201,
+  });
 });

@@ -12,6 +12,10 @@ export const GET = withRole("researcher", async ({ request }) => {
   const { format } = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const opened = openCodebookExport(format);
   return new Response(toWebStream(opened.stream), {
-    headers: { "Content-Type": opened.contentType, "Content-Disposition": contentDisposition(opened.fileName), "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": opened.contentType,
+      "Content-Disposition": contentDisposition(opened.fileName),
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 });

@@ -18,6 +18,11 @@ export const GET = withRole<{ studyId: string }>("researcher", async ({ request,
   const studyId = z.string().min(1).max(64).parse(params.studyId);
   const q = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   await requireResultsAccess(user, studyId, q.scope);
-  const page = await getResultsPage({ studyId, scope: q.scope, condition: q.condition ?? null, ...(q.seed ? { seed: q.seed } : {}) });
+  const page = await getResultsPage({
+    studyId,
+    scope: q.scope,
+    condition: q.condition ?? null,
+    ...(q.seed ? { seed: q.seed } : {}),
+  });
   return NextResponse.json(page, { headers: { "Cache-Control": "no-store" } });
 });

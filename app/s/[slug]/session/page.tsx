@@ -22,7 +22,9 @@ export default async function StudySessionPage({ params }: { params: Promise<{ s
   // Reloading lands here and resumes at the first unanswered question.
   return (
     <main>
-      <SessionApp initial={withSignedImageUrls(session, token.participantId, session.study.timeLimitSec !== null) as SessionState} />
+      <SessionApp
+        initial={withSignedImageUrls(session, token.participantId, session.study.timeLimitSec !== null) as SessionState}
+      />
     </main>
   );
 }

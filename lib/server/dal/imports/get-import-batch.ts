@@ -1,5 +1,11 @@
 import "server-only";
-import { ImportProgressSchema, ImportReportSchema, formatReportLines, type ImportProgress, type ImportReport } from "@/lib/import/report";
+import {
+  ImportProgressSchema,
+  ImportReportSchema,
+  formatReportLines,
+  type ImportProgress,
+  type ImportReport,
+} from "@/lib/import/report";
 import { db } from "@/lib/server/db";
 
 export interface ImportBatchDto {
@@ -57,7 +63,9 @@ export const STALE_IMPORT_MS = 15 * 60 * 1000;
 /** ImportBatch.report holds `{ progress }` while running and the report when done; both are checked on read. */
 export function toImportBatchDto(row: BatchRow): ImportBatchDto {
   const report = ImportReportSchema.safeParse(row.report);
-  const progress = report.success ? null : ImportProgressSchema.safeParse((row.report as { progress?: unknown } | null)?.progress);
+  const progress = report.success
+    ? null
+    : ImportProgressSchema.safeParse((row.report as { progress?: unknown } | null)?.progress);
   return {
     id: row.id,
     kind: row.kind,
@@ -70,7 +78,10 @@ export function toImportBatchDto(row: BatchRow): ImportBatchDto {
     report: report.success ? report.data : null,
     reportLines: report.success ? formatReportLines(report.data) : [],
     progress: progress?.success ? progress.data : null,
-    stale: ["uploading", "queued", "running"].includes(row.status) && Date.now() - Date.parse(progress?.success ? progress.data.updatedAt : row.startedAt.toISOString()) > STALE_IMPORT_MS,
+    stale:
+      ["uploading", "queued", "running"].includes(row.status) &&
+      Date.now() - Date.parse(progress?.success ? progress.data.updatedAt : row.startedAt.toISOString()) >
+        STALE_IMPORT_MS,
     itemCount: row._count.items,
   };
 }

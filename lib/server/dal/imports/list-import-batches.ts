@@ -8,12 +8,24 @@ export type ImportBatchSummaryDto = Omit<ImportBatchDto, "report" | "reportLines
 
 /** The most recent import batches, newest first, without their full reports. */
 export async function listImportBatches({ limit = 50 }: { limit?: number } = {}): Promise<ImportBatchSummaryDto[]> {
-  const rows = await db.importBatch.findMany({ orderBy: { startedAt: "desc" }, take: Math.min(Math.max(limit, 1), 200), select: BATCH_SELECT });
+  const rows = await db.importBatch.findMany({
+    orderBy: { startedAt: "desc" },
+    take: Math.min(Math.max(limit, 1), 200),
+    select: BATCH_SELECT,
+  });
   return rows.map((row) => {
     const { report, reportLines: _lines, ...rest } = toImportBatchDto(row);
     return {
       ...rest,
-      summary: report ? { imported: report.imported, duplicates: report.duplicates, skipped: report.counts.skipped, errors: report.counts.errors, warnings: report.counts.warnings } : null,
+      summary: report
+        ? {
+            imported: report.imported,
+            duplicates: report.duplicates,
+            skipped: report.counts.skipped,
+            errors: report.counts.errors,
+            warnings: report.counts.warnings,
+          }
+        : null,
     };
   });
 }

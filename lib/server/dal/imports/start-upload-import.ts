@@ -34,21 +34,37 @@ export interface ReceivedUpload {
  */
 export async function receiveUploadForImport(options: ReceiveUploadOptions): Promise<ReceivedUpload> {
   const batch = await db.importBatch.create({
-    data: { kind: options.kind ?? "auto", sourceName: options.fileName, status: "uploading", importedById: options.actorId },
+    data: {
+      kind: options.kind ?? "auto",
+      sourceName: options.fileName,
+      status: "uploading",
+      importedById: options.actorId,
+    },
     select: { id: true },
   });
   let saved: SavedUpload;
   try {
     saved = await saveUploadToTempFile(options.body, options.fileName, options.maxBytes);
   } catch (e) {
-    const problem = e instanceof UploadTooLargeError ? e.message : `the upload was interrupted (${(e as Error).message})`;
-    const report = new ImportReportBuilder({ kind: options.kind ?? null, source: options.fileName, dryRun: options.dryRun });
+    const problem =
+      e instanceof UploadTooLargeError ? e.message : `the upload was interrupted (${(e as Error).message})`;
+    const report = new ImportReportBuilder({
+      kind: options.kind ?? null,
+      source: options.fileName,
+      dryRun: options.dryRun,
+    });
     report.error({ file: options.fileName, line: 0, field: "upload", problem });
     await db.importBatch.update({
       where: { id: batch.id },
       data: { status: "failed", report: report.finish() as unknown as Prisma.InputJsonValue, finishedAt: new Date() },
     });
-    await writeAudit({ actorId: options.actorId, action: "import.failed", entityType: "ImportBatch", entityId: batch.id, details: { source: options.fileName, problem } });
+    await writeAudit({
+      actorId: options.actorId,
+      action: "import.failed",
+      entityType: "ImportBatch",
+      entityId: batch.id,
+      details: { source: options.fileName, problem },
+    });
     throw new AppError(e instanceof UploadTooLargeError ? "UNPROCESSABLE" : "BAD_REQUEST", problem);
   }
   if (saved.bytes === 0) {

@@ -60,19 +60,30 @@ export async function getItemDetail(itemId: string, options: { includeGold: bool
       createdAt: true,
       updatedAt: true,
       images: { select: { id: true, position: true, caption: true, mimeType: true }, orderBy: { position: "asc" } },
-      poolItems: { select: { poolVersion: { select: { version: true, frozenAt: true, pool: { select: { id: true, name: true } } } } } },
+      poolItems: {
+        select: {
+          poolVersion: { select: { version: true, frozenAt: true, pool: { select: { id: true, name: true } } } },
+        },
+      },
       // Prisma cannot select a relation conditionally by type, so the key is fetched separately below.
     },
   });
   if (!item) throw new AppError("NOT_FOUND", `No item with id ${itemId}.`);
   const [key, audit] = await Promise.all([
-    options.includeGold ? db.answerKey.findUnique({ where: { itemId }, select: { canonical: true, gold: true, distractors: true } }) : Promise.resolve(undefined),
+    options.includeGold
+      ? db.answerKey.findUnique({ where: { itemId }, select: { canonical: true, gold: true, distractors: true } })
+      : Promise.resolve(undefined),
     listItemAudit(itemId),
   ]);
   const { poolItems, ...rest } = item;
   return {
     ...rest,
-    pools: poolItems.map((p) => ({ poolId: p.poolVersion.pool.id, poolName: p.poolVersion.pool.name, version: p.poolVersion.version, frozen: p.poolVersion.frozenAt !== null })),
+    pools: poolItems.map((p) => ({
+      poolId: p.poolVersion.pool.id,
+      poolName: p.poolVersion.pool.name,
+      version: p.poolVersion.version,
+      frozen: p.poolVersion.frozenAt !== null,
+    })),
     ...(options.includeGold ? { gold: key ?? null } : {}),
     audit,
   };
@@ -86,5 +97,11 @@ export async function listItemAudit(itemId: string): Promise<ItemAuditEntryDto[]
     take: AUDIT_ENTRIES_SHOWN,
     select: { id: true, at: true, action: true, details: true, actor: { select: { email: true } } },
   });
-  return rows.map((r) => ({ id: String(r.id), at: r.at, action: r.action, actorEmail: r.actor?.email ?? null, details: r.details }));
+  return rows.map((r) => ({
+    id: String(r.id),
+    at: r.at,
+    action: r.action,
+    actorEmail: r.actor?.email ?? null,
+    details: r.details,
+  }));
 }

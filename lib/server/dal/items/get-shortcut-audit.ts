@@ -21,14 +21,22 @@ export const MAX_AUDITED_ITEMS_PER_TASK = 5_000;
 export async function getShortcutAudit(scope: { poolVersionId?: string } = {}): Promise<TaskShortcutAudit[]> {
   const items: ShortcutItem[] = [];
   for (const taskId of TASK_IDS) {
-    const where = scope.poolVersionId ? { item: { taskId, poolItems: { some: { poolVersionId: scope.poolVersionId } } } } : { item: { taskId, status: "active" as const } };
+    const where = scope.poolVersionId
+      ? { item: { taskId, poolItems: { some: { poolVersionId: scope.poolVersionId } } } }
+      : { item: { taskId, status: "active" as const } };
     const keys = await db.answerKey.findMany({
       where,
       select: { gold: true, canonical: true, item: { select: { source: true, provenance: true } } },
       orderBy: { itemId: "asc" },
       take: MAX_AUDITED_ITEMS_PER_TASK,
     });
-    for (const k of keys) items.push({ taskId: taskId as TaskId, gold: k.gold, canonicalAnswer: k.canonical, keyOrigin: keyOriginOfStoredItem(k.item.source, k.item.provenance) });
+    for (const k of keys)
+      items.push({
+        taskId: taskId as TaskId,
+        gold: k.gold,
+        canonicalAnswer: k.canonical,
+        keyOrigin: keyOriginOfStoredItem(k.item.source, k.item.provenance),
+      });
   }
   return auditShortcuts(items, { groupOf: byT4Polarity });
 }

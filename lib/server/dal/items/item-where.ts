@@ -17,7 +17,12 @@ export function toItemWhere(filter: Partial<ItemFilter>): Prisma.ItemWhereInput 
     // Prisma's `contains` and case-insensitive `equals` put the text into an ILIKE pattern as it is: `%` or `_`
     // would match anything.
     const literal = escapeLikePattern(q);
-    where.OR = [{ question: { contains: literal, mode: "insensitive" } }, { externalId: { contains: literal, mode: "insensitive" } }, { pdbId: { equals: literal, mode: "insensitive" } }, { id: q }];
+    where.OR = [
+      { question: { contains: literal, mode: "insensitive" } },
+      { externalId: { contains: literal, mode: "insensitive" } },
+      { pdbId: { equals: literal, mode: "insensitive" } },
+      { id: q },
+    ];
   }
   return where;
 }

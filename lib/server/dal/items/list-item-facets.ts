@@ -17,7 +17,9 @@ export async function listItemFacets(): Promise<ItemFacetsDto> {
   const [splits, sources, tags, byTask, total] = await Promise.all([
     db.item.findMany({ distinct: ["split"], select: { split: true }, orderBy: { split: "asc" } }),
     db.item.findMany({ distinct: ["source"], select: { source: true }, orderBy: { source: "asc" } }),
-    db.$queryRaw<Array<{ tag: string }>>`SELECT DISTINCT unnest(tags) AS tag FROM "Item" ORDER BY tag LIMIT ${MAX_TAGS_LISTED}`,
+    db.$queryRaw<
+      Array<{ tag: string }>
+    >`SELECT DISTINCT unnest(tags) AS tag FROM "Item" ORDER BY tag LIMIT ${MAX_TAGS_LISTED}`,
     db.item.groupBy({ by: ["taskId"], where: { status: "active" }, _count: { _all: true } }),
     db.item.count(),
   ]);

@@ -15,10 +15,17 @@ export interface SetItemStatusResult {
  * Excludes, flags or re-activates an item, with a required reason, and records the change in the audit log in the
  * same transaction. Throws ZodError (422) on a missing reason, NOT_FOUND for an unknown item.
  */
-export async function setItemStatus(options: { itemId: string; change: unknown; actorId: string }): Promise<SetItemStatusResult> {
+export async function setItemStatus(options: {
+  itemId: string;
+  change: unknown;
+  actorId: string;
+}): Promise<SetItemStatusResult> {
   const change = ItemStatusChangeSchema.parse(options.change);
   return db.$transaction(async (tx) => {
-    const before = await tx.item.findUnique({ where: { id: options.itemId }, select: { status: true, statusReason: true } });
+    const before = await tx.item.findUnique({
+      where: { id: options.itemId },
+      select: { status: true, statusReason: true },
+    });
     if (!before) throw new AppError("NOT_FOUND", `No item with id ${options.itemId}.`);
     await tx.item.update({
       where: { id: options.itemId },

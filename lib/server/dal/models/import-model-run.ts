@@ -24,10 +24,17 @@ const KEY_CHUNK = 5_000;
  */
 async function readPredictionFile(input: PredictionFile): Promise<PredictionFileResult> {
   try {
-    return await runHeavyJob("predictionFile", { ...input, maxXlsxInflatedBytes: heavyBudgets.MODEL_XLSX_MAX_INFLATED_BYTES });
+    return await runHeavyJob("predictionFile", {
+      ...input,
+      maxXlsxInflatedBytes: heavyBudgets.MODEL_XLSX_MAX_INFLATED_BYTES,
+    });
   } catch (err) {
     if (!(err instanceof HeavyJobError)) throw err;
-    return { ok: false, format: input.format ?? null, errors: [{ file: input.fileName, line: null, field: null, problem: err.message }] };
+    return {
+      ok: false,
+      format: input.format ?? null,
+      errors: [{ file: input.fileName, line: null, field: null, problem: err.message }],
+    };
   }
 }
 
@@ -71,14 +78,27 @@ function canonicalReference(taskId: string, reference: string): string | null {
  * ModelRun with its ModelPredictions. Idempotent by the file's SHA-256: the same bytes again return
  * the existing run. A file that cannot be read, or matches no item, fails with located problems.
  */
-export async function importModelRun(options: { fileName: string; bytes: Uint8Array; input: unknown; actorId: string | null }): Promise<ImportModelRunResult> {
+export async function importModelRun(options: {
+  fileName: string;
+  bytes: Uint8Array;
+  input: unknown;
+  actorId: string | null;
+}): Promise<ImportModelRunResult> {
   const input = ImportModelRunInputSchema.parse(options.input);
   const contentHash = createHash("sha256").update(options.bytes).digest("hex");
-  const existing = await db.modelRun.findUnique({ where: { contentHash }, select: { id: true, source: true, metadata: true } });
+  const existing = await db.modelRun.findUnique({
+    where: { contentHash },
+    select: { id: true, source: true, metadata: true },
+  });
   if (existing) return duplicateResult(existing);
 
-  const parsed = await readPredictionFile({ fileName: options.fileName, bytes: options.bytes, ...(input.format ? { format: input.format } : {}) });
-  if (!parsed.ok) throw new AppError("UNPROCESSABLE", `Cannot read ${options.fileName}.`, { problems: capIssues(parsed.errors) });
+  const parsed = await readPredictionFile({
+    fileName: options.fileName,
+    bytes: options.bytes,
+    ...(input.format ? { format: input.format } : {}),
+  });
+  if (!parsed.ok)
+    throw new AppError("UNPROCESSABLE", `Cannot read ${options.fileName}.`, { problems: capIssues(parsed.errors) });
 
   let poolVersionId: string | null = null;
   if (input.studyId) {
@@ -118,12 +138,22 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
     const item = found.item;
     const earlier = usedItems.get(item.id);
     if (earlier !== undefined) {
-      skipped.push({ file, line: row.line, field: row.keyField, problem: `item ${item.id} was already matched by line ${earlier}; only the first prediction is used` });
+      skipped.push({
+        file,
+        line: row.line,
+        field: row.keyField,
+        problem: `item ${item.id} was already matched by line ${earlier}; only the first prediction is used`,
+      });
       continue;
     }
     const task = findTask(item.taskId);
     if (!task || !item.answerKey) {
-      skipped.push({ file, line: row.line, field: row.keyField, problem: `item ${item.id} ${task ? "has no answer key" : `has an unknown task '${item.taskId}'`}` });
+      skipped.push({
+        file,
+        line: row.line,
+        field: row.keyField,
+        problem: `item ${item.id} ${task ? "has no answer key" : `has an unknown task '${item.taskId}'`}`,
+      });
       continue;
     }
     const scored = scorePrediction(task, row.prediction, item.answerKey.gold);
@@ -156,9 +186,13 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
     });
   }
   if (rows.length === 0) {
-    throw new AppError("UNPROCESSABLE", `No prediction in ${options.fileName} matched an item${poolVersionId ? " of this study's pool" : ""}.`, {
-      problems: capIssues(skipped),
-    });
+    throw new AppError(
+      "UNPROCESSABLE",
+      `No prediction in ${options.fileName} matched an item${poolVersionId ? " of this study's pool" : ""}.`,
+      {
+        problems: capIssues(skipped),
+      },
+    );
   }
 
   const metadata = {
@@ -190,7 +224,13 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
       });
       await tx.modelPrediction.createMany({ data: rows.map((r) => ({ ...r, modelRunId: run.id })) });
       await writeAudit(
-        { actorId: options.actorId, action: "model_run.import", entityType: "model_run", entityId: run.id, details: { fileName: options.fileName, contentHash, nMatched: rows.length, nUnparseable } },
+        {
+          actorId: options.actorId,
+          action: "model_run.import",
+          entityType: "model_run",
+          entityId: run.id,
+          details: { fileName: options.fileName, contentHash, nMatched: rows.length, nUnparseable },
+        },
         tx,
       );
       return run.id;
@@ -209,7 +249,10 @@ export async function importModelRun(options: { fileName: string; bytes: Uint8Ar
   } catch (err) {
     // The same file uploaded twice at once: the first import wins, the second reports it.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      const winner = await db.modelRun.findUnique({ where: { contentHash }, select: { id: true, source: true, metadata: true } });
+      const winner = await db.modelRun.findUnique({
+        where: { contentHash },
+        select: { id: true, source: true, metadata: true },
+      });
       if (winner) return duplicateResult(winner);
     }
     throw err;

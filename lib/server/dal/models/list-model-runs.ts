@@ -28,7 +28,15 @@ export async function listModelRuns(): Promise<ModelRunDto[]> {
     db.modelRun.findMany({
       where: { asReported: false },
       orderBy: { importedAt: "desc" },
-      select: { id: true, name: true, model: true, source: true, importedAt: true, metadata: true, importedBy: { select: { email: true } } },
+      select: {
+        id: true,
+        name: true,
+        model: true,
+        source: true,
+        importedAt: true,
+        metadata: true,
+        importedBy: { select: { email: true } },
+      },
     }),
     db.modelPrediction.groupBy({ by: ["modelRunId", "taskId"], _count: { _all: true } }),
     db.modelPrediction.groupBy({ by: ["modelRunId"], where: { parseError: { not: null } }, _count: { _all: true } }),
@@ -36,7 +44,8 @@ export async function listModelRuns(): Promise<ModelRunDto[]> {
   return runs.map((r) => {
     const byTask: Record<string, number> = {};
     for (const g of perTask) if (g.modelRunId === r.id) byTask[g.taskId] = g._count._all;
-    const fileName = r.metadata && typeof r.metadata === "object" ? (r.metadata as Record<string, unknown>).fileName : undefined;
+    const fileName =
+      r.metadata && typeof r.metadata === "object" ? (r.metadata as Record<string, unknown>).fileName : undefined;
     return {
       id: r.id,
       name: r.name,

@@ -22,7 +22,12 @@ export interface AssignResult {
 }
 
 /** Creates the per-study item counters for every active pool item of the study's tasks (idempotent). */
-export async function ensureStudyCounters(studyId: string, poolVersionId: string, taskIds: string[], excludeItemIds: string[]): Promise<void> {
+export async function ensureStudyCounters(
+  studyId: string,
+  poolVersionId: string,
+  taskIds: string[],
+  excludeItemIds: string[],
+): Promise<void> {
   await flowQuery("ensure-counters", [studyId, poolVersionId, taskIds, excludeItemIds]);
 }
 
@@ -31,7 +36,10 @@ const countersEnsured = new Set<string>();
 async function ensureCountersOnce(study: { id: string; poolVersionId: string }, config: StudyConfig): Promise<void> {
   const key = `${study.id}|${study.poolVersionId}|${config.tasks.join(",")}`;
   if (countersEnsured.has(key)) return;
-  await ensureStudyCounters(study.id, study.poolVersionId, config.tasks, [...config.practiceItemIds, ...config.attentionItemIds]);
+  await ensureStudyCounters(study.id, study.poolVersionId, config.tasks, [
+    ...config.practiceItemIds,
+    ...config.attentionItemIds,
+  ]);
   countersEnsured.add(key);
 }
 
@@ -39,8 +47,16 @@ async function ensureCountersOnce(study: { id: string; poolVersionId: string }, 
  * Returns abandoned work to the pool: unanswered assignments of this study whose reservation expired (no answer for
  * `assignmentTimeoutMin`) are marked abandoned and their counter slots released. One statement (sql/statements/reclaim.sql).
  */
-export async function reclaimExpiredAssignments(studyId: string, now: Date = new Date(), client?: FlowClient): Promise<number> {
-  const [row] = await flowQuery<{ released: number; counters: number }>("reclaim", [studyId, now.toISOString()], client);
+export async function reclaimExpiredAssignments(
+  studyId: string,
+  now: Date = new Date(),
+  client?: FlowClient,
+): Promise<number> {
+  const [row] = await flowQuery<{ released: number; counters: number }>(
+    "reclaim",
+    [studyId, now.toISOString()],
+    client,
+  );
   return row?.released ?? 0;
 }
 
@@ -54,7 +70,10 @@ async function reclaimThrottled(studyId: string): Promise<void> {
 }
 
 async function loadStudy(studyId: string) {
-  const study = await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { id: true, poolVersionId: true, config: true } });
+  const study = await db.study.findUniqueOrThrow({
+    where: { id: studyId },
+    select: { id: true, poolVersionId: true, config: true },
+  });
   return { ...study, config: StudyConfigSchema.parse(study.config) };
 }
 
@@ -63,7 +82,10 @@ async function loadStudy(studyId: string) {
  * fewer than maxParticipants started. Checked before consent, so a participant who would get nothing is told so first.
  * `loaded`: the study as the caller already read it (the session read), which saves reading it again.
  */
-export async function hasCapacity(studyId: string, loaded?: { id: string; poolVersionId: string; config: StudyConfig }): Promise<boolean> {
+export async function hasCapacity(
+  studyId: string,
+  loaded?: { id: string; poolVersionId: string; config: StudyConfig },
+): Promise<boolean> {
   return withDbRetry(async () => {
     const study = loaded ?? (await loadStudy(studyId));
     await ensureCountersOnce(study, study.config);
@@ -94,7 +116,12 @@ export async function hasCapacity(studyId: string, loaded?: { id: string; poolVe
  * read (readConsentContext); without it, it is read here. Retried on a dropped connection: the call is atomic, and a
  * retry after one that committed finds the participant no longer consenting (null).
  */
-export async function startParticipant(participantId: string, device: Prisma.InputJsonValue | null, context?: ConsentContext, addressKey: string | null = null): Promise<AssignResult | null> {
+export async function startParticipant(
+  participantId: string,
+  device: Prisma.InputJsonValue | null,
+  context?: ConsentContext,
+  addressKey: string | null = null,
+): Promise<AssignResult | null> {
   return withDbRetry(async () => {
     const ctx = context ?? (await readConsentContext(participantId))?.context;
     if (!ctx) return null;
@@ -106,7 +133,12 @@ export async function startParticipant(participantId: string, device: Prisma.Inp
  * startParticipant without the retry (tests call it to see every database error). `addressKey`: the participant's
  * network address as a keyed hash (participantAddressKey); null starts without the per-address share.
  */
-export async function startParticipantOnce(participantId: string, device: Prisma.InputJsonValue | null, ctx: ConsentContext, addressKey: string | null = null): Promise<AssignResult | null> {
+export async function startParticipantOnce(
+  participantId: string,
+  device: Prisma.InputJsonValue | null,
+  ctx: ConsentContext,
+  addressKey: string | null = null,
+): Promise<AssignResult | null> {
   if (ctx.status !== "consenting") return null;
   const { study, orderSeed } = ctx;
   const { config } = study;
@@ -117,7 +149,11 @@ export async function startParticipantOnce(participantId: string, device: Prisma
   // A participant who does not answer within the first-answer window releases the reservation; each answer renews it
   // for assignmentTimeoutMin (record-response.ts).
   const expiresAt = new Date(now.getTime() + initialReservationMin(config.assignmentTimeoutMin) * 60_000);
-  const [row] = await flowQuery<{ outcome: "started" | "not_consenting" | "full" | "no_items" | "address_share"; main_assigned: number; short_tasks: string[] }>("start", [
+  const [row] = await flowQuery<{
+    outcome: "started" | "not_consenting" | "full" | "no_items" | "address_share";
+    main_assigned: number;
+    short_tasks: string[];
+  }>("start", [
     participantId,
     study.id,
     config.tasks,

@@ -33,7 +33,9 @@ export async function readConsentContext(
     limit_first_ms: Array<number | null> | null;
   }>("consent-context", [participantId, keys, limits, sinces, now.toISOString()]);
   if (!row) return null;
-  const decision = row.limit_counts ? rateLimitDecision(rules, row.limit_counts, row.limit_first_ms ?? [], now) : ({ ok: true } as const);
+  const decision = row.limit_counts
+    ? rateLimitDecision(rules, row.limit_counts, row.limit_first_ms ?? [], now)
+    : ({ ok: true } as const);
   return {
     context: {
       participantId,

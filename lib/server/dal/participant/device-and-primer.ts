@@ -13,7 +13,14 @@ export const SCREEN_OUT_REASON_DEVICE = "device";
  */
 export async function screenOutForDevice(participantId: string, device: DeviceInfo | null): Promise<void> {
   const now = new Date().toISOString();
-  await withDbRetry(() => flowQuery("screen-out-device", [participantId, now, device === null ? null : JSON.stringify(device), SCREEN_OUT_REASON_DEVICE]));
+  await withDbRetry(() =>
+    flowQuery("screen-out-device", [
+      participantId,
+      now,
+      device === null ? null : JSON.stringify(device),
+      SCREEN_OUT_REASON_DEVICE,
+    ]),
+  );
 }
 
 /**

@@ -67,8 +67,15 @@ interface StudyRow {
 
 async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyResult> {
   // Query values as the id check sees them (trimmed); a value no jsonb can hold (NUL) is left out of the lookup.
-  const lookup = Object.fromEntries(Object.entries(options.query).flatMap(([k, v]) => (v === undefined || /\u0000/.test(k + v) ? [] : [[k, v.trim()]])));
-  const [row] = await flowQuery<StudyRow>("enter-read", [options.slug, JSON.stringify(lookup), DEFAULT_PARTICIPANT_PARAM, options.existingParticipantId ?? null]);
+  const lookup = Object.fromEntries(
+    Object.entries(options.query).flatMap(([k, v]) => (v === undefined || /\u0000/.test(k + v) ? [] : [[k, v.trim()]])),
+  );
+  const [row] = await flowQuery<StudyRow>("enter-read", [
+    options.slug,
+    JSON.stringify(lookup),
+    DEFAULT_PARTICIPANT_PARAM,
+    options.existingParticipantId ?? null,
+  ]);
   if (!row) return { kind: "not_found" };
   // A stored configuration that no longer validates (e.g. a javascript: completion URL saved before URLs were
   // checked) keeps the study closed to participants instead of serving it.
@@ -81,17 +88,28 @@ async function enterStudyOnce(options: EnterStudyOptions): Promise<EnterStudyRes
   let externalId: string | undefined;
   if (rawExternal !== undefined) {
     const id = ExternalIdSchema.safeParse(rawExternal);
-    if (!id.success) return { kind: "invalid", message: `The link's ${config.prolific.participantParam} is not valid (${id.error.issues[0]?.message}).` };
+    if (!id.success)
+      return {
+        kind: "invalid",
+        message: `The link's ${config.prolific.participantParam} is not valid (${id.error.issues[0]?.message}).`,
+      };
     externalId = id.data;
   }
-  const existing = externalId ? (row.lookup_param === config.prolific.participantParam ? row.by_external : await findByExternalId(study.id, externalId)) : row.by_cookie;
+  const existing = externalId
+    ? row.lookup_param === config.prolific.participantParam
+      ? row.by_external
+      : await findByExternalId(study.id, externalId)
+    : row.by_cookie;
   if (existing) return { kind: "ok", participantId: existing, studyId: study.id, resumed: true };
   if (study.status !== "open") return { kind: "closed", studyName: study.name };
   return createParticipant(study, config, externalId, options);
 }
 
 async function findByExternalId(studyId: string, externalId: string): Promise<string | null> {
-  const found = await db.participant.findUnique({ where: { studyId_externalId: { studyId, externalId } }, select: { id: true } });
+  const found = await db.participant.findUnique({
+    where: { studyId_externalId: { studyId, externalId } },
+    select: { id: true },
+  });
   return found?.id ?? null;
 }
 
@@ -104,7 +122,12 @@ interface CreatedRow {
   refused_first_at: Date | null;
 }
 
-async function createParticipant(study: { id: string; name: string }, config: StudyConfig, externalId: string | undefined, options: EnterStudyOptions): Promise<EnterStudyResult> {
+async function createParticipant(
+  study: { id: string; name: string },
+  config: StudyConfig,
+  externalId: string | undefined,
+  options: EnterStudyOptions,
+): Promise<EnterStudyResult> {
   const now = new Date();
   const rules = options.joinLimits?.(study.id) ?? [];
   // The join limit's count and insert run inside the statement (misi_rate_limit_count, sql/functions/10_rate_limit.sql;
@@ -143,7 +166,10 @@ async function createParticipant(study: { id: string; name: string }, config: St
   if (out!.refused_rule !== null) {
     // Retry once the refusing rule's oldest event in the window leaves it.
     const rule = rules[out!.refused_rule - 1]!;
-    const retryMs = (out!.refused_first_at ? new Date(out!.refused_first_at).getTime() : now.getTime()) + rule.windowMs - now.getTime();
+    const retryMs =
+      (out!.refused_first_at ? new Date(out!.refused_first_at).getTime() : now.getTime()) +
+      rule.windowMs -
+      now.getTime();
     return { kind: "busy", studyName: study.name, retryAfterSec: Math.max(1, Math.ceil(retryMs / 1000)) };
   }
   if (!out!.open) return { kind: "closed", studyName: study.name };

@@ -26,7 +26,9 @@ function read(name: string): string {
 export function statementText(name: FlowStatement): string {
   let text = texts.get(name);
   if (text === undefined) {
-    text = read(name).replace(/^[ \t]*-- @include ([a-z0-9-]+)[ \t]*$/gm, (_, fragment: string) => read(`_${fragment}`).trimEnd());
+    text = read(name).replace(/^[ \t]*-- @include ([a-z0-9-]+)[ \t]*$/gm, (_, fragment: string) =>
+      read(`_${fragment}`).trimEnd(),
+    );
     texts.set(name, text);
   }
   return text;
@@ -37,7 +39,9 @@ const UTC_TIMESTAMP_OID = 1114;
 const parseUtcTimestamp = (value: string): Date => new Date(`${value.replace(" ", "T")}Z`);
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === UTC_TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
+    oid === UTC_TIMESTAMP_OID
+      ? parseUtcTimestamp
+      : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"],
 };
 
 /** A connection the flow's statements may run on: the pool, or one client holding a transaction. */
@@ -55,7 +59,12 @@ type FlowCall = { [N in FlowStatement]: [name: N, values: FlowStatementParams[N]
  * and come out as Dates; counts are cast to int in the SQL.
  */
 export async function flowQuery<T>(...[name, values, client = dbPool()]: FlowCall): Promise<T[]> {
-  const result = await client.query<T & pg.QueryResultRow>({ name: `misi_${name}`, text: statementText(name), values, types });
+  const result = await client.query<T & pg.QueryResultRow>({
+    name: `misi_${name}`,
+    text: statementText(name),
+    values,
+    types,
+  });
   return result.rows;
 }
 

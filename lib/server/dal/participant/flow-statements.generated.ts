@@ -25,7 +25,13 @@ export interface FlowStatementParams {
     orderSeed: string,
   ];
   "enter-read": [slug: string, query: string, defaultParticipantParam: string, cookieParticipantId: string | null];
-  "has-capacity": [studyId: string, taskIds: string[], k: number, specialItemIds: string[], maxParticipants: number | null];
+  "has-capacity": [
+    studyId: string,
+    taskIds: string[],
+    k: number,
+    specialItemIds: string[],
+    maxParticipants: number | null,
+  ];
   "primer-seen": [participantId: string, now: string];
   reclaim: [studyId: string, now: string];
   "release-unanswered": [participantId: string, studyId: string];

@@ -1,6 +1,10 @@
 import "server-only";
 import { db } from "@/lib/server/db";
-import { checkQuestionContent, GATE_SELECT, type ContentRefusal } from "@/lib/server/dal/participant/question-content-gate";
+import {
+  checkQuestionContent,
+  GATE_SELECT,
+  type ContentRefusal,
+} from "@/lib/server/dal/participant/question-content-gate";
 
 export interface ImageBytes {
   data: Uint8Array;
@@ -13,10 +17,18 @@ export interface ImageBytes {
  * study, a refusal until the item is the participant's current question and has been reported shown
  * (question-content-gate.ts); option images of MC items are item images and go through the same gate.
  */
-export async function findImageForParticipant(imageId: string, participantId: string): Promise<ImageBytes | ContentRefusal | null> {
+export async function findImageForParticipant(
+  imageId: string,
+  participantId: string,
+): Promise<ImageBytes | ContentRefusal | null> {
   const image = await db.itemImage.findFirst({
     where: { id: imageId, item: { assignments: { some: { participantId } } } },
-    select: { data: true, mimeType: true, sha256: true, item: { select: { assignments: { where: { participantId }, select: GATE_SELECT } } } },
+    select: {
+      data: true,
+      mimeType: true,
+      sha256: true,
+      item: { select: { assignments: { where: { participantId }, select: GATE_SELECT } } },
+    },
   });
   const assignment = image?.item.assignments[0];
   if (!image || !assignment) return null;

@@ -7,7 +7,11 @@ import type { PublicItemDto } from "@/lib/server/dal/participant/get-public-item
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/dal/participant/assign-items";
 import { withDbRetry } from "@/lib/server/db-retry";
-import { DEVICE_SCREEN_OUT_MESSAGE, effectiveDeviceRule, type EffectiveDeviceRule } from "@/lib/participant/device-rule";
+import {
+  DEVICE_SCREEN_OUT_MESSAGE,
+  effectiveDeviceRule,
+  type EffectiveDeviceRule,
+} from "@/lib/participant/device-rule";
 import { SCREEN_OUT_REASON_DEVICE } from "@/lib/server/dal/participant/device-and-primer";
 
 export interface CurrentQuestionDto {
@@ -61,7 +65,17 @@ export interface ParticipantSessionDto {
 }
 
 /** What changes after an answer: everything but the study's texts, which the browser already has. */
-export type SessionUpdateDto = Pick<ParticipantSessionDto, "participant" | "progress" | "current" | "upcomingImageIds" | "upcomingImageUrls" | "completion" | "screenedOut" | "noWork">;
+export type SessionUpdateDto = Pick<
+  ParticipantSessionDto,
+  | "participant"
+  | "progress"
+  | "current"
+  | "upcomingImageIds"
+  | "upcomingImageUrls"
+  | "completion"
+  | "screenedOut"
+  | "noWork"
+>;
 
 /** The next question as the browser gets it, from the item's public columns (never the answer key). */
 export function toCurrentQuestion(
@@ -77,20 +91,36 @@ export function toCurrentQuestion(
     position: next.position,
     phase: next.phase,
     item: { ...item, payload: withoutScene(item.payload) },
-    task: { id: task.id, label: task.label, instructions: task.instructions, widget: task.answerWidget, format: task.format },
+    task: {
+      id: task.id,
+      label: task.label,
+      instructions: task.instructions,
+      widget: task.answerWidget,
+      format: task.format,
+    },
     interactive: condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
     alreadyShown: (next.questionShownAt ?? null) !== null,
   };
 }
 
 /** The end-of-session screens for a participant status. */
-export function endScreens(status: string, config: StudyConfig, screenOutReason: string | null = null): Pick<ParticipantSessionDto, "completion" | "screenedOut"> {
+export function endScreens(
+  status: string,
+  config: StudyConfig,
+  screenOutReason: string | null = null,
+): Pick<ParticipantSessionDto, "completion" | "screenedOut"> {
   return {
-    completion: status === "completed" ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null } : null,
+    completion:
+      status === "completed"
+        ? { code: config.prolific.completionCode ?? null, url: config.prolific.completionUrl ?? null }
+        : null,
     screenedOut:
       status === "screened_out"
         ? {
-            message: screenOutReason === SCREEN_OUT_REASON_DEVICE ? DEVICE_SCREEN_OUT_MESSAGE : "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.",
+            message:
+              screenOutReason === SCREEN_OUT_REASON_DEVICE
+                ? DEVICE_SCREEN_OUT_MESSAGE
+                : "Thank you for your time. Unfortunately you did not pass the attention checks, so the study ends here.",
             returnUrl: config.prolific.returnUrl ?? null,
           }
         : null,
@@ -137,7 +167,11 @@ export interface NextQuestionColumns {
  * The current question and the image ids of the one after it, from a statement's next-question columns. None ahead in
  * a timed study: there a question's images are served only once it is current and reported shown.
  */
-export function nextQuestionOf(row: NextQuestionColumns, condition: string, config: StudyConfig): Pick<ParticipantSessionDto, "current" | "upcomingImageIds"> {
+export function nextQuestionOf(
+  row: NextQuestionColumns,
+  condition: string,
+  config: StudyConfig,
+): Pick<ParticipantSessionDto, "current" | "upcomingImageIds"> {
   if (!row.nextId || !row.itemId) return { current: null, upcomingImageIds: [] };
   const item: PublicItemDto = {
     id: row.itemId,
@@ -147,9 +181,17 @@ export function nextQuestionOf(row: NextQuestionColumns, condition: string, conf
     payload: row.payload,
     images: row.images as PublicItemDto["images"],
   };
-  const current = toCurrentQuestion({ id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt }, item, condition, config);
+  const current = toCurrentQuestion(
+    { id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt },
+    item,
+    condition,
+    config,
+  );
   const upcoming = current && config.timeLimitSec === null ? row.upcomingImageIds : [];
-  return { current, upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [] };
+  return {
+    current,
+    upcomingImageIds: Array.isArray(upcoming) ? upcoming.filter((id): id is string => typeof id === "string") : [],
+  };
 }
 
 interface SessionRow extends NextQuestionColumns {
@@ -173,7 +215,11 @@ interface SessionRow extends NextQuestionColumns {
  * round trip. Before consent, the capacity check (hasCapacity) adds its own calls.
  */
 async function readSession(participantId: string): Promise<ParticipantSessionDto | null> {
-  const [row] = await flowQuery<SessionRow>("session-read", [participantId, new Date().toISOString(), MIN_COMPLETIONS_FOR_MEDIAN]);
+  const [row] = await flowQuery<SessionRow>("session-read", [
+    participantId,
+    new Date().toISOString(),
+    MIN_COMPLETIONS_FOR_MEDIAN,
+  ]);
   if (!row) return null;
   const config = StudyConfigSchema.parse(row.config);
   const status = row.status;
@@ -197,6 +243,8 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
     current,
     upcomingImageIds,
     ...endScreens(status, config, row.screenOutReason),
-    noWork: status === "consenting" && !(await hasCapacity(row.studyId, { id: row.studyId, poolVersionId: row.poolVersionId, config })),
+    noWork:
+      status === "consenting" &&
+      !(await hasCapacity(row.studyId, { id: row.studyId, poolVersionId: row.poolVersionId, config })),
   };
 }

@@ -28,7 +28,8 @@ interface GateRow {
 }
 
 export const NOT_CURRENT_MESSAGE = "This question is not your current one; its content is available once it is shown.";
-export const NOT_SHOWN_MESSAGE = "This question has not been shown yet: its content is available once the question has been reported shown.";
+export const NOT_SHOWN_MESSAGE =
+  "This question has not been shown yet: its content is available once the question has been reported shown.";
 
 /** True for a timed study (the study config has a per-question time limit). */
 export function isTimedConfig(config: unknown): boolean {

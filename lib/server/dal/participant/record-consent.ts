@@ -20,9 +20,15 @@ export type { DeviceInfo } from "@/lib/participant/api-contract";
  * their answer (conditional updates, so accept and decline racing end in one state), and a declined one posting
  * "accept" later takes nothing from the pool.
  */
-export async function recordConsent(participantId: string, accept: boolean, device: DeviceInfo | null): Promise<AssignResult | null> {
+export async function recordConsent(
+  participantId: string,
+  accept: boolean,
+  device: DeviceInfo | null,
+): Promise<AssignResult | null> {
   if (!accept) {
-    await withDbRetry(() => db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "declined" } }));
+    await withDbRetry(() =>
+      db.participant.updateMany({ where: { id: participantId, status: "consenting" }, data: { status: "declined" } }),
+    );
     return null;
   }
   return startParticipant(participantId, device);
@@ -51,5 +57,13 @@ export async function acceptConsent(
     await screenOutForDevice(participantId, device);
     return { admitted: read.decision, result: null };
   }
-  return { admitted: read.decision, result: await startParticipant(participantId, device, read.context, address === "unknown" ? null : participantAddressKey(studyId, address)) };
+  return {
+    admitted: read.decision,
+    result: await startParticipant(
+      participantId,
+      device,
+      read.context,
+      address === "unknown" ? null : participantAddressKey(studyId, address),
+    ),
+  };
 }

@@ -33,9 +33,11 @@ export async function createPool(options: { input: unknown; actorId: string }): 
     const where = { ...toItemWhere(input.filter), status: "active" as const };
     const matched = await db.item.count({ where });
     if (matched > MAX_FILTER_POOL_ITEMS) {
-      throw new AppError("UNPROCESSABLE", `The filter matches ${matched} items; a pool holds at most ${MAX_FILTER_POOL_ITEMS}. Narrow the filter or use a stratified sample.`, [
-        { path: "filter", message: `matches ${matched} items (max ${MAX_FILTER_POOL_ITEMS})` },
-      ]);
+      throw new AppError(
+        "UNPROCESSABLE",
+        `The filter matches ${matched} items; a pool holds at most ${MAX_FILTER_POOL_ITEMS}. Narrow the filter or use a stratified sample.`,
+        [{ path: "filter", message: `matches ${matched} items (max ${MAX_FILTER_POOL_ITEMS})` }],
+      );
     }
     picked = await db.item.findMany({ where, select: { id: true, taskId: true }, orderBy: { id: "asc" } });
     recipe = { kind: "filter", filter: input.filter, matched };
@@ -52,10 +54,20 @@ export async function createPool(options: { input: unknown; actorId: string }): 
     );
     picked = sample.byTask.flatMap((t) => t.itemIds.map((id) => ({ id, taskId: t.taskId })));
     shortfalls = sample.shortfalls;
-    recipe = { kind: "stratified", filter, tasks: input.tasks, perTask: input.perTask, seed, sortKey: "contentHash", shortfalls };
+    recipe = {
+      kind: "stratified",
+      filter,
+      tasks: input.tasks,
+      perTask: input.perTask,
+      seed,
+      sortKey: "contentHash",
+      shortfalls,
+    };
   }
   if (picked.length === 0) {
-    throw new AppError("UNPROCESSABLE", "No active item matches; the pool would be empty.", [{ path: "filter", message: "no active item matches" }]);
+    throw new AppError("UNPROCESSABLE", "No active item matches; the pool would be empty.", [
+      { path: "filter", message: "no active item matches" },
+    ]);
   }
 
   const result = await db.$transaction(async (tx) => {
@@ -70,7 +82,16 @@ export async function createPool(options: { input: unknown; actorId: string }): 
     });
     const poolVersionId = pool.versions[0]!.id;
     await tx.poolItem.createMany({ data: picked.map((p) => ({ poolVersionId, itemId: p.id, taskId: p.taskId })) });
-    await writeAudit({ actorId: options.actorId, action: "pool.create", entityType: "pool", entityId: pool.id, details: { version: 1, itemCount: picked.length, recipe: toJson(recipe) } }, tx);
+    await writeAudit(
+      {
+        actorId: options.actorId,
+        action: "pool.create",
+        entityType: "pool",
+        entityId: pool.id,
+        details: { version: 1, itemCount: picked.length, recipe: toJson(recipe) },
+      },
+      tx,
+    );
     return { poolId: pool.id, poolVersionId };
   });
 

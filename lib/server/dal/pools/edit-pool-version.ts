@@ -41,29 +41,48 @@ async function draftChildOrSelf(tx: Prisma.TransactionClient, v: LockedPoolVersi
  * the edit goes to the unused draft an earlier edit already made from it (draftChildOrSelf).
  * Added items must exist and be active; removed items must be in the version (422 otherwise, listing the ids).
  */
-export async function editPoolVersion(options: { poolVersionId: string; edit: unknown; actorId: string }): Promise<EditPoolVersionResult> {
+export async function editPoolVersion(options: {
+  poolVersionId: string;
+  edit: unknown;
+  actorId: string;
+}): Promise<EditPoolVersionResult> {
   const edit = EditPoolVersionSchema.parse(options.edit);
   return db.$transaction(async (tx) => {
     const v = await draftChildOrSelf(tx, await lockPoolVersion(tx, options.poolVersionId));
-    const current = await tx.poolItem.findMany({ where: { poolVersionId: v.id }, select: { itemId: true, taskId: true } });
+    const current = await tx.poolItem.findMany({
+      where: { poolVersionId: v.id },
+      select: { itemId: true, taskId: true },
+    });
     const currentIds = new Set(current.map((c) => c.itemId));
 
     const toAdd = [...new Set(edit.addItemIds)].filter((id) => !currentIds.has(id));
     const toRemove = new Set(edit.removeItemIds);
     const notInVersion = [...toRemove].filter((id) => !currentIds.has(id));
-    const addable = toAdd.length ? await tx.item.findMany({ where: { id: { in: toAdd } }, select: { id: true, taskId: true, status: true } }) : [];
+    const addable = toAdd.length
+      ? await tx.item.findMany({ where: { id: { in: toAdd } }, select: { id: true, taskId: true, status: true } })
+      : [];
     const found = new Map(addable.map((i) => [i.id, i]));
     const unknown = toAdd.filter((id) => !found.has(id));
     const inactive = addable.filter((i) => i.status !== "active").map((i) => i.id);
     const problems = [
       ...(unknown.length ? [{ path: "addItemIds", message: `unknown item id(s): ${unknown.join(", ")}` }] : []),
-      ...(inactive.length ? [{ path: "addItemIds", message: `excluded or flagged item(s) cannot be added: ${inactive.join(", ")}` }] : []),
-      ...(notInVersion.length ? [{ path: "removeItemIds", message: `not in version ${v.version}: ${notInVersion.join(", ")}` }] : []),
+      ...(inactive.length
+        ? [{ path: "addItemIds", message: `excluded or flagged item(s) cannot be added: ${inactive.join(", ")}` }]
+        : []),
+      ...(notInVersion.length
+        ? [{ path: "removeItemIds", message: `not in version ${v.version}: ${notInVersion.join(", ")}` }]
+        : []),
     ];
     if (problems.length) throw new AppError("UNPROCESSABLE", problems.map((p) => p.message).join("; "), problems);
 
-    const next = [...current.filter((c) => !toRemove.has(c.itemId)), ...addable.map((i) => ({ itemId: i.id, taskId: i.taskId }))];
-    if (next.length === 0) throw new AppError("UNPROCESSABLE", "The edit would leave the pool version empty.", [{ path: "removeItemIds", message: "would remove every item" }]);
+    const next = [
+      ...current.filter((c) => !toRemove.has(c.itemId)),
+      ...addable.map((i) => ({ itemId: i.id, taskId: i.taskId })),
+    ];
+    if (next.length === 0)
+      throw new AppError("UNPROCESSABLE", "The edit would leave the pool version empty.", [
+        { path: "removeItemIds", message: "would remove every item" },
+      ]);
 
     let targetId = v.id;
     let targetVersion = v.version;
@@ -71,13 +90,27 @@ export async function editPoolVersion(options: { poolVersionId: string; edit: un
     if (createdNewVersion) {
       const last = await tx.poolVersion.aggregate({ where: { poolId: v.poolId }, _max: { version: true } });
       targetVersion = (last._max.version ?? v.version) + 1;
-      const recipe: PoolRecipe = { kind: "edit", basedOnVersion: v.version, added: addable.map((i) => i.id), removed: [...toRemove] };
-      const created = await tx.poolVersion.create({ data: { poolId: v.poolId, version: targetVersion, recipe: recipe as Prisma.InputJsonValue }, select: { id: true } });
+      const recipe: PoolRecipe = {
+        kind: "edit",
+        basedOnVersion: v.version,
+        added: addable.map((i) => i.id),
+        removed: [...toRemove],
+      };
+      const created = await tx.poolVersion.create({
+        data: { poolId: v.poolId, version: targetVersion, recipe: recipe as Prisma.InputJsonValue },
+        select: { id: true },
+      });
       targetId = created.id;
-      await tx.poolItem.createMany({ data: next.map((n) => ({ poolVersionId: targetId, itemId: n.itemId, taskId: n.taskId })) });
+      await tx.poolItem.createMany({
+        data: next.map((n) => ({ poolVersionId: targetId, itemId: n.itemId, taskId: n.taskId })),
+      });
     } else {
-      if (toRemove.size) await tx.poolItem.deleteMany({ where: { poolVersionId: v.id, itemId: { in: [...toRemove] } } });
-      if (addable.length) await tx.poolItem.createMany({ data: addable.map((i) => ({ poolVersionId: v.id, itemId: i.id, taskId: i.taskId })) });
+      if (toRemove.size)
+        await tx.poolItem.deleteMany({ where: { poolVersionId: v.id, itemId: { in: [...toRemove] } } });
+      if (addable.length)
+        await tx.poolItem.createMany({
+          data: addable.map((i) => ({ poolVersionId: v.id, itemId: i.id, taskId: i.taskId })),
+        });
     }
     await writeAudit(
       {
@@ -85,10 +118,22 @@ export async function editPoolVersion(options: { poolVersionId: string; edit: un
         action: createdNewVersion ? "pool.version.create" : "pool.version.edit",
         entityType: "pool",
         entityId: v.poolId,
-        details: { basedOnVersion: v.version, version: targetVersion, added: addable.map((i) => i.id), removed: [...toRemove] },
+        details: {
+          basedOnVersion: v.version,
+          version: targetVersion,
+          added: addable.map((i) => i.id),
+          removed: [...toRemove],
+        },
       },
       tx,
     );
-    return { poolVersionId: targetId, version: targetVersion, createdNewVersion, added: addable.length, removed: toRemove.size, itemCount: next.length };
+    return {
+      poolVersionId: targetId,
+      version: targetVersion,
+      createdNewVersion,
+      added: addable.length,
+      removed: toRemove.size,
+      itemCount: next.length,
+    };
   });
 }

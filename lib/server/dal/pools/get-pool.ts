@@ -46,7 +46,11 @@ export async function getPool(poolId: string, viewer?: StudyViewer): Promise<Poo
           createdAt: true,
           recipe: true,
           _count: { select: { items: true, studies: true } },
-          studies: { where: viewer ? studyAccessWhere(viewer) : {}, select: { id: true, name: true, slug: true, status: true }, orderBy: { createdAt: "asc" } },
+          studies: {
+            where: viewer ? studyAccessWhere(viewer) : {},
+            select: { id: true, name: true, slug: true, status: true },
+            orderBy: { createdAt: "asc" },
+          },
         },
       },
     },
@@ -82,10 +86,18 @@ export async function getPool(poolId: string, viewer?: StudyViewer): Promise<Poo
       createdAt: v.createdAt,
       recipe: v.recipe,
       itemCount: v._count.items,
-      perTask: counts.filter((c) => c.poolVersionId === v.id).map((c) => ({ taskId: c.taskId, active: Number(c.active), inactive: Number(c.inactive) })),
+      perTask: counts
+        .filter((c) => c.poolVersionId === v.id)
+        .map((c) => ({ taskId: c.taskId, active: Number(c.active), inactive: Number(c.inactive) })),
       studies: v.studies,
       locked: v.frozenAt !== null || v._count.studies > 0,
     })),
-    audit: audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorEmail: a.actor?.email ?? null, details: a.details })),
+    audit: audit.map((a) => ({
+      id: String(a.id),
+      at: a.at,
+      action: a.action,
+      actorEmail: a.actor?.email ?? null,
+      details: a.details,
+    })),
   };
 }

@@ -26,7 +26,9 @@ export async function listPoolVersionItems(options: { poolVersionId: string; tas
       orderBy: [{ taskId: "asc" }, { itemId: "asc" }],
       skip: (page - 1) * POOL_ITEMS_PAGE_SIZE,
       take: POOL_ITEMS_PAGE_SIZE,
-      select: { item: { select: { id: true, taskId: true, externalId: true, pdbId: true, status: true, question: true } } },
+      select: {
+        item: { select: { id: true, taskId: true, externalId: true, pdbId: true, status: true, question: true } },
+      },
     }),
   ]);
   const items: PoolVersionItemDto[] = rows.map(({ item }) => ({

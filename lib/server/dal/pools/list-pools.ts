@@ -29,8 +29,23 @@ const VERSION_SELECT = {
   _count: { select: { items: true, studies: true } },
 } as const;
 
-function toVersionSummary(v: { id: string; version: number; frozenAt: Date | null; createdAt: Date; recipe: unknown; _count: { items: number; studies: number } }): PoolVersionSummaryDto {
-  return { id: v.id, version: v.version, frozenAt: v.frozenAt, createdAt: v.createdAt, recipe: v.recipe, itemCount: v._count.items, studyCount: v._count.studies };
+function toVersionSummary(v: {
+  id: string;
+  version: number;
+  frozenAt: Date | null;
+  createdAt: Date;
+  recipe: unknown;
+  _count: { items: number; studies: number };
+}): PoolVersionSummaryDto {
+  return {
+    id: v.id,
+    version: v.version,
+    frozenAt: v.frozenAt,
+    createdAt: v.createdAt,
+    recipe: v.recipe,
+    itemCount: v._count.items,
+    studyCount: v._count.studies,
+  };
 }
 
 /** Every pool with its versions (newest version first), newest pool first. */
@@ -68,7 +83,21 @@ export interface PoolVersionOptionDto {
 export async function listPoolVersionOptions(): Promise<PoolVersionOptionDto[]> {
   const versions = await db.poolVersion.findMany({
     orderBy: [{ pool: { createdAt: "desc" } }, { version: "desc" }],
-    select: { id: true, version: true, frozenAt: true, pool: { select: { name: true } }, _count: { select: { items: true } } },
+    select: {
+      id: true,
+      version: true,
+      frozenAt: true,
+      pool: { select: { name: true } },
+      _count: { select: { items: true } },
+    },
   });
-  return versions.map((v) => ({ id: v.id, poolName: v.pool.name, version: v.version, frozen: v.frozenAt !== null, itemCount: v._count.items })).sort((a, b) => Number(b.frozen) - Number(a.frozen));
+  return versions
+    .map((v) => ({
+      id: v.id,
+      poolName: v.pool.name,
+      version: v.version,
+      frozen: v.frozenAt !== null,
+      itemCount: v._count.items,
+    }))
+    .sort((a, b) => Number(b.frozen) - Number(a.frozen));
 }

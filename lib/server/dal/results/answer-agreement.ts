@@ -41,7 +41,12 @@ export function computeAnswerAgreement(records: readonly ResponseRecord[]): Answ
           return m ? Number(m[1]) : null;
         }),
       );
-      out.push({ taskId, level: "interval", basis: "zoom distance in Å (one axis)", result: krippendorffAlpha(distances, "interval") });
+      out.push({
+        taskId,
+        level: "interval",
+        basis: "zoom distance in Å (one axis)",
+        result: krippendorffAlpha(distances, "interval"),
+      });
     }
   }
   return out;

@@ -17,7 +17,10 @@ export async function classifyResidueLigandItems(itemIds: readonly string[]): Pr
   const polarity = new Map<string, "pos" | "neg">();
   const unreadable = new Map<string, string>();
   if (itemIds.length === 0) return { polarity, unreadable };
-  const keys = await db.answerKey.findMany({ where: { itemId: { in: [...new Set(itemIds)] } }, select: { itemId: true, gold: true } });
+  const keys = await db.answerKey.findMany({
+    where: { itemId: { in: [...new Set(itemIds)] } },
+    select: { itemId: true, gold: true },
+  });
   const byId = new Map(keys.map((k) => [k.itemId, k.gold]));
   for (const id of new Set(itemIds)) {
     if (!byId.has(id)) {

@@ -52,7 +52,11 @@ export async function compareScopeWithModels(options: {
   };
   const [counts, unparseableCounts] = await Promise.all([
     db.modelPrediction.groupBy({ by: ["modelRunId"], where: predictionWhere, _count: { _all: true } }),
-    db.modelPrediction.groupBy({ by: ["modelRunId"], where: { ...predictionWhere, parseError: { not: null } }, _count: { _all: true } }),
+    db.modelPrediction.groupBy({
+      by: ["modelRunId"],
+      where: { ...predictionWhere, parseError: { not: null } },
+      _count: { _all: true },
+    }),
   ]);
   const runRows = await db.modelRun.findMany({
     where: { id: { in: counts.map((c) => c.modelRunId) } },
@@ -60,31 +64,55 @@ export async function compareScopeWithModels(options: {
     orderBy: { importedAt: "asc" },
   });
   const countOf = (list: typeof counts, id: string) => list.find((c) => c.modelRunId === id)?._count._all ?? 0;
-  const runs: ComparedRunDto[] = runRows.map((r) => ({ ...r, nPredictions: countOf(counts, r.id), nUnparseable: countOf(unparseableCounts, r.id) }));
+  const runs: ComparedRunDto[] = runRows.map((r) => ({
+    ...r,
+    nPredictions: countOf(counts, r.id),
+    nUnparseable: countOf(unparseableCounts, r.id),
+  }));
   const empty = { runs, condition, comparison: null, unparseable: {}, problems: [] };
   if (runs.length === 0 || options.records.length === 0) return empty;
 
   const predictions = await db.modelPrediction.findMany({
     where: { ...predictionWhere, modelRunId: { in: runs.map((r) => r.id) } },
-    select: { modelRunId: true, itemId: true, taskId: true, exact: true, partial: true, canonical: true, parseError: true },
+    select: {
+      modelRunId: true,
+      itemId: true,
+      taskId: true,
+      exact: true,
+      partial: true,
+      canonical: true,
+      parseError: true,
+    },
   });
-  const t4 = await classifyResidueLigandItems(predictions.filter((p) => p.taskId === "residue_ligand").map((p) => p.itemId));
+  const t4 = await classifyResidueLigandItems(
+    predictions.filter((p) => p.taskId === "residue_ligand").map((p) => p.itemId),
+  );
   const golds = await loadFairScoreGolds(predictions);
   const itemFields = await loadFairScoreFields(predictions);
   const problems: string[] = [];
   const modelRecords: ModelResponseRecord[] = [];
-  const humanItems = new Set(options.records.filter((r) => condition === null || r.condition === condition).map((r) => r.itemId));
+  const humanItems = new Set(
+    options.records.filter((r) => condition === null || r.condition === condition).map((r) => r.itemId),
+  );
   const unparseable: Record<string, Record<string, number>> = {};
   for (const p of predictions) {
     if (!RESULT_TASKS.has(p.taskId)) {
       problems.push(`run ${p.modelRunId}, item ${p.itemId}: unknown task '${p.taskId}'`);
       continue;
     }
-    const record: ModelResponseRecord = { modelId: p.modelRunId, itemId: p.itemId, taskId: p.taskId as ResultTaskId, exact: p.exact === 1 ? 1 : 0, partial: p.partial };
+    const record: ModelResponseRecord = {
+      modelId: p.modelRunId,
+      itemId: p.itemId,
+      taskId: p.taskId as ResultTaskId,
+      exact: p.exact === 1 ? 1 : 0,
+      partial: p.partial,
+    };
     if (p.taskId === "residue_ligand") {
       const polarity = t4.polarity.get(p.itemId);
       if (!polarity) {
-        problems.push(`item ${p.itemId}: cannot tell Pos./Neg. (${t4.unreadable.get(p.itemId) ?? "no gold"}); its model answers are left out`);
+        problems.push(
+          `item ${p.itemId}: cannot tell Pos./Neg. (${t4.unreadable.get(p.itemId) ?? "no gold"}); its model answers are left out`,
+        );
         continue;
       }
       record.t4Polarity = polarity;
@@ -92,7 +120,13 @@ export async function compareScopeWithModels(options: {
     if (p.canonical !== null && p.canonical !== "") record.answer = p.canonical;
     // Fair score (lib/tasks/fair-score.ts) of the model's answer, as for human responses; an unparseable prediction scores 0.
     if (golds.has(p.itemId)) {
-      const fair = fairFieldsOf(p.taskId as TaskId, p.canonical ?? "", golds.get(p.itemId), record, itemFields.get(p.itemId));
+      const fair = fairFieldsOf(
+        p.taskId as TaskId,
+        p.canonical ?? "",
+        golds.get(p.itemId),
+        record,
+        itemFields.get(p.itemId),
+      );
       if (!fair.ok) {
         problems.push(`run ${p.modelRunId}, item ${p.itemId}: ${fair.error}; its fair score is the paper's`);
       } else if (fair.fields) Object.assign(record, fair.fields);
@@ -106,14 +140,27 @@ export async function compareScopeWithModels(options: {
   }
   const compared = compareHumansWithModels(options.records, modelRecords, condition === null ? {} : { condition });
   if (!compared.ok) {
-    return { ...empty, problems: [...problems, ...compared.issues.map((i) => `${i.source} record ${i.index}, ${i.field}: ${i.reason}`)] };
+    return {
+      ...empty,
+      problems: [...problems, ...compared.issues.map((i) => `${i.source} record ${i.index}, ${i.field}: ${i.reason}`)],
+    };
   }
   return { runs, condition, comparison: compared.value, unparseable, problems };
 }
 
 /** The model comparison for a study (or its pool version's studies). */
-export async function getModelComparison(options: { studyId: string; scope?: ResultsScope; runIds?: string[]; condition?: string | null }): Promise<ModelComparisonDto> {
+export async function getModelComparison(options: {
+  studyId: string;
+  scope?: ResultsScope;
+  runIds?: string[];
+  condition?: string | null;
+}): Promise<ModelComparisonDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const { records } = await loadScopeRecords(scope.studyIds);
-  return compareScopeWithModels({ scope, records, ...(options.runIds ? { runIds: options.runIds } : {}), condition: options.condition ?? null });
+  return compareScopeWithModels({
+    scope,
+    records,
+    ...(options.runIds ? { runIds: options.runIds } : {}),
+    condition: options.condition ?? null,
+  });
 }

@@ -1,5 +1,10 @@
 import "server-only";
-import { AnswerSignalsSchema, summarizeParticipantSignals, type ExclusionPolicy, type SignalledAnswer } from "@/lib/participant/integrity";
+import {
+  AnswerSignalsSchema,
+  summarizeParticipantSignals,
+  type ExclusionPolicy,
+  type SignalledAnswer,
+} from "@/lib/participant/integrity";
 import { applyExclusionPolicy, excludedParticipantIds, type ExclusionResults } from "@/lib/results/exclusions";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
@@ -20,8 +25,13 @@ interface SignalRow {
  * The main answers of the given studies (or of the given participants) with their browser signals, per participant in
  * submission order.
  */
-export async function listSignalledAnswers(of: { studyIds: readonly string[] } | { participantIds: readonly string[] }): Promise<SignalledAnswer[]> {
-  const where = "studyIds" in of ? Prisma.sql`r."studyId" = ANY(${[...of.studyIds]}::text[])` : Prisma.sql`r."participantId" = ANY(${[...of.participantIds]}::text[])`;
+export async function listSignalledAnswers(
+  of: { studyIds: readonly string[] } | { participantIds: readonly string[] },
+): Promise<SignalledAnswer[]> {
+  const where =
+    "studyIds" in of
+      ? Prisma.sql`r."studyId" = ANY(${[...of.studyIds]}::text[])`
+      : Prisma.sql`r."participantId" = ANY(${[...of.participantIds]}::text[])`;
   const rows = await db.$queryRaw<SignalRow[]>`
     SELECT r."participantId", r."taskId", r."canonicalAnswer", r."rtClientMs", r."rtServerMs", s.signals
     FROM "Response" r LEFT JOIN "AnswerSignals" s ON s."assignmentId" = r."assignmentId"
@@ -48,8 +58,13 @@ export async function readExclusionPolicy(studyId: string): Promise<ExclusionPol
 }
 
 /** summarizeParticipantSignals of the scope's main answers, read once per fingerprint of its responses. */
-function loadScopeSignalSummaries(loaded: ScopeRecords, studyIds: readonly string[]): Promise<ReturnType<typeof summarizeParticipantSignals>> {
-  return signalSummaryCache.get(loaded.fingerprint, async () => summarizeParticipantSignals(await listSignalledAnswers({ studyIds })));
+function loadScopeSignalSummaries(
+  loaded: ScopeRecords,
+  studyIds: readonly string[],
+): Promise<ReturnType<typeof summarizeParticipantSignals>> {
+  return signalSummaryCache.get(loaded.fingerprint, async () =>
+    summarizeParticipantSignals(await listSignalledAnswers({ studyIds })),
+  );
 }
 
 /**
@@ -57,7 +72,10 @@ function loadScopeSignalSummaries(loaded: ScopeRecords, studyIds: readonly strin
  * participant of the scope (as the integrity section does), sorted by id.
  */
 export async function listExcludedParticipantIds(scope: ResultsScopeDto, loaded: ScopeRecords): Promise<string[]> {
-  const [summaries, policy] = await Promise.all([loadScopeSignalSummaries(loaded, scope.studyIds), readExclusionPolicy(scope.study.id)]);
+  const [summaries, policy] = await Promise.all([
+    loadScopeSignalSummaries(loaded, scope.studyIds),
+    readExclusionPolicy(scope.study.id),
+  ]);
   return excludedParticipantIds(policy, summaries);
 }
 
@@ -65,9 +83,15 @@ export async function listExcludedParticipantIds(scope: ResultsScopeDto, loaded:
  * The results page's integrity section: the viewed study's exclusion policy applied to every participant of the scope
  * (lib/results/exclusions.ts), with accuracy over the same main-phase records the page's other sections use.
  */
-export async function getIntegrityResults(options: { studyId: string; scope?: ResultsScope }): Promise<ExclusionResults> {
+export async function getIntegrityResults(options: {
+  studyId: string;
+  scope?: ResultsScope;
+}): Promise<ExclusionResults> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const loaded = await loadScopeRecords(scope.studyIds);
-  const [summaries, policy] = await Promise.all([loadScopeSignalSummaries(loaded, scope.studyIds), readExclusionPolicy(options.studyId)]);
+  const [summaries, policy] = await Promise.all([
+    loadScopeSignalSummaries(loaded, scope.studyIds),
+    readExclusionPolicy(options.studyId),
+  ]);
   return applyExclusionPolicy(policy, summaries, loaded.records);
 }

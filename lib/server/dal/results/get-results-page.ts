@@ -38,6 +38,11 @@ export async function getResultsPage(options: ResultsPageOptions): Promise<Resul
   ]);
   const config = StudyConfigSchema.safeParse(study?.config ?? {});
   const design = config.success ? config.data : StudyConfigSchema.parse({});
-  const planning = { tasks: [...design.tasks], itemsPerTask: design.itemsPerTask, answersPerItem: design.answersPerItem, pilot: human.problems.length === 0 ? summarizePilot(records) : [] };
+  const planning = {
+    tasks: [...design.tasks],
+    itemsPerTask: design.itemsPerTask,
+    answersPerItem: design.answersPerItem,
+    pilot: human.problems.length === 0 ? summarizePilot(records) : [],
+  };
   return { human, items, models, planning };
 }

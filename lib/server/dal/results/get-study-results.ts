@@ -35,7 +35,11 @@ export function defaultResultsSeed(studyId: string, scope: ResultsScope): string
  * Summarises already loaded records (shared by getStudyResults, the results page and the exports), leaving out the
  * participants the viewed study's exclusion policy excludes; cached per fingerprint.
  */
-export async function summarizeScopeRecords(scope: ResultsScopeDto, loaded: ScopeRecords, options: Pick<StudyResultsOptions, "seed" | "replicates"> = {}): Promise<StudyResultsDto> {
+export async function summarizeScopeRecords(
+  scope: ResultsScopeDto,
+  loaded: ScopeRecords,
+  options: Pick<StudyResultsOptions, "seed" | "replicates"> = {},
+): Promise<StudyResultsDto> {
   const seed = options.seed ?? defaultResultsSeed(scope.study.id, scope.scope);
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
   const { records, skipped } = loaded;
@@ -46,7 +50,11 @@ export async function summarizeScopeRecords(scope: ResultsScopeDto, loaded: Scop
 
   const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates, excludedParticipantIds });
   if (!summary.ok) {
-    return { ...base, summary: null, problems: summary.issues.map((i) => `record ${i.index}, ${i.field}: ${i.reason}`) };
+    return {
+      ...base,
+      summary: null,
+      problems: summary.issues.map((i) => `record ${i.index}, ${i.field}: ${i.reason}`),
+    };
   }
   return { ...base, summary: summary.value, problems: [] };
 }

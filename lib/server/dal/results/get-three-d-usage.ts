@@ -1,7 +1,13 @@
 import "server-only";
 import { z } from "zod";
 import { RESULT_TASK_IDS } from "@/lib/results/task-columns";
-import { summarizeThreeDUsage, threeDUsageOf, type TaskUsageSummary, type ThreeDUsage, type UsageAnswer } from "@/lib/results/three-d-usage";
+import {
+  summarizeThreeDUsage,
+  threeDUsageOf,
+  type TaskUsageSummary,
+  type ThreeDUsage,
+  type UsageAnswer,
+} from "@/lib/results/three-d-usage";
 import type { ThreeDUsageExportRow } from "@/lib/export/three-d-usage-table";
 import { db } from "@/lib/server/db";
 import { Prisma } from "@/prisma/generated/client";
@@ -12,7 +18,9 @@ const USAGE_PAGE_SIZE = 500;
 
 /** The part of the stored interaction log the usage metrics read; anything else in it is ignored. */
 const StoredLogSchema = z.object({
-  camera: z.array(z.object({ t: z.number(), q: z.tuple([z.number(), z.number(), z.number(), z.number()]), d: z.number() })).optional(),
+  camera: z
+    .array(z.object({ t: z.number(), q: z.tuple([z.number(), z.number(), z.number(), z.number()]), d: z.number() }))
+    .optional(),
   events: z.array(z.object({ t: z.number(), type: z.string(), detail: z.string().optional() })).optional(),
 });
 
@@ -47,14 +55,24 @@ export async function* iterateAnswerUsage(studyIds: readonly string[]): AsyncGen
   for (const studyId of studyIds) {
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const keyset: Prisma.Sql = after ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)` : Prisma.empty;
+      const keyset: Prisma.Sql = after
+        ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)`
+        : Prisma.empty;
       const page: UsageRow[] = await db.$queryRaw<UsageRow[]>`
         SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r."rtClientMs", r."interactionLog"
         FROM "Response" r
         WHERE r."studyId" = ${studyId} AND r.phase = 'main' AND r.condition = 'interactive' ${keyset}
         ORDER BY r."submittedAt", r.id LIMIT ${USAGE_PAGE_SIZE}`;
       for (const r of page) {
-        yield { studyId, responseId: r.id, participantId: r.participantId, itemId: r.itemId, taskId: r.taskId, exact: r.exact === 1 ? 1 : 0, usage: usageOfStoredLog(r.interactionLog, r.rtClientMs) };
+        yield {
+          studyId,
+          responseId: r.id,
+          participantId: r.participantId,
+          itemId: r.itemId,
+          taskId: r.taskId,
+          exact: r.exact === 1 ? 1 : 0,
+          usage: usageOfStoredLog(r.interactionLog, r.rtClientMs),
+        };
       }
       const last = page[page.length - 1];
       if (!last || page.length < USAGE_PAGE_SIZE) break;
@@ -97,7 +115,14 @@ export async function getThreeDUsage(studyIds: readonly string[]): Promise<Three
   let interactiveAnswers = 0;
   for await (const row of iterateAnswerUsage(studyIds)) {
     interactiveAnswers++;
-    if (row.usage) answers.push({ studyId: row.studyId, responseId: row.responseId, taskId: row.taskId, correct: row.exact, usage: row.usage });
+    if (row.usage)
+      answers.push({
+        studyId: row.studyId,
+        responseId: row.responseId,
+        taskId: row.taskId,
+        correct: row.exact,
+        usage: row.usage,
+      });
   }
   const order = new Map<string, number>(RESULT_TASK_IDS.map((t, i) => [t, i]));
   answers.sort((a, b) => (order.get(a.taskId) ?? 99) - (order.get(b.taskId) ?? 99));
@@ -105,7 +130,13 @@ export async function getThreeDUsage(studyIds: readonly string[]): Promise<Three
   for (const taskId of new Set(answers.map((a) => a.taskId))) {
     const list = answers.filter((a) => a.taskId === taskId).sort((a, b) => a.usage.rotationDeg - b.usage.rotationDeg);
     const median = list[Math.floor((list.length - 1) / 2)]!;
-    examples.push({ studyId: median.studyId, responseId: median.responseId, taskId, rotationDeg: median.usage.rotationDeg, correct: median.correct === 1 });
+    examples.push({
+      studyId: median.studyId,
+      responseId: median.responseId,
+      taskId,
+      rotationDeg: median.usage.rotationDeg,
+      correct: median.correct === 1,
+    });
   }
   return { tasks: summarizeThreeDUsage(answers), interactiveAnswers, withViewer: answers.length, examples };
 }
@@ -130,7 +161,16 @@ export interface CameraReplayDto {
 export async function getCameraReplay(studyId: string, responseId: string): Promise<CameraReplayDto | null> {
   const response = await db.response.findFirst({
     where: { id: responseId, studyId },
-    select: { id: true, taskId: true, itemId: true, participantId: true, exact: true, rtClientMs: true, interactionLog: true, item: { select: { payload: true } } },
+    select: {
+      id: true,
+      taskId: true,
+      itemId: true,
+      participantId: true,
+      exact: true,
+      rtClientMs: true,
+      interactionLog: true,
+      item: { select: { payload: true } },
+    },
   });
   if (!response) return null;
   const log = StoredLogSchema.safeParse(response.interactionLog);

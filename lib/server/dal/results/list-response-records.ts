@@ -42,12 +42,17 @@ export interface ResponseRecordsDto {
 const RESULT_TASKS: ReadonlySet<string> = new Set(RESULT_TASK_IDS);
 
 /** Golds of the items whose fair score can differ from the paper's (FAIR_SCORE_TASKS), by item id. */
-export async function loadFairScoreGolds(rows: readonly { itemId: string; taskId: string }[]): Promise<Map<string, unknown>> {
+export async function loadFairScoreGolds(
+  rows: readonly { itemId: string; taskId: string }[],
+): Promise<Map<string, unknown>> {
   const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
   const itemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
   const golds = new Map<string, unknown>();
   for (let i = 0; i < itemIds.length; i += RECORD_PAGE_SIZE) {
-    const keys = await db.answerKey.findMany({ where: { itemId: { in: itemIds.slice(i, i + RECORD_PAGE_SIZE) } }, select: { itemId: true, gold: true } });
+    const keys = await db.answerKey.findMany({
+      where: { itemId: { in: itemIds.slice(i, i + RECORD_PAGE_SIZE) } },
+      select: { itemId: true, gold: true },
+    });
     for (const k of keys) golds.set(k.itemId, k.gold);
   }
   return golds;
@@ -57,7 +62,9 @@ export async function loadFairScoreGolds(rows: readonly { itemId: string; taskId
  * The public pick lists (`{ pickers }`) of the same items, by item id: the fair score reads from them which residues
  * are C-terminal (O/OXT). Only the pickers leave the database, not the whole payload (the 3D scene is large).
  */
-export async function loadFairScoreFields(rows: readonly { itemId: string; taskId: string }[]): Promise<Map<string, { pickers: unknown }>> {
+export async function loadFairScoreFields(
+  rows: readonly { itemId: string; taskId: string }[],
+): Promise<Map<string, { pickers: unknown }>> {
   const fairTasks: ReadonlySet<string> = new Set(FAIR_SCORE_TASKS);
   const itemIds = [...new Set(rows.filter((r) => fairTasks.has(r.taskId)).map((r) => r.itemId))];
   const fields = new Map<string, { pickers: unknown }>();
@@ -74,12 +81,17 @@ export async function loadFairScoreFields(rows: readonly { itemId: string; taskI
  * (UNSPECIFIED_COHORT when none), T4 polarity from the gold, canonical answer when there is one.
  * Read in keyset pages over (submittedAt, id), the order of the Response index.
  */
-export async function listResponseRecords(studyIds: readonly string[], pageSize = RECORD_PAGE_SIZE): Promise<ResponseRecordsDto> {
+export async function listResponseRecords(
+  studyIds: readonly string[],
+  pageSize = RECORD_PAGE_SIZE,
+): Promise<ResponseRecordsDto> {
   const rows: RawRecordRow[] = [];
   for (const studyId of studyIds) {
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const keyset: Prisma.Sql = after ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)` : Prisma.empty;
+      const keyset: Prisma.Sql = after
+        ? Prisma.sql`AND (r."submittedAt", r.id) > (${after.at}::timestamp(3), ${after.id}::text)`
+        : Prisma.empty;
       const page: RawRecordRow[] = await db.$queryRaw<RawRecordRow[]>`
         SELECT r.id, r."submittedAt", r."participantId", r."itemId", r."taskId", r.exact, r.partial, r.condition, r."canonicalAnswer", r.late, p.cohort
         FROM "Response" r JOIN "Participant" p ON p.id = r."participantId"
@@ -124,7 +136,11 @@ export async function listResponseRecords(studyIds: readonly string[], pageSize 
     if (r.taskId === "residue_ligand") {
       const p = polarity.get(r.itemId);
       if (!p) {
-        skipped.push({ responseId: r.id, itemId: r.itemId, reason: `cannot tell Pos./Neg.: ${unreadable.get(r.itemId) ?? "no gold"}` });
+        skipped.push({
+          responseId: r.id,
+          itemId: r.itemId,
+          reason: `cannot tell Pos./Neg.: ${unreadable.get(r.itemId) ?? "no gold"}`,
+        });
         continue;
       }
       record.t4Polarity = p;

@@ -24,7 +24,12 @@ export async function listResultStudies(viewer: StudyViewer): Promise<ResultStud
       orderBy: { createdAt: "desc" },
       select: { ...studyListSelect, poolVersionId: true },
     }),
-    db.response.groupBy({ by: ["studyId"], where: { phase: "main" }, _count: { _all: true }, _max: { submittedAt: true } }),
+    db.response.groupBy({
+      by: ["studyId"],
+      where: { phase: "main" },
+      _count: { _all: true },
+      _max: { submittedAt: true },
+    }),
   ]);
   const byStudy = new Map(responseCounts.map((r) => [r.studyId, r]));
   return studies.map((s) => ({

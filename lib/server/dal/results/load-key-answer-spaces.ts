@@ -12,13 +12,20 @@ const PAGE = 10_000;
  * provenance. One object per distinct space, shared by every item that has it. Other tasks are left out: their
  * space does not depend on the item (lib/results falls back to the spec's).
  */
-export async function loadKeyAnswerSpaces(rows: readonly { itemId: string; taskId: string }[]): Promise<Map<string, KeyAnswerSpace>> {
-  const taskOf = new Map(rows.filter((r) => VALUE_RANGE_TASKS.has(r.taskId)).map((r) => [r.itemId, r.taskId as TaskId]));
+export async function loadKeyAnswerSpaces(
+  rows: readonly { itemId: string; taskId: string }[],
+): Promise<Map<string, KeyAnswerSpace>> {
+  const taskOf = new Map(
+    rows.filter((r) => VALUE_RANGE_TASKS.has(r.taskId)).map((r) => [r.itemId, r.taskId as TaskId]),
+  );
   const ids = [...taskOf.keys()];
   const shared = new Map<string, KeyAnswerSpace>();
   const out = new Map<string, KeyAnswerSpace>();
   for (let i = 0; i < ids.length; i += PAGE) {
-    const items = await db.item.findMany({ where: { id: { in: ids.slice(i, i + PAGE) } }, select: { id: true, source: true, provenance: true } });
+    const items = await db.item.findMany({
+      where: { id: { in: ids.slice(i, i + PAGE) } },
+      select: { id: true, source: true, provenance: true },
+    });
     for (const item of items) {
       const space = keyAnswerSpace(taskOf.get(item.id)!, keyOriginOfStoredItem(item.source, item.provenance));
       const key = `${space.size}|${space.basis}`;

@@ -27,7 +27,12 @@ export async function resolveResultsScope(studyId: string, scope: ResultsScope =
   return {
     scope,
     study: { id: study.id, slug: study.slug, name: study.name, status: study.status, cohortTag: study.cohortTag },
-    poolVersion: { id: study.poolVersion.id, poolId: study.poolVersion.pool.id, poolName: study.poolVersion.pool.name, version: study.poolVersion.version },
+    poolVersion: {
+      id: study.poolVersion.id,
+      poolId: study.poolVersion.pool.id,
+      poolName: study.poolVersion.pool.name,
+      version: study.poolVersion.version,
+    },
     studies,
     studyIds: studies.map((s) => s.id),
   };

@@ -67,7 +67,12 @@ export async function responsesFingerprint(studyIds: readonly string[]): Promise
   const [row] = await db.$queryRaw<Array<{ n: bigint; last: Date | null; h: bigint | null }>>`
     SELECT count(*) AS n, max("submittedAt") AS last, sum(hashtext(id)::bigint)::bigint AS h
     FROM "Response" WHERE "studyId" IN (${Prisma.join([...studyIds])}) AND phase = 'main'`;
-  return [[...studyIds].sort().join(","), String(row?.n ?? 0), row?.last?.toISOString() ?? "-", String(row?.h ?? 0)].join("|");
+  return [
+    [...studyIds].sort().join(","),
+    String(row?.n ?? 0),
+    row?.last?.toISOString() ?? "-",
+    String(row?.h ?? 0),
+  ].join("|");
 }
 
 /** listResponseRecords of the scope, read once per fingerprint. */
@@ -81,11 +86,16 @@ export async function loadScopeRecords(studyIds: readonly string[]): Promise<Sco
  * computed once per fingerprint, seed and replicate count; in the heavy-work pool from HEAVY_RESULTS_MIN_RECORDS
  * records on, so a large study's results never hold up a participant's request. Same function either way.
  */
-export function summarizeScopeRecordsCached(loaded: ScopeRecords, options: SummarizeOptions): Promise<RecordsOutcome<HumanResultsSummary>> {
+export function summarizeScopeRecordsCached(
+  loaded: ScopeRecords,
+  options: SummarizeOptions,
+): Promise<RecordsOutcome<HumanResultsSummary>> {
   const excluded = options.excludedParticipantIds ?? [];
   const key = `${loaded.fingerprint}|${options.seed ?? ""}|${options.replicates ?? ""}|${options.confidence ?? ""}|${excluded.length}:${excluded.join(",")}`;
   return summaries.get(key, async () =>
-    loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS ? runHeavyJob("resultsSummary", { records: loaded.records, options }) : summarizeHumanResults(loaded.records, options),
+    loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS
+      ? runHeavyJob("resultsSummary", { records: loaded.records, options })
+      : summarizeHumanResults(loaded.records, options),
   );
 }
 

@@ -2,7 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
-import { endScreens, nextQuestionOf, type NextQuestionColumns, type SessionUpdateDto } from "@/lib/server/dal/participant/get-session";
+import {
+  endScreens,
+  nextQuestionOf,
+  type NextQuestionColumns,
+  type SessionUpdateDto,
+} from "@/lib/server/dal/participant/get-session";
 import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/dal/participant/flow-sql";
 import { dbPool } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
@@ -63,13 +68,19 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
  */
 export async function submitAnswer(options: RecordResponseOptions): Promise<SubmittedAnswer> {
   // PostgreSQL text and jsonb cannot hold U+0000: refuse it here with a located error instead of a failed insert (500).
-  if (options.rawAnswer.includes("\u0000")) throw new AppError("UNPROCESSABLE", "The answer contains a NUL character.", { field: "answer" });
+  if (options.rawAnswer.includes("\u0000"))
+    throw new AppError("UNPROCESSABLE", "The answer contains a NUL character.", { field: "answer" });
   if (containsNul(options.interactionLog)) {
     throw new AppError("UNPROCESSABLE", "The interaction log contains a NUL character.", { field: "interactionLog" });
   }
   const outcome = await withDbRetry(() => submitOnce(options));
   // A replay: the first attempt's write stored its own signals, unless that attempt came without them.
-  if (outcome.result.status === "duplicate" && options.signals) await recordAnswerSignals({ participantId: options.participantId, assignmentId: options.assignmentId, signals: options.signals });
+  if (outcome.result.status === "duplicate" && options.signals)
+    await recordAnswerSignals({
+      participantId: options.participantId,
+      assignmentId: options.assignmentId,
+      signals: options.signals,
+    });
   return outcome;
 }
 
@@ -103,7 +114,11 @@ function shownAtOf(a: Pick<SubmitRow, "questionShownAt" | "firstShownAt">): Date
 }
 
 async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
-  const [row] = await flowQuery<SubmitRow>("submit-read", [options.assignmentId, options.participantId, options.idempotencyKey]);
+  const [row] = await flowQuery<SubmitRow>("submit-read", [
+    options.assignmentId,
+    options.participantId,
+    options.idempotencyKey,
+  ]);
   return row;
 }
 
@@ -119,14 +134,16 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
     return {
       result: {
         status: "duplicate",
-        practiceFeedback: row.phase === "practice" ? { correct: row.storedExact === 1, correctAnswer: row.canonical ?? "" } : null,
+        practiceFeedback:
+          row.phase === "practice" ? { correct: row.storedExact === 1, correctAnswer: row.canonical ?? "" } : null,
         ended: endedOf(row.participantStatus),
       },
       update: await readUpdate(options.participantId, row.condition, config),
       timed: config.timeLimitSec !== null,
     };
   }
-  if (row.participantStatus !== "active") throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
+  if (row.participantStatus !== "active")
+    throw new AppError("GONE", "Your session has ended; answers can no longer be changed.");
   if (row.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
   if (row.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
   // Only the current question (the first open one, as the session defines it) can be answered: a later question's clock
@@ -153,10 +170,13 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
     // Only a real time limit may end a question unanswered, and only once it has run out on the server's clock
     // (counted from the question's display, lib/question-clock; the browser's countdown runs on that clock too), so
     // "timed out" cannot be used to skip questions.
-    if (config.timeLimitSec === null) throw new AppError("UNPROCESSABLE", "This study has no time limit.", { field: "timedOut" });
+    if (config.timeLimitSec === null)
+      throw new AppError("UNPROCESSABLE", "This study has no time limit.", { field: "timedOut" });
     const shownAt = shownAtOf(a);
     if (!shownAt || !hasTimeLimitRunOut(shownAt.getTime(), config.timeLimitSec, Date.now())) {
-      throw new AppError("UNPROCESSABLE", "The time limit for this question has not run out yet.", { field: "timedOut" });
+      throw new AppError("UNPROCESSABLE", "The time limit for this question has not run out yet.", {
+        field: "timedOut",
+      });
     }
   }
 
@@ -167,7 +187,11 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
   // An answer that arrives past the server's limit (plus a grace for one in flight) is not lost and not counted as in
   // time: stored with its text and canonical form, flagged late, scored 0 as a time-out is (the codebook says so).
   const shownAt = shownAtOf(a);
-  const late = !options.timedOut && config.timeLimitSec !== null && shownAt !== null && isAnswerLate(shownAt.getTime(), config.timeLimitSec, now.getTime());
+  const late =
+    !options.timedOut &&
+    config.timeLimitSec !== null &&
+    shownAt !== null &&
+    isAnswerLate(shownAt.getTime(), config.timeLimitSec, now.getTime());
   if (!options.timedOut) {
     // A task whose reading depends on the item (T9: its chains and atoms) parses with the item's public fields, as the
     // question screen does, so the server never accepts a reading the screen refuses.
@@ -200,7 +224,9 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
     written = attentionFailed
       ? await flowTransaction(async (tx) => {
           const w = await writeAnswer(write, tx);
-          if (w) w.participantStatus = (await recordAttentionFailure(tx, options.participantId, a, config, now)) ?? w.participantStatus;
+          if (w)
+            w.participantStatus =
+              (await recordAttentionFailure(tx, options.participantId, a, config, now)) ?? w.participantStatus;
           return w;
         })
       : await writeAnswer(write);
@@ -227,7 +253,14 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
       practiceFeedback: a.phase === "practice" ? { correct: exact === 1, correctAnswer: a.canonical ?? "" } : null,
       ended,
     },
-    update: toUpdate(options.participantId, written.participantStatus ?? "active", a.condition, config, ended ? null : written.next, written.progress),
+    update: toUpdate(
+      options.participantId,
+      written.participantStatus ?? "active",
+      a.condition,
+      config,
+      ended ? null : written.next,
+      written.progress,
+    ),
     timed: config.timeLimitSec !== null,
   };
 }
@@ -287,18 +320,35 @@ async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<Written
     client,
   );
   if (!r || r.responseId === null) return null;
-  return { participantStatus: r.participantStatus, next: r, progress: { answered: r.answered, total: r.total, practiceTotal: r.practice } };
+  return {
+    participantStatus: r.participantStatus,
+    next: r,
+    progress: { answered: r.answered, total: r.total, practiceTotal: r.practice },
+  };
 }
 
 /** Progress and next question after a replay (read only; sql/statements/submit-update.sql). */
 async function readUpdate(participantId: string, condition: string, config: StudyConfig): Promise<SessionUpdateDto> {
   const [r] = await flowQuery<NextRow & { participantStatus: string }>("submit-update", [participantId]);
   const status = r!.participantStatus;
-  return toUpdate(participantId, status, condition, config, status === "active" ? r! : null, { answered: r!.answered, total: r!.total, practiceTotal: r!.practice });
+  return toUpdate(participantId, status, condition, config, status === "active" ? r! : null, {
+    answered: r!.answered,
+    total: r!.total,
+    practiceTotal: r!.practice,
+  });
 }
 
-function toUpdate(participantId: string, status: string, condition: string, config: StudyConfig, next: NextRow | null, progress: SessionUpdateDto["progress"]): SessionUpdateDto {
-  const { current, upcomingImageIds } = next ? nextQuestionOf(next, condition, config) : { current: null, upcomingImageIds: [] };
+function toUpdate(
+  participantId: string,
+  status: string,
+  condition: string,
+  config: StudyConfig,
+  next: NextRow | null,
+  progress: SessionUpdateDto["progress"],
+): SessionUpdateDto {
+  const { current, upcomingImageIds } = next
+    ? nextQuestionOf(next, condition, config)
+    : { current: null, upcomingImageIds: [] };
   return {
     participant: { id: participantId, status, condition, consented: true },
     progress,
@@ -310,7 +360,13 @@ function toUpdate(participantId: string, status: string, condition: string, conf
 }
 
 /** A wrong attention check: counted in the participant's flags, and past the limit under screen_out the session ends. */
-async function recordAttentionFailure(tx: FlowClient, participantId: string, a: SubmitRow, config: StudyConfig, now: Date): Promise<string | null> {
+async function recordAttentionFailure(
+  tx: FlowClient,
+  participantId: string,
+  a: SubmitRow,
+  config: StudyConfig,
+  now: Date,
+): Promise<string | null> {
   const flags = (a.flags ?? {}) as { attentionFailures?: number };
   const failures = (flags.attentionFailures ?? 0) + 1;
   const screenOut = config.attentionPolicy === "screen_out" && failures > config.attentionMaxFailures;
@@ -331,6 +387,7 @@ async function itemFields(itemId: string): Promise<unknown> {
 function containsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
   if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
   return false;
 }

@@ -12,7 +12,11 @@ export const SIGNAL_TIME_SLACK_MS = 5_000;
  * function misi_store_answer_signals (sql/functions/50_answer_signals.sql). Only an assignment of this participant
  * that has a stored response gets signals. One statement, idempotent, so a transient fault simply runs it again.
  */
-export async function recordAnswerSignals(options: { participantId: string; assignmentId: string; signals: AnswerSignals }): Promise<void> {
+export async function recordAnswerSignals(options: {
+  participantId: string;
+  assignmentId: string;
+  signals: AnswerSignals;
+}): Promise<void> {
   const signals = JSON.stringify(options.signals);
   await withDbRetry(
     () => db.$executeRaw`

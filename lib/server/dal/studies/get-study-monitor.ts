@@ -33,7 +33,13 @@ export interface StudyMonitorDto {
     byCondition: Record<string, number>;
   };
   tasks: TaskProgressDto[];
-  totals: { answers: number; quota: number; practiceAnswers: number; attentionAnswers: number; medianRtMs: number | null };
+  totals: {
+    answers: number;
+    quota: number;
+    practiceAnswers: number;
+    attentionAnswers: number;
+    medianRtMs: number | null;
+  };
   lastResponseAt: Date | null;
 }
 
@@ -43,7 +49,10 @@ const toNumber = (v: unknown): number | null => (v === null || v === undefined ?
 
 /** Live progress of a study: participants per status, answers per task against quota, median response times. */
 export async function getStudyMonitor(studyId: string): Promise<StudyMonitorDto> {
-  const study = await db.study.findUnique({ where: { id: studyId }, select: { id: true, status: true, config: true, poolVersionId: true } });
+  const study = await db.study.findUnique({
+    where: { id: studyId },
+    select: { id: true, status: true, config: true, poolVersionId: true },
+  });
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}.`);
   const config = StudyConfigSchema.safeParse(study.config);
   const k = config.success ? config.data.answersPerItem : 0;
@@ -57,7 +66,15 @@ export async function getStudyMonitor(studyId: string): Promise<StudyMonitorDto>
              COALESCE(SUM(GREATEST(reserved - answered, 0)), 0) AS reserved,
              COUNT(*) FILTER (WHERE answered >= ${k}) AS at_quota
       FROM "StudyItemCounter" WHERE "studyId" = ${studyId} GROUP BY "taskId"`,
-    db.$queryRaw<Array<{ taskId: string; answers: bigint; med_any: number | null; med_server: number | null; med_client: number | null }>>`
+    db.$queryRaw<
+      Array<{
+        taskId: string;
+        answers: bigint;
+        med_any: number | null;
+        med_server: number | null;
+        med_client: number | null;
+      }>
+    >`
       SELECT "taskId", COUNT(*) AS answers,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY COALESCE("rtServerMs", "rtClientMs")) AS med_any,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY "rtServerMs") AS med_server,
@@ -69,10 +86,14 @@ export async function getStudyMonitor(studyId: string): Promise<StudyMonitorDto>
       FROM "Response" WHERE "studyId" = ${studyId} AND phase = 'main'`,
     db.response.findFirst({ where: { studyId }, orderBy: { submittedAt: "desc" }, select: { submittedAt: true } }),
     // Before opening there are no counters yet; the pool tells how many items there will be.
-    config.success ? countMainItemsPerTask(study.poolVersionId, config.data) : Promise.resolve({} as Record<string, number>),
+    config.success
+      ? countMainItemsPerTask(study.poolVersionId, config.data)
+      : Promise.resolve({} as Record<string, number>),
   ]);
 
-  const statusCounts = Object.fromEntries(PARTICIPANT_STATUSES.map((s) => [s, 0])) as StudyMonitorDto["participants"]["byStatus"];
+  const statusCounts = Object.fromEntries(
+    PARTICIPANT_STATUSES.map((s) => [s, 0]),
+  ) as StudyMonitorDto["participants"]["byStatus"];
   for (const g of byStatus) statusCounts[g.status] = g._count._all;
   const counterBy = new Map(counters.map((c) => [c.taskId, c]));
   const rtBy = new Map(rtRows.map((r) => [r.taskId, r]));

@@ -45,7 +45,9 @@ export async function getStudy(studyId: string): Promise<StudyDetailDto> {
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}.`);
   const parsed = StudyConfigSchema.safeParse(study.config);
   const config = parsed.success ? parsed.data : null;
-  const readiness = config ? await computeReadiness(study.poolVersion.id, study.poolVersion.frozenAt !== null, config) : null;
+  const readiness = config
+    ? await computeReadiness(study.poolVersion.id, study.poolVersion.frozenAt !== null, config)
+    : null;
   return {
     id: study.id,
     slug: study.slug,
@@ -74,7 +76,10 @@ export async function getStudy(studyId: string): Promise<StudyDetailDto> {
 }
 
 /** Active pool items that can be served in the main block, per configured task (practice/attention items left out). */
-export async function countMainItemsPerTask(poolVersionId: string, config: StudyConfig): Promise<Record<string, number>> {
+export async function countMainItemsPerTask(
+  poolVersionId: string,
+  config: StudyConfig,
+): Promise<Record<string, number>> {
   return (await countPoolItems(db, poolVersionId, config)).main;
 }
 

@@ -27,5 +27,10 @@ export async function listStudies(viewer: StudyViewer): Promise<StudySummaryDto[
     db.participant.groupBy({ by: ["studyId"], where: { status: "completed" }, _count: { _all: true } }),
   ]);
   const completedBy = new Map(completed.map((c) => [c.studyId, c._count._all]));
-  return studies.map((s) => ({ ...studyListFields(s), cohortTag: s.cohortTag, createdAt: s.createdAt, completed: completedBy.get(s.id) ?? 0 }));
+  return studies.map((s) => ({
+    ...studyListFields(s),
+    cohortTag: s.cohortTag,
+    createdAt: s.createdAt,
+    completed: completedBy.get(s.id) ?? 0,
+  }));
 }

@@ -18,12 +18,19 @@ type FieldProblem = { path: string; message: string };
  * Cross-table checks zod cannot do: the slug is free (else a 409), the pool version exists, practice/attention items exist and
  * are active, and the pool version can satisfy the settings (checkStudyAgainstPool, stage "save").
  */
-async function checkReferences(tx: Prisma.TransactionClient, input: StudyInput, studyId: string | null): Promise<FieldProblem[]> {
+async function checkReferences(
+  tx: Prisma.TransactionClient,
+  input: StudyInput,
+  studyId: string | null,
+): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   // A taken slug is the same 409 the unique index gives when the insert loses a race.
   const slugOwner = await tx.study.findUnique({ where: { slug: input.slug }, select: { id: true } });
   if (slugOwner && slugOwner.id !== studyId) throw uniqueConflictError(["slug"]);
-  const version = await tx.poolVersion.findUnique({ where: { id: input.poolVersionId }, select: { id: true, frozenAt: true } });
+  const version = await tx.poolVersion.findUnique({
+    where: { id: input.poolVersionId },
+    select: { id: true, frozenAt: true },
+  });
   if (!version) problems.push({ path: "poolVersionId", message: "no such pool version" });
   for (const key of ["practiceItemIds", "attentionItemIds"] as const) {
     const ids = input.config[key];
@@ -33,17 +40,28 @@ async function checkReferences(tx: Prisma.TransactionClient, input: StudyInput, 
     const missing = ids.filter((id) => !byId.has(id));
     const inactive = ids.filter((id) => byId.has(id) && byId.get(id) !== "active");
     if (missing.length) problems.push({ path: `config.${key}`, message: `unknown item id(s): ${missing.join(", ")}` });
-    if (inactive.length) problems.push({ path: `config.${key}`, message: `excluded or flagged item(s): ${inactive.join(", ")}` });
+    if (inactive.length)
+      problems.push({ path: `config.${key}`, message: `excluded or flagged item(s): ${inactive.join(", ")}` });
   }
   if (version) {
-    const fit = await checkStudyAgainstPool(tx, { poolVersionId: version.id, poolFrozen: version.frozenAt !== null, config: input.config, stage: "save" });
+    const fit = await checkStudyAgainstPool(tx, {
+      poolVersionId: version.id,
+      poolFrozen: version.frozenAt !== null,
+      config: input.config,
+      stage: "save",
+    });
     problems.push(...fit.problems);
   }
   return problems;
 }
 
 function rejectProblems(problems: FieldProblem[]): void {
-  if (problems.length) throw new AppError("UNPROCESSABLE", `Invalid study: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, problems);
+  if (problems.length)
+    throw new AppError(
+      "UNPROCESSABLE",
+      `Invalid study: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+      problems,
+    );
 }
 
 /** Creates a draft study. Input is validated with StudyInputSchema/StudyConfigSchema (ZodError → 422 with field paths). */
@@ -64,7 +82,16 @@ export async function createStudy(options: { input: unknown; actorId: string }):
       },
       select: { id: true, slug: true },
     });
-    await writeAudit({ actorId: options.actorId, action: "study.create", entityType: "study", entityId: study.id, details: { slug: input.slug, poolVersionId: input.poolVersionId } }, tx);
+    await writeAudit(
+      {
+        actorId: options.actorId,
+        action: "study.create",
+        entityType: "study",
+        entityId: study.id,
+        details: { slug: input.slug, poolVersionId: input.poolVersionId },
+      },
+      tx,
+    );
     return study;
   });
 }
@@ -82,12 +109,22 @@ export async function updateStudy(options: { studyId: string; input: unknown; ac
     if (!before) throw new AppError("NOT_FOUND", `No study with id ${options.studyId}.`);
     if (before.status === "open") throw new AppError("CONFLICT", "Close the study before editing it.");
     const participants = await tx.participant.count({ where: { studyId: before.id } });
-    if (participants > 0) throw new AppError("CONFLICT", `${participants} participant(s) already joined this study; its configuration can no longer change. Create a new study instead.`);
+    if (participants > 0)
+      throw new AppError(
+        "CONFLICT",
+        `${participants} participant(s) already joined this study; its configuration can no longer change. Create a new study instead.`,
+      );
     rejectProblems(await checkReferences(tx, input, before.id));
     if (input.poolVersionId !== before.poolVersionId) await lockPoolVersion(tx, input.poolVersionId);
     const study = await tx.study.update({
       where: { id: before.id },
-      data: { name: input.name, slug: input.slug, poolVersionId: input.poolVersionId, config: input.config as Prisma.InputJsonValue, cohortTag: input.config.cohortTag },
+      data: {
+        name: input.name,
+        slug: input.slug,
+        poolVersionId: input.poolVersionId,
+        config: input.config as Prisma.InputJsonValue,
+        cohortTag: input.config.cohortTag,
+      },
       select: { id: true, slug: true },
     });
     await writeAudit(
@@ -96,7 +133,12 @@ export async function updateStudy(options: { studyId: string; input: unknown; ac
         action: "study.update",
         entityType: "study",
         entityId: study.id,
-        details: { slug: input.slug, poolVersionId: input.poolVersionId, previousSlug: before.slug, previousPoolVersionId: before.poolVersionId },
+        details: {
+          slug: input.slug,
+          poolVersionId: input.poolVersionId,
+          previousSlug: before.slug,
+          previousPoolVersionId: before.poolVersionId,
+        },
       },
       tx,
     );

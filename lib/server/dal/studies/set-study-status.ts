@@ -20,21 +20,41 @@ export interface StudyStatusResult {
  */
 export async function openStudy(options: { studyId: string; actorId: string }): Promise<StudyStatusResult> {
   const result = await db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ id: string; status: string; poolVersionId: string; config: unknown; openedAt: Date | null }>>`
+    const rows = await tx.$queryRaw<
+      Array<{ id: string; status: string; poolVersionId: string; config: unknown; openedAt: Date | null }>
+    >`
       SELECT id, status::text AS status, "poolVersionId", config, "openedAt" FROM "Study" WHERE id = ${options.studyId} FOR UPDATE`;
     const study = rows[0];
     if (!study) throw new AppError("NOT_FOUND", `No study with id ${options.studyId}.`);
     if (study.status === "open") throw new AppError("CONFLICT", "The study is already open.");
     const parsed = StudyConfigSchema.safeParse(study.config);
-    if (!parsed.success) throw new AppError("UNPROCESSABLE", "The stored study configuration is invalid; edit and save it first.", parsed.error.issues);
+    if (!parsed.success)
+      throw new AppError(
+        "UNPROCESSABLE",
+        "The stored study configuration is invalid; edit and save it first.",
+        parsed.error.issues,
+      );
     const config = parsed.data;
-    const version = await tx.poolVersion.findUniqueOrThrow({ where: { id: study.poolVersionId }, select: { frozenAt: true } });
+    const version = await tx.poolVersion.findUniqueOrThrow({
+      where: { id: study.poolVersionId },
+      select: { frozenAt: true },
+    });
     const reserved = [...config.practiceItemIds, ...config.attentionItemIds];
     const mainItems = await tx.poolItem.findMany({
-      where: { poolVersionId: study.poolVersionId, taskId: { in: config.tasks }, item: { status: "active" }, ...(reserved.length ? { itemId: { notIn: reserved } } : {}) },
+      where: {
+        poolVersionId: study.poolVersionId,
+        taskId: { in: config.tasks },
+        item: { status: "active" },
+        ...(reserved.length ? { itemId: { notIn: reserved } } : {}),
+      },
       select: { itemId: true, taskId: true },
     });
-    const readiness = await checkStudyAgainstPool(tx, { poolVersionId: study.poolVersionId, poolFrozen: version.frozenAt !== null, config, stage: "open" });
+    const readiness = await checkStudyAgainstPool(tx, {
+      poolVersionId: study.poolVersionId,
+      poolFrozen: version.frozenAt !== null,
+      config,
+      stage: "open",
+    });
     if (readiness.errors.length) {
       throw new AppError("UNPROCESSABLE", `The study cannot open: ${readiness.errors.join(" ")}`, readiness.problems);
     }
@@ -43,8 +63,20 @@ export async function openStudy(options: { studyId: string; actorId: string }): 
       skipDuplicates: true,
     });
     const now = new Date();
-    await tx.study.update({ where: { id: study.id }, data: { status: "open", openedAt: study.openedAt ?? now, closedAt: null } });
-    await writeAudit({ actorId: options.actorId, action: "study.open", entityType: "study", entityId: study.id, details: { warnings: readiness.warnings, mainItems: mainItems.length } }, tx);
+    await tx.study.update({
+      where: { id: study.id },
+      data: { status: "open", openedAt: study.openedAt ?? now, closedAt: null },
+    });
+    await writeAudit(
+      {
+        actorId: options.actorId,
+        action: "study.open",
+        entityType: "study",
+        entityId: study.id,
+        details: { warnings: readiness.warnings, mainItems: mainItems.length },
+      },
+      tx,
+    );
     return { id: study.id, status: "open" as const, warnings: readiness.warnings };
   });
   // The study's counters are new rows: their statistics are refreshed once committed (lib/server/table-statistics.ts).

@@ -14,7 +14,11 @@ export interface PoolCounts {
 }
 
 /** Active items of the pool version per configured task, split into main-block and practice/attention ones. */
-export async function countPoolItems(client: Client, poolVersionId: string, config: Pick<StudyConfig, "tasks" | "practiceItemIds" | "attentionItemIds">): Promise<PoolCounts> {
+export async function countPoolItems(
+  client: Client,
+  poolVersionId: string,
+  config: Pick<StudyConfig, "tasks" | "practiceItemIds" | "attentionItemIds">,
+): Promise<PoolCounts> {
   const reserved = new Set([...config.practiceItemIds, ...config.attentionItemIds]);
   const groups = await client.poolItem.groupBy({
     by: ["taskId"],
@@ -22,7 +26,15 @@ export async function countPoolItems(client: Client, poolVersionId: string, conf
     _count: { _all: true },
   });
   const reservedRows = reserved.size
-    ? await client.poolItem.findMany({ where: { poolVersionId, itemId: { in: [...reserved] }, taskId: { in: config.tasks }, item: { status: "active" } }, select: { taskId: true } })
+    ? await client.poolItem.findMany({
+        where: {
+          poolVersionId,
+          itemId: { in: [...reserved] },
+          taskId: { in: config.tasks },
+          item: { status: "active" },
+        },
+        select: { taskId: true },
+      })
     : [];
   const reservedPerTask: Record<string, number> = {};
   for (const r of reservedRows) reservedPerTask[r.taskId] = (reservedPerTask[r.taskId] ?? 0) + 1;
@@ -35,7 +47,10 @@ export async function countPoolItems(client: Client, poolVersionId: string, conf
  * The study's settings against its pool version (lib/pools/study-readiness), counted in the caller's
  * transaction: the one check behind saving (form and API), opening and the study page.
  */
-export async function checkStudyAgainstPool(client: Client, options: { poolVersionId: string; poolFrozen: boolean; config: StudyConfig; stage: "save" | "open" }): Promise<Readiness> {
+export async function checkStudyAgainstPool(
+  client: Client,
+  options: { poolVersionId: string; poolFrozen: boolean; config: StudyConfig; stage: "save" | "open" },
+): Promise<Readiness> {
   const counts = await countPoolItems(client, options.poolVersionId, options.config);
   return checkStudyReadiness({
     stage: options.stage,

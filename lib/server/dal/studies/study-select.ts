@@ -20,7 +20,15 @@ type StudyListRow = Prisma.StudyGetPayload<{ select: typeof studyListSelect }>;
 
 /** The list fields every study list shows, from a row read with `studyListSelect`. */
 export function studyListFields(s: StudyListRow) {
-  return { id: s.id, slug: s.slug, name: s.name, status: s.status, poolName: s.poolVersion.pool.name, poolVersion: s.poolVersion.version, participants: s._count.participants };
+  return {
+    id: s.id,
+    slug: s.slug,
+    name: s.name,
+    status: s.status,
+    poolName: s.poolVersion.pool.name,
+    poolVersion: s.poolVersion.version,
+    participants: s._count.participants,
+  };
 }
 
 /** The pool version a study heading names (which pool, which version). */

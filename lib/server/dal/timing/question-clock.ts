@@ -24,18 +24,25 @@ export interface QuestionClockDto {
  * question's images and 3D scene (question-content-gate.ts), so stamping the next one early is refused too.
  */
 export async function markQuestionShown(participantId: string, assignmentId: string): Promise<QuestionClockDto> {
-  const [a] = await flowQuery<{ status: string; questionShownAt: Date | null; participantStatus: string; config: unknown; current: boolean; stampedAt: Date | null }>("shown", [
-    participantId,
-    assignmentId,
-    new Date().toISOString(),
-  ]);
+  const [a] = await flowQuery<{
+    status: string;
+    questionShownAt: Date | null;
+    participantStatus: string;
+    config: unknown;
+    current: boolean;
+    stampedAt: Date | null;
+  }>("shown", [participantId, assignmentId, new Date().toISOString()]);
   if (!a) throw new AppError("NOT_FOUND", "This question is not part of your session.");
   if (a.participantStatus !== "active") throw new AppError("GONE", "Your session has ended.");
   if (a.status === "answered") throw new AppError("CONFLICT", "This question was already answered.");
   if (a.status !== "assigned") throw new AppError("GONE", "This question was released after a long inactivity.");
   if (!a.current) throw new AppError("CONFLICT", "This is not your current question.");
   // Two tabs racing: the one that did not stamp reads the stamp that won.
-  const shownAt = a.questionShownAt ?? a.stampedAt ?? (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } })).questionShownAt!;
+  const shownAt =
+    a.questionShownAt ??
+    a.stampedAt ??
+    (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } }))
+      .questionShownAt!;
   const { timeLimitSec } = StudyConfigSchema.parse(a.config);
   const deadline = questionDeadlineMs(shownAt.getTime(), timeLimitSec);
   return {

@@ -17,7 +17,10 @@ export const MAX_PASSWORD_BYTES = 72;
 export const PasswordSchema = z
   .string()
   .min(MIN_PASSWORD_CHARS, `password: at least ${MIN_PASSWORD_CHARS} characters`)
-  .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)`);
+  .refine(
+    (p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES,
+    `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)`,
+  );
 
 export const SaveUserSchema = z.object({
   email: StaffEmailSchema,
@@ -47,15 +50,23 @@ export function generatePassword(): string {
  * Creates a staff account. With `update`, an existing account's role (and password, when one is given or
  * `resetPassword` asks for a generated one) is changed instead; without it an existing email is a CONFLICT.
  */
-export async function saveUser(options: { input: unknown; update?: boolean; resetPassword?: boolean; actorId: string | null }): Promise<SaveUserResult> {
+export async function saveUser(options: {
+  input: unknown;
+  update?: boolean;
+  resetPassword?: boolean;
+  actorId: string | null;
+}): Promise<SaveUserResult> {
   // --update repairs any existing account, even one whose stored address an older rule let in: look it up first
   // and apply the address rule only to addresses that would be new.
   const raw = options.input as { email?: unknown } | null;
   const lookup = options.update && typeof raw?.email === "string" ? normaliseStaffEmail(raw.email) : undefined;
   const repairing = lookup ? await db.user.findUnique({ where: { email: lookup }, select: { id: true } }) : null;
-  const input = (repairing ? SaveUserSchema.extend({ email: z.string().transform(normaliseStaffEmail) }) : SaveUserSchema).parse(options.input);
+  const input = (
+    repairing ? SaveUserSchema.extend({ email: z.string().transform(normaliseStaffEmail) }) : SaveUserSchema
+  ).parse(options.input);
   const existing = repairing ?? (await db.user.findUnique({ where: { email: input.email }, select: { id: true } }));
-  if (existing && !options.update) throw new AppError("CONFLICT", `An account for ${input.email} already exists (update it with --update).`);
+  if (existing && !options.update)
+    throw new AppError("CONFLICT", `An account for ${input.email} already exists (update it with --update).`);
 
   const wantsPassword = !existing || input.password !== undefined || options.resetPassword === true;
   const generatedPassword = wantsPassword && input.password === undefined ? generatePassword() : undefined;
@@ -65,7 +76,11 @@ export async function saveUser(options: { input: unknown; update?: boolean; rese
   const user = existing
     ? await db.user.update({
         where: { id: existing.id },
-        data: { role: input.role, ...(input.name !== undefined ? { name: input.name } : {}), ...(passwordHash ? { passwordHash } : {}) },
+        data: {
+          role: input.role,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(passwordHash ? { passwordHash } : {}),
+        },
         select: { id: true, email: true, role: true },
       })
     : await db.user.create({
@@ -79,5 +94,10 @@ export async function saveUser(options: { input: unknown; update?: boolean; rese
     entityId: user.id,
     details: { email: user.email, role: user.role, passwordChanged: Boolean(passwordHash) },
   });
-  return { ...user, created: !existing, passwordChanged: Boolean(passwordHash), ...(generatedPassword ? { generatedPassword } : {}) };
+  return {
+    ...user,
+    created: !existing,
+    passwordChanged: Boolean(passwordHash),
+    ...(generatedPassword ? { generatedPassword } : {}),
+  };
 }

@@ -31,15 +31,26 @@ export default async function EditStudyPage({ params }: { params: Promise<{ stud
       <h1 className="mt-2 text-2xl font-semibold">Edit study</h1>
       {!study.editable ? (
         <p role="alert" className="mt-4 rounded border border-amber-600 bg-amber-50 p-3 text-sm">
-          {study.status === "open" ? "Close the study before editing it." : "Participants have already joined; the configuration is locked. Create a new study instead."}
+          {study.status === "open"
+            ? "Close the study before editing it."
+            : "Participants have already joined; the configuration is locked. Create a new study instead."}
         </p>
       ) : (
         <div className="mt-6 rounded border border-slate-300 bg-white p-5">
-          {study.configError ? <p className="mb-4 text-sm text-red-700">The stored configuration no longer validates ({study.configError}); defaults are shown where needed.</p> : null}
+          {study.configError ? (
+            <p className="mb-4 text-sm text-red-700">
+              The stored configuration no longer validates ({study.configError}); defaults are shown where needed.
+            </p>
+          ) : null}
           <StudyForm
             mode="edit"
             studyId={study.id}
-            initial={{ name: study.name, slug: study.slug, poolVersionId: study.poolVersion.id, config: study.config ?? StudyConfigSchema.parse({}) }}
+            initial={{
+              name: study.name,
+              slug: study.slug,
+              poolVersionId: study.poolVersion.id,
+              config: study.config ?? StudyConfigSchema.parse({}),
+            }}
             poolVersions={poolVersions}
             tasks={tasks}
           />

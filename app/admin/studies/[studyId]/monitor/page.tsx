@@ -92,7 +92,12 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
                     {t.answers} / {t.quota}
                   </Td>
                   <Td>
-                    <progress value={t.answers} max={Math.max(1, t.quota)} aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`} className="w-32" />{" "}
+                    <progress
+                      value={t.answers}
+                      max={Math.max(1, t.quota)}
+                      aria-label={`${taskDisplayName(t.taskId)}: ${pct}% of quota`}
+                      className="w-32"
+                    />{" "}
                     <span className="tabular-nums">{pct}%</span>
                   </Td>
                   <Td align="right" className="tabular-nums">
@@ -130,7 +135,8 @@ export default async function MonitorPage({ params }: { params: Promise<{ studyI
           </tfoot>
         </DataTable>
         <p className="mt-2 text-sm text-slate-600">
-          Median time per item uses the server-measured time (first served to stored) where present, else the browser&apos;s. Last answer:{" "}
+          Median time per item uses the server-measured time (first served to stored) where present, else the
+          browser&apos;s. Last answer:{" "}
           {m.lastResponseAt ? <UtcTime value={m.lastResponseAt} precision="second" /> : "none yet"}.
         </p>
       </section>

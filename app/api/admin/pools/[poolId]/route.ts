@@ -6,4 +6,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // GET /api/admin/pools/:poolId – a pool, its versions with per-task counts and the studies using them (researcher)
-export const GET = withRole<{ poolId: string }>("researcher", async ({ params, user }) => NextResponse.json(await getPool(params.poolId, user)));
+export const GET = withRole<{ poolId: string }>("researcher", async ({ params, user }) =>
+  NextResponse.json(await getPool(params.poolId, user)),
+);

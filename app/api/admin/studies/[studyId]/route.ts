@@ -17,5 +17,7 @@ export const GET = withRole<{ studyId: string }>("researcher", async ({ params, 
 // PUT /api/admin/studies/:studyId {name, slug, poolVersionId, config} – replace; only before anyone joined (researcher)
 export const PUT = withRole<{ studyId: string }>("researcher", async ({ request, params, user }) => {
   await requireStudyAccess(user, params.studyId);
-  return NextResponse.json(await updateStudy({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }));
+  return NextResponse.json(
+    await updateStudy({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }),
+  );
 });

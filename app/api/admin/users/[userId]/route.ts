@@ -8,5 +8,7 @@ export const dynamic = "force-dynamic";
 
 // PATCH /api/admin/users/:userId {disabled} – disable or re-enable a staff account; audited (admin)
 export const PATCH = withRole<{ userId: string }>("admin", async ({ request, params, user }) => {
-  return NextResponse.json(await setUserDisabled({ user: params.userId, input: await readStaffJsonBody(request), actorId: user.id }));
+  return NextResponse.json(
+    await setUserDisabled({ user: params.userId, input: await readStaffJsonBody(request), actorId: user.id }),
+  );
 });

@@ -33,7 +33,13 @@ export const GET = withRole<{ studyId: string; kind: string }>("researcher", asy
     kind,
     scope: query.scope,
     imageSize: query.size,
-    paperTable: { format: query.format, metric: query.metric, intervals: query.intervals, scoreKind: query.score, condition: query.condition ?? null },
+    paperTable: {
+      format: query.format,
+      metric: query.metric,
+      intervals: query.intervals,
+      scoreKind: query.score,
+      condition: query.condition ?? null,
+    },
   });
   return new Response(toWebStream(opened.stream), {
     headers: {

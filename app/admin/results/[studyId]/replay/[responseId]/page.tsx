@@ -13,7 +13,11 @@ export const metadata: Metadata = { title: "Camera path replay" };
 export const dynamic = "force-dynamic";
 
 /** One answer's camera path in the interactive 3D view, replayed on the item's scene (researchers with study access). */
-export default async function CameraReplayPage({ params }: { params: Promise<{ studyId: string; responseId: string }> }) {
+export default async function CameraReplayPage({
+  params,
+}: {
+  params: Promise<{ studyId: string; responseId: string }>;
+}) {
   const { studyId, responseId } = await params;
   const user = await requirePageRole("researcher", `/admin/results/${studyId}/replay/${responseId}`);
   await requireStudyAccess(user, studyId).catch((err: unknown) => {
@@ -33,9 +37,12 @@ export default async function CameraReplayPage({ params }: { params: Promise<{ s
       </p>
       <h1 className="mt-2 text-2xl font-semibold">Camera path replay</h1>
       <p className="mt-1 text-sm text-slate-700">
-        {taskDisplayName(replay.taskId as TaskId)} · item <span className="font-mono">{replay.itemId}</span> · participant <span className="font-mono">{replay.participantId}</span> · answer{" "}
+        {taskDisplayName(replay.taskId as TaskId)} · item <span className="font-mono">{replay.itemId}</span> ·
+        participant <span className="font-mono">{replay.participantId}</span> · answer{" "}
         {replay.correct ? "correct" : "wrong"} · {replay.camera.length} camera samples
-        {u ? ` · 3D view ${(u.time3dMs / 1000).toFixed(1)} s, images ${(u.timeImagesMs / 1000).toFixed(1)} s, total turn ${Math.round(u.rotationDeg)}°, resets ${u.resets}` : ""}
+        {u
+          ? ` · 3D view ${(u.time3dMs / 1000).toFixed(1)} s, images ${(u.timeImagesMs / 1000).toFixed(1)} s, total turn ${Math.round(u.rotationDeg)}°, resets ${u.resets}`
+          : ""}
       </p>
       <div className="mt-4">
         <CameraReplay scene={replay.scene} camera={replay.camera} events={replay.events} endMs={endMs} />

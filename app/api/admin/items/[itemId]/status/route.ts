@@ -8,6 +8,10 @@ export const dynamic = "force-dynamic";
 
 // POST /api/admin/items/:itemId/status {status, reason} – exclude, flag or re-activate an item, audited (admin)
 export const POST = withRole<{ itemId: string }>("admin", async ({ request, params, user }) => {
-  const result = await setItemStatus({ itemId: params.itemId, change: await readStaffJsonBody(request), actorId: user.id });
+  const result = await setItemStatus({
+    itemId: params.itemId,
+    change: await readStaffJsonBody(request),
+    actorId: user.id,
+  });
   return NextResponse.json(result);
 });

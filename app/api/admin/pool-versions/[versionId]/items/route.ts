@@ -15,11 +15,19 @@ const QuerySchema = z.object({ task: TaskIdSchema.optional(), page: z.coerce.num
 // GET /api/admin/pool-versions/:versionId/items?task=&page= – the items of a pool version (researcher)
 export const GET = withRole<{ versionId: string }>("researcher", async ({ request, params }) => {
   const query = QuerySchema.parse(toQueryRecord(new URL(request.url).searchParams));
-  return NextResponse.json(await listPoolVersionItems({ poolVersionId: params.versionId, taskId: query.task, page: query.page }));
+  return NextResponse.json(
+    await listPoolVersionItems({ poolVersionId: params.versionId, taskId: query.task, page: query.page }),
+  );
 });
 
 // PATCH /api/admin/pool-versions/:versionId/items {addItemIds, removeItemIds} – edit; a frozen or used version
 // is never changed: the edit creates the next version (admin)
 export const PATCH = withRole<{ versionId: string }>("admin", async ({ request, params, user }) => {
-  return NextResponse.json(await editPoolVersion({ poolVersionId: params.versionId, edit: await readStaffJsonBody(request), actorId: user.id }));
+  return NextResponse.json(
+    await editPoolVersion({
+      poolVersionId: params.versionId,
+      edit: await readStaffJsonBody(request),
+      actorId: user.id,
+    }),
+  );
 });

@@ -16,11 +16,19 @@ export const GET = withRole<{ studyId: string }>("researcher", async ({ params, 
 // POST /api/admin/studies/:studyId/shares {email} – share with a staff account (the owner or an admin)
 export const POST = withRole<{ studyId: string }>("researcher", async ({ request, params, user }) => {
   await requireStudyOwner(user, params.studyId);
-  return NextResponse.json({ shares: await addStudyShare({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }) });
+  return NextResponse.json({
+    shares: await addStudyShare({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }),
+  });
 });
 
 // DELETE /api/admin/studies/:studyId/shares {email} – stop sharing with a staff account (the owner or an admin)
 export const DELETE = withRole<{ studyId: string }>("researcher", async ({ request, params, user }) => {
   await requireStudyOwner(user, params.studyId);
-  return NextResponse.json({ shares: await removeStudyShare({ studyId: params.studyId, input: await readStaffJsonBody(request), actorId: user.id }) });
+  return NextResponse.json({
+    shares: await removeStudyShare({
+      studyId: params.studyId,
+      input: await readStaffJsonBody(request),
+      actorId: user.id,
+    }),
+  });
 });
