@@ -12,7 +12,7 @@ const ignorePath = [at(".gitignore"), at(".prettierignore")];
 describe("Prettier configuration", () => {
   it("resolves the project's options for a source file", async () => {
     const options = await prettier.resolveConfig(at("lib/rng.ts"), { editorconfig: false });
-    expect(options).toMatchObject({ printWidth: 200, semi: true, singleQuote: false, trailingComma: "all" });
+    expect(options).toMatchObject({ printWidth: 120, semi: true, singleQuote: false, trailingComma: "all" });
   });
 
   it.each([
