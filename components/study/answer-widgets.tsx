@@ -27,17 +27,15 @@ export function readOptions(
   const options = (payload as { options?: unknown } | null)?.options;
   const letters = ["A", "B", "C", "D"];
   if (Array.isArray(options)) {
-    return options
-      .slice(0, 4)
-      .map((o, i) => ({
-        letter: letters[i]!,
-        text:
-          typeof o === "string"
-            ? o
-            : typeof o === "object" && o && "text" in o
-              ? String((o as { text: unknown }).text)
-              : `Option ${letters[i]}`,
-      }));
+    return options.slice(0, 4).map((o, i) => ({
+      letter: letters[i]!,
+      text:
+        typeof o === "string"
+          ? o
+          : typeof o === "object" && o && "text" in o
+            ? String((o as { text: unknown }).text)
+            : `Option ${letters[i]}`,
+    }));
   }
   if (options && typeof options === "object") {
     return letters

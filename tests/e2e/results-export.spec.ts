@@ -106,13 +106,11 @@ test("exports refuse anonymous callers and unknown studies", async ({ request, p
 
 test("the model import form reports a file that matches no item, with its line", async ({ page }) => {
   await signInPage(page, E2E_ADMIN, "/admin/models");
-  await page
-    .getByLabel("Prediction file")
-    .setInputFiles({
-      name: "preds.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from("item_id,prediction\nno-such-item,A\n"),
-    });
+  await page.getByLabel("Prediction file").setInputFiles({
+    name: "preds.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("item_id,prediction\nno-such-item,A\n"),
+  });
   await page.getByLabel("Model", { exact: true }).fill("E2E model");
   await page.getByRole("button", { name: "Import" }).click();
   // The page's own alert, not Next's route announcer (also role=alert).

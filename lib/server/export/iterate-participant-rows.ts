@@ -73,9 +73,7 @@ function readFlags(flags: unknown): {
 }
 
 /** The page's participants' integrity signals: device and automation flag, main-answer totals, the policy's verdict. */
-async function readSignals(
-  participantIds: string[],
-): Promise<{
+async function readSignals(participantIds: string[]): Promise<{
   device: Map<string, { device: SignalDevice | null; webdriver: boolean }>;
   totals: Map<string, ParticipantSignalSummary>;
 }> {
