@@ -7,7 +7,7 @@ import { prepareComplex } from "@/lib/molecule/prepare";
 import { type HBondContext, prepareHBondContext } from "@/lib/molecule/hbond-context";
 import { donorHydrogens } from "@/lib/molecule/hbond-hydrogens";
 import { findComplexHBonds } from "@/lib/molecule/hbonds";
-import { sharedStructurePath } from "@/tests/helpers/shared-data";
+import { describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 
 /** Heavy-atom formulas of the CCD entries (C, N, O, P; HEM also Fe, typed by element and so not in its template). */
 const FORMULAS: Record<string, string> = {
@@ -129,7 +129,7 @@ function roles(ctx: HBondContext & { name: (n: string) => number }, names: strin
   });
 }
 
-describe("templates on real structures (where bond lengths misled the inference)", () => {
+describeWithShared("templates on real structures (where bond lengths misled the inference)", () => {
   it("4dst GCP: N1 is the N–H donor and N3 the acceptor, although N1–C2 (1.346 Å) is shorter than C2–N3 (1.353 Å)", () => {
     const ctx = context("4dst.pdb", "GCP:A:202");
     expect(roles(ctx, ["N1", "N2", "N3", "N7", "O6"])).toEqual([

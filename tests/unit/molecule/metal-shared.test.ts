@@ -7,7 +7,7 @@ import { metalCoordinationDistance, prepareHBondContext } from "@/lib/molecule/h
 import { evaluatePair } from "@/lib/molecule/hbond-pair";
 import { angleAtDeg, distanceVec } from "@/lib/molecule/geometry/vec3";
 import { type Atom, positionOf } from "@/lib/molecule/types";
-import { sharedStructurePath } from "@/tests/helpers/shared-data";
+import { describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 import { makeAtom } from "./atoms";
 
 describe("metal coordination distances (Harding 2006 target + 0.5 Å)", () => {
@@ -63,7 +63,7 @@ describe("a donor and an acceptor on the same metal are never an H-bond", () => 
   });
 });
 
-describe("4dst: Ser 17 OG and the GCP β-phosphate O2B both bind the Mg", () => {
+describeWithShared("4dst: Ser 17 OG and the GCP β-phosphate O2B both bind the Mg", () => {
   it("the pair is rejected as metal-bridged", () => {
     const file = sharedStructurePath("plip-test-pdb", "4dst.pdb");
     const parsed = parsePdb(fs.readFileSync(file, "utf8"), "4dst.pdb");
