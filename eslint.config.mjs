@@ -57,24 +57,27 @@ const config = [
     },
   },
   {
-    // The participant flow's SQL lives in its statement and function files (lib/server/dal/participant/sql, run by
+    // The participant flow's SQL lives in its statement and function files (lib/server/participant-flow/statements, run by
     // flowQuery), where each capacity rule is one function: no SQL written inside TypeScript here.
-    files: ["lib/server/dal/participant/**/*.ts"],
+    files: ["lib/server/participant-flow/**/*.ts"],
     rules: {
       "no-restricted-syntax": [
         "error",
         {
           selector: "TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
-          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+          message:
+            "Participant-flow SQL goes in lib/server/participant-flow/statements/*.sql and runs through flowQuery.",
         },
         {
           selector: "CallExpression[callee.property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]",
-          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+          message:
+            "Participant-flow SQL goes in lib/server/participant-flow/statements/*.sql and runs through flowQuery.",
         },
         {
           selector:
             "TaggedTemplateExpression[tag.name='sql'], TaggedTemplateExpression[tag.object.name='Prisma'][tag.property.name='sql']",
-          message: "Participant-flow SQL goes in sql/statements/*.sql and runs through flowQuery.",
+          message:
+            "Participant-flow SQL goes in lib/server/participant-flow/statements/*.sql and runs through flowQuery.",
         },
       ],
     },

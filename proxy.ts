@@ -49,7 +49,7 @@ export function proxy(request: NextRequest) {
 
   if (isApi || path.startsWith("/_next/")) {
     const response = NextResponse.next({ request: { headers: requestHeaders } });
-    // Item images set their own, stricter sandbox policy (lib/server/participant-api/image.ts).
+    // Item images set their own, stricter sandbox policy (lib/server/participant-flow/routes/image.ts).
     return withHeaders(response, path.startsWith("/api/images/") ? null : API_CSP, https);
   }
 

@@ -59,10 +59,10 @@ async function answerPath(): Promise<void> {
     await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
     const { disconnectDb, dbPool } = await import("../lib/server/db");
     const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
-    const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
-    const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
-    const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
-    const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
+    const { recordConsent } = await import("../lib/server/participant-flow/record-consent");
+    const { getParticipantSession } = await import("../lib/server/participant-flow/get-session");
+    const { submitAnswer } = await import("../lib/server/participant-flow/record-response");
+    const { markQuestionShown } = await import("../lib/server/participant-flow/question-clock");
     const ITEMS = 20;
     const { study } = await createTranslationStudy({
       itemCount: ITEMS * 3,
@@ -195,11 +195,11 @@ async function startScenario(spec: string): Promise<void> {
     }
     const { disconnectDb, db } = await import("../lib/server/db");
     const { createTranslationItem, joinStudy, TEST_DEVICE } = await import("../tests/helpers/study-fixtures");
-    const { recordConsent } = await import("../lib/server/dal/participant/record-consent");
-    const { ensureStudyCounters } = await import("../lib/server/dal/participant/assign-items");
-    const { getParticipantSession } = await import("../lib/server/dal/participant/get-session");
-    const { submitAnswer } = await import("../lib/server/dal/scoring/record-response");
-    const { markQuestionShown } = await import("../lib/server/dal/timing/question-clock");
+    const { recordConsent } = await import("../lib/server/participant-flow/record-consent");
+    const { ensureStudyCounters } = await import("../lib/server/participant-flow/assign-items");
+    const { getParticipantSession } = await import("../lib/server/participant-flow/get-session");
+    const { submitAnswer } = await import("../lib/server/participant-flow/record-response");
+    const { markQuestionShown } = await import("../lib/server/participant-flow/question-clock");
     const { StudyConfigSchema } = await import("../lib/study-config");
     const template = await createTranslationItem("template");
     await monitor.query(

@@ -1066,7 +1066,7 @@ async function rawInsertRate(client: pg.Client, rows: number, concurrency: numbe
 /**
  * The start (assignment) path without the app: N participants of a fresh study (same size as the bench's) started by
  * calling misi_start_participant directly, at the instances' total pool size, with the arguments the app passes
- * (lib/server/dal/participant/assign-items.ts). The database-side ceiling of starts/s, to set against the app's.
+ * (lib/server/participant-flow/assign-items.ts). The database-side ceiling of starts/s, to set against the app's.
  */
 async function rawStartRate(
   client: pg.Client,

@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
-import { statementText } from "../lib/server/dal/participant/flow-sql";
+import { statementText } from "../lib/server/participant-flow/flow-sql";
 
 const { values: args } = parseArgs({
   options: {

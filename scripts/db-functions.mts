@@ -1,4 +1,4 @@
-// The database functions (lib/server/dal/participant/sql/functions/*.sql) are source files, not migrations: the migrate
+// The database functions (sql/functions/*.sql) are source files, not migrations: the migrate
 // step installs them after the schema migrations, so a function is edited in place and reviewed as a diff. A file is
 // run again only when its text changed (sha256 recorded in "_misi_sql_functions"); before it runs, every existing
 // overload of each function it defines is dropped, so a changed signature or result type needs no hand-written DROP.
@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 
-export const FUNCTIONS_DIR = "lib/server/dal/participant/sql/functions";
+export const FUNCTIONS_DIR = "sql/functions";
 
 export interface InstallResult {
   /** Files run (changed or new), in order. */

@@ -9,7 +9,7 @@ export interface QuestionClock {
   remaining: number | null;
   /**
    * In a timed study the server serves the question's images and 3D scene only after it stamped the question shown
-   * (lib/server/dal/participant/question-content-gate.ts): request them only once this is true.
+   * (lib/server/participant-flow/question-content-gate.ts): request them only once this is true.
    */
   reported: "pending" | "ok" | "failed";
 }

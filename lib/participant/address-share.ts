@@ -1,7 +1,7 @@
 /**
  * How much of a study one network address (an IPv6 client's /64) may hold at once: its participants' live main-block
  * reservations may not exceed ADDRESS_SHARE of the study's open slots (items × k not yet answered), but one
- * participant's worth is always allowed. misi_start_participant (lib/server/dal/participant/sql/functions) applies
+ * participant's worth is always allowed. misi_start_participant (sql/functions) applies
  * this rule with the open slots it counts at the start; this module states it for the study page and the tests. Without it, 20
  * consents from one address reserve every slot of a small study (2 tasks × 4 items, k = 5) for the assignment timeout.
  */

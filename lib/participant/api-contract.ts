@@ -5,7 +5,7 @@ import { AnswerSignalsSchema } from "@/lib/participant/integrity";
 
 /**
  * The participant API: every route's address, method, request body and response, in one module the route handlers
- * (lib/server/participant-api/) and the browser (components/study/) both use. Pure: no server or React code, so the
+ * (lib/server/participant-flow/routes/) and the browser (components/study/) both use. Pure: no server or React code, so the
  * browser bundle carries the same schemas the server validates with.
  */
 

@@ -37,7 +37,7 @@ export const db = client;
 
 /**
  * The pool under `db`: the participant flow's hot statements run on it directly as named prepared statements
- * (lib/server/dal/participant/flow-sql.ts), each parsed and planned once per connection instead of on every call.
+ * (lib/server/participant-flow/flow-sql.ts), each parsed and planned once per connection instead of on every call.
  */
 export function dbPool(): pg.Pool {
   return created.pool;

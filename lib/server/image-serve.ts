@@ -7,7 +7,7 @@ import { withDbRetry } from "@/lib/server/db-retry";
 import { env } from "@/lib/server/env";
 import { ImageCache, type CachedImage } from "@/lib/server/image-cache";
 import { verifyImageSegment } from "@/lib/server/image-url";
-import { participantFromRequest } from "@/lib/server/participant/token";
+import { participantFromRequest } from "@/lib/server/participant-flow/token";
 
 /**
  * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,

@@ -64,7 +64,7 @@ export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSec: numbe
 
 /**
  * Atomically: if every rule has room, counts one event for each and returns ok; else counts nothing. One statement
- * (database functions misi_rate_limit_lock / _count, lib/server/dal/participant/sql/functions/10_rate_limit.sql): the
+ * (database functions misi_rate_limit_lock / _count, sql/functions/10_rate_limit.sql): the
  * keys' locks are held inside the database for the count and insert only, so a launch's joins no longer queue on the study-wide key while its holder
  * waits for a busy app to send the next query.
  */

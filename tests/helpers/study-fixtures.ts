@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/server/db";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { enterStudy } from "@/lib/server/participant-flow/enter-study";
 import { StudyConfigSchema, type StudyConfigInput } from "@/lib/study-config";
 
 /** A translation item (T1) with its answer key; gold `move <axis> <d>`. */

@@ -9,13 +9,13 @@ vi.hoisted(() => {
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { POST: consent } = await import("@/app/api/participant/consent/route");
-const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant-flow/token");
 const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../helpers/study-fixtures");
-const { reclaimExpiredAssignments } = await import("@/lib/server/dal/participant/assign-items");
-const { recordResponse } = await import("@/lib/server/dal/scoring/record-response");
-const { getParticipantSession } = await import("@/lib/server/dal/participant/get-session");
+const { reclaimExpiredAssignments } = await import("@/lib/server/participant-flow/assign-items");
+const { recordResponse } = await import("@/lib/server/participant-flow/record-response");
+const { getParticipantSession } = await import("@/lib/server/participant-flow/get-session");
 const { FIRST_ANSWER_WINDOW_MIN } = await import("@/lib/participant/address-share");
-const { acceptConsent } = await import("@/lib/server/dal/participant/record-consent");
+const { acceptConsent } = await import("@/lib/server/participant-flow/record-consent");
 
 afterAll(async () => {
   await disconnectDb();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, dbDriver, disconnectDb } from "@/lib/server/db";
-import { findPublicItem } from "@/lib/server/dal/participant/get-public-item";
+import { findPublicItem } from "@/lib/server/participant-flow/get-public-item";
 import { getHealth } from "@/lib/server/health";
 
 afterAll(async () => {
@@ -106,7 +106,7 @@ describe("answer key isolation", () => {
   });
 
   it("no participant-facing data module references the answer-key table", () => {
-    const dir = path.resolve("lib/server/dal/participant");
+    const dir = path.resolve("lib/server/participant-flow");
     const sources = fs
       .readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((f) => f.isFile() && /\.tsx?$/.test(f.name));

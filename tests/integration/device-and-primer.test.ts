@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { acceptConsent, recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { recordPrimerSeen, screenOutForDevice } from "@/lib/server/dal/participant/device-and-primer";
+import { enterStudy } from "@/lib/server/participant-flow/enter-study";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
+import { acceptConsent, recordConsent } from "@/lib/server/participant-flow/record-consent";
+import { recordPrimerSeen, screenOutForDevice } from "@/lib/server/participant-flow/device-and-primer";
 import { createTranslationStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 afterAll(async () => {

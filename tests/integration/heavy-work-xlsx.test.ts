@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { importModelRun } from "@/lib/server/dal/models/import-model-run";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { AppError } from "@/lib/server/errors";
 import { closeHeavyPool, heavyJobsRunning } from "@/lib/server/heavy/pool";
 import { hasZipCommand } from "../fixtures/import/build-fixtures";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { formatReportLines } from "@/lib/import/report";
 import { disconnectDb } from "@/lib/server/db";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { closeHeavyPool, heavyJobsRunning } from "@/lib/server/heavy/pool";
 import { runImport } from "@/lib/server/import/run-import";
 import { writeBundle } from "../fixtures/import/build-fixtures";

@@ -7,9 +7,9 @@ const cookie = { value: "" };
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { POST: answer } = await import("@/app/api/participant/answer/route");
-const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
-const { recordConsent } = await import("@/lib/server/dal/participant/record-consent");
-const { getParticipantSession } = await import("@/lib/server/dal/participant/get-session");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant-flow/token");
+const { recordConsent } = await import("@/lib/server/participant-flow/record-consent");
+const { getParticipantSession } = await import("@/lib/server/participant-flow/get-session");
 const { getIntegrityResults } = await import("@/lib/server/dal/results/get-integrity");
 const { iterateParticipantRows } = await import("@/lib/server/export/iterate-participant-rows");
 const { iterateResponseRows } = await import("@/lib/server/export/iterate-response-rows");

@@ -11,11 +11,11 @@ vi.hoisted(() => {
 
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { GET } = await import("@/app/s/[slug]/route");
-const { enterStudy } = await import("@/lib/server/dal/participant/enter-study");
-const { recordConsent } = await import("@/lib/server/dal/participant/record-consent");
+const { enterStudy } = await import("@/lib/server/participant-flow/enter-study");
+const { recordConsent } = await import("@/lib/server/participant-flow/record-consent");
 const { createTranslationStudy } = await import("../helpers/study-fixtures");
 const { POST: consent } = await import("@/app/api/participant/consent/route");
-const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant/token");
+const { createParticipantToken, PARTICIPANT_COOKIE } = await import("@/lib/server/participant-flow/token");
 
 afterAll(async () => {
   await disconnectDb();

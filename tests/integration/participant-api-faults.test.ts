@@ -1,15 +1,15 @@
 // The participant routes under a dropped database connection: each is called as a server calls it (a web Request with
-// the participant cookie, lib/server/participant-api/) while the connection running its first statement is
+// the participant cookie, lib/server/participant-flow/routes/) while the connection running its first statement is
 // terminated; the handler retries and the participant gets 200, never a 5xx.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import pg from "pg";
 import { db, disconnectDb } from "@/lib/server/db";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
-import { getParticipantImage, getScene, getSession, postAnswer, postShown } from "@/lib/server/participant-api";
-import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+import { enterStudy } from "@/lib/server/participant-flow/enter-study";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
+import { markQuestionShown } from "@/lib/server/participant-flow/question-clock";
+import { getParticipantImage, getScene, getSession, postAnswer, postShown } from "@/lib/server/participant-flow/routes";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 afterAll(async () => {

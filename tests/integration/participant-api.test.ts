@@ -1,8 +1,8 @@
-// The participant handlers (lib/server/participant-api/) called as any server calls them, with a web Request: the
+// The participant handlers (lib/server/participant-flow/routes/) called as any server calls them, with a web Request: the
 // wrapper's refusals, and responses that parse with the contract the browser uses (lib/participant/api-contract.ts).
 import { afterAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
+import { enterStudy } from "@/lib/server/participant-flow/enter-study";
 import {
   getParticipantImage,
   getSession,
@@ -10,8 +10,8 @@ import {
   postConsent,
   postPrimer,
   postShown,
-} from "@/lib/server/participant-api";
-import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+} from "@/lib/server/participant-flow/routes";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import {
   AnswerResponseSchema,
   PrimerResponseSchema,

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { enterStudy } from "@/lib/server/dal/participant/enter-study";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { recordResponse } from "@/lib/server/dal/scoring/record-response";
-import { markQuestionShown } from "@/lib/server/dal/timing/question-clock";
+import { enterStudy } from "@/lib/server/participant-flow/enter-study";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
+import { recordResponse } from "@/lib/server/participant-flow/record-response";
+import { markQuestionShown } from "@/lib/server/participant-flow/question-clock";
 import { LATE_ANSWER_GRACE_MS } from "@/lib/question-clock";
 import { createTranslationStudy } from "../helpers/study-fixtures";
 

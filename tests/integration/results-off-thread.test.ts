@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { getStudyResults } from "@/lib/server/dal/results/get-study-results";
 import { clearResultsCache, responsesFingerprint } from "@/lib/server/dal/results/results-cache";
 import { buildStudyPaperTables } from "@/lib/server/export/paper-table-export";

@@ -5,7 +5,7 @@ import { ItemListQuerySchema } from "@/lib/pools/item-filter";
 import { listItems } from "@/lib/server/dal/items/list-items";
 import { setUserDisabled } from "@/lib/server/dal/users/set-user-disabled";
 import { consumeRateLimit } from "@/lib/server/rate-limit";
-import { admitParticipantEvent } from "@/lib/server/participant/admission-limits";
+import { admitParticipantEvent } from "@/lib/server/participant-flow/admission-limits";
 import { AppError } from "@/lib/server/errors";
 import { errorResponse } from "@/lib/server/route";
 import {

@@ -3,13 +3,13 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { API_CSP, BASE_SECURITY_HEADERS } from "@/lib/http-security";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { PARTICIPANT_API, PARTICIPANT_BODY_LIMITS } from "@/lib/participant/api-contract";
 import { BODY_READ_DEADLINE_MS, createFrontHandler } from "@/lib/server/serving/front";
 import { createFrontServer } from "@/lib/server/serving/http-server";
-import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 /**

@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { API_CSP, BASE_SECURITY_HEADERS } from "@/lib/http-security";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
-import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 /**

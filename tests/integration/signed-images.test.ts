@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { gunzipSync } from "node:zlib";
 import { db, disconnectDb } from "@/lib/server/db";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
-import { submitAnswer } from "@/lib/server/dal/scoring/record-response";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
+import { submitAnswer } from "@/lib/server/participant-flow/record-response";
 import { imageCache, serveSignedImage } from "@/lib/server/image-serve";
-import { getParticipantImage } from "@/lib/server/participant-api/image";
+import { getParticipantImage } from "@/lib/server/participant-flow/routes/image";
 import { IMAGE_URL_TTL_S, signImageSegment, withSignedImageUrls } from "@/lib/server/image-url";
-import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant/token";
+import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 afterAll(async () => {

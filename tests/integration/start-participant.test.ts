@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
-import { startParticipantOnce } from "@/lib/server/dal/participant/assign-items";
+import { startParticipantOnce } from "@/lib/server/participant-flow/assign-items";
 import { orderSlots } from "@/lib/participant/order-slots";
-import { readConsentContext } from "@/lib/server/dal/participant/consent-context";
-import { recordConsent } from "@/lib/server/dal/participant/record-consent";
+import { readConsentContext } from "@/lib/server/participant-flow/consent-context";
+import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { createTranslationItem, createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
 // The start of a participant in one database call (misi_start_participant, migration 20261201050000) under

@@ -1,3 +1,3 @@
-export { getJoin as GET } from "@/lib/server/participant-api/join";
+export { getJoin as GET } from "@/lib/server/participant-flow/routes/join";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -18,7 +18,7 @@ import { readRequestBody } from "@/lib/server/serving/request-body";
 import { hasStaffSessionCookie, matchParticipantRoute } from "@/lib/server/serving/routes";
 import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
 import type { StaticAssets } from "@/lib/server/serving/static-assets";
-import { studyLinkNotFound } from "@/lib/server/participant-api/join";
+import { studyLinkNotFound } from "@/lib/server/participant-flow/routes/join";
 import { hasInvalidStudySlug } from "@/lib/study-slug";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;

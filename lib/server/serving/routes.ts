@@ -9,14 +9,14 @@ import {
   postDevice,
   postPrimer,
   postShown,
-} from "@/lib/server/participant-api";
-import type { ParticipantHandler } from "@/lib/server/participant-api";
+} from "@/lib/server/participant-flow/routes";
+import type { ParticipantHandler } from "@/lib/server/participant-flow/routes";
 import { isSignedSegment } from "@/lib/server/image-url";
 import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 
 /**
  * The participant routes the custom server (server.mts) answers itself, with the handlers Next's route files export
- * (lib/server/participant-api): same code, same responses, without the framework's per-request work. Anything not
+ * (lib/server/participant-flow/routes): same code, same responses, without the framework's per-request work. Anything not
  * matched here exactly (other methods, trailing slashes, staff requests) goes to Next.
  */
 export interface ParticipantRoute {

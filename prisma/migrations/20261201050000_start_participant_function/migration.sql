@@ -88,7 +88,7 @@ BEGIN
 END
 $fn$;
 
--- Starts one participant who accepted consent, atomically (lib/server/dal/participant/assign-items.ts, startParticipant):
+-- Starts one participant who accepted consent, atomically (lib/server/participant-flow/assign-items.ts, startParticipant):
 -- 1. Locks the participant's row; anything but `consenting` (already started, declined, a retried call after a dropped
 --    connection whose first call committed) → 'not_consenting', nothing done.
 -- 2. A study already at maxParticipants → 'full', nothing reserved.

@@ -39,7 +39,7 @@ WHERE s."createdById" IS NULL;
 -- The start gains the per-address share (two new arguments, so the old signature is dropped, not replaced).
 DROP FUNCTION misi_start_participant(text, text, text[], int, int, int, text[], text, int[], int[], text[], text[], timestamp(3), timestamp(3), jsonb, boolean);
 
--- Starts one participant who accepted consent, atomically (lib/server/dal/participant/assign-items.ts, startParticipant):
+-- Starts one participant who accepted consent, atomically (lib/server/participant-flow/assign-items.ts, startParticipant):
 -- 1. Locks the participant's row; anything but `consenting` (already started, declined, a retried call after a dropped
 --    connection whose first call committed) → 'not_consenting', nothing done.
 -- 2. A study already at maxParticipants → 'full', nothing reserved.

@@ -6,7 +6,7 @@ import {
   PARTICIPANT_COOKIE_OPTIONS,
   participantFromRequest,
   participantSetCookie,
-} from "@/lib/server/participant/token";
+} from "@/lib/server/participant-flow/token";
 
 describe("the participant cookie without Next's request context", () => {
   it("Set-Cookie carries what Next's response.cookies.set wrote (same attributes, same order)", () => {

@@ -1,5 +1,5 @@
 import { getStaffUser } from "@/lib/server/auth";
-import { imageHandler } from "@/lib/server/participant-api/image";
+import { imageHandler } from "@/lib/server/participant-flow/routes/image";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,3 +1,3 @@
-export { postAnswer as POST } from "@/lib/server/participant-api/answer";
+export { postAnswer as POST } from "@/lib/server/participant-flow/routes/answer";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,3 +1,3 @@
-export { postConsent as POST } from "@/lib/server/participant-api/consent";
+export { postConsent as POST } from "@/lib/server/participant-flow/routes/consent";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,3 +1,3 @@
-export { getSession as GET } from "@/lib/server/participant-api/session";
+export { getSession as GET } from "@/lib/server/participant-flow/routes/session";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,3 +1,3 @@
-export { postShown as POST } from "@/lib/server/participant-api/shown";
+export { postShown as POST } from "@/lib/server/participant-flow/routes/shown";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { SessionApp } from "@/components/study/session-app";
 import type { SessionState } from "@/components/study/types";
-import { getParticipantSession } from "@/lib/server/dal/participant/get-session";
-import { readParticipantSession } from "@/lib/server/participant/page-session";
+import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
+import { readParticipantSession } from "@/lib/server/participant-flow/page-session";
 import { withSignedImageUrls } from "@/lib/server/image-url";
 import { isStudySlug } from "@/lib/study-slug";
 

@@ -1,3 +1,3 @@
-export { getScene as GET } from "@/lib/server/participant-api/scene";
+export { getScene as GET } from "@/lib/server/participant-flow/routes/scene";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

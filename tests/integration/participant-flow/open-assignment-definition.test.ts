@@ -1,0 +1,162 @@
+// misi_open_assignments is the one definition of which questions are open and which one is current. This file changes
+// that definition, and only it, in a database of its own (the migrate step installs a modified copy of the function
+// files) and shows that every caller follows: the session read, the answer submit (its read, its write and the replay),
+// the content gate, the shown stamp and the start. Each check runs on the real definition first (the control).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const own = vi.hoisted(() => {
+  const name = `misi_test_open_${Math.random().toString(16).slice(2, 10)}`;
+  const url = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  url.pathname = `/${name}`;
+  // lib/server/db reads DATABASE_URL when first imported: this file's database, not the suite's.
+  process.env.DATABASE_URL = url.toString();
+  return { name, url: url.toString() };
+});
+
+const { runMigrationCommand } = await import("../../../scripts/db.mts");
+const { FUNCTIONS_DIR } = await import("../../../scripts/db-functions.mts");
+const { db, disconnectDb } = await import("@/lib/server/db");
+const { getParticipantSession } = await import("@/lib/server/participant-flow/get-session");
+const { submitAnswer } = await import("@/lib/server/participant-flow/record-response");
+const { findImageForParticipant } = await import("@/lib/server/participant-flow/get-image");
+const { markQuestionShown } = await import("@/lib/server/participant-flow/question-clock");
+const { acceptConsent, recordConsent } = await import("@/lib/server/participant-flow/record-consent");
+const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../../helpers/study-fixtures");
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: SERVER_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin(`CREATE DATABASE ${own.name}`);
+  await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true });
+}, 120_000);
+
+afterAll(async () => {
+  await disconnectDb();
+  await admin(`DROP DATABASE IF EXISTS ${own.name} WITH (FORCE)`);
+});
+
+/** Installs the function files with misi_open_assignments changed so that no assignment is ever open. */
+async function installDefinitionWithNothingOpen(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-functions-"));
+  const source = path.resolve(import.meta.dirname, "../../..", FUNCTIONS_DIR);
+  for (const f of fs.readdirSync(source)) fs.copyFileSync(path.join(source, f), path.join(dir, f));
+  const file = path.join(dir, "00_open_assignments.sql");
+  const text = fs.readFileSync(file, "utf8");
+  const changed = text.replace(
+    `WHERE a."participantId" = p_participant_id`,
+    `WHERE false AND a."participantId" = p_participant_id`,
+  );
+  expect(changed).not.toBe(text);
+  fs.writeFileSync(file, changed);
+  await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true, functionsDir: dir });
+  fs.rmSync(dir, { recursive: true });
+}
+
+async function started(
+  slug: string,
+  pid: string,
+): Promise<{ id: string; assignments: Array<{ id: string; imageId: string }> }> {
+  const id = await joinStudy(slug, pid);
+  await recordConsent(id, true, TEST_DEVICE);
+  const rows = await db.assignment.findMany({
+    where: { participantId: id },
+    orderBy: { position: "asc" },
+    select: { id: true, item: { select: { images: { select: { id: true } } } } },
+  });
+  return { id, assignments: rows.map((r) => ({ id: r.id, imageId: r.item.images[0]!.id })) };
+}
+
+const answer = (participantId: string, assignmentId: string, key: string) =>
+  submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
+
+describe("every participant-flow caller uses misi_open_assignments", () => {
+  it("with a definition under which nothing is open, each caller changes its behaviour", async () => {
+    const untimed = (await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } }))
+      .study;
+    const timed = (
+      await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5, timeLimitSec: 60 } })
+    ).study;
+    // 8 items × k = 5 = 40 slots, 4 per participant: one address holds at most two participants' worth.
+    const shared = (await createTranslationStudy({ itemCount: 8, config: { itemsPerTask: 4, answersPerItem: 5 } }))
+      .study;
+
+    // Controls, on the real definition.
+    const reader = await started(untimed.slug, "reader");
+    const readerBefore = await getParticipantSession(reader.id);
+    expect(readerBefore!.participant.status).toBe("active");
+    expect(readerBefore!.current!.assignmentId).toBe(reader.assignments[0]!.id);
+
+    const skipper = await started(untimed.slug, "skipper");
+    await expect(answer(skipper.id, skipper.assignments[1]!.id, "skip-control")).rejects.toThrow(
+      /not your current question/,
+    );
+
+    const replayer = await started(untimed.slug, "replayer");
+    const first = await answer(replayer.id, replayer.assignments[0]!.id, "replay-key");
+    expect(first.update.current!.assignmentId).toBe(replayer.assignments[1]!.id);
+
+    const finisher = await started(untimed.slug, "finisher");
+
+    const viewer = await started(timed.slug, "viewer");
+    await markQuestionShown(viewer.id, viewer.assignments[0]!.id);
+    expect("data" in ((await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)) ?? {})).toBe(true);
+    const stamper = await started(timed.slug, "stamper");
+
+    const address = "198.51.100.77";
+    const starts = [];
+    for (const pid of ["addr-1", "addr-2", "addr-3"])
+      starts.push(
+        (await acceptConsent(await joinStudy(shared.slug, pid), shared.id, address, TEST_DEVICE)).result?.notStarted ??
+          "started",
+      );
+    expect(starts).toEqual(["started", "started", "address_share"]);
+
+    await installDefinitionWithNothingOpen();
+
+    // Session read: an active participant with assignments but nothing open is complete.
+    const readerAfter = await getParticipantSession(reader.id);
+    expect(readerAfter!.current).toBeNull();
+    expect(readerAfter!.participant.status).toBe("completed");
+
+    // Submit read: no open question comes before the second one, so it may be answered first.
+    const skipped = await answer(skipper.id, skipper.assignments[1]!.id, "skip-after");
+    expect(skipped.result.status).toBe("stored");
+
+    // Submit write: nothing left open after this answer, so the session ends with it.
+    const last = await answer(finisher.id, finisher.assignments[0]!.id, "finish-after");
+    expect(last.result.ended).toBe("completed");
+    expect(last.update.current).toBeNull();
+
+    // Replay: the stored result, and no next question.
+    const replay = await answer(replayer.id, replayer.assignments[0]!.id, "replay-key");
+    expect(replay.result.status).toBe("duplicate");
+    expect(replay.update.current).toBeNull();
+
+    // Content gate: the shown question is no longer current, so its image is refused.
+    expect(await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)).toMatchObject({
+      refused: expect.stringMatching(/not your current one/),
+    });
+
+    // Shown stamp: refused as not current.
+    await expect(markQuestionShown(stamper.id, stamper.assignments[0]!.id)).rejects.toThrow(
+      /not your current question/,
+    );
+
+    // Start: the address's participants hold nothing open, so its share has room again.
+    const fourth = await acceptConsent(await joinStudy(shared.slug, "addr-4"), shared.id, address, TEST_DEVICE);
+    expect(fourth.result?.notStarted ?? "started").toBe("started");
+  });
+});
