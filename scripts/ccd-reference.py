@@ -6,6 +6,9 @@
 - refmac-dictionary 5.41: /usr/share/refmac/monomers/<x>/<ID>.cif, the CCP4 monomer library (LGPL-3): CCD atom
   names, elements, Kekulé bond orders (single/double/deloc/aromatic) and every hydrogen.
 
+For C2E, which no shared structure holds, it also writes C2E-ideal.pdb: the monomer library's ideal
+coordinates of the heavy atoms, one residue, to run the templates end to end.
+
 Only facts are kept: per component and source, each heavy atom's element and hydrogen count, and the heavy-atom
 bonds with their order (Kekulé: sing/doub; the monomer library also deloc for ionised P–O) and aromatic flag. Bonds to metals are dropped (the project's bond perception leaves metals unbonded).
 
@@ -48,7 +51,7 @@ def ccd_subset(path):
     return out
 
 
-def monomer(path, cid):
+def monomer(path, cid, coordinates=None):
     atoms, bonds, section = {}, [], None
     with open(path) as f:
         for line in f:
@@ -63,6 +66,8 @@ def monomer(path, cid):
                 continue
             if section == "atom" and len(p) >= 5:
                 atoms[p[1]] = p[2].capitalize()
+                if coordinates is not None and len(p) >= 8:
+                    coordinates[p[1]] = (p[2].capitalize(), float(p[5]), float(p[6]), float(p[7]))
             elif section == "bond" and len(p) >= 4:
                 order = {"single": "sing", "double": "doub", "triple": "trip"}.get(p[3], p[3])
                 bonds.append((p[1], p[2], order, order == "aromatic"))
@@ -81,24 +86,46 @@ def entry(elements, bonds):
     return {"atoms": atoms, "bonds": heavy_bonds}
 
 
+def ideal_pdb(cid, coordinates):
+    """The monomer library's ideal coordinates of a component's heavy atoms as PDB HETATM records."""
+    lines = []
+    for serial, (name, (element, x, y, z)) in enumerate(
+        ((n, v) for n, v in coordinates.items() if v[0] != "H"), start=1
+    ):
+        padded = f" {name:<3}" if len(name) < 4 and len(element) == 1 else f"{name:<4}"
+        lines.append(
+            f"HETATM{serial:5d} {padded} {cid:>3} A   1    {x:8.3f}{y:8.3f}{z:8.3f}  1.00  0.00          {element.upper():>2}"
+        )
+    return "\n".join(lines + ["END", ""])
+
+
+# C2E only: the library's ideal triphosphates are compressed (P–O–P 106°, P···P 2.58 Å, bonded by perception), so
+# GSP is run end to end on 4dst's GCP instead (tests/unit/molecule/component-templates-ccd.test.ts).
+IDEAL = ("C2E",)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", default="/")
     root = ap.parse_args().root
     subset = ccd_subset(os.path.join(root, "usr/share/pymol/data/chem_comp_bond-top100.cif"))
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "ccd")
     out = {}
     for cid in IDS:
         sources = []
         if cid in subset:
             sources.append({"source": "wwPDB CCD (subset in Debian pymol-data 2.5.0)", **subset[cid]})
-        lib = monomer(os.path.join(root, f"usr/share/refmac/monomers/{cid[0].lower()}/{cid}.cif"), cid)
+        coordinates = {}
+        lib = monomer(os.path.join(root, f"usr/share/refmac/monomers/{cid[0].lower()}/{cid}.cif"), cid, coordinates)
+        if cid in IDEAL:
+            with open(os.path.join(fixtures, f"{cid}-ideal.pdb"), "w") as f:
+                f.write(ideal_pdb(cid, coordinates))
         sources.append({"source": "CCP4 monomer library (Debian refmac-dictionary 5.41)", **lib})
         if len(sources) == 2:
             a, b = sources[0]["atoms"], sources[1]["atoms"]
             assert {n: v[0] for n, v in a.items()} == {n: v[0] for n, v in b.items()}, f"{cid}: sources disagree"
         out[cid] = sources
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "tests", "fixtures", "ccd", "components.json"), "w") as f:
+    with open(os.path.join(fixtures, "components.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
 

@@ -4,6 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPONENT_TEMPLATES, SUBSTITUENTS } from "@/lib/molecule/chemistry/component-templates";
 import { formatParseError, parsePdb } from "@/lib/molecule/parse";
+import { prepareHBondContext } from "@/lib/molecule/hbond-context";
+import { donorHydrogens } from "@/lib/molecule/hbond-hydrogens";
 import { describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 import reference from "../../fixtures/ccd/components.json";
 
@@ -102,6 +104,52 @@ describe("templates against the CCD records of their components (tests/fixtures/
   });
 });
 
+describe("C2E end to end, on the monomer library's ideal coordinates (tests/fixtures/ccd/C2E-ideal.pdb)", () => {
+  /**
+   * "NAME TYPE donor(H count)|- acceptor|-" of the named atoms of the one-residue file, after setting each guanine's
+   * N1–C2 to 1.346 Å and C2–N3 to 1.353 Å (moving N1 and N3 along their bonds): 4dst's GCP lengths, which led the
+   * inference from bond lengths to type N1 an acceptor.
+   */
+  function roles(file: string, names: string[]): string[] {
+    const text = fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/ccd", file), "utf8");
+    const parsed = parsePdb(text, file);
+    if (!parsed.ok) throw new Error(formatParseError(parsed.error));
+    const atoms = parsed.structure.atoms;
+    const at = (n: string) => atoms.find((a) => a.name === n)!;
+    const stretch = (fixed: string, moving: string, length: number) => {
+      const [f, m] = [at(fixed), at(moving)];
+      const d = Math.hypot(m.x - f.x, m.y - f.y, m.z - f.z);
+      m.x = f.x + ((m.x - f.x) * length) / d;
+      m.y = f.y + ((m.y - f.y) * length) / d;
+      m.z = f.z + ((m.z - f.z) * length) / d;
+    };
+    for (const suffix of atoms.some((a) => a.name === "N11") ? ["", "1"] : [""]) {
+      stretch(`C2${suffix}`, `N1${suffix}`, 1.346);
+      stretch(`C2${suffix}`, `N3${suffix}`, 1.353);
+    }
+    const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: atoms });
+    return names.map((n) => {
+      const i = atoms.findIndex((a) => a.name === n);
+      return `${n} ${ctx.graph.types[i]} ${ctx.donors[i] ? `donor(${donorHydrogens(ctx, i).length})` : "-"} ${ctx.acceptors[i] ? "acceptor" : "-"}`;
+    });
+  }
+  it("C2E: both guanines' N1–H (N1, N11) and N2H2 donors, N3/N7 acceptors; the phosphodiester O ionised acceptors", () => {
+    expect(roles("C2E-ideal.pdb", ["N1", "N11", "N2", "N21", "N3", "N31", "N7", "N71", "O6", "O1P", "O11"])).toEqual([
+      "N1 Npl donor(1) -",
+      "N11 Npl donor(1) -",
+      "N2 Npl donor(2) -",
+      "N21 Npl donor(2) -",
+      "N3 N2 - acceptor",
+      "N31 N2 - acceptor",
+      "N7 N2 - acceptor",
+      "N71 N2 - acceptor",
+      "O6 O2 - acceptor",
+      "O1P O3- - acceptor",
+      "O11 O3- - acceptor",
+    ]);
+  });
+});
+
 /** Shared wwPDB files holding an instance of a templated component (found with grep over HETATM records). */
 const INSTANCES: Record<string, string[]> = {
   ADP: ["plip-test-pdb/1osn.pdb", "posebusters-conftest/7ZTL_BCN/7ZTL_BCN_protein.pdb"],
@@ -132,4 +180,33 @@ describeWithShared("templates against the instances in the shared wwPDB files", 
       expect([...template.keys()].filter((n) => !seen.has(n))).toEqual([]);
     });
   }
+});
+
+describeWithShared("GSP end to end on real coordinates: 4dst's GCP made GTPγS (C3B → O3B, O1G → S1G)", () => {
+  it("guanine N1–H donor and N3 acceptor despite N1–C2 1.346 Å < C2–N3 1.353 Å; S1G an acceptor with no H", () => {
+    const parsed = parsePdb(fs.readFileSync(sharedStructurePath("plip-test-pdb", "4dst.pdb"), "utf8"), "4dst.pdb");
+    if (!parsed.ok) throw new Error(formatParseError(parsed.error));
+    const gsp = parsed.structure.atoms
+      .filter((a) => a.resName === "GCP" && a.chain === "A" && a.resSeq === 202)
+      .map((a) => ({
+        ...a,
+        resName: "GSP",
+        name: a.name === "C3B" ? "O3B" : a.name === "O1G" ? "S1G" : a.name,
+        element: a.name === "C3B" ? "O" : a.name === "O1G" ? "S" : a.element,
+      }));
+    expect(gsp).toHaveLength(32);
+    const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: gsp });
+    const role = (n: string) => {
+      const i = gsp.findIndex((a) => a.name === n);
+      return `${n} ${ctx.graph.types[i]} ${ctx.donors[i] ? `donor(${donorHydrogens(ctx, i).length})` : "-"} ${ctx.acceptors[i] ? "acceptor" : "-"}`;
+    };
+    expect(["N1", "N3", "O6", "S1G", "O3B", "O2G"].map(role)).toEqual([
+      "N1 Npl donor(1) -",
+      "N3 N2 - acceptor",
+      "O6 O2 - acceptor",
+      "S1G S3- - acceptor",
+      "O3B O3 - acceptor",
+      "O2G O3- - acceptor",
+    ]);
+  });
 });
