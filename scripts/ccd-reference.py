@@ -9,7 +9,8 @@
 For C2E, which no shared structure holds, it also writes C2E-ideal.pdb: the monomer library's ideal
 coordinates of the heavy atoms, one residue, to run the templates end to end.
 
-Only facts are kept: per component and source, each heavy atom's element and hydrogen count, and the heavy-atom
+Only facts are kept: per component and source, each heavy atom's element and hydrogen count (and, from the monomer
+library, its charge: formal, or -0.5 on each O of an ionised P–O pair), and the heavy-atom
 bonds with their order (Kekulé: sing/doub; the monomer library also deloc for ionised P–O) and aromatic flag. Bonds to metals are dropped (the project's bond perception leaves metals unbonded).
 
     apt-get install pymol-data refmac-dictionary   # or apt-get download + dpkg-deb -x into a folder
@@ -52,7 +53,7 @@ def ccd_subset(path):
 
 
 def monomer(path, cid, coordinates=None):
-    atoms, bonds, section = {}, [], None
+    atoms, bonds, charges, section = {}, [], {}, None
     with open(path) as f:
         for line in f:
             if line.startswith("_chem_comp_atom."):
@@ -66,15 +67,16 @@ def monomer(path, cid, coordinates=None):
                 continue
             if section == "atom" and len(p) >= 5:
                 atoms[p[1]] = p[2].capitalize()
+                charges[p[1]] = float(p[4])
                 if coordinates is not None and len(p) >= 8:
                     coordinates[p[1]] = (p[2].capitalize(), float(p[5]), float(p[6]), float(p[7]))
             elif section == "bond" and len(p) >= 4:
                 order = {"single": "sing", "double": "doub", "triple": "trip"}.get(p[3], p[3])
                 bonds.append((p[1], p[2], order, order == "aromatic"))
-    return entry(atoms, bonds)
+    return entry(atoms, bonds, charges)
 
 
-def entry(elements, bonds):
+def entry(elements, bonds, charges=None):
     hydrogens = collections.Counter()
     heavy_bonds = []
     for a, b, order, aromatic in bonds:
@@ -82,7 +84,7 @@ def entry(elements, bonds):
             hydrogens[b if elements[a] == "H" else a] += 1
         elif a not in METALS and b not in METALS:
             heavy_bonds.append([a, b, order, aromatic])
-    atoms = {n: [e, hydrogens[n]] for n, e in elements.items() if e != "H"}
+    atoms = {n: [e, hydrogens[n]] + ([charges[n]] if charges else []) for n, e in elements.items() if e != "H"}
     return {"atoms": atoms, "bonds": heavy_bonds}
 
 

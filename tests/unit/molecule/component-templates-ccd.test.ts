@@ -15,8 +15,8 @@ import reference from "../../fixtures/ccd/components.json";
  */
 interface Source {
   source: string;
-  /** Heavy atom name → [element, hydrogen count]. */
-  atoms: Record<string, [string, number]>;
+  /** Heavy atom name → [element, hydrogen count, charge (monomer library only)]. */
+  atoms: Record<string, [string, number, number?]>;
   /** Heavy-atom bonds: [atom, atom, Kekulé order, aromatic flag]. */
   bonds: [string, string, string, boolean][];
 }
@@ -76,6 +76,22 @@ describe("templates against the CCD records of their components (tests/fixtures/
       }
     });
   }
+
+  it("charges (monomer library): N2+ exactly on the cationic N (NAD/NAP N1N), ionised O exactly O3-/O2-", () => {
+    const out: string[] = [];
+    for (const [id, template] of COMPONENT_TEMPLATES) {
+      const lib = REFERENCE[id]!.find((s) => s.source.startsWith("CCP4"))!;
+      for (const [n, [element, , q]] of Object.entries(lib.atoms)) {
+        const type = template.get(n);
+        // Heme's NB and ND carry the +1 of the Kekulé form in the library; the template types all four Fe-bound N alike.
+        if (element === "N" && id !== "HEM" && (type === "N2+") !== (q === 1)) out.push(`${id} ${n} ${type} q=${q}`);
+        if (element === "O" && q! < 0 && type !== "O3-" && type !== "O2-") out.push(`${id} ${n} ${type} q=${q}`);
+      }
+    }
+    expect(out).toEqual([]);
+    expect(REFERENCE.NAD![1]!.atoms.N1N![2]).toBe(1);
+    expect(REFERENCE.NAI![0]!.atoms.N1N![2]).toBe(0);
+  });
 
   it("the check can fail: a wrong name, a missing atom and a wrong protonation are each reported", () => {
     const adp = REFERENCE.ADP![0]!;
