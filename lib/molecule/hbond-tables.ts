@@ -196,23 +196,38 @@ export const SULFUR_COMPENSATION_A = 0.35;
 export const METAL_COORDINATION_RADIUS_A = 4.0;
 export const METAL_VETO_DEG = 45;
 
+/** Donor classes of Harding's tables: water O, Asp/Glu carboxylate O, main-chain carbonyl O, His N, Cys S. */
+export type MetalDonorClass = "water" | "carboxylate" | "carbonyl" | "his" | "cys";
+
 /**
- * Inner-sphere coordination distance per metal: the longest target metal–donor distance (O, N or S) of Harding's
- * survey of metal sites in proteins (M. M. Harding, Acta Cryst. D62:678–682, 2006, Table 2; D57:401–411, 2001, for
- * Na and K), plus MAX_COORDINATION_EXCESS_A. Two atoms both this close to one metal are its ligands.
+ * Target metal–donor distances (Å) in proteins: M. M. Harding, "Small revisions to predicted distances around metal
+ * sites in proteins", Acta Cryst. D62:678–682 (2006), the recommended targets for Na, Mg, K, Ca, Mn, Fe, Co, Cu and Zn
+ * (His and Cys only where the paper gives them); Ni, which Harding does not cover, from Zheng et al., J. Inorg.
+ * Biochem. 102:1765 (2008). Transcribed from two independent copies of the tables that agree value for value
+ * (MTK++'s collection.cpp and the metal_distances_info.txt of knamikas/Alchemy; Ni from the latter only), and checked
+ * against the metal sites of the shared structures (docs/hbonds.md, `npm run bench:metal-sites`).
  */
-export const METAL_COORDINATION_TARGET_A: Readonly<Record<string, number>> = {
-  Na: 2.41,
-  Mg: 2.07,
-  K: 2.84,
-  Ca: 2.38,
-  Mn: 2.25,
-  Fe: 2.3,
-  Co: 2.25,
-  Ni: 2.21,
-  Cu: 2.25,
-  Zn: 2.31,
+export const METAL_TARGET_DISTANCES_A: Readonly<Record<string, Readonly<Partial<Record<MetalDonorClass, number>>>>> = {
+  Na: { water: 2.41, carboxylate: 2.41, carbonyl: 2.38 },
+  Mg: { water: 2.07, carboxylate: 2.07, carbonyl: 2.26 },
+  K: { water: 2.81, carboxylate: 2.82, carbonyl: 2.74 },
+  Ca: { water: 2.39, carboxylate: 2.36, carbonyl: 2.36 },
+  Mn: { water: 2.19, carboxylate: 2.15, carbonyl: 2.19, his: 2.21, cys: 2.35 },
+  Fe: { water: 2.09, carboxylate: 2.04, carbonyl: 2.04, his: 2.16, cys: 2.3 },
+  Co: { water: 2.09, carboxylate: 2.05, carbonyl: 2.08, his: 2.14, cys: 2.25 },
+  Ni: { water: 2.19, carboxylate: 2.17, carbonyl: 2.17, his: 1.99, cys: 2.24 },
+  Cu: { water: 2.13, carboxylate: 1.99, carbonyl: 2.04, his: 2.02, cys: 2.15 },
+  Zn: { water: 2.09, carboxylate: 1.99, carbonyl: 2.07, his: 2.03, cys: 2.31 },
 };
+
+/**
+ * Inner-sphere coordination distance per metal: the longest target distance of any donor class above (Mg 2.26, the
+ * main-chain carbonyl; Mn, Fe, Co, Ni, Cu, Zn their Cys S; Na, K, Ca water or carboxylate), plus
+ * MAX_COORDINATION_EXCESS_A. Two atoms both this close to one metal are its ligands.
+ */
+export const METAL_COORDINATION_TARGET_A: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(METAL_TARGET_DISTANCES_A).map(([metal, targets]) => [metal, Math.max(...Object.values(targets))]),
+);
 /** Allowance over the target distance: observed coordination bonds in crystal structures spread about ±0.2–0.3 Å. */
 export const MAX_COORDINATION_EXCESS_A = 0.5;
 /** A metal outside the table: its covalent radius (elements.ts) plus this (O/N covalent radius ~0.7 Å plus the excess). */

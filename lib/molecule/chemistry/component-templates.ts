@@ -1,8 +1,7 @@
 /**
- * IDATM types of known ligand components by atom name, curated by hand from the wwPDB Chemical Component Dictionary
- * (CCD, CC0; atom names, bond orders and hydrogens of each component id as the CCD release of CCD_RELEASE states them)
- * and applied before any inference from bond lengths (chemistry/idatm.ts). No npm package ships the CCD, so each
- * component is written out here and tested on its own (tests/unit/molecule/component-templates.test.ts).
+ * IDATM types of known ligand components by atom name, following the wwPDB Chemical Component Dictionary (CCD, CC0:
+ * atom names, bond orders and hydrogens of each component id) and applied before any inference from bond lengths
+ * (chemistry/idatm.ts). No npm package ships the CCD, so each component is written out here.
  *
  * Protonation is the CCD's, except that phosphate and carboxylate groups are ionised as at pH 7 (O3-, O2-), which
  * is what ChimeraX's IDATM typing gives them; a type fixes the hydrogens an atom carries through its substituent
@@ -10,11 +9,20 @@
  */
 
 /**
- * What the templates follow: the CCD's atom nomenclature (remediated names, format v3, stable since 2007) and its
- * chemistry per component id. Written by hand, not parsed from a components.cif file; the atom names of ADP, GCP, NDP,
- * FMN and HEM were checked against the wwPDB files in ../shared/data/structures/plip-test-pdb.
+ * What the templates were checked against (tests/unit/molecule/component-templates-ccd.test.ts, fixture
+ * tests/fixtures/ccd/components.json and its README):
+ * - the CCD's own records, as the subset of components.cif that Debian's pymol-data 2.5.0 ships
+ *   (/usr/share/pymol/data/chem_comp_bond-top100.cif), for ADP ATP ANP GDP GTP NAD NAP NDP FMN FAD HEM;
+ * - the CCP4 monomer library (Debian refmac-dictionary 5.41, CCD atom names, Kekulé bond orders, all hydrogens) for
+ *   ACP GNP GCP NAI H4B C2E GSP, and as a second source for the others;
+ * - the instances in the wwPDB files under ../shared/data/structures: ADP (1osn, 7ZTL), GCP (4dst), NDP (1n7g,
+ *   1IA1), FMN (1aku), HEM (2q8q, 1G9V).
+ * Every template atom name is a heavy atom of the component and every heavy atom is typed; each type's implied
+ * hydrogen count equals the reference's except on the ionised P–OH and COOH oxygens; sp2 types sit on atoms with a
+ * double or aromatic bond.
  */
-export const CCD_RELEASE = "wwPDB CCD, remediated atom nomenclature v3 (hand-curated, 2026-12)";
+export const CCD_RELEASE =
+  "wwPDB CCD atom nomenclature v3; checked against the CCD subset of pymol-data 2.5.0 and the CCP4 monomer library 5.41";
 
 /** "NAME TYPE NAME TYPE ...", split into a map. */
 function table(text: string): Map<string, string> {
@@ -66,6 +74,16 @@ const HEME =
  * (6R)-5,6,7,8-Tetrahydrobiopterin: pyrimidinone with N1=C2 and C4A=C8A, N3–H, 2-NH2; the reduced pyrazine ring's N5–H
  * and N8–H are secondary amines on sp2 carbons (donors, planar as anilines), C6 and C7 sp3; dihydroxypropyl side chain.
  */
+/** Guanine of C2E's second guanosine: the CCD names its atoms with a suffix 1 (N11, O61, ...). */
+const GUANINE_1 = "N91 Npl C81 Car N71 N2 C51 Car C61 C2 O61 O2 N11 Npl C21 C2 N21 Npl N31 N2 C41 Car";
+/**
+ * Cyclic di-GMP: two guanosines (primed ribose; ribose A) closed into a ring by two 3'–5' phosphodiesters, P1 between
+ * O5' and O3A, P11 between O3' and O5A; their free O ionised.
+ */
+const CYCLIC_DI_GMP =
+  `${GUANINE} ${RIBOSE} ${GUANINE_1} C1A C3 C2A C3 O2A O3 C3A C3 O3A O3 C4A C3 O4A O3 C5A C3 O5A O3 ` +
+  "P1 Pac O1P O3- O2P O3- P11 Pac O11 O3- O21 O3-";
+
 const TETRAHYDROBIOPTERIN =
   "N1 N2 C2 C2 N2 Npl N3 Npl C4 C2 O4 O2 C4A C2 C8A C2 N5 Npl C6 C3 C7 C3 N8 Npl C9 C3 O9 O3 C10 C3 O10 O3 C11 C3";
 
@@ -81,6 +99,9 @@ export const COMPONENT_TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string
   ["GTP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("O3B O3")}`)],
   ["GNP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("N3B Npl")}`)],
   ["GCP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} ${gamma("C3B C3")}`)],
+  // GTPγS: the γ phosphate's S1G is a terminal S on P, typed S3- as IDATM types it.
+  ["GSP", table(`${GUANINE} ${RIBOSE} ${ALPHA_BETA} O3B O3 PG Pac S1G S3- O2G O3- O3G O3-`)],
+  ["C2E", table(CYCLIC_DI_GMP)],
   // Nicotinamide dinucleotides: NAD+, NADH, NADP+, NADPH.
   ["NAD", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_OXIDISED}`)],
   ["NAI", table(`${DINUCLEOTIDE} ${NICOTINAMIDE_REDUCED}`)],
@@ -99,7 +120,7 @@ export const COMPONENT_TEMPLATES: ReadonlyMap<string, ReadonlyMap<string, string
 ]);
 
 /** Substituents (heavy neighbours + hydrogens) of the types templates use; an atom with more heavy neighbours is not this component. */
-const SUBSTITUENTS: Readonly<Record<string, number>> = {
+export const SUBSTITUENTS: Readonly<Record<string, number>> = {
   C3: 4,
   C2: 3,
   Car: 3,
@@ -112,6 +133,7 @@ const SUBSTITUENTS: Readonly<Record<string, number>> = {
   O2: 1,
   "O2-": 1,
   Pac: 4,
+  "S3-": 1,
 };
 
 /**

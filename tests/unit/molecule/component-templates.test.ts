@@ -9,7 +9,7 @@ import { donorHydrogens } from "@/lib/molecule/hbond-hydrogens";
 import { findComplexHBonds } from "@/lib/molecule/hbonds";
 import { describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 
-/** Heavy-atom formulas of the CCD entries (C, N, O, P; HEM also Fe, typed by element and so not in its template). */
+/** Heavy-atom formulas of the CCD entries (C, N, O, P, S; HEM also Fe, typed by element and so not in its template). */
 const FORMULAS: Record<string, string> = {
   ADP: "C10 N5 O10 P2",
   ATP: "C10 N5 O13 P3",
@@ -19,6 +19,8 @@ const FORMULAS: Record<string, string> = {
   GTP: "C10 N5 O14 P3",
   GNP: "C10 N6 O13 P3",
   GCP: "C11 N5 O13 P3",
+  GSP: "C10 N5 O13 P3 S1",
+  C2E: "C20 N10 O14 P2",
   NAD: "C21 N7 O14 P2",
   NAI: "C21 N7 O14 P2",
   NAP: "C21 N7 O17 P3",
@@ -50,8 +52,16 @@ describe("component templates follow the CCD entries", () => {
     expect(formulaOf(COMPONENT_TEMPLATES.get(id)!)).toBe(formula);
   });
   it("guanine nucleotides: N1–H and N2H2 donors, N3 and N7 acceptors, O6 carbonyl", () => {
-    for (const id of ["GDP", "GTP", "GNP", "GCP"])
+    for (const id of ["GDP", "GTP", "GNP", "GCP", "GSP", "C2E"])
       expect(typesOf(id, ["N1", "N2", "N3", "N7", "O6"])).toEqual(["N1:Npl", "N2:Npl", "N3:N2", "N7:N2", "O6:O2"]);
+    // C2E's second guanine, its atoms suffixed 1
+    expect(typesOf("C2E", ["N11", "N21", "N31", "N71", "O61"])).toEqual([
+      "N11:Npl",
+      "N21:Npl",
+      "N31:N2",
+      "N71:N2",
+      "O61:O2",
+    ]);
   });
   it("adenine nucleotides: N1, N3, N7 acceptors, N6 amino; bridges O3A (and O3B, N3B imido, C3B methylene)", () => {
     for (const id of ["ADP", "ATP", "ANP", "ACP"])
@@ -60,6 +70,25 @@ describe("component templates follow the CCD entries", () => {
     expect(typesOf("ATP", ["O3B", "O3G"])).toEqual(["O3B:O3", "O3G:O3-"]);
     expect(typesOf("ANP", ["N3B"])).toEqual(["N3B:Npl"]);
     expect(typesOf("ACP", ["C3B"])).toEqual(["C3B:C3"]);
+  });
+  it("GTPγS: O3B bridges PB–PG, S1G a terminal S on PG (S3-), O2G/O3G ionised; C2E's phosphodiester O ionised", () => {
+    expect(typesOf("GSP", ["O3B", "PG", "S1G", "O2G", "O3G"])).toEqual([
+      "O3B:O3",
+      "PG:Pac",
+      "S1G:S3-",
+      "O2G:O3-",
+      "O3G:O3-",
+    ]);
+    expect(typesOf("C2E", ["P1", "O1P", "O2P", "P11", "O11", "O21", "O3'", "O5A"])).toEqual([
+      "P1:Pac",
+      "O1P:O3-",
+      "O2P:O3-",
+      "P11:Pac",
+      "O11:O3-",
+      "O21:O3-",
+      "O3':O3",
+      "O5A:O3",
+    ]);
   });
   it("nicotinamides: NAD+/NADP+ ring N cationic aromatic; NADH/NADPH N1N neutral, C4N sp3", () => {
     for (const id of ["NAD", "NAP"])
