@@ -17,7 +17,8 @@ import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 /**
  * The participant routes the custom server (server.mts) answers itself, with the handlers Next's route files export
  * (lib/server/participant-flow/routes): same code, same responses, without the framework's per-request work. Anything not
- * matched here exactly (other methods, trailing slashes, staff requests) goes to Next.
+ * matched here exactly (other methods, staff requests) goes to Next; a participant path that is not in its canonical
+ * form (participantPathRefusal) never does.
  */
 export interface ParticipantRoute {
   handler: ParticipantHandler<Record<string, string>>;
@@ -28,6 +29,12 @@ export interface ParticipantRoute {
    * scene, fetched once) and its shown stamp (the clock of a timed study) are always served.
    */
   shed: boolean;
+  /**
+   * Counted against the client address's bound of requests in progress (429 beyond). Every shed route, and every POST
+   * whether shed or not: /shown is never shed (the clock of a timed study) but its body is read like any other, so one
+   * address must not hold an unbounded number of them open; the browser retries its 429 honouring Retry-After.
+   */
+  perAddress: boolean;
   /** POST: the largest body read (the participant API contract's limit), whole, before the request is admitted. */
   maxBodyBytes?: number;
   /** GET without a body: on an unexpected throw the request can be handed to Next instead (its error page). */
@@ -75,17 +82,28 @@ export function matchParticipantRoute(
           handler: post.handler as ParticipantHandler<Record<string, string>>,
           params: {},
           shed: post.shed,
+          perAddress: true,
           maxBodyBytes: post.maxBodyBytes,
         }
       : null;
   }
   if (method !== "GET") return null;
   if (pathname === "/api/participant/session")
-    return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
+    return {
+      handler: getSession as ParticipantHandler<Record<string, string>>,
+      params: {},
+      shed: true,
+      perAddress: true,
+    };
   if (pathname.startsWith("/api/participant/scene/")) {
     const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
     return assignmentId
-      ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false }
+      ? {
+          handler: getScene as ParticipantHandler<Record<string, string>>,
+          params: { assignmentId },
+          shed: false,
+          perAddress: false,
+        }
       : null;
   }
   if (pathname.startsWith("/api/images/")) {
@@ -98,9 +116,15 @@ export function matchParticipantRoute(
         handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
         params: { id },
         shed: false,
+        perAddress: false,
       };
     if (hasStaffSessionCookie(cookieHeader)) return null;
-    return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
+    return {
+      handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
+      params: { id },
+      shed: false,
+      perAddress: false,
+    };
   }
   const join = /^\/s\/([^/]+)$/.exec(pathname);
   if (join) {
@@ -110,9 +134,66 @@ export function matchParticipantRoute(
           handler: getJoin as ParticipantHandler<Record<string, string>>,
           params: { slug },
           shed: true,
+          perAddress: true,
           fallBackOnThrow: true,
         }
       : null;
   }
   return null;
+}
+
+/** Where participant handlers live (compared in lower case: case variants of these are refused, not handed to Next). */
+const PARTICIPANT_AREAS = ["/api/participant/", "/api/images/", "/s/"];
+
+function inParticipantArea(path: string): boolean {
+  return PARTICIPANT_AREAS.some((area) => path.startsWith(area) || path === area.slice(0, -1));
+}
+
+/**
+ * The segments of a participant path that name a route rather than carry a value ("/api/participant/answer",
+ * "/api/images/", "/s/<slug>/session"): all lower case in the canonical spelling. Values (slug, ids) keep their case.
+ */
+function hasCaseVariant(path: string): boolean {
+  const segments = path.split("/");
+  const fixed =
+    segments[1]?.toLowerCase() === "s" ? [1, 3] : segments[2]?.toLowerCase() === "participant" ? [1, 2, 3] : [1, 2];
+  return fixed.some((i) => segments[i] !== undefined && segments[i] !== segments[i]!.toLowerCase());
+}
+
+/**
+ * The canonical form of a request path, as a router that normalises would read it: backslashes as slashes (Next
+ * does), percent-escapes of unreserved characters decoded, repeated slashes collapsed, "." and ".." segments resolved
+ * (RFC 3986 §5.2.4), a trailing slash dropped. Escapes of reserved characters ("%2F") stay as they are.
+ */
+export function canonicalPath(pathname: string): string {
+  const decoded = pathname.replace(/\\/g, "/").replace(/%([0-9a-fA-F]{2})/g, (escape, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/.test(c) ? c : escape;
+  });
+  const segments: string[] = [];
+  for (const s of decoded.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") segments.pop();
+    else segments.push(s);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/**
+ * A path that would reach a participant handler (or the session page) in some other spelling than the one the front
+ * matches: "redirect" to the canonical path (GET and HEAD: the browser asks again, through the front's guards), or
+ * "not-found" (other methods; a case variant, which has no canonical form). Null for a canonical path and for paths
+ * outside the participant area. Without this, "/api/p/../participant/answer" or "/api/participant/answer/" went to
+ * Next, which may route them to the same handler past the per-address bound, the body deadline and the shedder.
+ */
+export function participantPathRefusal(
+  method: string,
+  pathname: string,
+): { kind: "redirect"; location: string } | { kind: "not-found" } | null {
+  const canonical = canonicalPath(pathname);
+  const lower = canonical.toLowerCase();
+  if (!inParticipantArea(lower)) return null;
+  if (hasCaseVariant(canonical)) return { kind: "not-found" };
+  if (canonical === pathname) return null;
+  return method === "GET" || method === "HEAD" ? { kind: "redirect", location: canonical } : { kind: "not-found" };
 }
