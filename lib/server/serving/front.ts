@@ -11,6 +11,7 @@ import {
   HSTS_HEADER,
 } from "@/lib/http-security";
 import { env } from "@/lib/server/env";
+import { isTrustedProxy } from "@/lib/server/proxy-addresses";
 import { getHealth, publicHealth } from "@/lib/server/health";
 import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
 import { AddressInFlight } from "@/lib/server/serving/address-in-flight";
@@ -152,6 +153,12 @@ export function createFrontHandler(options: {
   };
 
   return async (req, res) => {
+    // X-Forwarded-For is believed only from a configured proxy: a client that reaches the app port directly is its
+    // socket address, for the per-address bound here and for every handler and page after (they read this header).
+    if (env.TRUSTED_PROXY_HOPS > 0 && !isTrustedProxy(env.TRUSTED_PROXY_ADDRESSES, req.socket.remoteAddress)) {
+      if (req.socket.remoteAddress) req.headers["x-forwarded-for"] = req.socket.remoteAddress;
+      else delete req.headers["x-forwarded-for"];
+    }
     const method = req.method ?? "GET";
     let rawUrl = req.url ?? "/";
     if (REFUSED_METHODS.has(method) || (method === "OPTIONS" && rawUrl === "*")) {
