@@ -41,18 +41,49 @@ export interface ParticipantRoute {
   fallBackOnThrow?: boolean;
 }
 
-/** The participant POST routes, whether each may be shed (see ParticipantRoute.shed: /shown is the clock), their body limits. */
-const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean; maxBodyBytes: number }> = {
-  [PARTICIPANT_API.consent.path]: {
-    handler: postConsent,
-    shed: true,
-    maxBodyBytes: PARTICIPANT_API.consent.maxBodyBytes,
-  },
-  [PARTICIPANT_API.device.path]: { handler: postDevice, shed: true, maxBodyBytes: PARTICIPANT_API.device.maxBodyBytes },
-  [PARTICIPANT_API.primer.path]: { handler: postPrimer, shed: true, maxBodyBytes: PARTICIPANT_API.primer.maxBodyBytes },
-  [PARTICIPANT_API.shown.path]: { handler: postShown, shed: false, maxBodyBytes: PARTICIPANT_API.shown.maxBodyBytes },
-  [PARTICIPANT_API.answer.path]: { handler: postAnswer, shed: true, maxBodyBytes: PARTICIPANT_API.answer.maxBodyBytes },
+type ContractKey = keyof typeof PARTICIPANT_API;
+
+/**
+ * The front's handler and shed rule for every route of the participant API contract (lib/participant/api-contract.ts,
+ * the one list of the participant routes: their addresses, methods and body limits come from there). A route added to
+ * the contract without an entry here does not compile. `param`: the name of a route's one path parameter, for the
+ * routes whose address is a function of it. Only /shown of the POSTs is never shed (ParticipantRoute.shed: the clock).
+ */
+const FRONT_HANDLERS: {
+  [K in ContractKey]: { handler: ParticipantHandler<Record<string, string>>; shed: boolean; param?: string };
+} = {
+  session: { handler: getSession as ParticipantHandler<Record<string, string>>, shed: true },
+  consent: { handler: postConsent as ParticipantHandler<Record<string, string>>, shed: true },
+  device: { handler: postDevice as ParticipantHandler<Record<string, string>>, shed: true },
+  primer: { handler: postPrimer as ParticipantHandler<Record<string, string>>, shed: true },
+  shown: { handler: postShown as ParticipantHandler<Record<string, string>>, shed: false },
+  answer: { handler: postAnswer as ParticipantHandler<Record<string, string>>, shed: true },
+  scene: { handler: getScene as ParticipantHandler<Record<string, string>>, shed: false, param: "assignmentId" },
+  image: { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, shed: false, param: "id" },
 };
+
+interface FixedRoute {
+  key: ContractKey;
+  handler: ParticipantHandler<Record<string, string>>;
+  shed: boolean;
+  maxBodyBytes?: number;
+}
+
+/** Routes with a fixed address, by "METHOD path"; routes with one parameter, by their address's fixed prefix. */
+const FIXED = new Map<string, FixedRoute>();
+const PREFIXED: Array<FixedRoute & { method: string; prefix: string; param: string }> = [];
+for (const key of Object.keys(PARTICIPANT_API) as ContractKey[]) {
+  const contract = PARTICIPANT_API[key];
+  const front = FRONT_HANDLERS[key];
+  const route: FixedRoute = {
+    key,
+    handler: front.handler,
+    shed: front.shed,
+    ...("maxBodyBytes" in contract ? { maxBodyBytes: contract.maxBodyBytes } : {}),
+  };
+  if (typeof contract.path === "string") FIXED.set(`${contract.method} ${contract.path}`, route);
+  else PREFIXED.push({ ...route, method: contract.method, prefix: contract.path(""), param: front.param! });
+}
 
 /** Next's staff session cookie (next-auth): such a request may be a staff preview, which only Next can authorise. */
 export function hasStaffSessionCookie(cookieHeader: string | undefined): boolean {
@@ -75,57 +106,25 @@ export function matchParticipantRoute(
   pathname: string,
   cookieHeader: string | undefined,
 ): ParticipantRoute | null {
-  if (method === "POST") {
-    const post = POSTS[pathname];
-    return post
-      ? {
-          handler: post.handler as ParticipantHandler<Record<string, string>>,
-          params: {},
-          shed: post.shed,
-          perAddress: true,
-          maxBodyBytes: post.maxBodyBytes,
-        }
-      : null;
+  const fixed = FIXED.get(`${method} ${pathname}`);
+  if (fixed)
+    return {
+      handler: fixed.handler,
+      params: {},
+      shed: fixed.shed,
+      perAddress: fixed.shed || fixed.maxBodyBytes !== undefined,
+      ...(fixed.maxBodyBytes !== undefined ? { maxBodyBytes: fixed.maxBodyBytes } : {}),
+    };
+  for (const r of PREFIXED) {
+    if (method !== r.method || !pathname.startsWith(r.prefix)) continue;
+    const value = segment(pathname.slice(r.prefix.length));
+    if (!value) return null;
+    // An image: never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed
+    // studies) run the content gate; with a staff cookie a plain id goes to Next, which can read the staff session.
+    if (r.key === "image" && !isSignedSegment(value) && hasStaffSessionCookie(cookieHeader)) return null;
+    return { handler: r.handler, params: { [r.param]: value }, shed: r.shed, perAddress: r.shed };
   }
   if (method !== "GET") return null;
-  if (pathname === "/api/participant/session")
-    return {
-      handler: getSession as ParticipantHandler<Record<string, string>>,
-      params: {},
-      shed: true,
-      perAddress: true,
-    };
-  if (pathname.startsWith("/api/participant/scene/")) {
-    const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
-    return assignmentId
-      ? {
-          handler: getScene as ParticipantHandler<Record<string, string>>,
-          params: { assignmentId },
-          shed: false,
-          perAddress: false,
-        }
-      : null;
-  }
-  if (pathname.startsWith("/api/images/")) {
-    const id = segment(pathname.slice("/api/images/".length));
-    if (!id) return null;
-    // Never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed studies)
-    // run the content gate; a staff cookie goes to Next, which can read the staff session.
-    if (isSignedSegment(id))
-      return {
-        handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
-        params: { id },
-        shed: false,
-        perAddress: false,
-      };
-    if (hasStaffSessionCookie(cookieHeader)) return null;
-    return {
-      handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
-      params: { id },
-      shed: false,
-      perAddress: false,
-    };
-  }
   const join = /^\/s\/([^/]+)$/.exec(pathname);
   if (join) {
     const slug = segment(join[1]!);
