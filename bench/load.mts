@@ -25,7 +25,7 @@
  * uniformly over S seconds; each does what the browser does: opens the link, loads the session page and, on this first
  * visit, the page's scripts and styles; reads the consent text, consents; fetches the current question's images and
  * then the next question's (prefetch, untimed study; each URL once: the browser's cache answers a repeat, as the
- * immutable Cache-Control allows); per question reports it shown, thinks, answers. The last line is
+ * immutable Cache-Control allows); per question (in a timed study reports it shown,) thinks, answers. The last line is
  * `launch: participants P; answer p99 A ms; page p99 G ms; image p99 I ms; lost L; duplicates D; overruns O; participant-5xx E`.
  * A 503 with Retry-After (a shedding server) is retried after that wait and counted apart ("shed"), not as a 5xx.
  * `--serving next|custom`: the instances run `next start`, or the custom server in front of Next (server.mts).
@@ -543,6 +543,8 @@ interface LaunchUpdate {
   upcomingImageUrls?: string[];
   completion: unknown;
   noWork?: boolean;
+  /** In the consent's reply (the full session): a timed study's browser reports each question shown. */
+  study?: { timeLimitSec: number | null };
 }
 
 /**
@@ -659,6 +661,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     xff,
   });
   let state = (await consent.json()) as LaunchUpdate;
+  const timed = (state.study?.timeLimitSec ?? null) !== null;
   const imageUrls = (images: LaunchImage[]) => images.map((im) => im.url ?? `/api/images/${im.id}`);
   const upcomingUrls = (s: LaunchUpdate) =>
     s.upcomingImageUrls ?? (s.upcomingImageIds ?? []).map((id) => `/api/images/${id}`);
@@ -669,14 +672,18 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
     at(`question ${n}: images`);
     await fetchAll("image", imageUrls(current.item.images));
     const prefetch = fetchAll("image", upcomingUrls(state));
-    at(`question ${n}: shown`);
-    const shown = await request("shown", () => `${base()}/api/participant/shown`, {
-      method: "POST",
-      headers: withOrigin(),
-      body: JSON.stringify({ assignmentId: current.assignmentId }),
-      xff,
-    });
-    await shown.arrayBuffer();
+    const displayedAt = performance.now();
+    // As the browser: only a timed study reports the question shown; an untimed one's answer carries the time (#31).
+    if (timed) {
+      at(`question ${n}: shown`);
+      const shown = await request("shown", () => `${base()}/api/participant/shown`, {
+        method: "POST",
+        headers: withOrigin(),
+        body: JSON.stringify({ assignmentId: current.assignmentId }),
+        xff,
+      });
+      await shown.arrayBuffer();
+    }
     await new Promise((r) => setTimeout(r, thinkMs()));
     at(`question ${n}: prefetch`);
     await prefetch;
@@ -694,7 +701,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
           assignmentId: current.assignmentId,
           answer: n % 3 ? "move x 1" : "move y 2",
           idempotencyKey: key,
-          rtClientMs: 1000,
+          rtClientMs: Math.round(performance.now() - displayedAt),
           signals: SIGNALS,
         }),
         xff,

@@ -111,7 +111,7 @@ export const participantApi = {
   },
 
   /**
-   * Reports the question shown, retried on network errors and 5xx (a few times, then null: the page says so); the
+   * Reports the question shown, retried on network errors, 429 and 5xx (a few times, then null: the page says so); the
    * request's send and receive times let the caller estimate the server's clock.
    */
   async shown(body: ShownBody) {
@@ -126,7 +126,8 @@ export const participantApi = {
         );
         const t1 = Date.now();
         if (out.ok) return { body: out.data, t0, t1 };
-        if (out.status < 500) return null;
+        // 429: this address has many requests in progress (the front's per-address bound); retried like a 5xx.
+        if (out.status < 500 && out.status !== 429) return null;
         retryAfter = out.retryAfterMs;
       } catch (err) {
         if (err instanceof UnexpectedResponse) return null;

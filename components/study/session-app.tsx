@@ -6,6 +6,7 @@ import { progressOf } from "@/lib/participant/progress";
 import { CompletionScreen } from "./completion-screen";
 import { ConsentScreen } from "./consent-screen";
 import { deviceInfo } from "./device-probe";
+import { displayedTasksSnapshot, markTaskDisplayed, parseDisplayedTasks } from "./displayed-tasks";
 import { EndScreen } from "./end-screen";
 import { HBOND_TASK_IDS, HbondPrimer } from "./hbond-primer";
 import { imageUrl, preloadImages } from "./image-preload";
@@ -71,6 +72,22 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   };
 
   const { participant, study, progress, current } = session;
+  // Tasks whose questions this tab displayed before a reload (an untimed study has no server stamp to say so); read
+  // after hydration (the server-rendered page cannot know).
+  const displayedTasks = parseDisplayedTasks(
+    useSyncExternalStore(
+      noSubscription,
+      () => displayedTasksSnapshot(participant.id),
+      () => "",
+    ),
+  );
+  // Untimed: also when this tab displayed a question of the task before a reload, or the server says one was answered
+  // (another browser resuming the session). A timed study's resumed question is told by its "shown" stamp
+  // (alreadyShown), as before.
+  const instructionsDone = (taskId: string) =>
+    instructionsSeen.has(taskId) ||
+    (study.timeLimitSec === null &&
+      (displayedTasks.includes(taskId) || (current?.task.id === taskId && current.taskAnswered === true)));
 
   // A study that takes desktops only: a device it does not take is told so before consent (the server applies the same
   // rule, records the device and gives the screen-out message; it checks again at consent).
@@ -113,6 +130,8 @@ export function SessionApp({ initial }: { initial: SessionState }) {
   const percent = shownProgress.total ? Math.round((100 * shownProgress.answered) / shownProgress.total) : 0;
 
   let body: React.ReactNode;
+  // The task of the question on screen, if one is.
+  let displayedTask: string | null = null;
   // The question page fills the window on wide screens (its images and Submit stay within it); other screens scroll.
   let fitsWindow = false;
   if (session.screenedOut) {
@@ -156,7 +175,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     study.hbondPrimer &&
     !primerSeen &&
     HBOND_TASK_IDS.has(current.task.id) &&
-    !instructionsSeen.has(current.task.id) &&
+    !instructionsDone(current.task.id) &&
     !current.alreadyShown
   ) {
     body = (
@@ -169,7 +188,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
         }}
       />
     );
-  } else if (!instructionsSeen.has(current.task.id) && !current.alreadyShown) {
+  } else if (!instructionsDone(current.task.id) && !current.alreadyShown) {
     // A question already reported shown (a reload mid-question) goes straight back to the question: in a timed study
     // its clock is running, and the instructions screen shows no countdown.
     body = (
@@ -180,6 +199,7 @@ export function SessionApp({ initial }: { initial: SessionState }) {
     );
   } else {
     fitsWindow = true;
+    displayedTask = current.task.id;
     body = (
       <QuestionScreen
         key={current.assignmentId}
@@ -206,6 +226,10 @@ export function SessionApp({ initial }: { initial: SessionState }) {
       />
     );
   }
+
+  useEffect(() => {
+    if (displayedTask) markTaskDisplayed(participant.id, displayedTask);
+  }, [participant.id, displayedTask]);
 
   return (
     <div

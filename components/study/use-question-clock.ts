@@ -15,8 +15,9 @@ export interface QuestionClock {
 }
 
 /**
- * Tells the server the question is on screen (it stamps the moment once) and runs the countdown on
- * the server's clock. Calls onExpire once, a margin after the server's deadline. A reload gets the
+ * In a timed study: tells the server the question is on screen (it stamps the moment once) and runs the countdown on
+ * the server's clock. An untimed study makes no request here: the answer's rtClientMs places the display on the
+ * server (record-response.ts, displayedAtOf), one round trip per question fewer. Calls onExpire once, a margin after the server's deadline. A reload gets the
  * same deadline back, so the time keeps running. If the server cannot be reached the countdown runs
  * from the local mount time; the server still decides.
  */
@@ -30,20 +31,21 @@ export function useQuestionClock({
   onExpire: () => void;
 }): QuestionClock {
   const [remaining, setRemaining] = useState<number | null>(null);
-  const [reported, setReported] = useState<QuestionClock["reported"]>("pending");
+  // Untimed: nothing to report (the answer carries the question's display time, #31) and nothing gated on it.
+  const [reported, setReported] = useState<QuestionClock["reported"]>(timeLimitSec === null ? "ok" : "pending");
   const expire = useRef(onExpire);
   useEffect(() => {
     expire.current = onExpire;
   });
 
   useEffect(() => {
+    if (timeLimitSec === null) return;
     let cancelled = false;
     let timer: ReturnType<typeof setInterval> | undefined;
     const mountedAt = Date.now();
     void participantApi.shown({ assignmentId }).then((shown) => {
       if (cancelled) return;
       setReported(shown ? "ok" : "failed");
-      if (timeLimitSec === null) return;
       const deadline = shown?.body.deadline ? Date.parse(shown.body.deadline) : mountedAt + timeLimitSec * 1000;
       const offset = shown ? estimateServerOffsetMs(Date.parse(shown.body.serverNow), shown.t0, shown.t1) : 0;
       let fired = false;

@@ -147,6 +147,11 @@ export const CurrentQuestionSchema = z.object({
   interactive: z.object({ allowRotate: z.boolean(), allowZoom: z.boolean() }).nullable(),
   /** Already reported shown (its clock runs): after a reload the browser goes straight back to it. */
   alreadyShown: z.boolean(),
+  /**
+   * A question of this task was already answered in this session (sent by the session read): its instructions were
+   * read, so a reload or another browser goes straight to the question. An untimed study has no "shown" stamp to say it.
+   */
+  taskAnswered: z.boolean().optional(),
 });
 export type CurrentQuestion = z.infer<typeof CurrentQuestionSchema>;
 

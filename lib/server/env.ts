@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { parseTrustedProxyHops } from "@/lib/http-security";
+import { parseTrustedProxyAddresses } from "@/lib/server/proxy-addresses";
 
 /** Server environment, validated once. Every variable is documented in docs/configuration.md. */
 const EnvSchema = z.object({
@@ -30,6 +31,21 @@ const EnvSchema = z.object({
   SHED_MAX_LAG_MS: z.coerce.number().int().min(1).max(60_000).default(2000),
   /** Load shedding: after start, participant requests beyond a small allowance get 503 for this long (ms) while the process warms up. */
   SHED_WARMUP_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  /**
+   * The addresses (and CIDR ranges) of the proxies whose X-Forwarded-For is believed, when TRUSTED_PROXY_HOPS > 0: a
+   * request from any other peer (the app port reached directly) counts as its socket address. Default: loopback.
+   */
+  TRUSTED_PROXY_ADDRESSES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustedProxyAddresses(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Reverse proxies in front of the app that append to X-Forwarded-For; 0: none, the socket address is the client. */
   TRUSTED_PROXY_HOPS: z
     .string()

@@ -20,6 +20,11 @@ test("a participant goes from the study link to the completion code; a reload re
   page,
 }) => {
   const { slug } = await createSentinelStudy({ count: 3 });
+  // An untimed study reports no "question shown" (#31): the answer carries the question's display time.
+  const shownPosts: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/participant/shown") shownPosts.push(request.url());
+  });
   const bodies: string[] = [];
   page.on("response", async (response) => {
     const type = response.request().resourceType();
@@ -40,6 +45,10 @@ test("a participant goes from the study link to the completion code; a reload re
 
   await expect(page.getByText("1 of 3")).toBeVisible();
   await expect(page.getByRole("list", { name: "Images" }).getByRole("listitem")).toHaveCount(4);
+  // A reload on the task's first question goes straight back to it: this tab displayed it (no server stamp, untimed).
+  await page.reload();
+  await expect(page.getByRole("list", { name: "Images" }).getByRole("listitem")).toHaveCount(4);
+  await expect(page.getByRole("heading", { name: /Instructions: Translation/ })).toHaveCount(0);
   // Live grammar feedback: an invalid answer is explained and cannot be submitted.
   await page.getByLabel(/Your answer/).fill("move w 3");
   await expect(page.locator("#answer-feedback")).toContainText(/axis/);
@@ -54,7 +63,7 @@ test("a participant goes from the study link to the completion code; a reload re
   // A second browser with the same PROLIFIC_PID resumes the same session at the same question.
   const other = await page.context().browser()!.newContext();
   const page2 = await other.newPage();
-  // Question 2 is already on screen in the first browser (reported shown), so the task's instructions are not repeated.
+  // A question of the task is answered (the session read says so), so the task's instructions are not repeated.
   await page2.goto(`/s/${slug}?PROLIFIC_PID=e2e-p1&STUDY_ID=s1&SESSION_ID=x1`);
   await expect(page2.getByText("2 of 3")).toBeVisible();
   await expect(page2.getByRole("heading", { name: /Instructions: Translation/ })).toHaveCount(0);
@@ -71,6 +80,7 @@ test("a participant goes from the study link to the completion code; a reload re
   await expect(page.getByRole("heading", { name: /finished the study/ })).toBeVisible();
   await expect(page.getByTestId("completion-code")).toHaveText("C0DE42");
   expect(await countResponses(slug, "e2e-p1")).toBe(3);
+  expect(shownPosts).toEqual([]);
 
   // Re-entering with the same external id resumes the completed session instead of starting a new one.
   await page.goto(`/s/${slug}?PROLIFIC_PID=e2e-p1&STUDY_ID=s1&SESSION_ID=x1`);

@@ -160,6 +160,60 @@ describe("server-clock question timing", () => {
     ).toEqual({ exact: 1, late: false });
   });
 
+  it("untimed: no /shown call; the answer places the display within the time since the question was served", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });
+    const pids = [await joinAndConsent(study.slug, "fold-a"), await joinAndConsent(study.slug, "fold-b")];
+    const answers: Array<{ pid: string; rtClientMs: number | null }> = [
+      // Served 10 min ago (instructions, a break), the question itself on screen for 4 s: the server's time is 4 s.
+      { pid: pids[0]!, rtClientMs: 4_000 },
+      // A client claiming longer than the question has been served is held to the server's bound.
+      { pid: pids[1]!, rtClientMs: 3_600_000 },
+    ];
+    const servedAt = new Date(Date.now() - 600_000);
+    for (const { pid, rtClientMs } of answers) {
+      const current = (await getParticipantSession(pid))!.current!;
+      await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: servedAt } });
+      await recordResponse({
+        participantId: pid,
+        assignmentId: current.assignmentId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `fold-${pid}`,
+        rtClientMs,
+      });
+    }
+    const [a, b] = await Promise.all(
+      pids.map((participantId) =>
+        db.response.findFirstOrThrow({
+          where: { participantId },
+          select: { shownAt: true, submittedAt: true, rtServerMs: true },
+        }),
+      ),
+    );
+    expect(a!.rtServerMs).toBe(4_000);
+    expect(a!.submittedAt.getTime() - a!.shownAt!.getTime()).toBe(4_000);
+    expect(b!.shownAt).toEqual(servedAt);
+    expect(b!.rtServerMs).toBe(b!.submittedAt.getTime() - servedAt.getTime());
+  });
+
+  it("timed: the answer's client time never moves the server's stamp", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, timeLimitSec: 600 } });
+    const pid = await joinAndConsent(study.slug, "fold-timed");
+    const current = (await getParticipantSession(pid))!.current!;
+    await markQuestionShown(pid, current.assignmentId);
+    const shownAt = new Date(Date.now() - 60_000);
+    await db.assignment.update({ where: { id: current.assignmentId }, data: { questionShownAt: shownAt } });
+    await recordResponse({
+      participantId: pid,
+      assignmentId: current.assignmentId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `fold-${pid}`,
+      rtClientMs: 4_000,
+    });
+    const response = await db.response.findFirstOrThrow({ where: { participantId: pid } });
+    expect(response.shownAt).toEqual(shownAt);
+    expect(response.rtServerMs).toBeGreaterThanOrEqual(60_000);
+  });
+
   it("only the participant's own open question can be stamped", async () => {
     const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 1, timeLimitSec: 30 } });
     const a = await joinAndConsent(study.slug, "clock-a");

@@ -285,3 +285,86 @@ describe("the front holds without a reverse proxy", () => {
     expect(parseRaw(page.received).status).toBe(299);
   });
 });
+
+describe("reviewer findings on the front (#31 item 3)", () => {
+  it("/shown counts against the per-address bound: 40 unfinished shown bodies from one address, 8 get 429", async () => {
+    const slow = Array.from({ length: 40 }, (_, i) =>
+      rawRequest(PARTICIPANT_API.shown.path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Length": "200" },
+        body: `{"assignmentId":"slow-${i}"`,
+        localAddress: "127.0.0.3",
+      }),
+    );
+    await until(() => slow.filter((s) => status(s.received) === 429).length === 8, "8 refusals");
+    expect(slow.filter((s) => status(s.received) !== 429)).toHaveLength(32);
+    slow.forEach((s) => s.socket.destroy());
+  });
+
+  it("an absolute-form target naming this host with the scheme's default port is this host", async () => {
+    for (const [target, host] of [
+      ["http://localhost:80/api/health", "localhost"],
+      ["http://localhost/api/health", "localhost:80"],
+      ["http://LOCALHOST:80/api/health", "localhost"],
+      ["https://localhost:443/api/health", "localhost"],
+      ["https://localhost/api/health", "localhost:443"],
+    ] as const) {
+      const r = raw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      await until(() => r.closed, target);
+      expect(parseRaw(r.received).status, `${target} (Host: ${host})`).toBe(200);
+    }
+    // Another port is another authority.
+    const other = raw(`GET http://localhost:8080/api/health HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    await until(() => other.closed, "other port");
+    expect(parseRaw(other.received).status).toBe(400);
+  });
+
+  it("a participant route under a non-canonical path never reaches Next: POST is 404, GET redirects to the canonical path", async () => {
+    const variants = [
+      "/api/participant/answer/",
+      "//api/participant/answer",
+      "/api//participant/answer",
+      "/api/participant/%61nswer",
+      "/api/%70articipant/answer",
+      "/api/participant/Answer",
+      "/API/participant/answer",
+      "/api/p/../participant/answer",
+      "/api/participant/./answer",
+      "/api/participant/x/%2e%2e/answer",
+      "/api\\participant/answer",
+    ];
+    for (const path of variants) {
+      const r = rawRequest(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Length": "2", Connection: "close" },
+        body: "{}",
+      });
+      await until(() => r.closed, path);
+      const res = parseRaw(r.received);
+      expect(res.status, `POST ${path}`).toBe(404);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    for (const [path, canonical] of [
+      ["/api/participant/session/", "/api/participant/session"],
+      ["/api/x/../participant/session?a=1", "/api/participant/session?a=1"],
+      ["//s//abc", "/s/abc"],
+      ["/s/abc/", "/s/abc"],
+      ["/s/abc/./session", "/s/abc/session"],
+      ["/api/images/%61bcdefghijkl", "/api/images/abcdefghijkl"],
+    ] as const) {
+      const r = rawRequest(path, { headers: { Connection: "close" } });
+      await until(() => r.closed, path);
+      const res = parseRaw(r.received);
+      expect(res.status, `GET ${path}`).toBe(308);
+      expect(res.headers.get("location"), path).toBe(canonical);
+    }
+    // Case variants have no canonical form to send to: 404.
+    const upper = rawRequest("/API/participant/session", { headers: { Connection: "close" } });
+    await until(() => upper.closed, "upper");
+    expect(parseRaw(upper.received).status).toBe(404);
+    // Paths outside the participant area are Next's, whatever their form.
+    const staff = rawRequest("/admin/", { headers: { Connection: "close" } });
+    await until(() => staff.closed, "staff");
+    expect(parseRaw(staff.received).status).toBe(299);
+  });
+});

@@ -88,7 +88,6 @@ describe("the custom server's front", () => {
       ["/admin", {}],
       ["/api/admin/studies", {}],
       ["/api/participant/answer", {}],
-      ["/api/participant/session/", {}],
       ["/api/participant/session?x=%00", {}],
       ["/api/images/abcdefghij0123", { headers: { cookie: "next-auth.session-token=abc" } }],
     ] as const) {

@@ -27,6 +27,8 @@ export interface CurrentQuestionDto {
    * back to it instead of showing the task's instructions (or the H-bond primer) again while the clock runs.
    */
   alreadyShown: boolean;
+  /** A question of this task was answered already (the session read only; see the contract). */
+  taskAnswered?: boolean;
 }
 
 /** Everything the participant's browser needs for its current screen. Public data only. */
@@ -79,7 +81,13 @@ export type SessionUpdateDto = Pick<
 
 /** The next question as the browser gets it, from the item's public columns (never the answer key). */
 export function toCurrentQuestion(
-  next: { id: string; position: number; phase: CurrentQuestionDto["phase"]; questionShownAt?: Date | null },
+  next: {
+    id: string;
+    position: number;
+    phase: CurrentQuestionDto["phase"];
+    questionShownAt?: Date | null;
+    taskAnswered?: boolean | null;
+  },
   item: PublicItemDto,
   condition: string,
   config: StudyConfig,
@@ -100,6 +108,7 @@ export function toCurrentQuestion(
     },
     interactive: condition === "interactive" && hasScene(item.payload) ? interactiveFor(config, task.id) : null,
     alreadyShown: (next.questionShownAt ?? null) !== null,
+    ...(next.taskAnswered ? { taskAnswered: true } : {}),
   };
 }
 
@@ -151,6 +160,8 @@ export interface NextQuestionColumns {
   nextPosition: number | null;
   nextPhase: CurrentQuestionDto["phase"] | null;
   nextQuestionShownAt: Date | null;
+  /** The session read only: a question of the next question's task is answered. */
+  taskAnswered?: boolean | null;
   itemId: string | null;
   taskId: string | null;
   taskVersion: number | null;
@@ -182,7 +193,13 @@ export function nextQuestionOf(
     images: row.images as PublicItemDto["images"],
   };
   const current = toCurrentQuestion(
-    { id: row.nextId, position: row.nextPosition!, phase: row.nextPhase!, questionShownAt: row.nextQuestionShownAt },
+    {
+      id: row.nextId,
+      position: row.nextPosition!,
+      phase: row.nextPhase!,
+      questionShownAt: row.nextQuestionShownAt,
+      taskAnswered: row.taskAnswered,
+    },
     item,
     condition,
     config,

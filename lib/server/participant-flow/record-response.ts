@@ -113,6 +113,20 @@ function shownAtOf(a: Pick<SubmitRow, "questionShownAt" | "firstShownAt">): Date
   return a.questionShownAt ?? a.firstShownAt;
 }
 
+/**
+ * When the question itself was on screen, as the stored response says (its `shownAt`, and `rtServerMs` from it). A
+ * timed study's is the server's stamp (POST /api/participant/shown), which its clock and content gate need. An
+ * untimed study's browser sends no /shown (one round trip per question saved, #31): the answer's own client time
+ * places the display, held between when the question was served (`firstShownAt`) and now. A client can so make its
+ * time shorter (then under the task's floor, flagged) but never longer than the server saw it served, the bound a
+ * client that skipped /shown had before too. A stamp that exists (a page loaded before this change) is used as is.
+ */
+function displayedAtOf(a: SubmitRow, timed: boolean, rtClientMs: number | null | undefined, now: Date): Date | null {
+  const stamped = shownAtOf(a);
+  if (timed || a.questionShownAt || !a.firstShownAt || rtClientMs === null || rtClientMs === undefined) return stamped;
+  return new Date(Math.max(a.firstShownAt.getTime(), now.getTime() - rtClientMs));
+}
+
 async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
   const [row] = await flowQuery<SubmitRow>("submit-read", [
     options.assignmentId,
@@ -217,6 +231,7 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
     late,
     now,
     expiresAt: new Date(now.getTime() + config.assignmentTimeoutMin * 60_000),
+    displayedAt: displayedAtOf(a, config.timeLimitSec !== null, options.rtClientMs, now),
   };
   const attentionFailed = a.phase === "attention" && exact !== 1;
   let written: WrittenAnswer | null;
@@ -274,6 +289,8 @@ interface AnswerWrite extends RecordResponseOptions {
   late: boolean;
   now: Date;
   expiresAt: Date;
+  /** When the question itself was displayed (displayedAtOf). */
+  displayedAt: Date | null;
 }
 
 type NextRow = NextQuestionColumns;
@@ -287,7 +304,7 @@ interface WrittenAnswer {
 /** The single write statement (sql/statements/submit-write.sql); null when the assignment was no longer open (nothing written). */
 async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<WrittenAnswer | null> {
   const a = w.row;
-  const shownAt = shownAtOf(a);
+  const shownAt = w.displayedAt;
   const rtServerMs = shownAt ? w.now.getTime() - shownAt.getTime() : null;
   const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
   const [r] = await flowQuery<NextRow & { responseId: string | null; participantStatus: string | null }>(

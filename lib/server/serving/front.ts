@@ -11,11 +11,12 @@ import {
   HSTS_HEADER,
 } from "@/lib/http-security";
 import { env } from "@/lib/server/env";
+import { isTrustedProxy } from "@/lib/server/proxy-addresses";
 import { getHealth, publicHealth } from "@/lib/server/health";
 import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
 import { AddressInFlight } from "@/lib/server/serving/address-in-flight";
 import { readRequestBody } from "@/lib/server/serving/request-body";
-import { hasStaffSessionCookie, matchParticipantRoute } from "@/lib/server/serving/routes";
+import { hasStaffSessionCookie, matchParticipantRoute, participantPathRefusal } from "@/lib/server/serving/routes";
 import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
 import type { StaticAssets } from "@/lib/server/serving/static-assets";
 import { studyLinkNotFound } from "@/lib/server/participant-flow/routes/join";
@@ -58,17 +59,22 @@ function apiError(status: number, code: string, message: string, headers: Record
 /**
  * The request target as a path (origin-form). An absolute-form target ("GET http://host/path") is the path when its
  * authority is the Host header's, as RFC 9112 §3.2.2 lets a server accept it, else null: the app answers for its own
- * host only, and redirecting to the named one would make it an open redirect.
+ * host only, and redirecting to the named one would make it an open redirect. The scheme's default port, spelled out
+ * or not on either side ("http://h:80/" with "Host: h", "http://h/" with "Host: h:80"), is the same authority.
  */
 function originFormTarget(rawUrl: string, host: string | undefined): string | null {
   if (rawUrl.startsWith("/")) return rawUrl;
   let target: URL;
+  let own: URL;
   try {
     target = new URL(rawUrl);
+    if ((target.protocol !== "http:" && target.protocol !== "https:") || !host) return null;
+    // The Host header read as an authority of the target's scheme: URL drops a default port on both sides.
+    own = new URL(`${target.protocol}//${host}`);
   } catch {
     return null;
   }
-  if ((target.protocol !== "http:" && target.protocol !== "https:") || !host || target.host !== host.toLowerCase())
+  if (own.host !== target.host || own.username || own.password || own.pathname !== "/" || own.search || own.hash)
     return null;
   return `${target.pathname}${target.search}`;
 }
@@ -147,6 +153,12 @@ export function createFrontHandler(options: {
   };
 
   return async (req, res) => {
+    // X-Forwarded-For is believed only from a configured proxy: a client that reaches the app port directly is its
+    // socket address, for the per-address bound here and for every handler and page after (they read this header).
+    if (env.TRUSTED_PROXY_HOPS > 0 && !isTrustedProxy(env.TRUSTED_PROXY_ADDRESSES, req.socket.remoteAddress)) {
+      if (req.socket.remoteAddress) req.headers["x-forwarded-for"] = req.socket.remoteAddress;
+      else delete req.headers["x-forwarded-for"];
+    }
     const method = req.method ?? "GET";
     let rawUrl = req.url ?? "/";
     if (REFUSED_METHODS.has(method) || (method === "OPTIONS" && rawUrl === "*")) {
@@ -201,6 +213,24 @@ export function createFrontHandler(options: {
     if (hasInvalidStudySlug(pathname))
       return sendWebResponse(res, studyLinkNotFound(), proxyHeaders(pathname, https), method);
 
+    // One spelling per participant route: any other is redirected to it (GET) or refused, never handed to Next.
+    const refusal = participantPathRefusal(method, pathname);
+    if (refusal?.kind === "redirect") {
+      res.writeHead(308, {
+        ...proxyHeaders(pathname, https),
+        Location: `${refusal.location}${q === -1 ? "" : rawUrl.slice(q)}`,
+        "Cache-Control": "no-store",
+      });
+      return void res.end();
+    }
+    if (refusal?.kind === "not-found")
+      return sendWebResponse(
+        res,
+        apiError(404, "NOT_FOUND", "No such participant route."),
+        proxyHeaders(pathname, https),
+        method,
+      );
+
     const route = matchParticipantRoute(method, pathname, req.headers.cookie);
     if (!route) {
       // The session page (Next renders it): shed too, it is a participant's heaviest request.
@@ -212,7 +242,7 @@ export function createFrontHandler(options: {
         return;
       return next(req, res);
     }
-    if (route.shed && !enterAddress(req, res, pathname, method)) return;
+    if (route.perAddress && !enterAddress(req, res, pathname, method)) return;
     let body: Buffer | undefined;
     if (route.maxBodyBytes !== undefined) {
       const read = await readRequestBody(req, { maxBytes: route.maxBodyBytes, deadlineMs: bodyDeadlineMs });

@@ -17,7 +17,8 @@ import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 /**
  * The participant routes the custom server (server.mts) answers itself, with the handlers Next's route files export
  * (lib/server/participant-flow/routes): same code, same responses, without the framework's per-request work. Anything not
- * matched here exactly (other methods, trailing slashes, staff requests) goes to Next.
+ * matched here exactly (other methods, staff requests) goes to Next; a participant path that is not in its canonical
+ * form (participantPathRefusal) never does.
  */
 export interface ParticipantRoute {
   handler: ParticipantHandler<Record<string, string>>;
@@ -28,24 +29,61 @@ export interface ParticipantRoute {
    * scene, fetched once) and its shown stamp (the clock of a timed study) are always served.
    */
   shed: boolean;
+  /**
+   * Counted against the client address's bound of requests in progress (429 beyond). Every shed route, and every POST
+   * whether shed or not: /shown is never shed (the clock of a timed study) but its body is read like any other, so one
+   * address must not hold an unbounded number of them open; the browser retries its 429 honouring Retry-After.
+   */
+  perAddress: boolean;
   /** POST: the largest body read (the participant API contract's limit), whole, before the request is admitted. */
   maxBodyBytes?: number;
   /** GET without a body: on an unexpected throw the request can be handed to Next instead (its error page). */
   fallBackOnThrow?: boolean;
 }
 
-/** The participant POST routes, whether each may be shed (see ParticipantRoute.shed: /shown is the clock), their body limits. */
-const POSTS: Record<string, { handler: ParticipantHandler; shed: boolean; maxBodyBytes: number }> = {
-  [PARTICIPANT_API.consent.path]: {
-    handler: postConsent,
-    shed: true,
-    maxBodyBytes: PARTICIPANT_API.consent.maxBodyBytes,
-  },
-  [PARTICIPANT_API.device.path]: { handler: postDevice, shed: true, maxBodyBytes: PARTICIPANT_API.device.maxBodyBytes },
-  [PARTICIPANT_API.primer.path]: { handler: postPrimer, shed: true, maxBodyBytes: PARTICIPANT_API.primer.maxBodyBytes },
-  [PARTICIPANT_API.shown.path]: { handler: postShown, shed: false, maxBodyBytes: PARTICIPANT_API.shown.maxBodyBytes },
-  [PARTICIPANT_API.answer.path]: { handler: postAnswer, shed: true, maxBodyBytes: PARTICIPANT_API.answer.maxBodyBytes },
+type ContractKey = keyof typeof PARTICIPANT_API;
+
+/**
+ * The front's handler and shed rule for every route of the participant API contract (lib/participant/api-contract.ts,
+ * the one list of the participant routes: their addresses, methods and body limits come from there). A route added to
+ * the contract without an entry here does not compile. `param`: the name of a route's one path parameter, for the
+ * routes whose address is a function of it. Only /shown of the POSTs is never shed (ParticipantRoute.shed: the clock).
+ */
+const FRONT_HANDLERS: {
+  [K in ContractKey]: { handler: ParticipantHandler<Record<string, string>>; shed: boolean; param?: string };
+} = {
+  session: { handler: getSession as ParticipantHandler<Record<string, string>>, shed: true },
+  consent: { handler: postConsent as ParticipantHandler<Record<string, string>>, shed: true },
+  device: { handler: postDevice as ParticipantHandler<Record<string, string>>, shed: true },
+  primer: { handler: postPrimer as ParticipantHandler<Record<string, string>>, shed: true },
+  shown: { handler: postShown as ParticipantHandler<Record<string, string>>, shed: false },
+  answer: { handler: postAnswer as ParticipantHandler<Record<string, string>>, shed: true },
+  scene: { handler: getScene as ParticipantHandler<Record<string, string>>, shed: false, param: "assignmentId" },
+  image: { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, shed: false, param: "id" },
 };
+
+interface FixedRoute {
+  key: ContractKey;
+  handler: ParticipantHandler<Record<string, string>>;
+  shed: boolean;
+  maxBodyBytes?: number;
+}
+
+/** Routes with a fixed address, by "METHOD path"; routes with one parameter, by their address's fixed prefix. */
+const FIXED = new Map<string, FixedRoute>();
+const PREFIXED: Array<FixedRoute & { method: string; prefix: string; param: string }> = [];
+for (const key of Object.keys(PARTICIPANT_API) as ContractKey[]) {
+  const contract = PARTICIPANT_API[key];
+  const front = FRONT_HANDLERS[key];
+  const route: FixedRoute = {
+    key,
+    handler: front.handler,
+    shed: front.shed,
+    ...("maxBodyBytes" in contract ? { maxBodyBytes: contract.maxBodyBytes } : {}),
+  };
+  if (typeof contract.path === "string") FIXED.set(`${contract.method} ${contract.path}`, route);
+  else PREFIXED.push({ ...route, method: contract.method, prefix: contract.path(""), param: front.param! });
+}
 
 /** Next's staff session cookie (next-auth): such a request may be a staff preview, which only Next can authorise. */
 export function hasStaffSessionCookie(cookieHeader: string | undefined): boolean {
@@ -68,40 +106,25 @@ export function matchParticipantRoute(
   pathname: string,
   cookieHeader: string | undefined,
 ): ParticipantRoute | null {
-  if (method === "POST") {
-    const post = POSTS[pathname];
-    return post
-      ? {
-          handler: post.handler as ParticipantHandler<Record<string, string>>,
-          params: {},
-          shed: post.shed,
-          maxBodyBytes: post.maxBodyBytes,
-        }
-      : null;
+  const fixed = FIXED.get(`${method} ${pathname}`);
+  if (fixed)
+    return {
+      handler: fixed.handler,
+      params: {},
+      shed: fixed.shed,
+      perAddress: fixed.shed || fixed.maxBodyBytes !== undefined,
+      ...(fixed.maxBodyBytes !== undefined ? { maxBodyBytes: fixed.maxBodyBytes } : {}),
+    };
+  for (const r of PREFIXED) {
+    if (method !== r.method || !pathname.startsWith(r.prefix)) continue;
+    const value = segment(pathname.slice(r.prefix.length));
+    if (!value) return null;
+    // An image: never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed
+    // studies) run the content gate; with a staff cookie a plain id goes to Next, which can read the staff session.
+    if (r.key === "image" && !isSignedSegment(value) && hasStaffSessionCookie(cookieHeader)) return null;
+    return { handler: r.handler, params: { [r.param]: value }, shed: r.shed, perAddress: r.shed };
   }
   if (method !== "GET") return null;
-  if (pathname === "/api/participant/session")
-    return { handler: getSession as ParticipantHandler<Record<string, string>>, params: {}, shed: true };
-  if (pathname.startsWith("/api/participant/scene/")) {
-    const assignmentId = segment(pathname.slice("/api/participant/scene/".length));
-    return assignmentId
-      ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false }
-      : null;
-  }
-  if (pathname.startsWith("/api/images/")) {
-    const id = segment(pathname.slice("/api/images/".length));
-    if (!id) return null;
-    // Never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed studies)
-    // run the content gate; a staff cookie goes to Next, which can read the staff session.
-    if (isSignedSegment(id))
-      return {
-        handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
-        params: { id },
-        shed: false,
-      };
-    if (hasStaffSessionCookie(cookieHeader)) return null;
-    return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
-  }
   const join = /^\/s\/([^/]+)$/.exec(pathname);
   if (join) {
     const slug = segment(join[1]!);
@@ -110,9 +133,66 @@ export function matchParticipantRoute(
           handler: getJoin as ParticipantHandler<Record<string, string>>,
           params: { slug },
           shed: true,
+          perAddress: true,
           fallBackOnThrow: true,
         }
       : null;
   }
   return null;
+}
+
+/** Where participant handlers live (compared in lower case: case variants of these are refused, not handed to Next). */
+const PARTICIPANT_AREAS = ["/api/participant/", "/api/images/", "/s/"];
+
+function inParticipantArea(path: string): boolean {
+  return PARTICIPANT_AREAS.some((area) => path.startsWith(area) || path === area.slice(0, -1));
+}
+
+/**
+ * The segments of a participant path that name a route rather than carry a value ("/api/participant/answer",
+ * "/api/images/", "/s/<slug>/session"): all lower case in the canonical spelling. Values (slug, ids) keep their case.
+ */
+function hasCaseVariant(path: string): boolean {
+  const segments = path.split("/");
+  const fixed =
+    segments[1]?.toLowerCase() === "s" ? [1, 3] : segments[2]?.toLowerCase() === "participant" ? [1, 2, 3] : [1, 2];
+  return fixed.some((i) => segments[i] !== undefined && segments[i] !== segments[i]!.toLowerCase());
+}
+
+/**
+ * The canonical form of a request path, as a router that normalises would read it: backslashes as slashes (Next
+ * does), percent-escapes of unreserved characters decoded, repeated slashes collapsed, "." and ".." segments resolved
+ * (RFC 3986 §5.2.4), a trailing slash dropped. Escapes of reserved characters ("%2F") stay as they are.
+ */
+export function canonicalPath(pathname: string): string {
+  const decoded = pathname.replace(/\\/g, "/").replace(/%([0-9a-fA-F]{2})/g, (escape, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/.test(c) ? c : escape;
+  });
+  const segments: string[] = [];
+  for (const s of decoded.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") segments.pop();
+    else segments.push(s);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/**
+ * A path that would reach a participant handler (or the session page) in some other spelling than the one the front
+ * matches: "redirect" to the canonical path (GET and HEAD: the browser asks again, through the front's guards), or
+ * "not-found" (other methods; a case variant, which has no canonical form). Null for a canonical path and for paths
+ * outside the participant area. Without this, "/api/p/../participant/answer" or "/api/participant/answer/" went to
+ * Next, which may route them to the same handler past the per-address bound, the body deadline and the shedder.
+ */
+export function participantPathRefusal(
+  method: string,
+  pathname: string,
+): { kind: "redirect"; location: string } | { kind: "not-found" } | null {
+  const canonical = canonicalPath(pathname);
+  const lower = canonical.toLowerCase();
+  if (!inParticipantArea(lower)) return null;
+  if (hasCaseVariant(canonical)) return { kind: "not-found" };
+  if (canonical === pathname) return null;
+  return method === "GET" || method === "HEAD" ? { kind: "redirect", location: canonical } : { kind: "not-found" };
 }

@@ -56,7 +56,7 @@ async function referenceSession(participantId: string): Promise<ParticipantSessi
       itemId: true,
       firstShownAt: true,
       questionShownAt: true,
-      item: { select: { status: true } },
+      item: { select: { status: true, taskId: true } },
     },
   });
   const open = assignments.filter((a) => a.status === "assigned" && a.item.status === "active");
@@ -73,7 +73,8 @@ async function referenceSession(participantId: string): Promise<ParticipantSessi
   const item = next ? await findPublicItem(next.itemId) : null;
   if (next && item) {
     if (!next.firstShownAt) await db.assignment.update({ where: { id: next.id }, data: { firstShownAt: new Date() } });
-    current = toCurrentQuestion(next, item, participant.condition, config);
+    const taskAnswered = assignments.some((a) => a.status === "answered" && a.item.taskId === item.taskId);
+    current = toCurrentQuestion({ ...next, taskAnswered }, item, participant.condition, config);
   }
   const following = current && config.timeLimitSec === null ? open[1] : undefined;
   const upcomingImageIds = following
@@ -196,6 +197,10 @@ describe("the session read", () => {
     await db.item.update({ where: { id: rows[1]!.itemId }, data: { status: "excluded" } });
     const skipped = await expectSameAsReference(pid);
     expect(skipped.current!.assignmentId).toBe(rows[2]!.id);
+    // A question of its task is answered: its instructions were read (an untimed study has no "shown" stamp to say so).
+    expect(skipped.current!.task.id).toBe("translation");
+    expect(skipped.current!.taskAnswered).toBe(true);
+    expect(first.current!.taskAnswered).toBeUndefined();
     expect(skipped.progress).toEqual({ answered: 1, total: 5, practiceTotal: 1 });
 
     // Everything left is excluded: the read completes the session (completion screen, completedAt stamped).

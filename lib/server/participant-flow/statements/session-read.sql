@@ -42,5 +42,9 @@ SELECT p.id, p."studyId", CASE WHEN (SELECT yes FROM finished) THEN 'completed' 
        ) END AS "medianSec",
        (SELECT count(*) FROM a WHERE a.status = 'answered')::int AS answered, (SELECT count(*) FROM a)::int AS total,
        (SELECT count(*) FROM a WHERE a.phase = 'practice')::int AS practice,
+       -- A question of the current question's task is answered: its instructions were read (an untimed study sends
+       -- no "shown" stamp that would say so, #31).
+       EXISTS (SELECT 1 FROM "Assignment" y JOIN "Item" yi ON yi.id = y."itemId"
+               WHERE y."participantId" = $1 AND y.status = 'answered' AND yi."taskId" = ni."taskId") AS "taskAnswered",
        -- @include next-question
 FROM p LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"
