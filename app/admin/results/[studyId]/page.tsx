@@ -12,11 +12,10 @@ import { LargeExportDownload } from "@/components/results/large-export-download"
 import { ConditionChart, TaskAccuracyChart } from "@/components/results/results-charts";
 import { INTERVAL_RULE_NOTE } from "@/lib/results/interval-rule";
 import { buildPaperTable, formatPaperTableLatex } from "@/lib/results/paper-table";
-import { getResultsPage } from "@/lib/server/dal/results/get-results-page";
+import { getResultsData } from "@/lib/server/dal/results/get-results-page";
 import { getShortcutAudit } from "@/lib/server/dal/items/get-shortcut-audit";
 import { ShortcutContextTable } from "@/components/results/shortcut-context-table";
 import { ThreeDUsageSection } from "@/components/results/three-d-usage-section";
-import { getThreeDUsage } from "@/lib/server/dal/results/get-three-d-usage";
 import { AppError } from "@/lib/server/errors";
 import { requirePageRole } from "@/lib/server/guards";
 import { requireResultsAccess } from "@/lib/server/study-access";
@@ -71,16 +70,16 @@ export default async function StudyResultsPage({
       </main>
     );
   }
-  const page = await getResultsPage({ studyId, scope, condition }).catch((err: unknown) => {
+  const participantPage = Math.max(1, Math.floor(Number(first(query.participants) ?? "1")) || 1);
+  // Computed off the server's thread for large studies and cached per study revision (docs/heavy-work.md).
+  const data = await getResultsData({ studyId, scope, condition, owner: user.id }).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "NOT_FOUND") notFound();
     throw err;
   });
+  const { page, integrity, threeD } = data;
   const { human, items, models } = page;
   const s = human.scope;
-  const [shortcuts, threeD] = await Promise.all([
-    getShortcutAudit({ poolVersionId: s.poolVersion.id }),
-    getThreeDUsage(s.studies.map((x) => x.id)),
-  ]);
+  const shortcuts = await getShortcutAudit({ poolVersionId: s.poolVersion.id });
   const summary = human.summary;
   const href = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams();
@@ -217,7 +216,11 @@ export default async function StudyResultsPage({
 
       <ConditionEffectSection summary={summary?.conditionEffect ?? null} unexcluded={summary?.unexcluded ?? null} />
 
-      <IntegritySection studyId={studyId} scope={scope} />
+      <IntegritySection
+        results={integrity}
+        studyId={studyId}
+        paging={{ page: participantPage, href: (p) => href({ participants: p > 1 ? String(p) : null }) }}
+      />
 
       <section id="shortcuts" aria-labelledby="shortcuts-h" className={SECTION}>
         <h2 id="shortcuts-h" className="text-xl font-semibold">
