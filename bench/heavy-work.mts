@@ -1,6 +1,8 @@
 // Benchmark (not a test): how long a participant's request waits while the server does heavy work, in-process (the
 // former path) and through the heavy-work pool (lib/server/heavy/pool.ts).
 //   npm run bench:heavy [-- --only svg-nested,svg-blur,xlsx,results,targz]
+//   npm run bench:heavy -- --results N   (a cold results page and exports of an N-response study while participants
+//                                          answer: bench/heavy-results.mts)
 // This process plays the server: a plain HTTP server on its event loop answers "participant" requests, which a worker
 // thread (its own event loop, so it is never blocked itself) sends every PROBE_MS and times. For each heavy input the
 // bench prints the heavy job's wall time and outcome, the worst and median participant latency while it ran, and the
@@ -26,8 +28,16 @@ const PROBE_MS = 100;
 const MiB = 1024 ** 2;
 const SVG_NS = "http://www.w3.org/2000/svg";
 const { values } = parseArgs({
-  options: { only: { type: "string", default: "svg-nested,svg-blur,xlsx,results,targz" } },
+  options: {
+    only: { type: "string", default: "svg-nested,svg-blur,xlsx,results,targz" },
+    results: { type: "string" },
+  },
 });
+if (values.results !== undefined) {
+  const { runResultsBench } = await import("./heavy-results.mts");
+  await runResultsBench(Number(values.results));
+  process.exit(0);
+}
 const only = new Set(values.only.split(","));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "misi-bench-heavy-"));
 

@@ -162,6 +162,7 @@ async function exportPsychDs(started: number): Promise<void> {
 async function exportOther(started: number): Promise<void> {
   const { openCodebookExport, openStudyExport } = await import("@/lib/server/export/open-study-export");
   const { disconnectDb } = await import("@/lib/server/db");
+  const { closeHeavyPool } = await import("@/lib/server/heavy/pool");
   try {
     const opened: OpenedExport =
       what === "codebook"
@@ -190,6 +191,8 @@ async function exportOther(started: number): Promise<void> {
       );
     }
   } finally {
+    // A large study's computed export ran in the heavy-work pool: its idle worker would keep the CLI alive for 30 s.
+    await closeHeavyPool();
     await disconnectDb();
   }
 }

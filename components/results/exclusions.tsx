@@ -1,7 +1,5 @@
 import Link from "next/link";
 import type { AccuracyView, ExclusionResults } from "@/lib/results/exclusions";
-import { getIntegrityResults } from "@/lib/server/dal/results/get-integrity";
-import type { ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { formatPercent } from "./format";
 
 /** A browser signal the participant's browser never sent (an older page, a scripted client): unknown, not zero. */
@@ -10,20 +8,50 @@ const NOT_MEASURED = "–";
 const CELL = "border-b border-slate-200 px-2 py-1 text-right tabular-nums";
 const HEAD = "border-b border-slate-400 px-2 py-1 text-right font-medium";
 
+/**
+ * Rows of the per-participant signal table per page: the table is paginated on the server, so the results page of a
+ * 6,000-participant study stays small (every server-rendered row travels twice: as HTML and in the RSC payload).
+ */
+export const PARTICIPANT_ROWS_PER_PAGE = 100;
+
+/** One page of the per-participant table: which page (1-based) and the link to any page. */
+export interface ParticipantPaging {
+  page: number;
+  href: (page: number) => string;
+}
+
 /** The results page's integrity section: signals per participant, the study's exclusion policy and what it changes. */
-export async function IntegritySection({ studyId, scope }: { studyId: string; scope: ResultsScope }) {
-  const results = await getIntegrityResults({ studyId, scope });
+export function IntegritySection({
+  results,
+  studyId,
+  paging,
+}: {
+  results: ExclusionResults;
+  studyId: string;
+  paging: ParticipantPaging;
+}) {
   return (
     <section id="integrity" aria-labelledby="integrity-h" className="mt-10 scroll-mt-4">
       <h2 id="integrity-h" className="text-xl font-semibold">
         Participant integrity and exclusions
       </h2>
-      <ExclusionsView results={results} studyId={studyId} />
+      <ExclusionsView results={results} studyId={studyId} paging={paging} />
     </section>
   );
 }
 
-export function ExclusionsView({ results, studyId }: { results: ExclusionResults; studyId: string }) {
+export function ExclusionsView({
+  results,
+  studyId,
+  paging,
+}: {
+  results: ExclusionResults;
+  studyId: string;
+  paging: ParticipantPaging;
+}) {
+  const nPages = Math.max(1, Math.ceil(results.participants.length / PARTICIPANT_ROWS_PER_PAGE));
+  const page = Math.min(Math.max(1, paging.page), nPages);
+  const shown = results.participants.slice((page - 1) * PARTICIPANT_ROWS_PER_PAGE, page * PARTICIPANT_ROWS_PER_PAGE);
   const columns = results.all.columns.map((c) => ({ column: c.column, label: c.label }));
   return (
     <div className="space-y-4">
@@ -121,12 +149,21 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
         </table>
       ) : null}
 
-      <details>
+      <details open={paging.page > 1} id="participant-signals">
         <summary className="cursor-pointer text-sm font-medium">
-          Signals per participant ({results.participants.length})
+          Signals per participant ({results.participants.length}
+          {nPages > 1
+            ? `; ${(page - 1) * PARTICIPANT_ROWS_PER_PAGE + 1}–${(page - 1) * PARTICIPANT_ROWS_PER_PAGE + shown.length} shown`
+            : ""}
+          )
         </summary>
+        {nPages > 1 ? <PageLinks page={page} nPages={nPages} href={paging.href} /> : null}
         <div className="mt-2 overflow-x-auto">
-          <table className="text-sm" data-testid="participant-signals">
+          <table
+            // Cell styles set once on the table, not on each of the page's cells (less HTML per row).
+            className="text-sm [&_tbody_td]:border-b [&_tbody_td]:border-slate-200 [&_tbody_td]:px-2 [&_tbody_td]:py-1 [&_tbody_td]:text-right [&_tbody_td]:tabular-nums [&_tbody_th]:border-b [&_tbody_th]:border-slate-200 [&_tbody_th]:px-2 [&_tbody_th]:py-1 [&_tbody_th]:text-left [&_tbody_th]:font-mono [&_tbody_th]:text-xs [&_tbody_th]:font-normal"
+            data-testid="participant-signals"
+          >
             <thead>
               <tr>
                 <th scope="col" className="border-b border-slate-400 px-2 py-1 text-left font-medium">
@@ -153,42 +190,23 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
               </tr>
             </thead>
             <tbody>
-              {results.participants.map((p) => (
+              {shown.map((p) => (
                 <tr key={p.participantId} data-participant={p.participantId}>
-                  <th
-                    scope="row"
-                    className="border-b border-slate-200 px-2 py-1 text-left font-mono text-xs font-normal"
-                  >
-                    {p.participantId}
-                  </th>
-                  <td className={CELL}>
+                  <th scope="row">{p.participantId}</th>
+                  <td>
                     {p.nWithSignals === p.nAnswers ? p.nAnswers : `${p.nAnswers} (${p.nWithSignals} with signals)`}
                   </td>
-                  <td className={CELL} data-signal="hidden-sec">
-                    {p.nWithSignals ? (p.hiddenMs / 1000).toFixed(1) : NOT_MEASURED}
-                  </td>
-                  <td className={CELL} data-signal="hidden-count">
-                    {p.nWithSignals ? p.hiddenCount : NOT_MEASURED}
-                  </td>
-                  <td className={CELL} data-signal="focus-losses">
-                    {p.nWithSignals ? p.blurCount : NOT_MEASURED}
-                  </td>
-                  <td className={CELL} data-signal="pastes">
+                  <td data-signal="hidden-sec">{p.nWithSignals ? (p.hiddenMs / 1000).toFixed(1) : NOT_MEASURED}</td>
+                  <td data-signal="hidden-count">{p.nWithSignals ? p.hiddenCount : NOT_MEASURED}</td>
+                  <td data-signal="focus-losses">{p.nWithSignals ? p.blurCount : NOT_MEASURED}</td>
+                  <td data-signal="pastes">
                     {!p.nWithSignals ? NOT_MEASURED : p.pasteCount > 0 ? `${p.pasteCount} (${p.pasteChars})` : "0"}
                   </td>
-                  <td className={CELL} data-signal="copies">
-                    {p.nWithSignals ? p.copyCount : NOT_MEASURED}
-                  </td>
-                  <td className={CELL} data-signal="webdriver">
-                    {!p.nWithSignals ? NOT_MEASURED : p.webdriver ? "yes" : "no"}
-                  </td>
-                  <td className={CELL} data-signal="under-floor">
-                    {p.nTimed ? `${p.nUnderFloor}/${p.nTimed}` : "–"}
-                  </td>
-                  <td className={CELL} data-signal="identical-run">
-                    {p.maxIdenticalRun}
-                  </td>
-                  <td className="border-b border-slate-200 px-2 py-1 text-xs" data-signal="excluded-by">
+                  <td data-signal="copies">{p.nWithSignals ? p.copyCount : NOT_MEASURED}</td>
+                  <td data-signal="webdriver">{!p.nWithSignals ? NOT_MEASURED : p.webdriver ? "yes" : "no"}</td>
+                  <td data-signal="under-floor">{p.nTimed ? `${p.nUnderFloor}/${p.nTimed}` : "–"}</td>
+                  <td data-signal="identical-run">{p.maxIdenticalRun}</td>
+                  <td className="text-left! text-xs" data-signal="excluded-by">
                     {p.excludedBy.length ? p.excludedBy.join("; ") : "kept"}
                   </td>
                 </tr>
@@ -198,6 +216,27 @@ export function ExclusionsView({ results, studyId }: { results: ExclusionResults
         </div>
       </details>
     </div>
+  );
+}
+
+/** Previous / next and the page number of the per-participant table (links: the server renders each page). */
+function PageLinks({ page, nPages, href }: { page: number; nPages: number; href: (page: number) => string }) {
+  return (
+    <nav aria-label="Participant pages" className="mt-2 flex gap-3 text-sm" data-testid="participant-pages">
+      {page > 1 ? (
+        <Link href={`${href(page - 1)}#participant-signals`} className="underline">
+          ← Previous
+        </Link>
+      ) : null}
+      <span>
+        Page {page} of {nPages}
+      </span>
+      {page < nPages ? (
+        <Link href={`${href(page + 1)}#participant-signals`} className="underline">
+          Next →
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 

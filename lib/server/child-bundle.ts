@@ -20,7 +20,18 @@ export interface ChildBundleOptions {
  * as `node FILE` (no tsx loader) and can never be older than the code beside it; Turbopack emits no entry files for
  * children. Content-addressed: concurrent processes write the same bytes, and the rename makes each write whole.
  */
-export async function buildChildBundle(options: ChildBundleOptions): Promise<string> {
+export function buildChildBundle(options: ChildBundleOptions): Promise<string> {
+  // One build at a time: esbuild's stop() ends the service every build in this process shares, so two overlapping
+  // builds (the heavy-work pool's and the responses export's, started by one researcher's page and download) left the
+  // second one waiting for ever.
+  const run = building.then(() => build(options));
+  building = run.catch(() => undefined);
+  return run;
+}
+
+let building: Promise<unknown> = Promise.resolve();
+
+async function build(options: ChildBundleOptions): Promise<string> {
   const esbuild = await import("esbuild");
   try {
     const result = await esbuild.build({

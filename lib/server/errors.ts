@@ -88,6 +88,14 @@ export function toErrorResponse(err: unknown): {
       body: { error: { code: conflict.code, message: conflict.message, details: conflict.details } },
     };
   }
+  // A heavy-work job refused or stopped (lib/server/heavy/pool.ts; matched by name so this module stays free of the
+  // pool's server-only imports): its message names the budget and the variable that sets it.
+  if (err instanceof Error && err.name === "HeavyJobError") {
+    const budget = (err as Error & { budget?: string }).budget;
+    return budget === "queue"
+      ? { status: 429, body: { error: { code: "TOO_MANY_REQUESTS", message: err.message } } }
+      : { status: 503, body: { error: { code: "UNAVAILABLE", message: err.message } } };
+  }
   if (isTransientDbError(err)) {
     // Still failing after the retries (database restarting): the client retries, nothing was half-written.
     console.warn(`database unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);

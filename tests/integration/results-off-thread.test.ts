@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { getStudyResults } from "@/lib/server/dal/results/get-study-results";
-import { clearResultsCache, responsesFingerprint } from "@/lib/server/dal/results/results-cache";
+import { clearResultsCache, studyRevision } from "@/lib/server/dal/results/results-cache";
 import { buildStudyPaperTables } from "@/lib/server/export/paper-table-export";
 import { closeHeavyPool, heavyJobsRunning, heavyJobsStarted } from "@/lib/server/heavy/pool";
 import { createLargeStudy } from "../helpers/large-study";
@@ -96,19 +96,19 @@ describe("results of a 200,000-response study", () => {
     expect(again.summary).toEqual(first.summary);
 
     // A new answer changes the fingerprint: read and computed again, with it.
-    const before = await responsesFingerprint([large.study.id]);
+    const before = (await studyRevision([large.study.id])).key;
     const added = await addResponse("a");
-    expect(await responsesFingerprint([large.study.id])).not.toBe(before);
+    expect((await studyRevision([large.study.id])).key).not.toBe(before);
     const after = await results();
     expect(after.nResponses).toBe(200_001);
     expect(heavyJobsStarted()).toBe(started + 1);
 
     // One answer removed and another added (same count): still a new fingerprint, still recomputed.
-    const sameCount = await responsesFingerprint([large.study.id]);
+    const sameCount = (await studyRevision([large.study.id])).key;
     await db.response.delete({ where: { id: added.id } });
     await addResponse("b");
     expect(await db.response.count({ where: { studyId: large.study.id } })).toBe(200_001);
-    expect(await responsesFingerprint([large.study.id])).not.toBe(sameCount);
+    expect((await studyRevision([large.study.id])).key).not.toBe(sameCount);
     await results();
     expect(heavyJobsStarted()).toBe(started + 2);
   });

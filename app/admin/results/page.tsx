@@ -3,11 +3,10 @@ import Link from "next/link";
 import { listResultStudies } from "@/lib/server/dal/results/list-result-studies";
 import { requirePageRole } from "@/lib/server/guards";
 import { UtcTime } from "@/components/utc-time";
+import { DataTable, TableHead, Td, Th } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
-
-const TH = "px-2 py-1 text-left font-medium";
 
 export default async function ResultsIndexPage() {
   const user = await requirePageRole("researcher", "/admin/results");
@@ -29,49 +28,38 @@ export default async function ResultsIndexPage() {
       {studies.length === 0 ? (
         <p className="mt-6 text-sm">No studies yet.</p>
       ) : (
-        <table className="mt-4 min-w-full border-collapse text-sm">
-          <thead>
-            <tr className="border-b border-slate-400 bg-slate-100">
-              <th scope="col" className={TH}>
-                Study
-              </th>
-              <th scope="col" className={TH}>
-                Status
-              </th>
-              <th scope="col" className={TH}>
-                Pool
-              </th>
-              <th scope="col" className={TH}>
-                Participants
-              </th>
-              <th scope="col" className={TH}>
-                Main answers
-              </th>
-              <th scope="col" className={TH}>
-                Last answer
-              </th>
-            </tr>
-          </thead>
+        <DataTable variant="ruled" className="mt-4">
+          <TableHead variant="ruled">
+            {["Study", "Status", "Pool", "Participants", "Main answers", "Last answer"].map((h) => (
+              <Th key={h} variant="ruled">
+                {h}
+              </Th>
+            ))}
+          </TableHead>
           <tbody>
             {studies.map((s) => (
               <tr key={s.id} className="border-b border-slate-200">
-                <th scope="row" className={`${TH} font-normal`}>
+                <Th variant="ruled" scope="row" className="font-normal">
                   <Link href={`/admin/results/${s.id}`} className="text-blue-700 underline">
                     {s.name}
                   </Link>{" "}
                   <span className="font-mono text-xs text-slate-600">{s.slug}</span>
-                </th>
-                <td className="px-2 py-1">{s.status}</td>
-                <td className="px-2 py-1">
+                </Th>
+                <Td variant="ruled">{s.status}</Td>
+                <Td variant="ruled">
                   {s.poolName} v{s.poolVersion}
-                </td>
-                <td className="px-2 py-1 tabular-nums">{s.participants}</td>
-                <td className="px-2 py-1 tabular-nums">{s.mainResponses}</td>
-                <td className="px-2 py-1">{s.lastResponseAt ? <UtcTime value={s.lastResponseAt} /> : "–"}</td>
+                </Td>
+                <Td variant="ruled" className="tabular-nums">
+                  {s.participants}
+                </Td>
+                <Td variant="ruled" className="tabular-nums">
+                  {s.mainResponses}
+                </Td>
+                <Td variant="ruled">{s.lastResponseAt ? <UtcTime value={s.lastResponseAt} /> : "–"}</Td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
     </main>
   );

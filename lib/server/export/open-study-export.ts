@@ -25,6 +25,12 @@ import { iterateVlmevalkitRows } from "./iterate-vlmevalkit-rows";
 import { openPaperTableExport, type PaperTableExportOptions } from "./paper-table-export";
 import { openPsychDsArchive } from "./psych-ds-export";
 import { createTableStream } from "./table-stream";
+import { heavyBudgets } from "@/lib/server/heavy/budgets";
+import { insideHeavyWorker } from "@/lib/server/heavy/in-worker";
+import { runHeavyJob } from "@/lib/server/heavy/pool";
+import { studyRevision } from "@/lib/server/dal/results/results-cache";
+import type { HeavyCaller } from "@/lib/server/dal/results/get-results-page";
+import { isHeavyExportKind } from "./heavy-export";
 
 /** What can be exported for a study; the URL segment and the CLI's --what use these names. */
 export const STUDY_EXPORT_KINDS = [
@@ -61,7 +67,33 @@ export async function openStudyExport(options: {
   imageSize?: TsvImageSize;
   /** Options of the paper-style tables (kind "paper-table"). */
   paperTable?: Omit<PaperTableExportOptions, "studyId" | "scope">;
+  /** Who asks and their request's signal: a large study's computed export is their heavy job, dropped if they leave. */
+  caller?: HeavyCaller;
 }): Promise<OpenedExport> {
+  if (isHeavyExportKind(options.kind) && !insideHeavyWorker()) {
+    // A large study's computed exports are built in the heavy-work pool: its worker reads the records itself.
+    const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
+    if ((await studyRevision(scope.studyIds)).nResponses >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS) {
+      const built = await runHeavyJob(
+        "studyExport",
+        {
+          studyId: options.studyId,
+          kind: options.kind,
+          scope: scope.scope,
+          ...(options.paperTable ? { paperTable: options.paperTable } : {}),
+        },
+        {
+          ...(options.caller?.owner ? { owner: options.caller.owner } : {}),
+          ...(options.caller?.signal ? { signal: options.caller.signal } : {}),
+        },
+      );
+      return {
+        fileName: built.fileName,
+        contentType: built.contentType,
+        stream: Readable.from([Buffer.from(built.bytes)]),
+      };
+    }
+  }
   if (options.kind === "paper-table") {
     const t = await openPaperTableExport({
       ...options.paperTable,

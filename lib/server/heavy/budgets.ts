@@ -9,6 +9,10 @@ const BudgetEnvSchema = z.object({
   HEAVY_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Jobs allowed to wait for a worker; one more is refused at once with "the server is busy". */
   HEAVY_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(1_000),
+  /** Heavy jobs one signed-in user may have waiting; one more is refused at once (others' jobs still queue). */
+  HEAVY_USER_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(4),
+  /** Heavy jobs one user may run at once (default: half the workers, at least one), so others always get a turn. */
+  HEAVY_USER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Resident memory of one worker process (JS heap + native resvg/zlib/exceljs buffers), MB; over it the job is killed. */
   HEAVY_JOB_RSS_MB: z.coerce.number().int().min(64).max(65_536).default(768),
   /** Time budget of one SVG check + rasterisation, ms (a 1024² view takes about 130 ms). */

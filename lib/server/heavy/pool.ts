@@ -6,7 +6,7 @@ import { formatBytes, formatMs, heavyBudgets } from "./budgets";
 import type { HeavyJobKind, HeavyJobs } from "./jobs";
 import type { HeavyTask } from "./heavy-child";
 import { buildChildBundle } from "@/lib/server/child-bundle";
-import { Semaphore } from "./semaphore";
+import { FairQueue, SlotRefused } from "./fair-queue";
 
 /**
  * The heavy-work pool: SVG checking and rasterising, prediction-file (xlsx) reading and the results summary run in
@@ -30,7 +30,7 @@ const MEMORY_SAMPLE_MS = 50;
  */
 const HEAP_SHARE_OF_RSS = 1;
 
-export type HeavyBudget = "time" | "memory" | "queue" | "crash";
+export type HeavyBudget = "time" | "memory" | "queue" | "crash" | "aborted";
 
 export class HeavyJobError extends Error {
   constructor(
@@ -46,12 +46,16 @@ const JOB_LABEL: Record<HeavyJobKind, string> = {
   svg: "SVG check and rasterisation",
   predictionFile: "reading the prediction file",
   resultsSummary: "the results computation",
+  resultsData: "the results page's computation",
+  studyExport: "the export",
 };
 
 const TIME_BUDGET: Record<HeavyJobKind, { ms: () => number; variable: string }> = {
   svg: { ms: () => heavyBudgets.HEAVY_SVG_BUDGET_MS, variable: "HEAVY_SVG_BUDGET_MS" },
   predictionFile: { ms: () => heavyBudgets.HEAVY_WORKBOOK_BUDGET_MS, variable: "HEAVY_WORKBOOK_BUDGET_MS" },
   resultsSummary: { ms: () => heavyBudgets.HEAVY_RESULTS_BUDGET_MS, variable: "HEAVY_RESULTS_BUDGET_MS" },
+  resultsData: { ms: () => heavyBudgets.HEAVY_RESULTS_BUDGET_MS, variable: "HEAVY_RESULTS_BUDGET_MS" },
+  studyExport: { ms: () => heavyBudgets.HEAVY_RESULTS_BUDGET_MS, variable: "HEAVY_RESULTS_BUDGET_MS" },
 };
 
 let bundle: Promise<string> | null = null;
@@ -68,7 +72,8 @@ export function buildHeavyChildBundle(): Promise<string> {
     // Under node_modules so that the native externals resolve from the project's node_modules.
     dir: path.join(process.cwd(), "node_modules", ".cache", "misi-heavy"),
     prefix: "heavy-child",
-    external: ["@resvg/resvg-js", "exceljs"],
+    // esbuild and tinypool are only reached by the server side of the pool, never run in a worker.
+    external: ["@resvg/resvg-js", "exceljs", "esbuild", "tinypool"],
     // lib/render/png.ts finds its font package relative to its own module.
     banner: 'const __heavyChildUrl = require("node:url").pathToFileURL(__filename).href;',
     define: { "import.meta.url": "__heavyChildUrl" },
@@ -85,9 +90,19 @@ let pool: Promise<Tinypool> | null = null;
  * replaces it only up to minThreads (0 here), so a job waiting in its queue behind a killed one waited for ever. Each
  * job enters tinypool only with a slot, when a worker is free or may be started.
  */
-const slots = new Semaphore(heavyBudgets.HEAVY_WORKERS);
+const slots = new FairQueue(
+  heavyBudgets.HEAVY_WORKERS,
+  heavyBudgets.HEAVY_QUEUE_MAX,
+  heavyBudgets.HEAVY_USER_WORKERS ?? Math.max(1, Math.floor(heavyBudgets.HEAVY_WORKERS / 2)),
+  heavyBudgets.HEAVY_USER_QUEUE_MAX,
+);
 let running = 0;
 let startedTotal = 0;
+
+/** Heavy jobs waiting for a worker. */
+export function heavyJobsQueued(): number {
+  return slots.queued;
+}
 
 /** Heavy jobs a worker is running right now (not those waiting in the queue). */
 export function heavyJobsRunning(): number {
@@ -142,7 +157,13 @@ async function residentBytes(pid: number): Promise<number | null> {
 export async function runHeavyJob<K extends HeavyJobKind>(
   kind: K,
   input: HeavyJobs[K]["input"],
-  overrides: { budgetMs?: number } = {},
+  overrides: {
+    budgetMs?: number;
+    /** Who asked (a user id): one owner gets a share of the workers and of the queue, not all of them. */
+    owner?: string;
+    /** The client's request signal: when it aborts, a waiting job leaves the queue and a running one is stopped. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<HeavyJobs[K]["output"]> {
   const budgetMs = overrides.budgetMs ?? TIME_BUDGET[kind].ms();
   const rssCap = heavyBudgets.HEAVY_JOB_RSS_MB * 1024 * 1024;
@@ -195,13 +216,26 @@ export async function runHeavyJob<K extends HeavyJobKind>(
     }, MEMORY_SAMPLE_MS);
   };
   const task: HeavyTask = { kind, input };
-  if (slots.running >= heavyBudgets.HEAVY_WORKERS && slots.queued >= heavyBudgets.HEAVY_QUEUE_MAX) {
+  let release: () => void;
+  try {
+    release = await slots.acquire(overrides.owner ?? "", overrides.signal);
+  } catch (err) {
+    if (!(err instanceof SlotRefused)) throw err;
+    if (err.refusal === "aborted")
+      throw new HeavyJobError("aborted", `${label} was dropped: its client left before it started`);
+    if (err.refusal === "owner-queue")
+      throw new HeavyJobError(
+        "queue",
+        `${label} was refused: you already have ${heavyBudgets.HEAVY_USER_QUEUE_MAX} heavy jobs waiting (HEAVY_USER_QUEUE_MAX); try again when one has finished`,
+      );
     throw new HeavyJobError(
       "queue",
       `${label} was refused: ${heavyBudgets.HEAVY_QUEUE_MAX} heavy jobs are already waiting (HEAVY_QUEUE_MAX); try again later`,
     );
   }
-  const release = await slots.acquire();
+  const onClientGone = () =>
+    stop(new HeavyJobError("aborted", `${label} was stopped: its client left before it finished`));
+  overrides.signal?.addEventListener("abort", onClientGone, { once: true });
   try {
     const p = await getPool();
     return (await p.run(task, {
@@ -226,6 +260,7 @@ export async function runHeavyJob<K extends HeavyJobKind>(
     }
     throw err;
   } finally {
+    overrides.signal?.removeEventListener("abort", onClientGone);
     release();
     if (started) running--;
     clearTimeout(timer);

@@ -23,6 +23,9 @@ export const GET = withRole<{ studyId: string }>("researcher", async ({ request,
     scope: q.scope,
     condition: q.condition ?? null,
     ...(q.seed ? { seed: q.seed } : {}),
+    // The researcher's share of the heavy-work pool; the work is dropped if they leave before it starts.
+    owner: user.id,
+    signal: request.signal,
   });
   return NextResponse.json(page, { headers: { "Cache-Control": "no-store" } });
 });

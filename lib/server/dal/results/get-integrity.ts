@@ -57,12 +57,12 @@ export async function readExclusionPolicy(studyId: string): Promise<ExclusionPol
   return (config.success ? config.data : StudyConfigSchema.parse({})).exclusions;
 }
 
-/** summarizeParticipantSignals of the scope's main answers, read once per fingerprint of its responses. */
+/** summarizeParticipantSignals of the scope's main answers, read once per revision of the scope. */
 function loadScopeSignalSummaries(
   loaded: ScopeRecords,
   studyIds: readonly string[],
 ): Promise<ReturnType<typeof summarizeParticipantSignals>> {
-  return signalSummaryCache.get(loaded.fingerprint, async () =>
+  return signalSummaryCache.get(loaded.revision, async () =>
     summarizeParticipantSignals(await listSignalledAnswers({ studyIds })),
   );
 }

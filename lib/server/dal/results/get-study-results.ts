@@ -33,7 +33,7 @@ export function defaultResultsSeed(studyId: string, scope: ResultsScope): string
 
 /**
  * Summarises already loaded records (shared by getStudyResults, the results page and the exports), leaving out the
- * participants the viewed study's exclusion policy excludes; cached per fingerprint.
+ * participants the viewed study's exclusion policy excludes; cached per revision of the scope.
  */
 export async function summarizeScopeRecords(
   scope: ResultsScopeDto,

@@ -40,6 +40,8 @@ export const GET = withRole<{ studyId: string; kind: string }>("researcher", asy
       scoreKind: query.score,
       condition: query.condition ?? null,
     },
+    // A large study's computed export is this researcher's heavy job, dropped if they leave before it is built.
+    caller: { owner: user.id, signal: request.signal },
   });
   return new Response(toWebStream(opened.stream), {
     headers: {
