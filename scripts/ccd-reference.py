@@ -8,7 +8,7 @@
 
 The drugs (DRUGS below) are in the monomer library only; their halogens are recorded like any heavy atom.
 
-For C2E, which no shared structure holds, it also writes C2E-ideal.pdb: the monomer library's ideal
+For C2E, which no shared structure holds, and STU it also writes <ID>-ideal.pdb: the monomer library's ideal
 coordinates of the heavy atoms, one residue, to run the templates end to end.
 
 Only facts are kept: per component and source, each heavy atom's element and hydrogen count (and, from the monomer
@@ -109,7 +109,8 @@ def ideal_pdb(cid, coordinates):
 
 # C2E only: the library's ideal triphosphates are compressed (P–O–P 106°, P···P 2.58 Å, bonded by perception), so
 # GSP is run end to end on 4dst's GCP instead (tests/unit/molecule/component-templates-ccd.test.ts).
-IDEAL = ("C2E",)
+# STU: on the library's ideal geometry, inference from bond lengths makes the lactam N1–H an acceptor.
+IDEAL = ("C2E", "STU")
 
 
 def main():

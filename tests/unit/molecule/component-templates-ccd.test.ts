@@ -286,6 +286,31 @@ describe("C2E end to end, on the monomer library's ideal coordinates (tests/fixt
   });
 });
 
+describe("STU end to end, on the monomer library's ideal coordinates (tests/fixtures/ccd/STU-ideal.pdb)", () => {
+  it("staurosporine's lactam N1–H stays the hinge donor; inference from the same coordinates makes it an acceptor", () => {
+    const text = fs.readFileSync(path.join(import.meta.dirname, "../../fixtures/ccd/STU-ideal.pdb"), "utf8");
+    const parsed = parsePdb(text, "STU-ideal.pdb");
+    if (!parsed.ok) throw new Error(formatParseError(parsed.error));
+    const roles = (resName: string) => {
+      const atoms = parsed.structure.atoms.map((a) => ({ ...a, resName }));
+      const ctx = prepareHBondContext({ pocketAtoms: [], ligandAtoms: atoms });
+      return ["N1", "O5", "N4", "N2", "N3"].map((n) => {
+        const i = atoms.findIndex((a) => a.name === n);
+        return `${n} ${ctx.graph.types[i]} ${ctx.donors[i] ? `donor(${donorHydrogens(ctx, i).length})` : "-"} ${ctx.acceptors[i] ? "acceptor" : "-"}`;
+      });
+    };
+    expect(roles("STU")).toEqual([
+      "N1 Npl donor(1) -",
+      "O5 O2 - acceptor",
+      "N4 N3+ donor(2) -",
+      "N2 Npl - -",
+      "N3 Npl - -",
+    ]);
+    // The same atoms under an unknown residue name: the lactam N1 is typed an imine N (N2), an acceptor with no H.
+    expect(roles("UNL")[0]).toBe("N1 N2 - acceptor");
+  });
+});
+
 /** Shared wwPDB files holding an instance of a templated component (found with grep over HETATM records). */
 const INSTANCES: Record<string, string[]> = {
   ADP: ["plip-test-pdb/1osn.pdb", "posebusters-conftest/7ZTL_BCN/7ZTL_BCN_protein.pdb"],
