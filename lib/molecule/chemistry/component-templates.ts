@@ -3,9 +3,15 @@
  * atom names, bond orders and hydrogens of each component id) and applied before any inference from bond lengths
  * (chemistry/idatm.ts). No npm package ships the CCD, so each component is written out here.
  *
- * Protonation is the CCD's, except that phosphate and carboxylate groups are ionised as at pH 7 (O3-, O2-), which
- * is what ChimeraX's IDATM typing gives them; a type fixes the hydrogens an atom carries through its substituent
- * count (an Npl with two heavy neighbours has one H, an N2 none).
+ * Protonation is the CCD's, except that phosphate and carboxylate groups are ionised as at pH 7 (O3-, O2-), and
+ * basic N are protonated where IDATM's rules protonate them whatever the geometry (spec §6.3 pass 6): an amine N
+ * bonded only to sp3 C is N3+ (imatinib's two piperazine N alike, as IDATM types them), the N of an open-chain
+ * amidine or guanidine are Ng+ (benzamidine, zanamivir). Ring N keep the CCD's neutral tautomer (methotrexate's and
+ * trimethoprim's ring N, tacrine's N7 are N2 acceptors), as IDATM's ring typing prefers the uncharged assignment. A
+ * primary sulfonamide NH2 is N3 (IDATM's rule for an N whose one neighbour is S); a sulfonamide N with two or three
+ * heavy neighbours is planar, Npl, as on the monomer library's geometry. Halogens are left out: typed by element.
+ * A type fixes the hydrogens an atom carries through its substituent count (an Npl with two heavy neighbours has
+ * one H, an N2 none).
  */
 
 /**
@@ -14,12 +20,14 @@
  * - the CCD's own records, as the subset of components.cif that Debian's pymol-data 2.5.0 ships
  *   (/usr/share/pymol/data/chem_comp_bond-top100.cif), for ADP ATP ANP GDP GTP NAD NAP NDP FMN FAD HEM;
  * - the CCP4 monomer library (Debian refmac-dictionary 5.41, CCD atom names, Kekulé bond orders, all hydrogens) for
- *   ACP GNP GCP NAI H4B C2E GSP, and as a second source for the others;
+ *   ACP GNP GCP NAI H4B C2E GSP and the drugs (BEN GP6 ZMR G39 AZM 032 VIA BTN MTX TOP STI 1N1 AQ4 STU E20 THA), and
+ *   as a second source for the others;
  * - the instances in the wwPDB files under ../shared/data/structures: ADP (1osn, 7ZTL), GCP (4dst), NDP (1n7g,
- *   1IA1), FMN (1aku), HEM (2q8q, 1G9V).
- * Every template atom name is a heavy atom of the component and every heavy atom is typed; each type's implied
- * hydrogen count equals the reference's except on the ionised P–OH and COOH oxygens; sp2 types sit on atoms with a
- * double or aromatic bond.
+ *   1IA1), FMN (1aku), HEM (2q8q, 1G9V), GP6 (1bju), E20 (1eve), THA (1acj), 032 (3og7).
+ * Every template atom name is a heavy atom of the component and every heavy atom but a metal or halogen is typed;
+ * each type's implied hydrogen count equals the reference's except on the ionised P–OH and COOH oxygens and the
+ * protonated N3+/Ng+; sp2 types sit on atoms with a double or aromatic bond; IDATM's base, sulfonamide and
+ * aromatic-ring S/O rules hold.
  */
 export const CCD_RELEASE =
   "wwPDB CCD atom nomenclature v3; checked against the CCD subset of pymol-data 2.5.0 and the CCP4 monomer library 5.41";
