@@ -6,7 +6,9 @@
 - refmac-dictionary 5.41: /usr/share/refmac/monomers/<x>/<ID>.cif, the CCP4 monomer library (LGPL-3): CCD atom
   names, elements, Kekulé bond orders (single/double/deloc/aromatic) and every hydrogen.
 
-For C2E, which no shared structure holds, it also writes C2E-ideal.pdb: the monomer library's ideal
+The drugs (DRUGS below) are in the monomer library only; their halogens are recorded like any heavy atom.
+
+For C2E, which no shared structure holds, and STU it also writes <ID>-ideal.pdb: the monomer library's ideal
 coordinates of the heavy atoms, one residue, to run the templates end to end.
 
 Only facts are kept: per component and source, each heavy atom's element and hydrogen count (and, from the monomer
@@ -24,6 +26,10 @@ import os
 import re
 
 IDS = "ADP ATP ANP ACP GDP GTP GNP GCP GSP C2E NAD NAI NAP NDP FMN FAD HEM H4B".split()
+# Drugs and inhibitors: frequent bound drugs, and the drug-like ligands of the shared wwPDB files (GP6 1bju, E20 1eve,
+# THA 1acj, 032 3og7). Halogens are kept in the records; the templates leave them to element typing.
+DRUGS = "BEN AZM BTN MTX STI TOP G39 ZMR STU VIA AQ4 1N1 GP6 E20 THA 032".split()
+IDS += DRUGS
 METALS = {"FE", "Fe"}
 
 
@@ -103,7 +109,8 @@ def ideal_pdb(cid, coordinates):
 
 # C2E only: the library's ideal triphosphates are compressed (P–O–P 106°, P···P 2.58 Å, bonded by perception), so
 # GSP is run end to end on 4dst's GCP instead (tests/unit/molecule/component-templates-ccd.test.ts).
-IDEAL = ("C2E",)
+# STU: on the library's ideal geometry, inference from bond lengths makes the lactam N1–H an acceptor.
+IDEAL = ("C2E", "STU")
 
 
 def main():

@@ -9,7 +9,7 @@ import { donorHydrogens } from "@/lib/molecule/hbond-hydrogens";
 import { findComplexHBonds } from "@/lib/molecule/hbonds";
 import { describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
 
-/** Heavy-atom formulas of the CCD entries (C, N, O, P, S; HEM also Fe, typed by element and so not in its template). */
+/** Heavy-atom formulas of the CCD entries (C, N, O, P, S; HEM's Fe and the drugs' halogens are typed by element and so not in their templates). */
 const FORMULAS: Record<string, string> = {
   ADP: "C10 N5 O10 P2",
   ATP: "C10 N5 O13 P3",
@@ -29,6 +29,24 @@ const FORMULAS: Record<string, string> = {
   FAD: "C27 N9 O15 P2",
   HEM: "C34 N4 O4",
   H4B: "C9 N5 O3",
+  // Drugs (halogens, typed by element, left out): GP6 C14H13ClN4O, 032 (vemurafenib) C23H18ClF2N3O3S, 1N1 (dasatinib)
+  // C22H26ClN7O2S.
+  BEN: "C7 N2",
+  GP6: "C14 N4 O1",
+  ZMR: "C12 N4 O7",
+  G39: "C14 N2 O4",
+  AZM: "C4 N4 O3 S2",
+  "032": "C23 N3 O3 S1",
+  VIA: "C22 N6 O4 S1",
+  BTN: "C10 N2 O3 S1",
+  MTX: "C20 N8 O5",
+  TOP: "C14 N4 O3",
+  STI: "C29 N7 O1",
+  "1N1": "C22 N7 O2 S1",
+  AQ4: "C22 N3 O4",
+  STU: "C28 N4 O3",
+  E20: "C24 N1 O3",
+  THA: "C13 N2",
 };
 
 function formulaOf(template: ReadonlyMap<string, string>): string {
