@@ -3,6 +3,7 @@ import {
   getJoin,
   getParticipantImage,
   getScene,
+  getStoredImage,
   getSession,
   postAnswer,
   postConsent,
@@ -11,7 +12,7 @@ import {
   postShown,
 } from "@/lib/server/participant-flow/routes";
 import type { ParticipantHandler } from "@/lib/server/participant-flow/routes";
-import { isSignedSegment } from "@/lib/server/image-url";
+import { IMAGE_LINK_PREFIX } from "@/lib/image-link";
 import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 
 /**
@@ -88,17 +89,18 @@ export function matchParticipantRoute(
       ? { handler: getScene as ParticipantHandler<Record<string, string>>, params: { assignmentId }, shed: false }
       : null;
   }
+  if (pathname.startsWith(IMAGE_LINK_PREFIX)) {
+    // A signed link (lib/image-link.ts), which nginx serves when it is in front. Never shed (an <img> is not retried).
+    const file = segment(pathname.slice(IMAGE_LINK_PREFIX.length));
+    return file
+      ? { handler: getStoredImage as ParticipantHandler<Record<string, string>>, params: { file }, shed: false }
+      : null;
+  }
   if (pathname.startsWith("/api/images/")) {
     const id = segment(pathname.slice("/api/images/".length));
     if (!id) return null;
-    // Never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed studies)
-    // run the content gate; a staff cookie goes to Next, which can read the staff session.
-    if (isSignedSegment(id))
-      return {
-        handler: getParticipantImage as ParticipantHandler<Record<string, string>>,
-        params: { id },
-        shed: false,
-      };
+    // Never shed. A participant's plain id runs the content gate and is redirected to a short-lived signed link; a
+    // staff cookie goes to Next, which can read the staff session.
     if (hasStaffSessionCookie(cookieHeader)) return null;
     return { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, params: { id }, shed: false };
   }
