@@ -25,13 +25,17 @@ export function imageStoreDir(): string {
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** The compressed forms are made once per picture, so the smallest settings are worth their CPU. */
-async function packed(data: Uint8Array): Promise<{ gz: Buffer; br: Buffer }> {
+export interface StoreOptions {
+  /** 11 (the default): the compressed forms are made once per picture, so the smallest settings are worth their CPU. */
+  brotliQuality?: number;
+}
+
+async function packed(data: Uint8Array, brotliQuality = 11): Promise<{ gz: Buffer; br: Buffer }> {
   const [gz, br] = await Promise.all([
     gzipAsync(data, { level: 9 }),
     brotliAsync(data, {
       params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
         [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.byteLength,
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
       },
@@ -69,6 +73,7 @@ export async function storeImage(
   mimeType: string,
   expectedSha256?: string,
   dir = imageStoreDir(),
+  options: StoreOptions = {},
 ): Promise<string> {
   const sha256 = sha256Of(data);
   if (expectedSha256 !== undefined && expectedSha256 !== sha256)
@@ -78,7 +83,7 @@ export async function storeImage(
   if (await exists(file)) return sha256;
   await fs.mkdir(dir, { recursive: true, mode: 0o755 });
   if (isCompressibleType(mimeType)) {
-    const { gz, br } = await packed(data);
+    const { gz, br } = await packed(data, options.brotliQuality);
     // Only a form that saves a tenth or more: gzip_static/brotli_static serve whichever file exists.
     if (gz.byteLength <= data.byteLength * 0.9) await writeAtomically(`${file}.gz`, gz);
     if (br.byteLength <= data.byteLength * 0.9) await writeAtomically(`${file}.br`, br);
@@ -116,17 +121,21 @@ export interface BackfillReport {
  * (a view is ~250 KB); rows whose sha256 column is not the hash of their bytes (test fixtures wrote "x") get the real
  * one, since links are named by that column.
  */
-export async function backfillImageStore(pool: pg.Pool, dir = imageStoreDir()): Promise<BackfillReport> {
+export async function backfillImageStore(
+  pool: pg.Pool,
+  dir = imageStoreDir(),
+  options: StoreOptions = {},
+): Promise<BackfillReport> {
   const report: BackfillReport = { distinct: 0, written: 0, present: 0, corrected: 0 };
   const { rows } = await pool.query<{ sha256: string; mimeType: string }>(
     `SELECT DISTINCT sha256, "mimeType" FROM "ItemImage"`,
   );
   report.distinct = rows.length;
-  for (const row of rows) {
+  const one = async (row: { sha256: string; mimeType: string }) => {
     const wellFormed = /^[0-9a-f]{64}$/.test(row.sha256);
     if (wellFormed && (await exists(path.join(dir, imageFileName(row.sha256, row.mimeType))))) {
       report.present++;
-      continue;
+      return;
     }
     const { rows: images } = await pool.query<{ id: string; data: Buffer }>(
       `SELECT id, data FROM "ItemImage" WHERE sha256 = $1 AND "mimeType" = $2`,
@@ -136,7 +145,7 @@ export async function backfillImageStore(pool: pg.Pool, dir = imageStoreDir()): 
     for (const image of images) {
       const actual = sha256Of(image.data);
       if (!seen.has(actual)) {
-        await storeImage(image.data, row.mimeType, undefined, dir);
+        await storeImage(image.data, row.mimeType, undefined, dir, options);
         seen.add(actual);
         report.written++;
       }
@@ -145,6 +154,12 @@ export async function backfillImageStore(pool: pg.Pool, dir = imageStoreDir()): 
         report.corrected++;
       }
     }
-  }
+  };
+  // Two at a time: each picture's gzip and brotli already run side by side on zlib's thread pool.
+  const queue = [...rows];
+  const worker = async () => {
+    for (let row = queue.pop(); row; row = queue.pop()) await one(row);
+  };
+  await Promise.all([worker(), worker()]);
   return report;
 }
