@@ -1241,7 +1241,7 @@ function reportNginxCpu(nginxSeconds: number, appFrom: CpuSnapshot) {
   const app = cpuBetween(appFrom, cpuSnapshot(appPids()));
   const images = latencies.image.length;
   log(
-    `CPU over the run: nginx ${nginxSeconds.toFixed(1)} s (${images ? ((nginxSeconds * 1000) / images).toFixed(3) : "n/a"} ms per image fetch, ${images} fetches); app instances ${app.app.toFixed(1)} s; PostgreSQL (all) ${app.postgres.toFixed(1)} s; simulated browsers ${app.client.toFixed(1)} s`,
+    `CPU over the run: nginx ${nginxSeconds.toFixed(1)} s for everything it did (proxying every request and ${images} image fetches: at most ${images ? ((nginxSeconds * 1000) / images).toFixed(3) : "n/a"} ms per fetch); app instances ${app.app.toFixed(1)} s; PostgreSQL (all) ${app.postgres.toFixed(1)} s; simulated browsers ${app.client.toFixed(1)} s`,
   );
 }
 
