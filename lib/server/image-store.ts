@@ -28,11 +28,13 @@ const brotliAsync = promisify(brotliCompress);
 export interface StoreOptions {
   /** 11 (the default): the compressed forms are made once per picture, so the smallest settings are worth their CPU. */
   brotliQuality?: number;
+  /** 9 by default. */
+  gzipLevel?: number;
 }
 
-async function packed(data: Uint8Array, brotliQuality = 11): Promise<{ gz: Buffer; br: Buffer }> {
+async function packed(data: Uint8Array, brotliQuality = 11, gzipLevel = 9): Promise<{ gz: Buffer; br: Buffer }> {
   const [gz, br] = await Promise.all([
-    gzipAsync(data, { level: 9 }),
+    gzipAsync(data, { level: gzipLevel }),
     brotliAsync(data, {
       params: {
         [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
@@ -83,7 +85,7 @@ export async function storeImage(
   if (await exists(file)) return sha256;
   await fs.mkdir(dir, { recursive: true, mode: 0o755 });
   if (isCompressibleType(mimeType)) {
-    const { gz, br } = await packed(data, options.brotliQuality);
+    const { gz, br } = await packed(data, options.brotliQuality, options.gzipLevel);
     // Only a form that saves a tenth or more: gzip_static/brotli_static serve whichever file exists.
     if (gz.byteLength <= data.byteLength * 0.9) await writeAtomically(`${file}.gz`, gz);
     if (br.byteLength <= data.byteLength * 0.9) await writeAtomically(`${file}.br`, br);
