@@ -34,6 +34,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -48,6 +50,9 @@ import {
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
 import { backendPids, cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
+import { backfillImageStore } from "../lib/server/image-store";
+import { brotliModule } from "../scripts/render-nginx.mjs";
+import { startNginx, type RunningNginx } from "../tests/helpers/nginx";
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +79,11 @@ const { values: args } = parseArgs({
     "no-build": { type: "boolean", default: false },
     /** What the instances run: the custom server in front of Next (`custom`, what `npm start` runs) or `next start`. */
     serving: { type: "string", default: "custom" },
+    /**
+     * The production topology: nginx (deploy/nginx.conf.template) in front of both instances, the participants'
+     * requests through it; images from the image store (written before the run), verified and sent by nginx.
+     */
+    nginx: { type: "boolean", default: false },
     "port-a": { type: "string", default: "4121" },
     "port-b": { type: "string", default: "4122" },
     "pool-max": { type: "string", default: "20" },
@@ -120,6 +130,9 @@ const dbUrl = (() => {
   return u.toString();
 })();
 const SECRET = randomBytes(24).toString("hex");
+/** --nginx: the image store the instances and nginx share, and the links' secret. */
+const IMAGE_STORE = args.nginx ? fs.mkdtempSync(path.join(os.tmpdir(), "misi-bench-store-")) : null;
+if (IMAGE_STORE) fs.chmodSync(IMAGE_STORE, 0o755);
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
 
@@ -311,6 +324,7 @@ function startServer(port: number): ChildProcess {
       NEXTAUTH_SECRET: SECRET,
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       TRUSTED_PROXY_HOPS: "1",
+      ...(IMAGE_STORE ? { IMAGE_STORE_DIR: IMAGE_STORE, IMAGE_URL_SECRET: SECRET } : {}),
       // A launch of N at once is the point: the join/consent flood limits (sized for a scripted flood) are lifted.
       NEXT_TELEMETRY_DISABLED: "1",
     },
@@ -1190,6 +1204,54 @@ function sampleBackends(): { stop: () => Promise<{ samples: number; mean: Map<st
   };
 }
 
+// ---------------------------------------------------------------- nginx (--nginx)
+
+let nginx: (RunningNginx & { ms: number; encodings: string }) | null = null;
+
+/**
+ * Writes the image store from the bench database (as `npm run images:backfill` does; brotli at quality 5 here: the
+ * run's thousands of distinct views at 11 would take most of an hour, and nginx's cost per fetch does not depend on
+ * it), then starts nginx with the shipped config in front of the instances. The participants' X-Forwarded-For (one
+ * address each) is the client address nginx's per-address limits see, as behind a load balancer.
+ */
+async function startBenchNginx(ports: number[]) {
+  const started = performance.now();
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 2 });
+  const report = await backfillImageStore(pool, IMAGE_STORE!, { brotliQuality: 5 }).finally(() => pool.end());
+  const ms = performance.now() - started;
+  const running = await startNginx({
+    upstreams: ports.map((p) => `127.0.0.1:${p}`),
+    imageDir: IMAGE_STORE!,
+    imageSecret: SECRET,
+    realIpFrom: ["127.0.0.1"],
+  });
+  return { ...running, ms, encodings: `${report.written} pictures, brotli_static ${brotliModule() ? "on" : "off"}` };
+}
+
+function nginxCpuSeconds(): number {
+  if (!nginx) return 0;
+  const master = Number(fs.readFileSync(path.join(nginx.dir, "nginx.pid"), "utf8"));
+  const pids = [master];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === master) pids.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return [...cpuSnapshot(pids).app.values()].reduce((a, b) => a + b, 0);
+}
+
+function reportNginxCpu(nginxSeconds: number, appFrom: CpuSnapshot) {
+  const app = cpuBetween(appFrom, cpuSnapshot(appPids()));
+  const images = latencies.image.length;
+  log(
+    `CPU over the run: nginx ${nginxSeconds.toFixed(1)} s for everything it did (proxying every request and ${images} image fetches: at most ${images ? ((nginxSeconds * 1000) / images).toFixed(3) : "n/a"} ms per fetch); app instances ${app.app.toFixed(1)} s; PostgreSQL (all) ${app.postgres.toFixed(1)} s; simulated browsers ${app.client.toFixed(1)} s`,
+  );
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -1218,8 +1280,20 @@ async function main() {
     await runParticipant(1, slug, [portB], { joined: () => {}, started: () => {}, noThink: true });
     for (const v of Object.values(latencies)) v.length = 0;
     acknowledged.length = 0;
-    if (args.launch) return await launch(slug, studyId, [portA, portB]);
-    if (args["joins-only"]) return await joinsOnly(slug, studyId, [portA, portB]);
+    if (args.nginx) {
+      if (faults) throw new Error("--faults kills an instance by port: not with --nginx");
+      nginx = await startBenchNginx([portA, portB]);
+      const { ms, encodings } = nginx;
+      log(`nginx in front on ${nginx.port}; image store written in ${(ms / 1000).toFixed(1)} s (${encodings})`);
+    }
+    const front = nginx ? [nginx.port] : [portA, portB];
+    const nginxCpu0 = nginx ? nginxCpuSeconds() : 0;
+    const appCpu0 = cpuSnapshot(appPids());
+    if (args.launch)
+      return await launch(slug, studyId, front).finally(() => {
+        if (nginx) reportNginxCpu(nginxCpuSeconds() - nginxCpu0, appCpu0);
+      });
+    if (args["joins-only"]) return await joinsOnly(slug, studyId, front);
     if (args["route-floor"]) return await routeFloor([portA, portB]);
     if (Number(args.reloads) > 0) return await reloadsOnly(slug, [portA, portB], Number(args.reloads));
     firstAnswerAt = Infinity;
@@ -1388,6 +1462,8 @@ async function main() {
     );
   } finally {
     for (const child of servers.values()) child.kill("SIGKILL");
+    await nginx?.stop();
+    if (IMAGE_STORE) fs.rmSync(IMAGE_STORE, { recursive: true, force: true });
     await client?.end().catch(() => undefined);
     await dropDatabase().catch((err) => log(`could not drop ${DB_NAME}: ${err}`));
   }

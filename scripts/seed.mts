@@ -1,7 +1,8 @@
 // Seeds what a fresh installation needs, once: the first admin account and the demo study.
 // Safe to run on every start (predev): it only creates what is missing.
 import fs from "node:fs";
-import { db, disconnectDb } from "@/lib/server/db";
+import { db, dbPool, disconnectDb } from "@/lib/server/db";
+import { backfillImageStore, imageStoreDir } from "@/lib/server/image-store";
 import { ensureDevSecret } from "@/lib/server/secrets";
 import { ensureAdmin } from "@/lib/server/seed";
 import { ensureDemoStudy } from "@/lib/server/demo";
@@ -36,6 +37,9 @@ try {
       `  Prolific-style:   ${baseUrl}/s/${demo.slug}?PROLIFIC_PID=test-participant&STUDY_ID=demo&SESSION_ID=1`,
     );
   }
+  // A database from before the image store (or restored from a backup) gets its files here; nothing to do otherwise.
+  const images = await backfillImageStore(dbPool());
+  if (images.written > 0) console.log(`  Image store:      ${images.written} pictures written to ${imageStoreDir()}`);
   console.log("");
 } catch (err) {
   console.error(seedFailureMessage(err));

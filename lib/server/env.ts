@@ -21,8 +21,16 @@ const EnvSchema = z.object({
   PARTICIPANT_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** Never-consented participants kept per study; beyond it each new participant removes the earliest-joined one. */
   PARTICIPANT_PENDING_LIMIT_PER_STUDY: z.coerce.number().int().min(1).default(5000),
-  /** Item image bytes kept in memory per server process for signed image URLs (lib/server/image-cache.ts). */
-  IMAGE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(512),
+  /** Where item images are stored as files, with their gzip and brotli forms (lib/server/image-store.ts); nginx serves this folder. */
+  IMAGE_STORE_DIR: z.string().min(1).optional(),
+  /**
+   * Signs participant image links (lib/image-link.ts); nginx's config holds the same value (scripts/render-nginx.mjs).
+   * Unset: derived from NEXTAUTH_SECRET, enough when the app serves its images itself.
+   */
+  IMAGE_URL_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,200}$/, "32 to 200 letters, digits, '-' or '_' (it goes into nginx's config verbatim)")
+    .optional(),
   /** Load shedding (lib/server/load-shed.ts): participant requests in progress per process before new ones get 503. */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Participant requests in progress from one client address (IPv6: one /64) per process; beyond it 429 + Retry-After. */

@@ -1,102 +1,111 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { signImageLink } from "@/lib/image-link";
+import { dbPool } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
+import { createParticipantToken } from "@/lib/server/participant-flow/token";
 import { getAuthSecret } from "@/lib/server/secrets";
 
 /**
- * Participant-scoped signed image URLs: `/api/images/<id><expiry><mac>`, one path segment of letters and digits (no
- * query string, nothing but the opaque id a participant may know). The MAC is an HMAC-SHA256, keyed with the app's
- * secret, over the image id, the participant id and the expiry, truncated to 128 bits; so a URL works only with the
- * cookie of the participant it was issued to, and only until it expires. Checking one needs no database: the image
- * route serves a valid one from its byte cache (lib/server/image-cache.ts).
+ * Participant image links (the rule: lib/image-link.ts): `/api/images/c/<sha256>.<ext>?e=<expiry>&s=<mac>`, served by
+ * nginx from the image store (deploy/nginx.conf.template) or, without nginx, by the app's own route with the same
+ * check (lib/server/image-serve.ts). The MAC covers the participant's cookie, so a link works only in the session it
+ * was issued to, until its expiry.
  *
- * A URL is issued only where the participant may see the image at any time: the questions of an untimed study (the
- * current one and the next, for prefetch). A timed study's images stay plain `/api/images/<id>`, checked against the
- * database on every request (the content gate needs the question's "shown" stamp, which a signature cannot carry).
- *
- * Expiries are rounded up to whole hours, so the same participant gets the same URL for an hour: the URL the browser
- * prefetched for the next question is the one the next response names, and the browser's cache answers it.
+ * Issued only where the participant may see the image at that moment:
+ * - untimed studies: the current question's images and the next one's (for prefetch), in the session and answer
+ *   responses. Expiries are at least IMAGE_URL_TTL_S ahead, rounded up to whole hours, so the same participant gets
+ *   the same link for an hour: the link the browser prefetched for the next question is the one the next response
+ *   names, and the browser's cache answers it.
+ * - timed studies: none in responses. The browser asks for `/api/images/<id>`, the app runs the content gate (current
+ *   question, reported shown) against the database and redirects to a link that expires TIMED_IMAGE_URL_TTL_S later
+ *   (lib/server/participant-flow/routes/image.ts).
  */
-const EXPIRY_DIGITS = 7; // base 36: up to 36^7 s ≈ year 4453
-const MAC_DIGITS = 32; // hex: 128 bits
-const SUFFIX = EXPIRY_DIGITS + MAC_DIGITS;
-const ID_PATTERN = /^[A-Za-z0-9]{10,40}$/;
 export const IMAGE_URL_TTL_S = 4 * 3600;
 const EXPIRY_STEP_S = 3600;
+export const TIMED_IMAGE_URL_TTL_S = 60;
 
-function mac(secret: string, imageId: string, participantId: string, expiry: string): string {
-  return createHmac("sha256", secret)
-    .update(`image:${imageId}:${participantId}:${expiry}`)
-    .digest("hex")
-    .slice(0, MAC_DIGITS);
+/** The links' secret: IMAGE_URL_SECRET (which nginx's config also holds), else one derived from the app's secret. */
+export function imageUrlSecret(): string {
+  return env.IMAGE_URL_SECRET ?? createHmac("sha256", getAuthSecret()).update("misi image links").digest("base64url");
 }
 
-/** The signed path segment for one image (an id the database gave out, so letters and digits). */
-export function signImageSegment(
-  imageId: string,
-  participantId: string,
+export interface ImageRef {
+  sha256: string;
+  mimeType: string;
+}
+export interface LinkParticipant {
+  participantId: string;
+  studyId: string;
+}
+
+/** A link for this participant: `ttlS` ahead, rounded up to `stepS`. */
+export function imageUrlFor(
+  ref: ImageRef,
+  participant: LinkParticipant,
   nowMs = Date.now(),
-  secret = getAuthSecret(),
+  ttlS = IMAGE_URL_TTL_S,
+  stepS = EXPIRY_STEP_S,
 ): string {
-  if (!ID_PATTERN.test(imageId)) throw new Error(`image id "${imageId}" is not an opaque id`);
-  const expirySec = Math.ceil((nowMs / 1000 + IMAGE_URL_TTL_S) / EXPIRY_STEP_S) * EXPIRY_STEP_S;
-  const expiry = expirySec.toString(36).padStart(EXPIRY_DIGITS, "0");
-  return `${imageId}${expiry}${mac(secret, imageId, participantId, expiry)}`;
+  return signImageLink({
+    secret: imageUrlSecret(),
+    sha256: ref.sha256,
+    mimeType: ref.mimeType,
+    // The cookie value the browser sends (ids and a base64url MAC: the cookie's percent-encoding leaves it unchanged).
+    cookie: createParticipantToken(participant.participantId, participant.studyId),
+    expirySec: Math.ceil((nowMs / 1000 + ttlS) / stepS) * stepS,
+  });
 }
 
-export function signedImageUrl(imageId: string, participantId: string, nowMs = Date.now()): string {
-  return `/api/images/${signImageSegment(imageId, participantId, nowMs)}`;
+/**
+ * Content hash and type per image id. Images never change once imported, so the answers are kept (bounded by count:
+ * an entry is two short strings); a session read asks the database only for ids this process has not seen.
+ */
+const refs = new Map<string, ImageRef>();
+const MAX_REFS = 200_000;
+
+export async function imageRefs(ids: readonly string[]): Promise<Map<string, ImageRef>> {
+  const missing = [...new Set(ids.filter((id) => !refs.has(id)))];
+  if (missing.length > 0) {
+    const { rows } = await dbPool().query<{ id: string; sha256: string; mimeType: string }>(
+      `SELECT id, sha256, "mimeType" FROM "ItemImage" WHERE id = ANY($1::text[])`,
+      [missing],
+    );
+    for (const row of rows) {
+      if (refs.size >= MAX_REFS) refs.delete(refs.keys().next().value!);
+      refs.set(row.id, { sha256: row.sha256, mimeType: row.mimeType });
+    }
+  }
+  const out = new Map<string, ImageRef>();
+  for (const id of ids) {
+    const ref = refs.get(id);
+    if (!ref) throw new Error(`image ${id} is not stored`);
+    out.set(id, ref);
+  }
+  return out;
 }
 
-/** A plain image id (10–40 letters and digits) is not signed; anything 39 characters longer may be. */
-export function isSignedSegment(segment: string): boolean {
-  return (
-    segment.length > 40 && ID_PATTERN.test(segment.slice(0, -SUFFIX)) && /^[a-z0-9]+$/.test(segment.slice(-SUFFIX))
-  );
-}
-
-export type SignedImageCheck =
-  { ok: true; imageId: string; expiresAtMs: number } | { ok: false; reason: "malformed" | "expired" | "forged" };
-
-/** Checks a signed segment for this participant, without the database. */
-export function verifyImageSegment(
-  segment: string,
-  participantId: string,
-  nowMs = Date.now(),
-  secret = getAuthSecret(),
-): SignedImageCheck {
-  if (!isSignedSegment(segment)) return { ok: false, reason: "malformed" };
-  const imageId = segment.slice(0, -SUFFIX);
-  const expiry = segment.slice(-SUFFIX, -MAC_DIGITS);
-  const given = Buffer.from(segment.slice(-MAC_DIGITS));
-  const expected = Buffer.from(mac(secret, imageId, participantId, expiry));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "forged" };
-  const expiresAtMs = parseInt(expiry, 36) * 1000;
-  if (!Number.isFinite(expiresAtMs) || expiresAtMs <= nowMs) return { ok: false, reason: "expired" };
-  return { ok: true, imageId, expiresAtMs };
-}
-
-interface ImageRef {
-  id: string;
-}
 interface WithImages {
-  current: { item: { images: ImageRef[] } } | null;
+  current: { item: { images: { id: string }[] } } | null;
   upcomingImageIds: string[];
   study?: { timeLimitSec: number | null };
 }
 
 /**
- * Adds signed URLs to a session (or answer update) for its participant: `url` on each image of the current question,
- * `upcomingImageUrls` beside `upcomingImageIds`. Ids stay as they are (the browser keys its state by them). `timed`: the
- * study has a time limit; then nothing is signed (see above) and the browser uses plain URLs.
+ * Adds signed links to a session (or answer update) for its participant: `url` on each image of the current question,
+ * `upcomingImageUrls` beside `upcomingImageIds`. Ids stay as they are (the browser keys its state by them). `timed`:
+ * the study has a time limit; then nothing is signed (see above) and the browser uses plain URLs.
  */
-export function withSignedImageUrls<T extends WithImages>(
+export async function withSignedImageUrls<T extends WithImages>(
   session: T,
-  participantId: string,
+  participant: LinkParticipant,
   timed: boolean,
   nowMs = Date.now(),
-): T & { upcomingImageUrls: string[] } {
+): Promise<T & { upcomingImageUrls: string[] }> {
   if (timed) return { ...session, upcomingImageUrls: [] };
-  const sign = (id: string) => signedImageUrl(id, participantId, nowMs);
+  const ids = [...(session.current?.item.images.map((im) => im.id) ?? []), ...session.upcomingImageIds];
+  const byId = await imageRefs(ids);
+  const sign = (id: string) => imageUrlFor(byId.get(id)!, participant, nowMs);
   return {
     ...session,
     current: session.current

@@ -91,10 +91,11 @@ test("a participant goes from the study link to the completion code; a reload re
   const all = bodies.join("\n");
   expect(all).not.toContain(GOLD_SENTINEL);
   expect(all).not.toMatch(/"(gold|answerKey|distractors|exact|partial)"\s*:/);
-  // Image URLs are opaque ids, and alt texts/captions carry no answers.
+  // Image URLs are opaque ids or links named by the picture's content hash, and alt texts/captions carry no answers.
   const imageUrls = bodies.map((b) => b.split("\n")[0]!).filter((u) => u.includes("/api/images/"));
   expect(imageUrls.length).toBeGreaterThan(0);
-  for (const u of imageUrls) expect(u).toMatch(/\/api\/images\/[A-Za-z0-9]+$/);
+  for (const u of imageUrls)
+    expect(u).toMatch(/\/api\/images\/(?:[A-Za-z0-9]+|c\/[0-9a-f]{64}\.svg\?e=[0-9]+&s=[A-Za-z0-9_-]{22})$/);
 });
 
 test("a submit whose response is lost is retried with the same key and stored once", async ({ page }) => {

@@ -1,7 +1,9 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/participant-flow/enter-study";
 import { StudyConfigSchema, type StudyConfigInput } from "@/lib/study-config";
+
+const TINY_SVG = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>");
 
 /** A translation item (T1) with its answer key; gold `move <axis> <d>`. */
 export async function createTranslationItem(
@@ -23,8 +25,8 @@ export async function createTranslationItem(
             position: 0,
             caption: "Image 1: front view",
             mimeType: "image/svg+xml",
-            sha256: "x",
-            data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+            sha256: createHash("sha256").update(TINY_SVG).digest("hex"),
+            data: TINY_SVG,
           },
         ],
       },

@@ -8,7 +8,14 @@ import { enterStudy } from "@/lib/server/participant-flow/enter-study";
 import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { markQuestionShown } from "@/lib/server/participant-flow/question-clock";
-import { getParticipantImage, getScene, getSession, postAnswer, postShown } from "@/lib/server/participant-flow/routes";
+import {
+  getParticipantImage,
+  getScene,
+  getSession,
+  getStoredImage,
+  postAnswer,
+  postShown,
+} from "@/lib/server/participant-flow/routes";
 import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
@@ -101,7 +108,7 @@ describe("participant routes when the database connection is terminated", () => 
     expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
   });
 
-  it("GET /api/images/:id answers 200 with the image bytes and its sandbox CSP (retried)", async () => {
+  it("GET /api/images/:id redirects to a signed link that serves the image bytes with its sandbox CSP (retried)", async () => {
     const { participantId, cookie, current } = await participant("fault-image");
     await markQuestionShown(participantId, current.assignmentId);
     const imageId = current.item.images[0]!.id;
@@ -109,12 +116,14 @@ describe("participant routes when the database connection is terminated", () => 
       getParticipantImage(get(`/api/images/${imageId}`, cookie), { params: { id: imageId } }),
     );
     expect(terminated).toBe(1);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-    );
+    expect(response.status).toBe(302);
+    const link = response.headers.get("location")!;
+    const file = /^\/api\/images\/c\/([0-9a-f]{64}\.svg)\?/.exec(link)![1]!;
+    const image = await getStoredImage(get(link, cookie), { params: { file } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
     const stored = await db.itemImage.findUniqueOrThrow({ where: { id: imageId }, select: { data: true } });
-    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(stored.data))).toBe(true);
+    expect(Buffer.from(await image.arrayBuffer()).equals(Buffer.from(stored.data))).toBe(true);
   });
 
   it("GET /api/participant/scene/:assignmentId answers 200 with the scene (retried)", async () => {

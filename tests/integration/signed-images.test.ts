@@ -1,12 +1,17 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { gunzipSync } from "node:zlib";
-import { db, disconnectDb } from "@/lib/server/db";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { db, dbPool, disconnectDb } from "@/lib/server/db";
 import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
 import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { submitAnswer } from "@/lib/server/participant-flow/record-response";
-import { imageCache, serveSignedImage } from "@/lib/server/image-serve";
-import { getParticipantImage } from "@/lib/server/participant-flow/routes/image";
-import { IMAGE_URL_TTL_S, signImageSegment, withSignedImageUrls } from "@/lib/server/image-url";
+import { markQuestionShown } from "@/lib/server/participant-flow/question-clock";
+import { getParticipantImage, getStoredImage } from "@/lib/server/participant-flow/routes/image";
+import { backfillImageStore, imageStoreDir } from "@/lib/server/image-store";
+import { imageUrlFor, withSignedImageUrls } from "@/lib/server/image-url";
 import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
@@ -18,36 +23,49 @@ async function consented(config: Parameters<typeof createTranslationStudy>[0]["c
   const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, ...config } });
   const participantId = await joinStudy(study.slug, pid);
   await recordConsent(participantId, true, TEST_DEVICE);
-  return { participantId, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}` };
+  const who = { participantId, studyId: study.id };
+  return { ...who, who, cookie: `${PARTICIPANT_COOKIE}=${createParticipantToken(participantId, study.id)}` };
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => new Request(`http://127.0.0.1${url}`, { headers });
-const segmentOf = (url: string) => url.slice("/api/images/".length);
+const fileOf = (url: string) => new URL(url, "http://x").pathname.slice("/api/images/c/".length);
+const serve = (url: string, headers: Record<string, string> = {}) =>
+  getStoredImage(get(url, headers), { params: { file: fileOf(url) } });
+const LINK = /^\/api\/images\/c\/[0-9a-f]{64}\.svg\?e=\d+&s=[A-Za-z0-9_-]{22}$/;
 
-describe("signed image URLs, as the participant routes issue them and the image route serves them", () => {
-  it("untimed: the session's current and upcoming images carry signed URLs that serve the bytes, cacheable, with 304 on revalidation", async () => {
-    const { participantId, cookie } = await consented({}, "signed-untimed");
-    const session = withSignedImageUrls((await getParticipantSession(participantId))!, participantId, false);
+/** A rendered view's size and redundancy (many atoms and labels as SVG elements), different in every test run. */
+function bigSvg(): Buffer<ArrayBuffer> {
+  const salt = randomBytes(8).toString("hex");
+  const atoms = Array.from(
+    { length: 2000 },
+    (_, i) =>
+      `<circle cx="${(i * 37) % 1024}" cy="${(i * 91) % 1024}" r="6" fill="#909090"/><text x="${(i * 37) % 1024}" y="${(i * 91) % 1024}">C${i}</text>`,
+  );
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024"><!--${salt}-->${atoms.join("")}</svg>`,
+  );
+}
+
+describe("signed image links, as the participant routes issue them and the app serves them without nginx", () => {
+  it("untimed: the session's current and upcoming images carry links that serve the bytes, cacheable, with 304 on revalidation", async () => {
+    const { participantId, who, cookie } = await consented({}, "signed-untimed");
+    const session = await withSignedImageUrls((await getParticipantSession(participantId))!, who, false);
     const url = session.current!.item.images[0]!.url!;
-    expect(url).toMatch(/^\/api\/images\/[A-Za-z0-9]+$/);
+    expect(url).toMatch(LINK);
     expect(session.upcomingImageUrls).toHaveLength(1);
 
-    const res = await serveSignedImage(get(url, { cookie }), segmentOf(url));
+    const res = await serve(url, { cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/svg+xml");
     expect(await res.text()).toContain("<svg");
-    expect(res.headers.get("cache-control")).toMatch(/^private, max-age=\d+, immutable$/);
-    const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get("cache-control")!)![1]);
-    expect(maxAge).toBeGreaterThanOrEqual(IMAGE_URL_TTL_S - 5);
+    expect(res.headers.get("cache-control")).toBe("private, max-age=3600, immutable");
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
     const etag = res.headers.get("etag")!;
-    expect(etag).toBe('"x"');
-
-    const again = await serveSignedImage(get(url, { cookie, "if-none-match": etag }), segmentOf(url));
+    const again = await serve(url, { cookie, "if-none-match": etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
 
-    // The next question's prefetched URL is the one the answer's update names (same hour): the browser's cache answers it.
+    // The next question's prefetched link is the one the answer's update names (same hour): the browser's cache answers it.
     const out = await submitAnswer({
       participantId,
       assignmentId: session.current!.assignmentId,
@@ -56,103 +74,109 @@ describe("signed image URLs, as the participant routes issue them and the image 
       rtClientMs: 1000,
     });
     expect(out.timed).toBe(false);
-    const update = withSignedImageUrls(out.update, participantId, out.timed);
+    const update = await withSignedImageUrls(out.update, who, out.timed);
     expect(update.current!.item.images.map((i) => i.url)).toEqual(session.upcomingImageUrls);
   });
 
-  it("an SVG goes gzip-compressed to a browser that accepts it, with its own ETag; the bytes unchanged to one that does not", async () => {
-    const { participantId, cookie } = await consented({}, "signed-gzip");
-    const session = withSignedImageUrls((await getParticipantSession(participantId))!, participantId, false);
-    const image = session.current!.item.images[0]!;
-    // A rendered view's size and redundancy: many atoms and labels as SVG elements.
-    const atoms = Array.from(
-      { length: 2000 },
-      (_, i) =>
-        `<circle cx="${(i * 37) % 1024}" cy="${(i * 91) % 1024}" r="6" fill="#909090"/><text x="${(i * 37) % 1024}" y="${(i * 91) % 1024}">C${i}</text>`,
-    );
-    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024">${atoms.join("")}</svg>`);
-    await db.itemImage.update({ where: { id: image.id }, data: { data: svg } });
+  it("a picture the store lacks is written from the database on its first request, with gzip and brotli forms served by Accept-Encoding", async () => {
+    const { participantId, who, cookie } = await consented({}, "signed-packed");
+    const image = (await getParticipantSession(participantId))!.current!.item.images[0]!;
+    const svg = bigSvg();
+    const sha256 = createHash("sha256").update(svg).digest("hex");
+    await db.itemImage.update({ where: { id: image.id }, data: { data: svg, sha256 } });
+    const file = path.join(imageStoreDir(), `${sha256}.svg`);
+    expect(fs.existsSync(file)).toBe(false);
+    const url = imageUrlFor({ sha256, mimeType: "image/svg+xml" }, who);
 
-    const zipped = await serveSignedImage(
-      get(image.url!, { cookie, "accept-encoding": "gzip, deflate, br" }),
-      segmentOf(image.url!),
-    );
-    expect(zipped.status).toBe(200);
-    expect(zipped.headers.get("content-encoding")).toBe("gzip");
-    expect(zipped.headers.get("vary")).toBe("Accept-Encoding");
-    const packed = Buffer.from(await zipped.arrayBuffer());
+    const br = await serve(url, { cookie, "accept-encoding": "gzip, deflate, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).equals(svg)).toBe(true);
+    for (const suffix of ["", ".gz", ".br"]) expect(fs.existsSync(file + suffix)).toBe(true);
+
+    const gz = await serve(url, { cookie, "accept-encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    const packed = Buffer.from(await gz.arrayBuffer());
     expect(packed.byteLength).toBeLessThan(svg.byteLength / 3);
     expect(gunzipSync(packed).equals(svg)).toBe(true);
 
-    const plain = await serveSignedImage(
-      get(image.url!, { cookie, "accept-encoding": "identity" }),
-      segmentOf(image.url!),
-    );
+    const plain = await serve(url, { cookie, "accept-encoding": "identity" });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(Buffer.from(await plain.arrayBuffer()).equals(svg)).toBe(true);
-    expect(plain.headers.get("etag")).not.toBe(zipped.headers.get("etag"));
-
-    // Revalidation matches the representation asked for: the gzip ETag revalidates a gzip request only.
-    const again = await serveSignedImage(
-      get(image.url!, { cookie, "accept-encoding": "gzip", "if-none-match": zipped.headers.get("etag")! }),
-      segmentOf(image.url!),
-    );
-    expect(again.status).toBe(304);
-    const other = await serveSignedImage(
-      get(image.url!, { cookie, "if-none-match": zipped.headers.get("etag")! }),
-      segmentOf(image.url!),
-    );
-    expect(other.status).toBe(200);
-    const any = await serveSignedImage(get(image.url!, { cookie, "if-none-match": "*" }), segmentOf(image.url!));
-    expect(any.status).toBe(304);
-
-    // The plain-id route (a timed study's images) revalidates too.
-    const byId = `/api/images/${image.id}`;
-    const first = await getParticipantImage(get(byId, { cookie }), { params: { id: image.id } });
-    expect(first.status).toBe(200);
-    const revalidated = await getParticipantImage(get(byId, { cookie, "if-none-match": first.headers.get("etag")! }), {
-      params: { id: image.id },
-    });
-    expect(revalidated.status).toBe(304);
+    // One ETag per representation: the gzip one revalidates a gzip request only.
+    expect(new Set([br, gz, plain].map((r) => r.headers.get("etag"))).size).toBe(3);
+    expect(
+      (await serve(url, { cookie, "accept-encoding": "gzip", "if-none-match": gz.headers.get("etag")! })).status,
+    ).toBe(304);
+    expect((await serve(url, { cookie, "if-none-match": gz.headers.get("etag")! })).status).toBe(200);
   });
 
-  it("refuses without the database: another participant's cookie, a tampered or expired URL (403), no cookie (401)", async () => {
+  it("refuses another participant's cookie, a tampered or expired link and no cookie (403) before looking for the picture", async () => {
     const a = await consented({}, "signed-owner");
     const b = await consented({}, "signed-other");
-    const session = withSignedImageUrls((await getParticipantSession(a.participantId))!, a.participantId, false);
-    const segment = segmentOf(session.current!.item.images[0]!.url!);
-    const lookups = () => imageCache().hits + imageCache().misses;
-    const before = lookups();
-
-    expect((await serveSignedImage(get("/", { cookie: b.cookie }), segment)).status).toBe(403);
-    const tampered = segment.slice(0, -1) + (segment.endsWith("0") ? "1" : "0");
-    expect((await serveSignedImage(get("/", { cookie: a.cookie }), tampered)).status).toBe(403);
-    const imageId = session.current!.item.images[0]!.id;
-    const stale = signImageSegment(imageId, a.participantId, Date.now() - (IMAGE_URL_TTL_S + 3600) * 1000);
-    expect((await serveSignedImage(get("/", { cookie: a.cookie }), stale)).status).toBe(403);
-    expect((await serveSignedImage(get("/"), segment)).status).toBe(401);
-    // None of them looked the image up (no cache lookup, so no database query either).
-    expect(lookups()).toBe(before);
-    // The owner's request does.
-    expect((await serveSignedImage(get("/", { cookie: a.cookie }), segment)).status).toBe(200);
-    expect(lookups()).toBe(before + 1);
+    const session = await withSignedImageUrls((await getParticipantSession(a.participantId))!, a.who, false);
+    const url = session.current!.item.images[0]!.url!;
+    expect((await serve(url, { cookie: b.cookie })).status).toBe(403);
+    const tampered = url.replace(/s=(.)/, (_, c: string) => `s=${c === "A" ? "B" : "A"}`);
+    expect((await serve(tampered, { cookie: a.cookie })).status).toBe(403);
+    const sha256 = fileOf(url).slice(0, 64);
+    const stale = imageUrlFor({ sha256, mimeType: "image/svg+xml" }, a.who, Date.now() - 6 * 3600_000);
+    expect((await serve(stale, { cookie: a.cookie })).status).toBe(403);
+    expect((await serve(url)).status).toBe(403);
+    expect((await serve(url, { cookie: a.cookie })).status).toBe(200);
+    // A validly signed link to a picture nobody stored: 404, so the refusals above came from the check alone.
+    const nowhere = imageUrlFor({ sha256: "0".repeat(64), mimeType: "image/svg+xml" }, a.who);
+    expect((await serve(nowhere, { cookie: a.cookie })).status).toBe(404);
   });
 
-  it("timed: no image is signed (each request goes through the question's content gate); the answer says the study is timed", async () => {
-    const { participantId } = await consented({ timeLimitSec: 600 }, "signed-timed");
+  it("timed: no link in responses; a plain id redirects, once the question is shown, to a link that expires within a minute", async () => {
+    const { participantId, who, cookie } = await consented({ timeLimitSec: 600 }, "signed-timed");
     const session = (await getParticipantSession(participantId))!;
-    const signed = withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null);
+    const signed = await withSignedImageUrls(session, who, session.study.timeLimitSec !== null);
     expect(signed.current!.item.images.every((i) => i.url === undefined)).toBe(true);
     expect(signed.upcomingImageUrls).toEqual([]);
+    const id = session.current!.item.images[0]!.id;
+    const byId = () => getParticipantImage(get(`/api/images/${id}`, { cookie }), { params: { id } });
+    expect((await byId()).status).toBe(409);
+    await markQuestionShown(participantId, session.current!.assignmentId);
+    const redirect = await byId();
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("cache-control")).toBe("no-store");
+    const link = redirect.headers.get("location")!;
+    expect(link).toMatch(LINK);
+    const expiry = Number(new URL(link, "http://x").searchParams.get("e"));
+    expect(expiry).toBeGreaterThan(Date.now() / 1000);
+    expect(expiry).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+    expect((await serve(link, { cookie })).status).toBe(200);
   });
 
-  it("the answer key never appears in an image URL", async () => {
-    const { participantId } = await consented({}, "signed-key");
-    const session = withSignedImageUrls((await getParticipantSession(participantId))!, participantId, false);
-    const ids = [...session.current!.item.images.map((i) => i.id), ...session.upcomingImageIds];
+  it("the answer key never appears in a link: the picture's content hash, an expiry and a digest", async () => {
+    const { participantId, who } = await consented({}, "signed-key");
+    const session = await withSignedImageUrls((await getParticipantSession(participantId))!, who, false);
     const urls = [...session.current!.item.images.map((i) => i.url!), ...session.upcomingImageUrls];
-    // Each URL is its image's opaque id, an expiry and a MAC in hex: nothing else, so nothing of the answer.
-    urls.forEach((url, k) => expect(url).toMatch(new RegExp(`^/api/images/${ids[k]}[0-9a-z]{7}[0-9a-f]{32}$`)));
-    expect(urls.join(" ")).not.toMatch(/move/i);
+    for (const url of urls) expect(url).toMatch(LINK);
+    expect(urls.join(" ")).not.toMatch(/move|[xyz]\b/i);
+  });
+
+  it("backfill writes every stored picture the store lacks and corrects a row whose hash is not its bytes'", async () => {
+    const { participantId } = await consented({}, "signed-backfill");
+    const image = (await getParticipantSession(participantId))!.current!.item.images[0]!;
+    const svg = bigSvg();
+    await db.itemImage.update({ where: { id: image.id }, data: { data: svg, sha256: "x" } });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-image-store-"));
+    try {
+      const report = await backfillImageStore(dbPool(), dir);
+      expect(report.corrected).toBeGreaterThanOrEqual(1);
+      const sha256 = createHash("sha256").update(svg).digest("hex");
+      expect((await db.itemImage.findUniqueOrThrow({ where: { id: image.id } })).sha256).toBe(sha256);
+      for (const suffix of ["", ".gz", ".br"])
+        expect(fs.existsSync(path.join(dir, `${sha256}.svg${suffix}`))).toBe(true);
+      const again = await backfillImageStore(dbPool(), dir);
+      expect(again.written).toBe(0);
+      expect(again.present).toBe(again.distinct);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

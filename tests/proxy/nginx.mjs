@@ -11,6 +11,8 @@ const [listen, app] = process.argv.slice(2);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-nginx-"));
 fs.chmodSync(dir, 0o755);
 // The shipped template (deploy/nginx.conf.template) with one app instance; X-Forwarded-Proto https stands in for TLS.
+// The image store is the app's default (.data/image-store in the repository), the secret the environment's
+// IMAGE_URL_SECRET (tests/proxy/playwright.config.ts gives both processes the same).
 const conf = renderNginxConf({
   listen: `127.0.0.1:${listen}`,
   upstreams: [`127.0.0.1:${app}`],

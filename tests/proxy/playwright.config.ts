@@ -7,6 +7,8 @@ import base from "../../playwright.config";
 export const APP_PORT = Number(process.env.PROXY_APP_PORT ?? 3102);
 export const PROXY_PORT = Number(process.env.PROXY_PORT ?? 3103);
 export const PUBLIC_URL = `http://localhost:${PROXY_PORT}`;
+/** Shared by the app (which signs image links) and nginx (which verifies them): IMAGE_URL_SECRET. */
+export const IMAGE_URL_SECRET = "proxy-e2e-image-links-not-for-production-0123";
 /** Web servers run in the repo root (Playwright's default is this config's folder). */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -39,6 +41,7 @@ export default defineConfig({
         ADMIN_PASSWORD: "proxy-admin-password",
         // nginx appends the client to X-Forwarded-For: one trusted hop (docs/security.md).
         TRUSTED_PROXY_HOPS: "1",
+        IMAGE_URL_SECRET,
         ...databaseEnv,
       },
     },
@@ -48,6 +51,7 @@ export default defineConfig({
       cwd: ROOT,
       reuseExistingServer: false,
       timeout: 60_000,
+      env: { IMAGE_URL_SECRET },
     },
   ],
 });

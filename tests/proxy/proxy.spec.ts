@@ -1,8 +1,12 @@
 // Behind a real reverse proxy (nginx, X-Forwarded-Proto: https): a participant who reaches it by another name than the
 // configured public URL completes a session (relative redirects keep the cookie), and staff sign in.
+import fs from "node:fs";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
+import { IMAGE_LINK_PREFIX, parseImageFileName, signImageLink } from "../../lib/image-link";
 import { completeDemo } from "../helpers/demo-walk";
-import { PROXY_PORT } from "./playwright.config";
+import { APP_PORT, IMAGE_URL_SECRET, PROXY_PORT, PUBLIC_URL } from "./playwright.config";
 
 test("a participant completes the demo study through the proxy, reached by IP address", async ({ browser }) => {
   const context = await browser.newContext();
@@ -54,4 +58,93 @@ test("the shipped nginx config serves build assets from disk and limits one addr
   );
   expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   expect(statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+/** The app instance's process (the suite's web server: node .next/misi-server.mjs --port APP_PORT). */
+function appPid(): number {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => a.endsWith("misi-server.mjs")) && args.includes(String(APP_PORT))) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error("the app's process was not found");
+}
+
+/** Bytes a process has written (files, pipes and sockets alike), from /proc/<pid>/io. */
+const bytesWritten = (pid: number) => Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, "utf8"))![1]);
+
+/** A GET through the proxy whose body is kept as it came (content-encoded). */
+function rawGet(pathAndQuery: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(`http://127.0.0.1:${PROXY_PORT}${pathAndQuery}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+test("images come from nginx through the links the app signs; a tampered or expired link is 403; the app sends no image bytes", async ({
+  playwright,
+}) => {
+  const request = await playwright.request.newContext({ baseURL: PUBLIC_URL });
+  const join = await request.get("/s/demo?PROLIFIC_PID=proxy-images&STUDY_ID=demo&SESSION_ID=1", { maxRedirects: 0 });
+  expect(join.status()).toBeLessThan(400);
+  const consent = await request.post("/api/participant/consent", {
+    headers: { origin: PUBLIC_URL, "content-type": "application/json" },
+    data: {
+      accept: true,
+      device: {
+        viewportWidth: 1280,
+        viewportHeight: 800,
+        devicePixelRatio: 1,
+        userAgent: "proxy-test",
+        pointer: "fine",
+      },
+    },
+  });
+  expect(consent.status()).toBe(200);
+  const session = (await consent.json()) as { current: { item: { images: { url: string }[] } } };
+  const urls = session.current.item.images.map((i) => i.url);
+  expect(urls.length).toBeGreaterThan(0);
+  const participant = (await request.storageState()).cookies.find((c) => c.name === "misi_participant")!;
+  const cookie = `misi_participant=${participant.value}`;
+
+  const pid = appPid();
+  const before = bytesWritten(pid);
+  let served = 0;
+  for (let round = 0; round < 5; round++)
+    for (const url of urls) {
+      const res = await rawGet(url, { cookie, "accept-encoding": "gzip" });
+      expect(res.status).toBe(200);
+      expect(res.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(res.body).toString("utf8")).toContain("<svg");
+      // nginx's file headers (the app sends neither).
+      expect(res.headers["last-modified"]).toBeTruthy();
+      expect(res.headers["cache-control"]).toBe("private, max-age=3600, immutable");
+      served += res.body.byteLength;
+    }
+  // The app wrote less than one image's worth meanwhile (nothing reached it: its own background writes, if any).
+  expect(served).toBeGreaterThan(100_000);
+  expect(bytesWritten(pid) - before).toBeLessThan(8_000);
+
+  const [url] = urls as [string];
+  const link = new URL(url, PUBLIC_URL);
+  const tampered = url.replace(/s=(.)/, (_, c: string) => `s=${c === "A" ? "B" : "A"}`);
+  expect((await rawGet(tampered, { cookie })).status).toBe(403);
+  // The same rule as the app's (lib/image-link.ts), one second past its expiry; and the same rule still valid.
+  const parsed = parseImageFileName(link.pathname.slice(IMAGE_LINK_PREFIX.length))!;
+  const sign = (expirySec: number) =>
+    signImageLink({ secret: IMAGE_URL_SECRET, ...parsed, cookie: participant.value, expirySec });
+  expect((await rawGet(sign(Math.floor(Date.now() / 1000) - 1), { cookie })).status).toBe(403);
+  expect((await rawGet(sign(Math.floor(Date.now() / 1000) + 60), { cookie })).status).toBe(200);
+  // Another browser (no participant cookie) cannot use the link.
+  expect((await rawGet(url, {})).status).toBe(403);
+  await request.dispose();
 });

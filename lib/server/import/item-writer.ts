@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from "@/prisma/generated/client";
 import { computeItemContentHash } from "@/lib/import/content-hash";
 import type { ItemPlan } from "@/lib/import/item-plan";
 import type { ImportReportBuilder } from "@/lib/import/report";
+import { storeImage } from "@/lib/server/image-store";
 import type { LoadedImage } from "./load-images";
 
 /** A database handle: the import's transaction, or the plain client for read-only dry runs. */
@@ -246,5 +247,13 @@ export class ItemWriter {
       }
     }
     if (rows.length > 0) await this.client.itemImage.createMany({ data: rows });
+    // The files participants fetch (lib/server/image-store.ts), once per picture. A rolled-back import leaves files
+    // no row names: harmless, a name is its content, and a later import of the same picture finds it written.
+    // Four at a time: compression runs on zlib's thread pool (four threads by default).
+    const pending = items.flatMap((item) => item.images);
+    const worker = async () => {
+      for (let img = pending.pop(); img; img = pending.pop()) await storeImage(img.data!, img.mimeType, img.sha256);
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
   }
 }

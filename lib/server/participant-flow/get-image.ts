@@ -12,19 +12,21 @@ export interface ImageBytes {
   sha256: string;
 }
 
+/** What a participant is given: a link to the stored picture (lib/server/image-url.ts), never the bytes. */
+export type ImageRef = Omit<ImageBytes, "data">;
+
 /**
- * An item image if this participant was assigned its item; null otherwise (no probing other items' images). In a timed
+ * An item image's content hash and type if this participant was assigned its item; null otherwise (no probing other items' images). In a timed
  * study, a refusal until the item is the participant's current question and has been reported shown
  * (question-content-gate.ts); option images of MC items are item images and go through the same gate.
  */
 export async function findImageForParticipant(
   imageId: string,
   participantId: string,
-): Promise<ImageBytes | ContentRefusal | null> {
+): Promise<ImageRef | ContentRefusal | null> {
   const image = await db.itemImage.findFirst({
     where: { id: imageId, item: { assignments: { some: { participantId } } } },
     select: {
-      data: true,
       mimeType: true,
       sha256: true,
       item: { select: { assignments: { where: { participantId }, select: GATE_SELECT } } },
@@ -34,7 +36,7 @@ export async function findImageForParticipant(
   if (!image || !assignment) return null;
   const refusal = await checkQuestionContent(participantId, assignment);
   if (refusal) return refusal;
-  return { data: image.data, mimeType: image.mimeType, sha256: image.sha256 };
+  return { mimeType: image.mimeType, sha256: image.sha256 };
 }
 
 /** Any item image (staff preview). */

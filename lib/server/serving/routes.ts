@@ -3,6 +3,7 @@ import {
   getJoin,
   getParticipantImage,
   getScene,
+  getStoredImage,
   getSession,
   postAnswer,
   postConsent,
@@ -11,7 +12,7 @@ import {
   postShown,
 } from "@/lib/server/participant-flow/routes";
 import type { ParticipantHandler } from "@/lib/server/participant-flow/routes";
-import { isSignedSegment } from "@/lib/server/image-url";
+import { IMAGE_LINK_PREFIX } from "@/lib/image-link";
 import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 
 /**
@@ -115,13 +116,25 @@ export function matchParticipantRoute(
       perAddress: fixed.shed || fixed.maxBodyBytes !== undefined,
       ...(fixed.maxBodyBytes !== undefined ? { maxBodyBytes: fixed.maxBodyBytes } : {}),
     };
+  if (method === "GET" && pathname.startsWith(IMAGE_LINK_PREFIX)) {
+    // A signed link (lib/image-link.ts), which nginx serves when it is in front. Never shed (an <img> is not retried).
+    const file = segment(pathname.slice(IMAGE_LINK_PREFIX.length));
+    return file
+      ? {
+          handler: getStoredImage as ParticipantHandler<Record<string, string>>,
+          params: { file },
+          shed: false,
+          perAddress: false,
+        }
+      : null;
+  }
   for (const r of PREFIXED) {
     if (method !== r.method || !pathname.startsWith(r.prefix)) continue;
     const value = segment(pathname.slice(r.prefix.length));
     if (!value) return null;
-    // An image: never shed (an <img> is not retried). Signed: no database unless the byte cache misses. Plain ids (timed
-    // studies) run the content gate; with a staff cookie a plain id goes to Next, which can read the staff session.
-    if (r.key === "image" && !isSignedSegment(value) && hasStaffSessionCookie(cookieHeader)) return null;
+    // An image id: never shed (an <img> is not retried). A participant's id runs the content gate and is redirected to a
+    // short-lived signed link; with a staff cookie it goes to Next, which can read the staff session.
+    if (r.key === "image" && hasStaffSessionCookie(cookieHeader)) return null;
     return { handler: r.handler, params: { [r.param]: value }, shed: r.shed, perAddress: r.shed };
   }
   if (method !== "GET") return null;

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 
 /** A marker stored ONLY in answer keys (gold JSON and distractor notes): if it ever reaches the browser, the key leaked. */
@@ -71,13 +71,14 @@ export async function createSentinelStudy(options: {
       for (let p = 0; p < 4; p++) {
         const data = TINY_SVG(`${i}-${p}`);
         await c.query(
-          `INSERT INTO "ItemImage"(id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', 'x', $5)`,
+          `INSERT INTO "ItemImage"(id, "itemId", position, caption, "mimeType", sha256, data) VALUES ($1, $2, $3, $4, 'image/svg+xml', $6, $5)`,
           [
             `img${tag}${i}${p}${randomBytes(4).toString("hex")}`,
             itemId,
             p,
             ["Image 1: front view", "Image 2: left view", "Image 3: top view", "Image 4: front view after the move"][p],
             data,
+            createHash("sha256").update(data).digest("hex"),
           ],
         );
       }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/participant-flow/enter-study";
@@ -9,6 +10,9 @@ import { submitAnswer } from "@/lib/server/participant-flow/record-response";
 import { markQuestionShown } from "@/lib/server/participant-flow/question-clock";
 import type { StudyConfigInput } from "@/lib/study-config";
 import { createTranslationStudy } from "../../helpers/study-fixtures";
+
+const optionSvg = (letter: string) =>
+  Buffer.from(`<svg xmlns='http://www.w3.org/2000/svg'><text>${letter}</text></svg>`);
 
 afterAll(async () => {
   await disconnectDb();
@@ -46,8 +50,8 @@ async function startParticipant(config: StudyConfigInput, pid: string) {
         position: k + 1,
         caption: `Option ${letter}`,
         mimeType: "image/svg+xml",
-        sha256: `opt-${letter}`,
-        data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        sha256: createHash("sha256").update(optionSvg(letter)).digest("hex"),
+        data: optionSvg(letter),
       })),
     });
   }

@@ -112,7 +112,7 @@ describe("every participant-flow caller uses misi_open_assignments", () => {
 
     const viewer = await started(timed.slug, "viewer");
     await markQuestionShown(viewer.id, viewer.assignments[0]!.id);
-    expect("data" in ((await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)) ?? {})).toBe(true);
+    expect("sha256" in ((await findImageForParticipant(viewer.assignments[0]!.imageId, viewer.id)) ?? {})).toBe(true);
     const stamper = await started(timed.slug, "stamper");
 
     const address = "198.51.100.77";

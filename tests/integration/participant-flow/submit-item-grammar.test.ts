@@ -1,6 +1,6 @@
 // The answer submit parses a T9 answer against the item's own chains, as the question screen does: the server never
 // accepts a reading the screen refuses ('GLY 27 C O' where the item has chain C but no chain O; a chain it lacks).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/server/db";
 import { getParticipantSession } from "@/lib/server/participant-flow/get-session";
@@ -9,6 +9,8 @@ import { submitAnswer } from "@/lib/server/participant-flow/record-response";
 import { pocketLigandTask } from "@/lib/tasks/pocket-ligand";
 import { StudyConfigSchema } from "@/lib/study-config";
 import { DEVICE, join } from "./helpers";
+
+const SVG = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>");
 
 afterAll(async () => {
   await disconnectDb();
@@ -33,8 +35,8 @@ async function pocketStudy() {
             position: 0,
             caption: "Image 1",
             mimeType: "image/svg+xml",
-            sha256: "x",
-            data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+            sha256: createHash("sha256").update(SVG).digest("hex"),
+            data: SVG,
           },
         ],
       },

@@ -23,7 +23,7 @@ export default async function StudySessionPage({ params }: { params: Promise<{ s
   return (
     <main>
       <SessionApp
-        initial={withSignedImageUrls(session, token.participantId, session.study.timeLimitSec !== null) as SessionState}
+        initial={(await withSignedImageUrls(session, token, session.study.timeLimitSec !== null)) as SessionState}
       />
     </main>
   );

@@ -19,7 +19,7 @@ export const postAnswer = withParticipant(PARTICIPANT_API.answer, async ({ parti
   });
   // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
   return Response.json(
-    { result, update: withSignedImageUrls(update, participant.participantId, timed) },
+    { result, update: await withSignedImageUrls(update, participant, timed) },
     { headers: NO_STORE_JSON },
   );
 });

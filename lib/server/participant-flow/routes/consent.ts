@@ -42,8 +42,11 @@ export const postConsent = withParticipant(
     // A never-consented participant can be removed by the per-study bound (docs/security.md): ask for the link again.
     if (!session)
       throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-    return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), {
-      headers: NO_STORE_JSON,
-    });
+    return Response.json(
+      await withSignedImageUrls(session, { participantId, studyId }, session.study.timeLimitSec !== null),
+      {
+        headers: NO_STORE_JSON,
+      },
+    );
   },
 );

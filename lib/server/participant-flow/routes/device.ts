@@ -24,8 +24,11 @@ export const postDevice = withParticipant(
     const session = await getParticipantSession(participantId);
     if (!session)
       throw new AppError("UNAUTHENTICATED", "This study link has expired for you: please open your study link again.");
-    return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), {
-      headers: NO_STORE_JSON,
-    });
+    return Response.json(
+      await withSignedImageUrls(session, { participantId, studyId }, session.study.timeLimitSec !== null),
+      {
+        headers: NO_STORE_JSON,
+      },
+    );
   },
 );

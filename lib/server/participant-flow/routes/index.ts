@@ -8,7 +8,12 @@ export { postPrimer } from "@/lib/server/participant-flow/routes/primer";
 export { postShown } from "@/lib/server/participant-flow/routes/shown";
 export { postAnswer } from "@/lib/server/participant-flow/routes/answer";
 export { getScene } from "@/lib/server/participant-flow/routes/scene";
-export { getParticipantImage, imageHandler, IMAGE_RESPONSE_HEADERS } from "@/lib/server/participant-flow/routes/image";
+export {
+  getParticipantImage,
+  getStoredImage,
+  imageHandler,
+  IMAGE_RESPONSE_HEADERS,
+} from "@/lib/server/participant-flow/routes/image";
 export {
   withParticipant,
   withOptionalParticipant,

@@ -9,10 +9,10 @@ import { withParticipant } from "@/lib/server/participant-flow/routes/with-parti
  * GET /api/participant/session – the participant's current screen (public data only). Reading never assigns or
  * renews reservations: only answering does.
  */
-export const getSession = withParticipant({}, async ({ participant: { participantId } }) => {
-  const session = await getParticipantSession(participantId);
+export const getSession = withParticipant({}, async ({ participant }) => {
+  const session = await getParticipantSession(participant.participantId);
   if (!session) throw new AppError("NOT_FOUND", "Session not found.");
-  return Response.json(withSignedImageUrls(session, participantId, session.study.timeLimitSec !== null), {
+  return Response.json(await withSignedImageUrls(session, participant, session.study.timeLimitSec !== null), {
     headers: NO_STORE_JSON,
   });
 });
