@@ -11,5 +11,9 @@ export default defineConfig({
   testMatch: "*.bench.ts",
   timeout: 180_000,
   reporter: [["list"]],
+  // No Playwright trace here: recording one (the e2e config's retain-on-failure) screencasts every frame the page
+  // presents, which in SwiftShader cost as much as the 3D view itself (≈ 10 → 26+ fps turning the largest demo pocket,
+  // docs/decisions/0011-3d-view-software-gl.md). A participant's browser records nothing.
+  use: { ...base.use, trace: "off" },
   webServer: { ...webServer, cwd: root },
 });

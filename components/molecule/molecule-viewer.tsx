@@ -17,6 +17,8 @@ const POCKET_CARBON_COLORS = ["#BF99F2", "#F2B366"] as const;
 const LIGAND_CARBON_COLOR = "#909090";
 const BALL_RADIUS_A = 0.35;
 const STICK_RADIUS_A = 0.12;
+/** Length of a stick's axis inside its ball: there the whole stick (radius STICK_RADIUS_A) lies within the ball. */
+const STICK_HIDDEN_IN_BALL_A = Math.sqrt(BALL_RADIUS_A ** 2 - STICK_RADIUS_A ** 2);
 /** Above this many atoms the 3D view renders without multisampling (software renderers never use it). */
 const MSAA_MAX_ATOMS = 2000;
 /** Device pixels per CSS pixel, at most, on a GPU (a software renderer draws one per CSS pixel). */
@@ -55,13 +57,21 @@ export function impostorBuffers(scene: Scene3d): { atoms: ImpostorAtoms; bonds: 
   for (let k = 0; k < halves / 2; k++) {
     const i = scene.bonds[2 * k]!;
     const j = scene.bonds[2 * k + 1]!;
+    const length = Math.hypot(
+      positions[3 * j]! - positions[3 * i]!,
+      positions[3 * j + 1]! - positions[3 * i + 1]!,
+      positions[3 * j + 2]! - positions[3 * i + 2]!,
+    );
+    // Each half-stick starts where it leaves its ball: the part inside is hidden from every direction, and in software
+    // GL each of its fragments still ran the shader (they write their depth, so no early depth test skips them).
+    const trim = length > 0 ? Math.min(STICK_HIDDEN_IN_BALL_A / length, 0.5) : 0;
     for (let d = 0; d < 3; d++) {
       const a = positions[3 * i + d]!;
       const b = positions[3 * j + d]!;
       const mid = (a + b) / 2;
-      starts[6 * k + d] = a;
+      starts[6 * k + d] = a + (b - a) * trim;
       ends[6 * k + d] = mid;
-      starts[6 * k + 3 + d] = b;
+      starts[6 * k + 3 + d] = b + (a - b) * trim;
       ends[6 * k + 3 + d] = mid;
       bondColors[6 * k + d] = colors[3 * i + d]!;
       bondColors[6 * k + 3 + d] = colors[3 * j + d]!;

@@ -88,6 +88,23 @@ export function pickAtom(
   return best;
 }
 
+/**
+ * A named label's size in CSS px: measured once it has been laid out, then remembered (text and font never change).
+ * Reading offsetWidth every frame, after this frame's style writes, forced a synchronous layout per named atom.
+ */
+const namedSizes = new WeakMap<HTMLElement, [number, number]>();
+function namedLabelSize(span: HTMLElement, text: string): [number, number] {
+  const known = namedSizes.get(span);
+  if (known) return known;
+  const font = LABEL_FONT_PX.n;
+  if (span.offsetWidth > 0) {
+    const size: [number, number] = [span.offsetWidth, span.offsetHeight];
+    namedSizes.set(span, size);
+    return size;
+  }
+  return [text.length * font * AVG_CHAR_WIDTH_EM + 8, font + 6];
+}
+
 /** Positions the label spans of `root` for the current camera: named atoms first and always, then the others. */
 function layoutLabels(
   root: HTMLElement,
@@ -122,9 +139,7 @@ function layoutLabels(
     marker.style.display = "block";
     marker.style.width = marker.style.height = `${Math.round(2 * r)}px`;
     marker.style.transform = `translate(${Math.round(p.x - r)}px, ${Math.round(p.y - r)}px)`;
-    const font = LABEL_FONT_PX.n;
-    const w = span.offsetWidth || n.text.length * font * AVG_CHAR_WIDTH_EM + 8;
-    const h = span.offsetHeight || font + 6;
+    const [w, h] = namedLabelSize(span, n.text);
     // Above-right of the ring, else below-left, first spot clear of the labels placed so far; clamped into the view.
     const candidates: Array<[number, number]> = [
       [p.x + r * 0.7, p.y - r * 0.7 - h],
