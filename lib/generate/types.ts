@@ -25,8 +25,9 @@ import type { TaskId } from "@/lib/tasks/types";
  *    T8 and T9 images name every polar atom of the contact shell (render settings v3). Balanced distractors (T5, T6,
  *    and new for T8) build the symmetric option set first and draw the key uniformly among its corners; the paper
  *    recipe is unchanged.
+ * 7: images follow render settings v4 (SVG numbers no finer than the pixels need); items otherwise as in 6.
  */
-export const GENERATOR_VERSION = "6";
+export const GENERATOR_VERSION = "7";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
 /** One complex as an item's provenance records it. */

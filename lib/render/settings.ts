@@ -5,8 +5,11 @@
  */
 import { z } from "zod";
 
-/** Bump when a default or the drawing itself changes in a way that alters pictures. */
-export const RENDER_SETTINGS_VERSION = 3;
+/**
+ * Bump when a default or the drawing itself changes in a way that alters pictures.
+ * 4: pixel quantities rounded to 0.1 px at 1024 px (svg.ts `svgNumberDecimals`), trailing zeros dropped.
+ */
+export const RENDER_SETTINGS_VERSION = 4;
 
 /** Reference image size for font sizes: label sizes are "px at 1024" and scale with the image. */
 export const LABEL_REFERENCE_SIZE_PX = 1024;

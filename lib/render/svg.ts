@@ -1,8 +1,9 @@
 /**
  * Static renderer: resolved scene → SVG, ball-and-stick in the MiSI-Bench (ChimeraX-like) style.
  *
- * Pure and deterministic: the same scene and settings give byte-identical output (numbers printed
- * with two decimals, gradient ids numbered by sorted colour, no dates, no random or content ids).
+ * Pure and deterministic: the same scene and settings give byte-identical output (pixel quantities
+ * rounded to the step the pixels need, see `svgNumberDecimals`; gradient ids numbered by sorted colour;
+ * no dates, no random or content ids).
  * The SVG carries nothing beyond the picture: no metadata, no title, no transform, no atom ids, so an
  * image file can't leak the answer of the item it illustrates.
  *
@@ -88,7 +89,10 @@ const STICK_HIGHLIGHT_LIGHTEN = 0.45;
 const STICK_HIGHLIGHT_WIDTH_FRACTION = 0.35;
 /** Highlight line offset toward the light (upper left), as a fraction of the stick width. */
 const STICK_HIGHLIGHT_OFFSET_FRACTION = 0.18;
-/** Light comes from the upper left: the gradient's focal point in the ball's bounding box. */
+/**
+ * Light comes from the upper left: the gradient's focal point in the ball's bounding box. Fractions of
+ * the box, not pixels, written as they are (the gradients are in <defs>, once per colour).
+ */
 const BALL_HIGHLIGHT_FOCUS = { fx: 0.36, fy: 0.32 } as const;
 const BALL_HIGHLIGHT_LIGHTEN = 0.6;
 const BALL_EDGE_DARKEN = 0.6;
@@ -99,10 +103,41 @@ const RANK_PER_VIEW = 100;
 /** Extra candidate rings for a label (ligand atom, contact-shell residue) that earlier images could not place often enough. */
 const SHORT_LABEL_EXTRA_RINGS = 2;
 
-/** Fixed two-decimal numbers; "-0.00" would make equal pictures differ byte-wise. */
-function fmt(n: number): string {
-  const s = n.toFixed(2);
-  return s === "-0.00" ? "0.00" : s;
+/**
+ * Rounding step of every pixel quantity in the SVG (positions, radii, stroke widths, font sizes), in
+ * px of a 1024-px view, scaled with the view's smaller side. Why 0.1: rasterisers that supersample an
+ * edge (tiny-skia, which draws our PNGs, and Skia's scan converter) resolve coverage on a quarter-pixel
+ * grid, so an edge moved by less than half of that, 1/8 px, shows nothing new. Rounding to 0.1 px moves
+ * an edge by at most 0.05 px: under 1/8 px even with the view shown at twice its size (a 1024-px view on
+ * the question page's ≥ 600 CSS px at a 2× screen). Finer digits cost bytes that even gzip cannot shed
+ * (issue 31: 38 → 30 KB gzip per view).
+ */
+const PIXEL_STEP_AT_REFERENCE_PX = 0.1;
+
+/** Decimals printed for pixel quantities in an image of these settings: 1 at 1024 px, 2 at 256–512 px. */
+export function svgNumberDecimals(settings: Pick<RenderSettings, "widthPx" | "heightPx">): number {
+  const step = (PIXEL_STEP_AT_REFERENCE_PX * Math.min(settings.widthPx, settings.heightPx)) / LABEL_REFERENCE_SIZE_PX;
+  // The epsilon keeps an exact power of ten (0.1 → 1 decimal) from rounding up to the next decimal.
+  return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+}
+
+/**
+ * Formats a pixel quantity to `decimals` decimals with no trailing zeros ("12.5", "12", never "12.50");
+ * "-0" becomes "0" so equal pictures stay equal byte-wise. The one formatter for every number the
+ * picture's geometry writes.
+ */
+function pixelFormatter(decimals: number): (n: number) => string {
+  // toFixed and a scan for zeros: String(Math.round(n * 10) / 10) prints the same but takes about three times as long.
+  return (n) => {
+    let s = n.toFixed(decimals);
+    if (decimals > 0) {
+      let end = s.length;
+      while (s.charCodeAt(end - 1) === 48 /* 0 */) end--;
+      if (s.charCodeAt(end - 1) === 46 /* . */) end--;
+      s = s.slice(0, end);
+    }
+    return s === "-0" ? "0" : s;
+  };
 }
 
 /** Escapes text for XML element content and attribute values. */
@@ -216,7 +251,9 @@ interface StickTints {
   highlight: string;
 }
 
-function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints): string {
+type Fmt = (n: number) => string;
+
+function stickSvg(item: Extract<DrawItem, { kind: "stick" }>, tints: StickTints, fmt: Fmt): string {
   const dx = item.x2 - item.x1;
   const dy = item.y2 - item.y1;
   const len = Math.hypot(dx, dy);
@@ -394,6 +431,7 @@ function labelGroupSvg(
   fontSizePx: number,
   color: string,
   settings: RenderSettings,
+  fmt: Fmt,
 ): string {
   if (labels.length === 0) return "";
   const halo = fontSizePx * settings.labelHaloFraction;
@@ -416,6 +454,7 @@ function residueAtomLabelsSvg(
   placed: readonly PlacedLabel[],
   fontSizePx: number,
   settings: RenderSettings,
+  fmt: Fmt,
 ): string {
   const byColor = new Map<string, PlacedLabel[]>();
   for (const label of placed) {
@@ -428,7 +467,7 @@ function residueAtomLabelsSvg(
   }
   return [...byColor.keys()]
     .sort()
-    .map((color) => labelGroupSvg(byColor.get(color)!, fontSizePx, color, settings))
+    .map((color) => labelGroupSvg(byColor.get(color)!, fontSizePx, color, settings, fmt))
     .join("");
 }
 
@@ -445,6 +484,7 @@ export function renderSvgWithStats(
   if (problems.length > 0) throw new Error(`renderSvg: invalid scene: ${problems.join("; ")}`);
   const { widthPx: w, heightPx: h } = settings;
   const camera: PerspectiveCamera = { ...scene.camera, widthPx: w, heightPx: h };
+  const fmt = pixelFormatter(svgNumberDecimals(settings));
 
   const balls = projectBalls(scene, camera, settings);
   const items: DrawItem[] = [];
@@ -470,7 +510,7 @@ export function renderSvgWithStats(
   };
   const body = items
     .map((item) => {
-      if (item.kind === "stick") return stickSvg(item, tintsOf(item.color));
+      if (item.kind === "stick") return stickSvg(item, tintsOf(item.color), fmt);
       const ball = balls[item.atom]!;
       return `<circle cx="${fmt(ball.xPx)}" cy="${fmt(ball.yPx)}" r="${fmt(ball.radiusPx)}" fill="url(#b${gradientIndex.get(ball.color)})"/>`;
     })
@@ -501,14 +541,16 @@ export function renderSvgWithStats(
       settings.residueLabelFontSizePx * scale,
       settings.residueLabelColor,
       settings,
+      fmt,
     ) +
     labelGroupSvg(
       placed.filter((l) => l.kind === "atom"),
       settings.labelFontSizePx * scale,
       settings.labelColor,
       settings,
+      fmt,
     ) +
-    residueAtomLabelsSvg(scene, placed, settings.residueAtomLabelFontSizePx * scale, settings);
+    residueAtomLabelsSvg(scene, placed, settings.residueAtomLabelFontSizePx * scale, settings, fmt);
 
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +

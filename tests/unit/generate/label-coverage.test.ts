@@ -160,7 +160,7 @@ describe("label size contract", () => {
   it("every text in the generated SVGs meets it, and the settings stored with the item say so", () => {
     const { item } = t9[0]!;
     expect(item.provenance.renderSettings.labelFontSizePx).toBe(DEFAULT_RENDER_SETTINGS.labelFontSizePx);
-    expect(item.provenance.renderSettingsVersion).toBe(3);
+    expect(item.provenance.renderSettingsVersion).toBe(4);
     for (const image of renderItemImages(item, "svg")) {
       const texts = parseTexts(new TextDecoder().decode(image.bytes));
       expect(texts.length).toBeGreaterThan(10);

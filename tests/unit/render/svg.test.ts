@@ -43,14 +43,14 @@ describe("renderSvg", () => {
   it("puts each ball where the perspective projection says, with the hand-computed size", () => {
     const circles = parseCircles(renderSvg(twoAtomScene(), SETTINGS));
     expect(circles).toHaveLength(2);
-    // C: depth 50 Å; x = 512 + f·2/50 = 588.43, y = 512 − f·1/50 = 473.78;
-    // radius 0.25 × 1.70 Å = 0.425 Å → f·0.425/√(2² + 1² + 50² − 0.425²) = 16.23 px.
+    // Printed to 0.1 px at 1024 px (svgNumberDecimals). C: depth 50 Å; x = 512 + f·2/50 = 588.43, y = 512 − f·1/50 =
+    // 473.78; radius 0.25 × 1.70 Å = 0.425 Å → f·0.425/√(2² + 1² + 50² − 0.425²) = 16.23 px.
     const c = circles.find((k) => k.color === SETTINGS.colors.ligandCarbon)!;
-    expect([c.cx, c.cy, c.r]).toEqual([588.43, 473.78, 16.23]);
+    expect([c.cx, c.cy, c.r]).toEqual([588.4, 473.8, 16.2]);
     // O: depth 45 Å; x = 512 − f·3/45 = 384.61, y = 512; radius 0.25 × 1.52 = 0.38 Å →
     // f·0.38/√(3² + 45² − 0.38²) = 16.10 px.
     const o = circles.find((k) => k.color === SETTINGS.colors.oxygen)!;
-    expect([o.cx, o.cy, o.r]).toEqual([384.61, 512, 16.1]);
+    expect([o.cx, o.cy, o.r]).toEqual([384.6, 512, 16.1]);
   });
 
   it("draws each bond as two halves meeting at the projected midpoint, each from its own atom", () => {
@@ -61,10 +61,10 @@ describe("renderSvg", () => {
     const bodies = lines.filter((l) => l.width > widest * 0.6);
     expect(bodies).toHaveLength(2);
     // Midpoint (−0.5, 0.5, 2.5), depth 47.5: x = 512 − f·0.5/47.5 = 491.89, y = 512 − f·0.5/47.5 = 491.89.
-    for (const body of bodies) expect([body.x2, body.y2]).toEqual([491.89, 491.89]);
+    for (const body of bodies) expect([body.x2, body.y2]).toEqual([491.9, 491.9]);
     expect(bodies.map((b) => [b.x1, b.y1]).sort()).toEqual([
-      [384.61, 512],
-      [588.43, 473.78],
+      [384.6, 512],
+      [588.4, 473.8],
     ]);
   });
 
@@ -83,8 +83,8 @@ describe("renderSvg", () => {
     const cBall = circles.find((k) => k.color === SETTINGS.colors.ligandCarbon)!;
     const oBall = circles.find((k) => k.color === SETTINGS.colors.oxygen)!;
     const lines = parseLines(svg);
-    const cHalf = lines.find((l) => l.x1 === 588.43)!;
-    const oHalf = lines.find((l) => l.x1 === 384.61)!;
+    const cHalf = lines.find((l) => l.x1 === 588.4)!;
+    const oHalf = lines.find((l) => l.x1 === 384.6)!;
     // The C half points toward the viewer (to the nearer O): drawn over the C ball.
     expect(cHalf.order).toBeGreaterThan(cBall.order);
     // The O half points away from the viewer: drawn before the O ball, which covers its start.
