@@ -332,6 +332,9 @@ describe("reviewer findings on the front (#31 item 3)", () => {
       "/api/participant/./answer",
       "/api/participant/x/%2e%2e/answer",
       "/api\\participant/answer",
+      "/api/participant%2Fanswer",
+      "/api%2Fparticipant%2fanswer",
+      "/api%5Cparticipant%5Canswer",
     ];
     for (const path of variants) {
       const r = rawRequest(path, {

@@ -203,6 +203,11 @@ export function participantPathRefusal(
   pathname: string,
 ): { kind: "redirect"; location: string } | { kind: "not-found" } | null {
   const canonical = canonicalPath(pathname);
+  // An escaped separator ("/api/participant%2Fanswer") keeps a path out of the area as written, but Next's router also
+  // tries the decoded path, which names the participant handler: refused, as no participant value holds a slash.
+  const separatorsDecoded = canonicalPath(pathname.replace(/%(2f|5c)/gi, "/"));
+  if (separatorsDecoded !== canonical && inParticipantArea(separatorsDecoded.toLowerCase()))
+    return { kind: "not-found" };
   const lower = canonical.toLowerCase();
   if (!inParticipantArea(lower)) return null;
   if (hasCaseVariant(canonical)) return { kind: "not-found" };

@@ -58,5 +58,10 @@ describe("the front's route table is the participant API contract", () => {
     expect(participantPathRefusal("GET", "/s/abc/")).toEqual({ kind: "redirect", location: "/s/abc" });
     expect(participantPathRefusal("GET", "/s/abc/Session")).toEqual({ kind: "not-found" });
     expect(participantPathRefusal("GET", "/Api/images/x")).toEqual({ kind: "not-found" });
+    // Next's router also tries the decoded path, where an escaped slash or backslash names a participant handler.
+    for (const path of ["/api/participant%2Fanswer", "/api%2fparticipant%2Fsession", "/api%5Cparticipant%5Canswer"])
+      expect(participantPathRefusal("POST", path), path).toEqual({ kind: "not-found" });
+    expect(participantPathRefusal("GET", "/api/images/a%2Fb")).toEqual({ kind: "not-found" });
+    expect(participantPathRefusal("GET", "/admin%2Fstudies")).toBeNull();
   });
 });
