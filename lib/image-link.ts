@@ -6,10 +6,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
  * `secure_link` checks the same thing (deploy/nginx.conf.template):
  *
  *   /api/images/c/<sha256 of the bytes>.<ext>?e=<expiry, Unix seconds>&s=<mac>
- *   mac = base64url(md5("<expiry><path><participant cookie value> <secret>")), no padding
+ *   mac = base64url(md5("<expiry>|<path>|<participant cookie value>|<secret>")), no padding
  *
- * which is nginx's `secure_link $arg_s,$arg_e; secure_link_md5 "$secure_link_expires$uri$cookie_misi_participant
- * <secret>"`. The participant cookie in the digest binds a link to the session it was issued to (another browser's
+ * which is nginx's `secure_link $arg_s,$arg_e; secure_link_md5 "$secure_link_expires|$uri|$cookie_misi_participant|
+ * <secret>"`. The separators keep the fields apart: without them a path one character longer and a cookie one
+ * character shorter made the same digest, so a valid link also signed "<hash>.svg" + the cookie's first character
+ * (nginx, which matches the location by prefix, would have served a "<hash>.svg.br" to a cookie starting ".br"). The participant cookie in the digest binds a link to the session it was issued to (another browser's
  * cookie makes another digest), and the secret keeps anyone else from making one. The file name is the content hash:
  * nothing in a link says which option or item it shows. MD5 is what nginx offers; with a secret of 256 bits in the
  * input, forging a link needs a second preimage, which MD5's known collision attacks do not give.
@@ -48,7 +50,7 @@ export function parseImageFileName(name: string): { sha256: string; mimeType: st
 }
 
 export function imageLinkMac(secret: string, expiry: number | string, path: string, cookie: string): string {
-  return createHash("md5").update(`${expiry}${path}${cookie} ${secret}`).digest("base64url");
+  return createHash("md5").update(`${expiry}|${path}|${cookie}|${secret}`).digest("base64url");
 }
 
 export function signImageLink(opts: {

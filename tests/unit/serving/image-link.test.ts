@@ -27,9 +27,9 @@ describe("image links (lib/image-link.ts)", () => {
 
   it("name the picture by its content hash only, with nginx's secure_link digest", () => {
     expect(link).toMatch(/^\/api\/images\/c\/[0-9a-f]{64}\.svg\?e=1800000000&s=[A-Za-z0-9_-]{22}$/);
-    // nginx: secure_link_md5 "$secure_link_expires$uri$cookie_misi_participant <secret>", base64url without padding.
+    // nginx: secure_link_md5 "$secure_link_expires|$uri|$cookie_misi_participant|<secret>", base64url without padding.
     const expected = createHash("md5")
-      .update(`${EXPIRY}/api/images/c/${SHA}.svg${COOKIE} ${SECRET}`)
+      .update(`${EXPIRY}|/api/images/c/${SHA}.svg|${COOKIE}|${SECRET}`)
       .digest("base64")
       .replace(/\+/g, "-")
       .replace(/\//g, "_")
