@@ -208,7 +208,8 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       key: "rt_server_ms",
       type: "integer",
       unit: "ms",
-      description: "Server-measured time from shown_at to storing the answer.",
+      description:
+        "Time from shown_at to storing the answer, on the server's clock. In a timed study shown_at is the server's stamp; in an untimed one it is placed by the browser's rt_browser_ms, bounded by when the question was first served, so it can be shorter than the server saw (a reload restarts the browser's clock; see sig_reloads) but never longer.",
       get: (r) => r.rtServerMs,
     },
     {
@@ -216,7 +217,7 @@ export const RESPONSES_TABLE = defineExportTable<ResponseExportRow>({
       type: "datetime",
       unit: "UTC, YYYY-MM-DD HH:MM:SS.mmm",
       description:
-        "When the question itself was first displayed (server time; stamped after the instructions screen), or first served when the browser did not report it. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.",
+        "When the question itself was first displayed: in a timed study the server's stamp (after the instructions screen); in an untimed study (no stamp round trip) the answer's storing time minus rt_browser_ms, never before the question was first served; first served when the browser reported neither. In a timed study the question's images and 3D view are served only from this stamp on, so the time limit and rt_server_ms include the time they take to load.",
       get: (r) => r.shownAt,
     },
     {

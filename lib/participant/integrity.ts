@@ -86,7 +86,9 @@ export const TASK_TIME_FLOORS_MS: Readonly<Record<TaskId, number>> = {
 
 /**
  * The response time the floor is checked on: the server's (question shown → stored), which a scripted client cannot
- * shorten by reporting a small number; the client's only when the server has none.
+ * make longer than the server saw (in an untimed study the display is placed by the client's time, bounded by when the
+ * question was served: reporting a small number only makes it shorter, and so flagged); the client's only when the
+ * server has none.
  */
 export function floorTimeMs(answer: { rtServerMs: number | null; rtClientMs: number | null }): number | null {
   return answer.rtServerMs ?? answer.rtClientMs;
