@@ -14,8 +14,8 @@ import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-boots
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { HeaderRow } from "./header-row";
 import { formatPercent } from "./format";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 const STICKY = "sticky left-0 z-10 bg-white";
 
@@ -47,9 +47,9 @@ function EffectRow({
 }) {
   return (
     <tr className="border-b border-slate-200" data-testid={`condition-effect-${id}`}>
-      <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
+      <Th variant="ruled" scope="row" className={`${STICKY} whitespace-nowrap`}>
         {label} {detail ? <span className="text-xs font-normal text-slate-600">{detail}</span> : null}
-      </th>
+      </Th>
       <CountCells c={e.byCondition.static} />
       <CountCells c={e.byCondition.interactive} />
       <td className={`${TD} border-l border-slate-300 font-medium`} data-testid="condition-effect-estimate">
@@ -131,7 +131,7 @@ export function ConditionEffectSection({
             {describeConditionEffect(summary.overall)}
           </p>
           <div className="mt-3 max-w-full overflow-x-auto">
-            <table className="min-w-full border-collapse text-sm">
+            <DataTable variant="plain" className="min-w-full border-collapse">
               <caption className="py-1 text-left text-slate-700">
                 Exact accuracy per condition and the difference with its Welch t interval on participants (the interval
                 the planner plans for); the crossed bootstrap for checking in each interval&apos;s tooltip (
@@ -192,7 +192,7 @@ export function ConditionEffectSection({
                 ))}
                 <EffectRow id="overall" label="All tasks" e={summary.overall} />
               </tbody>
-            </table>
+            </DataTable>
           </div>
           {unexcluded ? (
             <p className="mt-2 text-sm text-slate-700" data-testid="condition-effect-unexcluded">

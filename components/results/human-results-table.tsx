@@ -4,8 +4,8 @@ import { describeInterval } from "@/lib/results/interval-rule";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatInterval, formatPercent } from "./format";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 /** The row header stays in view when a table scrolls sideways inside its own box (the page itself never does). */
 const STICKY = "sticky left-0 z-10 bg-white";
@@ -25,10 +25,10 @@ export function ReportedIntervalCell({ metric }: { metric: MetricSummary }) {
 
 function TaskHeader({ c }: { c: ColumnSummary }) {
   return (
-    <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
+    <Th variant="ruled" scope="row" className={`${STICKY} whitespace-nowrap`}>
       {c.label}{" "}
       <span className="text-xs font-normal text-slate-600">{taskDisplayName(RESULT_COLUMNS[c.column].taskId)}</span>
-    </th>
+    </Th>
   );
 }
 
@@ -61,7 +61,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
   return (
     <div className="space-y-3" data-testid="human-results">
       <div className="max-w-full overflow-x-auto">
-        <table className="min-w-full border-collapse text-sm">
+        <DataTable variant="plain" className="min-w-full border-collapse">
           <caption className="py-1 text-left text-slate-700">{caption}</caption>
           <colgroup>
             <col />
@@ -120,9 +120,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               ] as const
             ).map(([label, avg]) => (
               <tr key={label} className="border-t border-slate-400">
-                <th scope="row" className={`${TH} ${STICKY}`} colSpan={4}>
+                <Th variant="ruled" scope="row" className={`${STICKY}`} colSpan={4}>
                   {label}
-                </th>
+                </Th>
                 <td className={`${TD} ${GROUP} font-semibold`}>{formatPercent(avg.exact)}</td>
                 <td className={TD} />
                 <td className={`${TD} ${GROUP} font-semibold`}>{formatPercent(avg.partial)}</td>
@@ -134,7 +134,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               </tr>
             ))}
           </tfoot>
-        </table>
+        </DataTable>
       </div>
       {anyFallback ? (
         <p className="text-xs text-slate-700" data-testid="interval-fallback-note">
@@ -145,7 +145,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
       ) : null}
 
       <div className="max-w-full overflow-x-auto">
-        <table className="min-w-full border-collapse text-sm">
+        <DataTable variant="plain" className="min-w-full border-collapse">
           <caption className="py-1 text-left text-slate-700">
             Fair score (after the paper&apos;s): on T4/T9 chemically equivalent atom names count as one
           </caption>
@@ -182,9 +182,9 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               ] as const
             ).map(([label, avg]) => (
               <tr key={label} className="border-t border-slate-400">
-                <th scope="row" className={`${TH} ${STICKY}`}>
+                <Th variant="ruled" scope="row" className={`${STICKY}`}>
                   {label}
-                </th>
+                </Th>
                 <td className={`${TD} font-semibold`}>{formatPercent(avg.exact)}</td>
                 <td className={TD} />
                 <td className={TD}>{formatPercent(avg.partial)}</td>
@@ -192,7 +192,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
               </tr>
             ))}
           </tfoot>
-        </table>
+        </DataTable>
       </div>
 
       <details>
@@ -200,7 +200,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
           Intervals for checking and the per-person spread
         </summary>
         <div className="mt-1 max-w-full overflow-x-auto">
-          <table className="min-w-full border-collapse text-sm">
+          <DataTable variant="plain" className="min-w-full border-collapse">
             <caption className="py-1 text-left text-slate-700">
               Wilson over answers treats them as independent; the bootstrap is shown as computed, also where the
               reported interval replaces it
@@ -238,7 +238,7 @@ export function HumanResultsTable({ group, caption }: { group: GroupSummary; cap
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         </div>
       </details>
     </div>
@@ -259,28 +259,28 @@ export function GroupBreakdownTable({
   columns.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return (
     <div className="max-w-full overflow-x-auto">
-      <table className="min-w-full border-collapse text-sm">
+      <DataTable variant="plain" className="min-w-full border-collapse">
         <caption className="py-1 text-left text-slate-700">
           By {dimension}: exact % [95% interval; † clustered Wilson] · partial % · fair exact % · answers (people)
         </caption>
         <thead>
           <tr className="border-b border-slate-400 bg-slate-100">
-            <th scope="col" className={`${TH} sticky left-0 z-10 bg-slate-100`}>
+            <Th variant="ruled" scope="col" className="sticky left-0 z-10 bg-slate-100">
               Task
-            </th>
+            </Th>
             {names.map((n) => (
-              <th key={n} scope="col" className={TH}>
+              <Th variant="ruled" key={n} scope="col">
                 {n} <span className="font-normal text-slate-600">({groups[n]!.nParticipants} people)</span>
-              </th>
+              </Th>
             ))}
           </tr>
         </thead>
         <tbody>
           {columns.map((col) => (
             <tr key={col} className="border-b border-slate-200">
-              <th scope="row" className={`${TH} ${STICKY}`}>
+              <Th variant="ruled" scope="row" className={`${STICKY}`}>
                 {RESULT_COLUMNS[col].label}
-              </th>
+              </Th>
               {names.map((n) => {
                 const c = groups[n]!.columns.find((x) => x.column === col);
                 return (
@@ -304,9 +304,9 @@ export function GroupBreakdownTable({
             </tr>
           ))}
           <tr className="border-t border-slate-400">
-            <th scope="row" className={`${TH} ${STICKY}`}>
+            <Th variant="ruled" scope="row" className={`${STICKY}`}>
               Avg (paper)
-            </th>
+            </Th>
             {names.map((n) => (
               <td key={n} className={TD}>
                 {formatPercent(groups[n]!.paperAverage.exact)} · {formatPercent(groups[n]!.paperAverage.partial)} · fair{" "}
@@ -315,7 +315,7 @@ export function GroupBreakdownTable({
             ))}
           </tr>
         </tbody>
-      </table>
+      </DataTable>
     </div>
   );
 }

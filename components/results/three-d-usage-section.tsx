@@ -3,8 +3,8 @@ import { ROTATED_THRESHOLD_DEG, type Distribution } from "@/lib/results/three-d-
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import type { TaskId } from "@/lib/tasks/types";
 import type { ThreeDUsageDto } from "@/lib/server/dal/results/get-three-d-usage";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 
 function dist(d: Distribution, format: (v: number) => string): string {
@@ -45,39 +45,39 @@ export function ThreeDUsageSection({
         answers is an association (participants chose whether to turn), not the effect of the 3D view.
       </p>
       <div className="mt-3 overflow-x-auto">
-        <table className="min-w-full border-collapse text-sm" data-testid="three-d-usage">
+        <DataTable variant="plain" className="min-w-full border-collapse" data-testid="three-d-usage">
           <thead>
             <tr className="border-b border-slate-300 bg-slate-50">
-              <th scope="col" className={TH}>
+              <Th variant="ruled" scope="col">
                 Task
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Answers
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Time on the 3D view
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Total turn
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Zoom in
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Reset / labels
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Accuracy, turned
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Accuracy, not turned
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Median turn, correct / wrong
-              </th>
-              <th scope="col" className={TH}>
+              </Th>
+              <Th variant="ruled" scope="col">
                 Camera path
-              </th>
+              </Th>
             </tr>
           </thead>
           <tbody>
@@ -85,9 +85,9 @@ export function ThreeDUsageSection({
               const example = examples.get(t.taskId);
               return (
                 <tr key={t.taskId} className="border-b border-slate-200">
-                  <th scope="row" className={`${TH} whitespace-nowrap`}>
+                  <Th variant="ruled" scope="row" className="whitespace-nowrap">
                     {taskDisplayName(t.taskId as TaskId)}
-                  </th>
+                  </Th>
                   <td className={TD}>{t.answers}</td>
                   <td className={TD}>{dist(t.share3d, pct)}</td>
                   <td className={TD}>{dist(t.rotationDeg, deg)}</td>
@@ -114,7 +114,7 @@ export function ThreeDUsageSection({
               );
             })}
           </tbody>
-        </table>
+        </DataTable>
       </div>
     </>
   );
