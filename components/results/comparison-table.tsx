@@ -29,39 +29,32 @@ export function ComparisonTable({
         comparedTaskIds={comparison.columns.filter((c) => c.models.length > 0).map((c) => c.taskId)}
       />
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
-      <div className="max-w-full overflow-x-auto">
-        <DataTable variant="plain" className="min-w-full border-collapse">
-          <caption className="py-1 text-left text-slate-700">
-            Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
-          </caption>
-          <thead>
-            <HeaderRow
-              labels={[
-                "Task",
-                "Model",
-                "Items",
-                "Unparseable",
-                "Model %",
-                "Model % fair",
-                "Humans % (item mean)",
-                "Humans majority % [Wilson]",
-                "Model − humans (pts)",
-                "McNemar b / c, exact p",
-              ]}
-            />
-          </thead>
-          <tbody>
-            {comparison.columns.map((col) => (
-              <ColumnRows
-                key={col.column}
-                col={col}
-                runName={runName}
-                unparseable={dto.unparseable[col.column] ?? {}}
-              />
-            ))}
-          </tbody>
-        </DataTable>
-      </div>
+      <DataTable variant="ruled" className="max-w-full">
+        <caption className="py-1 text-left text-slate-700">
+          Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
+        </caption>
+        <thead>
+          <HeaderRow
+            labels={[
+              "Task",
+              "Model",
+              "Items",
+              "Unparseable",
+              "Model %",
+              "Model % fair",
+              "Humans % (item mean)",
+              "Humans majority % [Wilson]",
+              "Model − humans (pts)",
+              "McNemar b / c, exact p",
+            ]}
+          />
+        </thead>
+        <tbody>
+          {comparison.columns.map((col) => (
+            <ColumnRows key={col.column} col={col} runName={runName} unparseable={dto.unparseable[col.column] ?? {}} />
+          ))}
+        </tbody>
+      </DataTable>
     </div>
   );
 }

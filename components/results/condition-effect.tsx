@@ -130,70 +130,56 @@ export function ConditionEffectSection({
           <p className="mt-2 text-sm" data-testid="condition-effect-sentence">
             {describeConditionEffect(summary.overall)}
           </p>
-          <div className="mt-3 max-w-full overflow-x-auto">
-            <DataTable variant="plain" className="min-w-full border-collapse">
-              <caption className="py-1 text-left text-slate-700">
-                Exact accuracy per condition and the difference with its Welch t interval on participants (the interval
-                the planner plans for); the crossed bootstrap for checking in each interval&apos;s tooltip (
-                {summary.overall.replicates} replicates, seed <span className="font-mono">{summary.overall.seed}</span>;
-                docs/condition-effect.md; the exported R and Python scripts recompute both).
-              </caption>
-              <thead>
-                <tr className="bg-slate-50 text-xs text-slate-700">
-                  <th className={`px-2 pt-1 text-left font-medium ${STICKY}`} />
-                  <th
-                    scope="colgroup"
-                    colSpan={4}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Static
-                  </th>
-                  <th
-                    scope="colgroup"
-                    colSpan={4}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Interactive
-                  </th>
-                  <th
-                    scope="colgroup"
-                    colSpan={2}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Interactive − static
-                  </th>
-                </tr>
-                <HeaderRow
-                  labels={[
-                    "Task",
-                    "People",
-                    "Items",
-                    "Answers",
-                    "Exact %",
-                    "People",
-                    "Items",
-                    "Answers",
-                    "Exact %",
-                    "Difference",
-                    "95% interval",
-                  ]}
-                  stickyFirst
+          <DataTable variant="ruled" className="mt-3 max-w-full">
+            <caption className="py-1 text-left text-slate-700">
+              Exact accuracy per condition and the difference with its Welch t interval on participants (the interval
+              the planner plans for); the crossed bootstrap for checking in each interval&apos;s tooltip (
+              {summary.overall.replicates} replicates, seed <span className="font-mono">{summary.overall.seed}</span>;
+              docs/condition-effect.md; the exported R and Python scripts recompute both).
+            </caption>
+            <thead>
+              <tr className="bg-slate-50 text-xs text-slate-700">
+                <th className={`px-2 pt-1 text-left font-medium ${STICKY}`} />
+                <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Static
+                </th>
+                <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Interactive
+                </th>
+                <th scope="colgroup" colSpan={2} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Interactive − static
+                </th>
+              </tr>
+              <HeaderRow
+                labels={[
+                  "Task",
+                  "People",
+                  "Items",
+                  "Answers",
+                  "Exact %",
+                  "People",
+                  "Items",
+                  "Answers",
+                  "Exact %",
+                  "Difference",
+                  "95% interval",
+                ]}
+                stickyFirst
+              />
+            </thead>
+            <tbody>
+              {summary.columns.map((c) => (
+                <EffectRow
+                  key={c.column}
+                  id={c.column}
+                  label={c.label}
+                  detail={taskDisplayName(RESULT_COLUMNS[c.column].taskId)}
+                  e={c.effect}
                 />
-              </thead>
-              <tbody>
-                {summary.columns.map((c) => (
-                  <EffectRow
-                    key={c.column}
-                    id={c.column}
-                    label={c.label}
-                    detail={taskDisplayName(RESULT_COLUMNS[c.column].taskId)}
-                    e={c.effect}
-                  />
-                ))}
-                <EffectRow id="overall" label="All tasks" e={summary.overall} />
-              </tbody>
-            </DataTable>
-          </div>
+              ))}
+              <EffectRow id="overall" label="All tasks" e={summary.overall} />
+            </tbody>
+          </DataTable>
           {unexcluded ? (
             <p className="mt-2 text-sm text-slate-700" data-testid="condition-effect-unexcluded">
               These differences leave out the {unexcluded.nExcludedParticipants} participant(s) the study&apos;s

@@ -35,75 +35,73 @@ function ItemTable({
   flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <DataTable variant="plain" className="min-w-full border-collapse">
-        <thead>
-          <tr className="border-b border-slate-400 bg-slate-100">
+    <DataTable variant="ruled">
+      <thead>
+        <tr className="border-b border-slate-400 bg-slate-100">
+          <Th variant="ruled" scope="col">
+            Item
+          </Th>
+          <Th variant="ruled" scope="col">
+            Task
+          </Th>
+          <Th variant="ruled" scope="col">
+            Answers
+          </Th>
+          <Th variant="ruled" scope="col">
+            Exact %
+          </Th>
+          <Th variant="ruled" scope="col">
+            Partial %
+          </Th>
+          <Th variant="ruled" scope="col">
+            Gold
+          </Th>
+          <Th variant="ruled" scope="col">
+            Given (canonical) × count
+          </Th>
+          <Th variant="ruled" scope="col">
+            Status
+          </Th>
+          {flagAction ? (
             <Th variant="ruled" scope="col">
-              Item
+              Flag
             </Th>
-            <Th variant="ruled" scope="col">
-              Task
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.itemId} className="border-b border-slate-200 align-top">
+            <Th variant="ruled" scope="row" className="font-normal">
+              <Link href={`/admin/items/${item.itemId}`} className="text-blue-700 underline">
+                {item.externalId ?? item.itemId}
+              </Link>
             </Th>
-            <Th variant="ruled" scope="col">
-              Answers
-            </Th>
-            <Th variant="ruled" scope="col">
-              Exact %
-            </Th>
-            <Th variant="ruled" scope="col">
-              Partial %
-            </Th>
-            <Th variant="ruled" scope="col">
-              Gold
-            </Th>
-            <Th variant="ruled" scope="col">
-              Given (canonical) × count
-            </Th>
-            <Th variant="ruled" scope="col">
-              Status
-            </Th>
+            <td className="px-2 py-1">{RESULT_COLUMNS[item.column].label}</td>
+            <td className={TD}>{item.nResponses}</td>
+            <td className={`${TD} font-semibold`}>{formatPercent(item.exactAccuracy, 0)}</td>
+            <td className={TD}>{formatPercent(item.partialMean, 0)}</td>
+            <td className="px-2 py-1 font-mono text-xs">{item.goldAnswer ?? "–"}</td>
+            <td className="px-2 py-1">
+              <AnswerDistribution item={item} />
+            </td>
+            <td className="px-2 py-1 text-xs">
+              {item.status}
+              {item.statusReason ? <span className="block text-slate-600">{item.statusReason}</span> : null}
+            </td>
             {flagAction ? (
-              <Th variant="ruled" scope="col">
-                Flag
-              </Th>
+              <td className="px-2 py-1">
+                {item.status === "flagged" ? (
+                  <span className="text-xs text-slate-600">flagged</span>
+                ) : (
+                  <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />
+                )}
+              </td>
             ) : null}
           </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.itemId} className="border-b border-slate-200 align-top">
-              <Th variant="ruled" scope="row" className="font-normal">
-                <Link href={`/admin/items/${item.itemId}`} className="text-blue-700 underline">
-                  {item.externalId ?? item.itemId}
-                </Link>
-              </Th>
-              <td className="px-2 py-1">{RESULT_COLUMNS[item.column].label}</td>
-              <td className={TD}>{item.nResponses}</td>
-              <td className={`${TD} font-semibold`}>{formatPercent(item.exactAccuracy, 0)}</td>
-              <td className={TD}>{formatPercent(item.partialMean, 0)}</td>
-              <td className="px-2 py-1 font-mono text-xs">{item.goldAnswer ?? "–"}</td>
-              <td className="px-2 py-1">
-                <AnswerDistribution item={item} />
-              </td>
-              <td className="px-2 py-1 text-xs">
-                {item.status}
-                {item.statusReason ? <span className="block text-slate-600">{item.statusReason}</span> : null}
-              </td>
-              {flagAction ? (
-                <td className="px-2 py-1">
-                  {item.status === "flagged" ? (
-                    <span className="text-xs text-slate-600">flagged</span>
-                  ) : (
-                    <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />
-                  )}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 

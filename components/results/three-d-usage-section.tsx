@@ -44,78 +44,76 @@ export function ThreeDUsageSection({
         &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of turned and unturned
         answers is an association (participants chose whether to turn), not the effect of the 3D view.
       </p>
-      <div className="mt-3 overflow-x-auto">
-        <DataTable variant="plain" className="min-w-full border-collapse" data-testid="three-d-usage">
-          <thead>
-            <tr className="border-b border-slate-300 bg-slate-50">
-              <Th variant="ruled" scope="col">
-                Task
-              </Th>
-              <Th variant="ruled" scope="col">
-                Answers
-              </Th>
-              <Th variant="ruled" scope="col">
-                Time on the 3D view
-              </Th>
-              <Th variant="ruled" scope="col">
-                Total turn
-              </Th>
-              <Th variant="ruled" scope="col">
-                Zoom in
-              </Th>
-              <Th variant="ruled" scope="col">
-                Reset / labels
-              </Th>
-              <Th variant="ruled" scope="col">
-                Accuracy, turned
-              </Th>
-              <Th variant="ruled" scope="col">
-                Accuracy, not turned
-              </Th>
-              <Th variant="ruled" scope="col">
-                Median turn, correct / wrong
-              </Th>
-              <Th variant="ruled" scope="col">
-                Camera path
-              </Th>
-            </tr>
-          </thead>
-          <tbody>
-            {usage.tasks.map((t) => {
-              const example = examples.get(t.taskId);
-              return (
-                <tr key={t.taskId} className="border-b border-slate-200">
-                  <Th variant="ruled" scope="row" className="whitespace-nowrap">
-                    {taskDisplayName(t.taskId as TaskId)}
-                  </Th>
-                  <td className={TD}>{t.answers}</td>
-                  <td className={TD}>{dist(t.share3d, pct)}</td>
-                  <td className={TD}>{dist(t.rotationDeg, deg)}</td>
-                  <td className={TD}>{dist(t.zoomIn, times)}</td>
-                  <td className={TD}>
-                    {t.withReset} / {t.withLabelToggle}
-                  </td>
-                  <td className={TD}>{accuracy(t.rotated)}</td>
-                  <td className={TD}>{accuracy(t.notRotated)}</td>
-                  <td className={TD}>
-                    {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} /{" "}
-                    {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
-                  </td>
-                  <td className={TD}>
-                    {example ? (
-                      <Link href={replayHref(example.studyId, example.responseId)} className="text-blue-700 underline">
-                        Replay a typical answer ({deg(example.rotationDeg)})
-                      </Link>
-                    ) : (
-                      "–"
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </DataTable>
-      </div>
+      <DataTable variant="ruled" className="mt-3" data-testid="three-d-usage">
+        <thead>
+          <tr className="border-b border-slate-300 bg-slate-50">
+            <Th variant="ruled" scope="col">
+              Task
+            </Th>
+            <Th variant="ruled" scope="col">
+              Answers
+            </Th>
+            <Th variant="ruled" scope="col">
+              Time on the 3D view
+            </Th>
+            <Th variant="ruled" scope="col">
+              Total turn
+            </Th>
+            <Th variant="ruled" scope="col">
+              Zoom in
+            </Th>
+            <Th variant="ruled" scope="col">
+              Reset / labels
+            </Th>
+            <Th variant="ruled" scope="col">
+              Accuracy, turned
+            </Th>
+            <Th variant="ruled" scope="col">
+              Accuracy, not turned
+            </Th>
+            <Th variant="ruled" scope="col">
+              Median turn, correct / wrong
+            </Th>
+            <Th variant="ruled" scope="col">
+              Camera path
+            </Th>
+          </tr>
+        </thead>
+        <tbody>
+          {usage.tasks.map((t) => {
+            const example = examples.get(t.taskId);
+            return (
+              <tr key={t.taskId} className="border-b border-slate-200">
+                <Th variant="ruled" scope="row" className="whitespace-nowrap">
+                  {taskDisplayName(t.taskId as TaskId)}
+                </Th>
+                <td className={TD}>{t.answers}</td>
+                <td className={TD}>{dist(t.share3d, pct)}</td>
+                <td className={TD}>{dist(t.rotationDeg, deg)}</td>
+                <td className={TD}>{dist(t.zoomIn, times)}</td>
+                <td className={TD}>
+                  {t.withReset} / {t.withLabelToggle}
+                </td>
+                <td className={TD}>{accuracy(t.rotated)}</td>
+                <td className={TD}>{accuracy(t.notRotated)}</td>
+                <td className={TD}>
+                  {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} /{" "}
+                  {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
+                </td>
+                <td className={TD}>
+                  {example ? (
+                    <Link href={replayHref(example.studyId, example.responseId)} className="text-blue-700 underline">
+                      Replay a typical answer ({deg(example.rotationDeg)})
+                    </Link>
+                  ) : (
+                    "–"
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </DataTable>
     </>
   );
 }
