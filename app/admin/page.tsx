@@ -7,6 +7,7 @@ import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminPage } from "@/components/admin/page-shell";
+import { DataTable } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Dashboard" };
 export const dynamic = "force-dynamic";
@@ -66,7 +67,7 @@ export default async function AdminHomePage() {
           <p className="mt-1 text-sm text-slate-700">
             {facets.total} items, {activeItems} active.
           </p>
-          <table className="mt-2 w-full text-sm">
+          <DataTable variant="plain" className="mt-2 w-full">
             <caption className="sr-only">Active items per task</caption>
             <tbody>
               {listTasks().map((t) => (
@@ -78,7 +79,7 @@ export default async function AdminHomePage() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         </section>
         <section aria-labelledby="pools-h" className="rounded border border-slate-300 bg-white p-4">
           <h2 id="pools-h" className="font-semibold">

@@ -10,6 +10,7 @@ import { FieldErrors, FormStatus } from "./field-errors";
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 import { ItemPicker } from "@/components/admin/item-picker";
 import { ExclusionPolicyFields, formToPolicy, policyToForm } from "./exclusion-policy-fields";
+import { DataTable } from "@/components/admin/data-table";
 
 export interface PoolVersionChoice {
   id: string;
@@ -291,7 +292,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
         </div>
         <FieldErrors id={`${id}-config.conditions-err`} messages={errs("config.conditions")} />
         {conditions.includes("interactive") ? (
-          <table className="mt-3 text-sm">
+          <DataTable variant="plain" className="mt-3">
             <caption className="text-left text-sm font-medium">Interactive view permissions per task</caption>
             <thead>
               <tr className="text-left">
@@ -328,7 +329,7 @@ export function StudyForm({ mode, studyId, initial, poolVersions, tasks }: Study
                   );
                 })}
             </tbody>
-          </table>
+          </DataTable>
         ) : null}
       </fieldset>
 

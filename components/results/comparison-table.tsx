@@ -3,8 +3,8 @@ import type { ModelComparisonDto } from "@/lib/server/dal/results/compare-with-m
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
 import { formatInterval, formatP, formatPercent } from "./format";
 import { OptionTextWarning } from "./option-text-warning";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
 
 /**
@@ -29,39 +29,32 @@ export function ComparisonTable({
         comparedTaskIds={comparison.columns.filter((c) => c.models.length > 0).map((c) => c.taskId)}
       />
       <p className="text-sm text-slate-700">{comparison.humanOutcomeRule}</p>
-      <div className="max-w-full overflow-x-auto">
-        <table className="min-w-full border-collapse text-sm">
-          <caption className="py-1 text-left text-slate-700">
-            Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
-          </caption>
-          <thead>
-            <HeaderRow
-              labels={[
-                "Task",
-                "Model",
-                "Items",
-                "Unparseable",
-                "Model %",
-                "Model % fair",
-                "Humans % (item mean)",
-                "Humans majority % [Wilson]",
-                "Model − humans (pts)",
-                "McNemar b / c, exact p",
-              ]}
-            />
-          </thead>
-          <tbody>
-            {comparison.columns.map((col) => (
-              <ColumnRows
-                key={col.column}
-                col={col}
-                runName={runName}
-                unparseable={dto.unparseable[col.column] ?? {}}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable variant="ruled" className="max-w-full">
+        <caption className="py-1 text-left text-slate-700">
+          Item-matched, exact score, percent [Wilson 95% over items]; human condition: {comparison.condition ?? "all"}
+        </caption>
+        <thead>
+          <HeaderRow
+            labels={[
+              "Task",
+              "Model",
+              "Items",
+              "Unparseable",
+              "Model %",
+              "Model % fair",
+              "Humans % (item mean)",
+              "Humans majority % [Wilson]",
+              "Model − humans (pts)",
+              "McNemar b / c, exact p",
+            ]}
+          />
+        </thead>
+        <tbody>
+          {comparison.columns.map((col) => (
+            <ColumnRows key={col.column} col={col} runName={runName} unparseable={dto.unparseable[col.column] ?? {}} />
+          ))}
+        </tbody>
+      </DataTable>
     </div>
   );
 }
@@ -81,20 +74,21 @@ function ColumnRows({
       {col.models.map((m, i) => (
         <tr key={m.modelId} className={i === 0 ? "border-t border-slate-400" : "border-t border-slate-100"}>
           {i === 0 ? (
-            <th
+            <Th
+              variant="ruled"
               scope="rowgroup"
               rowSpan={rows + 1}
-              className={`${TH} sticky left-0 z-10 bg-white align-top whitespace-nowrap`}
+              className="sticky left-0 z-10 bg-white align-top whitespace-nowrap"
             >
               {col.label}
               <span className="block text-xs font-normal text-slate-600">
                 human-only items {col.nHumanOnlyItems}, model-only {col.nModelOnlyItems}
               </span>
-            </th>
+            </Th>
           ) : null}
-          <th scope="row" className={`${TH} font-normal`}>
+          <Th variant="ruled" scope="row" className="font-normal">
             {runName.get(m.modelId) ?? m.modelId}
-          </th>
+          </Th>
           <td className={TD}>{m.nItems}</td>
           <td className={TD}>{unparseable[m.modelId] ?? 0}</td>
           <td className={TD}>
@@ -117,13 +111,13 @@ function ColumnRows({
       ))}
       <tr className="bg-slate-50">
         {rows === 0 ? (
-          <th scope="row" className={TH}>
+          <Th variant="ruled" scope="row">
             {col.label}
-          </th>
+          </Th>
         ) : null}
-        <th scope="row" className={`${TH} italic`}>
+        <Th variant="ruled" scope="row" className="italic">
           Best model − human
-        </th>
+        </Th>
         {col.best ? (
           <>
             <td className={TD}>{col.best.nItems}</td>

@@ -14,8 +14,8 @@ import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-boots
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { HeaderRow } from "./header-row";
 import { formatPercent } from "./format";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 const STICKY = "sticky left-0 z-10 bg-white";
 
@@ -47,9 +47,9 @@ function EffectRow({
 }) {
   return (
     <tr className="border-b border-slate-200" data-testid={`condition-effect-${id}`}>
-      <th scope="row" className={`${TH} ${STICKY} whitespace-nowrap`}>
+      <Th variant="ruled" scope="row" className={`${STICKY} whitespace-nowrap`}>
         {label} {detail ? <span className="text-xs font-normal text-slate-600">{detail}</span> : null}
-      </th>
+      </Th>
       <CountCells c={e.byCondition.static} />
       <CountCells c={e.byCondition.interactive} />
       <td className={`${TD} border-l border-slate-300 font-medium`} data-testid="condition-effect-estimate">
@@ -130,70 +130,56 @@ export function ConditionEffectSection({
           <p className="mt-2 text-sm" data-testid="condition-effect-sentence">
             {describeConditionEffect(summary.overall)}
           </p>
-          <div className="mt-3 max-w-full overflow-x-auto">
-            <table className="min-w-full border-collapse text-sm">
-              <caption className="py-1 text-left text-slate-700">
-                Exact accuracy per condition and the difference with its Welch t interval on participants (the interval
-                the planner plans for); the crossed bootstrap for checking in each interval&apos;s tooltip (
-                {summary.overall.replicates} replicates, seed <span className="font-mono">{summary.overall.seed}</span>;
-                docs/condition-effect.md; the exported R and Python scripts recompute both).
-              </caption>
-              <thead>
-                <tr className="bg-slate-50 text-xs text-slate-700">
-                  <th className={`px-2 pt-1 text-left font-medium ${STICKY}`} />
-                  <th
-                    scope="colgroup"
-                    colSpan={4}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Static
-                  </th>
-                  <th
-                    scope="colgroup"
-                    colSpan={4}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Interactive
-                  </th>
-                  <th
-                    scope="colgroup"
-                    colSpan={2}
-                    className="border-l border-slate-300 px-2 pt-1 text-left font-medium"
-                  >
-                    Interactive − static
-                  </th>
-                </tr>
-                <HeaderRow
-                  labels={[
-                    "Task",
-                    "People",
-                    "Items",
-                    "Answers",
-                    "Exact %",
-                    "People",
-                    "Items",
-                    "Answers",
-                    "Exact %",
-                    "Difference",
-                    "95% interval",
-                  ]}
-                  stickyFirst
+          <DataTable variant="ruled" className="mt-3 max-w-full">
+            <caption className="py-1 text-left text-slate-700">
+              Exact accuracy per condition and the difference with its Welch t interval on participants (the interval
+              the planner plans for); the crossed bootstrap for checking in each interval&apos;s tooltip (
+              {summary.overall.replicates} replicates, seed <span className="font-mono">{summary.overall.seed}</span>;
+              docs/condition-effect.md; the exported R and Python scripts recompute both).
+            </caption>
+            <thead>
+              <tr className="bg-slate-50 text-xs text-slate-700">
+                <th className={`px-2 pt-1 text-left font-medium ${STICKY}`} />
+                <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Static
+                </th>
+                <th scope="colgroup" colSpan={4} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Interactive
+                </th>
+                <th scope="colgroup" colSpan={2} className="border-l border-slate-300 px-2 pt-1 text-left font-medium">
+                  Interactive − static
+                </th>
+              </tr>
+              <HeaderRow
+                labels={[
+                  "Task",
+                  "People",
+                  "Items",
+                  "Answers",
+                  "Exact %",
+                  "People",
+                  "Items",
+                  "Answers",
+                  "Exact %",
+                  "Difference",
+                  "95% interval",
+                ]}
+                stickyFirst
+              />
+            </thead>
+            <tbody>
+              {summary.columns.map((c) => (
+                <EffectRow
+                  key={c.column}
+                  id={c.column}
+                  label={c.label}
+                  detail={taskDisplayName(RESULT_COLUMNS[c.column].taskId)}
+                  e={c.effect}
                 />
-              </thead>
-              <tbody>
-                {summary.columns.map((c) => (
-                  <EffectRow
-                    key={c.column}
-                    id={c.column}
-                    label={c.label}
-                    detail={taskDisplayName(RESULT_COLUMNS[c.column].taskId)}
-                    e={c.effect}
-                  />
-                ))}
-                <EffectRow id="overall" label="All tasks" e={summary.overall} />
-              </tbody>
-            </table>
-          </div>
+              ))}
+              <EffectRow id="overall" label="All tasks" e={summary.overall} />
+            </tbody>
+          </DataTable>
           {unexcluded ? (
             <p className="mt-2 text-sm text-slate-700" data-testid="condition-effect-unexcluded">
               These differences leave out the {unexcluded.nExcludedParticipants} participant(s) the study&apos;s

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { AccuracyView, ExclusionResults } from "@/lib/results/exclusions";
 import { formatPercent } from "./format";
+import { DataTable } from "@/components/admin/data-table";
 
 /** A browser signal the participant's browser never sent (an older page, a scripted client): unknown, not zero. */
 const NOT_MEASURED = "–";
@@ -78,7 +79,7 @@ export function ExclusionsView({
           : ""}
       </p>
 
-      <table className="text-sm" data-testid="exclusion-accuracy">
+      <DataTable variant="plain" data-testid="exclusion-accuracy">
         <caption className="text-left font-medium">
           Exact accuracy with and without exclusions (pooled over answers)
         </caption>
@@ -110,10 +111,10 @@ export function ExclusionsView({
           <AccuracyRow name="All participants" view={results.all} columns={columns} testId="accuracy-all" />
           <AccuracyRow name="After exclusions" view={results.kept} columns={columns} testId="accuracy-kept" />
         </tbody>
-      </table>
+      </DataTable>
 
       {results.rules.length > 0 ? (
-        <table className="text-sm" data-testid="exclusion-rules">
+        <DataTable variant="plain" data-testid="exclusion-rules">
           <caption className="text-left font-medium">Participants each rule removed</caption>
           <thead>
             <tr>
@@ -146,7 +147,7 @@ export function ExclusionsView({
               <td className={CELL} />
             </tr>
           </tbody>
-        </table>
+        </DataTable>
       ) : null}
 
       <details open={paging.page > 1} id="participant-signals">
@@ -159,9 +160,10 @@ export function ExclusionsView({
         </summary>
         {nPages > 1 ? <PageLinks page={page} nPages={nPages} href={paging.href} /> : null}
         <div className="mt-2 overflow-x-auto">
-          <table
+          <DataTable
+            variant="plain"
             // Cell styles set once on the table, not on each of the page's cells (less HTML per row).
-            className="text-sm [&_tbody_td]:border-b [&_tbody_td]:border-slate-200 [&_tbody_td]:px-2 [&_tbody_td]:py-1 [&_tbody_td]:text-right [&_tbody_td]:tabular-nums [&_tbody_th]:border-b [&_tbody_th]:border-slate-200 [&_tbody_th]:px-2 [&_tbody_th]:py-1 [&_tbody_th]:text-left [&_tbody_th]:font-mono [&_tbody_th]:text-xs [&_tbody_th]:font-normal"
+            className="[&_tbody_td]:border-b [&_tbody_td]:border-slate-200 [&_tbody_td]:px-2 [&_tbody_td]:py-1 [&_tbody_td]:text-right [&_tbody_td]:tabular-nums [&_tbody_th]:border-b [&_tbody_th]:border-slate-200 [&_tbody_th]:px-2 [&_tbody_th]:py-1 [&_tbody_th]:text-left [&_tbody_th]:font-mono [&_tbody_th]:text-xs [&_tbody_th]:font-normal"
             data-testid="participant-signals"
           >
             <thead>
@@ -212,7 +214,7 @@ export function ExclusionsView({
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         </div>
       </details>
     </div>

@@ -5,8 +5,8 @@ import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { FlagItemForm, type FlagItemState } from "./flag-item-form";
 import { formatNumber, formatPercent } from "./format";
 import { taskDisplayName } from "@/lib/tasks/display-name";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
 
 function AnswerDistribution({ item }: { item: ItemRowDto }) {
@@ -35,75 +35,73 @@ function ItemTable({
   flagAction: ((prev: FlagItemState, form: FormData) => Promise<FlagItemState>) | null;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b border-slate-400 bg-slate-100">
-            <th scope="col" className={TH}>
-              Item
-            </th>
-            <th scope="col" className={TH}>
-              Task
-            </th>
-            <th scope="col" className={TH}>
-              Answers
-            </th>
-            <th scope="col" className={TH}>
-              Exact %
-            </th>
-            <th scope="col" className={TH}>
-              Partial %
-            </th>
-            <th scope="col" className={TH}>
-              Gold
-            </th>
-            <th scope="col" className={TH}>
-              Given (canonical) × count
-            </th>
-            <th scope="col" className={TH}>
-              Status
-            </th>
+    <DataTable variant="ruled">
+      <thead>
+        <tr className="border-b border-slate-400 bg-slate-100">
+          <Th variant="ruled" scope="col">
+            Item
+          </Th>
+          <Th variant="ruled" scope="col">
+            Task
+          </Th>
+          <Th variant="ruled" scope="col">
+            Answers
+          </Th>
+          <Th variant="ruled" scope="col">
+            Exact %
+          </Th>
+          <Th variant="ruled" scope="col">
+            Partial %
+          </Th>
+          <Th variant="ruled" scope="col">
+            Gold
+          </Th>
+          <Th variant="ruled" scope="col">
+            Given (canonical) × count
+          </Th>
+          <Th variant="ruled" scope="col">
+            Status
+          </Th>
+          {flagAction ? (
+            <Th variant="ruled" scope="col">
+              Flag
+            </Th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.itemId} className="border-b border-slate-200 align-top">
+            <Th variant="ruled" scope="row" className="font-normal">
+              <Link href={`/admin/items/${item.itemId}`} className="text-blue-700 underline">
+                {item.externalId ?? item.itemId}
+              </Link>
+            </Th>
+            <td className="px-2 py-1">{RESULT_COLUMNS[item.column].label}</td>
+            <td className={TD}>{item.nResponses}</td>
+            <td className={`${TD} font-semibold`}>{formatPercent(item.exactAccuracy, 0)}</td>
+            <td className={TD}>{formatPercent(item.partialMean, 0)}</td>
+            <td className="px-2 py-1 font-mono text-xs">{item.goldAnswer ?? "–"}</td>
+            <td className="px-2 py-1">
+              <AnswerDistribution item={item} />
+            </td>
+            <td className="px-2 py-1 text-xs">
+              {item.status}
+              {item.statusReason ? <span className="block text-slate-600">{item.statusReason}</span> : null}
+            </td>
             {flagAction ? (
-              <th scope="col" className={TH}>
-                Flag
-              </th>
+              <td className="px-2 py-1">
+                {item.status === "flagged" ? (
+                  <span className="text-xs text-slate-600">flagged</span>
+                ) : (
+                  <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />
+                )}
+              </td>
             ) : null}
           </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.itemId} className="border-b border-slate-200 align-top">
-              <th scope="row" className={`${TH} font-normal`}>
-                <Link href={`/admin/items/${item.itemId}`} className="text-blue-700 underline">
-                  {item.externalId ?? item.itemId}
-                </Link>
-              </th>
-              <td className="px-2 py-1">{RESULT_COLUMNS[item.column].label}</td>
-              <td className={TD}>{item.nResponses}</td>
-              <td className={`${TD} font-semibold`}>{formatPercent(item.exactAccuracy, 0)}</td>
-              <td className={TD}>{formatPercent(item.partialMean, 0)}</td>
-              <td className="px-2 py-1 font-mono text-xs">{item.goldAnswer ?? "–"}</td>
-              <td className="px-2 py-1">
-                <AnswerDistribution item={item} />
-              </td>
-              <td className="px-2 py-1 text-xs">
-                {item.status}
-                {item.statusReason ? <span className="block text-slate-600">{item.statusReason}</span> : null}
-              </td>
-              {flagAction ? (
-                <td className="px-2 py-1">
-                  {item.status === "flagged" ? (
-                    <span className="text-xs text-slate-600">flagged</span>
-                  ) : (
-                    <FlagItemForm action={flagAction} itemId={item.itemId} studyId={studyId} />
-                  )}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -136,16 +134,16 @@ export function ItemAnalysisSection({
       <div className="grid gap-6 lg:grid-cols-2">
         <div>
           <h3 className="font-semibold">Agreement on multiple-choice tasks (Fleiss&apos; κ)</h3>
-          <table className="mt-1 text-sm">
+          <DataTable variant="plain" className="mt-1">
             <thead>
               <HeaderRow labels={["Task", "κ", "Observed / chance agreement", "Items used (excluded)"]} />
             </thead>
             <tbody>
               {dto.multipleChoiceAgreement.map((a) => (
                 <tr key={a.taskId} className="border-b border-slate-200">
-                  <th scope="row" className={`${TH} font-normal`}>
+                  <Th variant="ruled" scope="row" className="font-normal">
                     {taskDisplayName(a.taskId)}
-                  </th>
+                  </Th>
                   <td className={TD}>{formatNumber(a.fleiss?.kappa ?? null)}</td>
                   <td className={TD}>
                     {formatNumber(a.fleiss?.observedAgreement ?? null)} /{" "}
@@ -157,23 +155,23 @@ export function ItemAnalysisSection({
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
           {dto.multipleChoiceAgreement.length === 0 ? (
             <p className="text-sm text-slate-700">No multiple-choice answers.</p>
           ) : null}
         </div>
         <div>
           <h3 className="font-semibold">Agreement on answers (Krippendorff&apos;s α)</h3>
-          <table className="mt-1 text-sm">
+          <DataTable variant="plain" className="mt-1">
             <thead>
               <HeaderRow labels={["Task", "Level", "α", "Pairable items / answers"]} />
             </thead>
             <tbody>
               {dto.answerAgreement.map((a) => (
                 <tr key={`${a.taskId}-${a.level}`} className="border-b border-slate-200">
-                  <th scope="row" className={`${TH} font-normal`}>
+                  <Th variant="ruled" scope="row" className="font-normal">
                     {taskDisplayName(a.taskId)}
-                  </th>
+                  </Th>
                   <td className="px-2 py-1" title={a.basis}>
                     {a.level}
                   </td>
@@ -184,7 +182,7 @@ export function ItemAnalysisSection({
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
           <p className="mt-1 text-xs text-slate-700">
             Nominal α: two people agree when they gave the same canonical answer. Interval α only for zooming, whose
             answer is a single distance.

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "r
 import { buildStandaloneSvg, downloadPng, downloadSvg, type LegendEntry } from "./chart-export";
 import type { ChartBar, ConditionChartData, TaskChartColumn } from "./chart-data";
 import { formatFixed } from "@/lib/results/rounding";
+import { DataTable } from "@/components/admin/data-table";
 
 const HUMAN_COLOR = "#334155";
 const MODEL_COLORS = ["#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed", "#0891b2", "#65a30d", "#dc2626"];
@@ -190,7 +191,7 @@ export function TaskAccuracyChart({
           </div>
           <Legend entries={legend} />
         </div>
-        <table className="h-fit text-sm">
+        <DataTable variant="plain" className="h-fit">
           <caption className="text-left text-slate-700">Data shown in the chart (percent, [95% interval], n)</caption>
           <thead>
             <tr className="border-b border-slate-300 text-left">
@@ -221,7 +222,7 @@ export function TaskAccuracyChart({
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       </div>
       <figcaption className="mt-2 text-sm text-slate-700">
         Humans: pooled exact score over all their main-phase answers, whisker = 95% interval (participant bootstrap;
@@ -263,7 +264,7 @@ export function ConditionChart({ data, fileStem }: { data: ConditionChartData; f
           </div>
           <Legend entries={legend} />
         </div>
-        <table className="h-fit text-sm">
+        <DataTable variant="plain" className="h-fit">
           <caption className="text-left text-slate-700">
             Data shown in the chart (percent, [95% interval], n responses)
           </caption>
@@ -293,7 +294,7 @@ export function ConditionChart({ data, fileStem }: { data: ConditionChartData; f
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       </div>
     </figure>
   );

@@ -10,6 +10,7 @@ import {
 } from "@/lib/results/sample-size-plan";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultColumnKey } from "@/lib/results/task-columns";
 import type { TaskId } from "@/lib/tasks/types";
+import { DataTable, Th } from "@/components/admin/data-table";
 
 export interface SampleSizePlannerProps {
   /** Tasks of the study (their result columns are planned). */
@@ -23,7 +24,6 @@ export interface SampleSizePlannerProps {
 }
 
 const INPUT = "mt-1 w-24 rounded border border-slate-400 px-2 py-1 text-sm";
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums";
 
 function num(text: string): number {
@@ -214,7 +214,7 @@ export function SampleSizePlanner({
               {plan.problems.join("; ")}
             </p>
           ) : null}
-          <table className="mt-1">
+          <DataTable variant="plain" className="mt-1">
             <thead>
               <tr className="border-b border-slate-300">
                 {[
@@ -232,18 +232,18 @@ export function SampleSizePlanner({
                 ]
                   .filter((x): x is string => x !== null)
                   .map((h) => (
-                    <th key={h} scope="col" className={TH}>
+                    <Th variant="ruled" key={h} scope="col">
                       {h}
-                    </th>
+                    </Th>
                   ))}
               </tr>
             </thead>
             <tbody>
               {plan.columns.map((c) => (
                 <tr key={c.column} className="border-b border-slate-200">
-                  <th scope="row" className={TH}>
+                  <Th variant="ruled" scope="row">
                     {c.label}
-                  </th>
+                  </Th>
                   <td className={TD}>
                     {formatFractionAsPercent(c.expectedAccuracy)}%{" "}
                     <span className="text-xs text-slate-600">({c.expectedFrom})</span>
@@ -280,7 +280,7 @@ export function SampleSizePlanner({
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         </>
       )}
       <details className="mt-2 text-xs text-slate-700">

@@ -1,6 +1,7 @@
 import { shortcutAuditRowLabel } from "@/components/shortcuts/shortcut-audit-table";
 import type { ColumnSummary } from "@/lib/results/summarize";
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
+import { DataTable } from "@/components/admin/data-table";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -20,7 +21,7 @@ export function ShortcutContextTable({
     audits.find((a) => a.taskId === c.taskId && (a.group ?? undefined) === c.t4Polarity);
   if (columns.length === 0) return <p className="mt-2 text-sm">No main-phase answers yet.</p>;
   return (
-    <table className="mt-2 text-sm" data-testid="shortcut-context">
+    <DataTable variant="plain" className="mt-2" data-testid="shortcut-context">
       <thead className="bg-slate-100 text-left">
         <tr>
           <th scope="col" className="px-3 py-1">
@@ -56,6 +57,6 @@ export function ShortcutContextTable({
           );
         })}
       </tbody>
-    </table>
+    </DataTable>
   );
 }

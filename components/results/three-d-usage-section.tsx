@@ -3,8 +3,8 @@ import { ROTATED_THRESHOLD_DEG, type Distribution } from "@/lib/results/three-d-
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import type { TaskId } from "@/lib/tasks/types";
 import type { ThreeDUsageDto } from "@/lib/server/dal/results/get-three-d-usage";
+import { DataTable, Th } from "@/components/admin/data-table";
 
-const TH = "px-2 py-1 text-left font-medium";
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 
 function dist(d: Distribution, format: (v: number) => string): string {
@@ -44,78 +44,76 @@ export function ThreeDUsageSection({
         &quot;Turned&quot; means a total rotation of at least {ROTATED_THRESHOLD_DEG}°; accuracy of turned and unturned
         answers is an association (participants chose whether to turn), not the effect of the 3D view.
       </p>
-      <div className="mt-3 overflow-x-auto">
-        <table className="min-w-full border-collapse text-sm" data-testid="three-d-usage">
-          <thead>
-            <tr className="border-b border-slate-300 bg-slate-50">
-              <th scope="col" className={TH}>
-                Task
-              </th>
-              <th scope="col" className={TH}>
-                Answers
-              </th>
-              <th scope="col" className={TH}>
-                Time on the 3D view
-              </th>
-              <th scope="col" className={TH}>
-                Total turn
-              </th>
-              <th scope="col" className={TH}>
-                Zoom in
-              </th>
-              <th scope="col" className={TH}>
-                Reset / labels
-              </th>
-              <th scope="col" className={TH}>
-                Accuracy, turned
-              </th>
-              <th scope="col" className={TH}>
-                Accuracy, not turned
-              </th>
-              <th scope="col" className={TH}>
-                Median turn, correct / wrong
-              </th>
-              <th scope="col" className={TH}>
-                Camera path
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {usage.tasks.map((t) => {
-              const example = examples.get(t.taskId);
-              return (
-                <tr key={t.taskId} className="border-b border-slate-200">
-                  <th scope="row" className={`${TH} whitespace-nowrap`}>
-                    {taskDisplayName(t.taskId as TaskId)}
-                  </th>
-                  <td className={TD}>{t.answers}</td>
-                  <td className={TD}>{dist(t.share3d, pct)}</td>
-                  <td className={TD}>{dist(t.rotationDeg, deg)}</td>
-                  <td className={TD}>{dist(t.zoomIn, times)}</td>
-                  <td className={TD}>
-                    {t.withReset} / {t.withLabelToggle}
-                  </td>
-                  <td className={TD}>{accuracy(t.rotated)}</td>
-                  <td className={TD}>{accuracy(t.notRotated)}</td>
-                  <td className={TD}>
-                    {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} /{" "}
-                    {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
-                  </td>
-                  <td className={TD}>
-                    {example ? (
-                      <Link href={replayHref(example.studyId, example.responseId)} className="text-blue-700 underline">
-                        Replay a typical answer ({deg(example.rotationDeg)})
-                      </Link>
-                    ) : (
-                      "–"
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable variant="ruled" className="mt-3" data-testid="three-d-usage">
+        <thead>
+          <tr className="border-b border-slate-300 bg-slate-50">
+            <Th variant="ruled" scope="col">
+              Task
+            </Th>
+            <Th variant="ruled" scope="col">
+              Answers
+            </Th>
+            <Th variant="ruled" scope="col">
+              Time on the 3D view
+            </Th>
+            <Th variant="ruled" scope="col">
+              Total turn
+            </Th>
+            <Th variant="ruled" scope="col">
+              Zoom in
+            </Th>
+            <Th variant="ruled" scope="col">
+              Reset / labels
+            </Th>
+            <Th variant="ruled" scope="col">
+              Accuracy, turned
+            </Th>
+            <Th variant="ruled" scope="col">
+              Accuracy, not turned
+            </Th>
+            <Th variant="ruled" scope="col">
+              Median turn, correct / wrong
+            </Th>
+            <Th variant="ruled" scope="col">
+              Camera path
+            </Th>
+          </tr>
+        </thead>
+        <tbody>
+          {usage.tasks.map((t) => {
+            const example = examples.get(t.taskId);
+            return (
+              <tr key={t.taskId} className="border-b border-slate-200">
+                <Th variant="ruled" scope="row" className="whitespace-nowrap">
+                  {taskDisplayName(t.taskId as TaskId)}
+                </Th>
+                <td className={TD}>{t.answers}</td>
+                <td className={TD}>{dist(t.share3d, pct)}</td>
+                <td className={TD}>{dist(t.rotationDeg, deg)}</td>
+                <td className={TD}>{dist(t.zoomIn, times)}</td>
+                <td className={TD}>
+                  {t.withReset} / {t.withLabelToggle}
+                </td>
+                <td className={TD}>{accuracy(t.rotated)}</td>
+                <td className={TD}>{accuracy(t.notRotated)}</td>
+                <td className={TD}>
+                  {t.medianRotationCorrect === null ? "–" : deg(t.medianRotationCorrect)} /{" "}
+                  {t.medianRotationWrong === null ? "–" : deg(t.medianRotationWrong)}
+                </td>
+                <td className={TD}>
+                  {example ? (
+                    <Link href={replayHref(example.studyId, example.responseId)} className="text-blue-700 underline">
+                      Replay a typical answer ({deg(example.rotationDeg)})
+                    </Link>
+                  ) : (
+                    "–"
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </DataTable>
     </>
   );
 }

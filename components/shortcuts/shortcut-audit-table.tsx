@@ -1,5 +1,6 @@
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
 import { getTask } from "@/lib/tasks/registry";
+import { DataTable } from "@/components/admin/data-table";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -20,7 +21,7 @@ export function ShortcutAuditTable({
 }) {
   if (audits.length === 0) return <p className="mt-2 text-sm text-slate-600">No items to audit.</p>;
   return (
-    <table className="mt-2 text-sm" data-testid={testId}>
+    <DataTable variant="plain" className="mt-2" data-testid={testId}>
       <thead className="bg-slate-100 text-left">
         <tr>
           <th scope="col" className="px-3 py-1">
@@ -77,6 +78,6 @@ export function ShortcutAuditTable({
           );
         })}
       </tbody>
-    </table>
+    </DataTable>
   );
 }

@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/admin/data-table";
 /** Tasks whose questions are about hydrogen bonds: the primer (when the study enables it) comes before the first one. */
 export const HBOND_TASK_IDS = new Set(["residue_ligand", "docking", "interaction_location", "pocket_ligand"]);
 
@@ -86,7 +87,7 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
           </g>
         </svg>
       </div>
-      <table className="w-full max-w-3xl border-collapse text-sm">
+      <DataTable variant="plain" className="w-full max-w-3xl border-collapse">
         <caption className="mb-1 text-left font-medium">Residue atoms that can form hydrogen bonds</caption>
         <thead>
           <tr className="border-b border-slate-400 text-left">
@@ -106,7 +107,7 @@ export function HbondPrimer({ onDone }: { onDone: () => void }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </DataTable>
       <button
         type="button"
         autoFocus

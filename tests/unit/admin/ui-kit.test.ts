@@ -93,3 +93,27 @@ describe("admin pages use the kit", () => {
     expect(source).not.toMatch(/<t[hd][^>]*className="px-[23] py-[12]/);
   });
 });
+
+describe("every table goes through the kit", () => {
+  // Results sections, staff pages and the participant primer alike: one table component, so a table's frame, cell
+  // padding and headings change in one place.
+  const KIT = path.join("components", "admin", "data-table.tsx");
+  const walk = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
+  const sources = ["components", "app"].flatMap((dir) => walk(dir));
+
+  it("finds the sources", () => {
+    expect(sources).toContain(KIT);
+    expect(sources.length).toBeGreaterThan(20);
+  });
+
+  it.each(sources.filter((f) => f !== KIT))("%s: no hand-written <table> or copied heading classes", (file) => {
+    const source = fs.readFileSync(file, "utf8");
+    expect(source).not.toMatch(/<table[\s>]/);
+    expect(source).not.toMatch(/const TH\s*=/);
+  });
+});

@@ -11,6 +11,7 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
+import { DataTable } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Item" };
 export const dynamic = "force-dynamic";
@@ -133,7 +134,7 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
         {item.audit.length === 0 ? (
           <p className="mt-1 text-sm text-slate-600">No edits yet.</p>
         ) : (
-          <table className="mt-2 w-full text-sm">
+          <DataTable variant="plain" className="mt-2 w-full">
             <thead className="text-left">
               <tr>
                 <th scope="col" className="py-1">
@@ -162,7 +163,7 @@ export default async function ItemPage({ params }: { params: Promise<{ itemId: s
                 );
               })}
             </tbody>
-          </table>
+          </DataTable>
         )}
       </section>
     </AdminPage>

@@ -86,7 +86,7 @@ export default async function PoolPage({
                 <span className="text-sm text-slate-600">{describeRecipe(v.recipe)}</span>
                 {isAdmin && !v.frozenAt ? <FreezeButton versionId={v.id} version={v.version} /> : null}
               </div>
-              <table className="mt-2 text-sm">
+              <DataTable variant="plain" className="mt-2">
                 <caption className="sr-only">Items per task in version {v.version}</caption>
                 <thead>
                   <tr className="text-left">
@@ -108,7 +108,7 @@ export default async function PoolPage({
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </DataTable>
               {v.studies.length ? (
                 <p className="mt-2 text-sm">
                   Used by:{" "}

@@ -19,6 +19,7 @@ import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
 import { activeRules, describeRule } from "@/lib/participant/integrity";
+import { DataTable } from "@/components/admin/data-table";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";
@@ -180,7 +181,7 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
           ) : null}
           <StudyStatusActions studyId={study.id} status={study.status} canOpen={Boolean(r && r.errors.length === 0)} />
           {r ? (
-            <table className="w-full text-sm">
+            <DataTable variant="plain" className="w-full">
               <caption className="text-left font-medium">Items and quota per task</caption>
               <thead className="text-left">
                 <tr>
@@ -210,7 +211,7 @@ export default async function StudyPage({ params }: { params: Promise<{ studyId:
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </DataTable>
           ) : null}
         </section>
       </div>
