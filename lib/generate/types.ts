@@ -36,6 +36,8 @@ export interface ProvenanceStructure {
   ligand: string;
   /** Why this ligand was picked (named, its own file, or the automatic choice's class and what it passed over). */
   ligandReason: string;
+  /** ComplexSource.parseNotes, when the parser changed anything. */
+  parseNotes?: string[];
   pdbId: string;
   ligandFile?: string;
   ligandSha256?: string;
@@ -52,6 +54,8 @@ export interface ComplexSource {
   /** Ligand file of a PDBbind-style split, when the ligand came from its own file. */
   ligandFile?: string;
   ligandSha256?: string;
+  /** What the parser did to the files ("file: note", e.g. duplicate atom records dropped); absent when nothing. */
+  parseNotes?: string[];
 }
 
 /** One pocket residue, with its atoms as indices into `GeneratorComplex.pocketAtoms`. */
