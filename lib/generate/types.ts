@@ -25,8 +25,11 @@ import type { TaskId } from "@/lib/tasks/types";
  *    T8 and T9 images name every polar atom of the contact shell (render settings v3). Balanced distractors (T5, T6,
  *    and new for T8) build the symmetric option set first and draw the key uniformly among its corners; the paper
  *    recipe is unchanged.
+ * 7: automatic ligand choice never groups residues through a metal atom, treats CO/O2/NO and succinate, citrate and
+ *    bicine as non-ligands, ranks candidates without protein contact last, and its reason names every candidate passed
+ *    over with class and size; provenance.structure.parseNotes records what the parser changed.
  */
-export const GENERATOR_VERSION = "6";
+export const GENERATOR_VERSION = "7";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
 
 /** One complex as an item's provenance records it. */
