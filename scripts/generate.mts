@@ -147,7 +147,10 @@ function main(): void {
         : {}),
     });
     if (!loaded.ok) skipped.push({ file: label, reason: loaded.reason });
-    else complexes.push(loaded.complex);
+    else {
+      for (const n of loaded.complex.parseNotes ?? []) process.stderr.write(`note ${n}\n`);
+      complexes.push(loaded.complex);
+    }
   }
   for (const s of skipped)
     process.stderr.write(`skip ${s.reason.startsWith(s.file) ? s.reason : `${s.file}: ${s.reason}`}\n`);
@@ -234,6 +237,7 @@ function main(): void {
       pdbId: c.pdbId,
       sha256: c.sha256,
       ligand: c.ligandLabel,
+      ...(c.parseNotes !== undefined ? { parseNotes: c.parseNotes } : {}),
     })),
     skipped,
     reports: result.reports,

@@ -4,8 +4,8 @@ import { getTask } from "@/lib/tasks/registry";
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /**
- * Beside the human-vs-model table: where a T5/T6 column is compared and the pool's options give the key away by
- * their text structure (the paper's distractor recipe), a model's score there measures that structure, not spatial
+ * Beside the human-vs-model table: where a T5/T6/T8 column is compared and the pool's options give the key away by
+ * their text structure (the paper's distractor recipe; see findOptionTextLeaks), a model's score there measures that structure, not spatial
  * reasoning (humans see those options as images). Nothing when no compared column leaks.
  */
 export function OptionTextWarning({
@@ -36,11 +36,12 @@ export function OptionTextWarning({
               `${getTask(l.taskId).code} ${pct(l.best.exact)} (95% CI ${pct(l.best.low)}–${pct(l.best.high)}, ${l.best.label}, ${l.items} items)`,
           )
           .join("; ")}
-        . In the paper&apos;s distractor recipe only the key has both a sign-flipped and a same-value-other-axis
-        partner, and the option images carry the same relations. A model given the option texts, or one that recovers
-        the commands from the images, can answer from that structure without spatial reasoning (this app&apos;s
-        VLMEvalKit export gives T5/T6 options as images only). Compare models on items generated with{" "}
-        <code>distractors: &quot;balanced&quot;</code> (docs/shortcuts.md).
+        . In the paper&apos;s distractor recipe only the T5/T6 key has both a sign-flipped and a same-value-other-axis
+        partner, T8&apos;s distractors are drawn around the key so the sizes of the moves point at it, and the option
+        images carry the same relations. A model given the option texts, or one that recovers the commands from the
+        images, can answer from that structure without spatial reasoning (this app&apos;s VLMEvalKit export gives T5/T6
+        options as images only). Compare models on items generated with <code>distractors: &quot;balanced&quot;</code>{" "}
+        (docs/shortcuts.md).
       </p>
     </div>
   );

@@ -113,6 +113,7 @@ export function createGeneratorComplex(input: CreateGeneratorComplexInput): Crea
       sha256: input.sha256,
       ...(input.ligandFile !== undefined ? { ligandFile: input.ligandFile } : {}),
       ...(input.ligandSha256 !== undefined ? { ligandSha256: input.ligandSha256 } : {}),
+      ...(input.parseNotes !== undefined && input.parseNotes.length > 0 ? { parseNotes: [...input.parseNotes] } : {}),
       ligandLabel: prepared.ligand.id ?? input.ligandFile ?? "ligand",
       prepared,
       ligandAtoms,
@@ -186,7 +187,14 @@ export function loadGeneratorComplex(input: LoadGeneratorComplexInput): CreateGe
   }
   const prepared = prepareComplex(parsed.structure, { ...input.prepareOptions, ligandStructure });
   if (!prepared.ok) return { ok: false, reason: prepared.reason };
+  // What the parser did (duplicate records dropped, alternate locations, model 1 of N) goes with the complex: the run
+  // prints it and every item's provenance records it.
+  const parseNotes = [
+    ...parsed.structure.notes.map((n) => `${input.file}: ${n}`),
+    ...(ligandStructure?.notes ?? []).map((n) => `${input.ligandFile ?? "ligand"}: ${n}`),
+  ];
   return createGeneratorComplex({
+    parseNotes,
     pdbId: input.pdbId,
     file: input.file,
     sha256: input.sha256,

@@ -113,6 +113,7 @@ function sourceOf(c: GeneratorComplex): ItemProvenance["structure"] {
     pdbId: c.pdbId,
     ...(c.ligandFile !== undefined ? { ligandFile: c.ligandFile } : {}),
     ...(c.ligandSha256 !== undefined ? { ligandSha256: c.ligandSha256 } : {}),
+    ...(c.parseNotes !== undefined ? { parseNotes: [...c.parseNotes] } : {}),
   };
 }
 

@@ -25,7 +25,10 @@ import type { TaskId } from "@/lib/tasks/types";
  *    T8 and T9 images name every polar atom of the contact shell (render settings v3). Balanced distractors (T5, T6,
  *    and new for T8) build the symmetric option set first and draw the key uniformly among its corners; the paper
  *    recipe is unchanged.
- * 7: images follow render settings v4 (SVG numbers no finer than the pixels need); items otherwise as in 6.
+ * 7: images follow render settings v4 (SVG numbers no finer than the pixels need). Automatic ligand choice never
+ *    groups residues through a metal atom, treats CO/O2/NO and succinate, citrate and bicine as non-ligands, ranks
+ *    candidates without protein contact last, and its reason names every candidate passed over with class and size;
+ *    provenance.structure.parseNotes records what the parser changed.
  */
 export const GENERATOR_VERSION = "7";
 export const GENERATOR_NAME = PROJECT_GENERATOR_NAME;
@@ -37,6 +40,8 @@ export interface ProvenanceStructure {
   ligand: string;
   /** Why this ligand was picked (named, its own file, or the automatic choice's class and what it passed over). */
   ligandReason: string;
+  /** ComplexSource.parseNotes, when the parser changed anything. */
+  parseNotes?: string[];
   pdbId: string;
   ligandFile?: string;
   ligandSha256?: string;
@@ -53,6 +58,8 @@ export interface ComplexSource {
   /** Ligand file of a PDBbind-style split, when the ligand came from its own file. */
   ligandFile?: string;
   ligandSha256?: string;
+  /** What the parser did to the files ("file: note", e.g. duplicate atom records dropped); absent when nothing. */
+  parseNotes?: string[];
 }
 
 /** One pocket residue, with its atoms as indices into `GeneratorComplex.pocketAtoms`. */

@@ -9,7 +9,7 @@ import { formatResidueId, isSameResidue, parseResidueId, residueKeyOf, residueKe
 import { createSpatialGrid, findNeighbours } from "./geometry/spatial-grid";
 import { isAminoAcid, isBuffer, isCofactor, isIon, isPolymerResidueName, isSugar, isWater } from "./chemistry/residues";
 import { covalentRadiusOf } from "./chemistry/elements";
-import { COVALENT_TOLERANCE_A } from "./chemistry/bonds";
+import { COVALENT_TOLERANCE_A, isMetal } from "./chemistry/bonds";
 
 /** PDBbind pockets and MiSI-Bench use residues within 10 Å of the ligand. */
 export const DEFAULT_POCKET_CUTOFF_A = 10;
@@ -19,6 +19,8 @@ const PEPTIDE_LINK_MAX_A = 2.0;
 const SAME_ATOM_MAX_A = 0.5;
 /** Longest covalent link looked for between hetero residues (I–I: 1.39 + 1.39 + 0.45 Å). */
 const LINK_SEARCH_A = 3.3;
+/** A candidate with no protein heavy atom this close sits at a crystal contact or in solvent, not in a pocket. */
+export const POCKET_CONTACT_A = 4.5;
 
 export type ResidueKind = "polymer" | "water" | "ion" | "buffer" | "sugar" | "ligand";
 
@@ -103,7 +105,8 @@ export interface LigandCandidate {
 
 /**
  * Groups non-polymer, non-water, non-ion residues that are covalently linked (any heavy-atom pair
- * within the sum of covalent radii + 0.45 Å) into ligand candidates, in file order.
+ * within the sum of covalent radii + 0.45 Å) into ligand candidates, in file order. A pair with a metal atom
+ * never links: an azole on a heme iron is coordinated, not part of the heme, and must stay its own candidate.
  */
 export function listLigandCandidates(
   structure: Structure,
@@ -127,6 +130,7 @@ export function listLigandCandidates(
     for (const m of findNeighbours(grid, a, LINK_SEARCH_A)) {
       if (owner[m] === owner[k]) continue;
       const b = points[m]!;
+      if (isMetal(a.element) || isMetal(b.element)) continue;
       const limit = covalentRadiusOf(a.element) + covalentRadiusOf(b.element) + COVALENT_TOLERANCE_A;
       if (Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) <= limit) parent[find(owner[k]!)] = find(owner[m]!);
     }
@@ -202,8 +206,10 @@ export function chooseLigand(structure: Structure, options: ChooseLigandOptions 
   const eligible = candidates.filter((c) =>
     c.residues.some((g) => g.kind === "ligand" || (options.includeSugars === true && g.kind === "sugar")),
   );
+  const offPocket = candidatesOutsidePockets(structure, residues, eligible);
+  // Not in a pocket ranks after every class; within that, the class, then size, then file order.
+  const rank = (c: LigandCandidate) => (offPocket.has(c) ? 10 : 0) + CLASS_RANK[classOf(c)];
   let best: LigandCandidate | null = null;
-  const rank = (c: LigandCandidate) => CLASS_RANK[classOf(c)];
   for (const c of eligible)
     if (!best || rank(c) < rank(best) || (rank(c) === rank(best) && c.heavyAtomCount > best.heavyAtomCount)) best = c;
   if (!best) {
@@ -216,16 +222,45 @@ export function chooseLigand(structure: Structure, options: ChooseLigandOptions 
     };
   }
   const chosen = best;
+  const offPocketText = `no protein atom within ${POCKET_CONTACT_A} Å`;
   const passedOver = eligible
-    .filter((c) => c !== chosen && rank(c) > rank(chosen))
-    .map((c) => `${c.id} (${classOf(c)})`);
+    .filter((c) => c !== chosen)
+    .map(
+      (c) => `${c.id} (${classOf(c)}, ${c.heavyAtomCount} heavy atoms${offPocket.has(c) ? `, ${offPocketText}` : ""})`,
+    );
   const why: Record<CandidateClass, string> = {
     "drug-like": "the largest drug-like candidate",
     "amino acid": "a free amino acid, the entry's ligand when nothing drug-like is bound",
     cofactor: "only cofactors or prosthetic groups are bound; the largest of them",
   };
-  const reason = `${why[classOf(chosen)]} (${chosen.heavyAtomCount} heavy atoms)${passedOver.length > 0 ? `; passed over: ${passedOver.join(", ")}` : ""}`;
+  const reason = `${why[classOf(chosen)]} (${chosen.heavyAtomCount} heavy atoms${offPocket.has(chosen) ? `, ${offPocketText}` : ""})${passedOver.length > 0 ? `; passed over: ${passedOver.join(", ")}` : ""}`;
   return { ok: true, residues: chosen.residues, id: chosen.id, how: "largest", reason };
+}
+
+/**
+ * Candidates with no protein heavy atom within POCKET_CONTACT_A of any of their heavy atoms (a crystal-contact or
+ * solvent molecule). Empty when no candidate touches the protein (a file without protein, or all far): nothing to prefer.
+ */
+function candidatesOutsidePockets(
+  structure: Structure,
+  residues: readonly ResidueGroup[],
+  candidates: readonly LigandCandidate[],
+): Set<LigandCandidate> {
+  const protein: Atom[] = [];
+  for (const g of residues)
+    if (g.kind === "polymer")
+      for (const i of g.atomIndices) if (structure.atoms[i]!.element !== "H") protein.push(structure.atoms[i]!);
+  if (protein.length === 0) return new Set();
+  const grid = createSpatialGrid(protein, POCKET_CONTACT_A);
+  const touches = (c: LigandCandidate) =>
+    c.residues.some((g) =>
+      g.atomIndices.some((i) => {
+        const a = structure.atoms[i]!;
+        return a.element !== "H" && findNeighbours(grid, a, POCKET_CONTACT_A).length > 0;
+      }),
+    );
+  const outside = new Set(candidates.filter((c) => !touches(c)));
+  return outside.size === candidates.length ? new Set() : outside;
 }
 
 export interface PrepareComplexOptions extends ChooseLigandOptions {

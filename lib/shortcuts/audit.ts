@@ -163,18 +163,23 @@ export function formatShortcutTable(audits: readonly TaskShortcutAudit[]): strin
 export const OPTION_TEXT_LEAK_LIMIT = 0.3;
 
 /**
- * T5/T6 audits whose best option-text rule exceeds OPTION_TEXT_LEAK_LIMIT. Humans see those options as images; a
- * model given the option texts can score by their structure alone (the paper's recipe: 100 %), so its accuracy there
- * measures option-text structure, not spatial reasoning.
+ * MC audits whose best option-text rule gives the key away. T5/T6: above OPTION_TEXT_LEAK_LIMIT (the paper's recipe:
+ * 100 %). T8: its 95 % interval lies above chance, the audit's test of a rule that beats chance (T8's paper recipe
+ * lets the shortest or longest move find the key; the balanced recipe does not). Humans see those options as images; a
+ * model given the option texts can score by their structure alone, so its accuracy there measures option-text
+ * structure, not spatial reasoning.
  */
 export function findOptionTextLeaks(
   audits: readonly TaskShortcutAudit[],
 ): { taskId: TaskId; items: number; best: StrategyAccuracy }[] {
   return audits.flatMap((a) => {
-    if (a.taskId !== "translation_rotation" && a.taskId !== "rotation_rotation") return [];
+    const isRotationTask = a.taskId === "translation_rotation" || a.taskId === "rotation_rotation";
+    if (!isRotationTask && a.taskId !== "interaction_location") return [];
     const best = a.strategies
       .filter((s) => s.needs === "option-text")
       .reduce<StrategyAccuracy | null>((b, s) => (b === null || s.exact > b.exact + 1e-12 ? s : b), null);
-    return best && best.exact > OPTION_TEXT_LEAK_LIMIT ? [{ taskId: a.taskId, items: a.items, best }] : [];
+    if (best === null) return [];
+    const leaks = isRotationTask ? best.exact > OPTION_TEXT_LEAK_LIMIT : a.chance !== null && best.low > a.chance;
+    return leaks ? [{ taskId: a.taskId, items: a.items, best }] : [];
   });
 }

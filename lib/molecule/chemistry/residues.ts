@@ -166,8 +166,9 @@ export const ION_RESIDUES: ReadonlySet<string> = new Set([
 /**
  * Crystallisation additives, buffers, cryoprotectants, detergents and small polyatomic ions that
  * sit in many entries but are not the ligand of interest (after the lists used by PLIP and the
- * PDBbind curation notes). Succinate (SIN), bicine (BCN) and citrate (CIT/FLC) are left out on
- * purpose: they are genuine ligands in some entries (e.g. 7ECR_SIN, 7ZTL_BCN); a user names them.
+ * PDBbind curation notes). Succinate (SIN), bicine (BCN) and citrate (CIT/FLC) are crystallisation agents far more
+ * often than ligands: where one is the ligand (e.g. 7ECR_SIN, 7ZTL_BCN) it comes in its own ligand file or is named.
+ * Diatomic gases on a heme or other metal (CO, O2, NO, peroxide) are not the ligand a chemist means either.
  */
 export const BUFFER_RESIDUES: ReadonlySet<string> = new Set([
   // small inorganic ions
@@ -186,6 +187,10 @@ export const BUFFER_RESIDUES: ReadonlySet<string> = new Set([
   "VO4",
   "PI",
   "2HP",
+  // diatomic gases bound to a metal
+  "CMO",
+  "OXY",
+  "NO",
   // alcohols, glycols, PEG fragments
   "GOL",
   "EDO",
@@ -224,6 +229,9 @@ export const BUFFER_RESIDUES: ReadonlySet<string> = new Set([
   "DMF",
   "DIO",
   "TLA",
+  "SIN",
+  "CIT",
+  "FLC",
   "TAR",
   "MLI",
   "MLA",
@@ -241,6 +249,7 @@ export const BUFFER_RESIDUES: ReadonlySet<string> = new Set([
   "NHE",
   "CXS",
   "B3P",
+  "BCN",
   "BTB",
   "HEPES",
   "CAC",

@@ -204,26 +204,43 @@ function selectAlternateLocations(atoms: RawAtom[]): { kept: RawAtom[]; dropped:
 
 /** Duplicate records named one by one in the note; the rest are counted. */
 const DUPLICATES_LISTED = 5;
+/** Repeats closer than this to the first record are the same atom written twice (coordinates have 0.001 Å steps). */
+const SAME_POSITION_A = 0.01;
 
 /**
- * Drops repeated records of one atom (same chain, residue number, insertion code, residue name, atom name and altLoc):
- * the first record in the file is kept, as every reader that indexes atoms by name does. Returns the note that names
- * where the repeats are, or null.
+ * Drops repeated records of one atom (same chain, residue number, insertion code, residue name, atom name and altLoc)
+ * at the first record's position: the first record is kept, as every reader that indexes atoms by name does. Returns
+ * the note that names where the repeats are, or null. A repeat elsewhere is refused (`conflict`): which copy is the atom
+ * is a guess, and a wrong guess moves the ligand or the pocket.
  */
-function dropDuplicateAtoms(atoms: RawAtom[], fileName: string): { kept: RawAtom[]; note: string | null } {
+function dropDuplicateAtoms(
+  atoms: RawAtom[],
+  fileName: string,
+): { kept: RawAtom[]; note: string | null; conflict: { line: number; reason: string } | null } {
   const first = new Map<string, RawAtom>();
   const repeats: { atom: RawAtom; firstLine: number }[] = [];
   const kept: RawAtom[] = [];
   for (const a of atoms) {
     const key = `${a.chain}\u0000${a.resSeq}\u0000${a.iCode}\u0000${a.resName}\u0000${a.name}\u0000${a.altLoc}`;
     const earlier = first.get(key);
-    if (earlier) repeats.push({ atom: a, firstLine: earlier.lineNo });
-    else {
+    if (earlier) {
+      const d = Math.hypot(a.x - earlier.x, a.y - earlier.y, a.z - earlier.z);
+      if (d > SAME_POSITION_A)
+        return {
+          kept: atoms,
+          note: null,
+          conflict: {
+            line: a.lineNo,
+            reason: `atom ${a.name}${a.altLoc === "" ? "" : ` altLoc ${a.altLoc}`} of ${a.resName}:${a.chain}:${a.resSeq}${a.iCode} is recorded twice at different positions (lines ${earlier.lineNo} and ${a.lineNo}, ${d.toFixed(2)} Å apart); remove one copy or give them altLoc ids`,
+          },
+        };
+      repeats.push({ atom: a, firstLine: earlier.lineNo });
+    } else {
       first.set(key, a);
       kept.push(a);
     }
   }
-  if (repeats.length === 0) return { kept: atoms, note: null };
+  if (repeats.length === 0) return { kept: atoms, note: null, conflict: null };
   const listed = repeats
     .slice(0, DUPLICATES_LISTED)
     .map(
@@ -233,6 +250,7 @@ function dropDuplicateAtoms(atoms: RawAtom[], fileName: string): { kept: RawAtom
   const more = repeats.length > DUPLICATES_LISTED ? `; and ${repeats.length - DUPLICATES_LISTED} more` : "";
   return {
     kept,
+    conflict: null,
     note: `dropped ${repeats.length} duplicate atom records, keeping the first record of each atom: ${listed.join("; ")}${more}`,
   };
 }
@@ -369,6 +387,7 @@ export function parsePdb(text: string, fileName: string): ParseResult {
     const notes: string[] = [];
     if (modelCount > 1) notes.push(`kept model 1 of ${modelCount}`);
     const unique = dropDuplicateAtoms(raw, fileName);
+    if (unique.conflict) fail(unique.conflict.line, null, unique.conflict.reason);
     if (unique.note !== null) notes.push(unique.note);
     const { kept, dropped } = selectAlternateLocations(unique.kept);
     if (dropped > 0) notes.push(`dropped ${dropped} atoms of lower-occupancy alternate locations`);

@@ -1,6 +1,6 @@
 // needs-shared-structures: reads ../shared/data/structures/plip-test-pdb/1aku.pdb
 import fs from "node:fs";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatParseError, parsePdb } from "@/lib/molecule/parse";
 import type { Structure } from "@/lib/molecule/types";
 import { SHARED_AVAILABLE, describeWithShared, sharedStructurePath } from "@/tests/helpers/shared-data";
@@ -16,13 +16,11 @@ describeWithShared("duplicate atom records (1aku with its FMN block repeated)", 
   const original = SHARED_AVAILABLE
     ? fs.readFileSync(sharedStructurePath("plip-test-pdb", "1aku.pdb"), "utf8").split("\n")
     : [];
-  // File lines 1537–1567 are the 31 FMN HETATM records; repeated right after them (blank altLoc), moved 5 Å in x so
-  // the kept copy can be told apart.
+  // File lines 1537–1567 are the 31 FMN HETATM records; repeated right after them (blank altLoc), with a serial of
+  // their own so the kept copy can be told apart.
   const fmn = original.slice(1536, 1567);
-  const shifted = fmn.map(
-    (l) => `${l.slice(0, 30)}${(Number(l.slice(30, 38)) + 5).toFixed(3).padStart(8)}${l.slice(38)}`,
-  );
-  const text = [...original.slice(0, 1567), ...shifted, ...original.slice(1567)].join("\n");
+  const repeated = fmn.map((l) => `${l.slice(0, 6)}${String(9000 + Number(l.slice(6, 11))).padStart(5)}${l.slice(11)}`);
+  const text = [...original.slice(0, 1567), ...repeated, ...original.slice(1567)].join("\n");
 
   it("the original file has no duplicates and no note about them", () => {
     expect(fmn).toHaveLength(31);
@@ -35,7 +33,7 @@ describeWithShared("duplicate atom records (1aku with its FMN block repeated)", 
     const s = parse(text, "1aku-dup.pdb");
     expect(s.atoms).toHaveLength(before.atoms.length);
     const n1 = s.atoms.find((a) => a.resName === "FMN" && a.name === "N1")!;
-    expect(n1.x).toBe(0.574);
+    expect(n1.serial).toBeLessThan(9000);
     expect(s.notes).toHaveLength(1);
     expect(s.notes[0]).toBe(
       "dropped 31 duplicate atom records, keeping the first record of each atom: 1aku-dup.pdb:1568: FMN:A:150 N1 (first at line 1537); " +
@@ -44,10 +42,41 @@ describeWithShared("duplicate atom records (1aku with its FMN block repeated)", 
     );
   });
 
+  it("a repeat at another position is refused, naming both lines, the atom and the residue", () => {
+    const moved = [...repeated];
+    moved[3] = `${moved[3]!.slice(0, 30)}${(Number(moved[3]!.slice(30, 38)) + 5).toFixed(3).padStart(8)}${moved[3]!.slice(38)}`;
+    const r = parsePdb([...original.slice(0, 1567), ...moved, ...original.slice(1567)].join("\n"), "1aku-moved.pdb");
+    expect(r.ok || formatParseError(r.error)).toBe(
+      "1aku-moved.pdb:1571: atom N3 of FMN:A:150 is recorded twice at different positions (lines 1540 and 1571, 5.00 Å apart); remove one copy or give them altLoc ids",
+    );
+  });
+
   it("two altLocs of one atom are not duplicates", () => {
     const a = "ATOM      1  CA ASER A  10       1.000   2.000   3.000  0.60 10.00           C  ";
     const b = "ATOM      2  CA BSER A  10       1.500   2.000   3.000  0.40 10.00           C  ";
     const s = parse([a, b].join("\n"), "alt.pdb");
     expect(s.notes.some((n) => n.includes("duplicate"))).toBe(false);
+  });
+});
+
+describe("duplicate atom records in hand-made text", () => {
+  const first = "HETATM    1  C1  LIG A 900      10.000  10.000  10.000  1.00 20.00           C  ";
+  const second = "HETATM    2  O2  LIG A 900      11.200  10.000  10.000  1.00 20.00           O  ";
+  it("an identical repeat is dropped with a note", () => {
+    const again = "HETATM    3  C1  LIG A 900      10.000  10.005  10.000  1.00 20.00           C  ";
+    const s = parse([first, second, again].join("\n"), "same.pdb");
+    expect([s.atoms.length, s.notes]).toEqual([
+      2,
+      [
+        "dropped 1 duplicate atom records, keeping the first record of each atom: same.pdb:3: LIG:A:900 C1 (first at line 1)",
+      ],
+    ]);
+  });
+  it("a repeat 0.5 Å away is refused", () => {
+    const moved = "HETATM    3  C1  LIG A 900      10.500  10.000  10.000  1.00 20.00           C  ";
+    const r = parsePdb([first, second, moved].join("\n"), "moved.pdb");
+    expect(r.ok || formatParseError(r.error)).toBe(
+      "moved.pdb:3: atom C1 of LIG:A:900 is recorded twice at different positions (lines 1 and 3, 0.50 Å apart); remove one copy or give them altLoc ids",
+    );
   });
 });

@@ -65,15 +65,23 @@ describe("automatic ligand choice", () => {
     [
       "1n7g.pdb",
       "GDR:A:801",
-      "the largest drug-like candidate (38 heavy atoms); passed over: NDP:A:701 (cofactor), NDP:B:702 (cofactor), NDP:C:703 (cofactor), NDP:D:704 (cofactor)",
+      "the largest drug-like candidate (38 heavy atoms); passed over: NDP:A:701 (cofactor, 48 heavy atoms), GDR:A:802 (drug-like, 38 heavy atoms), GDR:A:803 (drug-like, 38 heavy atoms), NDP:B:702 (cofactor, 48 heavy atoms), NDP:C:703 (cofactor, 48 heavy atoms), NDP:D:704 (cofactor, 48 heavy atoms)",
     ],
     ["1eve.pdb", "E20:A:2001", "the largest drug-like candidate (28 heavy atoms)"], // NAG glycans skipped
-    ["1p5e.pdb", "TBS:A:301", "the largest drug-like candidate (13 heavy atoms)"], // TPO is a phosphothreonine inside the chain, not a ligand
-    ["4dst.pdb", "9LI:A:201", "the largest drug-like candidate (15 heavy atoms); passed over: GCP:A:202 (cofactor)"],
+    [
+      "1p5e.pdb",
+      "TBS:A:301",
+      "the largest drug-like candidate (13 heavy atoms); passed over: TBS:C:302 (drug-like, 13 heavy atoms)",
+    ], // TPO is a phosphothreonine inside the chain, not a ligand
+    [
+      "4dst.pdb",
+      "9LI:A:201",
+      "the largest drug-like candidate (15 heavy atoms); passed over: GCP:A:202 (cofactor, 32 heavy atoms)",
+    ],
     [
       "1osn.pdb",
       "BVP:A:500",
-      "the largest drug-like candidate (23 heavy atoms); passed over: ADP:A:400 (cofactor), ADP:B:1400 (cofactor), ADP:C:2400 (cofactor), ADP:D:3400 (cofactor)",
+      "the largest drug-like candidate (23 heavy atoms); passed over: ADP:A:400 (cofactor, 8 heavy atoms), ADP:B:1400 (cofactor, 27 heavy atoms), BVP:B:1500 (drug-like, 23 heavy atoms), ADP:C:2400 (cofactor, 27 heavy atoms), BVP:C:2500 (drug-like, 23 heavy atoms), ADP:D:3400 (cofactor, 27 heavy atoms), BVP:D:3500 (drug-like, 23 heavy atoms)",
     ],
     ["1aku.pdb", "FMN:A:150", "only cofactors or prosthetic groups are bound; the largest of them (31 heavy atoms)"],
     ["2q8q.pdb", "HEM:A:300", "only cofactors or prosthetic groups are bound; the largest of them (43 heavy atoms)"],

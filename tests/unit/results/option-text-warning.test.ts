@@ -35,6 +35,18 @@ const T6_PAPER = paperItems("rotation_rotation", "roll x 45, roll y 30", [
   "roll x -45, roll y 90",
   "roll z 45, roll y 75",
 ]);
+// T8 options where the key is the median move (a rule reading only the texts finds it), and a 2 × 2 product.
+const T8_PAPER = paperItems("interaction_location", "move x 3, move y 5", [
+  "move x 0, move y 5",
+  "move x 4, move y 0",
+  "move x 9, move y 9",
+]);
+const T8_BALANCED = balancedItems("interaction_location", [
+  "move x 3, move y 2",
+  "move x -3, move y 2",
+  "move x 3, move y 5",
+  "move x -3, move y 5",
+]);
 const T5_BALANCED = balancedItems("translation_rotation", [
   "move x 2, roll y 30",
   "move y 2, roll y 30",
@@ -43,7 +55,7 @@ const T5_BALANCED = balancedItems("translation_rotation", [
 ]);
 
 function column(
-  taskId: "translation_rotation" | "rotation_rotation",
+  taskId: "translation_rotation" | "rotation_rotation" | "interaction_location",
   label: string,
   withModel: boolean,
 ): ColumnComparison {
@@ -108,6 +120,12 @@ describe("option-text warning on the human-vs-model table", () => {
     expect(html).toContain(
       "T5 100.0% (95% CI 51.0%–100.0%, option with a sign-flipped and a same-value-other-axis partner, 4 items)",
     );
+  });
+  it("T8 is flagged when its option-text rule beats chance (95 % CI above 25 %), not on balanced options", () => {
+    const html = render([column("interaction_location", "T8", true)], T8_PAPER);
+    expect(html).toContain("T8 model scores measure option-text structure");
+    expect(html).toMatch(/T8 100\.0% \(95% CI 51\.0%–100\.0%, [^,]+, 4 items\)/);
+    expect(render([column("interaction_location", "T8", true)], T8_BALANCED)).not.toContain("option-text-warning");
   });
   it("balanced options, or a leaking task no model answered: no warning", () => {
     expect(render([column("translation_rotation", "T5", true)], T5_BALANCED)).not.toContain("option-text-warning");
