@@ -28,6 +28,11 @@
  * immutable Cache-Control allows); per question (in a timed study reports it shown,) thinks, answers. The last line is
  * `launch: participants P; answer p99 A ms; page p99 G ms; image p99 I ms; lost L; duplicates D; overruns O; participant-5xx E`.
  * A 503 with Retry-After (a shedding server) is retried after that wait and counted apart ("shed"), not as a 5xx.
+ * `--capacity` (implies `--launch --nginx`): the same launch through the production topology, measured in two phases
+ * (every participant arrives and consents; then all answer), the server's CPU counted per phase from /proc (app
+ * instances, this database's backends and the WAL writer, nginx; the simulated browsers apart). The last line is
+ * `capacity: participants N; server CPU per arrival A ms; per question Q ms (app a, postgres p, static s); per participant
+ * P ms; participants per 2 cores at 70% and 6.5 s per question C; lost L; duplicates D` with C = 1.4 × 6500 / Q.
  * `--serving next|custom`: the instances run `next start`, or the custom server in front of Next (server.mts).
  * Needs a PostgreSQL server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
  */
@@ -69,6 +74,11 @@ const { values: args } = parseArgs({
     "think-ms": { type: "string", default: "0" },
     /** Launch mode (see above): arrival spread, think time, images, first-visit page assets. */
     launch: { type: "boolean", default: false },
+    /**
+     * Capacity (implies --launch --nginx): the launch in two measured phases, every participant's arrival (link, page,
+     * assets, consent) and then every question, with the CPU of each server process counted per phase from /proc.
+     */
+    capacity: { type: "boolean", default: false },
     /** Launch mode: participants arrive uniformly over this many seconds. */
     "arrival-s": { type: "string", default: "60" },
     /** Images per item (the launch fetches them) and their size. */
@@ -103,6 +113,10 @@ const { values: args } = parseArgs({
     reloads: { type: "string", default: "0" },
   },
 });
+if (args.capacity) {
+  args.launch = true;
+  args.nginx = true;
+}
 const N = Number(args.participants);
 const ITEMS = Number(args["items-per-participant"]);
 const K = 12;
@@ -370,10 +384,11 @@ async function waitReady(port: number) {
 
 // ---------------------------------------------------------------- measurements
 
-type Kind = "join" | "page" | "consent" | "answer" | "shown" | "image" | "asset";
+type Kind = "join" | "page" | "session" | "consent" | "answer" | "shown" | "image" | "asset";
 const latencies: Record<Kind, number[]> = {
   join: [],
   page: [],
+  session: [],
   consent: [],
   answer: [],
   shown: [],
@@ -602,6 +617,12 @@ function pageAssets(html: string): string[] {
  * visit), reads and consents, then per question: images (current first, then the next question's as prefetch; each URL
  * once, as the browser's cache would), "shown", thinking, the answer.
  */
+/**
+ * `--capacity`: every participant waits after its arrival until all have arrived, so that the server CPU of arrivals and
+ * of questions is counted apart (one snapshot at the barrier) instead of being mixed in one window.
+ */
+let capacityGate: { arrived: (participant: number) => Promise<void> } | null = null;
+
 /** Where each unfinished launch participant is (reported if the run stalls). */
 const launchPhase = new Map<number, string>();
 
@@ -664,6 +685,14 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   };
   at("assets");
   await fetchAll("asset", pageAssets(html));
+  // The page is a static shell: its script reads the session (components/study/session-shell.tsx).
+  at("session");
+  const session = await request("session", () => `${base()}/api/participant/session`, {
+    method: "GET",
+    headers: { Cookie: cookie, "Accept-Encoding": "gzip, deflate, br" },
+    xff,
+  });
+  await session.arrayBuffer();
   at("reading consent");
   await new Promise((r) => setTimeout(r, thinkMs())); // reading the consent text
   at("consent");
@@ -676,6 +705,10 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
   });
   let state = (await consent.json()) as LaunchUpdate;
   const timed = (state.study?.timeLimitSec ?? null) !== null;
+  if (capacityGate) {
+    at("arrived (waiting for the others)");
+    await capacityGate.arrived(i);
+  }
   const imageUrls = (images: LaunchImage[]) => images.map((im) => im.url ?? `/api/images/${im.id}`);
   const upcomingUrls = (s: LaunchUpdate) =>
     s.upcomingImageUrls ?? (s.upcomingImageIds ?? []).map((id) => `/api/images/${id}`);
@@ -831,6 +864,21 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     );
   }, 10_000);
   const sampler = sampleBackends();
+  // --capacity: server CPU at the start, when the last participant has arrived, and at the end.
+  const serverCpu = () => ({ at: cpuSnapshot(appPids()), nginx: nginxCpuSeconds() });
+  const cpuFrom = serverCpu();
+  let cpuArrived: ReturnType<typeof serverCpu> | null = null;
+  const arrivedIds = new Set<number>();
+  let releaseQuestions = () => {};
+  const questionsGate = new Promise<void>((resolve) => (releaseQuestions = resolve));
+  const noteArrived = (i: number) => {
+    arrivedIds.add(i);
+    if (arrivedIds.size === N && !cpuArrived) {
+      cpuArrived = serverCpu();
+      log(`  all ${N} arrived after ${((performance.now() - t0) / 1000).toFixed(1)} s; questions from now on`);
+      releaseQuestions();
+    }
+  };
   // A participant that makes no progress for 2 minutes after the last answer anywhere is given up (and said where):
   // every request has a timeout, so this only catches a defect, which must not cost the whole run its figures.
   let lastProgress = { at: performance.now(), answers: 0, images: 0 };
@@ -849,11 +897,26 @@ async function launch(slug: string, studyId: string, ports: number[]) {
       giveUp(new Error("stalled (no progress for 2 min)"));
     }
   }, 5000);
+  if (args.capacity)
+    capacityGate = {
+      arrived: (i) => {
+        noteArrived(i);
+        return questionsGate;
+      },
+    };
   const outcomes = await Promise.allSettled(
     Array.from({ length: N }, (_, j) =>
-      Promise.race([runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs), stalled]),
+      Promise.race([
+        // A participant that fails before arriving must not hold the others at the barrier.
+        runLaunchParticipant(j + 2, slug, ports, Math.random() * arrivalMs).catch((err: unknown) => {
+          noteArrived(j + 2);
+          throw err;
+        }),
+        stalled,
+      ]),
     ),
   );
+  const cpuTo = serverCpu();
   clearInterval(watchdog);
   const tEnd = performance.now();
   clearInterval(progress);
@@ -892,13 +955,59 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     );
     if (serverLog.length)
       log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
+    if (args.capacity)
+      await reportCapacity(client, { from: cpuFrom, arrived: cpuArrived, to: cpuTo, lost, duplicates });
     const p99 = (kind: Kind) => (latencies[kind].length ? pct(latencies[kind], 99).toFixed(0) : "n/a");
-    console.log(
-      `launch: participants ${N}; answer p99 ${p99("answer")} ms; page p99 ${p99("page")} ms; image p99 ${p99("image")} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,
-    );
+    if (!args.capacity)
+      console.log(
+        `launch: participants ${N}; answer p99 ${p99("answer")} ms; page p99 ${p99("page")} ms; image p99 ${p99("image")} ms; lost ${lost}; duplicates ${duplicates}; overruns ${overruns}; participant-5xx ${participant5xx}`,
+      );
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * `--capacity`'s figures: server CPU (app instances; this database's backends and the WAL writer; nginx's master and
+ * workers) per arrival and per question, each from its own phase; the simulated browsers (this process) apart. C is
+ * how many participants 2 cores hold at 70 % when each answers a question every 6.5 s: 1.4 × 6500 / Q.
+ */
+async function reportCapacity(
+  client: pg.Client,
+  run: {
+    from: { at: CpuSnapshot; nginx: number };
+    arrived: { at: CpuSnapshot; nginx: number } | null;
+    to: { at: CpuSnapshot; nginx: number };
+    lost: number;
+    duplicates: number;
+  },
+) {
+  if (!run.arrived) throw new Error("--capacity: not every participant arrived; no figures");
+  const pgPids = await backendPids(client, DB_NAME);
+  const phase = (a: { at: CpuSnapshot; nginx: number }, b: { at: CpuSnapshot; nginx: number }) => {
+    const c = cpuBetween(a.at, b.at, pgPids);
+    return { app: c.app, postgres: c.postgres, nginx: b.nginx - a.nginx, browsers: c.client };
+  };
+  const arrivals = phase(run.from, run.arrived);
+  const questions = phase(run.arrived, run.to);
+  const answered = acknowledged.length;
+  const ms = (s: number, n: number) => (1000 * s) / Math.max(1, n);
+  const server = (p: typeof arrivals) => p.app + p.postgres + p.nginx;
+  const A = ms(server(arrivals), N);
+  const q = {
+    app: ms(questions.app, answered),
+    postgres: ms(questions.postgres, answered),
+    nginx: ms(questions.nginx, answered),
+  };
+  const Q = q.app + q.postgres + q.nginx;
+  const P = ms(server(arrivals) + server(questions), N);
+  const C = Math.round((1.4 * 6500) / Q);
+  log(
+    `capacity phases (CPU s): arrivals app ${arrivals.app.toFixed(2)}, PostgreSQL ${arrivals.postgres.toFixed(2)}, nginx ${arrivals.nginx.toFixed(2)}, simulated browsers ${arrivals.browsers.toFixed(2)} (per arrival: app ${ms(arrivals.app, N).toFixed(2)}, postgres ${ms(arrivals.postgres, N).toFixed(2)}, nginx ${ms(arrivals.nginx, N).toFixed(2)} ms); questions (${answered}) app ${questions.app.toFixed(2)}, PostgreSQL ${questions.postgres.toFixed(2)}, nginx ${questions.nginx.toFixed(2)}, simulated browsers ${questions.browsers.toFixed(2)}`,
+  );
+  console.log(
+    `capacity: participants ${N}; server CPU per arrival ${A.toFixed(1)} ms; per question ${Q.toFixed(2)} ms (app ${q.app.toFixed(2)}, postgres ${q.postgres.toFixed(2)}, static ${q.nginx.toFixed(2)}); per participant ${P.toFixed(0)} ms; participants per 2 cores at 70% and 6.5 s per question ${C}; lost ${run.lost}; duplicates ${run.duplicates}`,
+  );
 }
 
 /** `--joins-only`: N new joiners at once, then the same N again (resumes). Each join is one GET that must redirect to the session page. */
