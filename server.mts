@@ -15,6 +15,7 @@ import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
 import { createFrontServer } from "@/lib/server/serving/http-server";
 import { StaticAssets } from "@/lib/server/serving/static-assets";
+import { ParticipantShell } from "@/lib/server/serving/participant-shell";
 
 // Production needs NEXTAUTH_SECRET: fail at start, not at the first page that signs something.
 try {
@@ -43,6 +44,8 @@ const nextHandler = app.getRequestHandler();
 // Next refuses requests until prepared ("prepare() must be called before performing this operation", a 500): what
 // it serves waits for that (about a second after start); the participant routes and health checks do not.
 const prepared = app.prepare();
+const shell = ParticipantShell.load(dir);
+if (!shell) console.warn(`misi-baseline: no prerendered participant page in .next; Next renders each one (slower)`);
 const front = createFrontHandler({
   next: async (req, res) => {
     await prepared;
@@ -50,6 +53,7 @@ const front = createFrontHandler({
   },
   shedder,
   assets: new StaticAssets(dir),
+  shell,
 });
 
 const server = createFrontServer(front);

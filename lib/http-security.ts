@@ -22,15 +22,23 @@ export const HSTS_HEADER = "max-age=63072000; includeSubDomains";
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
- * CSP for pages. Scripts need the request's nonce ('strict-dynamic' lets Next's nonce'd loader pull its chunks);
- * styles stay 'unsafe-inline' because React style attributes (recharts, the 3D canvas) cannot carry a nonce and
+ * CSP for pages. A page rendered per request gets a nonce ('strict-dynamic' lets Next's nonce'd loader pull its
+ * chunks). A page prerendered at build time (the participant shell) cannot carry one: it lists the hashes of its inline
+ * scripts instead and allows the app's own script files ('self'; without 'strict-dynamic', which would ignore 'self').
+ * Styles stay 'unsafe-inline' because React style attributes (recharts, the 3D canvas) cannot carry a nonce and
  * style injection cannot run script. `dev` adds what `next dev` needs (eval for React's debug stacks, HMR socket).
  */
-export function buildPageCsp(options: { nonce: string; dev: boolean; https: boolean }): string {
-  const { nonce, dev, https } = options;
+export function buildPageCsp(
+  options: ({ nonce: string } | { scriptHashes: readonly string[] }) & { dev: boolean; https: boolean },
+): string {
+  const { dev, https } = options;
+  const scripts =
+    "nonce" in options
+      ? [`'nonce-${options.nonce}'`, "'strict-dynamic'"]
+      : options.scriptHashes.map((h) => `'sha256-${h}'`);
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    ["script-src 'self'", ...scripts, ...(dev ? ["'unsafe-eval'"] : [])].join(" "),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
     "font-src 'self' data:",

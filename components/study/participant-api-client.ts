@@ -60,13 +60,13 @@ const jsonPost = (body: unknown): RequestInit => ({
 });
 
 /**
- * POST JSON; retries network failures, timeouts, 408/429 and 5xx with back-off for at least three minutes
- * (lib/participant/submit-retry.ts; the idempotency key makes retries safe), waiting at least as long as a 503's or
- * 429's Retry-After asks. `onRetry` reports each new attempt.
+ * One request, retried on network failures, timeouts, 408/429 and 5xx with back-off for at least three minutes
+ * (lib/participant/submit-retry.ts; an answer's idempotency key makes retries safe), waiting at least as long as a
+ * 503's or 429's Retry-After asks. `onRetry` reports each new attempt.
  */
-async function postWithRetry<S extends z.ZodType>(
+async function withRetry<S extends z.ZodType>(
   url: string,
-  body: unknown,
+  init: () => RequestInit,
   response: S,
   onRetry: (attempt: number) => void = () => {},
 ): Promise<z.output<S>> {
@@ -74,7 +74,7 @@ async function postWithRetry<S extends z.ZodType>(
   for (let n = 0; ; n++) {
     let retryAfter: number | null = null;
     try {
-      const out = await attempt(url, jsonPost(body), response);
+      const out = await attempt(url, init(), response);
       if (out.ok) return out.data;
       if (!isRetryableStatus(out.status)) throw new HttpError(out.status, out.message);
       retryAfter = out.retryAfterMs;
@@ -89,6 +89,14 @@ async function postWithRetry<S extends z.ZodType>(
   }
 }
 
+/** POST JSON with the retry rules of `withRetry`. */
+const postWithRetry = <S extends z.ZodType>(
+  url: string,
+  body: unknown,
+  response: S,
+  onRetry?: (attempt: number) => void,
+): Promise<z.output<S>> => withRetry(url, () => jsonPost(body), response, onRetry);
+
 const SHOWN_RETRY_DELAYS_MS = [500, 1500, 4000];
 
 /** The participant API as the browser calls it: bodies typed and responses parsed by lib/participant/api-contract.ts. */
@@ -99,6 +107,18 @@ export const participantApi = {
   primer: () => postWithRetry(PARTICIPANT_API.primer.path, {}, PARTICIPANT_API.primer.response),
   answer: (body: AnswerBody, onRetry?: (attempt: number) => void) =>
     postWithRetry(PARTICIPANT_API.answer.path, body, PARTICIPANT_API.answer.response, onRetry),
+
+  /**
+   * The session a page load starts from (the page itself is a static shell): retried like an answer, so a busy server's
+   * 503 or a dropped connection is waited out; throws HttpError when the server refuses (no participant cookie: 401).
+   */
+  load: (onRetry?: (attempt: number) => void) =>
+    withRetry(
+      PARTICIPANT_API.session.path,
+      () => ({ cache: "no-store", signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) }),
+      PARTICIPANT_API.session.response,
+      onRetry,
+    ),
 
   /** The current session, one attempt; null when it cannot be read (offline, refused). */
   async session() {

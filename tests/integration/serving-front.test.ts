@@ -1,4 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +10,7 @@ import { recordConsent } from "@/lib/server/participant-flow/record-consent";
 import { API_CSP, BASE_SECURITY_HEADERS } from "@/lib/http-security";
 import { LoadShedder } from "@/lib/server/load-shed";
 import { createFrontHandler } from "@/lib/server/serving/front";
+import { inlineScriptHashes, ParticipantShell, SHELL_HTML } from "@/lib/server/serving/participant-shell";
 import { createParticipantToken, PARTICIPANT_COOKIE } from "@/lib/server/participant-flow/token";
 import { createTranslationStudy, joinStudy, TEST_DEVICE } from "../helpers/study-fixtures";
 
@@ -233,5 +237,62 @@ describe("the custom server's front", () => {
       req.end();
     });
     expect(status).toBe(400);
+  });
+});
+
+describe("the custom server's front with the prerendered session page", () => {
+  const html =
+    '<!DOCTYPE html><html><body><main><p>Loading your study…</p></main><script src="/_next/static/chunks/a.js"></script><script>self.__next_f.push([0])</script></body></html>';
+  let shellServer: http.Server;
+  let shellBase = "";
+  let busy: LoadShedder;
+
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-front-shell-"));
+    fs.mkdirSync(path.dirname(path.join(dir, SHELL_HTML)), { recursive: true });
+    fs.writeFileSync(path.join(dir, SHELL_HTML), html);
+    // Every slot taken: what a saturated process would shed.
+    busy = new LoadShedder({ maxInFlight: 1, maxLagMs: 10_000, warmupMs: 0 });
+    const slot = busy.tryEnter();
+    expect(slot.ok).toBe(true);
+    const front = createFrontHandler({
+      next: (_req, res) => {
+        res.writeHead(299, { "Content-Type": "text/plain" });
+        res.end("next");
+      },
+      shedder: busy,
+      shell: ParticipantShell.load(dir),
+    });
+    shellServer = http.createServer((req, res) => void front(req, res));
+    await new Promise<void>((r) => shellServer.listen(0, "127.0.0.1", r));
+    shellBase = `http://127.0.0.1:${(shellServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    busy.stop();
+    await new Promise((r) => shellServer.close(r));
+  });
+
+  it("sends every study's session page from the build, not Next, even while shedding, with its scripts' hashes as CSP", async () => {
+    for (const slug of ["some-study", "another-one"]) {
+      const res = await fetch(`${shellBase}/s/${slug}/session`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(html);
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toContain(`'sha256-${inlineScriptHashes(html)[0]}'`);
+      expect(csp).not.toContain("nonce-");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      const again = await fetch(`${shellBase}/s/${slug}/session`, {
+        headers: { "if-none-match": res.headers.get("etag")! },
+      });
+      expect(again.status).toBe(304);
+    }
+    // What the page reads next is shed as before: its script waits for the Retry-After.
+    const session = await fetch(`${shellBase}/api/participant/session`, { headers: { cookie: "x=y" } });
+    expect([401, 503]).toContain(session.status);
+    // The shell's source route would carry a nonce CSP its scripts lack: not served alone.
+    expect((await fetch(`${shellBase}/participant-shell`)).status).toBe(404);
+    // Other pages are still Next's.
+    expect((await fetch(`${shellBase}/s/some-study/status?kind=full`)).status).toBe(299);
   });
 });

@@ -19,6 +19,7 @@ import { readRequestBody } from "@/lib/server/serving/request-body";
 import { hasStaffSessionCookie, matchParticipantRoute, participantPathRefusal } from "@/lib/server/serving/routes";
 import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
 import type { StaticAssets } from "@/lib/server/serving/static-assets";
+import { SESSION_PAGE_PATH, type ParticipantShell } from "@/lib/server/serving/participant-shell";
 import { studyLinkNotFound } from "@/lib/server/participant-flow/routes/join";
 import { hasInvalidStudySlug } from "@/lib/study-slug";
 
@@ -91,10 +92,12 @@ export function createFrontHandler(options: {
   next: NodeHandler;
   shedder: LoadShedder;
   assets?: StaticAssets;
+  /** The prerendered participant session page; without it Next renders the page. */
+  shell?: ParticipantShell | null;
   perAddressInFlight?: number;
   bodyDeadlineMs?: number;
 }): NodeHandler {
-  const { next, shedder, assets } = options;
+  const { next, shedder, assets, shell } = options;
   const https = (env.NEXTAUTH_URL ?? "").startsWith("https:");
   const protocol = "http" as const;
   const perAddress = new AddressInFlight(options.perAddressInFlight ?? env.PARTICIPANT_IN_FLIGHT_PER_ADDRESS);
@@ -233,13 +236,19 @@ export function createFrontHandler(options: {
 
     const route = matchParticipantRoute(method, pathname, req.headers.cookie);
     if (!route) {
-      // The session page (Next renders it): shed too, it is a participant's heaviest request.
-      if (
-        method === "GET" &&
-        /^\/s\/[^/]+\/session$/.test(pathname) &&
-        (!enterAddress(req, res, pathname, method) || !admit(res, pathname, method))
-      )
-        return;
+      if ((method === "GET" || method === "HEAD") && SESSION_PAGE_PATH.test(pathname)) {
+        // The session page is a file made at build time: sent at the cost of a static file, never shed (the session
+        // it reads next is).
+        if (shell) {
+          const page = shell.serve(method, acceptEncoding(req), req.headers["if-none-match"], https);
+          res.writeHead(page.status, page.headers);
+          return void res.end(page.body ?? undefined);
+        }
+        if (!enterAddress(req, res, pathname, method) || !admit(res, pathname, method)) return;
+      }
+      // The shell's own route is only its source: served alone it would carry a nonce CSP its scripts do not have.
+      if (shell && pathname === "/participant-shell")
+        return sendWebResponse(res, studyLinkNotFound(), proxyHeaders(pathname, https), method);
       return next(req, res);
     }
     if (route.perAddress && !enterAddress(req, res, pathname, method)) return;
