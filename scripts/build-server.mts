@@ -7,6 +7,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import esbuild from "esbuild";
+import { precompressStatic } from "./precompress-static.mts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outfile = path.join(root, ".next", "misi-server-main.mjs");
@@ -46,3 +47,4 @@ await fs.rename(temp, outfile);
 await fs.writeFile(`${launcher}.${process.pid}.tmp`, LAUNCHER);
 await fs.rename(`${launcher}.${process.pid}.tmp`, launcher);
 console.log(`custom server bundled: ${path.relative(root, outfile)} (started by ${path.relative(root, launcher)})`);
+console.log(await precompressStatic(root));

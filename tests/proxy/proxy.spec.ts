@@ -52,6 +52,14 @@ test("the shipped nginx config serves build assets from disk and limits one addr
   // From disk (deploy/nginx.conf.template): nginx's file headers, which the app's in-memory asset server does not send.
   expect(res.headers()["last-modified"]).toBeTruthy();
   expect(res.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  // The forms `npm run build` wrote beside the file (scripts/precompress-static.mts), sent as they are: a length, where
+  // compressing per request (gzip on) streams chunks without one.
+  for (const encoding of ["gzip", "br"]) {
+    const compressed = await request.get(asset!, { headers: { "accept-encoding": encoding } });
+    expect(compressed.headers()["content-encoding"], encoding).toBe(encoding);
+    expect(Number(compressed.headers()["content-length"]), encoding).toBeGreaterThan(0);
+    expect(await compressed.text()).toBe(await res.text());
+  }
   // 130 at once from one address: beyond the burst (100) of limit_req, 429 from nginx; none reaches the app as a 5xx.
   const statuses = await Promise.all(
     Array.from({ length: 130 }, () => request.get("/api/participant/session").then((r) => r.status())),
