@@ -11,3 +11,4 @@ export function renderNginxConf(options: {
   realIpFrom?: string[];
   brotli?: string;
 }): string;
+export function realIpSources(option?: string[], fromEnv?: string): string[];

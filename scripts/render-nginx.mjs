@@ -7,7 +7,8 @@
 // --image-dir / --image-secret: the app's IMAGE_STORE_DIR (default .data/image-store under --app-dir) and
 //   IMAGE_URL_SECRET (default: the environment's IMAGE_URL_SECRET); the same values the app runs with.
 // --real-ip-from: a load balancer in front of this nginx whose X-Forwarded-For names the client (the per-address
-//   limits then key on that client, not on the balancer).
+//   limits then key on that client, not on the balancer). Without the option, NGINX_REAL_IP_FROM (addresses or
+//   CIDRs separated by spaces or commas; what deploy/compose.yaml passes).
 // --brotli-module: Debian's libnginx-mod-http-brotli-static; "auto" loads it when installed, else images and assets
 //   go out gzip-compressed only.
 import fs from "node:fs";
@@ -18,6 +19,20 @@ const TEMPLATE = path.resolve(import.meta.dirname, "../deploy/nginx.conf.templat
 const DEBIAN_BROTLI_STATIC = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 /** As lib/image-link.ts's IMAGE_LINK_SECRET_PATTERN: the secret goes into the config verbatim. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{32,200}$/;
+
+/** An address or CIDR block, the only thing `set_real_ip_from` is given here (it goes into the config verbatim). */
+const REAL_IP_PATTERN = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*(?:\/\d{1,3})?)$/;
+
+/** The load balancers to believe: the option's values, else NGINX_REAL_IP_FROM's list; each checked. */
+export function realIpSources(option = [], fromEnv = process.env.NGINX_REAL_IP_FROM ?? "") {
+  const list = option.length ? option : fromEnv.split(/[\s,]+/).filter(Boolean);
+  for (const source of list)
+    if (!REAL_IP_PATTERN.test(source))
+      throw new Error(
+        `render-nginx: --real-ip-from / NGINX_REAL_IP_FROM: "${source}" is not an IP address or CIDR block`,
+      );
+  return list;
+}
 
 /** The brotli_static module's path, or null: "auto" is Debian's when that file exists. */
 export function brotliModule(choice = "auto") {
@@ -89,7 +104,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
       forwardedProto: values["forwarded-proto"],
       imageDir: values["image-dir"] ?? process.env.IMAGE_STORE_DIR,
       imageSecret: values["image-secret"] ?? process.env.IMAGE_URL_SECRET,
-      realIpFrom: values["real-ip-from"],
+      realIpFrom: realIpSources(values["real-ip-from"]),
       brotli: values["brotli-module"],
     }),
   );

@@ -702,4 +702,33 @@ test.describe("security headers", () => {
     );
     expect((await request.get(asset)).headers()["x-content-type-options"]).toBe("nosniff");
   });
+
+  test("the participant's prerendered page runs under a CSP of its inline scripts' hashes: no nonce, nothing blocked, no other inline script", async ({
+    page,
+  }) => {
+    const { slug } = await createSentinelStudy({ count: 1 });
+    const violations: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    const pageResponse = page.waitForResponse((r) => new URL(r.url()).pathname === `/s/${slug}/session`);
+    await page.goto(`/s/${slug}?PROLIFIC_PID=sec-shell-${suffix()}`);
+    const csp = (await pageResponse).headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+(;|$)/);
+    expect(csp).not.toContain("nonce-");
+    expect(csp).not.toContain("strict-dynamic");
+    // Hydrated under that policy: the consent button works and the first question shows.
+    await page.getByRole("button", { name: /I agree/ }).click();
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect(page.getByLabel(/Your answer/)).toBeVisible();
+    expect(violations).toEqual([]);
+    // An inline script the page did not ship is refused by the same policy.
+    const ran = await page.evaluate(() => {
+      const s = document.createElement("script");
+      s.textContent = "window.__injected = true";
+      document.body.appendChild(s);
+      return (window as unknown as { __injected?: boolean }).__injected === true;
+    });
+    expect(ran).toBe(false);
+  });
 });
