@@ -41,6 +41,24 @@ const config = [
     rules: { "no-restricted-imports": ["error", PURE_LIB_BANS] },
   },
   {
+    // Participant screens and the shared UI never load staff code: what the participant's browser gets stays free of
+    // the admin pages' components (shared pieces live in components/ui).
+    files: ["components/study/**/*.{ts,tsx}", "components/molecule/**/*.{ts,tsx}", "components/ui/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/components/admin/*", "../admin/*"],
+              message: "participant code does not depend on admin code; move the shared piece to components/ui.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Exports read results; results never format for an export (the one arrow that would run back up).
     files: ["lib/results/**/*.ts"],
     rules: {

@@ -9,18 +9,17 @@
 // worker thread (its own event loop, never blocked by this one) plays PARTICIPANTS participants, each answering a
 // question every THINK_MS, and times every request. Meanwhile, from a cold cache, researcher A loads the results page's
 // data (getResultsData: what the page and /api/results call) and researcher B downloads every export of the study
-// (the routes' openStudyExport, each stream read to its end). Page weight: the results page's body (ResultsPageView)
-// rendered to HTML in a child process from that data, counted twice (the RSC payload carries the server-rendered tree
-// again), with the per-participant table on its first page.
+// (the routes' openStudyExport, each stream read to its end). Page weight: then the production build (`npm run build`
+// first; .next/misi-server.mjs, what `npm start` runs) is started on the same database, a researcher who owns the
+// study signs in through next-auth's credentials flow, and the results page is read to its end over HTTP (every
+// streamed section): its uncompressed HTML document, and the gzip bytes a browser downloads.
 // Last line: `results: responses N; cold results S s; participant p99 during results and exports P ms; participant
 // 503s E; page K KB`.
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
@@ -40,6 +39,114 @@ async function admin(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
+/** The custom server as `npm run build` bundles it (what `npm start` runs). */
+const SERVER_BUNDLE = path.join(process.cwd(), ".next", "misi-server.mjs");
+
+/** A GET over node:http (no decompression): status, headers and the body's bytes as sent, read to the end. */
+function get(
+  port: number,
+  pathName: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, path: pathName, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers. */
+function cookiesOf(setCookie: string[] | undefined): string[] {
+  return (setCookie ?? []).map((c) => c.split(";")[0]!);
+}
+
+/**
+ * Starts the production build on the bench's database, signs a researcher (the large study's owner) in through
+ * next-auth's credentials flow and loads the study's results page twice from a cold server cache: once without
+ * compression (the HTML document's bytes) and once accepting gzip (the bytes a browser downloads).
+ */
+async function fetchResultsPage(options: {
+  databaseUrl: string;
+  studyId: string;
+  db: typeof import("../lib/server/db").db;
+}): Promise<{ bytes: number; gzipBytes: number; seconds: number }> {
+  if (!fs.existsSync(SERVER_BUNDLE))
+    throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build\` first (the page is measured on the build)`);
+  const { saveUser } = await import("../lib/server/dal/users/save-user");
+  const credentials = { email: "bench-researcher@bench.test", password: randomBytes(12).toString("hex") };
+  const user = await saveUser({ input: { ...credentials, role: "researcher" }, actorId: null });
+  await options.db.$executeRaw`UPDATE "Study" SET "createdById" = ${user.id} WHERE id = ${options.studyId}`;
+
+  const port = await new Promise<number>((resolve) => {
+    const probe = http.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [SERVER_BUNDLE, "--port", String(port), "--hostname", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: "",
+      DATABASE_URL: options.databaseUrl,
+      NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
+      NEXTAUTH_URL: base,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  server.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  try {
+    for (let ready = false, until = Date.now() + 120_000; !ready;) {
+      if (Date.now() > until || server.exitCode !== null)
+        throw new Error(`the production server did not start: ${stderr}`);
+      ready = await get(port, "/api/health", {}).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (!ready) await new Promise((r) => setTimeout(r, 250));
+    }
+    const csrf = await fetch(`${base}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signIn = await fetch(`${base}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: cookiesOf(csrf.headers.getSetCookie()).join("; "),
+      },
+      body: new URLSearchParams({ csrfToken, ...credentials, json: "true" }),
+    });
+    const cookie = [...cookiesOf(csrf.headers.getSetCookie()), ...cookiesOf(signIn.headers.getSetCookie())].join("; ");
+    const session = (await (await fetch(`${base}/api/auth/session`, { headers: { Cookie: cookie } })).json()) as {
+      user?: { email?: string };
+    };
+    if (session.user?.email !== credentials.email) throw new Error(`sign-in failed (status ${signIn.status})`);
+
+    const pagePath = `/admin/results/${options.studyId}`;
+    const t = performance.now();
+    const plain = await get(port, pagePath, { Cookie: cookie, "Accept-Encoding": "identity" });
+    const seconds = (performance.now() - t) / 1000;
+    if (plain.status !== 200 || !plain.body.includes("</html>"))
+      throw new Error(`the results page answered ${plain.status} without a whole document: ${stderr}`);
+    const gzipped = await get(port, pagePath, { Cookie: cookie, "Accept-Encoding": "gzip" });
+    if (gzipped.headers["content-encoding"] !== "gzip")
+      throw new Error(`the results page was not sent gzip-compressed (${gzipped.headers["content-encoding"]})`);
+    return { bytes: plain.body.length, gzipBytes: gzipped.body.length, seconds };
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once("exit", r)));
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -55,7 +162,6 @@ export async function runResultsBench(n: number): Promise<void> {
   // what participants see meanwhile, not whether the operator's budget fits this machine.
   process.env.HEAVY_RESULTS_BUDGET_MS ??= "1200000";
   await admin(serverUrl, `CREATE DATABASE ${dbName}`);
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "misi-bench-results-"));
   try {
     await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
     const { db, disconnectDb } = await import("../lib/server/db");
@@ -70,7 +176,6 @@ export async function runResultsBench(n: number): Promise<void> {
     const { getResultsData, clearResultsPageCache } = await import("../lib/server/dal/results/get-results-page");
     const { clearResultsCache } = await import("../lib/server/dal/results/results-cache");
     const { openStudyExport } = await import("../lib/server/export/open-study-export");
-    const { getShortcutAudit } = await import("../lib/server/dal/items/get-shortcut-audit");
     const { closeHeavyPool } = await import("../lib/server/heavy/pool");
 
     // The large study, by SQL; half the participants interactive (so the condition effect is computed too).
@@ -193,38 +298,18 @@ export async function runResultsBench(n: number): Promise<void> {
       `server process CPU during results and exports: ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (results ${seconds.toFixed(1)} s, all ${allSeconds.toFixed(1)} s)`,
     );
 
-    // The page's weight: its body rendered to HTML in a child process (React's server renderer for HTML is not
-    // available under this process's react-server condition), from the same data.
-    const shortcuts = await getShortcutAudit({ poolVersionId: data.page.human.scope.poolVersion.id });
-    const propsFile = path.join(work, "props.bin");
-    fs.writeFileSync(
-      propsFile,
-      v8.serialize({
-        studyId: large.study.id,
-        scope: "study",
-        condition: null,
-        data,
-        shortcuts,
-        participantPage: 1,
-      }),
-    );
-    const html = Number(
-      execFileSync(
-        path.join(process.cwd(), "node_modules", ".bin", "tsx"),
-        [path.join(process.cwd(), "bench", "render-results-page.tsx"), propsFile],
-        { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } },
-      ).trim(),
+    // The page's weight: the results page's HTML document as a signed-in researcher's browser receives it from the
+    // production server (the build in .next, started on this database), read to its end (every streamed section).
+    const page = await fetchResultsPage({ databaseUrl: url.toString(), studyId: large.study.id, db });
+    console.log(
+      `results page from the production server: ${page.bytes} bytes of HTML (${page.gzipBytes} bytes gzip on the wire), served in ${page.seconds.toFixed(1)} s (cold; ${data.integrity.participants.length} participants in the signal table's pages)`,
     );
     console.log(
-      `results page body: ${Math.round(html / 1024)} KB of HTML (${data.integrity.participants.length} participants in the signal table's pages)`,
-    );
-    console.log(
-      `results: responses ${nResponses}; cold results ${seconds.toFixed(1)} s; participant p99 during results and exports ${Math.round(percentile(times, 99))} ms; participant 503s ${probe.statuses["503"] ?? 0}; page ${Math.round((2 * html) / 1024)} KB`,
+      `results: responses ${nResponses}; cold results ${seconds.toFixed(1)} s; participant p99 during results and exports ${Math.round(percentile(times, 99))} ms; participant 503s ${probe.statuses["503"] ?? 0}; page ${Math.round(page.bytes / 1024)} KB`,
     );
     await closeHeavyPool();
     await disconnectDb();
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
     await admin(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }

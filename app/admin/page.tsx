@@ -7,7 +7,7 @@ import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminPage } from "@/components/admin/page-shell";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Dashboard" };
 export const dynamic = "force-dynamic";

@@ -10,7 +10,7 @@ import { FieldErrors, FormStatus } from "./field-errors";
 import { SampleSizePlanner } from "@/components/results/sample-size-planner";
 import { ItemPicker } from "@/components/admin/item-picker";
 import { ExclusionPolicyFields, formToPolicy, policyToForm } from "./exclusion-policy-fields";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 export interface PoolVersionChoice {
   id: string;

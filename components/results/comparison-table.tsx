@@ -3,7 +3,7 @@ import type { ModelComparisonDto } from "@/lib/server/dal/results/compare-with-m
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
 import { formatInterval, formatP, formatPercent } from "./format";
 import { OptionTextWarning } from "./option-text-warning";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums";
 

@@ -14,7 +14,7 @@ import type { ConditionCounts, ConditionEffect } from "@/lib/stats/crossed-boots
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import { HeaderRow } from "./header-row";
 import { formatPercent } from "./format";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 const STICKY = "sticky left-0 z-10 bg-white";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { AccuracyView, ExclusionResults } from "@/lib/results/exclusions";
 import { formatPercent } from "./format";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 /** A browser signal the participant's browser never sent (an older page, a scripted client): unknown, not zero. */
 const NOT_MEASURED = "–";

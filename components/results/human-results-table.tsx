@@ -4,7 +4,7 @@ import { describeInterval } from "@/lib/results/interval-rule";
 import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatInterval, formatPercent } from "./format";
 import { taskDisplayName } from "@/lib/tasks/display-name";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 /** The row header stays in view when a table scrolls sideways inside its own box (the page itself never does). */

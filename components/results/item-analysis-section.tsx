@@ -5,7 +5,7 @@ import { RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { FlagItemForm, type FlagItemState } from "./flag-item-form";
 import { formatNumber, formatPercent } from "./format";
 import { taskDisplayName } from "@/lib/tasks/display-name";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums";
 

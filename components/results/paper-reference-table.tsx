@@ -7,7 +7,7 @@ import {
 } from "@/lib/results/paper-reference";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS } from "@/lib/results/task-columns";
 import { formatFixed } from "@/lib/results/rounding";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 

@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "r
 import { buildStandaloneSvg, downloadPng, downloadSvg, type LegendEntry } from "./chart-export";
 import type { ChartBar, ConditionChartData, TaskChartColumn } from "./chart-data";
 import { formatFixed } from "@/lib/results/rounding";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 const HUMAN_COLOR = "#334155";
 const MODEL_COLORS = ["#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed", "#0891b2", "#65a30d", "#dc2626"];

@@ -10,7 +10,7 @@ import {
 } from "@/lib/results/sample-size-plan";
 import { RESULT_COLUMN_KEYS, RESULT_COLUMNS, type ResultColumnKey } from "@/lib/results/task-columns";
 import type { TaskId } from "@/lib/tasks/types";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 export interface SampleSizePlannerProps {
   /** Tasks of the study (their result columns are planned). */

@@ -1,7 +1,7 @@
 import { shortcutAuditRowLabel } from "@/components/shortcuts/shortcut-audit-table";
 import type { ColumnSummary } from "@/lib/results/summarize";
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 

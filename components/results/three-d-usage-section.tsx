@@ -3,7 +3,7 @@ import { ROTATED_THRESHOLD_DEG, type Distribution } from "@/lib/results/three-d-
 import { taskDisplayName } from "@/lib/tasks/display-name";
 import type { TaskId } from "@/lib/tasks/types";
 import type { ThreeDUsageDto } from "@/lib/server/dal/results/get-three-d-usage";
-import { DataTable, Th } from "@/components/admin/data-table";
+import { DataTable, Th } from "@/components/ui/data-table";
 
 const TD = "px-2 py-1 tabular-nums whitespace-nowrap";
 

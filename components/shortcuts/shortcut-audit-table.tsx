@@ -1,6 +1,6 @@
 import type { TaskShortcutAudit } from "@/lib/shortcuts/audit";
 import { getTask } from "@/lib/tasks/registry";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 

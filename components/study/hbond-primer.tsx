@@ -1,4 +1,4 @@
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 /** Tasks whose questions are about hydrogen bonds: the primer (when the study enables it) comes before the first one. */
 export const HBOND_TASK_IDS = new Set(["residue_ligand", "docking", "interaction_location", "pocket_ligand"]);
 

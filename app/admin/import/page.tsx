@@ -6,7 +6,7 @@ import { listImportBatches } from "@/lib/server/dal/imports/list-import-batches"
 import { ImportUploadForm } from "./upload-form";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
-import { DataTable, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";

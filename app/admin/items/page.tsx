@@ -17,7 +17,7 @@ import {
 import { listTasks } from "@/lib/tasks/registry";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminPage } from "@/components/admin/page-shell";
-import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Items" };
 export const dynamic = "force-dynamic";

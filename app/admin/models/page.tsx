@@ -10,7 +10,7 @@ import { taskDisplayName } from "@/lib/tasks/display-name";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
-import { DataTable, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Model runs" };
 export const dynamic = "force-dynamic";

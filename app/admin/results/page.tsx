@@ -3,7 +3,7 @@ import Link from "next/link";
 import { listResultStudies } from "@/lib/server/dal/results/list-result-studies";
 import { requirePageRole } from "@/lib/server/guards";
 import { UtcTime } from "@/components/utc-time";
-import { DataTable, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";

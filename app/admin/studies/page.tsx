@@ -5,7 +5,7 @@ import { listStudies } from "@/lib/server/dal/studies/list-studies";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
-import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Studies" };
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { UserDisableButton } from "@/components/admin/user-disable-button";
 import { UserUnlockButton } from "@/components/admin/user-unlock-button";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
-import { DataTable, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, TableBody, TableHead, Td, Th } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";

@@ -29,7 +29,7 @@ import { heavyBudgets } from "@/lib/server/heavy/budgets";
 import { insideHeavyWorker } from "@/lib/server/heavy/in-worker";
 import { runHeavyJob } from "@/lib/server/heavy/pool";
 import { studyRevision } from "@/lib/server/dal/results/results-cache";
-import type { HeavyCaller } from "@/lib/server/dal/results/get-results-page";
+import type { HeavyCaller } from "@/lib/server/heavy/pool";
 import { isHeavyExportKind } from "./heavy-export";
 
 /** What can be exported for a study; the URL segment and the CLI's --what use these names. */
@@ -95,11 +95,14 @@ export async function openStudyExport(options: {
     }
   }
   if (options.kind === "paper-table") {
-    const t = await openPaperTableExport({
-      ...options.paperTable,
-      studyId: options.studyId,
-      scope: options.scope ?? "study",
-    });
+    const t = await openPaperTableExport(
+      {
+        ...options.paperTable,
+        studyId: options.studyId,
+        scope: options.scope ?? "study",
+      },
+      options.caller,
+    );
     return { fileName: t.fileName, contentType: t.contentType, stream: Readable.from([t.body]) };
   }
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
@@ -121,7 +124,7 @@ export async function openStudyExport(options: {
     case "three-d-usage":
       return csv("three-d-usage", createTableStream(THREE_D_USAGE_TABLE, iterateThreeDUsageRows(scope.studyIds)));
     case "task-summary": {
-      const results = await summarizeScopeRecords(scope, await loadScopeRecords(scope.studyIds));
+      const results = await summarizeScopeRecords(scope, await loadScopeRecords(scope.studyIds), {}, options.caller);
       if (results.problems.length > 0)
         throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", {
           problems: results.problems,

@@ -14,6 +14,7 @@ import { paperTableCsvRecords } from "@/lib/export/paper-table-csv";
 import { compareScopeWithModels } from "@/lib/server/dal/results/compare-with-models";
 import { summarizeScopeRecords } from "@/lib/server/dal/results/get-study-results";
 import { loadScopeRecords } from "@/lib/server/dal/results/results-cache";
+import type { HeavyCaller } from "@/lib/server/heavy/pool";
 import { resolveResultsScope, type ResultsScope } from "@/lib/server/dal/results/resolve-results-scope";
 import { AppError } from "@/lib/server/errors";
 
@@ -36,11 +37,12 @@ export interface PaperTableExportOptions {
  */
 export async function buildStudyPaperTables(
   options: PaperTableExportOptions,
+  caller: HeavyCaller = {},
 ): Promise<{ tables: PaperTable[]; slug: string }> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const loaded = await loadScopeRecords(scope.studyIds);
   const { records } = loaded;
-  const human = await summarizeScopeRecords(scope, loaded);
+  const human = await summarizeScopeRecords(scope, loaded, {}, caller);
   if (human.problems.length > 0)
     throw new AppError("UNPROCESSABLE", "The responses failed validation; see the results page.", {
       problems: human.problems,
@@ -87,9 +89,10 @@ export function renderPaperTables(
 
 export async function openPaperTableExport(
   options: PaperTableExportOptions,
+  caller: HeavyCaller = {},
 ): Promise<{ fileName: string; contentType: string; body: string }> {
   const format = options.format ?? "latex";
-  const { tables, slug } = await buildStudyPaperTables(options);
+  const { tables, slug } = await buildStudyPaperTables(options, caller);
   const which =
     options.metric === "exact" ? "table2-exact" : options.metric === "partial" ? "table1-partial" : "tables";
   return {

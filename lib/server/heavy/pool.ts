@@ -150,6 +150,14 @@ async function residentBytes(pid: number): Promise<number | null> {
   }
 }
 
+/** Who asks for a heavy job, and the request to drop it with when its client leaves. */
+export interface HeavyCaller {
+  /** Who asked (a user id): one owner gets a share of the workers and of the queue, not all of them. */
+  owner?: string;
+  /** The client's request signal: when it aborts, a waiting job leaves the queue and a running one is stopped. */
+  signal?: AbortSignal;
+}
+
 /**
  * Runs one heavy job in the pool and returns its result. Rejects with a HeavyJobError when the job overruns its time
  * budget or memory cap, when the queue is full, or when its process died; any other failure is the job's own error.
@@ -157,13 +165,7 @@ async function residentBytes(pid: number): Promise<number | null> {
 export async function runHeavyJob<K extends HeavyJobKind>(
   kind: K,
   input: HeavyJobs[K]["input"],
-  overrides: {
-    budgetMs?: number;
-    /** Who asked (a user id): one owner gets a share of the workers and of the queue, not all of them. */
-    owner?: string;
-    /** The client's request signal: when it aborts, a waiting job leaves the queue and a running one is stopped. */
-    signal?: AbortSignal;
-  } = {},
+  overrides: HeavyCaller & { budgetMs?: number } = {},
 ): Promise<HeavyJobs[K]["output"]> {
   const budgetMs = overrides.budgetMs ?? TIME_BUDGET[kind].ms();
   const rssCap = heavyBudgets.HEAVY_JOB_RSS_MB * 1024 * 1024;

@@ -1,4 +1,4 @@
-// The staff pages' UI kit (components/admin: page shell, back link, data table) as it renders, and the admin pages
+// The staff pages' UI kit (components/admin: page shell, back link; components/ui: data table) as it renders, and the admin pages
 // that use it instead of hand-written table markup.
 import fs from "node:fs";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
-import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/admin/data-table";
+import { DataTable, EmptyRow, TableBody, TableHead, Td, Th } from "@/components/ui/data-table";
 
 describe("admin UI kit", () => {
   it("page shell: one centred column, wide by default", () => {
@@ -97,7 +97,7 @@ describe("admin pages use the kit", () => {
 describe("every table goes through the kit", () => {
   // Results sections, staff pages and the participant primer alike: one table component, so a table's frame, cell
   // padding and headings change in one place.
-  const KIT = path.join("components", "admin", "data-table.tsx");
+  const KIT = path.join("components", "ui", "data-table.tsx");
   const walk = (dir: string): string[] =>
     fs
       .readdirSync(dir, { withFileTypes: true })

@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Item" };
 export const dynamic = "force-dynamic";

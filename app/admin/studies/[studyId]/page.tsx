@@ -19,7 +19,7 @@ import { UtcTime } from "@/components/utc-time";
 import { AdminPage } from "@/components/admin/page-shell";
 import { BackLink } from "@/components/admin/back-link";
 import { activeRules, describeRule } from "@/lib/participant/integrity";
-import { DataTable } from "@/components/admin/data-table";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Study" };
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { StudyConfigSchema } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
 import { heavyBudgets } from "@/lib/server/heavy/budgets";
 import { insideHeavyWorker } from "@/lib/server/heavy/in-worker";
-import { runHeavyJob } from "@/lib/server/heavy/pool";
+import { runHeavyJob, type HeavyCaller } from "@/lib/server/heavy/pool";
 import { analyzeScopeRecords, type ItemAnalysisDto } from "./get-item-analysis";
 import { getIntegrityResults } from "./get-integrity";
 import { summarizeScopeRecords, type StudyResultsDto } from "./get-study-results";
@@ -38,12 +38,6 @@ export interface ResultsDataDto {
   threeD: ThreeDUsageDto;
 }
 
-/** Who asks, and the request to drop the work with when its client leaves (see getResultsData). */
-export interface HeavyCaller {
-  owner?: string;
-  signal?: AbortSignal;
-}
-
 /** Page data of this many scopes × options are kept (a 200,000-response page is a few MB). */
 const PAGES_KEPT = 8;
 const pages = new PromiseCache<ResultsDataDto>(PAGES_KEPT);
@@ -53,11 +47,19 @@ const pages = new PromiseCache<ResultsDataDto>(PAGES_KEPT);
  * intervals, item analysis, model comparison, integrity signals and exclusions, 3D-view usage. In a heavy-work worker
  * for large studies (getResultsData); here for small ones.
  */
-export async function computeResultsData(options: ResultsPageOptions): Promise<ResultsDataDto> {
+export async function computeResultsData(
+  options: ResultsPageOptions,
+  caller: HeavyCaller = {},
+): Promise<ResultsDataDto> {
   const scope = await resolveResultsScope(options.studyId, options.scope ?? "study");
   const loaded = await loadScopeRecords(scope.studyIds);
   const { records } = loaded;
-  const human = await summarizeScopeRecords(scope, loaded, options.seed === undefined ? {} : { seed: options.seed });
+  const human = await summarizeScopeRecords(
+    scope,
+    loaded,
+    options.seed === undefined ? {} : { seed: options.seed },
+    caller,
+  );
   const [items, models, study, integrity, threeD] = await Promise.all([
     analyzeScopeRecords(records, options.minResponses),
     compareScopeWithModels({ scope, records, condition: options.condition ?? null }),
@@ -104,7 +106,7 @@ export async function getResultsData(options: ResultsPageOptions & HeavyCaller):
             { ...input, scope: scope.scope },
             { ...(owner ? { owner } : {}), signal: jobSignal },
           )
-        : computeResultsData(input),
+        : computeResultsData(input, { ...(owner ? { owner } : {}), signal: jobSignal }),
     signal,
   );
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { HumanResultsSummary } from "@/lib/results/summarize";
+import type { HeavyCaller } from "@/lib/server/heavy/pool";
 import { DEFAULT_BOOTSTRAP_REPLICATES } from "@/lib/stats/bootstrap";
 import type { SkippedResponse } from "./list-response-records";
 import { listExcludedParticipantIds } from "./get-integrity";
@@ -39,6 +40,7 @@ export async function summarizeScopeRecords(
   scope: ResultsScopeDto,
   loaded: ScopeRecords,
   options: Pick<StudyResultsOptions, "seed" | "replicates"> = {},
+  caller: HeavyCaller = {},
 ): Promise<StudyResultsDto> {
   const seed = options.seed ?? defaultResultsSeed(scope.study.id, scope.scope);
   const replicates = options.replicates ?? DEFAULT_BOOTSTRAP_REPLICATES;
@@ -48,7 +50,7 @@ export async function summarizeScopeRecords(
   // The study's exclusion policy applies to every estimate (the unexcluded overall figures come beside them).
   const excludedParticipantIds = await listExcludedParticipantIds(scope, loaded);
 
-  const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates, excludedParticipantIds });
+  const summary = await summarizeScopeRecordsCached(loaded, { seed, replicates, excludedParticipantIds }, caller);
   if (!summary.ok) {
     return {
       ...base,

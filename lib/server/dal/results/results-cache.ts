@@ -6,7 +6,7 @@ import type { RecordsOutcome } from "@/lib/results/response-records";
 import { db } from "@/lib/server/db";
 import { heavyBudgets } from "@/lib/server/heavy/budgets";
 import { insideHeavyWorker } from "@/lib/server/heavy/in-worker";
-import { runHeavyJob } from "@/lib/server/heavy/pool";
+import { runHeavyJob, type HeavyCaller } from "@/lib/server/heavy/pool";
 import { listResponseRecords, type ResponseRecordsDto } from "./list-response-records";
 
 /**
@@ -130,13 +130,22 @@ export async function loadScopeRecords(studyIds: readonly string[]): Promise<Sco
 export function summarizeScopeRecordsCached(
   loaded: ScopeRecords,
   options: SummarizeOptions,
+  caller: HeavyCaller = {},
 ): Promise<RecordsOutcome<HumanResultsSummary>> {
   const excluded = options.excludedParticipantIds ?? [];
   const key = `${loaded.revision}|${options.seed ?? ""}|${options.replicates ?? ""}|${options.confidence ?? ""}|${excluded.length}:${excluded.join(",")}`;
-  return summaries.get(key, async () =>
-    loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS && !insideHeavyWorker()
-      ? runHeavyJob("resultsSummary", { records: loaded.records, options })
-      : summarizeHumanResults(loaded.records, options),
+  // The caller's job like any other (its owner's share, dropped when every request waiting for it has left).
+  return summaries.get(
+    key,
+    async (jobSignal) =>
+      loaded.records.length >= heavyBudgets.HEAVY_RESULTS_MIN_RECORDS && !insideHeavyWorker()
+        ? runHeavyJob(
+            "resultsSummary",
+            { records: loaded.records, options },
+            { ...(caller.owner ? { owner: caller.owner } : {}), signal: jobSignal },
+          )
+        : summarizeHumanResults(loaded.records, options),
+    caller.signal,
   );
 }
 

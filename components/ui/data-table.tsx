@@ -1,8 +1,9 @@
 import type { ReactNode, TableHTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
- * Tables of the staff pages. `boxed`: a list in a white bordered box that scrolls sideways on its own on a narrow
- * screen (the page does not); `ruled`: results-style rows separated by rules; `plain`: a small table inside a card.
+ * Every table of the app (staff pages, results, the participant primer). `boxed`: a list in a white bordered box that
+ * scrolls sideways on its own on a narrow screen (the page does not); `ruled`: results-style rows separated by rules;
+ * `plain`: a small table inside a card.
  * Cells come in three paddings: `md` for lists, `sm` for dense lists, `xs` for figures.
  */
 type Variant = "boxed" | "ruled" | "plain";
