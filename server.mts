@@ -31,8 +31,9 @@ const { values: args } = parseArgs({
 });
 const dev = args.dev ?? false;
 const port = Number(args.port ?? process.env.PORT ?? 3000);
-// Unset: every address, IPv4 and IPv6, as `next start` listens.
-const hostname = args.hostname ?? process.env.HOSTNAME;
+// Unset: every address, IPv4 and IPv6, as `next start` listens. Development ignores HOSTNAME, as `next dev` does: a
+// container exports its own name there, and localhost would no longer answer.
+const hostname = args.hostname ?? (dev ? undefined : process.env.HOSTNAME);
 // The bundle lives in .next/; the project folder is its parent (Next reads .next/ and public/ from there). In
 // development this file runs from source, in the project folder.
 const dir = dev ? import.meta.dirname : path.resolve(import.meta.dirname, "..");

@@ -8,12 +8,17 @@
 import fs from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
+import nextEnv from "@next/env";
 
 // Before anything reads it (lib/server/env.ts, Next, React): a development process, as `next dev` makes it.
 (process.env as Record<string, string>).NODE_ENV = "development";
 register("./server-only-hook.mjs", import.meta.url);
+const dir = path.resolve(import.meta.dirname, "..");
+// The .env files, read as `next dev` reads them, before lib/server/env.ts parses the environment: the front's modules
+// and Next's see the same DATABASE_URL.
+nextEnv.loadEnvConfig(dir, true);
 // Turbopack's persistent dev cache is not reused (next.config.ts says why): cleared on every start, restarts by
 // `tsx watch` included.
-fs.rmSync(path.resolve(import.meta.dirname, "..", ".next/dev/cache/turbopack"), { recursive: true, force: true });
+fs.rmSync(path.join(dir, ".next/dev/cache/turbopack"), { recursive: true, force: true });
 process.argv.push("--dev");
 await import("../server.mts");
