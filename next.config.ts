@@ -17,7 +17,7 @@ const nextConfig: NextConfig = {
   // Turbopack's persistent dev cache is not reused: after a kill -9 of `next dev` the next start restored it and every
   // request recompiled and bumped the HMR version, so each page, on connecting its HMR socket, was told "HMR hash
   // mismatch" and reloaded itself — a participant's page reloaded 16 times in 15 s (the first-contact test after its
-  // restart). `npm run dev` deletes .next/dev/cache/turbopack before each start (package.json "predev"), so starts
+  // restart). `npm run dev` deletes .next/dev/cache/turbopack before each start (scripts/dev-server.mts), so starts
   // compile from scratch as the first start always did. (experimental.turbopackFileSystemCacheForDev: false did the same
   // but made every dev banner print "⨯ turbopackFileSystemCacheForDev", which reads as an error.)
   // proxy.ts sets these (and the page CSP) on everything it sees; this covers the build assets and upload routes it skips.

@@ -5,6 +5,7 @@
 // kill -9 the dev server AND the database server, start again: health is ok and every answer is still there.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -113,6 +114,23 @@ async function waitForHealthOk(dev: Dev, timeoutMs: number) {
   }
 }
 
+/** One request by node:http (fetch refuses TRACE), its body read whole. */
+function rawRequest(
+  method: string,
+  pathname: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${BASE}${pathname}`, { method }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 /** The participant's answers as the researcher's responses export has them (through the app: works whatever the database). */
 async function answersOf(
   request: APIRequestContext,
@@ -144,13 +162,24 @@ test("a newcomer's npm install && npm run dev: sign in, a participant session, k
     const [, link] = await dev.waitFor(/Prolific-style:\s+(\S+)/, 60_000);
     expect(link).toContain(`localhost:${FIRST_CONTACT_PORT}/s/demo?PROLIFIC_PID=`);
     await waitForHealthOk(dev, 4 * 60_000);
-    // Next's start banner (version, URLs, experiments) has no line that reads as an error ("⨯ …").
-    const banner = /▲ Next\.js[\s\S]*?Ready in/.exec(dev.output)?.[0];
-    expect(banner, dev.output.slice(0, 3000)).toBeTruthy();
+    // The start banner (the server's address, Next's config step, ready) has no line that reads as an error ("⨯ …").
+    // The front answers health checks before Next is ready, so the banner's end is waited for.
+    const [banner] = await dev.waitFor(/▲ misi-baseline[\s\S]*?Ready in/, 4 * 60_000);
     expect(banner).not.toContain("⨯");
     console.log(
       `first start (npm install with node_modules present, then npm run dev): credentials printed after ${(printedAfter / 1000).toFixed(0)} s, health ok after ${((Date.now() - t) / 1000).toFixed(0)} s`,
     );
+
+    // The production front answers in development too (scripts/dev-server.mts): TRACE is refused with the security
+    // headers (next dev answered it itself), and a participant route spelled another way is refused, not handed to Next
+    // (next dev redirected "/api/participant/answer/" to the handler past the front's bounds).
+    const trace = await rawRequest("TRACE", "/s/demo");
+    expect(trace.status, trace.body).toBe(405);
+    expect(trace.headers["x-frame-options"]).toBe("DENY");
+    expect(JSON.parse(trace.body)).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED" } });
+    const variant = await rawRequest("POST", "/api/participant/answer/");
+    expect(variant.status, variant.body).toBe(404);
+    expect(JSON.parse(variant.body)).toMatchObject({ error: { code: "NOT_FOUND" } });
 
     // 2. Sign in with the printed credentials, open the live monitor of the demo study.
     const staff = await browser.newContext({ baseURL: BASE });

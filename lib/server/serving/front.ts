@@ -32,7 +32,7 @@ export function proxyHeaders(pathname: string, https: boolean): Record<string, s
     ? pathname.startsWith("/api/images/")
       ? null
       : API_CSP
-    : buildPageCsp({ nonce: randomBytes(16).toString("base64"), dev: false, https });
+    : buildPageCsp({ nonce: randomBytes(16).toString("base64"), dev: process.env.NODE_ENV === "development", https });
   return {
     ...BASE_SECURITY_HEADERS,
     ...(csp ? { "Content-Security-Policy": csp } : {}),
