@@ -105,8 +105,19 @@ async function addParticipants(fixture: ResultsStudyFixture, count: number): Pro
       // Interactive participants copy a right answer more often: the condition has an effect to estimate.
       const pool = byItem.get(item.id)!;
       const right = pool.filter((a) => a.exact === 1);
-      const source =
-        condition === "interactive" && right.length > 0 && rng.next() < 0.5 ? rng.pick(right) : rng.pick(pool);
+      // One interactive participant answers every question wrong within 0.2 s: excluded by the policy's speed rule
+      // whatever the random fixture does, and its accuracy (0) moves the condition effect when it is left out, so the
+      // tests below can tell the estimates with and without the exclusions apart (random data alone sometimes could not).
+      const planted = k === 1;
+      const wrong = pool.filter((a) => a.exact === 0 && a.canonicalAnswer !== "");
+      const source = planted
+        ? wrong.length > 0
+          ? rng.pick(wrong)
+          : rng.pick(pool)
+        : condition === "interactive" && right.length > 0 && rng.next() < 0.5
+          ? rng.pick(right)
+          : rng.pick(pool);
+      const rtMs = planted ? 200 : 3_000;
       clock += 5_000;
       const assignment = await db.assignment.create({
         data: {
@@ -133,8 +144,8 @@ async function addParticipants(fixture: ResultsStudyFixture, count: number): Pro
           canonicalAnswer: source.canonicalAnswer,
           exact: source.exact,
           partial: source.partial,
-          rtClientMs: 3_000,
-          rtServerMs: 3_300,
+          rtClientMs: rtMs,
+          rtServerMs: rtMs + 300,
           shownAt: new Date(clock - 4_000),
           submittedAt: new Date(clock),
           idempotencyKey: `extra-${fixture.tag}-${k}-${position}`,
