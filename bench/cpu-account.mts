@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ on every architecture Node supports
 
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may contain spaces) start at ") ": utime is field 14, stime 15.

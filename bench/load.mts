@@ -54,7 +54,7 @@ import {
 } from "../lib/participant/submit-retry";
 import { orderSlots, slotArrays } from "../lib/participant/order-slots";
 import { ADDRESS_SHARE } from "../lib/participant/address-share";
-import { backendPids, cpuBetween, cpuSnapshot, type CpuSnapshot } from "./cpu-account.mts";
+import { backendPids, cpuBetween, cpuSnapshot, processCpuSeconds, type CpuSnapshot } from "./cpu-account.mts";
 import { backfillImageStore } from "../lib/server/image-store";
 import { brotliModule } from "../scripts/render-nginx.mjs";
 import { startNginx, type RunningNginx } from "../tests/helpers/nginx";
@@ -865,7 +865,12 @@ async function launch(slug: string, studyId: string, ports: number[]) {
   }, 10_000);
   const sampler = sampleBackends();
   // --capacity: server CPU at the start, when the last participant has arrived, and at the end.
-  const serverCpu = () => ({ at: cpuSnapshot(appPids()), nginx: nginxCpuSeconds() });
+  const backendCpu = args.capacity ? trackBackendCpu() : null;
+  const serverCpu = () => ({
+    at: cpuSnapshot(appPids()),
+    nginx: nginxCpuSeconds(),
+    postgres: backendCpu ? backendCpu.total() : Promise.resolve(0),
+  });
   const cpuFrom = serverCpu();
   let cpuArrived: ReturnType<typeof serverCpu> | null = null;
   const arrivedIds = new Set<number>();
@@ -886,7 +891,12 @@ async function launch(slug: string, studyId: string, ports: number[]) {
   const stalled = new Promise<never>((_, reject) => (giveUp = reject));
   stalled.catch(() => undefined);
   const watchdog = setInterval(() => {
-    const now = { at: performance.now(), answers: acknowledged.length, images: latencies.image.length };
+    // Consents count too: in --capacity's arrival phase nobody answers or loads an image yet.
+    const now = {
+      at: performance.now(),
+      answers: acknowledged.length,
+      images: latencies.image.length + latencies.consent.length,
+    };
     if (now.answers !== lastProgress.answers || now.images !== lastProgress.images) lastProgress = now;
     else if (now.at - lastProgress.at > 120_000 && now.at - t0 > arrivalMs) {
       const where = new Map<string, number>();
@@ -955,8 +965,10 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     );
     if (serverLog.length)
       log(`server log lines with error/warn: ${serverLog.length}; first: ${serverLog.slice(0, 3).join(" | ")}`);
-    if (args.capacity)
-      await reportCapacity(client, { from: cpuFrom, arrived: cpuArrived, to: cpuTo, lost, duplicates });
+    if (args.capacity) {
+      await reportCapacity({ from: cpuFrom, arrived: cpuArrived, to: cpuTo, lost, duplicates });
+      await backendCpu?.stop();
+    }
     const p99 = (kind: Kind) => (latencies[kind].length ? pct(latencies[kind], 99).toFixed(0) : "n/a");
     if (!args.capacity)
       console.log(
@@ -968,28 +980,66 @@ async function launch(slug: string, studyId: string, ports: number[]) {
 }
 
 /**
+ * CPU seconds spent so far by every backend of the bench database seen since the start (and the WAL writer),
+ * including backends that have exited: the app's pools close a connection idle for 30 s, and a snapshot taken at the
+ * end would miss what such a backend spent (the arrivals' backends, mostly). Polled every 250 ms; a backend's last
+ * quarter second before it exits is what is lost.
+ */
+function trackBackendCpu(): { total: () => Promise<number>; stop: () => Promise<void> } {
+  const last = new Map<number, number>();
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  admin.on("error", () => undefined);
+  const ready = admin.connect();
+  const poll = async () => {
+    await ready;
+    for (const pid of await backendPids(admin, DB_NAME))
+      last.set(pid, Math.max(last.get(pid) ?? 0, processCpuSeconds(pid)));
+  };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await poll().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    total: async () => {
+      await poll();
+      return [...last.values()].reduce((a, b) => a + b, 0);
+    },
+    stop: async () => {
+      running = false;
+      await loop;
+      await admin.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
  * `--capacity`'s figures: server CPU (app instances; this database's backends and the WAL writer; nginx's master and
  * workers) per arrival and per question, each from its own phase; the simulated browsers (this process) apart. C is
  * how many participants 2 cores hold at 70 % when each answers a question every 6.5 s: 1.4 × 6500 / Q.
  */
-async function reportCapacity(
-  client: pg.Client,
-  run: {
-    from: { at: CpuSnapshot; nginx: number };
-    arrived: { at: CpuSnapshot; nginx: number } | null;
-    to: { at: CpuSnapshot; nginx: number };
-    lost: number;
-    duplicates: number;
-  },
-) {
+type ServerCpu = { at: CpuSnapshot; nginx: number; postgres: Promise<number> };
+async function reportCapacity(run: {
+  from: ServerCpu;
+  arrived: ServerCpu | null;
+  to: ServerCpu;
+  lost: number;
+  duplicates: number;
+}) {
   if (!run.arrived) throw new Error("--capacity: not every participant arrived; no figures");
-  const pgPids = await backendPids(client, DB_NAME);
-  const phase = (a: { at: CpuSnapshot; nginx: number }, b: { at: CpuSnapshot; nginx: number }) => {
-    const c = cpuBetween(a.at, b.at, pgPids);
-    return { app: c.app, postgres: c.postgres, nginx: b.nginx - a.nginx, browsers: c.client };
+  const phase = async (a: ServerCpu, b: ServerCpu) => {
+    const c = cpuBetween(a.at, b.at);
+    return {
+      app: c.app,
+      postgres: (await b.postgres) - (await a.postgres),
+      nginx: b.nginx - a.nginx,
+      browsers: c.client,
+    };
   };
-  const arrivals = phase(run.from, run.arrived);
-  const questions = phase(run.arrived, run.to);
+  const arrivals = await phase(run.from, run.arrived);
+  const questions = await phase(run.arrived, run.to);
   const answered = acknowledged.length;
   const ms = (s: number, n: number) => (1000 * s) / Math.max(1, n);
   const server = (p: typeof arrivals) => p.app + p.postgres + p.nginx;
