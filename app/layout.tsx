@@ -24,8 +24,9 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // Every page renders per request: proxy.ts gives each response a fresh CSP nonce, which Next puts on its scripts;
-  // a page prerendered at build time would carry no nonce and its scripts would be blocked.
+  // Pages render per request: proxy.ts gives each response a fresh CSP nonce, which Next puts on its scripts. The one
+  // exception, app/participant-shell (force-static, which makes this call return at once), is sent with a CSP of its
+  // inline scripts' hashes instead (lib/server/serving/participant-shell.ts).
   await connection();
   return (
     <html lang="en" className={inter.variable}>

@@ -78,8 +78,12 @@ export class ParticipantShell {
       Vary: "Accept-Encoding",
       "X-Robots-Tag": "noindex",
     };
-    if (ifNoneMatch?.split(",").some((t) => t.trim() === this.etag)) return { status: 304, headers, body: null };
     const encoding = acceptsBrotli(acceptEncoding) ? "br" : acceptsGzip(acceptEncoding) ? "gzip" : null;
+    // One tag per representation (RFC 9110 §8.8.3): the compressed bodies differ from the plain one.
+    const etag = encoding ? `${this.etag.slice(0, -1)}-${encoding}"` : this.etag;
+    headers.ETag = etag;
+    if (ifNoneMatch?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag || t.trim() === "*"))
+      return { status: 304, headers, body: null };
     const body = encoding === "br" ? this.br : encoding === "gzip" ? this.gzip : this.html;
     if (encoding) headers["Content-Encoding"] = encoding;
     headers["Content-Length"] = String(body.byteLength);

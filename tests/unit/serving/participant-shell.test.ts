@@ -64,8 +64,12 @@ describe("the participant shell", () => {
     expect(gunzipSync(gz.body!).toString("utf8")).toBe(HTML);
     expect(shell.serve("GET", "br;q=0, gzip;q=0", undefined, false).headers["Content-Encoding"]).toBeUndefined();
 
-    const again = shell.serve("GET", "gzip", `W/"x", ${plain.headers.ETag}`, false);
+    expect(gz.headers.ETag).not.toBe(plain.headers.ETag);
+    expect(br.headers.ETag).not.toBe(gz.headers.ETag);
+    const again = shell.serve("GET", "gzip", `W/"x", ${gz.headers.ETag}`, false);
     expect(again.status).toBe(304);
+    expect(shell.serve("GET", "br", gz.headers.ETag, false).status).toBe(200);
+    expect(shell.serve("GET", "gzip", "*", false).status).toBe(304);
     expect(again.body).toBeNull();
     expect(shell.serve("GET", "gzip", '"other"', false).status).toBe(200);
     const head = shell.serve("HEAD", "gzip", undefined, false);
