@@ -51,8 +51,12 @@ export class StaticAssets {
     if (!file) {
       const raw = await fs.readFile(path.join(this.root, decoded)).catch(() => null);
       if (!raw) return null;
-      // Compressed once (Next compresses every response it sends); fonts and images are compressed already.
-      file = { raw, gzip: isCompressibleType(type) ? gzipSync(raw) : null };
+      // The build's own .gz form (scripts/precompress-static.mts), else compressed here once; fonts and images are
+      // compressed already.
+      const gzip = isCompressibleType(type)
+        ? ((await fs.readFile(path.join(this.root, `${decoded}.gz`)).catch(() => null)) ?? gzipSync(raw))
+        : null;
+      file = { raw, gzip };
       if (this.cached + raw.byteLength <= MAX_CACHED_BYTES) {
         this.files.set(decoded, file);
         this.cached += raw.byteLength + (file.gzip?.byteLength ?? 0);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { StaticAssets } from "@/lib/server/serving/static-assets";
 
@@ -27,6 +27,17 @@ describe("build assets served by the custom server", () => {
     const gz = await assets.serve("/_next/static/chunks/app-0123.js", "GET", "gzip, deflate, br");
     expect(gz!.headers["Content-Encoding"]).toBe("gzip");
     expect(gunzipSync(gz!.body!).toString()).toBe(plain!.body!.toString());
+  });
+
+  it("sends the .gz form the build wrote beside a chunk instead of compressing it again", async () => {
+    const text = "export const x = 1;".repeat(200);
+    const file = path.join(dir, ".next", "static", "chunks", "built-4567.js");
+    fs.writeFileSync(file, text);
+    const built = gzipSync(text, { level: 1 });
+    fs.writeFileSync(`${file}.gz`, built);
+    const gz = await assets.serve("/_next/static/chunks/built-4567.js", "GET", "gzip");
+    expect(gz!.body!.equals(built)).toBe(true);
+    expect(gunzipSync(gz!.body!).toString()).toBe(text);
   });
 
   it("leaves to Next what it does not know: missing files, other types, escapes from the folder, other methods", async () => {
