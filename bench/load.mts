@@ -869,7 +869,9 @@ async function launch(slug: string, studyId: string, ports: number[]) {
   const serverCpu = () => ({
     at: cpuSnapshot(appPids()),
     nginx: nginxCpuSeconds(),
-    postgres: backendCpu ? backendCpu.total() : Promise.resolve(0),
+    postgres: backendCpu
+      ? backendCpu.total().then((cpu) => ({ cpu, backends: backendCpu.seen() }))
+      : Promise.resolve({ cpu: 0, backends: 0 }),
   });
   const cpuFrom = serverCpu();
   let cpuArrived: ReturnType<typeof serverCpu> | null = null;
@@ -928,6 +930,10 @@ async function launch(slug: string, studyId: string, ports: number[]) {
   );
   const cpuTo = serverCpu();
   clearInterval(watchdog);
+  if (args["cpu-prof"]) {
+    await cpuTo.postgres;
+    await stopServersGracefully();
+  }
   const tEnd = performance.now();
   clearInterval(progress);
   const backends = await sampler.stop();
@@ -985,7 +991,7 @@ async function launch(slug: string, studyId: string, ports: number[]) {
  * end would miss what such a backend spent (the arrivals' backends, mostly). Polled every 250 ms; a backend's last
  * quarter second before it exits is what is lost.
  */
-function trackBackendCpu(): { total: () => Promise<number>; stop: () => Promise<void> } {
+function trackBackendCpu(): { total: () => Promise<number>; seen: () => number; stop: () => Promise<void> } {
   const last = new Map<number, number>();
   const admin = new pg.Client({ connectionString: SERVER_URL });
   admin.on("error", () => undefined);
@@ -1007,6 +1013,7 @@ function trackBackendCpu(): { total: () => Promise<number>; stop: () => Promise<
       await poll();
       return [...last.values()].reduce((a, b) => a + b, 0);
     },
+    seen: () => last.size,
     stop: async () => {
       running = false;
       await loop;
@@ -1020,7 +1027,7 @@ function trackBackendCpu(): { total: () => Promise<number>; stop: () => Promise<
  * workers) per arrival and per question, each from its own phase; the simulated browsers (this process) apart. C is
  * how many participants 2 cores hold at 70 % when each answers a question every 6.5 s: 1.4 × 6500 / Q.
  */
-type ServerCpu = { at: CpuSnapshot; nginx: number; postgres: Promise<number> };
+type ServerCpu = { at: CpuSnapshot; nginx: number; postgres: Promise<{ cpu: number; backends: number }> };
 async function reportCapacity(run: {
   from: ServerCpu;
   arrived: ServerCpu | null;
@@ -1033,7 +1040,8 @@ async function reportCapacity(run: {
     const c = cpuBetween(a.at, b.at);
     return {
       app: c.app,
-      postgres: (await b.postgres) - (await a.postgres),
+      postgres: (await b.postgres).cpu - (await a.postgres).cpu,
+      newBackends: (await b.postgres).backends - (await a.postgres).backends,
       nginx: b.nginx - a.nginx,
       browsers: c.client,
     };
@@ -1053,7 +1061,7 @@ async function reportCapacity(run: {
   const P = ms(server(arrivals) + server(questions), N);
   const C = Math.round((1.4 * 6500) / Q);
   log(
-    `capacity phases (CPU s): arrivals app ${arrivals.app.toFixed(2)}, PostgreSQL ${arrivals.postgres.toFixed(2)}, nginx ${arrivals.nginx.toFixed(2)}, simulated browsers ${arrivals.browsers.toFixed(2)} (per arrival: app ${ms(arrivals.app, N).toFixed(2)}, postgres ${ms(arrivals.postgres, N).toFixed(2)}, nginx ${ms(arrivals.nginx, N).toFixed(2)} ms); questions (${answered}) app ${questions.app.toFixed(2)}, PostgreSQL ${questions.postgres.toFixed(2)}, nginx ${questions.nginx.toFixed(2)}, simulated browsers ${questions.browsers.toFixed(2)}`,
+    `capacity phases (CPU s): arrivals app ${arrivals.app.toFixed(2)}, PostgreSQL ${arrivals.postgres.toFixed(2)}, nginx ${arrivals.nginx.toFixed(2)}, simulated browsers ${arrivals.browsers.toFixed(2)}, new database connections ${arrivals.newBackends} (per arrival: app ${ms(arrivals.app, N).toFixed(2)}, postgres ${ms(arrivals.postgres, N).toFixed(2)}, nginx ${ms(arrivals.nginx, N).toFixed(2)} ms); questions (${answered}) app ${questions.app.toFixed(2)}, PostgreSQL ${questions.postgres.toFixed(2)}, nginx ${questions.nginx.toFixed(2)}, simulated browsers ${questions.browsers.toFixed(2)}, new database connections ${questions.newBackends}`,
   );
   console.log(
     `capacity: participants ${N}; server CPU per arrival ${A.toFixed(1)} ms; per question ${Q.toFixed(2)} ms (app ${q.app.toFixed(2)}, postgres ${q.postgres.toFixed(2)}, static ${q.nginx.toFixed(2)}); per participant ${P.toFixed(0)} ms; participants per 2 cores at 70% and 6.5 s per question ${C}; lost ${run.lost}; duplicates ${run.duplicates}`,

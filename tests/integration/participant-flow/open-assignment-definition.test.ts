@@ -82,6 +82,45 @@ async function started(
 const answer = (participantId: string, assignmentId: string, key: string) =>
   submitAnswer({ participantId, assignmentId, rawAnswer: "move x 1", idempotencyKey: key });
 
+type PlanNode = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] };
+const rowsReadFrom = (node: PlanNode, table: string): number =>
+  (node["Relation Name"] === table ? node["Actual Rows"] * node["Actual Loops"] : 0) +
+  (node.Plans ?? []).reduce((sum, child) => sum + rowsReadFrom(child, table), 0);
+
+// Runs first: the describe below replaces the definition for the rest of this database's life.
+describe("misi_open_assignments plans the same without table statistics", () => {
+  it("on an item table never analysed, each open row costs one item lookup, not a scan of the active items", async () => {
+    // These machines run PostgreSQL with autovacuum off; switched off here too, so no analyse can come in between.
+    await db.$executeRawUnsafe(`ALTER TABLE "Item" SET (autovacuum_enabled = false)`);
+    const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
+    const planner = await started(study.slug, "planner");
+    // 500 more active items (another import's): a join planned on no statistics read them for every open row.
+    await db.$executeRawUnsafe(
+      `INSERT INTO "Item" (id, source, "taskId", "taskVersion", question, payload, "contentHash", status, tags, "updatedAt")
+       SELECT 'filler-' || g, i.source, i."taskId", i."taskVersion", i.question, i.payload, 'filler-' || g, 'active', i.tags, now()
+       FROM "Item" i, generate_series(1, 500) g WHERE i.id = (SELECT "itemId" FROM "Assignment" WHERE "participantId" = $1 LIMIT 1)`,
+      planner.id,
+    );
+    const [stats] = await db.$queryRawUnsafe<Array<{ reltuples: number }>>(
+      `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'Item'`,
+    );
+    expect(stats!.reltuples).toBe(-1);
+
+    const c = new pg.Client({ connectionString: own.url });
+    await c.connect();
+    try {
+      const [{ "QUERY PLAN": plan }] = (
+        await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM misi_open_assignments($1)`, [planner.id])
+      ).rows as Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>;
+      const open = planner.assignments.length;
+      expect(plan[0]!.Plan["Actual Rows"]).toBe(open);
+      expect(rowsReadFrom(plan[0]!.Plan, "Item")).toBeLessThanOrEqual(open);
+    } finally {
+      await c.end();
+    }
+  });
+});
+
 describe("every participant-flow caller uses misi_open_assignments", () => {
   it("with a definition under which nothing is open, each caller changes its behaviour", async () => {
     const untimed = (await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } }))
