@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { jsonResponseEncoding, MIN_COMPRESSED_JSON_BYTES } from "@/lib/http-compression";
 
@@ -36,8 +35,6 @@ export function toWebRequest(
   } as RequestInit);
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 // Quality 4: for responses of a few KB, close to the best ratio at a small part of the default's (11) CPU.
 const BROTLI_OPTIONS = {
   params: {
@@ -47,9 +44,28 @@ const BROTLI_OPTIONS = {
 };
 
 /**
+ * Bodies up to this size are compressed on the event loop. An answer's or a session's JSON (1–5 KB) takes 40–60 µs
+ * of CPU that way, against 190–270 µs through zlib's thread pool (handing the work to a thread and back costs more
+ * than the compression; bench/json-compress.mts). 32 KB at quality 4 blocks the loop for well under a millisecond;
+ * a larger body still goes to the thread pool.
+ */
+export const SYNC_COMPRESS_MAX_BYTES = 32 * 1024;
+
+/** The body in the encoding chosen for it (see SYNC_COMPRESS_MAX_BYTES for where the work runs). */
+export async function compressJson(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+  if (body.byteLength <= SYNC_COMPRESS_MAX_BYTES)
+    return encoding === "br" ? zlib.brotliCompressSync(body, BROTLI_OPTIONS) : zlib.gzipSync(body);
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(out));
+    if (encoding === "br") zlib.brotliCompress(body, BROTLI_OPTIONS, done);
+    else zlib.gzip(body, done);
+  });
+}
+
+/**
  * Writes a web Response to a Node response (every Set-Cookie kept), with the headers proxy.ts would add. A JSON body
  * of 1 KB or more goes out brotli- or gzip-compressed when `acceptEncoding` accepts it (lib/http-compression.ts), as
- * Next compresses what it sends; compressed in zlib's thread pool, off the event loop.
+ * Next compresses what it sends.
  */
 export async function sendWebResponse(
   res: ServerResponse,
@@ -58,7 +74,7 @@ export async function sendWebResponse(
   method: string,
   acceptEncoding?: string,
 ): Promise<void> {
-  let body =
+  let body: Buffer | null =
     method === "HEAD" || response.status === 304 || response.status === 204
       ? null
       : Buffer.from(await response.arrayBuffer());
@@ -73,7 +89,7 @@ export async function sendWebResponse(
     headers.vary = headers.vary ? `${String(headers.vary)}, Accept-Encoding` : "Accept-Encoding";
     const encoding = jsonResponseEncoding(acceptEncoding, body.byteLength);
     if (encoding) {
-      body = encoding === "br" ? await brotli(body, BROTLI_OPTIONS) : await gzip(body);
+      body = await compressJson(body, encoding);
       headers["content-encoding"] = encoding;
     }
   }

@@ -109,9 +109,11 @@ describe("misi_open_assignments plans the same without table statistics", () => 
     const c = new pg.Client({ connectionString: own.url });
     await c.connect();
     try {
-      const [{ "QUERY PLAN": plan }] = (
-        await c.query(`EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM misi_open_assignments($1)`, [planner.id])
-      ).rows as Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>;
+      const { rows } = await c.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM misi_open_assignments($1)`,
+        [planner.id],
+      );
+      const plan = rows[0]!["QUERY PLAN"];
       const open = planner.assignments.length;
       expect(plan[0]!.Plan["Actual Rows"]).toBe(open);
       expect(rowsReadFrom(plan[0]!.Plan, "Item")).toBeLessThanOrEqual(open);

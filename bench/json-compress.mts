@@ -1,0 +1,58 @@
+/**
+ * `npx tsx bench/json-compress.mts`
+ *
+ * CPU per compression of a participant JSON response (an answer's, ≈ 3 KB) at the app's settings (brotli quality 4,
+ * gzip default), on the event loop (…Sync) against zlib's thread pool (the callback API). CPU from process.cpuUsage,
+ * which counts every thread of the process, so the pool's work and the hand-off are both in it. Why
+ * lib/server/serving/node-http.ts compresses small bodies synchronously (SYNC_COMPRESS_MAX_BYTES).
+ */
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const BROTLI = {
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  },
+};
+const N = 5000;
+const link = (i: number) =>
+  `/img/${i.toString(16).padStart(64, "0")}.svg?e=1733460000&s=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy`;
+const answer = Buffer.from(
+  JSON.stringify({
+    result: { status: "stored", practiceFeedback: null, ended: null },
+    update: {
+      progress: { answered: 3, total: 21, practice: 1 },
+      current: {
+        assignmentId: "8a38a77b-1e9a-4b6a-bc88-581894838fd0",
+        item: {
+          taskId: "translation",
+          question: "Which translation of the ligand turns image 1 into image 4? ".repeat(4),
+          images: [0, 1, 2, 3].map((i) => ({ id: `img${i}`, url: link(i), caption: `Image ${i + 1}: view ${i + 1}` })),
+        },
+      },
+      upcomingImageUrls: [4, 5, 6, 7].map(link),
+      study: { name: "Demo study", instructions: "Answer each question as precisely as you can. ".repeat(20) },
+    },
+  }),
+);
+
+async function cpuPerCall(f: () => Promise<unknown> | unknown): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < N; i++) await f();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / N;
+}
+
+console.log(`json-compress: ${answer.byteLength} bytes, ${N} calls each, µs of CPU per call (second of two rounds)`);
+for (let round = 0; round < 2; round++) {
+  const rows = {
+    "brotli q4 on the event loop": await cpuPerCall(() => zlib.brotliCompressSync(answer, BROTLI)),
+    "brotli q4 in the thread pool": await cpuPerCall(() => brotli(answer, BROTLI)),
+    "gzip on the event loop": await cpuPerCall(() => zlib.gzipSync(answer)),
+    "gzip in the thread pool": await cpuPerCall(() => gzip(answer)),
+  };
+  if (round === 1) for (const [name, us] of Object.entries(rows)) console.log(`  ${name}: ${us.toFixed(0)} µs`);
+}
