@@ -26,11 +26,18 @@ const REAL_IP_PATTERN = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|[0-9A-Fa-f:]*
 /** The load balancers to believe: the option's values, else NGINX_REAL_IP_FROM's list; each checked. */
 export function realIpSources(option = [], fromEnv = process.env.NGINX_REAL_IP_FROM ?? "") {
   const list = option.length ? option : fromEnv.split(/[\s,]+/).filter(Boolean);
-  for (const source of list)
+  for (const source of list) {
     if (!REAL_IP_PATTERN.test(source))
       throw new Error(
         `render-nginx: --real-ip-from / NGINX_REAL_IP_FROM: "${source}" is not an IP address or CIDR block`,
       );
+    // A /0 block trusts every address's X-Forwarded-For: any client could name itself any address and walk past the
+    // per-address limits. The load balancers' own range is what belongs here.
+    if (/\/0+$/.test(source))
+      throw new Error(
+        `render-nginx: --real-ip-from / NGINX_REAL_IP_FROM: "${source}" trusts every address; name the load balancers' own addresses or range`,
+      );
+  }
   return list;
 }
 

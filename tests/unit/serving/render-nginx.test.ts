@@ -17,6 +17,12 @@ describe("render-nginx's load balancers (--real-ip-from, NGINX_REAL_IP_FROM)", (
       expect(() => realIpSources([], bad), bad).toThrow(/not an IP address or CIDR block/);
   });
 
+  it("refuses a block that trusts every address (anyone could then set their own X-Forwarded-For)", () => {
+    for (const all of ["0.0.0.0/0", "::/0", "10.0.0.0/00"])
+      expect(() => realIpSources([all]), all).toThrow(/trusts every address/);
+    expect(realIpSources(["0.0.0.0/8", "fc00::/7"])).toEqual(["0.0.0.0/8", "fc00::/7"]);
+  });
+
   it("puts each into set_real_ip_from with X-Forwarded-For as the client's header", () => {
     const conf = renderNginxConf({
       listen: "127.0.0.1:8080",
