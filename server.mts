@@ -31,6 +31,12 @@ const { values: args } = parseArgs({
   options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" } },
 });
 const dev = args.dev ?? false;
+// The production build runs its bundle from .next/ (NODE_ENV set by the launcher); development runs this file from
+// source (`npm run dev`). `--dev` on the bundle would start next dev in the wrong folder with production settings.
+if (dev && process.env.NODE_ENV === "production") {
+  console.error("misi-baseline: --dev is for `npm run dev` (this file from source), not the production build");
+  process.exit(1);
+}
 const port = Number(args.port ?? process.env.PORT ?? 3000);
 // Unset: every address, IPv4 and IPv6, as `next start` listens. Development ignores HOSTNAME, as `next dev` does: a
 // container exports its own name there, and localhost would no longer answer.

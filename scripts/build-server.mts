@@ -8,15 +8,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import esbuild from "esbuild";
 import { precompressStatic } from "./precompress-static.mts";
+import { LAUNCHER } from "./server-launcher.mts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outfile = path.join(root, ".next", "misi-server-main.mjs");
-// The entry `npm start` runs: it makes the process a production one before anything loads. Inside one ES module the
-// packages' imports (Next, React) are evaluated before any statement, so the bundle itself cannot set NODE_ENV first;
-// a dynamic import after the assignment can. Staff cookies, participant cookies (Secure behind https) and the secret
-// check all read it.
+// The entry `npm start` runs (scripts/server-launcher.mts says what it does first).
 const launcher = path.join(root, ".next", "misi-server.mjs");
-const LAUNCHER = `process.env.NODE_ENV = "production";\nawait import("./misi-server-main.mjs");\n`;
 // Written beside and renamed into place: a server starting meanwhile reads the old file or the new one, never half.
 const temp = `${outfile}.${process.pid}.tmp`;
 await esbuild.build({
