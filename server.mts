@@ -2,7 +2,8 @@
  * The server (`npm start`, and `npm run dev` with --dev): node:http in front, the participant routes and health checks
  * answered by lib/server/serving/front.ts with the same handlers Next's route files export, every other request handed
  * to Next. `npm run build` bundles this file to .next/misi-server-main.mjs behind the launcher .next/misi-server.mjs,
- * which sets NODE_ENV=production first (scripts/build-server.mts); tests and benches start the launcher. `npm run dev`
+ * which sets NODE_ENV=production and loads the .env files first (scripts/server-launcher.mts); tests and benches start
+ * the launcher. `npm run dev`
  * runs it from source with `--dev` (scripts/dev-server.mts: NODE_ENV=development, `next({ dev: true })` behind the
  * same front, Next's hot-reload websocket served by Next).
  *
@@ -19,6 +20,16 @@ import { createFrontServer } from "@/lib/server/serving/http-server";
 import { StaticAssets } from "@/lib/server/serving/static-assets";
 import { ParticipantShell } from "@/lib/server/serving/participant-shell";
 
+const { values: args } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" } },
+});
+const dev = args.dev ?? false;
+// Development runs this file from source (`npm run dev`); the build runs its bundle from .next/, where `--dev` would
+// start next dev in the wrong folder.
+if (dev && path.basename(import.meta.filename) !== "server.mts") {
+  console.error("misi-baseline: --dev is for `npm run dev` (server.mts from source), not the production build");
+  process.exit(1);
+}
 // Production needs NEXTAUTH_SECRET: fail at start, not at the first page that signs something (development makes one).
 try {
   getAuthSecret();
@@ -27,16 +38,6 @@ try {
   process.exit(1);
 }
 
-const { values: args } = parseArgs({
-  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" }, dev: { type: "boolean" } },
-});
-const dev = args.dev ?? false;
-// The production build runs its bundle from .next/ (NODE_ENV set by the launcher); development runs this file from
-// source (`npm run dev`). `--dev` on the bundle would start next dev in the wrong folder with production settings.
-if (dev && process.env.NODE_ENV === "production") {
-  console.error("misi-baseline: --dev is for `npm run dev` (this file from source), not the production build");
-  process.exit(1);
-}
 const port = Number(args.port ?? process.env.PORT ?? 3000);
 // Unset: every address, IPv4 and IPv6, as `next start` listens. Development ignores HOSTNAME, as `next dev` does: a
 // container exports its own name there, and localhost would no longer answer.

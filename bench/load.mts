@@ -870,7 +870,7 @@ async function launch(slug: string, studyId: string, ports: number[]) {
     at: cpuSnapshot(appPids()),
     nginx: nginxCpuSeconds(),
     postgres: backendCpu
-      ? backendCpu.total().then((cpu) => ({ cpu, backends: backendCpu.seen() }))
+      ? Promise.all([backendCpu.total(), backendCpu.sessions()]).then(([cpu, backends]) => ({ cpu, backends }))
       : Promise.resolve({ cpu: 0, backends: 0 }),
   });
   const cpuFrom = serverCpu();
@@ -930,13 +930,13 @@ async function launch(slug: string, studyId: string, ports: number[]) {
   );
   const cpuTo = serverCpu();
   clearInterval(watchdog);
+  const tEnd = performance.now();
+  clearInterval(progress);
+  const backends = await sampler.stop();
   if (args["cpu-prof"]) {
     await cpuTo.postgres;
     await stopServersGracefully();
   }
-  const tEnd = performance.now();
-  clearInterval(progress);
-  const backends = await sampler.stop();
   await Promise.all(faultTimers);
   const failed = outcomes.filter((o) => o.status === "rejected") as PromiseRejectedResult[];
   for (const f of failed.slice(0, 5))
@@ -991,7 +991,11 @@ async function launch(slug: string, studyId: string, ports: number[]) {
  * end would miss what such a backend spent (the arrivals' backends, mostly). Polled every 250 ms; a backend's last
  * quarter second before it exits is what is lost.
  */
-function trackBackendCpu(): { total: () => Promise<number>; seen: () => number; stop: () => Promise<void> } {
+function trackBackendCpu(): {
+  total: () => Promise<number>;
+  sessions: () => Promise<number>;
+  stop: () => Promise<void>;
+} {
   const last = new Map<number, number>();
   const admin = new pg.Client({ connectionString: SERVER_URL });
   admin.on("error", () => undefined);
@@ -1013,7 +1017,16 @@ function trackBackendCpu(): { total: () => Promise<number>; seen: () => number; 
       await poll();
       return [...last.values()].reduce((a, b) => a + b, 0);
     },
-    seen: () => last.size,
+    // Connections opened so far (PostgreSQL counts each when it is established): the polling above can miss a
+    // backend that lives less than its interval, this count cannot.
+    sessions: async () => {
+      await ready;
+      const { rows } = await admin.query<{ n: number }>(
+        `SELECT sessions::float8 AS n FROM pg_stat_database WHERE datname = $1`,
+        [DB_NAME],
+      );
+      return rows[0]?.n ?? 0;
+    },
     stop: async () => {
       running = false;
       await loop;
