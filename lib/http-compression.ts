@@ -24,13 +24,17 @@ export function acceptsBrotli(acceptEncoding: string | null | undefined): boolea
 export const MIN_COMPRESSED_JSON_BYTES = 1024;
 
 /**
- * How to encode a JSON response of `bytes` bytes for this Accept-Encoding: brotli when accepted (about a fifth
- * smaller than gzip on the session and answer responses), else gzip, else none; none below MIN_COMPRESSED_JSON_BYTES.
+ * The encoding for a text response this Accept-Encoding allows: brotli when accepted (about a fifth smaller than gzip
+ * on the session and answer responses), else gzip, else none.
  */
-export function jsonResponseEncoding(acceptEncoding: string | null | undefined, bytes: number): "br" | "gzip" | null {
-  if (bytes < MIN_COMPRESSED_JSON_BYTES) return null;
+export function preferredEncoding(acceptEncoding: string | null | undefined): "br" | "gzip" | null {
   if (acceptsBrotli(acceptEncoding)) return "br";
   return acceptsGzip(acceptEncoding) ? "gzip" : null;
+}
+
+/** How to encode a JSON response of `bytes` bytes: preferredEncoding, none below MIN_COMPRESSED_JSON_BYTES. */
+export function jsonResponseEncoding(acceptEncoding: string | null | undefined, bytes: number): "br" | "gzip" | null {
+  return bytes < MIN_COMPRESSED_JSON_BYTES ? null : preferredEncoding(acceptEncoding);
 }
 
 function acceptsEncoding(acceptEncoding: string | null | undefined, names: readonly string[]): boolean {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { BASE_SECURITY_HEADERS, buildPageCsp, HSTS_HEADER } from "@/lib/http-security";
-import { acceptsBrotli, acceptsGzip } from "@/lib/http-compression";
+import { preferredEncoding } from "@/lib/http-compression";
 
 /** Where `next build` writes the prerendered shell (app/participant-shell/page.tsx). */
 export const SHELL_HTML = path.join(".next", "server", "app", "participant-shell.html");
@@ -67,6 +67,9 @@ export class ParticipantShell {
 
   /** The response for GET or HEAD of a session page. */
   serve(method: string, acceptEncoding: string, ifNoneMatch: string | undefined, https: boolean): ShellResponse {
+    const encoding = preferredEncoding(acceptEncoding);
+    // One tag per representation (RFC 9110 §8.8.3): the compressed bodies differ from the plain one.
+    const etag = encoding ? `${this.etag.slice(0, -1)}-${encoding}"` : this.etag;
     const headers: Record<string, string> = {
       ...BASE_SECURITY_HEADERS,
       "Content-Security-Policy": https ? this.csp.https : this.csp.http,
@@ -74,14 +77,10 @@ export class ParticipantShell {
       "Content-Type": "text/html; charset=utf-8",
       // The same bytes for every participant until the next deployment: revalidated, never stale.
       "Cache-Control": "no-cache",
-      ETag: this.etag,
+      ETag: etag,
       Vary: "Accept-Encoding",
       "X-Robots-Tag": "noindex",
     };
-    const encoding = acceptsBrotli(acceptEncoding) ? "br" : acceptsGzip(acceptEncoding) ? "gzip" : null;
-    // One tag per representation (RFC 9110 §8.8.3): the compressed bodies differ from the plain one.
-    const etag = encoding ? `${this.etag.slice(0, -1)}-${encoding}"` : this.etag;
-    headers.ETag = etag;
     if (ifNoneMatch?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag || t.trim() === "*"))
       return { status: 304, headers, body: null };
     const body = encoding === "br" ? this.br : encoding === "gzip" ? this.gzip : this.html;
