@@ -3,7 +3,7 @@
  *
  * The participant flow's data access without the web framework: P participants of a throw-away study run one after
  * another through the whole session in-process (session read, then for every question the shown stamp and the answer
- * submit, whose response carries the next question), on a real PostgreSQL server. Prints per operation the mean time
+ * submit with the browser's integrity signals, whose response carries the next question), on a real PostgreSQL server. Prints per operation the mean time
  * and database round trips, and the answers per second of one sequential client; repeated `--rounds` times on fresh
  * participants (the first round also warms the connections' prepared statements). Needs a PostgreSQL server
  * (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres).
@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
+import { SIGNALS } from "./browser-signals.mts";
 
 const { values: args } = parseArgs({
   options: {
@@ -109,7 +110,13 @@ async function answerPath(): Promise<void> {
           const assignmentId = current.assignmentId;
           await timed("shown", () => markQuestionShown(id, assignmentId));
           const out = await timed("answer", () =>
-            submitAnswer({ participantId: id, assignmentId, rawAnswer: "move x 1", idempotencyKey: `${id}-${n++}` }),
+            submitAnswer({
+              participantId: id,
+              assignmentId,
+              rawAnswer: "move x 1",
+              idempotencyKey: `${id}-${n++}`,
+              signals: SIGNALS,
+            }),
           );
           current = out.update.current;
         }

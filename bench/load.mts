@@ -58,6 +58,7 @@ import { backendPids, cpuBetween, cpuSnapshot, processCpuSeconds, type CpuSnapsh
 import { backfillImageStore } from "../lib/server/image-store";
 import { brotliModule } from "../scripts/render-nginx.mjs";
 import { startNginx, type RunningNginx } from "../tests/helpers/nginx";
+import { SIGNALS } from "./browser-signals.mts";
 
 const { values: args } = parseArgs({
   options: {
@@ -149,21 +150,6 @@ const IMAGE_STORE = args.nginx ? fs.mkdtempSync(path.join(os.tmpdir(), "misi-ben
 if (IMAGE_STORE) fs.chmodSync(IMAGE_STORE, 0o755);
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
-
-/** What the browser sends with every answer (components/study/integrity-signals.ts): an attentive participant's. */
-const SIGNALS = {
-  hiddenMs: 0,
-  hiddenCount: 0,
-  blurCount: 0,
-  blurMs: 0,
-  pasteCount: 0,
-  pasteChars: 0,
-  copyCount: 0,
-  copyChars: 0,
-  reloads: 0,
-  webdriver: false,
-  device: { viewportWidth: 1280, viewportHeight: 800, devicePixelRatio: 1, pointer: "fine", touch: false },
-};
 
 // ---------------------------------------------------------------- database and study
 

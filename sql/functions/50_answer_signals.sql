@@ -8,6 +8,8 @@
 -- Called by the answer's own write (submit-write.sql, with the response it inserts) and, for a replayed submit, with
 -- the stored response's times. Reads no table: the caller vouches that the assignment is answered and the
 -- participant's, so it works inside the statement that inserts the response (which that statement cannot see).
+-- The participant's row is rewritten only when an answer first reports webdriver: a no-op update on every answer
+-- wrote a new row version per question (WAL, index entries, dead tuples on a table never vacuumed here) for nothing.
 CREATE OR REPLACE FUNCTION misi_store_answer_signals(
   p_assignment_id text, p_participant_id text, p_study_id text, p_signals jsonb, p_rt_client_ms int, p_rt_server_ms int, p_slack_ms int
 ) RETURNS boolean
@@ -25,7 +27,8 @@ BEGIN
   END IF;
   INSERT INTO "ParticipantSignals" ("participantId", "studyId", device, webdriver)
   VALUES (p_participant_id, p_study_id, p_signals->'device', (p_signals->>'webdriver')::boolean)
-  ON CONFLICT ("participantId") DO UPDATE SET webdriver = "ParticipantSignals".webdriver OR EXCLUDED.webdriver, "lastAt" = now();
+  ON CONFLICT ("participantId") DO UPDATE SET webdriver = true, "lastAt" = now()
+    WHERE EXCLUDED.webdriver AND NOT "ParticipantSignals".webdriver;
   RETURN true;
 END
 $fn$;

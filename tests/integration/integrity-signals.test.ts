@@ -103,6 +103,37 @@ describe("integrity signals on the answer route", () => {
     });
   });
 
+  it("the participant's row is written once and again only when automation is first reported, not on every answer", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 3, config: { itemsPerTask: 3, answersPerItem: 5 } });
+    const pid = await started(study.slug, study.id, "signals-row-writes");
+    // xmin: the transaction that wrote the row's current version; an update (even to the same values) changes it.
+    const version = async () =>
+      (
+        await db.$queryRaw<Array<{ v: string; webdriver: boolean }>>`
+          SELECT xmin::text AS v, webdriver FROM "ParticipantSignals" WHERE "participantId" = ${pid}`
+      )[0]!;
+    const answerCurrent = async (n: number, sent: typeof signals) => {
+      const q = (await getParticipantSession(pid))!.current!;
+      const body = {
+        assignmentId: q.assignmentId,
+        answer: "move x 3",
+        idempotencyKey: `rw-${pid}-${n}`,
+        signals: sent,
+      };
+      expect((await post(body)).status).toBe(200);
+    };
+    await answerCurrent(1, signals);
+    const first = await version();
+    expect(first.webdriver).toBe(false);
+    await answerCurrent(2, signals);
+    // Nothing to change: the row keeps its version (fails if every answer rewrites it).
+    expect(await version()).toEqual(first);
+    await answerCurrent(3, { ...signals, webdriver: true });
+    const flagged = await version();
+    expect(flagged.webdriver).toBe(true);
+    expect(flagged.v).not.toBe(first.v);
+  });
+
   it("hidden and unfocused time are capped at the time the question was open (plus slack)", async () => {
     const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 5 } });
     const pid = await started(study.slug, study.id, "signals-cap");
