@@ -5,6 +5,7 @@ import { dbPool } from "@/lib/server/db";
 import { withDbRetry } from "@/lib/server/db-retry";
 import { readStoredImage, storeImage } from "@/lib/server/image-store";
 import { imageUrlSecret } from "@/lib/server/image-url";
+import type { RequestLike } from "@/lib/server/request-like";
 
 /**
  * Images are passive content. Even an SVG stored before foreign SVG was rasterised at import cannot run script,
@@ -23,7 +24,7 @@ export const IMAGE_LINK_CACHE_CONTROL = "private, max-age=3600, immutable";
  * Whether the browser's copy is current (RFC 9110 §13.1.2, for GET): `If-None-Match: *` or a listed tag equal to this
  * representation's ETag (weak comparison, as the RFC prescribes for If-None-Match).
  */
-export function notModified(request: Request, etag: string): boolean {
+export function notModified(request: RequestLike, etag: string): boolean {
   const header = request.headers.get("if-none-match");
   if (!header) return false;
   if (header.trim() === "*") return true;
@@ -74,7 +75,7 @@ function fillFromDatabase(sha256: string, mimeType: string): Promise<boolean> {
  * link that is tampered with, expired or issued to another session: nginx cannot tell these apart either), then the
  * stored file in the best form the browser accepts; no database unless the file is missing.
  */
-export async function serveStoredImage(request: Request, file: string, nowMs = Date.now()): Promise<Response> {
+export async function serveStoredImage(request: RequestLike, file: string, nowMs = Date.now()): Promise<Response> {
   const url = new URL(request.url);
   const check = verifyImageLink({
     secret: imageUrlSecret(),

@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/server/errors";
+import type { RequestLike } from "@/lib/server/request-like";
 import { assertSameOrigin } from "@/lib/server/same-origin";
 
 /** Largest staff JSON body: a study config with a 20,000-character consent text or a pool edit with thousands of ids is far below. */
@@ -19,7 +20,7 @@ export interface ReadJsonBodyOptions {
  * 100 MB body is never buffered whole). A NUL character anywhere in a string or key is refused with 422:
  * PostgreSQL text and jsonb cannot store it, so it would otherwise surface as a 500.
  */
-export async function readJsonBody(request: Request, options: ReadJsonBodyOptions): Promise<unknown> {
+export async function readJsonBody(request: RequestLike, options: ReadJsonBodyOptions): Promise<unknown> {
   // Every JSON-reading route changes state: the same-origin rule comes with reading the body.
   assertSameOrigin(request);
   const { maxBytes } = options;
@@ -28,14 +29,19 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
     if (!type.toLowerCase().startsWith("application/json"))
       throw new AppError("BAD_REQUEST", "Send the request body as application/json.");
   }
-  const bytes = await readBodyBytes(request, maxBytes);
+  const text = (await readBodyBytes(request, maxBytes)).toString("utf8");
   let nulAt: string | null = null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString("utf8"), function (key, value: unknown) {
-      if (nulAt === null && (key.includes("\0") || (typeof value === "string" && value.includes("\0")))) nulAt = key;
-      return value;
-    });
+    // JSON can only carry a NUL as the escape \u0000 (a raw control character is invalid JSON): a body without that
+    // escape is parsed without the reviver, which costs several times the parse.
+    parsed = !text.includes("\\u0000")
+      ? JSON.parse(text)
+      : JSON.parse(text, function (key, value: unknown) {
+          if (nulAt === null && (key.includes("\0") || (typeof value === "string" && value.includes("\0"))))
+            nulAt = key;
+          return value;
+        });
   } catch {
     throw new AppError("UNPROCESSABLE", "The request body is not valid JSON.", { field: "body" });
   }
@@ -54,16 +60,20 @@ export function readStaffJsonBody(request: Request): Promise<unknown> {
 }
 
 /** A participant's JSON body: at most `maxBytes` (the route's limit, PARTICIPANT_BODY_LIMITS), no NUL characters. */
-export function readParticipantJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export function readParticipantJsonBody(request: RequestLike, maxBytes: number): Promise<unknown> {
   return readJsonBody(request, { maxBytes });
 }
 
 /** The raw body, at most `maxBytes` (413 beyond; counted while streaming, Content-Length is only a shortcut). */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+export async function readBodyBytes(request: RequestLike, maxBytes: number): Promise<Buffer> {
   const tooLarge = () =>
     new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`, { field: "body" });
   const declared = Number(request.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (request.bodyBytes) {
+    if (request.bodyBytes.byteLength > maxBytes) throw tooLarge();
+    return request.bodyBytes;
+  }
   if (!request.body) throw new AppError("UNPROCESSABLE", "The request has no JSON body.", { field: "body" });
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getAuthSecret } from "@/lib/server/secrets";
+import type { RequestLike } from "@/lib/server/request-like";
 
 /** The participant's session cookie: `<participantId>.<studyId>.<hmac>`; no account, the signed link is the identity. */
 export const PARTICIPANT_COOKIE = "misi_participant";
@@ -38,7 +39,7 @@ export const PARTICIPANT_COOKIE_OPTIONS = {
 };
 
 /** The participant session a request carries in its Cookie header, or null (no Next request context needed). */
-export function participantFromRequest(request: Request): { participantId: string; studyId: string } | null {
+export function participantFromRequest(request: RequestLike): { participantId: string; studyId: string } | null {
   return verifyParticipantToken(cookieValue(request.headers.get("cookie"), PARTICIPANT_COOKIE));
 }
 

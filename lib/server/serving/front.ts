@@ -17,7 +17,8 @@ import { LoadShedder, type ShedDecision } from "@/lib/server/load-shed";
 import { AddressInFlight } from "@/lib/server/serving/address-in-flight";
 import { readRequestBody } from "@/lib/server/serving/request-body";
 import { hasStaffSessionCookie, matchParticipantRoute, participantPathRefusal } from "@/lib/server/serving/routes";
-import { sendWebResponse, toWebRequest } from "@/lib/server/serving/node-http";
+import { sendJsonReply, sendWebResponse, frontRequest } from "@/lib/server/serving/node-http";
+import type { ParticipantReply } from "@/lib/server/participant-flow/routes";
 import type { StaticAssets } from "@/lib/server/serving/static-assets";
 import { SESSION_PAGE_PATH, type ParticipantShell } from "@/lib/server/serving/participant-shell";
 import { studyLinkNotFound } from "@/lib/server/participant-flow/routes/join";
@@ -266,10 +267,8 @@ export function createFrontHandler(options: {
       }
       body = read.body;
     }
-    let request: Request;
-    try {
-      request = toWebRequest(req, { trustedProxyHops: env.TRUSTED_PROXY_HOPS, protocol, body });
-    } catch {
+    const request = frontRequest(req, { trustedProxyHops: env.TRUSTED_PROXY_HOPS, protocol, body });
+    if (!request) {
       // A Host header that makes no URL ("a b", "[::1"): the request is malformed, not the server broken.
       return sendWebResponse(
         res,
@@ -280,9 +279,9 @@ export function createFrontHandler(options: {
     }
     // Counted against the process's bound only now, its body read: waiting for bytes costs the server nothing.
     if (route.shed && !admit(res, pathname, method)) return;
-    let response: Response;
+    let response: ParticipantReply;
     try {
-      response = await route.handler(request, { params: route.params });
+      response = await route.handler(request, route.params);
     } catch (err) {
       if (route.fallBackOnThrow && !res.headersSent) return next(req, res);
       console.error(err);
@@ -291,6 +290,8 @@ export function createFrontHandler(options: {
         { status: 500 },
       );
     }
-    await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
+    if (response instanceof Response)
+      await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
+    else await sendJsonReply(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
   };
 }

@@ -1,38 +1,51 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { jsonResponseEncoding, MIN_COMPRESSED_JSON_BYTES } from "@/lib/http-compression";
+import type { JsonReply } from "@/lib/server/participant-flow/routes";
+import type { RequestLike } from "@/lib/server/request-like";
+
+/** A Node request's headers as a web Request's `get` reads them (names in any case; a repeated header, joined). */
+class NodeRequestHeaders {
+  constructor(
+    private readonly headers: IncomingHttpHeaders,
+    private readonly forwardedFor: string | null,
+  ) {}
+
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    if (key === "x-forwarded-for") return this.forwardedFor;
+    const value = this.headers[key];
+    if (value === undefined) return null;
+    // Node joins a repeated header itself except Set-Cookie (an array), which a request does not carry; as Headers does.
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+}
 
 /**
- * A web Request for a Node request, as Next builds it for a route handler: absolute URL from the Host header, the
- * body as read already (`body`) or streamed (the handler's own reader enforces the size limit), X-Forwarded-For as Next leaves it: the client's
- * header when proxies are trusted, else the socket address.
+ * The request a route handler reads (lib/server/request-like.ts), as Next would hand it a web Request: absolute URL
+ * from the Host header (serialised as a web Request serialises it), the body as the front read it, X-Forwarded-For as
+ * Next leaves it: the client's header when proxies are trusted, else the socket address. Null when the Host header
+ * makes no URL ("a b", "[::1"): the request is malformed.
  */
-export function toWebRequest(
+export function frontRequest(
   req: IncomingMessage,
   options: { trustedProxyHops: number; protocol: "http" | "https"; body?: Buffer },
-): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+): RequestLike | null {
+  let url: string;
+  try {
+    url = new URL(`${options.protocol}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`).href;
+  } catch {
+    return null;
   }
-  if (options.trustedProxyHops === 0) headers.delete("x-forwarded-for");
-  if (!headers.has("x-forwarded-for") && req.socket.remoteAddress)
-    headers.set("x-forwarded-for", req.socket.remoteAddress);
-  const url = `${options.protocol}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, {
-    method,
-    headers,
-    ...(options.body
-      ? { body: new Uint8Array(options.body.buffer, options.body.byteOffset, options.body.byteLength) }
-      : hasBody
-        ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" }
-        : {}),
-  } as RequestInit);
+  const header = req.headers["x-forwarded-for"];
+  const forwarded = options.trustedProxyHops > 0 && header !== undefined ? String(header) : undefined;
+  return {
+    url,
+    method: req.method ?? "GET",
+    headers: new NodeRequestHeaders(req.headers, forwarded ?? req.socket.remoteAddress ?? null),
+    body: null,
+    ...(options.body ? { bodyBytes: options.body } : {}),
+  };
 }
 
 // Quality 4: for responses of a few KB, close to the best ratio at a small part of the default's (11) CPU.
@@ -74,7 +87,7 @@ export async function sendWebResponse(
   method: string,
   acceptEncoding?: string,
 ): Promise<void> {
-  let body: Buffer | null =
+  const body: Buffer | null =
     method === "HEAD" || response.status === 304 || response.status === 204
       ? null
       : Buffer.from(await response.arrayBuffer());
@@ -82,6 +95,37 @@ export async function sendWebResponse(
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  await writeResponse(res, response.status, headers, body, extra, acceptEncoding);
+}
+
+/**
+ * Writes a handler's JSON reply as sendWebResponse writes the `Response.json` it stands for (same status, headers and
+ * bytes: replyResponse), without building that Response and reading its body back.
+ */
+export async function sendJsonReply(
+  res: ServerResponse,
+  reply: JsonReply,
+  extra: Record<string, string>,
+  method: string,
+  acceptEncoding?: string,
+): Promise<void> {
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+  const body = method === "HEAD" || status === 304 || status === 204 ? null : Buffer.from(JSON.stringify(reply.json));
+  await writeResponse(res, status, headers, body, extra, acceptEncoding);
+}
+
+/** The shared end of both: the proxy's headers, compression of a JSON body, its length. */
+async function writeResponse(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  original: Buffer | null,
+  extra: Record<string, string>,
+  acceptEncoding: string | undefined,
+): Promise<void> {
+  let body = original;
   // As proxy.ts does: its headers replace a handler's own of the same name.
   for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
   const json = String(headers["content-type"] ?? "").startsWith("application/json") && !headers["content-encoding"];
@@ -94,6 +138,6 @@ export async function sendWebResponse(
     }
   }
   if (body) headers["content-length"] = String(body.byteLength);
-  res.writeHead(response.status, headers);
+  res.writeHead(status, headers);
   res.end(body ?? undefined);
 }

@@ -11,7 +11,8 @@ import {
   postPrimer,
   postShown,
 } from "@/lib/server/participant-flow/routes";
-import type { ParticipantHandler } from "@/lib/server/participant-flow/routes";
+import type { ParticipantReply } from "@/lib/server/participant-flow/routes";
+import type { RequestLike } from "@/lib/server/request-like";
 import { IMAGE_LINK_PREFIX } from "@/lib/image-link";
 import { PARTICIPANT_API } from "@/lib/participant/api-contract";
 
@@ -21,8 +22,11 @@ import { PARTICIPANT_API } from "@/lib/participant/api-contract";
  * matched here exactly (other methods, staff requests) goes to Next; a participant path that is not in its canonical
  * form (participantPathRefusal) never does.
  */
+/** A route's handler as the front calls it: the route's own answer (a web Response or a JSON reply it writes itself). */
+export type FrontReply = (request: RequestLike, params: Record<string, string>) => Promise<ParticipantReply>;
+
 export interface ParticipantRoute {
-  handler: ParticipantHandler<Record<string, string>>;
+  handler: FrontReply;
   params: Record<string, string>;
   /**
    * Rejected with 503 + Retry-After when the process is saturated (lib/server/load-shed.ts). Only routes whose browser
@@ -44,6 +48,9 @@ export interface ParticipantRoute {
 
 type ContractKey = keyof typeof PARTICIPANT_API;
 
+/** The join (a redirect, not a participant API route): its web handler as is. */
+const joinReply: FrontReply = (request, params) => getJoin(request, { params: params as { slug: string } });
+
 /**
  * The front's handler and shed rule for every route of the participant API contract (lib/participant/api-contract.ts,
  * the one list of the participant routes: their addresses, methods and body limits come from there). A route added to
@@ -51,21 +58,21 @@ type ContractKey = keyof typeof PARTICIPANT_API;
  * routes whose address is a function of it. Only /shown of the POSTs is never shed (ParticipantRoute.shed: the clock).
  */
 const FRONT_HANDLERS: {
-  [K in ContractKey]: { handler: ParticipantHandler<Record<string, string>>; shed: boolean; param?: string };
+  [K in ContractKey]: { handler: FrontReply; shed: boolean; param?: string };
 } = {
-  session: { handler: getSession as ParticipantHandler<Record<string, string>>, shed: true },
-  consent: { handler: postConsent as ParticipantHandler<Record<string, string>>, shed: true },
-  device: { handler: postDevice as ParticipantHandler<Record<string, string>>, shed: true },
-  primer: { handler: postPrimer as ParticipantHandler<Record<string, string>>, shed: true },
-  shown: { handler: postShown as ParticipantHandler<Record<string, string>>, shed: false },
-  answer: { handler: postAnswer as ParticipantHandler<Record<string, string>>, shed: true },
-  scene: { handler: getScene as ParticipantHandler<Record<string, string>>, shed: false, param: "assignmentId" },
-  image: { handler: getParticipantImage as ParticipantHandler<Record<string, string>>, shed: false, param: "id" },
+  session: { handler: getSession.reply as FrontReply, shed: true },
+  consent: { handler: postConsent.reply as FrontReply, shed: true },
+  device: { handler: postDevice.reply as FrontReply, shed: true },
+  primer: { handler: postPrimer.reply as FrontReply, shed: true },
+  shown: { handler: postShown.reply as FrontReply, shed: false },
+  answer: { handler: postAnswer.reply as FrontReply, shed: true },
+  scene: { handler: getScene.reply as FrontReply, shed: false, param: "assignmentId" },
+  image: { handler: getParticipantImage.reply as FrontReply, shed: false, param: "id" },
 };
 
 interface FixedRoute {
   key: ContractKey;
-  handler: ParticipantHandler<Record<string, string>>;
+  handler: FrontReply;
   shed: boolean;
   maxBodyBytes?: number;
 }
@@ -121,7 +128,7 @@ export function matchParticipantRoute(
     const file = segment(pathname.slice(IMAGE_LINK_PREFIX.length));
     return file
       ? {
-          handler: getStoredImage as ParticipantHandler<Record<string, string>>,
+          handler: getStoredImage.reply as FrontReply,
           params: { file },
           shed: false,
           perAddress: false,
@@ -143,7 +150,7 @@ export function matchParticipantRoute(
     const slug = segment(join[1]!);
     return slug
       ? {
-          handler: getJoin as ParticipantHandler<Record<string, string>>,
+          handler: joinReply,
           params: { slug },
           shed: true,
           perAddress: true,

@@ -58,4 +58,12 @@ describe("readJsonBody", () => {
     await expect(readJsonBody(streamed(['{"a\\u0000":1}']), 100)).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     await expect(readJsonBody(streamed(['["\\u0000"]']), 100)).rejects.toMatchObject({ code: "UNPROCESSABLE" });
   });
+
+  it("reads the text of an escaped backslash before u0000 as text, and a raw NUL byte as invalid JSON", async () => {
+    await expect(readJsonBody(streamed(['{"answer":"C:\\\\u0000"}']), 100)).resolves.toEqual({ answer: "C:\\u0000" });
+    await expect(readJsonBody(streamed(['{"answer":"a\0b"}']), 100)).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: "The request body is not valid JSON.",
+    });
+  });
 });

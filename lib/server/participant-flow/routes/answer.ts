@@ -18,8 +18,5 @@ export const postAnswer = withParticipant(PARTICIPANT_API.answer, async ({ parti
     signals: body.signals,
   });
   // `update`: progress, the next question or the end screen (the browser keeps the study's texts).
-  return Response.json(
-    { result, update: await withSignedImageUrls(update, participant, timed) },
-    { headers: NO_STORE_JSON },
-  );
+  return { json: { result, update: await withSignedImageUrls(update, participant, timed) }, headers: NO_STORE_JSON };
 });

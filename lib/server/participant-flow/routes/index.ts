@@ -17,7 +17,10 @@ export {
 export {
   withParticipant,
   withOptionalParticipant,
+  replyResponse,
+  type JsonReply,
   type ParticipantHandler,
   type ParticipantIdentity,
+  type ParticipantReply,
 } from "@/lib/server/participant-flow/routes/with-participant";
 export { getJoin } from "@/lib/server/participant-flow/routes/join";

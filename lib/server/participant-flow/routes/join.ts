@@ -4,6 +4,7 @@ import { requestClientAddress } from "@/lib/server/client-address";
 import { joinLimitRules } from "@/lib/server/participant-flow/admission-limits";
 import { participantFromRequest, participantSetCookie } from "@/lib/server/participant-flow/token";
 import { isStudySlug } from "@/lib/study-slug";
+import type { RequestLike } from "@/lib/server/request-like";
 
 /**
  * GET /s/:slug?PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=.. – enter a study (or resume) and set the participant cookie,
@@ -13,7 +14,7 @@ import { isStudySlug } from "@/lib/study-slug";
  * redirect: a Location built from it could leave /s/<slug>/ ("/s/../status").
  */
 export async function getJoin(
-  request: Request,
+  request: RequestLike,
   context: { params: { slug: string } | Promise<{ slug: string }> },
 ): Promise<Response> {
   const { slug } = await context.params;

@@ -6,6 +6,7 @@ import { withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
 import { participantFromRequest } from "@/lib/server/participant-flow/token";
 import { readParticipantJsonBody } from "@/lib/server/read-json-body";
+import type { RequestLike } from "@/lib/server/request-like";
 import { assertSameOrigin } from "@/lib/server/same-origin";
 
 /** The participant a request's signed cookie names. */
@@ -15,16 +16,45 @@ export interface ParticipantIdentity {
 }
 
 /**
- * A participant route handler: a web Request in, a web Response out. Next's route files re-export it (Next passes
- * `{ params: Promise<P> }`); any other server passes the params as a plain object.
+ * What a participant route's own code answers: a web Response, or a JSON body with its status and headers, which the
+ * custom server's front serialises itself (lib/server/serving/node-http.ts, sendJsonReply) and Next's face of the
+ * handler turns into `Response.json` (replyResponse): one answer, two ways of writing it.
  */
-export type ParticipantHandler<P = Record<string, never>> = (
-  request: Request,
+export interface JsonReply {
+  readonly json: unknown;
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+export type ParticipantReply = Response | JsonReply;
+
+/** A JsonReply as the web Response it stands for. */
+export function replyResponse(reply: ParticipantReply): Response {
+  return reply instanceof Response
+    ? reply
+    : Response.json(reply.json, { status: reply.status ?? 200, ...(reply.headers ? { headers: reply.headers } : {}) });
+}
+
+/**
+ * A participant route handler: a request in, a web Response out. Next's route files re-export it (Next passes
+ * `{ params: Promise<P> }`); any other server passes the params as a plain object. `reply` is the same handler
+ * without the last step, for a server that writes a JsonReply itself (the custom server's front).
+ */
+export type ParticipantHandler<P = Record<string, never>> = ((
+  request: RequestLike,
   context?: { params: P | Promise<P> },
-) => Promise<Response>;
+) => Promise<Response>) & { reply: (request: RequestLike, params: P) => Promise<ParticipantReply> };
+
+/** A handler's two faces from its `reply`. */
+function participantHandler<P>(
+  reply: (request: RequestLike, params: P) => Promise<ParticipantReply>,
+): ParticipantHandler<P> {
+  const web = async (request: RequestLike, context?: { params: P | Promise<P> }) =>
+    replyResponse(await reply(request, ((await context?.params) ?? {}) as P));
+  return Object.assign(web, { reply });
+}
 
 export interface ParticipantCall<P, B> {
-  request: Request;
+  request: RequestLike;
   params: P;
   participant: ParticipantIdentity;
   body: B;
@@ -39,12 +69,12 @@ export interface ParticipantCall<P, B> {
  */
 export function withParticipant<P = Record<string, never>, S extends z.ZodType | undefined = undefined>(
   options: { body?: S; maxBodyBytes?: number },
-  run: (call: ParticipantCall<P, S extends z.ZodType ? z.output<S> : undefined>) => Promise<Response>,
+  run: (call: ParticipantCall<P, S extends z.ZodType ? z.output<S> : undefined>) => Promise<ParticipantReply>,
 ): ParticipantHandler<P> {
   const { body: schema, maxBodyBytes } = options;
   if (schema && maxBodyBytes === undefined)
     throw new Error("withParticipant: a route that reads a body needs its limit (PARTICIPANT_BODY_LIMITS).");
-  return async (request, context) => {
+  return participantHandler<P>(async (request, params) => {
     try {
       checkRequestLine(request);
       const participant = participantFromRequest(request);
@@ -52,12 +82,11 @@ export function withParticipant<P = Record<string, never>, S extends z.ZodType |
       const body = (
         schema ? schema.parse(await readParticipantJsonBody(request, maxBodyBytes!)) : undefined
       ) as S extends z.ZodType ? z.output<S> : undefined;
-      const params = (await context?.params) ?? ({} as P);
       return await withDbRetry(() => run({ request, params, participant, body }));
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  });
 }
 
 /**
@@ -65,20 +94,23 @@ export function withParticipant<P = Record<string, never>, S extends z.ZodType |
  * previews): `participant` is null then, and `run` decides.
  */
 export function withOptionalParticipant<P = Record<string, never>>(
-  run: (call: { request: Request; params: P; participant: ParticipantIdentity | null }) => Promise<Response>,
+  run: (call: {
+    request: RequestLike;
+    params: P;
+    participant: ParticipantIdentity | null;
+  }) => Promise<ParticipantReply>,
 ): ParticipantHandler<P> {
-  return async (request, context) => {
+  return participantHandler<P>(async (request, params) => {
     try {
       checkRequestLine(request);
-      const params = (await context?.params) ?? ({} as P);
       return await withDbRetry(() => run({ request, params, participant: participantFromRequest(request) }));
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  });
 }
 
-function checkRequestLine(request: Request): void {
+function checkRequestLine(request: RequestLike): void {
   if (hasNulByte(request.url)) throw new AppError("BAD_REQUEST", "The address contains a NUL character.");
   if (hasUndecodablePath(request.url))
     throw new AppError("BAD_REQUEST", "The address contains a malformed percent-encoding.");
