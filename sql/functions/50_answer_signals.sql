@@ -8,8 +8,9 @@
 -- Called by the answer's own write (submit-write.sql, with the response it inserts) and, for a replayed submit, with
 -- the stored response's times. Reads no table: the caller vouches that the assignment is answered and the
 -- participant's, so it works inside the statement that inserts the response (which that statement cannot see).
--- The participant's row is rewritten only when an answer first reports webdriver: a no-op update on every answer
--- wrote a new row version per question (WAL, index entries, dead tuples on a table never vacuumed here) for nothing.
+-- The participant's row is written once, and again only when an answer first reports webdriver: an upsert on every
+-- answer wrote a new row version per question (WAL, index entries, dead tuples on a table never vacuumed here), and
+-- even a no-op ON CONFLICT DO UPDATE locks the row (a WAL record) for nothing.
 CREATE OR REPLACE FUNCTION misi_store_answer_signals(
   p_assignment_id text, p_participant_id text, p_study_id text, p_signals jsonb, p_rt_client_ms int, p_rt_server_ms int, p_slack_ms int
 ) RETURNS boolean
@@ -27,8 +28,11 @@ BEGIN
   END IF;
   INSERT INTO "ParticipantSignals" ("participantId", "studyId", device, webdriver)
   VALUES (p_participant_id, p_study_id, p_signals->'device', (p_signals->>'webdriver')::boolean)
-  ON CONFLICT ("participantId") DO UPDATE SET webdriver = true, "lastAt" = now()
-    WHERE EXCLUDED.webdriver AND NOT "ParticipantSignals".webdriver;
+  ON CONFLICT ("participantId") DO NOTHING;
+  IF (p_signals->>'webdriver')::boolean THEN
+    UPDATE "ParticipantSignals" SET webdriver = true, "lastAt" = now()
+    WHERE "participantId" = p_participant_id AND NOT webdriver;
+  END IF;
   RETURN true;
 END
 $fn$;

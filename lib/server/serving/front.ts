@@ -10,6 +10,7 @@ import {
   hasUndecodablePath,
   HSTS_HEADER,
 } from "@/lib/http-security";
+import { errorResponse } from "@/lib/server/api-response";
 import { env } from "@/lib/server/env";
 import { isTrustedProxy } from "@/lib/server/proxy-addresses";
 import { getHealth, publicHealth } from "@/lib/server/health";
@@ -290,8 +291,16 @@ export function createFrontHandler(options: {
         { status: 500 },
       );
     }
-    if (response instanceof Response)
-      await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
-    else await sendJsonReply(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
+    if (!(response instanceof Response)) {
+      try {
+        return await sendJsonReply(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
+      } catch (err) {
+        // A reply that does not serialise (nothing is written before it is): the handler's error, with the headers.
+        if (res.headersSent) throw err;
+        console.error(err);
+        response = errorResponse(err);
+      }
+    }
+    await sendWebResponse(res, response, proxyHeaders(pathname, https), method, acceptEncoding(req));
   };
 }

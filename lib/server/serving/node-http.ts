@@ -14,7 +14,8 @@ class NodeRequestHeaders {
   get(name: string): string | null {
     const key = name.toLowerCase();
     if (key === "x-forwarded-for") return this.forwardedFor;
-    const value = this.headers[key];
+    // Own fields only: "constructor" or "__proto__" is no header (Headers says null).
+    const value = Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
     if (value === undefined) return null;
     // Node joins a repeated header itself except Set-Cookie (an array), which a request does not carry; as Headers does.
     return Array.isArray(value) ? value.join(", ") : value;
@@ -31,16 +32,18 @@ export function frontRequest(
   req: IncomingMessage,
   options: { trustedProxyHops: number; protocol: "http" | "https"; body?: Buffer },
 ): RequestLike | null {
-  let url: string;
+  let url: URL;
   try {
-    url = new URL(`${options.protocol}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`).href;
+    url = new URL(`${options.protocol}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`);
   } catch {
     return null;
   }
+  // A web Request refuses a URL with credentials ("Host: user:pw@elsewhere"), and so does the front.
+  if (url.username || url.password) return null;
   const header = req.headers["x-forwarded-for"];
   const forwarded = options.trustedProxyHops > 0 && header !== undefined ? String(header) : undefined;
   return {
-    url,
+    url: url.href,
     method: req.method ?? "GET",
     headers: new NodeRequestHeaders(req.headers, forwarded ?? req.socket.remoteAddress ?? null),
     body: null,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { replyResponse } from "@/lib/server/participant-flow/routes";
+import { replyResponse, withOptionalParticipant } from "@/lib/server/participant-flow/routes";
 import { readParticipantJsonBody } from "@/lib/server/read-json-body";
 import {
   compressJson,
@@ -111,6 +111,13 @@ describe("frontRequest", () => {
   it("refuses a Host header that makes no URL, and hands the body it was given to the JSON reader", async () => {
     expect(frontRequest(node({ host: "a b" }), { trustedProxyHops: 0, protocol: "http" })).toBeNull();
     expect(frontRequest(node({ host: "[::1" }), { trustedProxyHops: 0, protocol: "http" })).toBeNull();
+    // As a web Request: a URL with credentials is refused.
+    expect(
+      frontRequest(node({ host: "user:pw@elsewhere.example" }), { trustedProxyHops: 0, protocol: "http" }),
+    ).toBeNull();
+    // Only the request's own headers: no prototype field reads as one.
+    const plain = frontRequest(node({ host: "localhost" }), { trustedProxyHops: 0, protocol: "http" })!;
+    for (const name of ["constructor", "__proto__", "toString"]) expect(plain.headers.get(name)).toBeNull();
     const body = Buffer.from('{"answer":"move x 1"}');
     const request = frontRequest(node({ host: "localhost", "content-length": String(body.byteLength) }), {
       trustedProxyHops: 0,
@@ -119,5 +126,14 @@ describe("frontRequest", () => {
     })!;
     await expect(readParticipantJsonBody(request, 100)).resolves.toEqual({ answer: "move x 1" });
     await expect(readParticipantJsonBody(request, 10)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  });
+});
+
+describe("a participant handler's web face", () => {
+  it("answers a reply that does not serialise as the handler's error (500 in the API's shape), not a throw", async () => {
+    const handler = withOptionalParticipant(async () => ({ json: { n: 1n } }));
+    const response = await handler(new Request("http://localhost/api/participant/x"));
+    expect(response.status).toBe(500);
+    await expect(response.json()).resolves.toMatchObject({ error: { code: "INTERNAL" } });
   });
 });

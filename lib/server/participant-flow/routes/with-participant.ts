@@ -48,8 +48,15 @@ export type ParticipantHandler<P = Record<string, never>> = ((
 function participantHandler<P>(
   reply: (request: RequestLike, params: P) => Promise<ParticipantReply>,
 ): ParticipantHandler<P> {
-  const web = async (request: RequestLike, context?: { params: P | Promise<P> }) =>
-    replyResponse(await reply(request, ((await context?.params) ?? {}) as P));
+  const web = async (request: RequestLike, context?: { params: P | Promise<P> }) => {
+    const answer = await reply(request, ((await context?.params) ?? {}) as P);
+    try {
+      return replyResponse(answer);
+    } catch (err) {
+      // A reply that does not serialise is the handler's error, answered as its others are.
+      return errorResponse(err);
+    }
+  };
   return Object.assign(web, { reply });
 }
 
