@@ -39,7 +39,27 @@ export interface LinkParticipant {
   studyId: string;
 }
 
-/** A link for this participant: `ttlS` ahead, rounded up to `stepS`. */
+/**
+ * Signs links for one participant: the secret and the cookie value the MAC covers are computed once (two HMACs), not
+ * for every link of a response. Each link expires `ttlS` ahead, rounded up to `stepS`.
+ */
+export function imageLinkSigner(
+  participant: LinkParticipant,
+): (ref: ImageRef, nowMs?: number, ttlS?: number, stepS?: number) => string {
+  const secret = imageUrlSecret();
+  // The cookie value the browser sends (ids and a base64url MAC: the cookie's percent-encoding leaves it unchanged).
+  const cookie = createParticipantToken(participant.participantId, participant.studyId);
+  return (ref, nowMs = Date.now(), ttlS = IMAGE_URL_TTL_S, stepS = EXPIRY_STEP_S) =>
+    signImageLink({
+      secret,
+      sha256: ref.sha256,
+      mimeType: ref.mimeType,
+      cookie,
+      expirySec: Math.ceil((nowMs / 1000 + ttlS) / stepS) * stepS,
+    });
+}
+
+/** One link for this participant (imageLinkSigner). */
 export function imageUrlFor(
   ref: ImageRef,
   participant: LinkParticipant,
@@ -47,14 +67,7 @@ export function imageUrlFor(
   ttlS = IMAGE_URL_TTL_S,
   stepS = EXPIRY_STEP_S,
 ): string {
-  return signImageLink({
-    secret: imageUrlSecret(),
-    sha256: ref.sha256,
-    mimeType: ref.mimeType,
-    // The cookie value the browser sends (ids and a base64url MAC: the cookie's percent-encoding leaves it unchanged).
-    cookie: createParticipantToken(participant.participantId, participant.studyId),
-    expirySec: Math.ceil((nowMs / 1000 + ttlS) / stepS) * stepS,
-  });
+  return imageLinkSigner(participant)(ref, nowMs, ttlS, stepS);
 }
 
 /**
@@ -105,7 +118,8 @@ export async function withSignedImageUrls<T extends WithImages>(
   if (timed) return { ...session, upcomingImageUrls: [] };
   const ids = [...(session.current?.item.images.map((im) => im.id) ?? []), ...session.upcomingImageIds];
   const byId = await imageRefs(ids);
-  const sign = (id: string) => imageUrlFor(byId.get(id)!, participant, nowMs);
+  const signer = imageLinkSigner(participant);
+  const sign = (id: string) => signer(byId.get(id)!, nowMs);
   return {
     ...session,
     current: session.current

@@ -29,9 +29,27 @@ export function parseTrustedProxyAddresses(value: string | undefined): BlockList
   return list;
 }
 
+/**
+ * Answers per list (a list is not changed once parsed) and peer: behind a proxy every request comes from the same few
+ * peers, and the BlockList check builds a SocketAddress per call. Bounded: emptied when it holds MAX_PEERS.
+ */
+const answers = new WeakMap<BlockList, Map<string, boolean>>();
+const MAX_PEERS = 4096;
+
 /** Whether a socket's peer address is in `list` (an IPv4-mapped IPv6 address, "::ffff:127.0.0.1", as its IPv4 form). */
 export function isTrustedProxy(list: BlockList, peer: string | undefined): boolean {
   if (!peer) return false;
+  let known = answers.get(list);
+  if (!known) answers.set(list, (known = new Map()));
+  const cached = known.get(peer);
+  if (cached !== undefined) return cached;
+  if (known.size >= MAX_PEERS) known.clear();
+  const trusted = checkPeer(list, peer);
+  known.set(peer, trusted);
+  return trusted;
+}
+
+function checkPeer(list: BlockList, peer: string): boolean {
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer)?.[1];
   const address = v4 ?? peer.split("%")[0]!;
   const family = isIP(address);

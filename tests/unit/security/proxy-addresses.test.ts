@@ -24,4 +24,22 @@ describe("TRUSTED_PROXY_ADDRESSES", () => {
     for (const bad of ["localhost", "10.0.0.0/33", "10.0.0.0/8/1", "::1/129", "10.0.0.0/x", "300.1.1.1"])
       expect(() => parseTrustedProxyAddresses(bad), bad).toThrow(/TRUSTED_PROXY_ADDRESSES/);
   });
+
+  it("answers the same for a peer seen before, per list, and past the remembered peers' bound", () => {
+    const loopback = parseTrustedProxyAddresses(undefined);
+    const lan = parseTrustedProxyAddresses("10.0.0.0/8");
+    for (let round = 0; round < 2; round++) {
+      expect(isTrustedProxy(loopback, "127.0.0.1")).toBe(true);
+      expect(isTrustedProxy(lan, "127.0.0.1")).toBe(false);
+      expect(isTrustedProxy(lan, "10.1.2.3")).toBe(true);
+      expect(isTrustedProxy(loopback, "10.1.2.3")).toBe(false);
+    }
+    // 5,000 distinct peers (more than are remembered): each still gets its own answer.
+    for (let i = 0; i < 5000; i++) {
+      const peer = `10.${(i >> 8) & 255}.${i & 255}.7`;
+      expect(isTrustedProxy(lan, peer)).toBe(true);
+      expect(isTrustedProxy(lan, `::ffff:11.${(i >> 8) & 255}.${i & 255}.7`)).toBe(false);
+    }
+    expect(isTrustedProxy(lan, "10.0.0.1")).toBe(true);
+  });
 });
