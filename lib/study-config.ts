@@ -155,3 +155,31 @@ export function consentTextFor(config: StudyConfig, medianSeconds: number | null
     ? config.consentText.split(DURATION_PLACEHOLDER).join(estimateDuration(config, medianSeconds))
     : config.consentText;
 }
+
+/**
+ * Parsed stored configs by their JSON text. The participant routes parse the study's stored config on every request
+ * (an answer's costs tens of µs in a busy process); a study has one config at a time, so the result is kept, frozen
+ * (callers share it), at most MAX_PARSED_CONFIGS of them.
+ */
+const parsedConfigs = new Map<string, Readonly<StudyConfig>>();
+const MAX_PARSED_CONFIGS = 256;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** StudyConfigSchema.parse of a config as stored (Study.config), remembered by its JSON text; the result is frozen. */
+export function parseStoredStudyConfig(stored: unknown): Readonly<StudyConfig> {
+  const key = JSON.stringify(stored ?? null);
+  const known = parsedConfigs.get(key);
+  if (known) return known;
+  // A copy: the parse may return default values zod holds, which must not be frozen for other callers.
+  const parsed = deepFreeze(structuredClone(StudyConfigSchema.parse(stored)));
+  if (parsedConfigs.size >= MAX_PARSED_CONFIGS) parsedConfigs.delete(parsedConfigs.keys().next().value!);
+  parsedConfigs.set(key, parsed);
+  return parsed;
+}

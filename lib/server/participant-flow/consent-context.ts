@@ -1,7 +1,7 @@
 import "server-only";
 import { flowQuery } from "@/lib/server/participant-flow/flow-sql";
 import { rateLimitArgs, rateLimitDecision, type RateLimitDecision, type RateLimitRule } from "@/lib/server/rate-limit";
-import { StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
+import { parseStoredStudyConfig, type StudyConfig } from "@/lib/study-config";
 
 /** What starting a participant needs to know, read in the consent request's first query. */
 export interface ConsentContext {
@@ -41,7 +41,7 @@ export async function readConsentContext(
       participantId,
       status: row.status,
       orderSeed: row.order_seed,
-      study: { id: row.study_id, poolVersionId: row.pool_version_id, config: StudyConfigSchema.parse(row.config) },
+      study: { id: row.study_id, poolVersionId: row.pool_version_id, config: parseStoredStudyConfig(row.config) },
     },
     decision,
   };

@@ -2,7 +2,7 @@ import "server-only";
 import { flowQuery } from "@/lib/server/participant-flow/flow-sql";
 import { findTask } from "@/lib/tasks/registry";
 import type { AnswerWidget } from "@/lib/tasks/types";
-import { consentTextFor, interactiveFor, StudyConfigSchema, type StudyConfig } from "@/lib/study-config";
+import { consentTextFor, interactiveFor, parseStoredStudyConfig, type StudyConfig } from "@/lib/study-config";
 import type { PublicItemDto } from "@/lib/server/participant-flow/get-public-item";
 import { withoutScene } from "@/lib/scene3d";
 import { hasCapacity } from "@/lib/server/participant-flow/assign-items";
@@ -238,7 +238,7 @@ async function readSession(participantId: string): Promise<ParticipantSessionDto
     MIN_COMPLETIONS_FOR_MEDIAN,
   ]);
   if (!row) return null;
-  const config = StudyConfigSchema.parse(row.config);
+  const config = parseStoredStudyConfig(row.config);
   const status = row.status;
   const { current, upcomingImageIds } = nextQuestionOf(row, row.condition, config);
   const tasks = config.tasks.map((id) => findTask(id)).filter((t) => t !== undefined);

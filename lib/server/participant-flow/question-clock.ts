@@ -1,6 +1,6 @@
 import "server-only";
 import { questionDeadlineMs } from "@/lib/question-clock";
-import { StudyConfigSchema } from "@/lib/study-config";
+import { parseStoredStudyConfig } from "@/lib/study-config";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { flowQuery } from "@/lib/server/participant-flow/flow-sql";
@@ -43,7 +43,7 @@ export async function markQuestionShown(participantId: string, assignmentId: str
     a.stampedAt ??
     (await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { questionShownAt: true } }))
       .questionShownAt!;
-  const { timeLimitSec } = StudyConfigSchema.parse(a.config);
+  const { timeLimitSec } = parseStoredStudyConfig(a.config);
   const deadline = questionDeadlineMs(shownAt.getTime(), timeLimitSec);
   return {
     assignmentId,

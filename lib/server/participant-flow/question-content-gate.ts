@@ -1,6 +1,6 @@
 import "server-only";
 import { flowQuery } from "@/lib/server/participant-flow/flow-sql";
-import { StudyConfigSchema } from "@/lib/study-config";
+import { parseStoredStudyConfig } from "@/lib/study-config";
 
 /**
  * In a timed study the clock starts at the question's "shown" stamp (POST /api/participant/shown), so what lets one
@@ -33,7 +33,7 @@ export const NOT_SHOWN_MESSAGE =
 
 /** True for a timed study (the study config has a per-question time limit). */
 export function isTimedConfig(config: unknown): boolean {
-  return StudyConfigSchema.parse(config).timeLimitSec !== null;
+  return parseStoredStudyConfig(config).timeLimitSec !== null;
 }
 
 /**

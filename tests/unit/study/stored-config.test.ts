@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { parseStoredStudyConfig, StudyConfigSchema } from "@/lib/study-config";
+
+describe("parseStoredStudyConfig", () => {
+  const stored = { tasks: ["translation"], itemsPerTask: 12, timeLimitSec: 90 };
+
+  it("is the schema's parse, kept by the stored JSON text and frozen for the callers that share it", () => {
+    const first = parseStoredStudyConfig(stored);
+    expect(first).toEqual(StudyConfigSchema.parse(stored));
+    // The same text (a new object, as every database read gives) is the same parsed config.
+    expect(parseStoredStudyConfig(JSON.parse(JSON.stringify(stored)))).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.tasks)).toBe(true);
+    expect(() => (first.tasks as string[]).push("rotation")).toThrow(TypeError);
+    // Another config is parsed on its own; the schema's own defaults were not frozen by the first.
+    const other = parseStoredStudyConfig({ ...stored, timeLimitSec: null });
+    expect(other.timeLimitSec).toBeNull();
+    expect(Object.isFrozen(StudyConfigSchema.parse({}).tasks)).toBe(false);
+  });
+
+  it("refuses an invalid stored config every time (nothing is kept for it)", () => {
+    const bad = { itemsPerTask: -1 };
+    expect(() => parseStoredStudyConfig(bad)).toThrow();
+    expect(() => parseStoredStudyConfig(bad)).toThrow();
+  });
+});
