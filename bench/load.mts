@@ -38,6 +38,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -352,6 +353,19 @@ async function stopServersGracefully() {
         }),
     ),
   );
+}
+
+/** Throws when something already listens on one of the ports (a bench still running, --port-a/--port-b to move). */
+async function assertPortsFree(ports: number[]): Promise<void> {
+  for (const port of ports) {
+    const listening = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ port, host: "127.0.0.1" });
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (listening)
+      throw new Error(`port ${port} is in use (another bench:load still running?): choose --port-a/--port-b`);
+  }
 }
 
 async function waitReady(port: number) {
@@ -1438,6 +1452,8 @@ async function main() {
   try {
     const seeder = await connectBenchDb();
     const { slug, studyId } = await seedStudy(seeder).finally(() => seeder.end());
+    // Another run's instances on these ports would answer for ours (ours then fail to bind): refused up front.
+    await assertPortsFree([portA, portB]);
     startServer(portA);
     startServer(portB);
     await Promise.all([waitReady(portA), waitReady(portB)]);
