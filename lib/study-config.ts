@@ -174,7 +174,10 @@ function deepFreeze<T>(value: T): T {
 
 /** StudyConfigSchema.parse of a config as stored (Study.config), remembered by its JSON text; the result is frozen. */
 export function parseStoredStudyConfig(stored: unknown): Readonly<StudyConfig> {
-  const key = JSON.stringify(stored ?? null);
+  // A jsonb number beyond a double (1e400) reads as Infinity, which JSON.stringify writes as null: kept apart.
+  const key = JSON.stringify(stored ?? null, (_, v: unknown) =>
+    typeof v === "number" && !Number.isFinite(v) ? `\u0000${v}` : v,
+  );
   const known = parsedConfigs.get(key);
   if (known) return known;
   // A copy: the parse may return default values zod holds, which must not be frozen for other callers.

@@ -118,8 +118,8 @@ export async function withSignedImageUrls<T extends WithImages>(
   if (timed) return { ...session, upcomingImageUrls: [] };
   const ids = [...(session.current?.item.images.map((im) => im.id) ?? []), ...session.upcomingImageIds];
   const byId = await imageRefs(ids);
-  const signer = imageLinkSigner(participant);
-  const sign = (id: string) => signer(byId.get(id)!, nowMs);
+  let signer: ReturnType<typeof imageLinkSigner> | null = null;
+  const sign = (id: string) => (signer ??= imageLinkSigner(participant))(byId.get(id)!, nowMs);
   return {
     ...session,
     current: session.current

@@ -297,7 +297,6 @@ export function createFrontHandler(options: {
       } catch (err) {
         // A reply that does not serialise (nothing is written before it is): the handler's error, with the headers.
         if (res.headersSent) throw err;
-        console.error(err);
         response = errorResponse(err);
       }
     }

@@ -115,7 +115,10 @@ export async function sendJsonReply(
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
-  const body = method === "HEAD" || status === 304 || status === 204 ? null : Buffer.from(JSON.stringify(reply.json));
+  // Serialised for HEAD too: a reply that does not serialise is an error whatever the method, as on Next's face.
+  const text = JSON.stringify(reply.json) as string | undefined;
+  if (text === undefined) throw new TypeError("The reply's JSON body serialises to nothing.");
+  const body = method === "HEAD" || status === 304 || status === 204 ? null : Buffer.from(text);
   await writeResponse(res, status, headers, body, extra, acceptEncoding);
 }
 

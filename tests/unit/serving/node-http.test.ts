@@ -84,6 +84,17 @@ describe("sendJsonReply", () => {
   );
 });
 
+describe("sendJsonReply's refusals", () => {
+  it("throws before writing for a reply that does not serialise, HEAD included (Next's face answers 500 for both)", async () => {
+    for (const method of ["POST", "HEAD"]) {
+      const out = capture();
+      await expect(sendJsonReply(out.res, { json: { n: 1n } }, {}, method, "br")).rejects.toThrow(TypeError);
+      await expect(sendJsonReply(out.res, { json: undefined }, {}, method, "br")).rejects.toThrow(TypeError);
+      expect(out.sent().status).toBe(0);
+    }
+  });
+});
+
 describe("frontRequest", () => {
   const node = (
     headers: Record<string, string | string[]>,

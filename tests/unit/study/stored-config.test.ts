@@ -17,6 +17,12 @@ describe("parseStoredStudyConfig", () => {
     expect(Object.isFrozen(StudyConfigSchema.parse({}).tasks)).toBe(false);
   });
 
+  it("keeps a number beyond a double (jsonb's 1e400, read as Infinity) apart from null", () => {
+    const untimed = { ...stored, timeLimitSec: null };
+    expect(parseStoredStudyConfig(untimed).timeLimitSec).toBeNull();
+    expect(() => parseStoredStudyConfig({ ...stored, timeLimitSec: Infinity })).toThrow();
+  });
+
   it("refuses an invalid stored config every time (nothing is kept for it)", () => {
     const bad = { itemsPerTask: -1 };
     expect(() => parseStoredStudyConfig(bad)).toThrow();
