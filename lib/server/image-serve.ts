@@ -43,6 +43,9 @@ function rawCookie(header: string | null, name: string): string {
   return "";
 }
 
+/** One picture's bytes, by the index on (sha256, "mimeType"): asked on a participant's request when the store lacks it. */
+export const IMAGE_WITH_HASH_SQL = `SELECT data FROM "ItemImage" WHERE sha256 = $1 AND "mimeType" = $2 LIMIT 1`;
+
 /** Misses being loaded: requests for the same picture meanwhile share one database read and one store write. */
 const loading = new Map<string, Promise<boolean>>();
 
@@ -53,10 +56,7 @@ function fillFromDatabase(sha256: string, mimeType: string): Promise<boolean> {
   if (!pending) {
     pending = (async () => {
       const { rows } = await withDbRetry(() =>
-        dbPool().query<{ data: Buffer }>(`SELECT data FROM "ItemImage" WHERE sha256 = $1 AND "mimeType" = $2 LIMIT 1`, [
-          sha256,
-          mimeType,
-        ]),
+        dbPool().query<{ data: Buffer }>(IMAGE_WITH_HASH_SQL, [sha256, mimeType]),
       );
       if (!rows[0]) return false;
       // Fast settings: a participant is waiting, and a launch on a database nobody backfilled asks for thousands of

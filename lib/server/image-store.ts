@@ -110,6 +110,9 @@ export async function readStoredImage(
   }
 }
 
+/** The rows of one picture, by the index on (sha256, "mimeType"): the backfill asks once per distinct picture. */
+export const IMAGES_WITH_HASH_SQL = `SELECT id, data FROM "ItemImage" WHERE sha256 = $1 AND "mimeType" = $2`;
+
 export interface BackfillReport {
   distinct: number;
   written: number;
@@ -139,10 +142,10 @@ export async function backfillImageStore(
       report.present++;
       return;
     }
-    const { rows: images } = await pool.query<{ id: string; data: Buffer }>(
-      `SELECT id, data FROM "ItemImage" WHERE sha256 = $1 AND "mimeType" = $2`,
-      [row.sha256, row.mimeType],
-    );
+    const { rows: images } = await pool.query<{ id: string; data: Buffer }>(IMAGES_WITH_HASH_SQL, [
+      row.sha256,
+      row.mimeType,
+    ]);
     const seen = new Set<string>();
     for (const image of images) {
       const actual = sha256Of(image.data);
