@@ -27,8 +27,17 @@ export const TIMED_IMAGE_URL_TTL_S = 60;
 
 /** The links' secret: IMAGE_URL_SECRET (which nginx's config also holds), else one derived from the app's secret. */
 export function imageUrlSecret(): string {
-  return env.IMAGE_URL_SECRET ?? createHmac("sha256", getAuthSecret()).update("misi image links").digest("base64url");
+  if (env.IMAGE_URL_SECRET !== undefined) return env.IMAGE_URL_SECRET;
+  const authSecret = getAuthSecret();
+  // Derived once per app secret (every response with images asks for it).
+  if (derived?.from !== authSecret)
+    derived = {
+      from: authSecret,
+      secret: createHmac("sha256", authSecret).update("misi image links").digest("base64url"),
+    };
+  return derived.secret;
 }
+let derived: { from: string; secret: string } | null = null;
 
 export interface ImageRef {
   sha256: string;
@@ -40,8 +49,8 @@ export interface LinkParticipant {
 }
 
 /**
- * Signs links for one participant: the secret and the cookie value the MAC covers are computed once (two HMACs), not
- * for every link of a response. Each link expires `ttlS` ahead, rounded up to `stepS`.
+ * Signs links for one participant: the secret and the cookie value the MAC covers are looked up once per response
+ * (the cookie's MAC is the one its check on this request remembered: participant-flow/token.ts). Each link expires `ttlS` ahead, rounded up to `stepS`.
  */
 export function imageLinkSigner(
   participant: LinkParticipant,

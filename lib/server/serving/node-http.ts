@@ -51,18 +51,25 @@ export function frontRequest(
   };
 }
 
-// Quality 4: for responses of a few KB, close to the best ratio at a small part of the default's (11) CPU.
-const BROTLI_OPTIONS = {
+/**
+ * Brotli for a body compressed on the event loop (up to SYNC_COMPRESS_MAX_BYTES): quality 1. An answer's JSON (≈ 3 KB)
+ * costs ≈ 38 µs of CPU that way against ≈ 73 µs at quality 4 when other work has just used the caches (as on a loaded
+ * server), for ≈ 50 bytes more (468 against 416).
+ * A larger body, compressed in zlib's thread pool, gets quality 4: there the bytes matter more than the CPU.
+ * Both measured by bench/json-compress.mts.
+ */
+const brotliOptions = (body: Buffer, quality: number): zlib.BrotliOptions => ({
   params: {
-    [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+    [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
   },
-};
+});
 
 /**
- * Bodies up to this size are compressed on the event loop. An answer's or a session's JSON (1–5 KB) takes 40–60 µs
+ * Bodies up to this size are compressed on the event loop. An answer's or a session's JSON (1–5 KB) takes tens of µs
  * of CPU that way, against 190–270 µs through zlib's thread pool (handing the work to a thread and back costs more
- * than the compression; bench/json-compress.mts). 32 KB at quality 4 blocks the loop for well under a millisecond;
+ * than the compression; bench/json-compress.mts). 32 KB at quality 1 blocks the loop for well under a millisecond;
  * a larger body still goes to the thread pool.
  */
 export const SYNC_COMPRESS_MAX_BYTES = 32 * 1024;
@@ -70,10 +77,10 @@ export const SYNC_COMPRESS_MAX_BYTES = 32 * 1024;
 /** The body in the encoding chosen for it (see SYNC_COMPRESS_MAX_BYTES for where the work runs). */
 export async function compressJson(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
   if (body.byteLength <= SYNC_COMPRESS_MAX_BYTES)
-    return encoding === "br" ? zlib.brotliCompressSync(body, BROTLI_OPTIONS) : zlib.gzipSync(body);
+    return encoding === "br" ? zlib.brotliCompressSync(body, brotliOptions(body, 1)) : zlib.gzipSync(body);
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(out));
-    if (encoding === "br") zlib.brotliCompress(body, BROTLI_OPTIONS, done);
+    if (encoding === "br") zlib.brotliCompress(body, brotliOptions(body, 4), done);
     else zlib.gzip(body, done);
   });
 }
