@@ -445,6 +445,8 @@ async function request(
         ...init,
         redirect: "manual",
         headers: {
+          // What Chrome sends over HTTPS (a study link is HTTPS in production); fetch's own default has no br.
+          "Accept-Encoding": "gzip, deflate, br, zstd",
           ...(init.headers as Record<string, string>),
           "X-Forwarded-For": init.xff,
           "Sec-Fetch-Site": "same-origin",
