@@ -178,8 +178,20 @@ export function parseStoredStudyConfig(stored: unknown): Readonly<StudyConfig> {
   const key = JSON.stringify(stored ?? null, (_, v: unknown) =>
     typeof v === "number" && !Number.isFinite(v) ? `\u0000${v}` : v,
   );
-  const known = parsedConfigs.get(key);
-  if (known) return known;
+  return parsedConfigs.get(key) ?? remember(key, stored);
+}
+
+/**
+ * parseStoredStudyConfig of a config read as text (`config::text`), remembered by that text: a known config costs a
+ * map lookup, neither the driver's JSON parse nor the serialisation that keys the other form (the answer's hot path).
+ * Keyed apart from that form (a leading U+0001, which no JSON text has), so the two never stand for each other.
+ */
+export function parseStoredStudyConfigText(text: string): Readonly<StudyConfig> {
+  const key = `\u0001${text}`;
+  return parsedConfigs.get(key) ?? remember(key, JSON.parse(text) as unknown);
+}
+
+function remember(key: string, stored: unknown): Readonly<StudyConfig> {
   // A copy: the parse may return default values zod holds, which must not be frozen for other callers.
   const parsed = deepFreeze(structuredClone(StudyConfigSchema.parse(stored)));
   if (parsedConfigs.size >= MAX_PARSED_CONFIGS) parsedConfigs.delete(parsedConfigs.keys().next().value!);

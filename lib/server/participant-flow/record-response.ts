@@ -11,7 +11,7 @@ import {
 import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/participant-flow/flow-sql";
 import { dbPool } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
-import { parseStoredStudyConfig, type StudyConfig } from "@/lib/study-config";
+import { parseStoredStudyConfigText, type StudyConfig } from "@/lib/study-config";
 import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
 import type { AnswerSignals } from "@/lib/participant/integrity";
 import { recordAnswerSignals, SIGNAL_TIME_SLACK_MS } from "@/lib/server/participant-flow/record-signals";
@@ -96,7 +96,8 @@ interface SubmitRow {
   condition: string;
   studyId: string;
   flags: unknown;
-  config: unknown;
+  /** Study.config as jsonb text. */
+  config: string;
   taskId: string;
   taskVersion: number;
   gold: unknown;
@@ -144,7 +145,7 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
   }
   if (row.storedKey !== null) {
     if (row.storedKey !== options.idempotencyKey) throw new AppError("CONFLICT", "This question was already answered.");
-    const config = parseStoredStudyConfig(row.config);
+    const config = parseStoredStudyConfigText(row.config);
     return {
       result: {
         status: "duplicate",
@@ -179,7 +180,7 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
   const task = findTask(a.taskId);
   if (!task || a.gold === null || a.gold === undefined) throw new Error(`item ${a.itemId} has no task or answer key`);
 
-  const config = parseStoredStudyConfig(a.config);
+  const config = parseStoredStudyConfigText(a.config);
   if (options.timedOut) {
     // Only a real time limit may end a question unanswered, and only once it has run out on the server's clock
     // (counted from the question's display, lib/question-clock; the browser's countdown runs on that clock too), so

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStoredStudyConfig, StudyConfigSchema } from "@/lib/study-config";
+import { parseStoredStudyConfig, parseStoredStudyConfigText, StudyConfigSchema } from "@/lib/study-config";
 
 describe("parseStoredStudyConfig", () => {
   const stored = { tasks: ["translation"], itemsPerTask: 12, timeLimitSec: 90 };
@@ -27,5 +27,29 @@ describe("parseStoredStudyConfig", () => {
     const bad = { itemsPerTask: -1 };
     expect(() => parseStoredStudyConfig(bad)).toThrow();
     expect(() => parseStoredStudyConfig(bad)).toThrow();
+  });
+});
+
+describe("parseStoredStudyConfigText", () => {
+  const stored = { tasks: ["rotation"], itemsPerTask: 7, timeLimitSec: 45 };
+  // As PostgreSQL writes jsonb as text (a space after each colon and comma).
+  const text = '{"tasks": ["rotation"], "timeLimitSec": 45, "itemsPerTask": 7}';
+
+  it("is the same parse as the stored object's, kept by the text", () => {
+    const first = parseStoredStudyConfigText(text);
+    expect(first).toEqual(parseStoredStudyConfig(stored));
+    expect(parseStoredStudyConfigText(`${text}`)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it("a text and an object never stand for each other, and bad texts are refused every time", () => {
+    // The object whose serialisation is this text's key in the other form is a JSON string, not a config.
+    expect(() => parseStoredStudyConfig(text)).toThrow();
+    expect(parseStoredStudyConfigText(text).itemsPerTask).toBe(7);
+    expect(() => parseStoredStudyConfigText('{"tasks": ["rotation"], "timeLimitSec": 1e400}')).toThrow();
+    expect(() => parseStoredStudyConfigText('{"itemsPerTask": -1}')).toThrow();
+    expect(() => parseStoredStudyConfigText('{"itemsPerTask": -1}')).toThrow();
+    expect(() => parseStoredStudyConfigText("{not json")).toThrow(SyntaxError);
+    expect(parseStoredStudyConfigText("{}")).toEqual(StudyConfigSchema.parse({}));
   });
 });
