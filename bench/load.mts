@@ -428,6 +428,18 @@ class RetryAfterError extends Error {
 }
 
 /**
+ * A request's headers as the browser sends them: Chrome's Accept-Encoding over HTTPS (a study link is HTTPS in
+ * production; fetch's own default has no br) unless the caller names one, in any letter case.
+ */
+function browserHeaders(given: HeadersInit | undefined, xff: string): Headers {
+  const headers = new Headers(given);
+  if (!headers.has("accept-encoding")) headers.set("Accept-Encoding", "gzip, deflate, br, zstd");
+  headers.set("X-Forwarded-For", xff);
+  headers.set("Sec-Fetch-Site", "same-origin");
+  return headers;
+}
+
+/**
  * One logical request with the browser's rules: retried on network errors, timeouts and retryable statuses, for up to
  * the retry budget. With faults, 3 % of answer attempts lose their response after the server processed them.
  */
@@ -444,13 +456,7 @@ async function request(
       const res = await fetch(url(), {
         ...init,
         redirect: "manual",
-        headers: {
-          // What Chrome sends over HTTPS (a study link is HTTPS in production); fetch's own default has no br.
-          "Accept-Encoding": "gzip, deflate, br, zstd",
-          ...(init.headers as Record<string, string>),
-          "X-Forwarded-For": init.xff,
-          "Sec-Fetch-Site": "same-origin",
-        },
+        headers: browserHeaders(init.headers, init.xff),
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       const retryAfter = res.headers.get("retry-after");

@@ -50,7 +50,8 @@ export interface LinkParticipant {
 
 /**
  * Signs links for one participant: the secret and the cookie value the MAC covers are looked up once per response
- * (the cookie's MAC is the one its check on this request remembered: participant-flow/token.ts). Each link expires `ttlS` ahead, rounded up to `stepS`.
+ * (the cookie's MAC is the one its check on this request remembered: participant-flow/token.ts). Each link expires
+ * `ttlS` ahead, rounded up to `stepS`.
  */
 export function imageLinkSigner(
   participant: LinkParticipant,

@@ -12,30 +12,37 @@ function sign(payload: string, secret: string): string {
 }
 
 /**
- * MACs of the tokens this process issued or verified, by payload, with the secret they were made under: a participant
- * sends the same cookie with every request, and its HMAC was ≈ 4 % of an answer's app CPU (twice per answer: the check
- * and the image links' MAC, which covers the cookie value). Only a MAC that was issued or verified is kept, so a
- * forged token neither hits nor fills it; a secret that changes (the development secret file) misses it. Bounded:
- * the oldest entry goes first (an entry is ≈ 150 bytes).
+ * MACs of the tokens this process issued or verified, by payload: a participant sends the same cookie with every
+ * request, and without this each answer computes its HMAC twice (the cookie's check, and the cookie value the image
+ * links' MAC covers), ≈ 4 % of the answer's app CPU. Only a MAC that was issued or verified is kept, so a forged token
+ * neither hits nor fills it; a secret that changes (the development secret file) empties it. Bounded: the oldest entry
+ * goes first (an entry is ≈ 200 bytes, so ≈ 20 MB when full). A hit skips the HMAC, so its timing could tell someone
+ * who already holds a participant's and study's ids that the pair was used lately in this process; nothing more.
  */
-const knownMacs = new Map<string, { secret: string; mac: string }>();
-const MAX_KNOWN_MACS = 100_000;
+const knownMacs = new Map<string, string>();
+let knownMacsSecret: string | null = null;
+export const MAX_KNOWN_MACS = 100_000;
 
-function knownMac(payload: string, secret: string): string | undefined {
-  const known = knownMacs.get(payload);
-  return known?.secret === secret ? known.mac : undefined;
+/** The current secret; the memo is emptied when it is not the one the memo's MACs were made under. */
+function currentSecret(): string {
+  const secret = getAuthSecret();
+  if (secret !== knownMacsSecret) {
+    knownMacs.clear();
+    knownMacsSecret = secret;
+  }
+  return secret;
 }
 
-function remember(payload: string, secret: string, mac: string): void {
-  if (knownMacs.size >= MAX_KNOWN_MACS && !knownMacs.has(payload)) knownMacs.delete(knownMacs.keys().next().value!);
-  knownMacs.set(payload, { secret, mac });
+function remember(payload: string, mac: string): void {
+  if (knownMacs.size >= MAX_KNOWN_MACS) knownMacs.delete(knownMacs.keys().next().value!);
+  knownMacs.set(payload, mac);
 }
 
 export function createParticipantToken(participantId: string, studyId: string): string {
   const payload = `${participantId}.${studyId}`;
-  const secret = getAuthSecret();
-  let mac = knownMac(payload, secret);
-  if (mac === undefined) remember(payload, secret, (mac = sign(payload, secret)));
+  const secret = currentSecret();
+  let mac = knownMacs.get(payload);
+  if (mac === undefined) remember(payload, (mac = sign(payload, secret)));
   return `${payload}.${mac}`;
 }
 
@@ -48,12 +55,14 @@ export function verifyParticipantToken(
   if (parts.length !== 3 || parts.some((p) => !p || p.length > 100)) return null;
   const [participantId, studyId, mac] = parts as [string, string, string];
   const payload = `${participantId}.${studyId}`;
-  const secret = getAuthSecret();
-  const known = knownMac(payload, secret);
-  const expected = Buffer.from(known ?? sign(payload, secret));
+  const secret = currentSecret();
+  const known = knownMacs.get(payload);
+  const expectedMac = known ?? sign(payload, secret);
+  const expected = Buffer.from(expectedMac);
   const given = Buffer.from(mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  if (known === undefined) remember(payload, secret, mac);
+  // The computed MAC, not a slice of the request's cookie (which would keep the whole header string alive).
+  if (known === undefined) remember(payload, expectedMac);
   return { participantId, studyId };
 }
 

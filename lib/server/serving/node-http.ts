@@ -53,22 +53,23 @@ export function frontRequest(
 
 /**
  * Brotli for a body compressed on the event loop (up to SYNC_COMPRESS_MAX_BYTES): quality 1. An answer's JSON (≈ 3 KB)
- * costs ≈ 38 µs of CPU that way against ≈ 73 µs at quality 4 when other work has just used the caches (as on a loaded
- * server), for ≈ 50 bytes more (468 against 416).
- * A larger body, compressed in zlib's thread pool, gets quality 4: there the bytes matter more than the CPU.
+ * costs ≈ 40–50 µs of CPU that way against ≈ 75–80 µs at quality 4 (≈ 50–65 µs gzip) when other work has just used
+ * the caches, as on a loaded server, for 468 bytes against 416 (453 gzip): at this size brotli is preferred for its
+ * CPU, not its bytes. A larger body, compressed in zlib's thread pool, gets quality 4: there the bytes matter more than the CPU.
  * Both measured by bench/json-compress.mts.
  */
-const brotliOptions = (body: Buffer, quality: number): zlib.BrotliOptions => ({
+const brotliOptions = (quality: number): zlib.BrotliOptions => ({
   params: {
     [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
   },
 });
+const BROTLI_ON_LOOP = brotliOptions(1);
+const BROTLI_IN_POOL = brotliOptions(4);
 
 /**
  * Bodies up to this size are compressed on the event loop. An answer's or a session's JSON (1–5 KB) takes tens of µs
- * of CPU that way, against 190–270 µs through zlib's thread pool (handing the work to a thread and back costs more
+ * of CPU that way, against ≈ 90–120 µs through zlib's thread pool (handing the work to a thread and back costs more
  * than the compression; bench/json-compress.mts). 32 KB at quality 1 blocks the loop for well under a millisecond;
  * a larger body still goes to the thread pool.
  */
@@ -77,10 +78,10 @@ export const SYNC_COMPRESS_MAX_BYTES = 32 * 1024;
 /** The body in the encoding chosen for it (see SYNC_COMPRESS_MAX_BYTES for where the work runs). */
 export async function compressJson(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
   if (body.byteLength <= SYNC_COMPRESS_MAX_BYTES)
-    return encoding === "br" ? zlib.brotliCompressSync(body, brotliOptions(body, 1)) : zlib.gzipSync(body);
+    return encoding === "br" ? zlib.brotliCompressSync(body, BROTLI_ON_LOOP) : zlib.gzipSync(body);
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(out));
-    if (encoding === "br") zlib.brotliCompress(body, brotliOptions(body, 4), done);
+    if (encoding === "br") zlib.brotliCompress(body, BROTLI_IN_POOL, done);
     else zlib.gzip(body, done);
   });
 }

@@ -75,3 +75,18 @@ describe("the participant token's MAC memo", () => {
     expect(verifyParticipantToken(renewed)).toEqual({ participantId: "memo-p5", studyId: "memo-s5" });
   });
 });
+
+describe("the memo's bound", () => {
+  it("keeps at most MAX_KNOWN_MACS payloads, dropping the oldest first", async () => {
+    const { MAX_KNOWN_MACS } = await import("@/lib/server/participant-flow/token");
+    state.secret = "bound secret of the test";
+    const first = createParticipantToken("bound-p0", "bound-s");
+    for (let i = 1; i <= MAX_KNOWN_MACS; i++) createParticipantToken(`bound-p${i}`, "bound-s");
+    // The newest is still known; the first was dropped: checking it costs an HMAC again (and still succeeds).
+    state.hmacs = 0;
+    expect(verifyParticipantToken(tokenUnder(state.secret, `bound-p${MAX_KNOWN_MACS}`, "bound-s"))).not.toBeNull();
+    expect(state.hmacs).toBe(0);
+    expect(verifyParticipantToken(first)).toEqual({ participantId: "bound-p0", studyId: "bound-s" });
+    expect(state.hmacs).toBe(1);
+  });
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseStoredStudyConfig, parseStoredStudyConfigText, StudyConfigSchema } from "@/lib/study-config";
 
 describe("parseStoredStudyConfig", () => {
@@ -35,15 +35,25 @@ describe("parseStoredStudyConfigText", () => {
   // As PostgreSQL writes jsonb as text (a space after each colon and comma).
   const text = '{"tasks": ["rotation"], "timeLimitSec": 45, "itemsPerTask": 7}';
 
-  it("is the same parse as the stored object's, kept by the text", () => {
+  it("is the same parse as the stored object's, kept by the text (a known text is not parsed again)", () => {
     const first = parseStoredStudyConfigText(text);
     expect(first).toEqual(parseStoredStudyConfig(stored));
-    expect(parseStoredStudyConfigText(`${text}`)).toBe(first);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(parseStoredStudyConfigText(`${text}`)).toBe(first);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
     expect(Object.isFrozen(first)).toBe(true);
+    // The text that is the object form's own key is kept apart from it.
+    const objectForm = parseStoredStudyConfig(stored);
+    expect(parseStoredStudyConfigText(JSON.stringify(stored))).not.toBe(objectForm);
+    expect(parseStoredStudyConfigText(JSON.stringify(stored))).toEqual(objectForm);
   });
 
   it("a text and an object never stand for each other, and bad texts are refused every time", () => {
-    // The object whose serialisation is this text's key in the other form is a JSON string, not a config.
+    // A text handed to the object form is a JSON string, not a config.
     expect(() => parseStoredStudyConfig(text)).toThrow();
     expect(parseStoredStudyConfigText(text).itemsPerTask).toBe(7);
     expect(() => parseStoredStudyConfigText('{"tasks": ["rotation"], "timeLimitSec": 1e400}')).toThrow();
