@@ -5,13 +5,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const own = vi.hoisted(() => {
-  const name = `misi_test_imghash_${Math.random().toString(16).slice(2, 10)}`;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  url.pathname = `/${name}`;
-  process.env.DATABASE_URL = url.toString();
-  return { name, url: url.toString() };
+// lib/server/db reads DATABASE_URL when first imported: this file's database, not the suite's.
+const own = await vi.hoisted(async () => {
+  const { ownDatabase } = await import("../helpers/own-database");
+  return ownDatabase("misi_test_imghash", { forApp: true });
 });
 
 const { runMigrationCommand } = await import("../../scripts/db.mts");
@@ -19,21 +16,11 @@ const { IMAGE_WITH_HASH_SQL } = await import("@/lib/server/image-serve");
 const { IMAGES_WITH_HASH_SQL } = await import("@/lib/server/image-store");
 const { disconnectDb } = await import("@/lib/server/db");
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: SERVER_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 let client: pg.Client;
 const PICTURES = 3000;
 
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${own.name}`);
+  await own.create();
   await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true });
   client = new pg.Client({ connectionString: own.url });
   await client.connect();
@@ -55,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.end();
   await disconnectDb();
-  await admin(`DROP DATABASE IF EXISTS ${own.name} WITH (FORCE)`);
+  await own.drop();
 });
 
 interface PlanNode {

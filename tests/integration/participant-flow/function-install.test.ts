@@ -3,31 +3,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMigrationCommand } from "../../../scripts/db.mts";
 import { FUNCTIONS_DIR, installFunctions } from "../../../scripts/db-functions.mts";
+import { ownDatabase } from "../../helpers/own-database";
 
-const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const name = `misi_test_fn_${randomBytes(4).toString("hex")}`;
-const url = (() => {
-  const u = new URL(SERVER_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+const own = ownDatabase("misi_test_fn");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-functions-"));
 const source = path.resolve(import.meta.dirname, "../../..", FUNCTIONS_DIR);
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: SERVER_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 let running: pg.Client;
 
@@ -37,16 +21,16 @@ beforeAll(async () => {
     path.join(dir, "90_probe.sql"),
     `CREATE OR REPLACE FUNCTION misi_probe() RETURNS int LANGUAGE sql STABLE AS $$ SELECT 1 $$;\n`,
   );
-  await admin(`CREATE DATABASE ${name}`);
-  await runMigrationCommand("deploy", { databaseUrl: url, quiet: true, functionsDir: dir });
+  await own.create();
+  await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true, functionsDir: dir });
   // A connection of the running app, open across the deploys below.
-  running = new pg.Client({ connectionString: url });
+  running = new pg.Client({ connectionString: own.url });
   await running.connect();
 }, 120_000);
 
 afterAll(async () => {
   await running?.end();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await own.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -58,7 +42,7 @@ const overloads = async (fn: string) =>
       [fn],
     )
   ).rows.map((r) => r.sig);
-const deploy = () => runMigrationCommand("deploy", { databaseUrl: url, quiet: true, functionsDir: dir });
+const deploy = () => runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true, functionsDir: dir });
 
 describe("the migrate step installs the function files", () => {
   it("installs every file after the migrations, and none again while unchanged", async () => {
@@ -67,7 +51,7 @@ describe("the migrate step installs the function files", () => {
     expect(await overloads("misi_open_assignments")).toEqual(["misi_open_assignments(text)"]);
     // The start's former signature (created by an older migration) is gone: one definition per function.
     expect(await overloads("misi_start_participant")).toHaveLength(1);
-    const again = await installFunctions(url, { dir });
+    const again = await installFunctions(own.url, { dir });
     expect(again.installed).toEqual([]);
     console.log(`function install with nothing changed: ${again.ms.toFixed(0)} ms (connect, lock, one read)`);
   });

@@ -8,14 +8,10 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-const SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const own = vi.hoisted(() => {
-  const name = `misi_test_open_${Math.random().toString(16).slice(2, 10)}`;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
-  url.pathname = `/${name}`;
-  // lib/server/db reads DATABASE_URL when first imported: this file's database, not the suite's.
-  process.env.DATABASE_URL = url.toString();
-  return { name, url: url.toString() };
+// lib/server/db reads DATABASE_URL when first imported: this file's database, not the suite's.
+const own = await vi.hoisted(async () => {
+  const { ownDatabase } = await import("../../helpers/own-database");
+  return ownDatabase("misi_test_open", { forApp: true });
 });
 
 const { runMigrationCommand } = await import("../../../scripts/db.mts");
@@ -28,24 +24,14 @@ const { markQuestionShown } = await import("@/lib/server/participant-flow/questi
 const { acceptConsent, recordConsent } = await import("@/lib/server/participant-flow/record-consent");
 const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../../helpers/study-fixtures");
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: SERVER_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${own.name}`);
+  await own.create();
   await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true });
 }, 120_000);
 
 afterAll(async () => {
   await disconnectDb();
-  await admin(`DROP DATABASE IF EXISTS ${own.name} WITH (FORCE)`);
+  await own.drop();
 });
 
 /** Installs the function files with misi_open_assignments changed so that no assignment is ever open. */
