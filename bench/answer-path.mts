@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
+import { onTestServer } from "../tests/helpers/own-database";
 import { SIGNALS } from "./browser-signals.mts";
 
 const { values: args } = parseArgs({
@@ -44,18 +45,8 @@ function cpuSecondsOf(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e9;
 }
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: SERVER_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 async function answerPath(): Promise<void> {
-  await admin(`CREATE DATABASE ${DB_NAME}`);
+  await onTestServer(`CREATE DATABASE ${DB_NAME}`);
   try {
     await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
     const { disconnectDb, dbPool } = await import("../lib/server/db");
@@ -135,7 +126,7 @@ async function answerPath(): Promise<void> {
     pg.Client.prototype.query = original;
     await disconnectDb();
   } finally {
-    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await onTestServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }
 }
 
@@ -188,7 +179,7 @@ async function startScenario(spec: string): Promise<void> {
   const WARM = 5;
   const MEASURED = 40;
   const ANSWERING = 5;
-  await admin(`CREATE DATABASE ${DB_NAME}`);
+  await onTestServer(`CREATE DATABASE ${DB_NAME}`);
   const monitor = new pg.Client({ connectionString: url.toString() });
   try {
     await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
@@ -291,7 +282,7 @@ async function startScenario(spec: string): Promise<void> {
     console.log(JSON.stringify({ startMs: (1000 * startCpu) / MEASURED, answerMs }));
   } finally {
     await monitor.end().catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await onTestServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }
 }
 

@@ -21,23 +21,13 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
+import { onTestServer } from "../tests/helpers/own-database";
 
 const PARTICIPANTS = 12;
 const THINK_MS = 250;
 const ITEMS_PER_PARTICIPANT = 34;
 const EXPORT_KINDS = ["responses", "task-summary", "item-summary", "paper-table", "psych-ds", "participants"] as const;
-
-async function admin(serverUrl: string, sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The custom server as `npm run build` bundles it (what `npm start` runs). */
 const SERVER_BUNDLE = path.join(process.cwd(), ".next", "misi-server.mjs");
@@ -161,7 +151,7 @@ export async function runResultsBench(n: number): Promise<void> {
   // A 200,000-response results computation on a loaded 2-core machine can take minutes; what is measured here is
   // what participants see meanwhile, not whether the operator's budget fits this machine.
   process.env.HEAVY_RESULTS_BUDGET_MS ??= "1200000";
-  await admin(serverUrl, `CREATE DATABASE ${dbName}`);
+  await onTestServer(`CREATE DATABASE ${dbName}`, serverUrl);
   try {
     await runMigrationCommand("deploy", { databaseUrl: url.toString(), quiet: true });
     const { db, disconnectDb } = await import("../lib/server/db");
@@ -310,6 +300,6 @@ export async function runResultsBench(n: number): Promise<void> {
     await closeHeavyPool();
     await disconnectDb();
   } finally {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await onTestServer(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`, serverUrl);
   }
 }

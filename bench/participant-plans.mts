@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runMigrationCommand } from "../scripts/db.mts";
+import { onTestServer } from "../tests/helpers/own-database";
 import { statementText } from "../lib/server/participant-flow/flow-sql";
 
 const { values: args } = parseArgs({
@@ -38,16 +39,6 @@ const dbUrl = (() => {
   return u.toString();
 })();
 const log = (m: string) => process.stdout.write(`${m}\n`);
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: SERVER_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 async function seed(c: pg.Client): Promise<string> {
   const items = M * 100;
@@ -157,7 +148,7 @@ async function main() {
   log(
     `bench:plans: ${N} other participants × ${M} assignments (first of each answered), the measured one with ${M / 2} answered; ${EVENTS} sign-in events; database ${DB_NAME}`,
   );
-  await admin(`CREATE DATABASE ${DB_NAME}`);
+  await onTestServer(`CREATE DATABASE ${DB_NAME}`);
   const c = new pg.Client({ connectionString: dbUrl });
   try {
     await runMigrationCommand("deploy", { databaseUrl: dbUrl, quiet: true });
@@ -190,7 +181,7 @@ async function main() {
     await explain(c, "after:  rate-limit count (per-rule index range)", NEW_COUNT, RULE_PARAMS);
   } finally {
     await c.end().catch(() => {});
-    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await onTestServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }
 }
 

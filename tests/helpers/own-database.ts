@@ -4,9 +4,12 @@ import pg from "pg";
 /** The PostgreSQL server the integration suite runs on (its own databases are created there). */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-/** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE cannot run in the target itself). */
-export async function onTestServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_SERVER_URL });
+/**
+ * Runs one statement on a server's maintenance database, the suite's by default (CREATE/DROP DATABASE cannot run in
+ * the target itself). The benchmarks that make a database of their own use it too.
+ */
+export async function onTestServer(sql: string, serverUrl: string = TEST_SERVER_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     await client.query(sql);

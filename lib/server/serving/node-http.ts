@@ -55,8 +55,8 @@ export function frontRequest(
  * Brotli for a body compressed on the event loop (up to SYNC_COMPRESS_MAX_BYTES): quality 1. An answer's JSON (≈ 3 KB)
  * costs ≈ 40–50 µs of CPU that way against ≈ 75–80 µs at quality 4 (≈ 50–65 µs gzip) when other work has just used
  * the caches, as on a loaded server, for 468 bytes against 416 (453 gzip): at this size brotli is preferred for its
- * CPU, not its bytes. A larger body, compressed in zlib's thread pool, gets quality 4: there the bytes matter more than the CPU.
- * Both measured by bench/json-compress.mts.
+ * CPU, not its bytes. A larger body, compressed in zlib's thread pool, gets quality 4: there the bytes matter more
+ * than the CPU. Both measured by bench/json-compress.mts.
  */
 const brotliOptions = (quality: number): zlib.BrotliOptions => ({
   params: {
