@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build] [--answer-without-item]`
  *
  * Builds the app first (`npm run build`); `--no-build` measures the build already in .next. Besides the last line, it
  * prints the CPU each process spent per answer (the app instances, PostgreSQL, the bench's simulated browsers), read
@@ -89,6 +89,8 @@ const { values: args } = parseArgs({
     "image-kb": { type: "string" },
     /** Measure the build already in .next (default: run `npm run build` first). */
     "no-build": { type: "boolean", default: false },
+    /** Answers without the question's item id, as a page loaded before the answer body had it (and older builds). */
+    "answer-without-item": { type: "boolean", default: false },
     /** What the instances run: the custom server in front of Next (`custom`, what `npm start` runs) or `next start`. */
     serving: { type: "string", default: "custom" },
     /**
@@ -484,8 +486,14 @@ async function request(
   }
 }
 
+/** The answer body's item id, as the browser sends it (unless `--answer-without-item`). */
+function itemField(itemId: string): { itemId?: string } {
+  return args["answer-without-item"] ? {} : { itemId };
+}
+
 interface Question {
   assignmentId: string;
+  item: { id: string };
 }
 interface Update {
   current: Question | null;
@@ -550,6 +558,7 @@ async function runParticipant(
         headers: withOrigin(),
         body: JSON.stringify({
           assignmentId,
+          ...itemField(state.current.item.id),
           answer: n % 3 ? "move x 1" : "move y 2",
           idempotencyKey: key,
           rtClientMs: 1000,
@@ -575,7 +584,7 @@ interface LaunchImage {
   url?: string;
 }
 interface LaunchUpdate {
-  current: { assignmentId: string; item: { images: LaunchImage[] } } | null;
+  current: { assignmentId: string; item: { id: string; images: LaunchImage[] } } | null;
   upcomingImageIds?: string[];
   upcomingImageUrls?: string[];
   completion: unknown;
@@ -754,6 +763,7 @@ async function runLaunchParticipant(i: number, slug: string, ports: number[], ar
         headers: withOrigin(),
         body: JSON.stringify({
           assignmentId: current.assignmentId,
+          ...itemField(current.item.id),
           answer: n % 3 ? "move x 1" : "move y 2",
           idempotencyKey: key,
           rtClientMs: Math.round(performance.now() - displayedAt),

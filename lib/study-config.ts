@@ -1,3 +1,4 @@
+import { setBounded } from "@/lib/bounded-map";
 import { z } from "zod";
 import { TASK_IDS, TaskIdSchema } from "@/lib/tasks/types";
 import { isSafeHttpUrl } from "@/lib/safe-url";
@@ -194,7 +195,5 @@ export function parseStoredStudyConfigText(text: string): Readonly<StudyConfig> 
 function remember(key: string, stored: unknown): Readonly<StudyConfig> {
   // A copy: the parse may return default values zod holds, which must not be frozen for other callers.
   const parsed = deepFreeze(structuredClone(StudyConfigSchema.parse(stored)));
-  if (parsedConfigs.size >= MAX_PARSED_CONFIGS) parsedConfigs.delete(parsedConfigs.keys().next().value!);
-  parsedConfigs.set(key, parsed);
-  return parsed;
+  return setBounded(parsedConfigs, key, parsed, MAX_PARSED_CONFIGS);
 }

@@ -8,6 +8,7 @@ import type { InteractionLog } from "@/lib/participant/api-contract";
  */
 export interface PendingAnswer {
   assignmentId: string;
+  itemId?: string;
   answer: string;
   idempotencyKey: string;
   rtClientMs: number;
@@ -71,6 +72,7 @@ function read(s: Storage | null): PendingAnswer | null {
       return null;
     return {
       assignmentId: v.assignmentId,
+      ...(typeof v.itemId === "string" ? { itemId: v.itemId } : {}),
       answer: v.answer,
       idempotencyKey: v.idempotencyKey,
       rtClientMs: typeof v.rtClientMs === "number" ? v.rtClientMs : 0,

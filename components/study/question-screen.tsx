@@ -110,6 +110,7 @@ export function QuestionScreen({
       if (!timedOut && (!parsed || !parsed.ok)) return;
       await send({
         assignmentId: question.assignmentId,
+        itemId: question.item.id,
         answer: timedOut ? "" : text,
         idempotencyKey: idempotencyKey.current,
         rtClientMs: Math.round(performance.now() - shownAt.current),
@@ -123,7 +124,7 @@ export function QuestionScreen({
         signals: integrity.snapshot(),
       });
     },
-    [parsed, question.assignmentId, text, send, integrity],
+    [parsed, question.assignmentId, question.item.id, text, send, integrity],
   );
 
   // Text typed but not submitted survives a reload (answer-draft.ts).

@@ -73,6 +73,8 @@ export type InteractionLog = z.infer<typeof InteractionLogSchema>;
 export const AnswerBodySchema = z
   .object({
     assignmentId: z.string().min(1).max(64),
+    /** The question's item (its public id): lets the server store the answer without reading first. Checked there. */
+    itemId: z.string().min(1).max(64).optional(),
     answer: z.string().max(4000),
     idempotencyKey: z.string().min(8).max(100),
     rtClientMs: z

@@ -1,4 +1,5 @@
 import "server-only";
+import { setBounded } from "@/lib/bounded-map";
 import { createHmac } from "node:crypto";
 import { signImageLink } from "@/lib/image-link";
 import { dbPool } from "@/lib/server/db";
@@ -95,8 +96,7 @@ export async function imageRefs(ids: readonly string[]): Promise<Map<string, Ima
       [missing],
     );
     for (const row of rows) {
-      if (refs.size >= MAX_REFS) refs.delete(refs.keys().next().value!);
-      refs.set(row.id, { sha256: row.sha256, mimeType: row.mimeType });
+      setBounded(refs, row.id, { sha256: row.sha256, mimeType: row.mimeType }, MAX_REFS);
     }
   }
   const out = new Map<string, ImageRef>();

@@ -1,5 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { setBounded } from "@/lib/bounded-map";
 import { isTransientDbError, withDbRetry } from "@/lib/server/db-retry";
 import { AppError } from "@/lib/server/errors";
 import {
@@ -11,6 +12,7 @@ import {
 import { flowQuery, flowTransaction, type FlowClient } from "@/lib/server/participant-flow/flow-sql";
 import { dbPool } from "@/lib/server/db";
 import { findTask } from "@/lib/tasks/registry";
+import type { AnyTask } from "@/lib/tasks/registry";
 import { parseStoredStudyConfigText, type StudyConfig } from "@/lib/study-config";
 import { hasTimeLimitRunOut, isAnswerLate } from "@/lib/question-clock";
 import type { AnswerSignals } from "@/lib/participant/integrity";
@@ -19,6 +21,10 @@ import { recordAnswerSignals, SIGNAL_TIME_SLACK_MS } from "@/lib/server/particip
 export interface RecordResponseOptions {
   participantId: string;
   assignmentId: string;
+  /** The participant's study (their token's) and the question's item as the browser names it: with both, an answer
+   * graded from what this process keeps is stored in one statement (submitDirect); either may be wrong or absent. */
+  studyId?: string;
+  itemId?: string;
   rawAnswer: string;
   idempotencyKey: string;
   rtClientMs?: number | null;
@@ -59,12 +65,15 @@ export async function recordResponse(options: RecordResponseOptions): Promise<Re
 }
 
 /**
- * The hot path, in 2 round trips when nothing races: one read (the assignment with its participant, study config,
- * item, answer key and any stored response), then one statement that marks the assignment answered, inserts the
- * response, counts it, renews the participant's reservations, completes the session when it was the last question
- * and returns the next question. That statement commits on its own (no BEGIN/COMMIT). Idempotent replay is decided
- * on the stored response itself: a response with this key is replayed, whatever happened to the assignment since.
- * A transient database fault re-runs the whole submit, which the idempotency key makes safe.
+ * The hot path is one statement (submit-write.sql) that checks the answer may be stored now, marks the assignment
+ * answered, inserts the response, counts it, renews the participant's reservation, completes the session when it was
+ * the last question and returns the next question; it commits on its own (no BEGIN/COMMIT). When this process already
+ * knows the study's config and the item's answer key (submitDirect), nothing is read before it. Otherwise, and whenever
+ * that statement stores nothing (a replay, a refusal, a race, a failed attention check, a stale memo), one read (the
+ * assignment with its participant, study config, item, answer key and any stored response) decides first, as
+ * submitRead does. Idempotent replay is decided on the stored response itself: a response with this key is replayed,
+ * whatever happened to the assignment since. A transient database fault re-runs the whole submit, which the
+ * idempotency key makes safe.
  */
 export async function submitAnswer(options: RecordResponseOptions): Promise<SubmittedAnswer> {
   // PostgreSQL text and jsonb cannot hold U+0000: refuse it here with a located error instead of a failed insert (500).
@@ -100,6 +109,7 @@ interface SubmitRow {
   config: string;
   taskId: string;
   taskVersion: number;
+  contentHash: string;
   gold: unknown;
   canonical: string | null;
   storedKey: string | null;
@@ -112,20 +122,6 @@ interface SubmitRow {
 /** The question's own display (stamped after the instructions screen), else when it was first served. */
 function shownAtOf(a: Pick<SubmitRow, "questionShownAt" | "firstShownAt">): Date | null {
   return a.questionShownAt ?? a.firstShownAt;
-}
-
-/**
- * When the question itself was on screen, as the stored response says (its `shownAt`, and `rtServerMs` from it). A
- * timed study's is the server's stamp (POST /api/participant/shown), which its clock and content gate need. An
- * untimed study's browser sends no /shown (one round trip per question saved, #31): the answer's own client time
- * places the display, held between when the question was served (`firstShownAt`) and now. A client can so make its
- * time shorter (then under the task's floor, flagged) but never longer than the server saw it served, the bound a
- * client that skipped /shown had before too. A stamp that exists (a page loaded before this change) is used as is.
- */
-function displayedAtOf(a: SubmitRow, timed: boolean, rtClientMs: number | null | undefined, now: Date): Date | null {
-  const stamped = shownAtOf(a);
-  if (timed || a.questionShownAt || !a.firstShownAt || rtClientMs === null || rtClientMs === undefined) return stamped;
-  return new Date(Math.max(a.firstShownAt.getTime(), now.getTime() - rtClientMs));
 }
 
 async function readSubmit(options: RecordResponseOptions): Promise<SubmitRow | undefined> {
@@ -172,7 +168,142 @@ function endedOf(status: string | null): RecordResponseResult["ended"] {
 }
 
 async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnswer> {
+  return (await submitDirect(options)) ?? (await submitRead(options));
+}
+
+/** What grading an item's answers needs, kept per process: an item's content and answer key never change. */
+interface KnownItem {
+  id: string;
+  task: AnyTask;
+  contentHash: string;
+  gold: unknown;
+  canonical: string | null;
+  /** The item's public fields, kept only for a task that parses answers with them (T9). */
+  fields: unknown;
+}
+
+/** A study's config as stored (frozen once anyone joined, lib/server/dal/studies/save-study.ts) and its text's md5. */
+interface KnownStudy {
+  config: Readonly<StudyConfig>;
+  configMd5: string;
+}
+
+const UNIQUE_VIOLATION = "23505";
+const MAX_KNOWN_ITEMS = 50_000;
+const MAX_KNOWN_STUDIES = 1_000;
+const knownItems = new Map<string, KnownItem>();
+const knownStudies = new Map<string, KnownStudy>();
+
+interface AnswerKeyRow {
+  itemId: string;
+  taskId: string;
+  contentHash: string;
+  payload: unknown;
+  gold: unknown;
+  canonical: string | null;
+  studyId: string;
+  /** Study.config as jsonb text. */
+  config: string;
+}
+
+/**
+ * The item and study this answer is graded with: kept ones when the browser named the item (`itemId`), else read
+ * once for the participant's own assignment (sql/statements/answer-key.sql) and kept. Null: not the participant's.
+ */
+async function gradingContext(
+  options: RecordResponseOptions & { studyId: string },
+): Promise<{ item: KnownItem; study: KnownStudy } | null> {
+  const item = options.itemId === undefined ? undefined : knownItems.get(options.itemId);
+  const study = knownStudies.get(options.studyId);
+  if (item && study) return { item, study };
+  const [row] = await flowQuery<AnswerKeyRow>("answer-key", [options.assignmentId, options.participantId]);
+  if (!row || row.studyId !== options.studyId) return null;
+  const task = findTask(row.taskId);
+  if (!task || row.gold === null || row.gold === undefined) throw new Error(`item ${row.itemId} has no task or answer key`);
+  return {
+    item: setBounded(
+      knownItems,
+      row.itemId,
+      {
+        id: row.itemId,
+        task,
+        contentHash: row.contentHash,
+        gold: row.gold,
+        canonical: row.canonical,
+        fields: task.parseAnswerForItem ? row.payload : undefined,
+      },
+      MAX_KNOWN_ITEMS,
+    ),
+    study:
+      study ??
+      setBounded(
+        knownStudies,
+        row.studyId,
+        { config: parseStoredStudyConfigText(row.config), configMd5: md5(row.config) },
+        MAX_KNOWN_STUDIES,
+      ),
+  };
+}
+
+/** Drops what this process keeps of the row's item and study when the database holds other content (the read is truth). */
+function forgetStale(row: SubmitRow): void {
+  const item = knownItems.get(row.itemId);
+  if (item && item.contentHash !== row.contentHash) knownItems.delete(row.itemId);
+  const study = knownStudies.get(row.studyId);
+  if (study && study.configMd5 !== md5(row.config)) knownStudies.delete(row.studyId);
+}
+
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}
+
+/**
+ * An untimed study's answer graded from what this process keeps (gradingContext) and stored by the write alone, which
+ * checks everything the read would have (submit-write.sql): one round trip once the item is known here, two the first
+ * time. Null when it cannot be used or stored nothing: the caller then reads and decides (nothing was written). A timed
+ * study's answers need the question's shown stamp before grading (lateness), an invalid answer's refusal must come after
+ * the read's (a replay or a stale question says so first), and a failed attention check is recorded in a transaction:
+ * all go the read way.
+ */
+async function submitDirect(options: RecordResponseOptions): Promise<SubmittedAnswer | null> {
+  const studyId = options.studyId;
+  if (options.timedOut || studyId === undefined) return null;
+  const known = await gradingContext({ ...options, studyId });
+  if (!known || known.study.config.timeLimitSec !== null) return null;
+  const { item, study } = known;
+  const graded = item.task.gradeText(options.rawAnswer, item.gold, undefined, item.fields);
+  if (!graded.ok) return null;
+  const now = new Date();
+  let written: WrittenAnswer | null;
+  try {
+    written = await writeAnswer({
+      ...options,
+      studyId,
+      itemId: item.id,
+      canonical: graded.canonical,
+      exact: graded.score.exact,
+      partial: graded.score.partial,
+      late: false,
+      now,
+      timed: false,
+      expiresAt: new Date(now.getTime() + study.config.assignmentTimeoutMin * 60_000),
+      known: { itemContentHash: item.contentHash, configMd5: study.configMd5 },
+    });
+  } catch (err) {
+    if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
+    // A unique key refused the insert (this key stored for another question): the read decides why.
+    if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) return null;
+    throw err;
+  }
+  if (!written) return null; // a replay, a refusal, or what is kept here is stale: submitRead decides and tells
+
+  return storedOutcome(options.participantId, written, study.config, item.canonical, graded.score.exact);
+}
+
+/** Read, decide, grade, write: the first answer to an item in this process, and every case submitDirect leaves. */
+async function submitRead(options: RecordResponseOptions): Promise<SubmittedAnswer> {
   const row = await readSubmit(options);
+  if (row) forgetStale(row);
   const decided = await decide(row, options);
   if (decided) return decided;
   const a = row!;
@@ -223,16 +354,17 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
 
   const write: AnswerWrite = {
     ...options,
-    row: a,
-    taskId: task.id,
+    studyId: a.studyId,
+    itemId: a.itemId,
     rawAnswer: options.timedOut ? "" : options.rawAnswer,
     canonical,
     exact,
     partial,
     late,
     now,
+    timed: config.timeLimitSec !== null,
     expiresAt: new Date(now.getTime() + config.assignmentTimeoutMin * 60_000),
-    displayedAt: displayedAtOf(a, config.timeLimitSec !== null, options.rtClientMs, now),
+    known: null,
   };
   const attentionFailed = a.phase === "attention" && exact !== 1;
   let written: WrittenAnswer | null;
@@ -262,17 +394,28 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
     throw new AppError("CONFLICT", "This question was already answered.");
   }
 
+  return storedOutcome(options.participantId, written, config, a.canonical, exact);
+}
+
+/** The answer was stored: its feedback (practice only) and what the browser shows next. */
+function storedOutcome(
+  participantId: string,
+  written: WrittenAnswer,
+  config: Readonly<StudyConfig>,
+  canonical: string | null,
+  exact: number,
+): SubmittedAnswer {
   const ended = endedOf(written.participantStatus);
   return {
     result: {
       status: "stored",
-      practiceFeedback: a.phase === "practice" ? { correct: exact === 1, correctAnswer: a.canonical ?? "" } : null,
+      practiceFeedback: written.phase === "practice" ? { correct: exact === 1, correctAnswer: canonical ?? "" } : null,
       ended,
     },
     update: toUpdate(
-      options.participantId,
+      participantId,
       written.participantStatus ?? "active",
-      a.condition,
+      written.condition,
       config,
       ended ? null : written.next,
       written.progress,
@@ -282,64 +425,74 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
 }
 
 interface AnswerWrite extends RecordResponseOptions {
-  row: SubmitRow;
-  taskId: string;
+  studyId: string;
+  itemId: string;
   canonical: string;
   exact: number;
   partial: number;
   late: boolean;
   now: Date;
+  /** The study has a time limit (the shown time is the server's stamp, submit-write.sql). */
+  timed: boolean;
   expiresAt: Date;
-  /** When the question itself was displayed (displayedAtOf). */
-  displayedAt: Date | null;
+  /** What a write without a read graded with (checked by the statement); null when read in this request. */
+  known: { itemContentHash: string; configMd5: string } | null;
 }
 
 type NextRow = NextQuestionColumns;
 
 interface WrittenAnswer {
   participantStatus: string | null;
+  /** The answered assignment's phase and the participant's condition, as the write found them. */
+  phase: string;
+  condition: string;
   next: NextRow;
   progress: { answered: number; total: number; practiceTotal: number };
 }
 
-/** The single write statement (sql/statements/submit-write.sql); null when the assignment was no longer open (nothing written). */
+/** The single write statement (sql/statements/submit-write.sql); null when it stored nothing (see its header). */
 async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<WrittenAnswer | null> {
-  const a = w.row;
-  const shownAt = w.displayedAt;
-  const rtServerMs = shownAt ? w.now.getTime() - shownAt.getTime() : null;
   const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
-  const [r] = await flowQuery<NextRow & { responseId: string | null; participantStatus: string | null }>(
+  const [r] = await flowQuery<
+    NextRow & {
+      responseId: string | null;
+      participantStatus: string | null;
+      answeredPhase: string | null;
+      condition: string | null;
+    }
+  >(
     "submit-write",
     [
-      a.id,
+      w.assignmentId,
       w.participantId,
       randomUUID(),
-      a.studyId,
-      w.taskId,
-      a.taskVersion,
-      a.condition,
+      w.studyId,
+      w.itemId,
       w.rawAnswer,
       w.canonical,
       w.exact,
       w.partial,
       w.rtClientMs ?? null,
-      rtServerMs,
-      shownAt?.toISOString() ?? null,
+      w.timed,
       w.now.toISOString(),
       log,
       w.idempotencyKey,
       w.late,
-      a.itemId,
-      a.phase === "main",
       w.expiresAt.toISOString(),
       w.signals === undefined ? null : JSON.stringify(w.signals),
       SIGNAL_TIME_SLACK_MS,
+      w.known?.itemContentHash ?? null,
+      w.known?.configMd5 ?? null,
+      // A failed attention check is stored only by a caller that records the failure in the same transaction.
+      w.known === null,
     ],
     client,
   );
   if (!r || r.responseId === null) return null;
   return {
     participantStatus: r.participantStatus,
+    phase: r.answeredPhase!,
+    condition: r.condition!,
     next: r,
     progress: { answered: r.answered, total: r.total, practiceTotal: r.practice },
   };

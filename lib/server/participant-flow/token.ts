@@ -1,4 +1,5 @@
 import "server-only";
+import { setBounded } from "@/lib/bounded-map";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getAuthSecret } from "@/lib/server/secrets";
 import type { RequestLike } from "@/lib/server/request-like";
@@ -34,8 +35,7 @@ function currentSecret(): string {
 }
 
 function remember(payload: string, mac: string): void {
-  if (knownMacs.size >= MAX_KNOWN_MACS) knownMacs.delete(knownMacs.keys().next().value!);
-  knownMacs.set(payload, mac);
+  setBounded(knownMacs, payload, mac, MAX_KNOWN_MACS);
 }
 
 export function createParticipantToken(participantId: string, studyId: string): string {

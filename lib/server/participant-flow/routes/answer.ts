@@ -9,7 +9,9 @@ import { withParticipant } from "@/lib/server/participant-flow/routes/with-parti
 export const postAnswer = withParticipant(PARTICIPANT_API.answer, async ({ participant, body }) => {
   const { result, update, timed } = await submitAnswer({
     participantId: participant.participantId,
+    studyId: participant.studyId,
     assignmentId: body.assignmentId,
+    itemId: body.itemId,
     rawAnswer: body.answer,
     idempotencyKey: body.idempotencyKey,
     rtClientMs: body.rtClientMs ?? null,
