@@ -161,38 +161,42 @@ describe("server-clock question timing", () => {
   });
 
   it("untimed: no /shown call; the answer places the display within the time since the question was served", async () => {
-    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1 } });
-    const pids = [await joinAndConsent(study.slug, "fold-a"), await joinAndConsent(study.slug, "fold-b")];
-    const answers: Array<{ pid: string; rtClientMs: number | null }> = [
+    const { study } = await createTranslationStudy({ itemCount: 1, config: { itemsPerTask: 1, answersPerItem: 4 } });
+    // Each case twice: read first, and as the answer route calls it (stored by the write alone, record-response.ts).
+    const answers: Array<{ pid: string; rtClientMs: number | null; route: boolean }> = [];
+    for (const route of [false, true]) {
       // Served 10 min ago (instructions, a break), the question itself on screen for 4 s: the server's time is 4 s.
-      { pid: pids[0]!, rtClientMs: 4_000 },
+      answers.push({ pid: await joinAndConsent(study.slug, `fold-a-${route}`), rtClientMs: 4_000, route });
       // A client claiming longer than the question has been served is held to the server's bound.
-      { pid: pids[1]!, rtClientMs: 3_600_000 },
-    ];
+      answers.push({ pid: await joinAndConsent(study.slug, `fold-b-${route}`), rtClientMs: 3_600_000, route });
+    }
     const servedAt = new Date(Date.now() - 600_000);
-    for (const { pid, rtClientMs } of answers) {
+    for (const { pid, rtClientMs, route } of answers) {
       const current = (await getParticipantSession(pid))!.current!;
       await db.assignment.update({ where: { id: current.assignmentId }, data: { firstShownAt: servedAt } });
       await recordResponse({
         participantId: pid,
         assignmentId: current.assignmentId,
+        ...(route ? { studyId: study.id, itemId: current.item.id } : {}),
         rawAnswer: "move x 1",
         idempotencyKey: `fold-${pid}`,
         rtClientMs,
       });
     }
-    const [a, b] = await Promise.all(
-      pids.map((participantId) =>
+    const stored = await Promise.all(
+      answers.map(({ pid }) =>
         db.response.findFirstOrThrow({
-          where: { participantId },
+          where: { participantId: pid },
           select: { shownAt: true, submittedAt: true, rtServerMs: true },
         }),
       ),
     );
-    expect(a!.rtServerMs).toBe(4_000);
-    expect(a!.submittedAt.getTime() - a!.shownAt!.getTime()).toBe(4_000);
-    expect(b!.shownAt).toEqual(servedAt);
-    expect(b!.rtServerMs).toBe(b!.submittedAt.getTime() - servedAt.getTime());
+    for (const [a, b] of [stored.slice(0, 2), stored.slice(2)]) {
+      expect(a!.rtServerMs).toBe(4_000);
+      expect(a!.submittedAt.getTime() - a!.shownAt!.getTime()).toBe(4_000);
+      expect(b!.shownAt).toEqual(servedAt);
+      expect(b!.rtServerMs).toBe(b!.submittedAt.getTime() - servedAt.getTime());
+    }
   });
 
   it("timed: the answer's client time never moves the server's stamp", async () => {
