@@ -99,10 +99,14 @@ async function answerPath(): Promise<void> {
         let n = 0;
         while (current) {
           const assignmentId = current.assignmentId;
+          const itemId = current.item.id;
           await timed("shown", () => markQuestionShown(id, assignmentId));
           const out = await timed("answer", () =>
             submitAnswer({
               participantId: id,
+              // As the answer route passes them (the token's study, the item the browser names).
+              studyId: study.id,
+              itemId,
               assignmentId,
               rawAnswer: "move x 1",
               idempotencyKey: `${id}-${n++}`,
@@ -124,6 +128,13 @@ async function answerPath(): Promise<void> {
       );
     }
     pg.Client.prototype.query = original;
+    // Whether PostgreSQL plans each execution again (custom) or reuses one plan (generic), on one pooled connection.
+    const plans = await dbPool().query<{ name: string; generic_plans: string; custom_plans: string }>(
+      "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name",
+    );
+    console.log(
+      `plans on one connection: ${plans.rows.map((r) => `${r.name} generic ${r.generic_plans} custom ${r.custom_plans}`).join("; ")}`,
+    );
     await disconnectDb();
   } finally {
     await onTestServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);

@@ -219,7 +219,8 @@ async function gradingContext(
   const [row] = await flowQuery<AnswerKeyRow>("answer-key", [options.assignmentId, options.participantId]);
   if (!row || row.studyId !== options.studyId) return null;
   const task = findTask(row.taskId);
-  if (!task || row.gold === null || row.gold === undefined) throw new Error(`item ${row.itemId} has no task or answer key`);
+  if (!task || row.gold === null || row.gold === undefined)
+    throw new Error(`item ${row.itemId} has no task or answer key`);
   return {
     item: setBounded(
       knownItems,
