@@ -1,6 +1,7 @@
 // The participant handlers (lib/server/participant-flow/routes/) called as any server calls them, with a web Request: the
 // wrapper's refusals, and responses that parse with the contract the browser uses (lib/participant/api-contract.ts).
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { disconnectDb } from "@/lib/server/db";
 import { enterStudy } from "@/lib/server/participant-flow/enter-study";
 import {
@@ -104,5 +105,44 @@ describe("responses parse with the contract the browser uses", () => {
     expect(
       PrimerResponseSchema.parse(await (await postPrimer(post("/api/participant/primer", {}, { cookie }))).json()),
     ).toEqual({ ok: true });
+  });
+});
+
+describe("the answer route", () => {
+  it("stores an answer in one round trip once the process knows the item: it passes the token's study and the item", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 2, config: { itemsPerTask: 2, answersPerItem: 5 } });
+    /** Each answer's round trips, for a participant who answers every question as the browser does. */
+    async function answerAll(pid: string): Promise<number[]> {
+      const entered = await enterStudy({ slug: study.slug, query: { PROLIFIC_PID: pid } });
+      if (entered.kind !== "ok") throw new Error(entered.kind);
+      const cookie = `${PARTICIPANT_COOKIE}=${createParticipantToken(entered.participantId, study.id)}`;
+      const consentBody: ConsentBody = { accept: true, device: TEST_DEVICE };
+      let current = SessionSchema.parse(
+        await (await postConsent(post("/api/participant/consent", consentBody, { cookie }))).json(),
+      ).current;
+      const trips: number[] = [];
+      for (let n = 0; current; n++) {
+        const body: AnswerBody = {
+          assignmentId: current.assignmentId,
+          itemId: current.item.id,
+          answer: "move x 1",
+          idempotencyKey: `route-${pid}-${n}`,
+          rtClientMs: 900,
+        };
+        const spy = vi.spyOn(pg.Client.prototype, "query");
+        try {
+          const res = await postAnswer(post("/api/participant/answer", body, { cookie }));
+          expect(res.status).toBe(200);
+          current = AnswerResponseSchema.parse(await res.json()).update.current;
+          trips.push(spy.mock.calls.length);
+        } finally {
+          spy.mockRestore();
+        }
+      }
+      return trips;
+    }
+    await answerAll("route-first");
+    // The same two items again: kept by the process, so the write alone (no read first).
+    expect(await answerAll("route-second")).toEqual([1, 1]);
   });
 });

@@ -82,8 +82,9 @@ export interface FlowStatementParams {
     reservedUntil: string,
     signals: string | null,
     signalSlackMs: number,
-    itemContentHash: string | null,
+    gradingHash: string | null,
     configMd5: string | null,
-    attentionMayFail: boolean,
+    storeAttention: boolean,
+    timedShownAt: string | null,
   ];
 }

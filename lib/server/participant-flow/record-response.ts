@@ -109,7 +109,7 @@ interface SubmitRow {
   config: string;
   taskId: string;
   taskVersion: number;
-  contentHash: string;
+  gradingHash: string;
   gold: unknown;
   canonical: string | null;
   storedKey: string | null;
@@ -163,6 +163,11 @@ async function decide(row: SubmitRow | undefined, options: RecordResponseOptions
   return null;
 }
 
+/** An attention check is passed by an exactly right answer; a failure is counted (recordAttentionFailure). */
+function passesAttentionCheck(exact: number): boolean {
+  return exact === 1;
+}
+
 function endedOf(status: string | null): RecordResponseResult["ended"] {
   return status === "completed" ? "completed" : status === "screened_out" ? "screened_out" : null;
 }
@@ -175,7 +180,8 @@ async function submitOnce(options: RecordResponseOptions): Promise<SubmittedAnsw
 interface KnownItem {
   id: string;
   task: AnyTask;
-  contentHash: string;
+  /** misi_grading_hash of the item as read: the write checks it still is. */
+  gradingHash: string;
   gold: unknown;
   canonical: string | null;
   /** The item's public fields, kept only for a task that parses answers with them (T9). */
@@ -188,7 +194,6 @@ interface KnownStudy {
   configMd5: string;
 }
 
-const UNIQUE_VIOLATION = "23505";
 const MAX_KNOWN_ITEMS = 50_000;
 const MAX_KNOWN_STUDIES = 1_000;
 const knownItems = new Map<string, KnownItem>();
@@ -197,7 +202,7 @@ const knownStudies = new Map<string, KnownStudy>();
 interface AnswerKeyRow {
   itemId: string;
   taskId: string;
-  contentHash: string;
+  gradingHash: string;
   payload: unknown;
   gold: unknown;
   canonical: string | null;
@@ -208,7 +213,7 @@ interface AnswerKeyRow {
 
 /**
  * The item and study this answer is graded with: kept ones when the browser named the item (`itemId`), else read
- * once for the participant's own assignment (sql/statements/answer-key.sql) and kept. Null: not the participant's.
+ * once for the participant's own assignment (statements/answer-key.sql) and kept. Null: not the participant's.
  */
 async function gradingContext(
   options: RecordResponseOptions & { studyId: string },
@@ -219,8 +224,7 @@ async function gradingContext(
   const [row] = await flowQuery<AnswerKeyRow>("answer-key", [options.assignmentId, options.participantId]);
   if (!row || row.studyId !== options.studyId) return null;
   const task = findTask(row.taskId);
-  if (!task || row.gold === null || row.gold === undefined)
-    throw new Error(`item ${row.itemId} has no task or answer key`);
+  if (!task || row.gold === null || row.gold === undefined) return null; // submitRead says what is wrong
   return {
     item: setBounded(
       knownItems,
@@ -228,7 +232,7 @@ async function gradingContext(
       {
         id: row.itemId,
         task,
-        contentHash: row.contentHash,
+        gradingHash: row.gradingHash,
         gold: row.gold,
         canonical: row.canonical,
         fields: task.parseAnswerForItem ? row.payload : undefined,
@@ -249,7 +253,7 @@ async function gradingContext(
 /** Drops what this process keeps of the row's item and study when the database holds other content (the read is truth). */
 function forgetStale(row: SubmitRow): void {
   const item = knownItems.get(row.itemId);
-  if (item && item.contentHash !== row.contentHash) knownItems.delete(row.itemId);
+  if (item && item.gradingHash !== row.gradingHash) knownItems.delete(row.itemId);
   const study = knownStudies.get(row.studyId);
   if (study && study.configMd5 !== md5(row.config)) knownStudies.delete(row.studyId);
 }
@@ -268,16 +272,25 @@ function md5(text: string): string {
  */
 async function submitDirect(options: RecordResponseOptions): Promise<SubmittedAnswer | null> {
   const studyId = options.studyId;
-  if (options.timedOut || studyId === undefined) return null;
+  if (options.timedOut || studyId === undefined || knownStudies.get(studyId)?.config.timeLimitSec != null) return null;
+  try {
+    return await writeDirect(options, studyId);
+  } catch (err) {
+    if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
+    // Anything else (a unique key refused the insert: this key stored for another question; an item without a key)
+    // is for the read to decide and say, after what it decides first (a replay, a session that ended).
+    return null;
+  }
+}
+
+async function writeDirect(options: RecordResponseOptions, studyId: string): Promise<SubmittedAnswer | null> {
   const known = await gradingContext({ ...options, studyId });
   if (!known || known.study.config.timeLimitSec !== null) return null;
   const { item, study } = known;
   const graded = item.task.gradeText(options.rawAnswer, item.gold, undefined, item.fields);
   if (!graded.ok) return null;
   const now = new Date();
-  let written: WrittenAnswer | null;
-  try {
-    written = await writeAnswer({
+  const written = await writeAnswer({
       ...options,
       studyId,
       itemId: item.id,
@@ -288,14 +301,10 @@ async function submitDirect(options: RecordResponseOptions): Promise<SubmittedAn
       now,
       timed: false,
       expiresAt: new Date(now.getTime() + study.config.assignmentTimeoutMin * 60_000),
-      known: { itemContentHash: item.contentHash, configMd5: study.configMd5 },
+      timedShownAt: null,
+      storeAttention: passesAttentionCheck(graded.score.exact),
+      known: { gradingHash: item.gradingHash, configMd5: study.configMd5 },
     });
-  } catch (err) {
-    if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
-    // A unique key refused the insert (this key stored for another question): the read decides why.
-    if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) return null;
-    throw err;
-  }
   if (!written) return null; // a replay, a refusal, or what is kept here is stale: submitRead decides and tells
 
   return storedOutcome(options.participantId, written, study.config, item.canonical, graded.score.exact);
@@ -364,10 +373,12 @@ async function submitRead(options: RecordResponseOptions): Promise<SubmittedAnsw
     late,
     now,
     timed: config.timeLimitSec !== null,
+    timedShownAt: config.timeLimitSec !== null ? shownAt : null,
     expiresAt: new Date(now.getTime() + config.assignmentTimeoutMin * 60_000),
+    storeAttention: true, // a failure is recorded below, in the same transaction
     known: null,
   };
-  const attentionFailed = a.phase === "attention" && exact !== 1;
+  const attentionFailed = a.phase === "attention" && !passesAttentionCheck(exact);
   let written: WrittenAnswer | null;
   try {
     written = attentionFailed
@@ -433,11 +444,14 @@ interface AnswerWrite extends RecordResponseOptions {
   partial: number;
   late: boolean;
   now: Date;
-  /** The study has a time limit (the shown time is the server's stamp, submit-write.sql). */
+  /** The study has a time limit, and the stamp its clock counted from (shownAtOf): the stored shown time. */
   timed: boolean;
+  timedShownAt: Date | null;
+  /** An attention check may be stored by the write alone: it passed, or the caller records the failure with it. */
+  storeAttention: boolean;
   expiresAt: Date;
   /** What a write without a read graded with (checked by the statement); null when read in this request. */
-  known: { itemContentHash: string; configMd5: string } | null;
+  known: { gradingHash: string; configMd5: string } | null;
 }
 
 type NextRow = NextQuestionColumns;
@@ -451,7 +465,7 @@ interface WrittenAnswer {
   progress: { answered: number; total: number; practiceTotal: number };
 }
 
-/** The single write statement (sql/statements/submit-write.sql); null when it stored nothing (see its header). */
+/** The single write statement (statements/submit-write.sql); null when it stored nothing (see its header). */
 async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<WrittenAnswer | null> {
   const log = w.interactionLog === undefined || w.interactionLog === null ? null : JSON.stringify(w.interactionLog);
   const [r] = await flowQuery<
@@ -482,10 +496,10 @@ async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<Written
       w.expiresAt.toISOString(),
       w.signals === undefined ? null : JSON.stringify(w.signals),
       SIGNAL_TIME_SLACK_MS,
-      w.known?.itemContentHash ?? null,
+      w.known?.gradingHash ?? null,
       w.known?.configMd5 ?? null,
-      // A failed attention check is stored only by a caller that records the failure in the same transaction.
-      w.known === null,
+      w.storeAttention,
+      w.timedShownAt?.toISOString() ?? null,
     ],
     client,
   );
@@ -499,7 +513,7 @@ async function writeAnswer(w: AnswerWrite, client?: FlowClient): Promise<Written
   };
 }
 
-/** Progress and next question after a replay (read only; sql/statements/submit-update.sql). */
+/** Progress and next question after a replay (read only; statements/submit-update.sql). */
 async function readUpdate(participantId: string, condition: string, config: StudyConfig): Promise<SessionUpdateDto> {
   const [r] = await flowQuery<NextRow & { participantStatus: string }>("submit-update", [participantId]);
   const status = r!.participantStatus;

@@ -574,7 +574,7 @@ describe("an answer stored by its write alone: what it trusts is checked there",
     await expect(db.response.count({ where: { participantId: { in: [pid, other] } } })).resolves.toBe(0);
   });
 
-  it("an item whose content changed is graded by the database's key, not the one kept", async () => {
+  it("an answer key corrected in place is graded by the database's key, not the one kept", async () => {
     const { pid, current, base } = await knownItemsStudy();
     const key = await db.answerKey.findUniqueOrThrow({ where: { itemId: current.itemId } });
     const changed = key.canonical === "move y 3" ? "move x 4" : "move y 3";
@@ -583,7 +583,6 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       where: { itemId: current.itemId },
       data: { gold: { axis, distanceA: Number(distance) }, canonical: changed },
     });
-    await db.item.update({ where: { id: current.itemId }, data: { contentHash: `changed-${current.itemId}` } });
     await submitAnswerAsCalled({
       ...base,
       assignmentId: current.id,
@@ -617,5 +616,56 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       exact: 0,
       shownAt,
     });
+  });
+
+  it("a session that ended, or a token's other study, stores nothing the read would refuse", async () => {
+    const { pid, current, base } = await knownItemsStudy();
+    const other = await knownItemsStudy(); // a second study the process knows, with its items
+    // The token names a study the participant is not in: stored all the same, under the participant's own study.
+    await submitAnswerAsCalled({
+      ...base,
+      studyId: other.study.id,
+      assignmentId: current.id,
+      itemId: current.itemId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `study-${pid}`,
+    });
+    await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.id } })).resolves.toMatchObject({
+      studyId: base.studyId,
+    });
+    await db.participant.update({ where: { id: other.pid }, data: { status: "screened_out" } });
+    await expect(
+      submitAnswerAsCalled({
+        ...other.base,
+        assignmentId: other.current.id,
+        itemId: other.current.itemId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `ended-${other.pid}`,
+      }),
+    ).rejects.toMatchObject({ code: "GONE" });
+    await expect(db.response.count({ where: { participantId: other.pid } })).resolves.toBe(0);
+  });
+
+  it("an answer without an item id (a page from before it was sent) or with an unknown one is stored and scored", async () => {
+    const { pid, current, later, base } = await knownItemsStudy();
+    const keys = await db.answerKey.findMany({ where: { itemId: { in: [current.itemId, later.itemId] } } });
+    const canonicalOf = (itemId: string) => keys.find((k) => k.itemId === itemId)!.canonical;
+    await submitAnswerAsCalled({
+      ...base,
+      assignmentId: current.id,
+      rawAnswer: canonicalOf(current.itemId),
+      idempotencyKey: `no-item-${pid}`,
+    });
+    await submitAnswerAsCalled({
+      ...base,
+      assignmentId: later.id,
+      itemId: "no-such-item",
+      rawAnswer: canonicalOf(later.itemId),
+      idempotencyKey: `unknown-item-${pid}`,
+    });
+    const stored = await db.response.findMany({ where: { participantId: pid }, select: { itemId: true, exact: true } });
+    expect(stored.sort((a, b) => a.itemId.localeCompare(b.itemId))).toEqual(
+      [current.itemId, later.itemId].sort().map((itemId) => ({ itemId, exact: 1 })),
+    );
   });
 });

@@ -7,7 +7,8 @@
 SELECT a.id, a."itemId", a.phase::text AS phase, a.status::text AS status, a."firstShownAt", a."questionShownAt",
        p.status::text AS "participantStatus", p.condition, p."studyId", p.flags,
        s.config::text AS config, -- as text: the app keeps a parsed config by it (parseStoredStudyConfigText)
-       i."taskId", i."taskVersion", i."contentHash", k.gold, k.canonical,
+       i."taskId", i."taskVersion", k.gold, k.canonical,
+       misi_grading_hash(i."contentHash", i."taskId", i."taskVersion", k.gold, k.canonical) AS "gradingHash",
        r."idempotencyKey" AS "storedKey", r.exact AS "storedExact",
        (SELECT x."assignmentId" FROM "Response" x WHERE x."idempotencyKey" = $3) AS "keyAssignmentId",
        EXISTS (SELECT 1 FROM misi_open_assignments($2) e WHERE e.position < a.position) AS "openBefore"

@@ -3,14 +3,14 @@
 -- next question shown, completes the session when nothing is left open, and returns progress with the next question.
 -- It writes only when the answer may be stored now, checked here so that an answer needs no read before it (#31): the
 -- session is active and in this study, the assignment is the participant's, still open, holds this item and is the
--- current question (misi_open_assignments), and, when the caller graded from what it kept in memory, that item's
--- content and the study's config are the ones it kept. No row from `upd`: nothing written (the caller reads and decides
--- on what is stored).
--- `timed`: the study has a time limit (the display time rule below); `itemContentHash`, `configMd5`: what the caller
--- graded with (Item."contentHash", md5 of Study.config as text), NULL when it read them in this request;
--- `attentionMayFail`: false when a failed attention check must not be stored by this statement alone (the caller
--- records the failure in a transaction); `reservedUntil`: the renewed reservation's end; `signals`: the browser's
--- integrity signals, capped with `signalSlackMs` (SIGNAL_TIME_SLACK_MS).
+-- current question (no open question before it, misi_open_assignments), and, when the caller graded from what it kept
+-- in memory, that item and the study's config are the ones it kept. No row from `upd`: nothing written (the caller
+-- reads and decides on what is stored).
+-- `timed`: the study has a time limit, `timedShownAt` the stamp its clock counted from (the display time rule below);
+-- `gradingHash`, `configMd5`: what the caller graded with (misi_grading_hash, md5 of Study.config as text), NULL when
+-- it read them in this request; `storeAttention`: an attention check may be stored by this statement alone (passed, or
+-- the caller records the failure in the same transaction); `reservedUntil`: the renewed reservation's end;
+-- `signals`: the browser's integrity signals, capped with `signalSlackMs` (SIGNAL_TIME_SLACK_MS).
 -- @param $1 assignmentId text
 -- @param $2 participantId text
 -- @param $3 responseId text
@@ -29,13 +29,16 @@
 -- @param $16 reservedUntil timestamp
 -- @param $17 signals jsonb?
 -- @param $18 signalSlackMs int
--- @param $19 itemContentHash text?
+-- @param $19 gradingHash text?
 -- @param $20 configMd5 text?
--- @param $21 attentionMayFail boolean
+-- @param $21 storeAttention boolean
+-- @param $22 timedShownAt timestamp?
 WITH p AS (
   SELECT condition FROM "Participant" WHERE id = $2 AND "studyId" = $4 AND status = 'active'
 ), it AS (
-  SELECT i."taskId", i."taskVersion" FROM "Item" i WHERE i.id = $5 AND ($19::text IS NULL OR i."contentHash" = $19::text)
+  SELECT i."taskId", i."taskVersion" FROM "Item" i JOIN "AnswerKey" k ON k."itemId" = i.id
+  WHERE i.id = $5
+    AND ($19::text IS NULL OR misi_grading_hash(i."contentHash", i."taskId", i."taskVersion", k.gold, k.canonical) = $19::text)
 ), open_all AS (
   SELECT * FROM misi_open_assignments($2)
 ), upd AS (
@@ -45,16 +48,17 @@ WITH p AS (
     -- Only the current question: a later one's clock has not started, so an answer to it would be in time however
     -- long it was studied.
     AND NOT EXISTS (SELECT 1 FROM open_all e WHERE e.position < a.position)
-    AND (a.phase <> 'attention' OR $8::int = 1 OR $21::boolean)
+    AND (a.phase <> 'attention' OR $21::boolean)
     AND ($20::text IS NULL OR EXISTS (SELECT 1 FROM "Study" s WHERE s.id = $4 AND md5(s.config::text) = $20::text))
-  -- THE rule for when the question itself was on screen (the stored `shownAt`, and `rtServerMs` from it). A timed
-  -- study's is the server's stamp (POST /api/participant/shown), which its clock and content gate need. An untimed
-  -- study's browser sends no /shown (one round trip per question saved, #31): the answer's own client time places the
-  -- display, held between when the question was served ("firstShownAt") and now. A client can so make its time
-  -- shorter (then under the task's floor, flagged) but never longer than the server saw it served, the bound a client
-  -- that skipped /shown had before too. A stamp that exists (a page loaded before that change) is used as is.
+  -- When the question itself was on screen (the stored `shownAt`, and `rtServerMs` from it). A timed study's is the
+  -- stamp its clock counted from (record-response.ts, shownAtOf: the server's POST /api/participant/shown), which its
+  -- clock and content gate need. An untimed study's browser sends no /shown (one round trip per question saved, #31):
+  -- the answer's own client time places the display, held between when the question was served ("firstShownAt") and
+  -- now. A client can so make its time shorter (then under the task's floor, flagged) but never longer than the server
+  -- saw it served. A server stamp, if the question has one, is used as is.
   RETURNING a.id, a.phase,
-    CASE WHEN $11::boolean OR a."questionShownAt" IS NOT NULL OR a."firstShownAt" IS NULL OR $10::int IS NULL
+    CASE WHEN $11::boolean THEN $22::timestamp(3)
+         WHEN a."questionShownAt" IS NOT NULL OR a."firstShownAt" IS NULL OR $10::int IS NULL
          THEN COALESCE(a."questionShownAt", a."firstShownAt")
          ELSE GREATEST(a."firstShownAt", $12::timestamp(3) - $10::int * interval '1 millisecond') END AS "shownAt"
 ), ins AS (
@@ -63,7 +67,8 @@ WITH p AS (
                           "interactionLog", "idempotencyKey", late)
   SELECT $3::text, upd.id, $2::text, $4::text, $5::text, it."taskId", it."taskVersion", upd.phase, p.condition,
          $6::text, $7::text, $8::int, $9::float8, $10::int,
-         (extract(epoch FROM $12::timestamp(3) - upd."shownAt") * 1000)::int, upd."shownAt", $12::timestamp(3),
+         -- Held to int's range (a question shown 25 days before its answer): stored, not refused.
+         LEAST(extract(epoch FROM $12::timestamp(3) - upd."shownAt") * 1000, 2147483647)::int, upd."shownAt", $12::timestamp(3),
          $13::jsonb, $14::text, $15::boolean
   FROM upd, it, p
   RETURNING id, "rtServerMs"
