@@ -115,5 +115,12 @@ describe("answer key isolation", () => {
       const text = fs.readFileSync(path.join(file.parentPath, file.name), "utf8");
       expect(text, `${file.name} must not touch the answer key`).not.toMatch(/answerKey|AnswerKey|scoring\//);
     }
+    // The flow's SQL: only the statements that grade an answer read the key, and none returns it to a route's response
+    // (record-response.ts keeps what they read on the server).
+    const statements = fs.readdirSync(path.join(dir, "statements")).filter((f) => f.endsWith(".sql"));
+    const readingKey = statements.filter((f) =>
+      /"AnswerKey"/.test(fs.readFileSync(path.join(dir, "statements", f), "utf8")),
+    );
+    expect(readingKey.sort()).toEqual(["grading-context.sql", "submit-read.sql", "submit-write.sql"]);
   });
 });

@@ -199,7 +199,7 @@ const MAX_KNOWN_STUDIES = 1_000;
 const knownItems = new Map<string, KnownItem>();
 const knownStudies = new Map<string, KnownStudy>();
 
-interface AnswerKeyRow {
+interface GradingRow {
   itemId: string;
   taskId: string;
   gradingHash: string;
@@ -213,7 +213,7 @@ interface AnswerKeyRow {
 
 /**
  * The item and study this answer is graded with: kept ones when the browser named the item (`itemId`), else read
- * once for the participant's own assignment (statements/answer-key.sql) and kept. Null: not the participant's.
+ * once for the participant's own assignment (statements/grading-context.sql) and kept. Null: not the participant's.
  */
 async function gradingContext(
   options: RecordResponseOptions & { studyId: string },
@@ -221,7 +221,7 @@ async function gradingContext(
   const item = options.itemId === undefined ? undefined : knownItems.get(options.itemId);
   const study = knownStudies.get(options.studyId);
   if (item && study) return { item, study };
-  const [row] = await flowQuery<AnswerKeyRow>("answer-key", [options.assignmentId, options.participantId]);
+  const [row] = await flowQuery<GradingRow>("grading-context", [options.assignmentId, options.participantId]);
   if (!row || row.studyId !== options.studyId) return null;
   const task = findTask(row.taskId);
   if (!task || row.gold === null || row.gold === undefined) return null; // submitRead says what is wrong
@@ -291,20 +291,20 @@ async function writeDirect(options: RecordResponseOptions, studyId: string): Pro
   if (!graded.ok) return null;
   const now = new Date();
   const written = await writeAnswer({
-      ...options,
-      studyId,
-      itemId: item.id,
-      canonical: graded.canonical,
-      exact: graded.score.exact,
-      partial: graded.score.partial,
-      late: false,
-      now,
-      timed: false,
-      expiresAt: new Date(now.getTime() + study.config.assignmentTimeoutMin * 60_000),
-      timedShownAt: null,
-      storeAttention: passesAttentionCheck(graded.score.exact),
-      known: { gradingHash: item.gradingHash, configMd5: study.configMd5 },
-    });
+    ...options,
+    studyId,
+    itemId: item.id,
+    canonical: graded.canonical,
+    exact: graded.score.exact,
+    partial: graded.score.partial,
+    late: false,
+    now,
+    timed: false,
+    expiresAt: new Date(now.getTime() + study.config.assignmentTimeoutMin * 60_000),
+    timedShownAt: null,
+    storeAttention: passesAttentionCheck(graded.score.exact),
+    known: { gradingHash: item.gradingHash, configMd5: study.configMd5 },
+  });
   if (!written) return null; // a replay, a refusal, or what is kept here is stale: submitRead decides and tells
 
   return storedOutcome(options.participantId, written, study.config, item.canonical, graded.score.exact);
