@@ -225,6 +225,7 @@ async function gradingContext(
   if (!row || row.studyId !== options.studyId) return null;
   const task = findTask(row.taskId);
   if (!task || row.gold === null || row.gold === undefined) return null; // submitRead says what is wrong
+  const configMd5 = md5(row.config);
   return {
     item: setBounded(
       knownItems,
@@ -239,14 +240,16 @@ async function gradingContext(
       },
       MAX_KNOWN_ITEMS,
     ),
+    // The config just read, unless the kept one is the same text.
     study:
-      study ??
-      setBounded(
-        knownStudies,
-        row.studyId,
-        { config: parseStoredStudyConfigText(row.config), configMd5: md5(row.config) },
-        MAX_KNOWN_STUDIES,
-      ),
+      study?.configMd5 === configMd5
+        ? study
+        : setBounded(
+            knownStudies,
+            row.studyId,
+            { config: parseStoredStudyConfigText(row.config), configMd5 },
+            MAX_KNOWN_STUDIES,
+          ),
   };
 }
 
@@ -273,17 +276,22 @@ function md5(text: string): string {
 async function submitDirect(options: RecordResponseOptions): Promise<SubmittedAnswer | null> {
   const studyId = options.studyId;
   if (options.timedOut || studyId === undefined || knownStudies.get(studyId)?.config.timeLimitSec != null) return null;
+  let direct: Awaited<ReturnType<typeof writeDirect>>;
   try {
-    return await writeDirect(options, studyId);
+    direct = await writeDirect(options, studyId);
   } catch (err) {
     if (isTransientDbError(err)) throw err; // withDbRetry runs the whole submit again
     // Anything else (a unique key refused the insert: this key stored for another question; an item without a key)
     // is for the read to decide and say, after what it decides first (a replay, a session that ended).
     return null;
   }
+  if (!direct) return null;
+  const { written, study, item, exact } = direct;
+  return storedOutcome(options.participantId, written, study.config, item.canonical, exact);
 }
 
-async function writeDirect(options: RecordResponseOptions, studyId: string): Promise<SubmittedAnswer | null> {
+/** Grades with what is kept and writes; null when it cannot grade so or the write stored nothing. */
+async function writeDirect(options: RecordResponseOptions, studyId: string) {
   const known = await gradingContext({ ...options, studyId });
   if (!known || known.study.config.timeLimitSec !== null) return null;
   const { item, study } = known;
@@ -305,9 +313,8 @@ async function writeDirect(options: RecordResponseOptions, studyId: string): Pro
     storeAttention: passesAttentionCheck(graded.score.exact),
     known: { gradingHash: item.gradingHash, configMd5: study.configMd5 },
   });
-  if (!written) return null; // a replay, a refusal, or what is kept here is stale: submitRead decides and tells
-
-  return storedOutcome(options.participantId, written, study.config, item.canonical, graded.score.exact);
+  // Null: a replay, a refusal, or what is kept here is stale (submitRead decides, says why, and drops it).
+  return written ? { written, study, item, exact: graded.score.exact } : null;
 }
 
 /** Read, decide, grade, write: the first answer to an item in this process, and every case submitDirect leaves. */

@@ -668,4 +668,55 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       [current.itemId, later.itemId].sort().map((itemId) => ({ itemId, exact: 1 })),
     );
   });
+
+  it("a key used for another question, or a released question, is refused with the read's reason", async () => {
+    const { pid, current, later, base } = await knownItemsStudy();
+    await submitAnswerAsCalled({
+      ...base,
+      assignmentId: current.id,
+      itemId: current.itemId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `reused-${pid}`,
+    });
+    await expect(
+      submitAnswerAsCalled({
+        ...base,
+        assignmentId: later.id,
+        itemId: later.itemId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `reused-${pid}`,
+      }),
+    ).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "This submission key was already used for another question.",
+    });
+    await db.assignment.update({ where: { id: later.id }, data: { status: "abandoned" } });
+    await expect(
+      submitAnswerAsCalled({
+        ...base,
+        assignmentId: later.id,
+        itemId: later.itemId,
+        rawAnswer: "move x 1",
+        idempotencyKey: `released-${pid}`,
+      }),
+    ).rejects.toMatchObject({ code: "GONE" });
+    await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(1);
+  });
+
+  it("a question with no shown time stores none, and no server time (not int's maximum)", async () => {
+    const { pid, current, base } = await knownItemsStudy();
+    await db.assignment.update({ where: { id: current.id }, data: { firstShownAt: null, questionShownAt: null } });
+    await submitAnswerAsCalled({
+      ...base,
+      assignmentId: current.id,
+      itemId: current.itemId,
+      rawAnswer: "move x 1",
+      idempotencyKey: `unshown-${pid}`,
+    });
+    await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.id } })).resolves.toMatchObject({
+      shownAt: null,
+      rtServerMs: null,
+      rtClientMs: 2000,
+    });
+  });
 });

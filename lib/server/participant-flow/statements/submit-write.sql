@@ -67,8 +67,11 @@ WITH p AS (
                           "interactionLog", "idempotencyKey", late)
   SELECT $3::text, upd.id, $2::text, $4::text, $5::text, it."taskId", it."taskVersion", upd.phase, p.condition,
          $6::text, $7::text, $8::int, $9::float8, $10::int,
-         -- Held to int's range (a question shown 25 days before its answer): stored, not refused.
-         LEAST(extract(epoch FROM $12::timestamp(3) - upd."shownAt") * 1000, 2147483647)::int, upd."shownAt", $12::timestamp(3),
+         -- Held to int's range (a question shown 25 days before its answer): stored, not refused. NULL without a shown
+         -- time (LEAST alone would make it the maximum).
+         CASE WHEN upd."shownAt" IS NOT NULL
+              THEN LEAST(extract(epoch FROM $12::timestamp(3) - upd."shownAt") * 1000, 2147483647)::int END,
+         upd."shownAt", $12::timestamp(3),
          $13::jsonb, $14::text, $15::boolean
   FROM upd, it, p
   RETURNING id, "rtServerMs"
