@@ -156,7 +156,8 @@ describe("signed image links, as the participant routes issue them and the app s
     const session = await withSignedImageUrls((await getParticipantSession(participantId))!, who, false);
     const urls = [...session.current!.item.images.map((i) => i.url!), ...session.upcomingImageUrls];
     for (const url of urls) expect(url).toMatch(LINK);
-    expect(urls.join(" ")).not.toMatch(/move|[xyz]\b/i);
+    // The digest is a MAC (its letters are random: "Ky-" once read as an axis token); the rest of the link is checked.
+    expect(urls.map((u) => u.replace(/&s=[A-Za-z0-9_-]+$/, "")).join(" ")).not.toMatch(/move|[xyz]\b/i);
   });
 
   it("backfill writes every stored picture the store lacks and corrects a row whose hash is not its bytes'", async () => {
