@@ -526,7 +526,10 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       select: { id: true, itemId: true },
     });
     const base = { participantId: pid, studyId: study.id, rtClientMs: 2000 };
-    return { study, pid, current: current!, later: later!, base };
+    /** An answer as the route passes it: the token's study and the assignment's own item. */
+    const answer = (a: { id: string; itemId: string }, rawAnswer: string, idempotencyKey: string) =>
+      submitAnswerAsCalled({ ...base, assignmentId: a.id, itemId: a.itemId, rawAnswer, idempotencyKey });
+    return { study, pid, current: current!, later: later!, base, answer };
   }
 
   it("a browser naming another item is graded by its assignment's own item", async () => {
@@ -550,16 +553,11 @@ describe("an answer stored by its write alone: what it trusts is checked there",
   });
 
   it("only the current question is stored, and only the participant's own", async () => {
-    const { pid, later, base, study } = await knownItemsStudy();
-    await expect(
-      submitAnswerAsCalled({
-        ...base,
-        assignmentId: later.id,
-        itemId: later.itemId,
-        rawAnswer: "move y 2",
-        idempotencyKey: `later-${pid}`,
-      }),
-    ).rejects.toMatchObject({ code: "CONFLICT", message: "This is not your current question." });
+    const { pid, later, base, study, answer } = await knownItemsStudy();
+    await expect(answer(later, "move y 2", `later-${pid}`)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "This is not your current question.",
+    });
     const other = await started(study.slug, `other-${study.slug}`);
     const theirs = (await getParticipantSession(other))!.current!;
     await expect(
@@ -575,7 +573,7 @@ describe("an answer stored by its write alone: what it trusts is checked there",
   });
 
   it("an answer key corrected in place is graded by the database's key, not the one kept", async () => {
-    const { pid, current, base } = await knownItemsStudy();
+    const { pid, current, answer } = await knownItemsStudy();
     const key = await db.answerKey.findUniqueOrThrow({ where: { itemId: current.itemId } });
     const changed = key.canonical === "move y 3" ? "move x 4" : "move y 3";
     const [axis, distance] = changed.split(" ").slice(1);
@@ -583,20 +581,14 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       where: { itemId: current.itemId },
       data: { gold: { axis, distanceA: Number(distance) }, canonical: changed },
     });
-    await submitAnswerAsCalled({
-      ...base,
-      assignmentId: current.id,
-      itemId: current.itemId,
-      rawAnswer: changed,
-      idempotencyKey: `changed-${pid}`,
-    });
+    await answer(current, changed, `changed-${pid}`);
     await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.id } })).resolves.toMatchObject({
       exact: 1,
     });
   });
 
   it("a study whose config changed is answered under the database's config (here: timed, so late)", async () => {
-    const { pid, current, base, study } = await knownItemsStudy();
+    const { pid, current, study, answer } = await knownItemsStudy();
     await db.$executeRaw`UPDATE "Study" SET config = jsonb_set(config, '{timeLimitSec}', '30') WHERE id = ${study.id}`;
     const shownAt = new Date(Date.now() - 120_000);
     await db.assignment.update({
@@ -604,13 +596,7 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       data: { firstShownAt: shownAt, questionShownAt: shownAt },
     });
     const gold = await db.answerKey.findUniqueOrThrow({ where: { itemId: current.itemId } });
-    await submitAnswerAsCalled({
-      ...base,
-      assignmentId: current.id,
-      itemId: current.itemId,
-      rawAnswer: gold.canonical,
-      idempotencyKey: `config-${pid}`,
-    });
+    await answer(current, gold.canonical, `config-${pid}`);
     await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.id } })).resolves.toMatchObject({
       late: true,
       exact: 0,
@@ -634,15 +620,7 @@ describe("an answer stored by its write alone: what it trusts is checked there",
       studyId: base.studyId,
     });
     await db.participant.update({ where: { id: other.pid }, data: { status: "screened_out" } });
-    await expect(
-      submitAnswerAsCalled({
-        ...other.base,
-        assignmentId: other.current.id,
-        itemId: other.current.itemId,
-        rawAnswer: "move x 1",
-        idempotencyKey: `ended-${other.pid}`,
-      }),
-    ).rejects.toMatchObject({ code: "GONE" });
+    await expect(other.answer(other.current, "move x 1", `ended-${other.pid}`)).rejects.toMatchObject({ code: "GONE" });
     await expect(db.response.count({ where: { participantId: other.pid } })).resolves.toBe(0);
   });
 
@@ -670,49 +648,21 @@ describe("an answer stored by its write alone: what it trusts is checked there",
   });
 
   it("a key used for another question, or a released question, is refused with the read's reason", async () => {
-    const { pid, current, later, base } = await knownItemsStudy();
-    await submitAnswerAsCalled({
-      ...base,
-      assignmentId: current.id,
-      itemId: current.itemId,
-      rawAnswer: "move x 1",
-      idempotencyKey: `reused-${pid}`,
-    });
-    await expect(
-      submitAnswerAsCalled({
-        ...base,
-        assignmentId: later.id,
-        itemId: later.itemId,
-        rawAnswer: "move x 1",
-        idempotencyKey: `reused-${pid}`,
-      }),
-    ).rejects.toMatchObject({
+    const { pid, current, later, answer } = await knownItemsStudy();
+    await answer(current, "move x 1", `reused-${pid}`);
+    await expect(answer(later, "move x 1", `reused-${pid}`)).rejects.toMatchObject({
       code: "CONFLICT",
       message: "This submission key was already used for another question.",
     });
     await db.assignment.update({ where: { id: later.id }, data: { status: "abandoned" } });
-    await expect(
-      submitAnswerAsCalled({
-        ...base,
-        assignmentId: later.id,
-        itemId: later.itemId,
-        rawAnswer: "move x 1",
-        idempotencyKey: `released-${pid}`,
-      }),
-    ).rejects.toMatchObject({ code: "GONE" });
+    await expect(answer(later, "move x 1", `released-${pid}`)).rejects.toMatchObject({ code: "GONE" });
     await expect(db.response.count({ where: { participantId: pid } })).resolves.toBe(1);
   });
 
   it("a question with no shown time stores none, and no server time (not int's maximum)", async () => {
-    const { pid, current, base } = await knownItemsStudy();
+    const { pid, current, answer } = await knownItemsStudy();
     await db.assignment.update({ where: { id: current.id }, data: { firstShownAt: null, questionShownAt: null } });
-    await submitAnswerAsCalled({
-      ...base,
-      assignmentId: current.id,
-      itemId: current.itemId,
-      rawAnswer: "move x 1",
-      idempotencyKey: `unshown-${pid}`,
-    });
+    await answer(current, "move x 1", `unshown-${pid}`);
     await expect(db.response.findUniqueOrThrow({ where: { assignmentId: current.id } })).resolves.toMatchObject({
       shownAt: null,
       rtServerMs: null,
