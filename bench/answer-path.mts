@@ -93,6 +93,11 @@ async function answerPath(): Promise<void> {
         totals[kind].n++;
         return out;
       };
+      // WAL written by the whole server meanwhile (the shared box's other databases included, so an upper bound for
+      // this client's); from the insert position, which counts at once (pg_stat_wal's counters lag by seconds).
+      const walNow = async () =>
+        (await dbPool().query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]!.lsn;
+      const wal0 = await walNow();
       const t0 = performance.now();
       for (const id of ids) {
         let current = (await timed("session", () => getParticipantSession(id)))!.current;
@@ -117,6 +122,10 @@ async function answerPath(): Promise<void> {
         }
       }
       const seconds = (performance.now() - t0) / 1000;
+      const wal1 = await walNow();
+      const walBytes = (
+        await dbPool().query<{ d: string }>("SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text AS d", [wal1, wal0])
+      ).rows[0]!.d;
       const line = (Object.keys(totals) as Array<keyof typeof totals>)
         .map(
           (k) =>
@@ -124,7 +133,7 @@ async function answerPath(): Promise<void> {
         )
         .join("; ");
       console.log(
-        `round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client)`,
+        `round ${round}: ${line}; answers/s ${(totals.answer.n / seconds).toFixed(1)} (one sequential client); WAL ${Math.round(Number(walBytes) / totals.answer.n)} bytes per answer (whole server; session reads and shown stamps included)`,
       );
     }
     pg.Client.prototype.query = original;
@@ -134,6 +143,16 @@ async function answerPath(): Promise<void> {
     );
     console.log(
       `plans on one connection: ${plans.rows.map((r) => `${r.name} generic ${r.generic_plans} custom ${r.custom_plans}`).join("; ")}`,
+    );
+    // Row versions written: an update that is not HOT adds an entry to every index of its table.
+    // An idle backend adds its table counters to the view within 10 s (PGSTAT_IDLE_INTERVAL): wait that out.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const tables = await dbPool().query<{ relname: string; ins: string; upd: string; hot: string }>(
+      `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables
+       WHERE n_tup_ins + n_tup_upd > 0 ORDER BY relname`,
+    );
+    console.log(
+      `rows written: ${tables.rows.map((r) => `${r.relname} inserted ${r.ins}, updated ${r.upd} (HOT ${r.hot})`).join("; ")}`,
     );
     await disconnectDb();
   } finally {
