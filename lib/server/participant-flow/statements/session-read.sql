@@ -43,8 +43,11 @@ SELECT p.id, p."studyId", CASE WHEN (SELECT yes FROM finished) THEN 'completed' 
        (SELECT count(*) FROM a WHERE a.status = 'answered')::int AS answered, (SELECT count(*) FROM a)::int AS total,
        (SELECT count(*) FROM a WHERE a.phase = 'practice')::int AS practice,
        -- A question of the current question's task is answered: its instructions were read (an untimed study sends
-       -- no "shown" stamp that would say so, #31).
-       EXISTS (SELECT 1 FROM "Assignment" y JOIN "Item" yi ON yi.id = y."itemId"
-               WHERE y."participantId" = $1 AND y.status = 'answered' AND yi."taskId" = ni."taskId") AS "taskAnswered",
+       -- no "shown" stamp that would say so, #31). The item's task is a scalar subquery by primary key, not a join: on
+       -- tables never analysed a join was planned from the task's items (Item_taskId_status_idx), every item of the
+       -- task in the pool for each session read.
+       EXISTS (SELECT 1 FROM "Assignment" y
+               WHERE y."participantId" = $1 AND y.status = 'answered'
+                 AND (SELECT yi."taskId" FROM "Item" yi WHERE yi.id = y."itemId") = ni."taskId") AS "taskAnswered",
        -- @include next-question
 FROM p LEFT JOIN nxt n ON true LEFT JOIN "Item" ni ON ni.id = n."itemId"
