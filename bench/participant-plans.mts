@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     participants: { type: "string", default: "5000" },
     "per-participant": { type: "string", default: "20" },
     "sign-in-events": { type: "string", default: "200000" },
+    // Also print the whole plan (EXPLAIN's text form) of the statements whose label contains this.
+    show: { type: "string" },
   },
 });
 const N = Number(args.participants);
@@ -54,16 +56,22 @@ async function seed(c: pg.Client): Promise<string> {
     [items],
   );
   await c.query(
-    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, status, "orderSeed", "consentAt")
-     SELECT 'p-' || g, 'study', 'x-' || g, 'static', 'active', 's', now() FROM generate_series(0, $1::int) g`,
+    `INSERT INTO "Participant" (id, "studyId", "externalId", condition, status, "orderSeed", "consentAt", "reservedUntil")
+     SELECT 'p-' || g, 'study', 'x-' || g, 'static', 'active', 's', now(), now() + interval '1 hour'
+     FROM generate_series(0, $1::int) g`,
     [N],
   );
   // Participant p holds items (p + 100 j) mod items at positions j: distinct within a participant.
   await c.query(
-    `INSERT INTO "Assignment" (id, "participantId", "itemId", position, "expiresAt")
-     SELECT 'a-' || p || '-' || j, 'p-' || p, 'item-' || ((p + 100 * j) % $2::int), j, now() + interval '1 hour'
+    `INSERT INTO "Assignment" (id, "participantId", "itemId", position)
+     SELECT 'a-' || p || '-' || j, 'p-' || p, 'item-' || ((p + 100 * j) % $2::int), j
      FROM generate_series(0, $1::int) p, generate_series(0, $3::int - 1) j`,
     [N, items, M],
+  );
+  // What the answer's write grades against and counts in (submit-write.sql).
+  await c.query(`INSERT INTO "AnswerKey" ("itemId", gold, canonical) SELECT id, '{}', 'move x 1' FROM "Item"`);
+  await c.query(
+    `INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", reserved) SELECT 'study', id, 'translation', 1 FROM "Item"`,
   );
   await c.query("COMMIT");
   // Answers leave dead row versions (no vacuum runs): everyone's first, and half of the measured participant's.
@@ -112,16 +120,34 @@ function figures(plan: Record<string, unknown>): PlanFigures {
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of a prepared statement's generic plan (what a named statement runs after 5 calls). */
-async function explain(c: pg.Client, label: string, sql: string, params: string[]): Promise<void> {
+const showsPlan = (label: string) => args.show !== undefined && label.includes(args.show);
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of a prepared statement's generic plan (what a named statement runs after 5 calls). A
+ * statement that writes (`writes`) runs each time in a transaction rolled back, so both runs write the same rows.
+ */
+async function explain(
+  c: pg.Client,
+  label: string,
+  sql: string,
+  params: Array<string | null>,
+  writes = false,
+): Promise<void> {
   const name = `plan_${Math.random().toString(36).slice(2, 8)}`;
+  const args = params.map((p) => (p === null ? "NULL" : `'${p}'`)).join(", ");
   await c.query(`PREPARE ${name} AS ${sql}`);
   await c.query(`SET plan_cache_mode = force_generic_plan`);
   // Twice: the first run also marks the dead index entries it meets (what a running system has done long ago).
-  await c.query(`EXECUTE ${name}(${params.map((p) => `'${p}'`).join(", ")})`);
-  const { rows } = await c.query(
-    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}(${params.map((p) => `'${p}'`).join(", ")})`,
-  );
+  if (writes) await c.query("BEGIN");
+  await c.query(`EXECUTE ${name}(${args})`);
+  if (writes) await c.query("ROLLBACK; BEGIN");
+  const { rows } = await c.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}(${args})`);
+  if (showsPlan(label)) {
+    if (writes) await c.query("ROLLBACK; BEGIN");
+    const text = await c.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE ${name}(${args})`);
+    log(text.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n"));
+  }
+  if (writes) await c.query("ROLLBACK");
   await c.query(`DEALLOCATE ${name}`);
   await c.query(`RESET plan_cache_mode`);
   const f = figures((rows[0]["QUERY PLAN"] as Array<Record<string, unknown>>)[0]!);
@@ -177,6 +203,35 @@ async function main() {
       participant,
       `a-0-${M - 1}`,
     ]);
+    await explain(c, "after:  join statement (by cookie)", statementText("enter-read"), [
+      "plans",
+      "{}",
+      "PROLIFIC_PID",
+      participant,
+    ]);
+    await explain(c, "after:  join statement (by external id)", statementText("enter-read"), [
+      "plans",
+      JSON.stringify({ PROLIFIC_PID: "x-0" }),
+      "PROLIFIC_PID",
+      null,
+    ]);
+    await explain(c, "after:  grading context statement", statementText("grading-context"), [
+      `a-0-${M / 2}`,
+      participant,
+    ]);
+    await explain(c, "after:  shown statement", statementText("shown"), [participant, `a-0-${M / 2}`, now], true);
+    // The answer's write for the measured participant's current question (position M/2), as the route sends it once the
+    // process keeps the item (decision 12), without the grading hash and config md5 (the values do not change the plan).
+    const current = M / 2;
+    const items = M * 100;
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    // prettier-ignore
+    await explain(c, "after:  answer write statement", statementText("submit-write"), [
+      `a-0-${current}`, participant, "r-measured", "study", `item-${(100 * current) % items}`, "move x 1", "move x 1",
+      "1", "1", "4000", "false", now, null, "k-measured", "false", later,
+      JSON.stringify({ hiddenMs: 0, blurMs: 0, blurCount: 0, pasteCount: 0, copyCount: 0, webdriver: false, device: {} }),
+      "2000", null, null, "true", null,
+    ], true);
     await explain(c, "before: rate-limit count (join over the rules)", OLD_COUNT, RULE_PARAMS);
     await explain(c, "after:  rate-limit count (per-rule index range)", NEW_COUNT, RULE_PARAMS);
   } finally {
