@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--no-build] [--answer-without-item]`
+ * `npm run bench:load [-- --participants 200] [--faults] [--consent-barrier] [--joins-only] [--route-floor] [--reloads R] [--think-ms 0] [--items-per-participant 20] [--launch] [--capacity] [--nginx] [--serving next|custom] [--cpu-prof DIR] [--no-build] [--answer-without-item]`
  *
  * Builds the app first (`npm run build`); `--no-build` measures the build already in .next. Besides the last line, it
  * prints the CPU each process spent per answer (the app instances, PostgreSQL, the bench's simulated browsers), read
