@@ -36,7 +36,7 @@
 -- The participant's and the assignment's rows are found by primary key alone, whatever the statistics: their other
 -- conditions are one CASE expression, which no index can serve. As separate conditions they matched other indexes
 -- just as well for a generic plan on tables never analysed, which then walked every active participant of the study
--- (Participant_studyId_status_idx: 2,000 rows for one answer in a study of 2,000) or every open assignment of the
+-- (Participant_studyId_status_idx: 5,006 rows for one answer in a study of 5,000) or every open assignment of the
 -- item (Assignment_itemId_status_idx); `npm run bench:plans` shows the rows visited.
 WITH p AS (
   SELECT condition FROM "Participant" WHERE id = $2 AND CASE WHEN status = 'active' THEN "studyId" = $4 ELSE false END
