@@ -34,21 +34,27 @@ $fn$;
 -- Gives reservations back to the pool: each element of p_item_ids releases one reservation of that item's counter (an
 -- id given twice releases two), never below zero. The counter rows are locked in item-id order, as the start's waiting
 -- statement locks them, so two releases (or a release and a start) never wait on each other in a cycle. Returns the
--- number of counter rows changed. A VOLATILE SQL function: its statement sees the rows as committed when it runs.
+-- number of counter rows changed.
+-- One UPDATE per item, by the whole primary key: a set-based form ("itemId" IN (...)) may be planned, on tables never
+-- analysed, as a walk of the study's counters through the key's first column (every counter of the pool read to
+-- release two). Each UPDATE takes its own snapshot (a VOLATILE function), so it sees the counter as committed when it
+-- runs, and a row concurrently changed is re-read before it is written.
 CREATE OR REPLACE FUNCTION misi_release_reservations(p_study_id text, p_item_ids text[])
 RETURNS int
-LANGUAGE sql VOLATILE AS $fn$
-  WITH per_item AS (
-    SELECT x.item AS "itemId", count(*)::int AS n FROM unnest(p_item_ids) AS x(item) GROUP BY x.item
-  ), locked AS (
-    SELECT c."itemId" FROM "StudyItemCounter" c
-    WHERE c."studyId" = p_study_id AND c."itemId" IN (SELECT per_item."itemId" FROM per_item)
-    ORDER BY c."itemId" FOR UPDATE
-  ), released AS (
-    UPDATE "StudyItemCounter" c SET reserved = GREATEST(0, c.reserved - per_item.n)
-    FROM per_item JOIN locked ON locked."itemId" = per_item."itemId"
-    WHERE c."studyId" = p_study_id AND c."itemId" = per_item."itemId"
-    RETURNING 1
-  )
-  SELECT count(*)::int FROM released
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_item record;
+  v_changed int := 0;
+BEGIN
+  FOR v_item IN
+    SELECT x.item AS id, count(*)::int AS n FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item
+  LOOP
+    UPDATE "StudyItemCounter" SET reserved = GREATEST(0, reserved - v_item.n)
+    WHERE "studyId" = p_study_id AND "itemId" = v_item.id;
+    IF FOUND THEN
+      v_changed := v_changed + 1;
+    END IF;
+  END LOOP;
+  RETURN v_changed;
+END
 $fn$;

@@ -130,8 +130,8 @@ describe("every caller uses the capacity rules", () => {
     expect(await reservedTotal(study.id)).toBe(6);
 
     await installChangedDefinition(
-      "SET reserved = GREATEST(0, c.reserved - per_item.n)",
-      "SET reserved = c.reserved + 0 * per_item.n",
+      "SET reserved = GREATEST(0, reserved - v_item.n)",
+      "SET reserved = reserved + 0 * v_item.n",
     );
 
     await flowQuery("release-unanswered", [three!.id, study.id]);
@@ -207,8 +207,8 @@ describe("misi_release_reservations", () => {
 
     // The control: the same race against a release that locks in the order it was given deadlocks.
     await installChangedDefinition(
-      `ORDER BY c."itemId" FOR UPDATE`,
-      `ORDER BY array_position(p_item_ids, c."itemId") FOR UPDATE`,
+      "FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item",
+      "FROM unnest(p_item_ids) WITH ORDINALITY AS x(item, ord) GROUP BY x.item ORDER BY min(x.ord)",
     );
     expect((await race()).sort()).toEqual(["deadlock", "released"]);
   });

@@ -1,5 +1,6 @@
-// The participant flow's statements on every question and join touch rows of their own participant, never a walk over
-// the study or the pool: their cost must not grow with the number of participants or items. PostgreSQL may run with
+// The participant flow's statements on every question and join, and those a session runs once (the capacity check, a
+// wrong attention check, a screen-out and its release), touch rows of their own participant, never a walk over the
+// study or the pool: their cost must not grow with the number of participants or items. PostgreSQL may run with
 // autovacuum off (these machines' shared server does; here it is switched off per table), so tables are never analysed
 // and a prepared statement's generic plan picks its indexes on no statistics; a condition that another index can serve (the study, a status, an item, a task) can then
 // be chosen over the primary key. A pooled connection plans a named statement once and keeps the plan: one made while
@@ -13,7 +14,8 @@
 // counted by PostgreSQL itself, per table: rows fetched through indexes (bitmap scans included) and read by sequential
 // scans, and entries read from the table's indexes (index-only scans included); the reads of the functions it calls too.
 // Without its fix, each failed: the answer's write walked the study's active participants (5,006 rows) and the item's
-// holders, the session read the task's items, and the join's lookups the study's participants.
+// holders, the session read the task's items, the join's lookups the study's participants, and the screen-out's
+// release the study's counters.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SIGNALS } from "../../../bench/browser-signals.mts";
@@ -127,6 +129,12 @@ function steps(
       current.id, id, "r-measured", study.id, current.itemId, "move x 1", "move x 1", "1", "1", "4000", "false",
       now, null, "k-measured", "false", later, JSON.stringify(SIGNALS), "2000", null, null, "true", null,
     ]],
+    // Once per session, not per question: the capacity check before a start, a wrong attention check, a device the
+    // study does not take, and the screen-out's release of the unanswered questions.
+    ["capacity check", "has-capacity", [study.id, "{translation}", "5", "{}", null]],
+    ["attention failure", "attention-failure", [id, "{}", "false", now]],
+    ["device screen-out", "screen-out-device", [id, now, null, "device"]],
+    ["screen-out release", "release-unanswered", [id, study.id]],
   ];
 }
 
@@ -149,6 +157,8 @@ async function overBound(
       if (label === "join by external id") expect(result[0]!.by_external).toBe(expected.byExternal);
       if (name === "session-read") expect(result[0]!.nextId).toBe(expected.current.id);
       if (name === "submit-write") expect(result[0]!.responseId).toBe("r-measured");
+      if (name === "has-capacity") expect(result[0]!.capacity).toBe(true);
+      if (name === "release-unanswered") expect(result[0]!.released).toBeGreaterThan(0);
     }
   }
   return over;
@@ -189,6 +199,12 @@ describe("the participant flow's statements look at their participant's rows, no
          SELECT 'filler-' || g, i.source, i."taskId", i."taskVersion", i.question, i.payload, 'filler-' || g, 'active', i.tags, now()
          FROM "Item" i, generate_series(0, 999) g WHERE i.id = $1`,
         first.itemId,
+      );
+      // The study's pool is those items too: a counter each, some with free slots.
+      await db.$executeRawUnsafe(
+        `INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", reserved)
+         SELECT $1, 'filler-' || g, 'translation', g % 5 FROM generate_series(0, 999) g`,
+        study.id,
       );
       const crowd = (itemId: string, position: number) =>
         db.$executeRawUnsafe(
