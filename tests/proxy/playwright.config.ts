@@ -9,6 +9,8 @@ export const PROXY_PORT = Number(process.env.PROXY_PORT ?? 3103);
 export const PUBLIC_URL = `http://localhost:${PROXY_PORT}`;
 /** Shared by the app (which signs image links) and nginx (which verifies them): IMAGE_URL_SECRET. */
 export const IMAGE_URL_SECRET = "proxy-e2e-image-links-not-for-production-0123";
+/** The app's cap on one address's participant requests in flight (its default, set here so the tests can read it). */
+export const PARTICIPANT_IN_FLIGHT_PER_ADDRESS = 32;
 /** Web servers run in the repo root (Playwright's default is this config's folder). */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -42,6 +44,7 @@ export default defineConfig({
         // nginx appends the client to X-Forwarded-For: one trusted hop (docs/security.md).
         TRUSTED_PROXY_HOPS: "1",
         IMAGE_URL_SECRET,
+        PARTICIPANT_IN_FLIGHT_PER_ADDRESS: String(PARTICIPANT_IN_FLIGHT_PER_ADDRESS),
         ...databaseEnv,
       },
     },
