@@ -1,8 +1,8 @@
 -- THE capacity rules of a study, each defined once; every participant-flow statement and function that needs one calls
 -- it (tests/integration/participant-flow/capacity-definition.test.ts replaces each definition and checks every caller).
--- Plain SQL functions of one expression: PostgreSQL inlines them into the calling statement, so a condition on a
--- counter's columns stays an index condition (the start's pick reads one range of
--- "StudyItemCounter_studyId_taskId_reserved_rank_idx").
+-- The rules are plain SQL functions of one expression: PostgreSQL inlines them into the calling statement, so a
+-- condition on a counter's columns stays an index condition (the start's pick reads one range of
+-- "StudyItemCounter_studyId_taskId_reserved_rank_idx"). The release, an action, is a PL/pgSQL loop.
 
 -- An item has a free slot: its counter is below k (reserved counts live reservations and answers), the item is still
 -- active, and it is not one of the study's practice or attention items (those are never main items).
@@ -32,13 +32,14 @@ LANGUAGE sql IMMUTABLE AS $fn$
 $fn$;
 
 -- Gives reservations back to the pool: each element of p_item_ids releases one reservation of that item's counter (an
--- id given twice releases two), never below zero. The counter rows are locked in item-id order, as the start's waiting
--- statement locks them, so two releases (or a release and a start) never wait on each other in a cycle. Returns the
--- number of counter rows changed.
+-- id given twice releases two), never below zero. The counter rows are locked in item-id order, as the start's
+-- waiting loop locks them, so two releases (or a release and a start) never wait on each other in a cycle. Returns
+-- the number of counter rows changed.
 -- One UPDATE per item, by the whole primary key: a set-based form ("itemId" IN (...)) may be planned, on tables never
 -- analysed, as a walk of the study's counters through the key's first column (every counter of the pool read to
 -- release two). Each UPDATE takes its own snapshot (a VOLATILE function), so it sees the counter as committed when it
--- runs, and a row concurrently changed is re-read before it is written.
+-- runs, and a row concurrently changed is re-read before it is written. The order is the column's collation whatever
+-- the caller's array carries, as the start's `ORDER BY "itemId"`.
 CREATE OR REPLACE FUNCTION misi_release_reservations(p_study_id text, p_item_ids text[])
 RETURNS int
 LANGUAGE plpgsql VOLATILE AS $fn$
@@ -47,7 +48,7 @@ DECLARE
   v_changed int := 0;
 BEGIN
   FOR v_item IN
-    SELECT x.item AS id, count(*)::int AS n FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item
+    SELECT x.item AS id, count(*)::int AS n FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item COLLATE "default"
   LOOP
     UPDATE "StudyItemCounter" SET reserved = GREATEST(0, reserved - v_item.n)
     WHERE "studyId" = p_study_id AND "itemId" = v_item.id;

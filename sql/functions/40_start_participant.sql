@@ -8,7 +8,7 @@
 --    the free slot on the locked row. First without waiting
 --    (misi_reserve_unlocked: rows other starters hold are skipped). A participant left short while free rows exist
 --    (held by others: the last slots of a study) or with nothing rolls those reservations back and waits instead, in
---    one statement that locks in item-id order while the call holds no counter row (so no two starters wait on each
+--    one loop that locks in item-id order while the call holds no counter row (so no two starters wait on each
 --    other in a cycle), then replaces what it lost without waiting. Never an item twice; practice/attention ids
 --    (p_special) never as main items.
 -- 4. No item reserved → 'no_items' (nothing changed).
@@ -45,11 +45,14 @@ DECLARE
   v_tidx int[] := '{}';
   v_seq int[] := '{}';
   v_need int[];
-  v_got int;
   v_short text[];
   v_wanted int;
   v_open bigint;
   v_held bigint;
+  v_pick record;
+  v_wait_items text[] := '{}';
+  v_wait_tidx int[] := '{}';
+  v_wait_seq int[] := '{}';
 BEGIN
   SELECT p.status::text INTO v_status
   FROM "Participant" p WHERE p.id = p_participant_id FOR UPDATE;
@@ -112,40 +115,45 @@ BEGIN
   END;
 
   -- Nothing held (rolled back above, or nothing was free without waiting): wait for the rows, once. This is the only
-  -- statement that waits for counter rows, and it runs while the call holds none: candidates from this statement's
-  -- snapshot, locked in item-id order (two waiting starters never wait on each other in a cycle), incremented only
+  -- loop that waits for counter rows, and it starts while the call holds none: candidates from one snapshot, updated
+  -- one by one in item-id order (two waiting starters never wait on each other in a cycle), each incremented only
   -- while still below k on the locked row (a row updated by a starter that committed meanwhile is re-read: READ
   -- COMMITTED re-check); items lost that way are replaced by rounds that do not wait.
   IF cardinality(v_items) = 0 THEN
     v_need := array_fill(p_items_per_task, ARRAY[cardinality(p_tasks)]);
-    WITH need AS (
-      SELECT t.task, t.need, t.ord::int AS ord FROM unnest(p_tasks, v_need) WITH ORDINALITY AS t(task, need, ord)
-    ), pick AS (
-      SELECT l."itemId", need.ord, l.rn FROM need CROSS JOIN LATERAL (
-        SELECT c."itemId", row_number() OVER (ORDER BY c.reserved, c.rank) AS rn FROM (
-          SELECT c."itemId", c.reserved, c.rank FROM "StudyItemCounter" c
-          WHERE c."studyId" = p_study_id AND c."taskId" = need.task
-            AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
-          ORDER BY c.reserved, c.rank
-          LIMIT need.need
-        ) c
-      ) l
-    ), locked AS (
-      SELECT c."itemId" FROM "StudyItemCounter" c
-      WHERE c."studyId" = p_study_id AND c."itemId" IN (SELECT pick."itemId" FROM pick)
-      ORDER BY c."itemId" FOR UPDATE
-    ), upd AS (
+    FOR v_pick IN
+      WITH need AS (
+        SELECT t.task, t.need, t.ord::int AS ord FROM unnest(p_tasks, v_need) WITH ORDINALITY AS t(task, need, ord)
+      ), pick AS (
+        SELECT l."itemId", need.ord, l.rn FROM need CROSS JOIN LATERAL (
+          SELECT c."itemId", row_number() OVER (ORDER BY c.reserved, c.rank) AS rn FROM (
+            SELECT c."itemId", c.reserved, c.rank FROM "StudyItemCounter" c
+            WHERE c."studyId" = p_study_id AND c."taskId" = need.task
+              AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
+            ORDER BY c.reserved, c.rank
+            LIMIT need.need
+          ) c
+        ) l
+      )
+      SELECT pick."itemId", pick.ord, pick.rn::int AS rn FROM pick ORDER BY pick."itemId"
+    LOOP
+      -- One row by the whole primary key (an equality on the whole unique key wins the plan; the free slot in a CASE,
+      -- which no index serves, as the project's other by-key statements do); re-checked on the row it waited for.
       UPDATE "StudyItemCounter" c SET reserved = c.reserved + 1, rank = hashtext(c."itemId" || p_order_seed)
-      FROM locked WHERE c."studyId" = p_study_id AND c."itemId" = locked."itemId"
-        AND misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
-      RETURNING c."itemId"
-    )
-    SELECT v_items || coalesce(array_agg(pick."itemId" ORDER BY pick.ord, pick.rn), '{}'),
-           v_tidx || coalesce(array_agg(pick.ord ORDER BY pick.ord, pick.rn), '{}'),
-           v_seq || coalesce(array_agg((pick.rn)::int ORDER BY pick.ord, pick.rn), '{}'),
-           count(*)::int
-      INTO v_items, v_tidx, v_seq, v_got
-    FROM upd JOIN pick ON pick."itemId" = upd."itemId";
+      WHERE c."studyId" = p_study_id AND c."itemId" = v_pick."itemId"
+        AND CASE WHEN misi_slot_free(c.reserved, c."itemId", (SELECT i.status::text FROM "Item" i WHERE i.id = c."itemId"), p_k, p_special)
+                 THEN true ELSE false END;
+      IF FOUND THEN
+        v_wait_items := v_wait_items || v_pick."itemId";
+        v_wait_tidx := v_wait_tidx || v_pick.ord;
+        v_wait_seq := v_wait_seq || v_pick.rn;
+      END IF;
+    END LOOP;
+    SELECT v_items || coalesce(array_agg(x.item ORDER BY x.tidx, x.seq), '{}'),
+           v_tidx || coalesce(array_agg(x.tidx ORDER BY x.tidx, x.seq), '{}'),
+           v_seq || coalesce(array_agg(x.seq ORDER BY x.tidx, x.seq), '{}')
+      INTO v_items, v_tidx, v_seq
+    FROM unnest(v_wait_items, v_wait_tidx, v_wait_seq) AS x(item, tidx, seq);
     SELECT r.p_items, r.p_tidx, r.p_seq INTO v_items, v_tidx, v_seq
     FROM misi_reserve_unlocked(p_study_id, p_tasks, p_items_per_task, p_k, p_special, p_order_seed, 10000, v_items, v_tidx, v_seq) AS r;
   END IF;

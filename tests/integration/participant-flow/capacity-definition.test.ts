@@ -21,7 +21,8 @@ const { FUNCTIONS_DIR } = await import("../../../scripts/db-functions.mts");
 const { db, disconnectDb } = await import("@/lib/server/db");
 const { enterStudy } = await import("@/lib/server/participant-flow/enter-study");
 const { acceptConsent, recordConsent } = await import("@/lib/server/participant-flow/record-consent");
-const { hasCapacity, reclaimExpiredAssignments } = await import("@/lib/server/participant-flow/assign-items");
+const { ensureStudyCounters, hasCapacity, reclaimExpiredAssignments } =
+  await import("@/lib/server/participant-flow/assign-items");
 const { flowQuery } = await import("@/lib/server/participant-flow/flow-sql");
 const { createTranslationStudy, joinStudy, TEST_DEVICE } = await import("../../helpers/study-fixtures");
 const { reservedTotal } = await import("./helpers");
@@ -41,16 +42,15 @@ afterAll(async () => {
   await own.drop();
 });
 
-/** Installs the function files with one text of 05_capacity.sql replaced. */
-async function installChangedDefinition(from: string, to: string): Promise<void> {
+/** Installs the function files with one text of `file` (05_capacity.sql unless said) replaced. */
+async function installChangedDefinition(from: string, to: string, file = "05_capacity.sql"): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "misi-functions-"));
   const source = path.resolve(import.meta.dirname, "../../..", FUNCTIONS_DIR);
   for (const f of fs.readdirSync(source)) fs.copyFileSync(path.join(source, f), path.join(dir, f));
-  const file = path.join(dir, "05_capacity.sql");
-  const text = fs.readFileSync(file, "utf8");
+  const text = fs.readFileSync(path.join(dir, file), "utf8");
   const changed = text.replace(from, to);
   expect(changed).not.toBe(text);
-  fs.writeFileSync(file, changed);
+  fs.writeFileSync(path.join(dir, file), changed);
   await runMigrationCommand("deploy", { databaseUrl: own.url, quiet: true, functionsDir: dir });
   fs.rmSync(dir, { recursive: true });
 }
@@ -207,9 +207,82 @@ describe("misi_release_reservations", () => {
 
     // The control: the same race against a release that locks in the order it was given deadlocks.
     await installChangedDefinition(
-      "FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item",
+      'FROM unnest(p_item_ids) AS x(item) GROUP BY x.item ORDER BY x.item COLLATE "default"',
       "FROM unnest(p_item_ids) WITH ORDINALITY AS x(item, ord) GROUP BY x.item ORDER BY min(x.ord)",
     );
     expect((await race()).sort()).toEqual(["deadlock", "released"]);
+  });
+});
+
+describe("the start's waiting loop", () => {
+  it("re-checks the free slot on each row it waited for: items filled meanwhile are replaced, none goes beyond k", async () => {
+    const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 1 } });
+    // The counters exist before anyone consents (the first consent creates them otherwise), so they can be held.
+    const { poolVersionId } = await db.study.findUniqueOrThrow({
+      where: { id: study.id },
+      select: { poolVersionId: true },
+    });
+    await ensureStudyCounters(study.id, poolVersionId, ["translation"], []);
+    const holder = new pg.Client({ connectionString: own.url });
+    await holder.connect();
+    /**
+     * Another transaction holds every counter of the study while a participant consents: the rounds that skip held
+     * rows find none, so the start waits, on the three items it picked (least reserved, then by rank). The holder
+     * fills those three (k = 1) and commits. Returns the items the participant was given and every counter.
+     */
+    const startWhileHeld = async (pid: string) => {
+      await db.studyItemCounter.updateMany({ where: { studyId: study.id }, data: { reserved: 0 } });
+      const picked = (
+        await db.studyItemCounter.findMany({
+          where: { studyId: study.id },
+          orderBy: [{ reserved: "asc" }, { rank: "asc" }],
+          take: 3,
+          select: { itemId: true },
+        })
+      ).map((c) => c.itemId);
+      const participant = await joinStudy(study.slug, pid);
+      await holder.query("BEGIN");
+      const held = await holder.query(`SELECT 1 FROM "StudyItemCounter" WHERE "studyId" = $1 FOR UPDATE`, [study.id]);
+      expect(held.rowCount).toBe(6);
+      const started = recordConsent(participant, true, TEST_DEVICE);
+      let settled = false;
+      void started.finally(() => (settled = true)).catch(() => undefined);
+      for (;;) {
+        // Not on the holder's connection: a transaction keeps the activity view it first read.
+        const rows = await db.$queryRawUnsafe<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%misi_start_participant%'`,
+        );
+        if (rows[0]!.n > 0) break;
+        if (settled) throw new Error(`the start ended without waiting: ${JSON.stringify(await started)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await holder.query(`UPDATE "StudyItemCounter" SET reserved = 1 WHERE "studyId" = $1 AND "itemId" = ANY($2)`, [
+        study.id,
+        picked,
+      ]);
+      await holder.query("COMMIT");
+      const result = await started;
+      const given = await db.assignment.findMany({ where: { participantId: participant }, select: { itemId: true } });
+      const counters = await db.studyItemCounter.findMany({ where: { studyId: study.id }, select: { reserved: true } });
+      return { result, picked, given: given.map((a) => a.itemId), reserved: counters.map((c) => c.reserved) };
+    };
+    try {
+      const control = await startWhileHeld("wait-control");
+      expect(control.result!.mainAssigned).toBe(3);
+      expect(control.given.filter((item) => control.picked.includes(item))).toEqual([]);
+      expect(control.reserved).toEqual(Array(6).fill(1));
+
+      await installChangedDefinition(
+        "THEN true ELSE false END;",
+        "THEN true ELSE true END;",
+        "40_start_participant.sql",
+      );
+      const unchecked = await startWhileHeld("wait-unchecked");
+      expect(unchecked.given.sort()).toEqual([...unchecked.picked].sort());
+      expect(Math.max(...unchecked.reserved)).toBe(2);
+    } finally {
+      await holder.end();
+    }
   });
 });

@@ -100,6 +100,7 @@ type Step = [label: string, name: Statement, params: Array<string | null>];
 function steps(
   study: { id: string; slug: string },
   id: string,
+  starter: string,
   current: { id: string; itemId: string },
   answered: { id: string } | null,
 ): Step[] {
@@ -133,8 +134,15 @@ function steps(
     // study does not take, and the screen-out's release of the unanswered questions.
     ["capacity check", "has-capacity", [study.id, "{translation}", "5", "{}", null]],
     ["attention failure", "attention-failure", [id, "{}", "false", now]],
+    // The measured participant is active, so this one changes nothing: it reads what it would change.
     ["device screen-out", "screen-out-device", [id, now, null, "device"]],
     ["screen-out release", "release-unanswered", [id, study.id]],
+    // A start: another participant's, who has joined and not yet consented, from an address of its own.
+    // prettier-ignore
+    ["start", "start", [
+      starter, study.id, "{translation}", "3", "5", null, "{}", "seed", "{1,1,1}", "{1,2,3}", "{NULL,NULL,NULL}",
+      "{main,main,main}", later, now, null, "false", "addr-starter", "0.25", "{static}",
+    ]],
   ];
 }
 
@@ -159,6 +167,7 @@ async function overBound(
       if (name === "submit-write") expect(result[0]!.responseId).toBe("r-measured");
       if (name === "has-capacity") expect(result[0]!.capacity).toBe(true);
       if (name === "release-unanswered") expect(result[0]!.released).toBeGreaterThan(0);
+      if (name === "start") expect(result[0]).toMatchObject({ outcome: "started", main_assigned: 3 });
     }
   }
   return over;
@@ -170,6 +179,7 @@ describe("the participant flow's statements look at their participant's rows, no
       await db.$executeRawUnsafe(`ALTER TABLE "${table}" SET (autovacuum_enabled = false)`);
     const { study } = await createTranslationStudy({ itemCount: 6, config: { itemsPerTask: 3, answersPerItem: 5 } });
     const id = await joinStudy(study.slug, "measured");
+    const starter = await joinStudy(study.slug, "starter");
     await recordConsent(id, true, TEST_DEVICE);
     const mine = await db.assignment.findMany({ where: { participantId: id }, orderBy: { position: "asc" } });
     const [first, second] = [mine[0]!, mine[1]!];
@@ -178,7 +188,7 @@ describe("the participant flow's statements look at their participant's rows, no
     try {
       // Planned while the study holds the measured participant alone.
       connections.push(["planned small", await connect()]);
-      await overBound(connections, steps(study, id, first, null), {
+      await overBound(connections, steps(study, id, starter, first, null), {
         participantId: id,
         current: first,
         byExternal: null,
@@ -200,10 +210,10 @@ describe("the participant flow's statements look at their participant's rows, no
          FROM "Item" i, generate_series(0, 999) g WHERE i.id = $1`,
         first.itemId,
       );
-      // The study's pool is those items too: a counter each, some with free slots.
+      // The study's pool is those items too: a counter each, full (k = 5) but for the last ten written.
       await db.$executeRawUnsafe(
         `INSERT INTO "StudyItemCounter" ("studyId", "itemId", "taskId", reserved)
-         SELECT $1, 'filler-' || g, 'translation', g % 5 FROM generate_series(0, 999) g`,
+         SELECT $1, 'filler-' || g, 'translation', CASE WHEN g >= 990 THEN 0 ELSE 5 END FROM generate_series(0, 999) g`,
         study.id,
       );
       const crowd = (itemId: string, position: number) =>
@@ -229,7 +239,7 @@ describe("the participant flow's statements look at their participant's rows, no
       );
       connections.push(["planned large", await connect()]);
       const expected = { participantId: id, current: first, byExternal: "other-7" };
-      const over = await overBound(connections, steps(study, id, first, null), expected);
+      const over = await overBound(connections, steps(study, id, starter, first, null), expected);
 
       // Later: half of everyone's questions answered, with their responses; the measured participant has answered
       // the first and is at the second, which a crowd holds too.
@@ -256,7 +266,9 @@ describe("the participant flow's statements look at their participant's rows, no
         signals: SIGNALS,
       });
       connections.push(["planned later", await connect()]);
-      over.push(...(await overBound(connections, steps(study, id, second, first), { ...expected, current: second })));
+      over.push(
+        ...(await overBound(connections, steps(study, id, starter, second, first), { ...expected, current: second })),
+      );
       expect(over).toEqual([]);
     } finally {
       for (const [, c] of connections) await c.end();
