@@ -104,6 +104,9 @@ export const StudyConfigSchema = z
       });
     if (new Set(cfg.conditions).size !== cfg.conditions.length)
       ctx.addIssue({ code: "custom", path: ["conditions"], message: "a condition is listed twice" });
+    // The start reserves itemsPerTask items per listed task: a task listed twice would reserve one item for both.
+    if (new Set(cfg.tasks).size !== cfg.tasks.length)
+      ctx.addIssue({ code: "custom", path: ["tasks"], message: "a task is listed twice" });
   });
 
 export type StudyConfig = z.output<typeof StudyConfigSchema>;

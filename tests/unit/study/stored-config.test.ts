@@ -30,6 +30,21 @@ describe("parseStoredStudyConfig", () => {
   });
 });
 
+describe("StudyConfigSchema", () => {
+  it("refuses a task or a condition listed twice, saying which field", () => {
+    const twice = StudyConfigSchema.safeParse({ tasks: ["translation", "rotation", "translation"] });
+    expect(twice.success).toBe(false);
+    expect(twice.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["tasks", "a task is listed twice"],
+    ]);
+    const conditions = StudyConfigSchema.safeParse({ conditions: ["static", "static"] });
+    expect(conditions.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["conditions", "a condition is listed twice"],
+    ]);
+    expect(StudyConfigSchema.safeParse({ tasks: ["translation", "rotation"] }).success).toBe(true);
+  });
+});
+
 describe("parseStoredStudyConfigText", () => {
   const stored = { tasks: ["rotation"], itemsPerTask: 7, timeLimitSec: 45 };
   // As PostgreSQL writes jsonb as text (a space after each colon and comma).
